@@ -1,0 +1,502 @@
+//! The facts a game chain records.
+//!
+//! Each variant of [`Body`] is one kind of fact. The postcard encoding of a
+//! body starts with the variant's index as a varint, so **variants are only ever
+//! appended**: reordering or changing one would change the meaning of recorded
+//! archives. `docs/FORMAT.md` lists the index of every kind.
+
+use serde::{Deserialize, Serialize};
+
+use crate::key::PublicKey;
+pub use kifu_clock::TimeControl;
+
+/// A stone colour, and also the name of a player's seat in the genesis roster.
+///
+/// In Renju the colours may change hands during the opening (swaps); there
+/// `Black` names the tentative first player as registered, and the projection
+/// says who holds which colour at each moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Color {
+    /// Black.
+    Black,
+    /// White.
+    White,
+}
+
+impl Color {
+    /// The other colour.
+    pub fn opponent(self) -> Color {
+        match self {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        }
+    }
+
+    /// `"B"` or `"W"`.
+    pub fn letter(self) -> char {
+        match self {
+            Color::Black => 'B',
+            Color::White => 'W',
+        }
+    }
+}
+
+/// A board point: `x` is the column from the left, `y` the row from the top,
+/// both starting at 0 (the SGF convention; `aa` is `{x: 0, y: 0}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Point {
+    /// Column, 0 = left.
+    pub x: u8,
+    /// Row, 0 = top.
+    pub y: u8,
+}
+
+/// What game is played on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameKind {
+    /// Go.
+    Go,
+    /// Renju (RIF rules).
+    Renju,
+    /// Gomoku, five or more wins.
+    GomokuFreestyle,
+    /// Gomoku, exactly five wins.
+    GomokuStandard,
+}
+
+/// A role a key may hold in a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The player registered as Black.
+    Black,
+    /// The player registered as White.
+    White,
+    /// A referee of the game.
+    Referee,
+    /// A recording device, or the server that referees an engine game.
+    Recorder,
+    /// The tournament director.
+    Director,
+    /// A member (or reserve) of the appeals committee.
+    Committee,
+}
+
+impl Role {
+    /// The player's colour for `Black` and `White`.
+    pub fn player_color(self) -> Option<Color> {
+        match self {
+            Role::Black => Some(Color::Black),
+            Role::White => Some(Color::White),
+            _ => None,
+        }
+    }
+}
+
+/// One entry of the roster: a name, a role and the key that signs for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Participant {
+    /// What the key may sign for.
+    pub role: Role,
+    /// The person's, program's or device's name.
+    pub name: String,
+    /// The ed25519 key.
+    pub key: PublicKey,
+}
+
+/// Where the game stands in a tournament.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentRef {
+    /// The tournament's id or name.
+    pub tournament: String,
+    /// Round number, from 1.
+    pub round: u32,
+    /// Board number, from 1.
+    pub board: u32,
+}
+
+/// The first event of a game chain: everything that fixes the game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Genesis {
+    /// Go, Renju or Gomoku.
+    pub game: GameKind,
+    /// Ruleset profile name (`lgc-2023`, `london-open`, `bga-aga`, `uec-cup`,
+    /// `rif-renju`, ...).
+    pub ruleset: String,
+    /// Stated departures from the profile, as `(field, value)` pairs.
+    pub overrides: Vec<(String, String)>,
+    /// Board size (lines).
+    pub board_size: u8,
+    /// Number of handicap stones (0 for an even game).
+    pub handicap: u8,
+    /// Komi in half points (15 means 7.5).
+    pub komi_half_points: i32,
+    /// Time control.
+    pub time_control: TimeControl,
+    /// Everybody who may sign in this game, with their role.
+    pub roster: Vec<Participant>,
+    /// The game's place in a tournament, if any.
+    pub tournament: Option<TournamentRef>,
+    /// Free text naming the game (event, date), so that two otherwise equal
+    /// games get different ids.
+    pub title: String,
+    /// Renju online play: fives are declared automatically.
+    pub auto_declare: bool,
+}
+
+impl Genesis {
+    /// The roles `key` holds in this game (empty when it is not in the roster).
+    pub fn roles_of(&self, key: &PublicKey) -> Vec<Role> {
+        self.roster
+            .iter()
+            .filter(|p| &p.key == key)
+            .map(|p| p.role)
+            .collect()
+    }
+
+    /// The participant holding `role` first in the roster.
+    pub fn holder(&self, role: Role) -> Option<&Participant> {
+        self.roster.iter().find(|p| p.role == role)
+    }
+}
+
+/// Why both clocks were stopped (LGC 2023, "Pausing the clocks").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PauseReason {
+    /// After successive passes, at each assessment of the status of groups.
+    StatusAssessment,
+    /// At the start of counting.
+    Counting,
+    /// To reset the clock or count overtime stones.
+    ResetClock,
+    /// A toilet visit shortly before or during overtime.
+    Toilet,
+    /// To remove three or more stones without liberties.
+    RemoveStones,
+    /// The clock malfunctions.
+    ClockMalfunction,
+    /// Formal adjournment.
+    Adjournment,
+    /// Fetching and completing a sealing form.
+    Sealing,
+    /// Calling an absent referee.
+    CallReferee,
+    /// The referee's arbitration or rule clarification.
+    Arbitration,
+    /// An urgent announcement.
+    Announcement,
+    /// Anything else, in words.
+    Other(String),
+}
+
+/// How a player resigned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Resignation {
+    /// Said so, or stopped the clocks and offered the hand.
+    Spoken,
+    /// Placed two or more stones on the board at once (LGC 2023, "End of the game").
+    TwoStones,
+    /// A program or its operator resigned.
+    Program,
+}
+
+/// What a finished game came to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// One colour won.
+    Win(Color),
+    /// Drawn (jigo in Go).
+    Draw,
+    /// Both players lost (double forfeit).
+    BothLose,
+    /// No result (void game).
+    NoResult,
+}
+
+/// How a result came about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultBy {
+    /// The loser resigned.
+    Resignation,
+    /// Loss on time.
+    Time,
+    /// Forfeit (absence, sanction, late arrival).
+    Forfeit,
+    /// Counting; the margin in half points.
+    Score {
+        /// Winner's margin in half points (0 for a jigo).
+        margin_half_points: i32,
+    },
+    /// A Renju/Gomoku five.
+    Five,
+    /// A forbidden move of Black, pointed out.
+    ForbiddenMove,
+    /// An illegal move that loses (UEC Cup).
+    IllegalMove,
+    /// By agreement (Renju draw).
+    Agreement,
+    /// A repeated position (UEC Cup, basic ko).
+    Repetition,
+    /// A program terminated abnormally.
+    AbnormalTermination,
+    /// Anything else, in words.
+    Other(String),
+}
+
+/// A game result: outcome and manner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// Who won, or draw, or no result.
+    pub outcome: Outcome,
+    /// How.
+    pub by: ResultBy,
+}
+
+/// Whether a referee only explained the rules or decided something.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RulingKind {
+    /// A rule clarification: no judgement.
+    Clarification,
+    /// A judgement with consequences.
+    Judgement,
+}
+
+/// One consequence of a referee's judgement.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RulingEffect {
+    /// Unwind the game to the position just after event `seq`.
+    UnwindTo {
+        /// The last event whose position stands.
+        seq: u64,
+    },
+    /// Add (positive) or remove (negative) time on a player's clock.
+    AdjustClock {
+        /// Whose clock.
+        player: Color,
+        /// Milliseconds added; negative removes.
+        delta_ms: i64,
+    },
+    /// Play resumes.
+    Resume,
+    /// A sanction is imposed (recorded in full here).
+    Sanction(Sanction),
+    /// The result is set.
+    SetResult(GameResult),
+}
+
+/// A referee's ruling.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ruling {
+    /// Clarification or judgement.
+    pub kind: RulingKind,
+    /// The decision, in plain words.
+    pub decision: String,
+    /// The reasons, in plain words.
+    pub reasons: String,
+    /// The rules relied on (document and clause).
+    pub rules_cited: Vec<String>,
+    /// What the judgement changes.
+    pub effects: Vec<RulingEffect>,
+}
+
+/// Who a sanction falls on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SanctionTarget {
+    /// One player.
+    Player(Color),
+    /// Both players.
+    Both,
+}
+
+/// The kinds of sanction in the rule documents (LGC 2023, "Sanctions").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SanctionKind {
+    /// Advice.
+    Advice,
+    /// A warning; two in one game make a game forfeit.
+    Warning,
+    /// Forfeit of this game.
+    GameForfeit,
+    /// Modification of time limits, in milliseconds (negative removes time).
+    TimeModified {
+        /// Milliseconds added.
+        delta_ms: i64,
+    },
+    /// Removal from the given rounds.
+    RemovedFromRounds {
+        /// Round numbers.
+        rounds: Vec<u32>,
+    },
+    /// Removal from the tournament.
+    RemovedFromTournament,
+    /// Debarment from a future supergroup.
+    Debarment,
+    /// Disqualification (UEC Cup: cheating loses this and all following games).
+    Disqualification,
+}
+
+/// A sanction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sanction {
+    /// Who.
+    pub target: SanctionTarget,
+    /// What.
+    pub kind: SanctionKind,
+    /// Why, in plain words.
+    pub reason: String,
+}
+
+/// One fact in a game chain. See the module docs on adding kinds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Body {
+    /// 0. The genesis: the game's fixed facts.
+    GameCreated(Genesis),
+    /// 1. A clock was started, `running` being the side whose time runs.
+    ClockStarted {
+        /// Whose clock runs.
+        running: Color,
+    },
+    /// 2. A stone was put on the board. `player` is who did it, `stone` the
+    /// colour of the stone (different from the player's colour only as an
+    /// irregularity).
+    StonePlaced {
+        /// Who placed it.
+        player: Color,
+        /// The stone's colour.
+        stone: Color,
+        /// Where.
+        point: Point,
+    },
+    /// 3. A pass, with or without a pass stone handed to the opponent.
+    Pass {
+        /// Who passed.
+        player: Color,
+        /// Whether a pass stone was handed over.
+        pass_stone: bool,
+    },
+    /// 4. A player pressed the clock.
+    ClockPressed {
+        /// Who pressed.
+        player: Color,
+    },
+    /// 5. Both clocks stopped.
+    ClockPaused {
+        /// Why.
+        reason: PauseReason,
+    },
+    /// 6. Clocks resumed, `running` being the side whose time runs.
+    ClockResumed {
+        /// Whose clock runs.
+        running: Color,
+    },
+    /// 7. A player resigned.
+    Resigned {
+        /// Who.
+        player: Color,
+        /// How.
+        manner: Resignation,
+    },
+    /// 8. A referee's ruling.
+    RefereeRuling(Ruling),
+    /// 9. A sanction imposed.
+    SanctionImposed(Sanction),
+    /// 10. A player declared the game played under protest.
+    ProtestDeclared {
+        /// Who protests.
+        player: Color,
+        /// What about.
+        statement: String,
+    },
+    /// 11. A result was declared.
+    ResultDeclared(GameResult),
+    /// 12. The signer signed the result sheet.
+    ResultSheetSigned {
+        /// The result as written on the sheet.
+        result: GameResult,
+        /// "Played under protest" written beside the signature.
+        under_protest: bool,
+    },
+    /// 13. The referee added or removed time.
+    ClockAdjusted {
+        /// Whose clock.
+        player: Color,
+        /// Milliseconds added; negative removes.
+        delta_ms: i64,
+        /// Why.
+        reason: String,
+    },
+    /// 14. What a physical clock showed when read.
+    ClockReading {
+        /// Black's main or period time shown, in ms.
+        black_ms: u64,
+        /// White's time shown, in ms.
+        white_ms: u64,
+        /// Black's periods or stones left in overtime, if shown.
+        black_overtime: Option<u32>,
+        /// White's periods or stones left in overtime, if shown.
+        white_overtime: Option<u32>,
+        /// Who read it.
+        read_by: String,
+    },
+}
+
+impl Body {
+    /// The stable numeric kind (the postcard variant index).
+    pub fn kind_index(&self) -> u32 {
+        match self {
+            Body::GameCreated(_) => 0,
+            Body::ClockStarted { .. } => 1,
+            Body::StonePlaced { .. } => 2,
+            Body::Pass { .. } => 3,
+            Body::ClockPressed { .. } => 4,
+            Body::ClockPaused { .. } => 5,
+            Body::ClockResumed { .. } => 6,
+            Body::Resigned { .. } => 7,
+            Body::RefereeRuling(_) => 8,
+            Body::SanctionImposed(_) => 9,
+            Body::ProtestDeclared { .. } => 10,
+            Body::ResultDeclared(_) => 11,
+            Body::ResultSheetSigned { .. } => 12,
+            Body::ClockAdjusted { .. } => 13,
+            Body::ClockReading { .. } => 14,
+        }
+    }
+
+    /// A short human name of the kind, as used in errors and logs.
+    pub fn kind_name(&self) -> &'static str {
+        KIND_NAMES
+            .get(self.kind_index() as usize)
+            .copied()
+            .unwrap_or("unknown")
+    }
+}
+
+/// Human names of the kinds, by index.
+pub const KIND_NAMES: &[&str] = &[
+    "game created",
+    "clock started",
+    "stone placed",
+    "pass",
+    "clock pressed",
+    "clock paused",
+    "clock resumed",
+    "resigned",
+    "referee ruling",
+    "sanction imposed",
+    "protest declared",
+    "result declared",
+    "result sheet signed",
+    "clock adjusted",
+    "clock reading",
+];

@@ -1,0 +1,127 @@
+//! Public keys, signing keys and their standard file formats.
+
+use std::fmt;
+
+use ed25519_dalek::pkcs8::spki::der::pem::LineEnding;
+use ed25519_dalek::pkcs8::{DecodePrivateKey, DecodePublicKey, EncodePrivateKey, EncodePublicKey};
+use ed25519_dalek::{SigningKey, VerifyingKey};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::LedgerError;
+
+/// An ed25519 public key, as 32 raw bytes.
+///
+/// In canonical (postcard) bytes it is the 32 bytes themselves; in JSON it is
+/// lowercase hex.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PublicKey(pub [u8; 32]);
+
+impl PublicKey {
+    /// The key as a `VerifyingKey`, or an error when the bytes are not a
+    /// point on the curve.
+    pub fn verifying_key(&self) -> Result<VerifyingKey, LedgerError> {
+        VerifyingKey::from_bytes(&self.0).map_err(|_| LedgerError::BadPublicKey(self.to_hex()))
+    }
+
+    /// Lowercase hex of the 32 bytes.
+    pub fn to_hex(&self) -> String {
+        hex::encode(self.0)
+    }
+
+    /// Parses 64 hex digits.
+    pub fn from_hex(s: &str) -> Result<Self, LedgerError> {
+        let bytes = hex::decode(s.trim()).map_err(|_| LedgerError::BadPublicKey(s.to_string()))?;
+        let arr: [u8; 32] = bytes
+            .try_into()
+            .map_err(|_| LedgerError::BadPublicKey(s.to_string()))?;
+        Ok(PublicKey(arr))
+    }
+
+    /// Reads an SPKI PEM public key (`-----BEGIN PUBLIC KEY-----`).
+    pub fn from_spki_pem(pem: &str) -> Result<Self, LedgerError> {
+        let vk = VerifyingKey::from_public_key_pem(pem)
+            .map_err(|e| LedgerError::KeyFile(format!("not an ed25519 SPKI PEM public key: {e}")))?;
+        Ok(PublicKey(vk.to_bytes()))
+    }
+
+    /// Writes the key as SPKI PEM, readable by `openssl pkey -pubin`.
+    pub fn to_spki_pem(&self) -> Result<String, LedgerError> {
+        self.verifying_key()?
+            .to_public_key_pem(LineEnding::LF)
+            .map_err(|e| LedgerError::KeyFile(e.to_string()))
+    }
+}
+
+impl fmt::Debug for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PublicKey({})", &self.to_hex()[..16])
+    }
+}
+
+impl fmt::Display for PublicKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+impl Serialize for PublicKey {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            s.serialize_str(&self.to_hex())
+        } else {
+            self.0.serialize(s)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PublicKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if d.is_human_readable() {
+            let s = String::deserialize(d)?;
+            PublicKey::from_hex(&s).map_err(serde::de::Error::custom)
+        } else {
+            Ok(PublicKey(<[u8; 32]>::deserialize(d)?))
+        }
+    }
+}
+
+/// A private signing key with the operations kifu needs.
+pub struct Keypair {
+    signing: SigningKey,
+}
+
+impl Keypair {
+    /// A key from its 32-byte seed (RFC 8032 private key).
+    pub fn from_seed(seed: [u8; 32]) -> Self {
+        Keypair {
+            signing: SigningKey::from_bytes(&seed),
+        }
+    }
+
+    /// Reads a PKCS#8 PEM private key (`-----BEGIN PRIVATE KEY-----`).
+    pub fn from_pkcs8_pem(pem: &str) -> Result<Self, LedgerError> {
+        let signing = SigningKey::from_pkcs8_pem(pem).map_err(|e| {
+            LedgerError::KeyFile(format!("not an ed25519 PKCS#8 PEM private key: {e}"))
+        })?;
+        Ok(Keypair { signing })
+    }
+
+    /// The key as PKCS#8 PEM, readable by `openssl pkey`.
+    pub fn to_pkcs8_pem(&self) -> Result<String, LedgerError> {
+        self.signing
+            .to_pkcs8_pem(LineEnding::LF)
+            .map(|z| z.to_string())
+            .map_err(|e| LedgerError::KeyFile(e.to_string()))
+    }
+
+    /// The public half.
+    pub fn public(&self) -> PublicKey {
+        PublicKey(self.signing.verifying_key().to_bytes())
+    }
+
+    /// Signs raw bytes (the caller adds the domain prefix).
+    pub(crate) fn sign_raw(&self, msg: &[u8]) -> [u8; 64] {
+        use ed25519_dalek::Signer;
+        self.signing.sign(msg).to_bytes()
+    }
+}
