@@ -1,1 +1,81 @@
-fn main() {}
+//! `kifu`: record, verify, replay and export signed Go and Renju games.
+//!
+//! The binary is glue: it parses arguments, reads files, opens the store and
+//! prints. Every rule lives in a library crate. Errors are reported on one line
+//! on standard error, and the exit code is non-zero.
+
+mod archive_cmd;
+mod cli;
+mod demo;
+mod feed_cmd;
+mod game_cmd;
+mod keys;
+mod render;
+mod store_open;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use crate::cli::{Cli, Command};
+
+/// An error for the user: one line, and the exit code to leave with.
+#[derive(Debug)]
+pub struct Failure {
+    /// What went wrong.
+    pub message: String,
+    /// Exit code (1 for errors, 3 for failed verification).
+    pub code: u8,
+}
+
+impl Failure {
+    /// A plain error (exit code 1).
+    pub fn new(message: impl Into<String>) -> Self {
+        Failure {
+            message: message.into(),
+            code: 1,
+        }
+    }
+}
+
+macro_rules! impl_from_error {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Failure {
+            fn from(e: $t) -> Self {
+                Failure::new(e.to_string())
+            }
+        }
+    )*};
+}
+impl_from_error!(
+    kifu_ledger::LedgerError,
+    kifu_store::StoreError,
+    serde_json::Error,
+    std::io::Error
+);
+
+/// The result of a command.
+pub type CmdResult = Result<(), Failure>;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Keygen(a) => keys::keygen(a),
+        Command::NewGame(a) => game_cmd::new_game(&cli.data, a),
+        Command::Append(a) => game_cmd::append(&cli.data, a),
+        Command::Log(a) => game_cmd::log(&cli.data, a),
+        Command::Verify(a) => archive_cmd::verify(&cli.data, a),
+        Command::Export(a) => archive_cmd::export(&cli.data, a),
+        Command::Import(a) => archive_cmd::import(&cli.data, a),
+        Command::Feed(a) => feed_cmd::feed(&cli.data, a),
+        Command::Demo(a) => demo::demo(&cli.data, a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            let one_line = f.message.replace('\n', " ");
+            eprintln!("kifu: error: {one_line}");
+            ExitCode::from(f.code)
+        }
+    }
+}

@@ -164,8 +164,10 @@ pub fn verify_signatures(items: &[(&Record, VerifyingKey)]) -> Vec<usize> {
                     let mut bad = Vec::new();
                     for (bi, batch) in chunk.chunks(BATCH).enumerate() {
                         let base = ci * per + bi * BATCH;
-                        let msgs: Vec<Vec<u8>> =
-                            batch.iter().map(|(r, _)| signed_message(&r.event_bytes)).collect();
+                        let msgs: Vec<Vec<u8>> = batch
+                            .iter()
+                            .map(|(r, _)| signed_message(&r.event_bytes))
+                            .collect();
                         let msg_refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
                         let sigs: Vec<Signature> = batch
                             .iter()
@@ -328,12 +330,16 @@ fn verify_game(
     let max_seq = at.keys().next_back().copied().unwrap_or(0);
     for seq in 1..=max_seq {
         let Some(list) = at.get(&seq) else {
-            report
-                .problems
-                .push(problem(Some(seq), "missing: the chain has a gap here".into()));
+            report.problems.push(problem(
+                Some(seq),
+                "missing: the chain has a gap here".into(),
+            ));
             break;
         };
-        let linked = list.iter().copied().find(|&i| parsed[i].header.prev_hash == prev);
+        let linked = list
+            .iter()
+            .copied()
+            .find(|&i| parsed[i].header.prev_hash == prev);
         let Some(i) = linked else {
             report.problems.push(problem(
                 Some(seq),

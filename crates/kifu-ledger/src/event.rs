@@ -98,7 +98,8 @@ pub struct Header {
 impl Event {
     /// Encodes the event to its canonical bytes.
     pub fn to_bytes(&self) -> Result<Vec<u8>, LedgerError> {
-        let body = postcard::to_allocvec(&self.body).map_err(|e| LedgerError::Encode(e.to_string()))?;
+        let body =
+            postcard::to_allocvec(&self.body).map_err(|e| LedgerError::Encode(e.to_string()))?;
         let env = Envelope {
             version: self.version,
             chain: self.chain,
@@ -156,7 +157,9 @@ impl Record {
         }
         let again = postcard::to_allocvec(&env).map_err(|e| LedgerError::Encode(e.to_string()))?;
         if again != self.event_bytes {
-            return Err(LedgerError::Malformed("envelope bytes are not canonical".into()));
+            return Err(LedgerError::Malformed(
+                "envelope bytes are not canonical".into(),
+            ));
         }
         if env.version != FORMAT_VERSION {
             return Err(LedgerError::UnsupportedVersion(env.version));
@@ -265,7 +268,9 @@ fn decode_body(kind: u32, bytes: &[u8]) -> Result<Body, LedgerError> {
     }
     let again = postcard::to_allocvec(&body).map_err(|e| LedgerError::Encode(e.to_string()))?;
     if again != bytes {
-        return Err(LedgerError::Malformed("body bytes are not canonical".into()));
+        return Err(LedgerError::Malformed(
+            "body bytes are not canonical".into(),
+        ));
     }
     Ok(body)
 }
@@ -297,7 +302,13 @@ impl Event {
     }
 
     /// The event that follows the record `head` of game `game`.
-    pub fn next(game: Hash, head: crate::chain::Head, at_ms: u64, signer: PublicKey, body: Body) -> Event {
+    pub fn next(
+        game: Hash,
+        head: crate::chain::Head,
+        at_ms: u64,
+        signer: PublicKey,
+        body: Body,
+    ) -> Event {
         Event {
             version: FORMAT_VERSION,
             chain: game,

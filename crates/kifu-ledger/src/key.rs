@@ -39,8 +39,9 @@ impl PublicKey {
 
     /// Reads an SPKI PEM public key (`-----BEGIN PUBLIC KEY-----`).
     pub fn from_spki_pem(pem: &str) -> Result<Self, LedgerError> {
-        let vk = VerifyingKey::from_public_key_pem(pem)
-            .map_err(|e| LedgerError::KeyFile(format!("not an ed25519 SPKI PEM public key: {e}")))?;
+        let vk = VerifyingKey::from_public_key_pem(pem).map_err(|e| {
+            LedgerError::KeyFile(format!("not an ed25519 SPKI PEM public key: {e}"))
+        })?;
         Ok(PublicKey(vk.to_bytes()))
     }
 

@@ -23,7 +23,9 @@ pub mod key;
 pub mod roles;
 
 pub use body::*;
-pub use chain::{check_append, check_genesis, game_id, verify_records, Fork, Head, Problem, VerifyReport};
+pub use chain::{
+    check_append, check_genesis, game_id, verify_records, Fork, Head, Problem, VerifyReport,
+};
 pub use event::{Event, Hash, Header, Record, FORMAT_VERSION, HASH_DOMAIN, SIGN_DOMAIN, ZERO_HASH};
 pub use key::{Keypair, PublicKey};
 

@@ -67,17 +67,29 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
                 );
             }
         }
-        Body::ClockStarted { .. } | Body::ClockResumed { .. } => {
-            has(roles, &[Role::Black, Role::White, Role::Referee, Role::Recorder, Role::Director])
-        }
+        Body::ClockStarted { .. } | Body::ClockResumed { .. } => has(
+            roles,
+            &[
+                Role::Black,
+                Role::White,
+                Role::Referee,
+                Role::Recorder,
+                Role::Director,
+            ],
+        ),
         Body::ClockPaused { reason } => match reason {
             // LGC 2023, "Pausing the clocks": arbitration and announcements are
             // the officials' pauses.
             PauseReason::Arbitration | PauseReason::Adjournment => {
                 has(roles, &[Role::Referee, Role::Recorder])
             }
-            PauseReason::Announcement => has(roles, &[Role::Referee, Role::Director, Role::Recorder]),
-            _ => has(roles, &[Role::Black, Role::White, Role::Referee, Role::Recorder]),
+            PauseReason::Announcement => {
+                has(roles, &[Role::Referee, Role::Director, Role::Recorder])
+            }
+            _ => has(
+                roles,
+                &[Role::Black, Role::White, Role::Referee, Role::Recorder],
+            ),
         },
         // LGC 2023, "Clock": after the start a clock may be adjusted only by the referee.
         Body::ClockAdjusted { .. } => {
@@ -111,7 +123,13 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         }
         Body::ResultDeclared(_) => has(
             roles,
-            &[Role::Black, Role::White, Role::Referee, Role::Recorder, Role::Director],
+            &[
+                Role::Black,
+                Role::White,
+                Role::Referee,
+                Role::Recorder,
+                Role::Director,
+            ],
         ),
         Body::ResultSheetSigned { .. } => has(
             roles,
@@ -121,6 +139,8 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
     if ok {
         Ok(())
     } else {
-        refuse(&format!("a signer with roles {roles:?} may not sign this kind"))
+        refuse(&format!(
+            "a signer with roles {roles:?} may not sign this kind"
+        ))
     }
 }

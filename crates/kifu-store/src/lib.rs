@@ -242,7 +242,12 @@ impl Store {
 
     /// The genesis of a game.
     pub fn genesis(&self, game: &Hash) -> Result<Arc<Genesis>, StoreError> {
-        if let Some(g) = self.genesis_cache.lock().ok().and_then(|c| c.get(game).cloned()) {
+        if let Some(g) = self
+            .genesis_cache
+            .lock()
+            .ok()
+            .and_then(|c| c.get(game).cloned())
+        {
             return Ok(g);
         }
         let rec = self
@@ -308,9 +313,9 @@ impl Store {
             let (k, v) = kv?;
             let cursor = parse_u64(&k)?;
             let (game, seq) = parse_game_key(&v)?;
-            let record = self
-                .get(&game, seq)?
-                .ok_or_else(|| StoreError::Damaged(format!("feed {cursor} points at a missing record")))?;
+            let record = self.get(&game, seq)?.ok_or_else(|| {
+                StoreError::Damaged(format!("feed {cursor} points at a missing record"))
+            })?;
             out.push(FeedItem {
                 cursor,
                 game,
@@ -342,10 +347,7 @@ impl Store {
             if header.seq == 0 {
                 let (_, g) = check_genesis(&record)?;
                 let game = record.hash();
-                let head = Head {
-                    seq: 0,
-                    hash: game,
-                };
+                let head = Head { seq: 0, hash: game };
                 local_genesis.insert(game, Arc::new(g));
                 local_heads.insert(game, head);
                 planned.push((game, head, record));
@@ -382,8 +384,8 @@ impl Store {
             planned.push((game, head, record));
         }
 
-        let result = (&self.events, &self.heads, &self.feed, &self.meta).transaction(
-            |(ev, hd, fd, mt)| {
+        let result =
+            (&self.events, &self.heads, &self.feed, &self.meta).transaction(|(ev, hd, fd, mt)| {
                 let mut next = match mt.get(FEED_NEXT)? {
                     Some(v) => parse_u64(&v).map_err(|e| {
                         ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
@@ -432,8 +434,7 @@ impl Store {
                 }
                 mt.insert(FEED_NEXT, &next.to_be_bytes())?;
                 Ok(out)
-            },
-        );
+            });
         match result {
             Ok(out) => {
                 self.sync.wait_durable(&self.db)?;

@@ -1,0 +1,202 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Record, verify, replay and export signed, hash-chained Go and Renju games.
+#[derive(Debug, Parser)]
+#[command(name = "kifu", version, about, long_about = None)]
+pub struct Cli {
+    /// Data directory of the store.
+    #[arg(long, global = true, env = "KIFU_DATA", default_value = "./kifu-data")]
+    pub data: PathBuf,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create an ed25519 key pair: NAME.key (PKCS#8 PEM, mode 0600) and NAME.pub (SPKI PEM).
+    Keygen(KeygenArgs),
+    /// Create a game: sign and store its genesis event.
+    NewGame(NewGameArgs),
+    /// Append one event, given as JSON on standard input, signed with --key.
+    Append(AppendArgs),
+    /// Show a game's events.
+    Log(LogArgs),
+    /// Verify every chain in the store, or an archive file offline.
+    Verify(VerifyArgs),
+    /// Write games to a self-contained archive file.
+    Export(ExportArgs),
+    /// Verify an archive, then load it into the store.
+    Import(ImportArgs),
+    /// Print the global event feed as NDJSON, each line with its cursor.
+    Feed(FeedArgs),
+    /// Record a short, complete demonstration game and verify the store.
+    Demo(DemoArgs),
+}
+
+/// `kifu keygen`.
+#[derive(Debug, Args)]
+pub struct KeygenArgs {
+    /// Base name of the files (NAME.key and NAME.pub); may include a directory.
+    pub name: PathBuf,
+    /// Overwrite existing files.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `kifu new-game`.
+#[derive(Debug, Args)]
+pub struct NewGameArgs {
+    /// Private key (PKCS#8 PEM) that signs the genesis; its public key must be
+    /// in the roster as director, referee or recorder.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// Read the whole genesis from a TOML or JSON file (by extension) instead
+    /// of the flags below.
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// go, renju, gomoku-freestyle or gomoku-standard.
+    #[arg(long, default_value = "go")]
+    pub game: String,
+    /// Ruleset profile.
+    #[arg(long, default_value = "lgc-2023")]
+    pub ruleset: String,
+    /// Board size.
+    #[arg(long, default_value_t = 19)]
+    pub size: u8,
+    /// Handicap stones.
+    #[arg(long, default_value_t = 0)]
+    pub handicap: u8,
+    /// Komi, e.g. 7.5 (must be a multiple of 0.5).
+    #[arg(long, default_value = "7.5")]
+    pub komi: String,
+    /// Time control as JSON (e.g. '{"fischer":{"main_ms":5400000,"increment_ms":30000,"max_ms":null}}') or "untimed".
+    #[arg(long, default_value = "untimed")]
+    pub time: String,
+    /// Black player as NAME=PUBKEY_FILE.
+    #[arg(long)]
+    pub black: Option<String>,
+    /// White player as NAME=PUBKEY_FILE.
+    #[arg(long)]
+    pub white: Option<String>,
+    /// Referee as NAME=PUBKEY_FILE (repeatable).
+    #[arg(long)]
+    pub referee: Vec<String>,
+    /// Recording device or server as NAME=PUBKEY_FILE (repeatable).
+    #[arg(long)]
+    pub recorder: Vec<String>,
+    /// Tournament director as NAME=PUBKEY_FILE (repeatable).
+    #[arg(long)]
+    pub director: Vec<String>,
+    /// Appeals committee member as NAME=PUBKEY_FILE (repeatable).
+    #[arg(long)]
+    pub committee: Vec<String>,
+    /// Tournament id or name.
+    #[arg(long)]
+    pub tournament: Option<String>,
+    /// Round number.
+    #[arg(long, default_value_t = 1)]
+    pub round: u32,
+    /// Board number.
+    #[arg(long, default_value_t = 1)]
+    pub board: u32,
+    /// Free text naming the game.
+    #[arg(long, default_value = "")]
+    pub title: String,
+    /// Renju online play: fives are declared automatically.
+    #[arg(long)]
+    pub auto_declare: bool,
+    /// Timestamp in ms since the Unix epoch (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu append`.
+#[derive(Debug, Args)]
+pub struct AppendArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// Private key (PKCS#8 PEM) of the signer.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// Timestamp in ms since the Unix epoch (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu log`.
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Game id or unique prefix; all games when omitted.
+    pub game: Option<String>,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// An archive file to verify offline (the store is not opened).
+    pub file: Option<PathBuf>,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Output file.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Only this game (id or unique prefix); all games when omitted.
+    #[arg(long)]
+    pub game: Option<String>,
+}
+
+/// `kifu import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The archive file.
+    pub file: PathBuf,
+    /// Print the report as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu feed`.
+#[derive(Debug, Args)]
+pub struct FeedArgs {
+    /// Start after this cursor (the last one you saw); from the beginning when omitted.
+    #[arg(long)]
+    pub after: Option<u64>,
+    /// Keep waiting for new events.
+    #[arg(long)]
+    pub follow: bool,
+    /// Stop after this many lines.
+    #[arg(long)]
+    pub limit: Option<u64>,
+    /// With --follow: how often to look for new events, in ms.
+    #[arg(long, default_value_t = 250)]
+    pub poll_ms: u64,
+}
+
+/// `kifu demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Print what was done as JSON.
+    #[arg(long)]
+    pub json: bool,
+}

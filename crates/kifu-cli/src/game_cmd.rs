@@ -1,0 +1,244 @@
+//! `kifu new-game`, `kifu append`, `kifu log`.
+
+use std::io::Read;
+use std::path::Path;
+
+use kifu_ledger::{
+    Body, Event, GameKind, Genesis, Hash, Participant, Record, Role, TimeControl, TournamentRef,
+};
+use kifu_store::Store;
+use serde_json::json;
+
+use crate::cli::{AppendArgs, LogArgs, NewGameArgs};
+use crate::keys::{read_private, read_public};
+use crate::render::{describe, record_json, short};
+use crate::store_open::{now_ms, open, open_existing};
+use crate::{CmdResult, Failure};
+
+/// Parses komi such as `7.5`, `-3`, `0.5` into half points.
+pub fn parse_komi(s: &str) -> Result<i32, Failure> {
+    let bad = || Failure::new(format!("komi '{s}' is not a multiple of 0.5"));
+    let v: f64 = s.trim().parse().map_err(|_| bad())?;
+    let halves = v * 2.0;
+    if !halves.is_finite() || halves.fract() != 0.0 || halves.abs() > 10_000.0 {
+        return Err(bad());
+    }
+    Ok(halves as i32)
+}
+
+/// Parses a game kind name.
+pub fn parse_game_kind(s: &str) -> Result<GameKind, Failure> {
+    Ok(match s {
+        "go" => GameKind::Go,
+        "renju" => GameKind::Renju,
+        "gomoku-freestyle" => GameKind::GomokuFreestyle,
+        "gomoku-standard" => GameKind::GomokuStandard,
+        _ => {
+            return Err(Failure::new(format!(
+                "unknown game '{s}' (go, renju, gomoku-freestyle, gomoku-standard)"
+            )))
+        }
+    })
+}
+
+/// Parses a time control: a short string (`fischer:90m+30s`, ...) or JSON.
+pub fn parse_time(s: &str) -> Result<TimeControl, Failure> {
+    let t = s.trim();
+    if t.starts_with('{') || t.starts_with('"') {
+        return serde_json::from_str(t).map_err(|e| Failure::new(format!("time control: {e}")));
+    }
+    if t == "untimed" || t == "none" {
+        return Ok(TimeControl::Untimed);
+    }
+    Err(Failure::new(format!("time control '{s}' not understood")))
+}
+
+fn participant(role: Role, spec: &str) -> Result<Participant, Failure> {
+    let (name, key) = spec.split_once('=').ok_or_else(|| {
+        Failure::new(format!(
+            "'{spec}' should be NAME=PUBLIC_KEY_FILE (or NAME=HEX)"
+        ))
+    })?;
+    Ok(Participant {
+        role,
+        name: name.to_string(),
+        key: read_public(key)?,
+    })
+}
+
+fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
+    if let Some(file) = &a.file {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
+        let is_toml = file.extension().map(|e| e == "toml").unwrap_or(false);
+        let g: Genesis = if is_toml {
+            toml::from_str(&text).map_err(|e| Failure::new(format!("{}: {e}", file.display())))?
+        } else {
+            serde_json::from_str(&text)
+                .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?
+        };
+        return Ok(g);
+    }
+    let mut roster = Vec::new();
+    if let Some(b) = &a.black {
+        roster.push(participant(Role::Black, b)?);
+    }
+    if let Some(w) = &a.white {
+        roster.push(participant(Role::White, w)?);
+    }
+    for (role, list) in [
+        (Role::Referee, &a.referee),
+        (Role::Recorder, &a.recorder),
+        (Role::Director, &a.director),
+        (Role::Committee, &a.committee),
+    ] {
+        for spec in list {
+            roster.push(participant(role, spec)?);
+        }
+    }
+    Ok(Genesis {
+        game: parse_game_kind(&a.game)?,
+        ruleset: a.ruleset.clone(),
+        overrides: Vec::new(),
+        board_size: a.size,
+        handicap: a.handicap,
+        komi_half_points: parse_komi(&a.komi)?,
+        time_control: parse_time(&a.time)?,
+        roster,
+        tournament: a.tournament.as_ref().map(|t| TournamentRef {
+            tournament: t.clone(),
+            round: a.round,
+            board: a.board,
+        }),
+        title: a.title.clone(),
+        auto_declare: a.auto_declare,
+    })
+}
+
+/// Checks what a genesis must hold before it is signed.
+pub fn check_genesis_values(g: &Genesis) -> Result<(), Failure> {
+    if !(2..=25).contains(&g.board_size) {
+        return Err(Failure::new(format!(
+            "board size {} is outside 2..25",
+            g.board_size
+        )));
+    }
+    for role in [Role::Black, Role::White] {
+        if g.holder(role).is_none() {
+            return Err(Failure::new(format!("the roster has no {role:?} player")));
+        }
+    }
+    Ok(())
+}
+
+/// Signs and stores a genesis; returns the game id.
+pub fn create_game(
+    store: &Store,
+    key: &kifu_ledger::Keypair,
+    g: Genesis,
+    at_ms: u64,
+) -> Result<Hash, Failure> {
+    check_genesis_values(&g)?;
+    let rec = Event::genesis(at_ms, key.public(), g).sign(key)?;
+    let a = store.append(rec)?;
+    Ok(a.game)
+}
+
+/// Signs and appends one body to a game; returns the record and its place.
+pub fn append_body(
+    store: &Store,
+    game: &Hash,
+    key: &kifu_ledger::Keypair,
+    at_ms: u64,
+    body: Body,
+) -> Result<kifu_store::Appended, Failure> {
+    let head = store
+        .head(game)?
+        .ok_or_else(|| Failure::new(format!("no game {}", short(game))))?;
+    let rec = Event::next(*game, head, at_ms, key.public(), body).sign(key)?;
+    Ok(store.append(rec)?)
+}
+
+/// `kifu new-game`.
+pub fn new_game(data: &Path, a: NewGameArgs) -> CmdResult {
+    let key = read_private(&a.key)?;
+    let g = genesis_from_args(&a)?;
+    let store = open(data)?;
+    let game = create_game(&store, &key, g, a.at_ms.unwrap_or_else(now_ms))?;
+    if a.json {
+        println!("{}", json!({ "game": hex::encode(game) }));
+    } else {
+        println!("{}", hex::encode(game));
+    }
+    Ok(())
+}
+
+/// `kifu append`: one body as JSON on stdin.
+pub fn append(data: &Path, a: AppendArgs) -> CmdResult {
+    let key = read_private(&a.key)?;
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input)?;
+    let body: Body = serde_json::from_str(&input)
+        .map_err(|e| Failure::new(format!("the event on standard input is not valid: {e}")))?;
+    let store = open_existing(data)?;
+    let game = store.resolve(&a.game)?;
+    let done = append_body(&store, &game, &key, a.at_ms.unwrap_or_else(now_ms), body)?;
+    if a.json {
+        println!(
+            "{}",
+            json!({"game": hex::encode(done.game), "seq": done.seq, "hash": hex::encode(done.hash), "cursor": done.cursor, "new": done.new})
+        );
+    } else {
+        println!(
+            "appended seq {} to game {} (hash {}, cursor {})",
+            done.seq,
+            short(&done.game),
+            short(&done.hash),
+            done.cursor
+        );
+    }
+    Ok(())
+}
+
+fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: bool) {
+    for r in records {
+        if as_json {
+            println!("{}", record_json(game, r));
+            continue;
+        }
+        match r.decode() {
+            Ok(e) => {
+                let who = g
+                    .and_then(|g| g.roster.iter().find(|p| p.key == e.signer))
+                    .map(|p| format!("{} ({:?})", p.name, p.role))
+                    .unwrap_or_else(|| format!("key {}", &e.signer.to_hex()[..12]));
+                println!(
+                    "{:>4}  {}  {:<28} {}",
+                    e.seq,
+                    e.at_ms,
+                    who,
+                    describe(&e.body)
+                );
+            }
+            Err(err) => println!("   ?  {}", err),
+        }
+    }
+}
+
+/// `kifu log`.
+pub fn log(data: &Path, a: LogArgs) -> CmdResult {
+    let store = open_existing(data)?;
+    let games = match &a.game {
+        Some(p) => vec![store.resolve(p)?],
+        None => store.games()?,
+    };
+    for game in games {
+        let g = store.genesis(&game)?;
+        let records = store.read(&game, 0, None)?;
+        if !a.json {
+            println!("game {}  ({} events)", hex::encode(game), records.len());
+        }
+        print_records(&game, &records, Some(&g), a.json);
+    }
+    Ok(())
+}

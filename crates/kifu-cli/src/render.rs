@@ -1,0 +1,95 @@
+//! Rendering records for people and for scripts.
+
+use kifu_ledger::{Body, Hash, Record, KIND_NAMES};
+use serde_json::{json, Value};
+
+/// A short id: the first 12 hex digits.
+pub fn short(h: &Hash) -> String {
+    hex::encode(&h[..6])
+}
+
+/// One record as a JSON object: envelope, body, and the raw bytes and
+/// signature in hex so a consumer can verify it independently.
+pub fn record_json(game: &Hash, record: &Record) -> Value {
+    let hash = record.hash();
+    match record.header() {
+        Ok(h) => {
+            let body = record.decode().ok().map(|e| e.body);
+            json!({
+                "game": hex::encode(game),
+                "seq": h.seq,
+                "hash": hex::encode(hash),
+                "prev_hash": hex::encode(h.prev_hash),
+                "at_ms": h.at_ms,
+                "signer": h.signer.to_hex(),
+                "kind": KIND_NAMES.get(h.kind as usize).copied().unwrap_or("unknown"),
+                "kind_index": h.kind,
+                "body": body.map(|b| serde_json::to_value(b).unwrap_or(Value::Null)),
+                "event_bytes": hex::encode(&record.event_bytes),
+                "signature": hex::encode(record.signature),
+            })
+        }
+        Err(e) => json!({
+            "game": hex::encode(game),
+            "hash": hex::encode(hash),
+            "error": e.to_string(),
+        }),
+    }
+}
+
+/// A one-line human summary of a body.
+pub fn describe(body: &Body) -> String {
+    use kifu_ledger::Body::*;
+    match body {
+        GameCreated(g) => format!(
+            "game created: {:?} {}x{} under {}, handicap {}, komi {}, {} in the roster",
+            g.game,
+            g.board_size,
+            g.board_size,
+            g.ruleset,
+            g.handicap,
+            g.komi_half_points as f64 / 2.0,
+            g.roster.len()
+        ),
+        StonePlaced {
+            player,
+            stone,
+            point,
+        } => {
+            if player == stone {
+                format!("{:?} plays {}", player, point_name(point.x, point.y))
+            } else {
+                format!(
+                    "{:?} places a {:?} stone at {}",
+                    player,
+                    stone,
+                    point_name(point.x, point.y)
+                )
+            }
+        }
+        Pass { player, pass_stone } => {
+            if *pass_stone {
+                format!("{player:?} passes, handing over a pass stone")
+            } else {
+                format!("{player:?} passes")
+            }
+        }
+        other => {
+            let v = serde_json::to_value(other).unwrap_or(Value::Null);
+            format!("{}: {}", other.kind_name(), compact(&v))
+        }
+    }
+}
+
+fn compact(v: &Value) -> String {
+    match v {
+        Value::Object(m) if m.len() == 1 => m.values().next().map(compact).unwrap_or_default(),
+        other => other.to_string(),
+    }
+}
+
+/// A point in SGF letters (`aa` is the top-left corner).
+pub fn point_name(x: u8, y: u8) -> String {
+    let c = |n: u8| (b'a' + n) as char;
+    format!("{}{}", c(x), c(y))
+}

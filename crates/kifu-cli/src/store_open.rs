@@ -1,0 +1,53 @@
+//! Opening the store, waiting briefly when another kifu process holds it.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use kifu_store::{Store, StoreError};
+
+use crate::Failure;
+
+/// How long to wait for another process to release the store.
+const LOCK_WAIT: Duration = Duration::from_secs(15);
+
+/// Opens the store in `dir`. sled allows one process at a time; when the
+/// store is locked by another kifu process this retries for a while.
+pub fn open(dir: &Path) -> Result<Store, Failure> {
+    let started = Instant::now();
+    loop {
+        match Store::open(dir) {
+            Ok(s) => return Ok(s),
+            Err(StoreError::Sled(sled::Error::Io(e)))
+                if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("lock") =>
+            {
+                if started.elapsed() > LOCK_WAIT {
+                    return Err(Failure::new(format!(
+                        "the store in {} is in use by another process",
+                        dir.display()
+                    )));
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            Err(e) => return Err(Failure::new(format!("{}: {e}", dir.display()))),
+        }
+    }
+}
+
+/// Opens the store only if it exists (for read-only commands).
+pub fn open_existing(dir: &Path) -> Result<Store, Failure> {
+    if !dir.join("db").exists() {
+        return Err(Failure::new(format!(
+            "no kifu store in {} (create one with `kifu new-game` or `kifu demo`, or pass --data)",
+            dir.display()
+        )));
+    }
+    open(dir)
+}
+
+/// Milliseconds since the Unix epoch, from the wall clock (the edge of the system).
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
