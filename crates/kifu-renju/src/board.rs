@@ -18,12 +18,8 @@ pub(crate) const WHITE: u8 = 2;
 pub(crate) const WALL: u8 = 3;
 
 /// The four line directions as steps in the padded array: row, column and both diagonals.
-pub(crate) const DIRECTIONS: [isize; 4] = [
-    1,
-    STRIDE as isize,
-    STRIDE as isize + 1,
-    STRIDE as isize - 1,
-];
+pub(crate) const DIRECTIONS: [isize; 4] =
+    [1, STRIDE as isize, STRIDE as isize + 1, STRIDE as isize - 1];
 
 pub(crate) fn cell_of(stone: Stone) -> u8 {
     match stone {
@@ -112,7 +108,9 @@ impl Board {
 
     /// All stones of one colour, in row-major order.
     pub fn stones_of(&self, stone: Stone) -> Vec<Point> {
-        Point::all().filter(|&p| self.get(p) == Some(stone)).collect()
+        Point::all()
+            .filter(|&p| self.get(p) == Some(stone))
+            .collect()
     }
 
     /// The padded cell array used by the line scans.

@@ -26,7 +26,9 @@ pub enum Error {
         input: String,
     },
     /// An opening rule name is not one of the known presets.
-    #[error("unknown opening rule {input:?}: expected free, rif, yamaguchi, soosorv-N or taraguchi-N")]
+    #[error(
+        "unknown opening rule {input:?}: expected free, rif, yamaguchi, soosorv-N or taraguchi-N"
+    )]
     UnknownOpening {
         /// The text as given.
         input: String,

@@ -43,12 +43,21 @@ mod board;
 mod check;
 mod error;
 mod forbidden;
+mod game;
+mod opening;
 mod point;
+mod result;
 mod rule;
 
 pub use board::Board;
 pub use check::{check, stones_from_moves, CheckOutput};
 pub use error::Error;
 pub use forbidden::{forbidden_points, verdict, Verdict};
+pub use game::{
+    Claim, ClaimRejection, Expected, GameError, GameInput, GameSettings, MoveRecord, Outcome,
+    RenjuGame,
+};
+pub use opening::OpeningRule;
 pub use point::{parse_moves, parse_points, Move, Point, Stone, BOARD_POINTS, BOARD_SIZE};
+pub use result::{PlayerId, RenjuResult, ResultReason};
 pub use rule::Rule;

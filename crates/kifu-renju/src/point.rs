@@ -252,16 +252,27 @@ mod tests {
 
     #[test]
     fn corners_and_centre_follow_renjunet_notation() {
-        assert_eq!(Point::new(0, 0).map(|p| p.to_string()).as_deref(), Some("a1"));
-        assert_eq!(Point::new(14, 14).map(|p| p.to_string()).as_deref(), Some("o15"));
+        assert_eq!(
+            Point::new(0, 0).map(|p| p.to_string()).as_deref(),
+            Some("a1")
+        );
+        assert_eq!(
+            Point::new(14, 14).map(|p| p.to_string()).as_deref(),
+            Some("o15")
+        );
         // The letter i is not skipped: the ninth column is i.
-        assert_eq!(Point::new(8, 0).map(|p| p.to_string()).as_deref(), Some("i1"));
+        assert_eq!(
+            Point::new(8, 0).map(|p| p.to_string()).as_deref(),
+            Some("i1")
+        );
         assert_eq!(Point::CENTRE.to_string(), "h8");
     }
 
     #[test]
     fn bad_coordinates_are_errors_not_panics() {
-        for bad in ["", "h", "h0", "h16", "p8", "z1", "8h", "h08", "h8x", "hh", "é1", "h-1", "h１"] {
+        for bad in [
+            "", "h", "h0", "h16", "p8", "z1", "8h", "h08", "h8x", "hh", "é1", "h-1", "h１",
+        ] {
             assert!(bad.parse::<Point>().is_err(), "{bad:?} should not parse");
         }
     }

@@ -238,7 +238,15 @@ fn compare(stones: &[(u8, u8, bool)]) -> Result<(), TestCaseError> {
             let exact = rule.needs_exact_five(colour);
             let win = naive_line_win(&g, x, y, c, exact);
             let got = verdict(&board, p, colour, rule).expect("empty point");
-            prop_assert_eq!(got.is_win(), win, "{} {} at {} on\n{}", rule, colour, p, board);
+            prop_assert_eq!(
+                got.is_win(),
+                win,
+                "{} {} at {} on\n{}",
+                rule,
+                colour,
+                p,
+                board
+            );
             prop_assert!(!got.is_forbidden());
         }
     }
@@ -263,5 +271,8 @@ fn forbidden_verdicts_equal_the_naive_implementation() {
     let forbidden = FORBIDDEN.load(Ordering::Relaxed);
     eprintln!("differential: {CASES} positions, {queries} black queries, {forbidden} forbidden");
     // The generator must produce enough forbidden points for the comparison to mean something.
-    assert!(forbidden >= 1000, "only {forbidden} forbidden points generated");
+    assert!(
+        forbidden >= 1000,
+        "only {forbidden} forbidden points generated"
+    );
 }

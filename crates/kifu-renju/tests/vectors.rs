@@ -26,7 +26,9 @@ fn points(v: &Value, field: &str, id: &str) -> Vec<Point> {
         .unwrap_or_else(|| panic!("{id}: field {field} missing"))
         .iter()
         .map(|s| {
-            let s = s.as_str().unwrap_or_else(|| panic!("{id}: {field} not strings"));
+            let s = s
+                .as_str()
+                .unwrap_or_else(|| panic!("{id}: {field} not strings"));
             s.parse()
                 .unwrap_or_else(|e| panic!("{id}: {field} has bad point {s}: {e}"))
         })
@@ -48,8 +50,16 @@ fn every_vector_in_vectors_json_is_answered_correctly() {
         let id = v["id"].as_str().expect("id");
         let black = points(v, "black", id);
         let white = points(v, "white", id);
-        let query: Point = v["query"].as_str().expect("query").parse().expect("query point");
-        let colour: Stone = v["query_color"].as_str().expect("colour").parse().expect("colour");
+        let query: Point = v["query"]
+            .as_str()
+            .expect("query")
+            .parse()
+            .expect("query point");
+        let colour: Stone = v["query_color"]
+            .as_str()
+            .expect("colour")
+            .parse()
+            .expect("colour");
         let expected = v["expected"].as_str().expect("expected");
         let expected_forbidden = v["forbidden"].as_bool().expect("forbidden");
 
@@ -63,8 +73,16 @@ fn every_vector_in_vectors_json_is_answered_correctly() {
             .join(",");
         let moves = parse_moves(&moves).expect("moves parse");
         let (mb, mw, _) = stones_from_moves(&moves).expect("moves replay");
-        assert_eq!(sorted(mb), sorted(black.clone()), "{id}: moves give other black stones");
-        assert_eq!(sorted(mw), sorted(white.clone()), "{id}: moves give other white stones");
+        assert_eq!(
+            sorted(mb),
+            sorted(black.clone()),
+            "{id}: moves give other black stones"
+        );
+        assert_eq!(
+            sorted(mw),
+            sorted(white.clone()),
+            "{id}: moves give other white stones"
+        );
 
         let out = check(&black, &white, query, colour, Rule::RifRenju).expect("check");
         let json = serde_json::to_value(out).expect("serialise");
@@ -74,7 +92,11 @@ fn every_vector_in_vectors_json_is_answered_correctly() {
             passed += 1;
         }
     }
-    assert!(failures.is_empty(), "failed vectors:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "failed vectors:\n{}",
+        failures.join("\n")
+    );
     println!("renju vectors passed: {passed} of {}", vectors.len());
     assert_eq!(passed, 54, "vectors.json should hold 54 vectors");
 }
