@@ -21,6 +21,7 @@ pub mod chain;
 pub mod event;
 pub mod key;
 pub mod roles;
+pub mod testkit;
 
 pub use body::*;
 pub use chain::{
