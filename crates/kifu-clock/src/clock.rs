@@ -582,7 +582,7 @@ impl Clock {
             }
             ClockEvent::Adjusted {
                 player, delta_ms, ..
-            } => {
+            } if self.control.is_timed() => {
                 let clock = &mut self.players[player.index()];
                 let amount = delta_ms.unsigned_abs();
                 clock.main_ms = if *delta_ms >= 0 {
@@ -592,6 +592,8 @@ impl Clock {
                 };
                 Effect::Adjusted
             }
+            // Without a clock there is no time to adjust.
+            ClockEvent::Adjusted { .. } => Effect::Adjusted,
             ClockEvent::ReadingRecorded(reading) => Effect::Reading(self.discrepancy(reading)?),
         };
         self.last_ms = Some(at_ms);

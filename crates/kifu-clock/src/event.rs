@@ -57,7 +57,9 @@ pub enum ClockEvent {
     ///
     /// LGC 2023, "Timing error": "mistakes in the recorded elapsed time can only
     /// be corrected by the referee"; also time penalties ("modification of time
-    /// limits").
+    /// limits"). Added time is consumed before overtime; time can be taken
+    /// away only from the main time still on the clock. Ignored when the game
+    /// is untimed.
     Adjusted {
         /// When.
         at_ms: u64,
