@@ -150,7 +150,7 @@ impl Ending {
         self.moves
     }
 
-    /// Consecutive passes at the end of the record.
+    /// Consecutive passes since the last board play or resumption.
     pub fn consecutive_passes(&self) -> u32 {
         self.consecutive_passes
     }
@@ -245,6 +245,9 @@ impl Ending {
                     }
                 };
                 self.phase = EndingPhase::Play;
+                // Passes are counted afresh from the resumption (the earlier
+                // ones led to the pause just ended).
+                self.consecutive_passes = 0;
                 self.resumption_start_passes = Some(0);
                 self.resumptions += 1;
                 events.push(EndingEvent::Resumed { first });
