@@ -37,6 +37,10 @@ pub enum Command {
     Feed(FeedArgs),
     /// Record a short, complete demonstration game and verify the store.
     Demo(DemoArgs),
+    /// Append clock presses as fast as possible, printing each acknowledged
+    /// one (for crash and load testing).
+    #[command(hide = true)]
+    Soak(SoakArgs),
 }
 
 /// `kifu keygen`.
@@ -199,4 +203,17 @@ pub struct DemoArgs {
     /// Print what was done as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `kifu soak` (hidden).
+#[derive(Debug, Args)]
+pub struct SoakArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// A recorder's private key.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// How many events.
+    #[arg(long, default_value_t = 1000)]
+    pub count: u64,
 }

@@ -9,7 +9,7 @@ use kifu_ledger::{
 use kifu_store::Store;
 use serde_json::json;
 
-use crate::cli::{AppendArgs, LogArgs, NewGameArgs};
+use crate::cli::{AppendArgs, LogArgs, NewGameArgs, SoakArgs};
 use crate::keys::{read_private, read_public};
 use crate::render::{describe, record_json, short};
 use crate::store_open::{now_ms, open, open_existing};
@@ -239,6 +239,28 @@ pub fn log(data: &Path, a: LogArgs) -> CmdResult {
             println!("game {}  ({} events)", hex::encode(game), records.len());
         }
         print_records(&game, &records, Some(&g), a.json);
+    }
+    Ok(())
+}
+
+/// `kifu soak`: appends clock presses for alternating players, printing
+/// `acked SEQ HASH` after each append returns (that is, once it is durable).
+pub fn soak(data: &Path, a: SoakArgs) -> CmdResult {
+    use std::io::Write;
+    let key = read_private(&a.key)?;
+    let store = open_existing(data)?;
+    let game = store.resolve(&a.game)?;
+    let out = std::io::stdout();
+    for i in 0..a.count {
+        let player = if i % 2 == 0 {
+            kifu_ledger::Color::Black
+        } else {
+            kifu_ledger::Color::White
+        };
+        let done = append_body(&store, &game, &key, i, Body::ClockPressed { player })?;
+        let mut o = out.lock();
+        writeln!(o, "acked {} {}", done.seq, hex::encode(done.hash))?;
+        o.flush()?;
     }
     Ok(())
 }

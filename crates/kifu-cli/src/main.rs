@@ -69,6 +69,7 @@ fn main() -> ExitCode {
         Command::Import(a) => archive_cmd::import(&cli.data, a),
         Command::Feed(a) => feed_cmd::feed(&cli.data, a),
         Command::Demo(a) => demo::demo(&cli.data, a),
+        Command::Soak(a) => game_cmd::soak(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -108,11 +108,17 @@ impl Keypair {
     }
 
     /// The key as PKCS#8 PEM, readable by `openssl pkey`.
+    ///
+    /// Written in the RFC 8410 v1 form (the seed only, no embedded public
+    /// key), which every OpenSSL 3 reads; the v2 form is not read by 3.0.
     pub fn to_pkcs8_pem(&self) -> Result<String, LedgerError> {
-        self.signing
-            .to_pkcs8_pem(LineEnding::LF)
-            .map(|z| z.to_string())
-            .map_err(|e| LedgerError::KeyFile(e.to_string()))
+        ed25519_dalek::pkcs8::KeypairBytes {
+            secret_key: self.signing.to_bytes(),
+            public_key: None,
+        }
+        .to_pkcs8_pem(LineEnding::LF)
+        .map(|z| z.to_string())
+        .map_err(|e| LedgerError::KeyFile(e.to_string()))
     }
 
     /// The public half.

@@ -1,0 +1,223 @@
+//! End to end: demo, verify, export, tamper, import, append, feed, openssl.
+
+mod common;
+use common::*;
+
+use std::path::Path;
+
+fn demo(dir: &Path) -> std::path::PathBuf {
+    let data = dir.join("kifu-data");
+    ok(&run(&data, &["demo"]));
+    data
+}
+
+#[test]
+fn demo_then_verify_exits_zero() {
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let o = ok(&run(&data, &["verify"]));
+    assert!(o.contains("ok:"), "{o}");
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&run(&data, &["verify", "--json"]))).unwrap();
+    assert_eq!(j["ok"], true);
+    assert!(j["records"].as_u64().unwrap() > 30);
+}
+
+#[test]
+fn an_exported_archive_verifies_and_any_changed_byte_fails_naming_where() {
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let arc = t.path().join("a.kifu");
+    ok(&run(&data, &["export", "--out", arc.to_str().unwrap()]));
+    ok(&run(&data, &["verify", arc.to_str().unwrap()]));
+    let bytes = std::fs::read(&arc).unwrap();
+    // A spread of positions: magic, a length, event bytes, a signature.
+    let n = bytes.len();
+    for pos in [0, 9, 40, 100, n / 3, n / 2, n - 70, n - 1] {
+        let mut b = bytes.clone();
+        b[pos] ^= 0x20;
+        let bad = t.path().join(format!("bad{pos}.kifu"));
+        std::fs::write(&bad, &b).unwrap();
+        let o = run(&data, &["verify", bad.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(3), "byte {pos}: {}", err(&o));
+        let e = err(&o);
+        assert!(
+            e.contains("seq")
+                || e.contains("byte")
+                || e.contains("magic")
+                || e.contains("record #"),
+            "byte {pos}: the failure names where: {e}"
+        );
+        assert_eq!(
+            e.lines().filter(|l| l.starts_with("kifu: error")).count(),
+            1
+        );
+    }
+}
+
+#[test]
+fn importing_an_archive_twice_is_harmless() {
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let arc = t.path().join("a.kifu");
+    ok(&run(&data, &["export", "--out", arc.to_str().unwrap()]));
+    let other = t.path().join("other");
+    let first: serde_json::Value = serde_json::from_str(&ok(&run(
+        &other,
+        &["import", "--json", arc.to_str().unwrap()],
+    )))
+    .unwrap();
+    assert!(first["written"].as_u64().unwrap() > 30);
+    let second: serde_json::Value = serde_json::from_str(&ok(&run(
+        &other,
+        &["import", "--json", arc.to_str().unwrap()],
+    )))
+    .unwrap();
+    assert_eq!(second["written"], 0);
+    assert_eq!(second["already_present"], first["written"]);
+    ok(&run(&other, &["verify"]));
+}
+
+#[test]
+fn new_game_append_log_and_refusals_from_the_command_line() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let k = |n: &str| t.path().join(n).to_str().unwrap().to_string();
+    for n in ["b", "w", "r"] {
+        ok(&run(&data, &["keygen", &k(n)]));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(k("b") + ".key")
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600, "private keys are created 0600");
+    }
+    let game = ok(&run(
+        &data,
+        &[
+            "new-game",
+            "--key",
+            &(k("r") + ".key"),
+            "--size",
+            "9",
+            "--black",
+            &format!("Ann={}.pub", k("b")),
+            "--white",
+            &format!("Bob={}.pub", k("w")),
+            "--referee",
+            &format!("Ref={}.pub", k("r")),
+        ],
+    ))
+    .trim()
+    .to_string();
+    assert_eq!(game.len(), 64);
+    let prefix = &game[..8];
+    let mv = r#"{"stone_placed":{"player":"black","stone":"black","point":{"x":2,"y":2}}}"#;
+    ok(&run_stdin(
+        &data,
+        &["append", prefix, "--key", &(k("b") + ".key")],
+        mv,
+    ));
+    // White may not move for Black; nothing is written.
+    let o = run_stdin(&data, &["append", prefix, "--key", &(k("w") + ".key")], mv);
+    assert!(!o.status.success());
+    assert!(err(&o).contains("only the player concerned"), "{}", err(&o));
+    // Malformed input.
+    let o = run_stdin(
+        &data,
+        &["append", prefix, "--key", &(k("b") + ".key")],
+        "{nonsense",
+    );
+    assert!(!o.status.success());
+    assert!(err(&o).starts_with("kifu: error:"));
+    let log = ok(&run(&data, &["log", prefix, "--json"]));
+    assert_eq!(log.lines().count(), 2, "genesis and one move: {log}");
+    let last: serde_json::Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+    assert_eq!(last["kind"], "stone placed");
+    assert_eq!(last["seq"], 1);
+}
+
+#[test]
+fn the_feed_resumes_from_the_last_cursor_seen() {
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let all = ok(&run(&data, &["feed"]));
+    let lines: Vec<serde_json::Value> = all
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let first = ok(&run(&data, &["feed", "--limit", "10"]));
+    let last_cursor = serde_json::from_str::<serde_json::Value>(first.lines().last().unwrap())
+        .unwrap()["cursor"]
+        .as_u64()
+        .unwrap();
+    let rest = ok(&run(&data, &["feed", "--after", &last_cursor.to_string()]));
+    let joined: Vec<u64> = first
+        .lines()
+        .chain(rest.lines())
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["cursor"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    let expected: Vec<u64> = lines
+        .iter()
+        .map(|v| v["cursor"].as_u64().unwrap())
+        .collect();
+    assert_eq!(joined, expected);
+}
+
+#[test]
+fn openssl_verifies_a_stored_signature_from_the_spki_pem() {
+    let openssl = std::process::Command::new("openssl")
+        .arg("version")
+        .output();
+    if openssl.is_err() {
+        assert!(!peers_required(), "openssl is required here but missing");
+        eprintln!("skipped: openssl not installed");
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let log = ok(&run(&data, &["log", "--json"]));
+    let black_pub = std::fs::read_to_string(data.join("demo-keys/black.pub")).unwrap();
+    let black_hex = kifu_ledger::PublicKey::from_spki_pem(&black_pub)
+        .unwrap()
+        .to_hex();
+    let rec: serde_json::Value = log
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|v| v["signer"] == black_hex.as_str())
+        .expect("a record signed by Black");
+    let mut msg = kifu_ledger::SIGN_DOMAIN.to_vec();
+    msg.extend(hex::decode(rec["event_bytes"].as_str().unwrap()).unwrap());
+    let sig = hex::decode(rec["signature"].as_str().unwrap()).unwrap();
+    std::fs::write(t.path().join("msg.bin"), &msg).unwrap();
+    std::fs::write(t.path().join("sig.bin"), &sig).unwrap();
+    let verify = |msgfile: &str| {
+        std::process::Command::new("openssl")
+            .current_dir(t.path())
+            .args(["pkeyutl", "-verify", "-pubin", "-inkey"])
+            .arg(data.join("demo-keys/black.pub"))
+            .args(["-rawin", "-in", msgfile, "-sigfile", "sig.bin"])
+            .output()
+            .unwrap()
+    };
+    let o = verify("msg.bin");
+    assert!(o.status.success(), "openssl: {} {}", out(&o), err(&o));
+    assert!(out(&o).contains("Signature Verified Successfully"));
+    msg[30] ^= 1;
+    std::fs::write(t.path().join("bad.bin"), &msg).unwrap();
+    assert!(!verify("bad.bin").status.success());
+    // And openssl reads the private key too.
+    let o = std::process::Command::new("openssl")
+        .args(["pkey", "-noout", "-in"])
+        .arg(data.join("demo-keys/black.key"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", err(&o));
+}
