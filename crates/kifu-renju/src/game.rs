@@ -634,10 +634,12 @@ impl RenjuGame {
     pub fn apply(&mut self, input: GameInput) -> Result<Outcome, GameError> {
         match self.phase {
             Phase::Ended => {
+                // Only a game ended by a claim can be reopened, by disputing that claim.
+                let by_claim = self.decided_claim.as_ref().is_some_and(|d| d.ended_game);
                 return match input {
-                    GameInput::Dispute { by } => self.dispute(by),
+                    GameInput::Dispute { by } if by_claim => self.dispute(by),
                     _ => Err(GameError::GameOver),
-                }
+                };
             }
             Phase::AwaitingReferee => {
                 return match input {
