@@ -161,39 +161,46 @@ impl<'a> Parser<'a> {
         self.bytes.get(self.pos).copied()
     }
 
-    /// GameTree = "(" Sequence GameTree* ")". Appends the main line's nodes.
-    fn game_tree(&mut self, main: &mut Vec<Node>, depth: usize) -> Result<(), Error> {
-        if depth > 10_000 {
-            return Err(self.err("variations nested too deeply"));
-        }
+    /// GameTree = "(" Sequence GameTree* ")". Appends the main line's nodes
+    /// (the first variation at every branch). Iterative, so deeply nested
+    /// variations cannot exhaust the stack.
+    fn game_tree(&mut self, main: &mut Vec<Node>) -> Result<(), Error> {
         self.skip_ws();
         if self.peek() != Some(b'(') {
             return Err(self.err("expected '('"));
         }
-        self.pos += 1;
-        let mut first_child = true;
+        // For each open tree: (on the main line, first child already taken).
+        let mut open: Vec<(bool, bool)> = Vec::new();
         loop {
             self.skip_ws();
             match self.peek() {
+                Some(b'(') => {
+                    self.pos += 1;
+                    let on_main = match open.last_mut() {
+                        None => true,
+                        Some((parent_main, child_taken)) => {
+                            let first = !*child_taken;
+                            *child_taken = true;
+                            *parent_main && first
+                        }
+                    };
+                    open.push((on_main, false));
+                }
                 Some(b';') => {
                     self.pos += 1;
                     let node = self.node()?;
-                    if first_child {
-                        main.push(node);
-                    }
-                }
-                Some(b'(') => {
-                    if first_child {
-                        self.game_tree(main, depth + 1)?;
-                        first_child = false;
-                    } else {
-                        let mut ignored = Vec::new();
-                        self.game_tree(&mut ignored, depth + 1)?;
+                    match open.last() {
+                        Some((true, false)) => main.push(node),
+                        Some(_) => {}
+                        None => return Err(self.err("node outside a game tree")),
                     }
                 }
                 Some(b')') => {
                     self.pos += 1;
-                    return Ok(());
+                    open.pop();
+                    if open.is_empty() {
+                        return Ok(());
+                    }
                 }
                 Some(_) => return Err(self.err("unexpected character in game tree")),
                 None => return Err(self.err("unexpected end of text: missing ')'")),
@@ -373,7 +380,7 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
         }),
     }
     let mut nodes = Vec::new();
-    parser.game_tree(&mut nodes, 0)?;
+    parser.game_tree(&mut nodes)?;
     let mut nodes = nodes.into_iter();
     let root = nodes.next().unwrap_or_default();
 
