@@ -204,8 +204,7 @@ impl Board {
         self.hash ^= stone_key(color, p.x, p.y);
         let mut placement = Placement::default();
         let mut string = Vec::new();
-        let neighbours: Vec<usize> = self.neighbours(i).collect();
-        for j in neighbours {
+        for j in self.neighbours(i) {
             if self.cells[j] == Some(color.opponent()) && !self.string_at(j, &mut string) {
                 let s = std::mem::take(&mut string);
                 self.remove_all(&s, &mut placement.captured);
@@ -217,6 +216,23 @@ impl Board {
             self.remove_all(&s, &mut placement.suicided);
         }
         Ok(placement)
+    }
+
+    /// Whether the stone on `p` stands alone (no neighbour of its colour) with
+    /// exactly one liberty: the shape of a stone that may be taken back in a ko.
+    pub fn is_lone_stone_in_atari(&self, p: Point) -> bool {
+        let Some(color) = self.get(p) else {
+            return false;
+        };
+        let mut liberties = 0;
+        for j in self.neighbours(p.index(self.size)) {
+            match self.cells[j] {
+                None => liberties += 1,
+                Some(c) if c == color => return false,
+                Some(_) => {}
+            }
+        }
+        liberties == 1
     }
 
     /// The points of the string (connected stones of one colour) through `p`,

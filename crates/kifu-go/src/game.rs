@@ -468,8 +468,7 @@ impl Game {
         self.ko_ban = None;
         if placement.captured.len() == 1
             && placement.suicided.is_empty()
-            && self.board.string(point).len() == 1
-            && self.board.liberties(point) == 1
+            && self.board.is_lone_stone_in_atari(point)
         {
             self.ko_ban = Some((placement.captured[0], stone.opponent()));
         }
