@@ -7,21 +7,36 @@ use kifu_clock::{Clock, ClockEvent, PauseReason, Player, TimeControl};
 /// thinking times (most moves late in the game in byo-yomi), a pause and
 /// resume every 50 moves, a clock reading every 100.
 fn long_byo_yomi_game(moves: u32) -> (TimeControl, Vec<ClockEvent>) {
-    let control = TimeControl::Byoyomi { main_ms: 3_600_000, periods: 5, period_ms: 30_000 };
-    let mut events = vec![ClockEvent::Started { at_ms: 0, running: Player::Black }];
+    let control = TimeControl::Byoyomi {
+        main_ms: 3_600_000,
+        periods: 5,
+        period_ms: 30_000,
+    };
+    let mut events = vec![ClockEvent::Started {
+        at_ms: 0,
+        running: Player::Black,
+    }];
     let mut t = 0u64;
     let mut player = Player::Black;
     // A fixed pseudo-random sequence of thinking times between 1 s and 29 s.
     let mut seed = 0x2545_f491_u64;
     for n in 0..moves {
-        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         t += 1_000 + (seed >> 33) % 28_000;
         events.push(ClockEvent::Pressed { at_ms: t, player });
         player = player.opponent();
         if n % 50 == 49 {
-            events.push(ClockEvent::Paused { at_ms: t + 500, reason: PauseReason::StoneRemoval });
+            events.push(ClockEvent::Paused {
+                at_ms: t + 500,
+                reason: PauseReason::StoneRemoval,
+            });
             t += 60_000;
-            events.push(ClockEvent::Resumed { at_ms: t, running: None });
+            events.push(ClockEvent::Resumed {
+                at_ms: t,
+                running: None,
+            });
         }
         if n % 100 == 99 {
             events.push(ClockEvent::Adjusted {

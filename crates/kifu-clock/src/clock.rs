@@ -182,7 +182,8 @@ impl PlayerClock {
                 _,
             ) => {
                 if completed {
-                    // RIF, "time limit": "30 seconds added after each move
+                    // RIF (rif-renju-world-championship-rules.txt), "The Rules for World
+                    // Championship": "30 seconds added after each move
                     // (starting from the 1st move)"; the cap is applied after
                     // the increment (OGS max_time).
                     self.main_ms = self.main_ms.saturating_add(*increment_ms);
@@ -257,8 +258,8 @@ impl PlayerClock {
                     }
                     let count = Some(*moves_left);
                     if *moves_left == 0 {
-                        // LGC 2023, "Canadian overtime": "When all the moves have
-                        // been made, the clock is reset for the next overtime
+                        // LGC 2023 (lgc-tournament-rules-2023.txt), "Canadian overtime": "When all
+                        // the moves have been made, the clock is reset for the next overtime
                         // period"; leftover time is discarded.
                         if let TimeControl::Canadian {
                             stones, block_ms, ..
@@ -360,7 +361,8 @@ enum Phase {
 /// ]).unwrap();
 /// // 25 s of overtime ran through two whole periods.
 /// assert_eq!(clock.player(Player::Black).budget_ms(), 10_000);
-/// assert_eq!(clock.flag_at(), Some(145_000));
+/// // White's clock runs: 1 min of main time and three periods of 10 s.
+/// assert_eq!(clock.flag_at(), Some(85_000 + 60_000 + 30_000));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Clock {
@@ -467,10 +469,10 @@ impl Clock {
     /// The first flag to have fallen by instant `at_ms`, counting the running
     /// clock up to then: the loss on time, if any.
     ///
-    /// LGC 2023, "Loss on time": without overtime a player loses "if the current
-    /// move is not completed before the basic time expires"; with overtime "if
-    /// not all of the given number of overtime stones are played in the
-    /// prescribed overtime period". Either way: when the budget is used up.
+    /// LGC 2023 (lgc-tournament-rules-2023.txt), "Loss on time": without overtime a player loses
+    /// "if the current move is not completed before the basic time expires"; with overtime "if not
+    /// all of the given number of overtime stones are played in the prescribed overtime period".
+    /// Either way: when the budget is used up.
     pub fn flag_fallen_by(&self, at_ms: u64) -> Option<Flag> {
         let running = self
             .flag_at()
@@ -555,8 +557,8 @@ impl Clock {
             }
             ClockEvent::Paused { reason, .. } => {
                 self.turn_used_ms = self.turn_used_at(at_ms);
-                // LGC 2023, "Management of time": both timepieces are stopped
-                // simultaneously.
+                // LGC 2023 (lgc-tournament-rules-2023.txt), "Management of time": both timepieces
+                // are stopped simultaneously.
                 self.phase = Phase::Paused {
                     since_ms: at_ms,
                     reason: reason.clone(),

@@ -7,8 +7,8 @@ use serde::{Deserialize, Serialize};
 pub enum Resolution {
     /// `1:02:03.456`
     Millis,
-    /// `1:02:03.4`: UEC Cup rules, "Time limit": "The server will count time
-    /// by 0.1 seconds" (uec-cup-computer-go-rules.txt).
+    /// `1:02:03.4`: UEC Cup (uec-cup-computer-go-rules.txt), "Time limit": "The
+    /// server will count time by 0.1 seconds".
     Tenths,
     /// `1:02:03`
     Seconds,

@@ -13,7 +13,8 @@ use crate::reading::ClockReading;
 pub enum ClockEvent {
     /// The clock is started with `running`'s clock running.
     ///
-    /// LGC 2023, "Start": Black's clock is started by the referee or the players.
+    /// LGC 2023 (lgc-tournament-rules-2023.txt), "Start": Black's clock is started by the referee
+    /// or the players.
     Started {
         /// When.
         at_ms: u64,
@@ -22,9 +23,9 @@ pub enum ClockEvent {
     },
     /// The player to move completed a move (or a pass) by pressing the clock.
     ///
-    /// Pressed while paused, the move is completed with the time frozen at the
-    /// pause and the opponent's clock starts at this instant: this is step 4 of
-    /// LGC 2023, "Timing procedure for removing three or more stones" ("The
+    /// Pressed while paused, the move is completed with the time frozen at the pause and the
+    /// opponent's clock starts at this instant: this is step 4 of LGC 2023
+    /// (lgc-tournament-rules-2023.txt), "Timing procedure for removing three or more stones" ("The
     /// player restarts the opponent's clock").
     Pressed {
         /// When.
@@ -43,23 +44,21 @@ pub enum ClockEvent {
     Resumed {
         /// When.
         at_ms: u64,
-        /// Whose clock runs. `None` (or the player to move) continues the
-        /// interrupted turn. Another player means the referee hands the turn to
-        /// that player **without** a move being completed: the time the
-        /// previous player used in the interrupted turn is charged to him, but
-        /// he gets no increment, no stone counted and no period back. This is
-        /// how a clock pressed by mistake is put right (RIF rules: the referee
-        /// fixes it; pressing the opponent's clock instead "would cause adding 30
-        /// seconds to both players").
+        /// Whose clock runs. `None` (or the player to move) continues the interrupted turn. Another
+        /// player means the referee hands the turn to that player **without** a move being
+        /// completed: the time the previous player used in the interrupted turn is charged to him,
+        /// but he gets no increment, no stone counted and no period back. This is how a clock
+        /// pressed by mistake is put right (RIF (rif-renju-world-championship-rules.txt), "The
+        /// Rules for World Championship": the referee fixes it; pressing the opponent's clock
+        /// instead "would cause adding 30 seconds to both players").
         running: Option<Player>,
     },
     /// The referee changes a player's main time.
     ///
-    /// LGC 2023, "Timing error": "mistakes in the recorded elapsed time can only
-    /// be corrected by the referee"; also time penalties ("modification of time
-    /// limits"). Added time is consumed before overtime; time can be taken
-    /// away only from the main time still on the clock. Ignored when the game
-    /// is untimed.
+    /// LGC 2023 (lgc-tournament-rules-2023.txt), "Timing error": "mistakes in the recorded elapsed
+    /// time can only be corrected by the referee"; also time penalties ("modification of time
+    /// limits"). Added time is consumed before overtime; time can be taken away only from the main
+    /// time still on the clock. Ignored when the game is untimed.
     Adjusted {
         /// When.
         at_ms: u64,

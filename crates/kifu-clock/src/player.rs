@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// the clock vectors.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Player {
-    /// Black, whose clock is started first (LGC 2023, "Start").
+    /// Black, whose clock is started first (LGC 2023 (lgc-tournament-rules-2023.txt), "Start").
     #[serde(rename = "B")]
     Black,
     /// White.

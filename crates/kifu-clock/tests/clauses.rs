@@ -47,7 +47,7 @@ fn project(control: &str, events: &[ClockEvent]) -> Clock {
     Clock::project(tc(control), events).expect("events apply")
 }
 
-// LGC 2023, "Timing procedure for removing three or more stones":
+// LGC 2023 (lgc-tournament-rules-2023.txt), "Timing procedure for removing three or more stones":
 // 1. The player places the stone. 2. The clock is now paused. 3. The captured
 // stones are removed. 4. The player restarts the opponent's clock.
 #[test]
@@ -121,7 +121,7 @@ fn lgc_restarting_the_opponents_clock_by_resume_hands_over_the_turn() {
     assert_eq!(clock.flag_at(), Some(690_000));
 }
 
-// RIF rules (rif-renju-world-championship-rules.txt), clock handling: "If at any
+// RIF (rif-renju-world-championship-rules.txt), "The Rules for World Championship": "If at any
 // time the clock button is pressed by mistake, the referee has to be called
 // immediately. The opponent's clock should not be pressed to fix the mistake
 // because it would cause adding 30 seconds to both players."
@@ -185,8 +185,8 @@ fn rif_clock_pressed_by_mistake_is_fixed_by_the_referee_not_by_a_second_press() 
     );
 }
 
-// LGC 2023, "Loss on time": "No overtime: a player loses on time if the current
-// move is not completed before the basic time expires."
+// LGC 2023 (lgc-tournament-rules-2023.txt), "Loss on time": "No overtime: a player loses on time if
+// the current move is not completed before the basic time expires."
 #[test]
 fn lgc_loss_on_time_without_overtime_when_the_basic_time_expires() {
     let clock = project("sudden:30m", &[start(), press(1_000_000, B)]);
@@ -219,9 +219,8 @@ fn lgc_loss_on_time_without_overtime_when_the_basic_time_expires() {
     );
 }
 
-// LGC 2023, "Loss on time": "With overtime: a player loses on time if not all of
-// the given number of overtime stones are played in the prescribed overtime
-// period."
+// LGC 2023 (lgc-tournament-rules-2023.txt), "Loss on time": "With overtime: a player loses on time
+// if not all of the given number of overtime stones are played in the prescribed overtime period."
 #[test]
 fn lgc_loss_on_time_with_overtime_only_when_the_overtime_stones_are_not_played() {
     // Canadian 1 min + 3 stones in 30 s. Main time expiring is not a loss.
@@ -264,15 +263,16 @@ fn lgc_loss_on_time_with_overtime_only_when_the_overtime_stones_are_not_played()
     assert_eq!(clock.flag_at(), Some(86_000));
 }
 
-// LGC 2023, "Sudden death": "Each player is assigned a fixed amount of time for
-// the whole game. There is no overtime."
+// LGC 2023 (lgc-tournament-rules-2023.txt), "Sudden death": "Each player is assigned a fixed amount
+// of time for the whole game. There is no overtime."
 #[test]
 fn sudden_death_flag_falls_when_main_time_is_used() {
     let clock = project("sudden:1m", &[start(), press(10_000, B), press(25_000, W)]);
     assert_eq!(clock.flag_at(), Some(25_000 + 50_000));
 }
 
-// RIF, "time limit": "30 seconds added after each move (starting from the 1st
+// RIF (rif-renju-world-championship-rules.txt), "The Rules for World
+// Championship": "30 seconds added after each move (starting from the 1st
 // move)"; the increment is added after the press, not before move 1.
 #[test]
 fn fischer_flag_moves_by_the_increment_after_each_move_in_time() {
@@ -315,8 +315,8 @@ fn simple_time_flag_falls_per_move_and_nothing_carries_over() {
     );
 }
 
-// LGC 2023, "Japanese byo-yomi": "A move must be completed within the byo-yomi
-// time period."
+// LGC 2023 (lgc-tournament-rules-2023.txt), "Japanese byo-yomi": "A move must be completed within
+// the byo-yomi time period."
 #[test]
 fn byo_yomi_a_move_within_a_period_keeps_it_and_whole_periods_are_used_up() {
     let clock = project("byoyomi:0s+3x10s", &[start(), press(9_999, B)]);
@@ -346,8 +346,8 @@ fn byo_yomi_a_move_within_a_period_keeps_it_and_whole_periods_are_used_up() {
     );
 }
 
-// LGC 2023, "Canadian overtime": "When all the moves have been made, the clock is
-// reset for the next overtime period."
+// LGC 2023 (lgc-tournament-rules-2023.txt), "Canadian overtime": "When all the moves have been
+// made, the clock is reset for the next overtime period."
 #[test]
 fn canadian_block_resets_after_its_stones_and_leftover_is_discarded() {
     let clock = project(
@@ -370,8 +370,8 @@ fn untimed_game_never_flags() {
     assert_eq!(clock.flag_fallen_by(u64::MAX), None);
 }
 
-// LGC 2023, "Management of time": the clock may be paused "with both player's
-// timepieces being stopped simultaneously".
+// LGC 2023 (lgc-tournament-rules-2023.txt), "Management of time": the clock may be paused "with
+// both player's timepieces being stopped simultaneously".
 #[test]
 fn lgc_pause_stops_both_clocks_and_is_excluded_from_time_used() {
     let clock = project(
@@ -435,9 +435,9 @@ fn lgc_pause_reasons_have_stable_codes_in_lgc_order() {
     assert_eq!(other, PauseReason::Other("ILLNESS".to_owned()));
 }
 
-// LGC 2023, "Timing error": mistakes in the elapsed time "can only be corrected
-// by the referee"; "Faulty clock": the referee interprets "what should have been
-// the clock's correct indication".
+// LGC 2023 (lgc-tournament-rules-2023.txt), "Timing error": mistakes in the elapsed time "can only
+// be corrected by the referee"; "Faulty clock": the referee interprets "what should have been the
+// clock's correct indication".
 #[test]
 fn lgc_faulty_clock_reading_is_compared_with_what_it_should_have_shown() {
     let clock = project("byoyomi:1m+5x30s", &[start(), press(50_000, B)]);

@@ -197,7 +197,8 @@ proptest! {
     }
 }
 
-// UEC Cup rules, "Time limit": "The server will count time by 0.1 seconds."
+// UEC Cup (uec-cup-computer-go-rules.txt), "Time limit": "The server will count time by 0.1
+// seconds."
 #[test]
 fn uec_cup_times_are_shown_in_tenths_without_rounding_up() {
     assert_eq!(format_time(1_800_000, Resolution::Tenths), "30:00.0");
