@@ -34,6 +34,29 @@
 //! - [`Scenario`] / [`replay_scenario`] / [`ScenarioOutput`]: the shape of the
 //!   shared clock vectors, for scripted queries.
 //!
+//! # SGF mapping
+//!
+//! | SGF | Written from |
+//! |---|---|
+//! | `TM` (root) | main time in seconds |
+//! | `OT` (root) | `5x30 byo-yomi`, `25/600 Canadian`, `30 fischer`, `30 simple` |
+//! | `BL` / `WL` (move) | seconds left in the current phase (main time, else the period, block or move), up to 3 decimals, cut to the millisecond |
+//! | `OB` / `OW` (move) | in overtime: byo-yomi periods left, or Canadian stones left in the block |
+//!
+//! On move nodes the values are taken at the press, before a period or block
+//! reset; details in [`sgf`].
+//!
+//! # Sources
+//!
+//! Rules are cited by short name and file in the project's `shared/rules/`:
+//! LGC 2023 (`lgc-tournament-rules-2023.txt`: time systems, "Loss on time",
+//! the twelve pause reasons, "Timing procedure for removing three or more
+//! stones"), RIF (`rif-renju-world-championship-rules.txt`: Fischer from move
+//! 1, a clock pressed by mistake), UEC Cup (`uec-cup-computer-go-rules.txt`:
+//! time counted in tenths of a second). Boundary conventions follow the
+//! shared clock notes (`notes/clocks.md`) and vectors
+//! (`fixtures/clocks/vectors.json`).
+//!
 //! # Conventions (from the shared clock notes and vectors)
 //!
 //! - A press at or after the flag instant is too late: having used exactly
