@@ -296,10 +296,13 @@ pub(crate) fn taraguchi_after_offer() -> Vec<Step> {
     }]
 }
 
+/// A symmetry of the square, on coordinates.
+type Transform = fn(i32, i32) -> (i32, i32);
+
 /// The position's stones as (column, row, colour), reduced to a form shared by all positions
 /// equal under the 8 symmetries of the square and translation.
 fn canonical(stones: &[(i32, i32, Stone)]) -> Vec<(i32, i32, bool)> {
-    let transforms: [fn(i32, i32) -> (i32, i32); 8] = [
+    let transforms: [Transform; 8] = [
         |x, y| (x, y),
         |x, y| (-x, y),
         |x, y| (x, -y),
