@@ -189,7 +189,11 @@ impl Setup {
             size,
             black: fixed_handicap_points(size, stones)?,
             white: Vec::new(),
-            to_move: if stones >= 2 { Color::White } else { Color::Black },
+            to_move: if stones >= 2 {
+                Color::White
+            } else {
+                Color::Black
+            },
             handicap: stones,
             komi: None,
         })
@@ -202,7 +206,11 @@ impl Setup {
             size,
             black: stones,
             white: Vec::new(),
-            to_move: if handicap >= 2 { Color::White } else { Color::Black },
+            to_move: if handicap >= 2 {
+                Color::White
+            } else {
+                Color::Black
+            },
             handicap,
             komi: None,
         }
@@ -291,8 +299,7 @@ impl Game {
         // LGC 2023, "Illegal move": "recreate a previous board position with
         // the same person to play" -- the starting position counts, with the
         // first player to move (as if created by the other player).
-        self.natural
-            .insert(natural_key(h, self.to_move.opponent()));
+        self.natural.insert(natural_key(h, self.to_move.opponent()));
     }
 
     /// Turns the position history on or off (on by default when the ruleset
@@ -481,8 +488,8 @@ impl Game {
             return;
         }
         let h = self.board.hash();
-        let is_play = matches!(mv, Move::Play(_))
-            && !verdict.violations.contains(&Violation::OccupiedPoint);
+        let is_play =
+            matches!(mv, Move::Play(_)) && !verdict.violations.contains(&Violation::OccupiedPoint);
         let sit = situational_key(h, self.to_move);
         let nat = natural_key(h, player);
         let repeated_situation = !self.situational.insert(sit);
@@ -493,9 +500,7 @@ impl Game {
             let kind = match self.ruleset.ko {
                 KoRule::Simple => None,
                 KoRule::PositionalSuperko if repeated_board => Some(SuperkoKind::Positional),
-                KoRule::SituationalSuperko if repeated_situation => {
-                    Some(SuperkoKind::Situational)
-                }
+                KoRule::SituationalSuperko if repeated_situation => Some(SuperkoKind::Situational),
                 KoRule::NaturalSituationalSuperko if repeated_natural => {
                     Some(SuperkoKind::NaturalSituational)
                 }
@@ -519,11 +524,9 @@ impl Game {
             Ok(events) => verdict.events.extend(events),
             Err(EndingError::Paused) => verdict.violations.push(Violation::DuringStatusAssessment),
             Err(EndingError::GameOver) => verdict.violations.push(Violation::AfterEndOfGame),
-            Err(EndingError::WhitePassExpected) => {
-                verdict.violations.push(Violation::OutOfTurn {
-                    expected: Color::White,
-                })
-            }
+            Err(EndingError::WhitePassExpected) => verdict.violations.push(Violation::OutOfTurn {
+                expected: Color::White,
+            }),
             Err(_) => {}
         }
         // UEC Cup, "g) Repetition of a position": "the referee stops the game
@@ -534,7 +537,9 @@ impl Game {
                 RepetitionRule::Draw | RepetitionRule::NoResult
             )
         {
-            verdict.events.extend(self.ending.declare(GameEnd::Repetition));
+            verdict
+                .events
+                .extend(self.ending.declare(GameEnd::Repetition));
         }
         if let Some(EndingEvent::Resumed { first }) = verdict.events.last() {
             self.to_move = *first;

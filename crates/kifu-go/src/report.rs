@@ -126,7 +126,12 @@ pub fn board_report(sgf_text: &str, ruleset: &Ruleset) -> Result<BoardReport, Er
     let replay = replay_sgf(&record, ruleset.clone())?;
     let game = &replay.game;
     let names = |c: Color| -> Vec<String> {
-        let mut v: Vec<String> = game.board().stones(c).into_iter().map(|p| p.to_sgf()).collect();
+        let mut v: Vec<String> = game
+            .board()
+            .stones(c)
+            .into_iter()
+            .map(|p| p.to_sgf())
+            .collect();
         v.sort();
         v
     };

@@ -452,9 +452,10 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::FixedOrFree,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::RestartBeforeThirdMove,
-            default_time_system: "Fischer time (\"the default method when digital clocks are used\"); \
+            default_time_system:
+                "Fischer time (\"the default method when digital clocks are used\"); \
                 sudden death, Canadian overtime and Japanese byo-yomi also provided"
-                .into(),
+                    .into(),
         }
     }
 
@@ -558,8 +559,8 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::NotUsed,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
-            default_time_system: "30 minutes sudden death per player, measured by the server in 0.1 s"
-                .into(),
+            default_time_system:
+                "30 minutes sudden death per player, measured by the server in 0.1 s".into(),
         }
     }
 

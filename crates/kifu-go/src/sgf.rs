@@ -343,7 +343,13 @@ fn setup_points(values: &[String], size: u8) -> Result<Vec<Point>, Error> {
 /// Text values: line breaks are kept, other whitespace becomes a space.
 fn text_value(v: &str) -> String {
     v.chars()
-        .map(|c| if c.is_whitespace() && c != '\n' && c != '\r' { ' ' } else { c })
+        .map(|c| {
+            if c.is_whitespace() && c != '\n' && c != '\r' {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
@@ -374,10 +380,12 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
     // Skip anything before the first '(' (some files start with a BOM or junk).
     match text.find('(') {
         Some(i) => parser.pos = i,
-        None => return Err(Error::Sgf {
-            offset: 0,
-            what: "no game tree found",
-        }),
+        None => {
+            return Err(Error::Sgf {
+                offset: 0,
+                what: "no game tree found",
+            })
+        }
     }
     let mut nodes = Vec::new();
     parser.game_tree(&mut nodes)?;
@@ -407,7 +415,11 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
             let first = values.first().map(String::as_str).unwrap_or("");
             match id.as_str() {
                 "B" | "W" => {
-                    let color = if id == "B" { Color::Black } else { Color::White };
+                    let color = if id == "B" {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
                     if mv.is_none() {
                         mv = Some(SgfMove::new(color, move_point(first, size)?));
                     }

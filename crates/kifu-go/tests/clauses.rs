@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use kifu_go::{
-    board_report, score_position, sgf, Board, ColourOrHandicapErrorAction, Color, EndingError,
+    board_report, score_position, sgf, Board, Color, ColourOrHandicapErrorAction, EndingError,
     EndingEvent, EndingPhase, Game, GameEnd, GameResult, IllegalMoveAction, Komi, Move, Point,
     Ruleset, Setup, SuperkoKind, Violation,
 };
@@ -69,7 +69,12 @@ fn lgc_illegal_move_triple_ko_cycle_is_natural_situational_superko() {
     for (i, (c, v)) in TRIPLE_KO_CYCLE.iter().enumerate() {
         let verdict = play_gtp(&mut game, *c, v);
         if i < 5 {
-            assert!(verdict.is_legal(), "move {} {:?}", i + 1, verdict.violations);
+            assert!(
+                verdict.is_legal(),
+                "move {} {:?}",
+                i + 1,
+                verdict.violations
+            );
         } else {
             assert_eq!(
                 verdict.violations,
@@ -160,13 +165,7 @@ fn sending_two_returning_one_positional_vs_situational_superko() {
 /// A seki: the inner black string (eye at `aa`) and the inner white string
 /// (eye at `ea`) share the liberty `ca`; whoever fills it is captured.
 const SEKI: [&str; 7] = [
-    ".X.O.OX",
-    "XXOOOOX",
-    "OOXXXX.",
-    "OOX....",
-    ".OX....",
-    "OOX....",
-    ".OX....",
+    ".X.O.OX", "XXOOOOX", "OOXXXX.", "OOX....", ".OX....", "OOX....", ".OX....",
 ];
 
 #[test]
@@ -247,7 +246,10 @@ fn lgc_suicide_attempt_is_illegal_and_recorded() {
     // the previous position, so positional superko forbids it.
     let mut tt = Game::new(Ruleset::tromp_taylor(), &setup).expect("game");
     let v = tt.play(B, pt("aa", 5));
-    assert_eq!(v.violations, vec![Violation::Superko(SuperkoKind::Positional)]);
+    assert_eq!(
+        v.violations,
+        vec![Violation::Superko(SuperkoKind::Positional)]
+    );
 }
 
 #[test]
@@ -461,7 +463,10 @@ fn lgc_illegal_move_unwound_if_noticed_within_three_moves() {
     let bga = Ruleset::bga_aga().illegal_move;
     assert_eq!(bga.remedy(0), IllegalMoveAction::UnwindAndPass);
     assert_eq!(bga.remedy(2), IllegalMoveAction::RewindByAgreement);
-    assert_eq!(Ruleset::uec_cup().illegal_move.remedy(9), IllegalMoveAction::Loss);
+    assert_eq!(
+        Ruleset::uec_cup().illegal_move.remedy(9),
+        IllegalMoveAction::Loss
+    );
 }
 
 #[test]
@@ -478,9 +483,25 @@ fn komi_and_jigo_per_profile() {
     let score = game.score(&[]);
     assert!(matches!(score.result, GameResult::Black(_)));
     let board = Board::new(9).expect("board");
-    let even = score_position(&board, &[], [0; 2], [0; 2], Komi(0), 2, &Ruleset::london_open());
+    let even = score_position(
+        &board,
+        &[],
+        [0; 2],
+        [0; 2],
+        Komi(0),
+        2,
+        &Ruleset::london_open(),
+    );
     assert_eq!(even.result, GameResult::White(0));
-    let draw = score_position(&board, &[], [0; 2], [0; 2], Komi(0), 0, &Ruleset::london_open());
+    let draw = score_position(
+        &board,
+        &[],
+        [0; 2],
+        [0; 2],
+        Komi(0),
+        0,
+        &Ruleset::london_open(),
+    );
     assert_eq!(draw.result, GameResult::Draw);
 }
 
@@ -503,8 +524,7 @@ fn pass_stones_go_to_the_opponent_and_pass_lifts_the_ko_ban() {
 
 #[test]
 fn board_report_json_shape() {
-    let r = board_report("(;SZ[5];B[aa];W[ba];B[bb];W[ab])", &Ruleset::lgc_2023())
-        .expect("report");
+    let r = board_report("(;SZ[5];B[aa];W[ba];B[bb];W[ab])", &Ruleset::lgc_2023()).expect("report");
     let json = serde_json::to_value(&r).expect("json");
     assert_eq!(
         json,
@@ -517,8 +537,11 @@ fn board_report_json_shape() {
             "illegal": []
         })
     );
-    let r = board_report("(;SZ[5];B[aa];B[bb];W[aa])", &Ruleset::by_name("uec-cup").expect("uec"))
-        .expect("report");
+    let r = board_report(
+        "(;SZ[5];B[aa];B[bb];W[aa])",
+        &Ruleset::by_name("uec-cup").expect("uec"),
+    )
+    .expect("report");
     let reasons: Vec<(u32, &str)> = r
         .illegal
         .iter()

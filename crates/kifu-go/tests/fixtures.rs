@@ -7,8 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use kifu_go::{
-    replay_sgf, sgf, Color, Game, KoRule, Komi, Move, Point, Ruleset, Setup, SuicideRule,
-    Violation,
+    replay_sgf, sgf, Color, Game, KoRule, Komi, Move, Point, Ruleset, Setup, SuicideRule, Violation,
 };
 use serde_json::Value;
 
@@ -142,9 +141,14 @@ fn check_game(name: &str, text: &str, oracle: &Value) -> Vec<String> {
                 Move::Play(p) => p.to_gtp(game.board().size()),
             };
             if m[0].as_str() != Some(colour)
-                || !m[1].as_str().is_some_and(|s| s.eq_ignore_ascii_case(&vertex))
+                || !m[1]
+                    .as_str()
+                    .is_some_and(|s| s.eq_ignore_ascii_case(&vertex))
             {
-                problems.push(format!("{name}: move {} is {colour} {vertex}, oracle {m}", i + 1));
+                problems.push(format!(
+                    "{name}: move {} is {colour} {vertex}, oracle {m}",
+                    i + 1
+                ));
                 break;
             }
         }
@@ -305,7 +309,11 @@ fn finished_selfplay_games_count_like_the_oracle() {
         let tt = &oracle["tromp_taylor_as_is"];
         for (c, cs) in [("black", &s.black), ("white", &s.white)] {
             if tt[c].as_u64() != Some((cs.stones + cs.territory) as u64) {
-                problems.push(format!("{name}: area {c} {} vs {}", cs.stones + cs.territory, tt[c]));
+                problems.push(format!(
+                    "{name}: area {c} {} vs {}",
+                    cs.stones + cs.territory,
+                    tt[c]
+                ));
             }
         }
         let want = parse_result(tt["result"].as_str().unwrap_or("?"));
@@ -355,7 +363,12 @@ fn edge_oracles() -> Vec<(String, Value)> {
     paths.sort();
     for p in paths {
         let v: Value = serde_json::from_str(&fs::read_to_string(&p).expect("json")).expect("json");
-        out.push((p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default(), v));
+        out.push((
+            p.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            v,
+        ));
     }
     out
 }
@@ -407,7 +420,10 @@ fn compare_steps(name: &str, rule: &str, mut game: Game, steps: &[Value]) -> (us
             if caps["black"].as_u64() != Some(game.captures(Color::Black) as u64)
                 || caps["white"].as_u64() != Some(game.captures(Color::White) as u64)
             {
-                problems.push(format!("{name} [{rule}] move {}: captures differ", step["n"]));
+                problems.push(format!(
+                    "{name} [{rule}] move {}: captures differ",
+                    step["n"]
+                ));
             }
         }
     }

@@ -3,8 +3,10 @@
 use kifu_go::{sgf, Color, Game, Komi, Move, Point, Ruleset, Setup, SgfGame, SgfMove};
 use proptest::prelude::*;
 
-/// A move as generated: colour, and a point or a pass.
-fn arb_moves(size: u8, max: usize) -> impl Strategy<Value = Vec<(bool, Option<(u8, u8)>)>> {
+/// A move as generated: Black or not, and a point or a pass.
+type GenMove = (bool, Option<(u8, u8)>);
+
+fn arb_moves(size: u8, max: usize) -> impl Strategy<Value = Vec<GenMove>> {
     prop::collection::vec(
         (
             any::<bool>(),
@@ -14,7 +16,7 @@ fn arb_moves(size: u8, max: usize) -> impl Strategy<Value = Vec<(bool, Option<(u
     )
 }
 
-fn arb_game() -> impl Strategy<Value = (u8, Vec<(bool, Option<(u8, u8)>)>, usize)> {
+fn arb_game() -> impl Strategy<Value = (u8, Vec<GenMove>, usize)> {
     (2u8..=9).prop_flat_map(|size| (Just(size), arb_moves(size, 160), 0usize..7))
 }
 
@@ -104,7 +106,9 @@ proptest! {
 
 fn arb_text() -> impl Strategy<Value = String> {
     prop::collection::vec(
-        prop::sample::select(vec!['a', 'Z', ' ', ']', '\\', '\n', ':', ';', '(', ')', '[', 'é', '碁']),
+        prop::sample::select(vec![
+            'a', 'Z', ' ', ']', '\\', '\n', ':', ';', '(', ')', '[', 'é', '碁',
+        ]),
         0..20,
     )
     .prop_map(|v| v.into_iter().collect())
@@ -112,66 +116,82 @@ fn arb_text() -> impl Strategy<Value = String> {
 
 fn arb_name() -> impl Strategy<Value = Option<String>> {
     prop::option::of(
-        prop::collection::vec(prop::sample::select(vec!['a', 'B', ' ', ']', '\\', '9', '名']), 0..12)
-            .prop_map(|v| v.into_iter().collect()),
+        prop::collection::vec(
+            prop::sample::select(vec!['a', 'B', ' ', ']', '\\', '9', '名']),
+            0..12,
+        )
+        .prop_map(|v| v.into_iter().collect()),
     )
 }
 
 fn arb_sgf_game() -> impl Strategy<Value = SgfGame> {
-    (2u8..=25).prop_flat_map(|size| {
-        let point = (0..size, 0..size).prop_map(|(x, y)| Point::new(x, y));
-        let mv = (
-            any::<bool>(),
-            prop::option::weighted(0.9, point.clone()),
-            prop::option::of(-1_000_000_000i64..1_000_000_000),
-            prop::option::of(0i64..10_000_000),
-            prop::option::of(0u32..30),
-            prop::option::of(0u32..30),
-            prop::option::weighted(0.2, arb_text()),
-        )
-            .prop_map(|(black, point, bl, wl, ob, ow, comment)| SgfMove {
-                color: if black { Color::Black } else { Color::White },
-                point,
-                black_time_left_ms: bl,
-                white_time_left_ms: wl,
-                black_overtime_left: ob,
-                white_overtime_left: ow,
+    (2u8..=25)
+        .prop_flat_map(|size| {
+            let point = (0..size, 0..size).prop_map(|(x, y)| Point::new(x, y));
+            let mv = (
+                any::<bool>(),
+                prop::option::weighted(0.9, point.clone()),
+                prop::option::of(-1_000_000_000i64..1_000_000_000),
+                prop::option::of(0i64..10_000_000),
+                prop::option::of(0u32..30),
+                prop::option::of(0u32..30),
+                prop::option::weighted(0.2, arb_text()),
+            )
+                .prop_map(|(black, point, bl, wl, ob, ow, comment)| SgfMove {
+                    color: if black { Color::Black } else { Color::White },
+                    point,
+                    black_time_left_ms: bl,
+                    white_time_left_ms: wl,
+                    black_overtime_left: ob,
+                    white_overtime_left: ow,
+                    comment,
+                });
+            (
+                Just(size),
+                prop::option::of(-200i32..200),
+                0u32..10,
+                (arb_name(), arb_name(), arb_name(), arb_name(), arb_name()),
+                prop::option::of(0i64..100_000_000),
+                arb_name(),
+                prop::option::of(any::<bool>()),
+                prop::option::weighted(0.3, arb_text()),
+                prop::collection::vec(point.clone(), 0..5),
+                prop::collection::vec(point, 0..5),
+                prop::collection::vec(mv, 0..60),
+            )
+        })
+        .prop_map(
+            |(
+                size,
+                komi,
+                handicap,
+                (rules, pb, pw, re, dt),
+                tm,
+                ot,
+                pl,
                 comment,
-            });
-        (
-            Just(size),
-            prop::option::of(-200i32..200),
-            0u32..10,
-            (arb_name(), arb_name(), arb_name(), arb_name(), arb_name()),
-            prop::option::of(0i64..100_000_000),
-            arb_name(),
-            prop::option::of(any::<bool>()),
-            prop::option::weighted(0.3, arb_text()),
-            prop::collection::vec(point.clone(), 0..5),
-            prop::collection::vec(point, 0..5),
-            prop::collection::vec(mv, 0..60),
+                ab,
+                aw,
+                moves,
+            )| {
+                let mut g = SgfGame::new(size);
+                g.komi = komi.map(Komi);
+                g.handicap = handicap;
+                g.rules = rules;
+                g.black_player = pb;
+                g.white_player = pw;
+                g.result = re;
+                g.date = dt;
+                g.time_limit_ms = tm;
+                g.overtime = ot;
+                g.first_player = pl.map(|b| if b { Color::Black } else { Color::White });
+                g.comment = comment;
+                g.setup_black = ab;
+                g.setup_white = aw;
+                g.moves = moves;
+                g
+            },
         )
-    })
-    .prop_map(
-        |(size, komi, handicap, (rules, pb, pw, re, dt), tm, ot, pl, comment, ab, aw, moves)| {
-            let mut g = SgfGame::new(size);
-            g.komi = komi.map(Komi);
-            g.handicap = handicap;
-            g.rules = rules;
-            g.black_player = pb;
-            g.white_player = pw;
-            g.result = re;
-            g.date = dt;
-            g.time_limit_ms = tm;
-            g.overtime = ot;
-            g.first_player = pl.map(|b| if b { Color::Black } else { Color::White });
-            g.comment = comment;
-            g.setup_black = ab;
-            g.setup_white = aw;
-            g.moves = moves;
-            g
-        },
-    )
 }
 
 proptest! {

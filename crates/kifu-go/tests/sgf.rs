@@ -5,7 +5,11 @@ use kifu_go::{sgf, Color, Komi, Point};
 #[test]
 fn main_line_takes_the_first_variation_at_every_branch() {
     let g = sgf::read("(;SZ[9](;B[aa](;W[bb];B[cc])(;W[dd]))(;B[ee]))").expect("sgf");
-    let pts: Vec<_> = g.moves.iter().map(|m| m.point.map(|p| p.to_sgf())).collect();
+    let pts: Vec<_> = g
+        .moves
+        .iter()
+        .map(|m| m.point.map(|p| p.to_sgf()))
+        .collect();
     assert_eq!(
         pts,
         vec![Some("aa".into()), Some("bb".into()), Some("cc".into())]
@@ -44,16 +48,28 @@ fn real_world_oddities_are_tolerated() {
     assert_eq!(g.moves[0].white_time_left_ms, Some(7_199_500));
     assert_eq!(g.moves[0].white_overtime_left, Some(3));
     assert_eq!(g.moves[1].black_time_left_ms, Some(12_000));
-    assert!(g.other.iter().any(|(id, v)| id == "XX" && v == &["whatever"]));
+    assert!(g
+        .other
+        .iter()
+        .any(|(id, v)| id == "XX" && v == &["whatever"]));
     let back = sgf::read(&sgf::write(&g)).expect("round trip");
     assert_eq!(back, g);
 }
 
 #[test]
 fn malformed_records_are_typed_errors() {
-    assert!(matches!(sgf::read("no tree"), Err(kifu_go::Error::Sgf { .. })));
-    assert!(matches!(sgf::read("(;B[aa]"), Err(kifu_go::Error::Sgf { .. })));
-    assert!(matches!(sgf::read("(;SZ[26])"), Err(kifu_go::Error::BoardSize(26))));
+    assert!(matches!(
+        sgf::read("no tree"),
+        Err(kifu_go::Error::Sgf { .. })
+    ));
+    assert!(matches!(
+        sgf::read("(;B[aa]"),
+        Err(kifu_go::Error::Sgf { .. })
+    ));
+    assert!(matches!(
+        sgf::read("(;SZ[26])"),
+        Err(kifu_go::Error::BoardSize(26))
+    ));
     assert!(matches!(
         sgf::read("(;SZ[9];B[zz])"),
         Err(kifu_go::Error::SgfPoint { .. })
