@@ -15,12 +15,9 @@ use crate::rule::Rule;
 /// use kifu_renju::{CheckOutput, Verdict};
 /// let out = CheckOutput::from(Verdict::DoubleThree);
 /// assert_eq!(
-///     serde_json_like(&out),
+///     serde_json::to_string(&out).unwrap(),
 ///     r#"{"verdict":"double_three","forbidden":true}"#
 /// );
-/// # fn serde_json_like(o: &CheckOutput) -> String {
-/// #     format!(r#"{{"verdict":"{}","forbidden":{}}}"#, o.verdict, o.forbidden)
-/// # }
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct CheckOutput {
@@ -90,4 +87,96 @@ pub fn stones_from_moves(moves: &[Move]) -> Result<(Vec<Point>, Vec<Point>, Ston
         colour = colour.opponent();
     }
     Ok((black, white, colour))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::point::parse_points;
+
+    fn pts(s: &str) -> Vec<Point> {
+        parse_points(s).unwrap()
+    }
+
+    #[test]
+    fn duplicate_stones_and_occupied_queries_are_errors() {
+        let h8: Point = "h8".parse().unwrap();
+        assert_eq!(
+            check(&pts("a1,a1"), &[], h8, Stone::Black, Rule::RifRenju),
+            Err(Error::DuplicateStone {
+                point: "a1".parse().unwrap()
+            })
+        );
+        assert_eq!(
+            check(&pts("a1"), &pts("a1"), h8, Stone::Black, Rule::RifRenju),
+            Err(Error::DuplicateStone {
+                point: "a1".parse().unwrap()
+            })
+        );
+        assert_eq!(
+            check(&pts("h8"), &[], h8, Stone::White, Rule::RifRenju),
+            Err(Error::QueryOccupied { point: h8 })
+        );
+        let moves = crate::point::parse_moves("h8,i9,h8").unwrap();
+        assert!(matches!(
+            stones_from_moves(&moves),
+            Err(Error::DuplicateStone { .. })
+        ));
+    }
+
+    #[test]
+    fn four_three_is_legal_for_black() {
+        // Row e8-g8 + h8 makes a four (closed by White at d8); column h9-h10 a three.
+        let out = check(
+            &pts("e8,f8,g8,h9,h10"),
+            &pts("d8"),
+            "h8".parse().unwrap(),
+            Stone::Black,
+            Rule::RifRenju,
+        )
+        .unwrap();
+        assert_eq!(out.verdict, Verdict::Legal);
+    }
+
+    #[test]
+    fn the_three_rule_values_judge_a_six_differently() {
+        // d8 e8 f8 _ h8 i8: g8 makes six in a row.
+        let black = pts("d8,e8,f8,h8,i8");
+        let g8: Point = "g8".parse().unwrap();
+        let v = |colour, rule| check(&black, &[], g8, colour, rule).unwrap().verdict;
+        assert_eq!(v(Stone::Black, Rule::RifRenju), Verdict::Overline);
+        assert_eq!(
+            v(Stone::Black, Rule::GomokuFreestyle),
+            Verdict::FiveOrOverlineWin
+        );
+        assert_eq!(v(Stone::Black, Rule::GomokuStandard), Verdict::Legal);
+        // The same shape in White's stones.
+        let w = |rule| check(&[], &black, g8, Stone::White, rule).unwrap().verdict;
+        assert_eq!(w(Rule::RifRenju), Verdict::FiveOrOverlineWin);
+        assert_eq!(w(Rule::GomokuStandard), Verdict::Legal);
+        // Exact five: five under the exact rules, five-or-more under the others.
+        let five = pts("d8,e8,f8,h8");
+        assert_eq!(
+            check(&five, &[], g8, Stone::Black, Rule::GomokuStandard)
+                .unwrap()
+                .verdict,
+            Verdict::Five
+        );
+        assert_eq!(
+            check(&[], &five, g8, Stone::White, Rule::RifRenju)
+                .unwrap()
+                .verdict,
+            Verdict::FiveOrOverlineWin
+        );
+    }
+
+    #[test]
+    fn double_three_and_double_four_are_not_forbidden_in_gomoku() {
+        let black = pts("f8,g8,h9,h10");
+        for rule in [Rule::GomokuFreestyle, Rule::GomokuStandard] {
+            let out = check(&black, &[], "h8".parse().unwrap(), Stone::Black, rule).unwrap();
+            assert_eq!(out.verdict, Verdict::Legal);
+            assert!(!out.forbidden);
+        }
+    }
 }
