@@ -452,7 +452,7 @@ struct DecidedClaim {
 /// let out = game.apply(GameInput::DeclareFive { by: b }).unwrap();
 /// assert!(matches!(out, Outcome::Ended(r) if matches!(r.reason, ResultReason::Five { .. })));
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RenjuGame {
     settings: GameSettings,
     board: Board,
