@@ -44,6 +44,8 @@ pub enum EndingPhase {
     /// Moves are being played.
     Play,
     /// Play has paused; the players try to agree on the status of every group.
+    /// Under a ruleset without resumption (`uec-cup`) this is the end of play:
+    /// [`EndingInput::Agree`] records the dead stones the count uses.
     StatusAssessment,
     /// The outcome is settled but White must first hand over one more pass
     /// stone, because Black passed last.

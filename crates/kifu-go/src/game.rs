@@ -77,6 +77,8 @@ pub enum Violation {
     WrongColour,
     /// The point already held a stone.
     OccupiedPoint,
+    /// The point is not on the board.
+    OffBoard,
     /// The play removed its own string and the ruleset forbids that.
     Suicide,
     /// Immediate recapture of a basic ko.
@@ -91,7 +93,7 @@ pub enum Violation {
 
 impl Violation {
     /// Short stable name, as used in reports: `occupied`, `suicide`, `ko`,
-    /// `positional_superko`, `situational_superko`,
+    /// `off_board`, `positional_superko`, `situational_superko`,
     /// `natural_situational_superko`, `out_of_turn`, `wrong_colour`,
     /// `during_status_assessment`, `after_end_of_game`.
     pub fn reason(self) -> &'static str {
@@ -99,6 +101,7 @@ impl Violation {
             Violation::OutOfTurn { .. } => "out_of_turn",
             Violation::WrongColour => "wrong_colour",
             Violation::OccupiedPoint => "occupied",
+            Violation::OffBoard => "off_board",
             Violation::Suicide => "suicide",
             Violation::Ko => "ko",
             Violation::Superko(SuperkoKind::Positional) => "positional_superko",
@@ -438,7 +441,13 @@ impl Game {
     }
 
     fn apply_play(&mut self, player: Color, stone: Color, point: Point, verdict: &mut Verdict) {
-        if !point.on_board(self.board.size()) || self.board.get(point).is_some() {
+        if !point.on_board(self.board.size()) {
+            // Treated like an occupied point: nothing is placed.
+            verdict.violations.push(Violation::OffBoard);
+            self.ko_ban = None;
+            return;
+        }
+        if self.board.get(point).is_some() {
             // BGA, "Irregular Moves" iv: the stone is removed, the opponent plays.
             verdict.violations.push(Violation::OccupiedPoint);
             self.ko_ban = None;

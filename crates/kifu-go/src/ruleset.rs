@@ -395,10 +395,8 @@ impl Ruleset {
         &self.name
     }
 
-    /// Komi for a game with `handicap` stones (0 or 1 = even... see below).
-    ///
-    /// A handicap of 0 is an even game; any handicap stone makes it a
-    /// handicap game.
+    /// Komi for a game with `handicap` stones: 0 is an even game, any
+    /// handicap stone makes it a handicap game.
     pub fn komi(&self, handicap: u32) -> Komi {
         if handicap == 0 {
             self.komi_even

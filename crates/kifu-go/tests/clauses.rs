@@ -478,8 +478,7 @@ fn komi_and_jigo_per_profile() {
     assert_eq!(Ruleset::uec_cup().komi(0), Komi(13));
     let london = Ruleset::london_open();
     let game = Game::new(london, &Setup::fixed_handicap(9, 2).expect("2 stones")).expect("game");
-    // Two black stones, no territory: empty board counts 0 for both but the
-    // whole board is Black's area... use territory: Black owns everything.
+    // Two handicap stones and nothing else: the whole board is Black's territory.
     let score = game.score(&[]);
     assert!(matches!(score.result, GameResult::Black(_)));
     let board = Board::new(9).expect("board");
@@ -548,4 +547,61 @@ fn board_report_json_shape() {
         .map(|i| (i.move_number, i.reason.as_str()))
         .collect();
     assert_eq!(reasons, vec![(2, "out_of_turn"), (3, "occupied")]);
+}
+
+#[test]
+fn fixed_handicap_placement_on_the_standard_points() {
+    // The placements GNU Go used in the self-play and real fixtures.
+    let cases: [(u8, &[&str]); 12] = [
+        (9, &["G7", "C3"]),
+        (9, &["C7", "G7", "C3"]),
+        (9, &["C7", "G7", "C3", "G3"]),
+        (9, &["C7", "G7", "E5", "C3", "G3"]),
+        (13, &["K10", "D4"]),
+        (13, &["D10", "K10", "D4", "K4"]),
+        (13, &["D10", "K10", "D7", "K7", "D4", "K4"]),
+        (
+            13,
+            &["D10", "G10", "K10", "D7", "G7", "K7", "D4", "G4", "K4"],
+        ),
+        (19, &["D16", "D4", "Q16"]),
+        (19, &["D16", "Q16", "D10", "Q10", "D4", "Q4"]),
+        (19, &["D16", "Q16", "D10", "K10", "Q10", "D4", "Q4"]),
+        (
+            19,
+            &["D16", "K16", "Q16", "D10", "K10", "Q10", "D4", "K4", "Q4"],
+        ),
+    ];
+    for (size, want) in cases {
+        let mut want: Vec<Point> = want
+            .iter()
+            .map(|v| Point::from_gtp(v, size).expect("vertex"))
+            .collect();
+        want.sort();
+        let mut got = kifu_go::fixed_handicap_points(size, want.len() as u32).expect("placement");
+        got.sort();
+        assert_eq!(got, want, "{size}x{size}, {} stones", want.len());
+    }
+    assert!(kifu_go::fixed_handicap_points(19, 10).is_err());
+    assert!(kifu_go::fixed_handicap_points(5, 2).is_err());
+    // Free placement: any points, White moves first.
+    let free = Setup::free_handicap(19, vec![pt("aa", 19), pt("ss", 19)]);
+    let game = Game::new(Ruleset::london_open(), &free).expect("game");
+    assert_eq!(game.to_move(), W);
+    assert_eq!(game.komi(), Komi(0));
+}
+
+#[test]
+fn off_board_and_wrong_colour_are_recorded_with_their_verdicts() {
+    let mut game = Game::new(Ruleset::bga_aga(), &Setup::even(9)).expect("game");
+    let v = game.play(B, Point::new(9, 0));
+    assert_eq!(v.violations, vec![Violation::OffBoard]);
+    assert_eq!(game.to_move(), W);
+    // BGA "Irregular Moves" vi: a stone of the wrong colour.
+    let v = game.apply(W, B, Move::Play(pt("ee", 9)));
+    assert_eq!(v.violations, vec![Violation::WrongColour]);
+    assert_eq!(game.board().get(pt("ee", 9)), Some(B));
+    // Alternation: Black again after Black's turn passed to White... out of turn.
+    let v = game.play(W, pt("dd", 9));
+    assert_eq!(v.violations, vec![Violation::OutOfTurn { expected: B }]);
 }
