@@ -41,6 +41,30 @@ pub enum Command {
     /// one (for crash and load testing).
     #[command(hide = true)]
     Soak(SoakArgs),
+    /// Clock projection queries.
+    #[command(subcommand)]
+    Clock(ClockCommand),
+}
+
+/// `kifu clock ...`.
+#[derive(Debug, Subcommand)]
+pub enum ClockCommand {
+    /// Replay one clock scenario (JSON: system, params, start_ms, events, end_ms)
+    /// and print the state after each event and the result.
+    ///
+    /// Time controls in short form: sudden:30m, fischer:90m+30s, byoyomi:60m+5x30s,
+    /// canadian:60m+25/10m, simple:30s.
+    Replay(ClockReplayArgs),
+}
+
+/// `kifu clock replay`.
+#[derive(Debug, Args)]
+pub struct ClockReplayArgs {
+    /// The scenario file (`-` for standard input).
+    pub file: PathBuf,
+    /// Print `{"states_after_each_event": [...], "result": ...}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `kifu keygen`.
@@ -79,8 +103,9 @@ pub struct NewGameArgs {
     /// Komi, e.g. 7.5 (must be a multiple of 0.5).
     #[arg(long, default_value = "7.5")]
     pub komi: String,
-    /// Time control as JSON (e.g. '{"fischer":{"main_ms":5400000,"increment_ms":30000,"max_ms":null}}') or "untimed".
-    #[arg(long, default_value = "untimed")]
+    /// Time control: none, sudden:30m, fischer:90m+30s (cap: fischer:90m+30s/120m),
+    /// byoyomi:60m+5x30s, canadian:60m+25/10m, simple:30s; units h, m, s, ms.
+    #[arg(long, default_value = "none")]
     pub time: String,
     /// Black player as NAME=PUBKEY_FILE.
     #[arg(long)]

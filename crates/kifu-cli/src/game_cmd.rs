@@ -47,10 +47,7 @@ pub fn parse_time(s: &str) -> Result<TimeControl, Failure> {
     if t.starts_with('{') || t.starts_with('"') {
         return serde_json::from_str(t).map_err(|e| Failure::new(format!("time control: {e}")));
     }
-    if t == "untimed" || t == "none" {
-        return Ok(TimeControl::Untimed);
-    }
-    Err(Failure::new(format!("time control '{s}' not understood")))
+    kifu_clock::parse_time_control(t).map_err(|e| Failure::new(format!("time control '{s}': {e}")))
 }
 
 fn participant(role: Role, spec: &str) -> Result<Participant, Failure> {

@@ -6,6 +6,7 @@
 
 mod archive_cmd;
 mod cli;
+mod clock_cmd;
 mod demo;
 mod feed_cmd;
 mod game_cmd;
@@ -70,6 +71,7 @@ fn main() -> ExitCode {
         Command::Feed(a) => feed_cmd::feed(&cli.data, a),
         Command::Demo(a) => demo::demo(&cli.data, a),
         Command::Soak(a) => game_cmd::soak(&cli.data, a),
+        Command::Clock(cli::ClockCommand::Replay(a)) => clock_cmd::replay(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

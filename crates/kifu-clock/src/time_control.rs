@@ -14,6 +14,7 @@ use crate::error::ClockError;
 /// [`crate::notation`]; it is available through [`std::str::FromStr`] and
 /// [`std::fmt::Display`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TimeControl {
     /// No clock.
     Untimed,
