@@ -44,6 +44,35 @@ pub enum Command {
     /// Clock projection queries.
     #[command(subcommand)]
     Clock(ClockCommand),
+    /// The whole game state at an event: board, clocks, phase, disputes,
+    /// protests, sanctions and the result so far.
+    Replay(ReplayArgs),
+    /// The game as a story: every event, who signed it, and each consequence
+    /// with the rule behind it.
+    Explain(ExplainArgs),
+}
+
+/// `kifu replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// The event to replay to (default: the last one).
+    #[arg(long)]
+    pub at: Option<u64>,
+    /// Print all of it as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// Print as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `kifu clock ...`.
