@@ -188,6 +188,35 @@ fn check_game(name: &str, text: &str, oracle: &Value) -> Vec<String> {
             ));
         }
     }
+    // The scripted query gives the same stones (as sorted SGF points) and
+    // captures under the default profile.
+    match kifu_go::board_report(text, &Ruleset::lgc_2023()) {
+        Ok(report) => {
+            let size = report.size;
+            for (color, got) in [("black", &report.black), ("white", &report.white)] {
+                let mut want: Vec<String> = gtp_list(&oracle["final_stones"][color])
+                    .iter()
+                    .map(|v| Point::from_gtp(v, size).expect("vertex").to_sgf())
+                    .collect();
+                want.sort();
+                if &want != got {
+                    problems.push(format!("{name}: board_report {color} stones differ"));
+                }
+            }
+            let caps = [report.captures.black as u64, report.captures.white as u64];
+            if [
+                oracle["captures"]["black"].as_u64(),
+                oracle["captures"]["white"].as_u64(),
+            ] != [Some(caps[0]), Some(caps[1])]
+            {
+                problems.push(format!("{name}: board_report captures differ"));
+            }
+            if !report.illegal.is_empty() {
+                problems.push(format!("{name}: lgc-2023 flags {:?}", report.illegal));
+            }
+        }
+        Err(e) => problems.push(format!("{name}: board_report failed: {e}")),
+    }
     // The sgfmill scan, rule by rule, under each ko rule.
     let scan = &oracle["sgfmill_rules_scan"];
     for (ko_name, key, kind) in [
