@@ -357,7 +357,7 @@ fn verify_game(
                 .push(problem(Some(seq), "bad signature".into()));
             break;
         }
-        match p.record.decode() {
+        match p.header.clone().into_event() {
             Ok(event) => {
                 let roles_held = genesis.roles_of(&event.signer);
                 if let Err(r) = roles::check(&roles_held, &event.body, seq) {

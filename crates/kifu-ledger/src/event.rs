@@ -95,6 +95,22 @@ pub struct Header {
     pub body_bytes: Vec<u8>,
 }
 
+impl Header {
+    /// Decodes the body (strictly) and gives the whole event.
+    pub fn into_event(self) -> Result<Event, LedgerError> {
+        let body = decode_body(self.kind, &self.body_bytes)?;
+        Ok(Event {
+            version: self.version,
+            chain: self.chain,
+            seq: self.seq,
+            prev_hash: self.prev_hash,
+            at_ms: self.at_ms,
+            signer: self.signer,
+            body,
+        })
+    }
+}
+
 impl Event {
     /// Encodes the event to its canonical bytes.
     pub fn to_bytes(&self) -> Result<Vec<u8>, LedgerError> {
@@ -184,17 +200,7 @@ impl Record {
     /// [`LedgerError::UnknownKind`]; its links and signature can still be
     /// checked from the [`Header`].
     pub fn decode(&self) -> Result<Event, LedgerError> {
-        let h = self.header()?;
-        let body = decode_body(h.kind, &h.body_bytes)?;
-        Ok(Event {
-            version: h.version,
-            chain: h.chain,
-            seq: h.seq,
-            prev_hash: h.prev_hash,
-            at_ms: h.at_ms,
-            signer: h.signer,
-            body,
-        })
+        self.header()?.into_event()
     }
 
     /// Checks the signature with `verify_strict` against the envelope's signer.

@@ -115,6 +115,10 @@ pub struct Store {
     meta: sled::Tree,
     sync: Arc<GroupSync>,
     genesis_cache: Mutex<HashMap<Hash, Arc<Genesis>>>,
+    /// Serialises commits: every append takes the next feed cursor, so
+    /// concurrent sled transactions would only conflict and retry. The lock
+    /// is held for the commit, not for the sync, which is shared.
+    write_lock: Mutex<()>,
     path: PathBuf,
 }
 
@@ -194,6 +198,7 @@ impl Store {
             meta,
             sync: Arc::new(GroupSync::new(data_file)),
             genesis_cache: Mutex::new(HashMap::new()),
+            write_lock: Mutex::new(()),
             path: dir.to_path_buf(),
         })
     }
@@ -384,6 +389,7 @@ impl Store {
             planned.push((game, head, record));
         }
 
+        let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
         let result =
             (&self.events, &self.heads, &self.feed, &self.meta).transaction(|(ev, hd, fd, mt)| {
                 let mut next = match mt.get(FEED_NEXT)? {
@@ -435,9 +441,15 @@ impl Store {
                 mt.insert(FEED_NEXT, &next.to_be_bytes())?;
                 Ok(out)
             });
+        // The ticket is taken while the commit is still serialised, so a
+        // sync that covers a ticket covers every commit before it.
+        let ticket = result.as_ref().ok().map(|_| self.sync.note_written());
+        drop(guard);
         match result {
             Ok(out) => {
-                self.sync.wait_durable(&self.db)?;
+                if let Some(t) = ticket {
+                    self.sync.wait_durable_ticket(&self.db, t)?;
+                }
                 Ok(out)
             }
             Err(TransactionError::Abort(Refuse::Exists(seq))) if planned.len() == 1 => {

@@ -38,12 +38,6 @@ impl GroupSync {
         s.written
     }
 
-    /// Waits until everything committed before this call is durable.
-    pub(crate) fn wait_durable(&self, db: &sled::Db) -> std::io::Result<()> {
-        let t = self.note_written();
-        self.wait_durable_ticket(db, t)
-    }
-
     /// Waits until ticket `t` is durable, syncing if nobody else is.
     pub(crate) fn wait_durable_ticket(&self, db: &sled::Db, t: u64) -> std::io::Result<()> {
         let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
