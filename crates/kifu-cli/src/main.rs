@@ -12,6 +12,7 @@ mod feed_cmd;
 mod game_cmd;
 mod keys;
 mod render;
+mod renju_cmd;
 mod replay_cmd;
 mod store_open;
 
@@ -73,6 +74,7 @@ fn main() -> ExitCode {
         Command::Demo(a) => demo::demo(&cli.data, a),
         Command::Soak(a) => game_cmd::soak(&cli.data, a),
         Command::Clock(cli::ClockCommand::Replay(a)) => clock_cmd::replay(a),
+        Command::Renju(cli::RenjuCommand::Check(a)) => renju_cmd::check(a),
         Command::Replay(a) => replay_cmd::replay(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
     };
