@@ -22,7 +22,9 @@ pub struct Placement {
 }
 
 /// A Go board of `size` x `size` lines with its Zobrist hash kept up to date.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Two boards are equal when they have the same size and the same stones.
+#[derive(Debug, Clone)]
 pub struct Board {
     size: u8,
     cells: Vec<Option<Color>>,
@@ -30,7 +32,18 @@ pub struct Board {
     // Scratch space for flood fills; `mark[i] == stamp` means visited.
     mark: Vec<u32>,
     stamp: u32,
+    // Reused buffer for the string being flood-filled.
+    scratch: Vec<usize>,
 }
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        // The flood-fill scratch space is not part of the position.
+        self.size == other.size && self.cells == other.cells
+    }
+}
+
+impl Eq for Board {}
 
 impl Board {
     /// An empty board. Sizes 2 to 25 are accepted.
@@ -43,6 +56,7 @@ impl Board {
             hash: 0,
             mark: vec![0; n],
             stamp: 0,
+            scratch: Vec::with_capacity(n),
         })
     }
 
@@ -203,7 +217,7 @@ impl Board {
         self.cells[i] = Some(color);
         self.hash ^= stone_key(color, p.x, p.y);
         let mut placement = Placement::default();
-        let mut string = Vec::new();
+        let mut string = std::mem::take(&mut self.scratch);
         for j in self.neighbours(i) {
             if self.cells[j] == Some(color.opponent()) && !self.string_at(j, &mut string) {
                 let s = std::mem::take(&mut string);
@@ -214,7 +228,9 @@ impl Board {
         if !self.string_at(i, &mut string) {
             let s = std::mem::take(&mut string);
             self.remove_all(&s, &mut placement.suicided);
+            string = s;
         }
+        self.scratch = string;
         Ok(placement)
     }
 

@@ -504,8 +504,12 @@ impl Game {
         let repeated_situation = !self.situational.insert(sit);
         verdict.repetition = repeated_situation && is_play;
         if is_play {
-            let repeated_board = !self.positional.insert(h);
-            let repeated_natural = !self.natural.insert(nat);
+            // Only the set the ko rule needs is kept (the situational one is
+            // always kept: it also detects repetitions).
+            let repeated_board =
+                self.ruleset.ko == KoRule::PositionalSuperko && !self.positional.insert(h);
+            let repeated_natural =
+                self.ruleset.ko == KoRule::NaturalSituationalSuperko && !self.natural.insert(nat);
             let kind = match self.ruleset.ko {
                 KoRule::Simple => None,
                 KoRule::PositionalSuperko if repeated_board => Some(SuperkoKind::Positional),

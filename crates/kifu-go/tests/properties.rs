@@ -224,3 +224,16 @@ proptest! {
         let _ = kifu_go::board_report(&text, &Ruleset::lgc_2023());
     }
 }
+
+#[test]
+fn boards_with_the_same_stones_are_equal_whatever_their_history() {
+    let mut a = kifu_go::Board::new(5).expect("board");
+    let mut b = kifu_go::Board::new(5).expect("board");
+    a.place(Color::Black, Point::new(0, 0)).expect("empty");
+    let _ = a.string(Point::new(0, 0));
+    let _ = a.place(Color::White, Point::new(1, 0));
+    let _ = a.set(Point::new(1, 0), None);
+    b.place(Color::Black, Point::new(0, 0)).expect("empty");
+    assert_eq!(a, b);
+    assert_eq!(a.hash(), b.hash());
+}
