@@ -427,6 +427,8 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
                 _ => {}
             }
         }
+        // Setup in the node of the first move still belongs to the start.
+        let node_in_setup = in_setup;
         if mv.is_some() {
             in_setup = false;
         }
@@ -442,9 +444,9 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
                 ("WL", Some(m)) => m.white_time_left_ms = parse_ms(&first),
                 ("OB", Some(m)) => m.black_overtime_left = first.trim().parse().ok(),
                 ("OW", Some(m)) => m.white_overtime_left = first.trim().parse().ok(),
-                ("AB", _) if in_setup => game.setup_black.extend(setup_points(&values, size)?),
-                ("AW", _) if in_setup => game.setup_white.extend(setup_points(&values, size)?),
-                ("PL", _) if in_setup => {
+                ("AB", _) if node_in_setup => game.setup_black.extend(setup_points(&values, size)?),
+                ("AW", _) if node_in_setup => game.setup_white.extend(setup_points(&values, size)?),
+                ("PL", _) if node_in_setup => {
                     game.first_player = match first.trim() {
                         "B" | "b" => Some(Color::Black),
                         "W" | "w" => Some(Color::White),
@@ -462,6 +464,7 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
                 ("DT", _) if index == 0 => game.date = Some(simple_text(&first)),
                 ("TM", _) if index == 0 => game.time_limit_ms = parse_ms(&first),
                 ("OT", _) if index == 0 => game.overtime = Some(simple_text(&first)),
+                ("AB" | "AW" | "AE" | "PL", _) => {}
                 (_, _) if index == 0 => game.other.push((id, values)),
                 // Unknown or unsupported properties elsewhere (including setup
                 // after the first move) are ignored.

@@ -75,3 +75,12 @@ fn malformed_records_are_typed_errors() {
         Err(kifu_go::Error::SgfPoint { .. })
     ));
 }
+
+#[test]
+fn setup_beside_a_move_in_the_root_is_part_of_the_start() {
+    let g = sgf::read("(;SZ[9]AB[cc][gg]B[ee];W[dd])").expect("sgf");
+    assert_eq!(g.setup_black.len(), 2);
+    assert_eq!(g.moves.len(), 2);
+    assert!(g.other.is_empty());
+    assert_eq!(sgf::read(&sgf::write(&g)).expect("round trip"), g);
+}
