@@ -1,12 +1,12 @@
-//! Reading and writing SGF (FF[4]) game records.
+//! Reading and writing SGF (`FF[4]`) game records.
 //!
 //! [`read`] takes the main line of the first game in a collection (the first
-//! variation at every branch) and returns an [`SgfGame`]; [`write`] turns an
-//! [`SgfGame`] back into SGF text. Reading what [`write`] produced gives an
+//! variation at every branch) and returns an [`SgfGame`]; [`write()`] turns an
+//! [`SgfGame`] back into SGF text. Reading what [`write()`] produced gives an
 //! equal value.
 //!
 //! Real-world tolerance: unknown properties are kept (root) or skipped (move
-//! nodes); lower-case letters in property names (FF[3] style `AddBlack`) are
+//! nodes); lower-case letters in property names (`FF[3]` style `AddBlack`) are
 //! dropped; `B[]` and, on boards up to 19x19, `B[tt]` are passes; a komi,
 //! handicap or time that does not parse is left out rather than failing the
 //! whole record; setup stones in nodes before the first move are part of the
@@ -496,7 +496,7 @@ fn prop(out: &mut String, id: &str, value: &str) {
     out.push(']');
 }
 
-/// Writes `game` as an SGF FF[4] record (passes as `[]`).
+/// Writes `game` as an SGF `FF[4]` record (passes as `[]`).
 pub fn write(game: &SgfGame) -> String {
     let mut out = String::from("(;GM[1]FF[4]CA[UTF-8]");
     prop(&mut out, "SZ", &game.size.to_string());
