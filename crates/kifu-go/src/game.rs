@@ -92,6 +92,21 @@ pub enum Violation {
 }
 
 impl Violation {
+    /// The topic of the rule broken, to look up the profile's clause with
+    /// [`Ruleset::clause`].
+    pub fn topic(self) -> crate::Topic {
+        use crate::Topic;
+        match self {
+            Violation::OutOfTurn { .. } => Topic::Alternation,
+            Violation::WrongColour | Violation::OccupiedPoint | Violation::OffBoard => {
+                Topic::IllegalMove
+            }
+            Violation::Suicide => Topic::Suicide,
+            Violation::Ko | Violation::Superko(_) => Topic::Ko,
+            Violation::DuringStatusAssessment | Violation::AfterEndOfGame => Topic::EndOfGame,
+        }
+    }
+
     /// Short stable name, as used in reports: `occupied`, `suicide`, `ko`,
     /// `off_board`, `positional_superko`, `situational_superko`,
     /// `natural_situational_superko`, `out_of_turn`, `wrong_colour`,

@@ -34,6 +34,7 @@
 #![deny(missing_docs)]
 
 pub mod board;
+pub mod clause;
 mod color;
 pub mod ending;
 pub mod game;
@@ -46,6 +47,7 @@ pub mod sgf;
 mod zobrist;
 
 pub use board::{Board, Placement};
+pub use clause::{Clause, Topic};
 pub use color::Color;
 pub use ending::{Ending, EndingError, EndingEvent, EndingInput, EndingPhase, GameEnd};
 pub use game::{Game, Move, Setup, SuperkoKind, Verdict, Violation};

@@ -9,6 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::clause::{self, Clause, Topic};
 use crate::Error;
 
 /// Komi in half-points, so that 7.5 is held exactly (`Komi(15)`).
@@ -354,6 +355,9 @@ pub struct Ruleset {
     pub colour_or_handicap_error: ColourOrHandicapErrorRule,
     /// The default time system, as the document states it.
     pub default_time_system: String,
+    /// The document's words behind the choices (empty for profiles not
+    /// taken from `shared/rules/`).
+    pub clauses: Vec<Clause>,
 }
 
 /// The profile names [`Ruleset::by_name`] knows.
@@ -393,6 +397,17 @@ impl Ruleset {
     /// The profile's short name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The first clause quoted for `topic`, if the profile quotes one.
+    ///
+    /// ```
+    /// use kifu_go::{Ruleset, Topic};
+    /// let c = Ruleset::lgc_2023().clause(Topic::Ko).unwrap();
+    /// assert_eq!(c.section, "Illegal move");
+    /// ```
+    pub fn clause(&self, topic: Topic) -> Option<&Clause> {
+        self.clauses.iter().find(|c| c.topic == topic)
     }
 
     /// Komi for a game with `handicap` stones: 0 is an even game, any
@@ -454,6 +469,7 @@ impl Ruleset {
                 "Fischer time (\"the default method when digital clocks are used\"); \
                 sudden death, Canadian overtime and Japanese byo-yomi also provided"
                     .into(),
+            clauses: clause::lgc_2023(),
         }
     }
 
@@ -490,6 +506,7 @@ impl Ruleset {
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::CorrectBeforeWhitesFirstMove,
             default_time_system: "not stated in the rules of play".into(),
+            clauses: clause::london_open(),
         }
     }
 
@@ -524,6 +541,7 @@ impl Ruleset {
             handicap_compensation: HandicapCompensation::PerStoneAfterFirst,
             colour_or_handicap_error: ColourOrHandicapErrorRule::CorrectBeforeWhitesFirstMove,
             default_time_system: "not stated in the summary".into(),
+            clauses: clause::bga_aga(),
         }
     }
 
@@ -559,6 +577,7 @@ impl Ruleset {
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
             default_time_system:
                 "30 minutes sudden death per player, measured by the server in 0.1 s".into(),
+            clauses: clause::uec_cup(),
         }
     }
 
@@ -586,6 +605,7 @@ impl Ruleset {
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
             default_time_system: "not part of the rules".into(),
+            clauses: Vec::new(),
         }
     }
 
@@ -613,6 +633,7 @@ impl Ruleset {
             handicap_compensation: HandicapCompensation::PerStone,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
             default_time_system: "not part of the rules".into(),
+            clauses: Vec::new(),
         }
     }
 
@@ -640,6 +661,7 @@ impl Ruleset {
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
             default_time_system: "not part of the rules".into(),
+            clauses: Vec::new(),
         }
     }
 }

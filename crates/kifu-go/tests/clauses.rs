@@ -605,3 +605,38 @@ fn off_board_and_wrong_colour_are_recorded_with_their_verdicts() {
     let v = game.play(W, pt("dd", 9));
     assert_eq!(v.violations, vec![Violation::OutOfTurn { expected: B }]);
 }
+
+fn normalise(text: &str) -> String {
+    text.replace(['\u{2019}', '\u{2018}'], "'")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn every_quoted_clause_is_found_word_for_word_in_its_document() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/rules");
+    let mut checked = 0;
+    for name in ["lgc-2023", "london-open", "bga-aga", "uec-cup"] {
+        let ruleset = Ruleset::by_name(name).expect("profile");
+        assert!(ruleset.clause(kifu_go::Topic::Ko).is_some(), "{name}: no ko clause");
+        assert!(ruleset.clause(kifu_go::Topic::Komi).is_some() || name == "bga-aga");
+        for clause in &ruleset.clauses {
+            let path = rules.join(&clause.document);
+            let document = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("rule document {} is missing: {e}", path.display()));
+            assert!(
+                normalise(&document).contains(&normalise(&clause.text)),
+                "{name}: clause not found in {}: {:?}",
+                clause.document,
+                clause.text
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "only {checked} clauses");
+    // A violation points at the clause it broke.
+    let lgc = Ruleset::lgc_2023();
+    let clause = lgc.clause(Violation::Ko.topic()).expect("ko clause");
+    assert!(clause.text.contains("natural situational superko"));
+}
