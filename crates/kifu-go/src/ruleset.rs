@@ -403,7 +403,8 @@ impl Ruleset {
     ///
     /// ```
     /// use kifu_go::{Ruleset, Topic};
-    /// let c = Ruleset::lgc_2023().clause(Topic::Ko).unwrap();
+    /// let lgc = Ruleset::lgc_2023();
+    /// let c = lgc.clause(Topic::Ko).unwrap();
     /// assert_eq!(c.section, "Illegal move");
     /// ```
     pub fn clause(&self, topic: Topic) -> Option<&Clause> {
