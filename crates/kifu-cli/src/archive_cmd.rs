@@ -35,15 +35,15 @@ pub fn report_json(r: &VerifyReport) -> serde_json::Value {
 
 fn print_report(r: &VerifyReport, what: &str, as_json: bool) -> CmdResult {
     if as_json {
-        println!("{}", report_json(r));
+        say!("{}", report_json(r));
     } else if r.ok() {
-        println!(
+        say!(
             "ok: {what}: {} games, {} events; every link, signature and role checks",
             r.games.len(),
             r.records
         );
         for (g, s, k) in &r.uninterpreted {
-            println!(
+            say!(
                 "note: game {} seq {s}: event kind {k} is newer than this program; link and signature checked",
                 short(g)
             );
@@ -130,7 +130,7 @@ pub fn export(data: &Path, a: ExportArgs) -> CmdResult {
     }
     let bytes = archive::write(&records);
     write_atomically(&a.out, &bytes)?;
-    println!(
+    say!(
         "wrote {}: {} games, {} events, {} bytes",
         a.out.display(),
         games.len(),
@@ -152,12 +152,12 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
     let store = open(data)?;
     let r = store.import(&records)?;
     if a.json {
-        println!(
+        say!(
             "{}",
             json!({"games": r.games, "written": r.written, "already_present": r.already_present})
         );
     } else {
-        println!(
+        say!(
             "imported {}: {} events written, {} already present, {} games new or extended",
             a.file.display(),
             r.written,

@@ -44,6 +44,9 @@ pub enum Command {
     /// Clock projection queries.
     #[command(subcommand)]
     Clock(ClockCommand),
+    /// SGF: replay a record's board, import a record as a signed game, export a game.
+    #[command(subcommand)]
+    Sgf(SgfCommand),
     /// Renju and Gomoku queries.
     #[command(subcommand)]
     Renju(RenjuCommand),
@@ -311,4 +314,66 @@ pub struct RenjuCheckArgs {
     /// Print `{"verdict": ..., "forbidden": ...}`.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `kifu sgf ...`.
+#[derive(Debug, Subcommand)]
+pub enum SgfCommand {
+    /// Replay an SGF's main line under a profile and print the final board,
+    /// the captures, whose turn it is and the moves the profile finds illegal.
+    Board(SgfBoardArgs),
+    /// Record a game chain from an SGF file, signed by a recorder's key.
+    Import(SgfImportArgs),
+    /// Write a game as SGF, with the clocks' time left on each move and the
+    /// rulings as comments.
+    Export(SgfExportArgs),
+}
+
+/// `kifu sgf board`.
+#[derive(Debug, Args)]
+pub struct SgfBoardArgs {
+    /// The SGF file (`-` for standard input).
+    pub file: PathBuf,
+    /// Ruleset profile: lgc-2023, london-open, bga-aga, uec-cup (and
+    /// tromp-taylor, chinese, japanese).
+    #[arg(long, default_value = "lgc-2023")]
+    pub ruleset: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu sgf import`.
+#[derive(Debug, Args)]
+pub struct SgfImportArgs {
+    /// The SGF file.
+    pub file: PathBuf,
+    /// The recorder's private key (PKCS#8 PEM); it signs every event.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// Ruleset profile (default lgc-2023).
+    #[arg(long, default_value = "lgc-2023")]
+    pub ruleset: String,
+    /// Black's public key, if known (the name comes from PB).
+    #[arg(long)]
+    pub black_key: Option<String>,
+    /// White's public key, if known (the name comes from PW).
+    #[arg(long)]
+    pub white_key: Option<String>,
+    /// Timestamp of the recorded events, ms since the Unix epoch (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu sgf export`.
+#[derive(Debug, Args)]
+pub struct SgfExportArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// Output file (default: standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }

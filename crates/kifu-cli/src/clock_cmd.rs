@@ -24,7 +24,7 @@ pub fn replay(a: ClockReplayArgs) -> CmdResult {
         .map_err(|e| Failure::new(format!("{}: not a clock scenario: {e}", a.file.display())))?;
     let out = replay_scenario(&scenario).map_err(|e| Failure::new(e.to_string()))?;
     if a.json {
-        println!("{}", serde_json::to_string(&out)?);
+        say!("{}", serde_json::to_string(&out)?);
         return Ok(());
     }
     let v = serde_json::to_value(&out)?;
@@ -48,7 +48,7 @@ pub fn replay(a: ClockReplayArgs) -> CmdResult {
                 .collect();
             format!("{main} {}", extra.join(" "))
         };
-        println!(
+        say!(
             "t={:>8}  to move {}  B {:<28} W {:<28} flag at {}",
             s["after_event_t"],
             s["to_move"].as_str().unwrap_or("-"),
@@ -58,8 +58,8 @@ pub fn replay(a: ClockReplayArgs) -> CmdResult {
         );
     }
     match &out.result {
-        Some(_) => println!("result: {}", v["result"]),
-        None => println!("result: no flag fell"),
+        Some(_) => say!("result: {}", v["result"]),
+        None => say!("result: no flag fell"),
     }
     Ok(())
 }

@@ -163,9 +163,9 @@ pub fn new_game(data: &Path, a: NewGameArgs) -> CmdResult {
     let store = open(data)?;
     let game = create_game(&store, &key, g, a.at_ms.unwrap_or_else(now_ms))?;
     if a.json {
-        println!("{}", json!({ "game": hex::encode(game) }));
+        say!("{}", json!({ "game": hex::encode(game) }));
     } else {
-        println!("{}", hex::encode(game));
+        say!("{}", hex::encode(game));
     }
     Ok(())
 }
@@ -181,12 +181,12 @@ pub fn append(data: &Path, a: AppendArgs) -> CmdResult {
     let game = store.resolve(&a.game)?;
     let done = append_body(&store, &game, &key, a.at_ms.unwrap_or_else(now_ms), body)?;
     if a.json {
-        println!(
+        say!(
             "{}",
             json!({"game": hex::encode(done.game), "seq": done.seq, "hash": hex::encode(done.hash), "cursor": done.cursor, "new": done.new})
         );
     } else {
-        println!(
+        say!(
             "appended seq {} to game {} (hash {}, cursor {})",
             done.seq,
             short(&done.game),
@@ -200,7 +200,7 @@ pub fn append(data: &Path, a: AppendArgs) -> CmdResult {
 fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: bool) {
     for r in records {
         if as_json {
-            println!("{}", record_json(game, r));
+            say!("{}", record_json(game, r));
             continue;
         }
         match r.decode() {
@@ -209,7 +209,7 @@ fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: 
                     .and_then(|g| g.roster.iter().find(|p| p.key == e.signer))
                     .map(|p| format!("{} ({:?})", p.name, p.role))
                     .unwrap_or_else(|| format!("key {}", &e.signer.to_hex()[..12]));
-                println!(
+                say!(
                     "{:>4}  {}  {:<28} {}",
                     e.seq,
                     e.at_ms,
@@ -217,7 +217,7 @@ fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: 
                     describe(&e.body)
                 );
             }
-            Err(err) => println!("   ?  {}", err),
+            Err(err) => say!("   ?  {}", err),
         }
     }
 }
@@ -233,7 +233,7 @@ pub fn log(data: &Path, a: LogArgs) -> CmdResult {
         let g = store.genesis(&game)?;
         let records = store.read(&game, 0, None)?;
         if !a.json {
-            println!("game {}  ({} events)", hex::encode(game), records.len());
+            say!("game {}  ({} events)", hex::encode(game), records.len());
         }
         print_records(&game, &records, Some(&g), a.json);
     }

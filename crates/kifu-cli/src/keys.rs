@@ -69,7 +69,7 @@ pub fn write_pair(base: &Path, key: &Keypair, force: bool) -> Result<(PathBuf, P
 pub fn keygen(a: KeygenArgs) -> CmdResult {
     let key = generate()?;
     let (k, p) = write_pair(&a.name, &key, a.force)?;
-    println!("{}", key.public());
+    say!("{}", key.public());
     eprintln!("wrote {} and {}", k.display(), p.display());
     Ok(())
 }

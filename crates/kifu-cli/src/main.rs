@@ -4,6 +4,20 @@
 //! prints. Every rule lives in a library crate. Errors are reported on one line
 //! on standard error, and the exit code is non-zero.
 
+/// Prints a line on standard output. A reader that went away (`kifu log |
+/// head`) ends the program quietly instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut out = std::io::stdout().lock();
+        if let Err(e) = writeln!(out, $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+    }};
+}
+
 mod archive_cmd;
 mod cli;
 mod clock_cmd;
@@ -14,6 +28,7 @@ mod keys;
 mod render;
 mod renju_cmd;
 mod replay_cmd;
+mod sgf_cmd;
 mod store_open;
 
 use std::process::ExitCode;
@@ -75,6 +90,9 @@ fn main() -> ExitCode {
         Command::Soak(a) => game_cmd::soak(&cli.data, a),
         Command::Clock(cli::ClockCommand::Replay(a)) => clock_cmd::replay(a),
         Command::Renju(cli::RenjuCommand::Check(a)) => renju_cmd::check(a),
+        Command::Sgf(cli::SgfCommand::Board(a)) => sgf_cmd::board(a),
+        Command::Sgf(cli::SgfCommand::Import(a)) => sgf_cmd::import(&cli.data, a),
+        Command::Sgf(cli::SgfCommand::Export(a)) => sgf_cmd::export(&cli.data, a),
         Command::Replay(a) => replay_cmd::replay(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
     };

@@ -27,10 +27,10 @@ pub fn check(a: RenjuCheckArgs) -> CmdResult {
     let query = a.query.parse().map_err(fail)?;
     let out = renju_check(&black, &white, query, color, rule).map_err(fail)?;
     if a.json {
-        println!("{}", serde_json::to_string(&out)?);
+        say!("{}", serde_json::to_string(&out)?);
     } else {
         let v = serde_json::to_value(&out)?;
-        println!(
+        say!(
             "{} at {}: {}{}",
             a.color.as_deref().unwrap_or(if color == Stone::Black {
                 "black"

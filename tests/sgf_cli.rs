@@ -1,0 +1,251 @@
+//! `kifu sgf board | import | export` end to end, against the GNU Go oracle
+//! files and GNU Go itself.
+
+mod common;
+use common::*;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+const GTP_LETTERS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// A GTP vertex (`D4`) as SGF letters (`dp` on 19x19).
+fn gtp_to_sgf(v: &str, size: u8) -> String {
+    let col = GTP_LETTERS
+        .iter()
+        .position(|&c| c == v.as_bytes()[0].to_ascii_uppercase())
+        .unwrap() as u8;
+    let row: u8 = v[1..].parse().unwrap();
+    format!("{}{}", (b'a' + col) as char, (b'a' + size - row) as char)
+}
+
+fn sorted_sgf(list: &Value, size: u8) -> Vec<String> {
+    let mut v: Vec<String> = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| gtp_to_sgf(s.as_str().unwrap(), size))
+        .collect();
+    v.sort();
+    v
+}
+
+fn sgf_files(dir: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e}: the shared fixtures must sit beside the project",
+                dir.display()
+            )
+        })
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().map(|x| x == "sgf").unwrap_or(false))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn sgf_board_matches_the_oracle_on_every_fixture_game() {
+    let t = tempfile::tempdir().unwrap();
+    let mut checked = 0;
+    for dir in ["fixtures/go/gnugo-selfplay", "fixtures/go/real"] {
+        for sgf in sgf_files(&shared().join(dir)) {
+            let oracle: Value =
+                serde_json::from_str(&std::fs::read_to_string(sgf.with_extension("json")).unwrap())
+                    .unwrap();
+            // The permissive replay (no ko, all suicide allowed) is what a
+            // record-everything board shows when GNU Go refused a move.
+            let expect = oracle
+                .get("permissive_replay")
+                .filter(|v| !v.is_null())
+                .unwrap_or(&oracle);
+            let size = oracle["board_size"].as_u64().unwrap() as u8;
+            let o = ok(&run(
+                t.path(),
+                &["sgf", "board", sgf.to_str().unwrap(), "--json"],
+            ));
+            let got: Value = serde_json::from_str(&o).unwrap();
+            let stones = expect
+                .get("final_stones")
+                .unwrap_or(&oracle["final_stones"]);
+            assert_eq!(got["size"], size, "{}", sgf.display());
+            assert_eq!(
+                got["black"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().unwrap().to_string())
+                    .collect::<Vec<_>>(),
+                sorted_sgf(&stones["black"], size),
+                "black stones of {}",
+                sgf.display()
+            );
+            assert_eq!(
+                got["white"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|s| s.as_str().unwrap().to_string())
+                    .collect::<Vec<_>>(),
+                sorted_sgf(&stones["white"], size),
+                "white stones of {}",
+                sgf.display()
+            );
+            let caps = expect.get("captures").unwrap_or(&oracle["captures"]);
+            assert_eq!(got["captures"], *caps, "captures of {}", sgf.display());
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 216, "60 self-play and 156 real games");
+}
+
+fn game_id(data: &Path) -> String {
+    let log = ok(&run(data, &["log", "--json"]));
+    let first: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    first["game"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn an_imported_game_exports_to_the_same_position() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let key = t.path().join("rec");
+    ok(&run(&data, &["keygen", key.to_str().unwrap()]));
+    // A handicap game and an even one with a ko fight.
+    for name in ["gs-19x19-003.sgf", "gs-13x13-010.sgf"] {
+        let src = shared().join("fixtures/go/gnugo-selfplay").join(name);
+        let id = ok(&run(
+            &data,
+            &[
+                "sgf",
+                "import",
+                src.to_str().unwrap(),
+                "--key",
+                &format!("{}.key", key.display()),
+            ],
+        ))
+        .trim()
+        .to_string();
+        let out = t.path().join(format!("{name}.out.sgf"));
+        ok(&run(
+            &data,
+            &["sgf", "export", &id[..12], "--out", out.to_str().unwrap()],
+        ));
+        let before = ok(&run(
+            &data,
+            &["sgf", "board", src.to_str().unwrap(), "--json"],
+        ));
+        let after = ok(&run(
+            &data,
+            &["sgf", "board", out.to_str().unwrap(), "--json"],
+        ));
+        assert_eq!(
+            before, after,
+            "{name}: export of the import replays to the same board"
+        );
+    }
+    ok(&run(&data, &["verify"]));
+}
+
+#[test]
+fn an_sgf_with_white_setup_stones_is_refused_with_nothing_written() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let key = t.path().join("rec");
+    ok(&run(&data, &["keygen", key.to_str().unwrap()]));
+    let f = t.path().join("setup.sgf");
+    std::fs::write(&f, "(;GM[1]FF[4]SZ[9]AB[cc]AW[dd];B[ee])").unwrap();
+    let o = run(
+        &data,
+        &[
+            "sgf",
+            "import",
+            f.to_str().unwrap(),
+            "--key",
+            &format!("{}.key", key.display()),
+        ],
+    );
+    assert!(!o.status.success());
+    assert!(err(&o).contains("nothing imported"), "{}", err(&o));
+    assert!(!data.join("db").exists() || ok(&run(&data, &["log"])).trim().is_empty());
+}
+
+fn gnugo() -> Option<PathBuf> {
+    for p in ["/usr/games/gnugo", "/usr/bin/gnugo", "/usr/local/bin/gnugo"] {
+        if Path::new(p).exists() {
+            return Some(PathBuf::from(p));
+        }
+    }
+    None
+}
+
+#[test]
+fn gnu_go_reads_an_exported_game_with_times_and_comments() {
+    let Some(gnugo) = gnugo() else {
+        assert!(!peers_required(), "GNU Go is required here but missing");
+        eprintln!("skipped: GNU Go not installed");
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    ok(&run(&data, &["demo"]));
+    let id = game_id(&data);
+    let out = t.path().join("demo.sgf");
+    ok(&run(
+        &data,
+        &["sgf", "export", &id[..12], "--out", out.to_str().unwrap()],
+    ));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("BL[") && text.contains("WL["),
+        "times on moves: {text}"
+    );
+    assert!(text.contains("C["), "comments: {text}");
+    let ours: Value = serde_json::from_str(&ok(&run(
+        &data,
+        &["sgf", "board", out.to_str().unwrap(), "--json"],
+    )))
+    .unwrap();
+    let gtp = format!(
+        "loadsgf {}\nlist_stones black\nlist_stones white\nquit\n",
+        out.display()
+    );
+    let mut child = std::process::Command::new(gnugo)
+        .args(["--mode", "gtp"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(gtp.as_bytes())
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    let reply = String::from_utf8_lossy(&o.stdout).to_string();
+    let answers: Vec<&str> = reply.split("\n\n").collect();
+    assert!(
+        answers[0].starts_with('='),
+        "GNU Go loads the file: {reply}"
+    );
+    let size = ours["size"].as_u64().unwrap() as u8;
+    for (i, colour) in [(1, "black"), (2, "white")] {
+        let mut theirs: Vec<String> = answers[i]
+            .trim_start_matches('=')
+            .split_whitespace()
+            .map(|v| gtp_to_sgf(v, size))
+            .collect();
+        theirs.sort();
+        let mine: Vec<String> = ours[colour]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(theirs, mine, "{colour} stones as GNU Go reads them");
+    }
+}
