@@ -221,3 +221,99 @@ fn openssl_verifies_a_stored_signature_from_the_spki_pem() {
         .unwrap();
     assert!(o.status.success(), "{}", err(&o));
 }
+
+#[test]
+fn feed_follow_delivers_events_appended_by_another_process() {
+    use std::io::{BufRead, BufReader};
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let total = ok(&run(&data, &["feed"])).lines().count();
+    let mut follower = kifu()
+        .arg("--data")
+        .arg(&data)
+        .args(["feed", "--follow", "--poll-ms", "20", "--after", &(total as u64 - 1).to_string()])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let game = {
+        let first = ok(&run(&data, &["log", "--json"]));
+        let v: serde_json::Value = serde_json::from_str(first.lines().next().unwrap()).unwrap();
+        v["game"].as_str().unwrap().to_string()
+    };
+    let key = data.join("demo-keys/referee.key");
+    for _ in 0..3 {
+        ok(&run_stdin(
+            &data,
+            &["append", &game[..10], "--key", key.to_str().unwrap()],
+            r#"{"clock_paused":{"reason":"announcement"}}"#,
+        ));
+    }
+    let mut lines = BufReader::new(follower.stdout.take().unwrap()).lines();
+    let mut cursors = Vec::new();
+    for _ in 0..3 {
+        let l = lines.next().unwrap().unwrap();
+        let v: serde_json::Value = serde_json::from_str(&l).unwrap();
+        assert_eq!(v["kind"], "clock paused");
+        cursors.push(v["cursor"].as_u64().unwrap());
+    }
+    follower.kill().unwrap();
+    follower.wait().unwrap();
+    let t0 = total as u64;
+    assert_eq!(cursors, vec![t0, t0 + 1, t0 + 2]);
+}
+
+#[test]
+fn new_game_reads_a_genesis_file() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let k = |n: &str| t.path().join(n).to_str().unwrap().to_string();
+    let mut keys = Vec::new();
+    for n in ["b", "w", "d"] {
+        keys.push(ok(&run(&data, &["keygen", &k(n)])).trim().to_string());
+    }
+    let toml = format!(
+        r#"game = "renju"
+ruleset = "rif-renju"
+overrides = []
+board_size = 15
+handicap = 0
+komi_half_points = 0
+time_control = {{ fischer = {{ main_ms = 8100000, increment_ms = 30000 }} }}
+title = "World Championship, round 3"
+auto_declare = false
+
+[[roster]]
+role = "black"
+name = "Tentative first player"
+key = "{}"
+
+[[roster]]
+role = "white"
+name = "Second player"
+key = "{}"
+
+[[roster]]
+role = "director"
+name = "Director"
+key = "{}"
+
+[tournament]
+tournament = "RIF WC"
+round = 3
+board = 2
+"#,
+        keys[0], keys[1], keys[2]
+    );
+    let f = t.path().join("g.toml");
+    std::fs::write(&f, toml).unwrap();
+    let id = ok(&run(&data, &["new-game", "--key", &(k("d") + ".key"), "--file", f.to_str().unwrap()]));
+    let log: serde_json::Value = serde_json::from_str(ok(&run(&data, &["log", id.trim(), "--json"])).lines().next().unwrap()).unwrap();
+    let g = &log["body"]["game_created"];
+    assert_eq!(g["game"], "renju");
+    assert_eq!(g["time_control"]["fischer"]["increment_ms"], 30000);
+    assert_eq!(g["tournament"]["round"], 3);
+    // The same file signed by a player is refused, naming the rule.
+    let o = run(&data, &["new-game", "--key", &(k("b") + ".key"), "--file", f.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(err(&o).contains("director, referee or recorder"), "{}", err(&o));
+}
