@@ -552,9 +552,14 @@ impl Game {
             Ok(events) => verdict.events.extend(events),
             Err(EndingError::Paused) => verdict.violations.push(Violation::DuringStatusAssessment),
             Err(EndingError::GameOver) => verdict.violations.push(Violation::AfterEndOfGame),
-            Err(EndingError::WhitePassExpected) => verdict.violations.push(Violation::OutOfTurn {
-                expected: Color::White,
-            }),
+            Err(EndingError::WhitePassExpected) => {
+                let v = Violation::OutOfTurn {
+                    expected: Color::White,
+                };
+                if !verdict.violations.contains(&v) {
+                    verdict.violations.push(v);
+                }
+            }
             Err(_) => {}
         }
         // UEC Cup, "g) Repetition of a position": "the referee stops the game

@@ -619,7 +619,10 @@ fn every_quoted_clause_is_found_word_for_word_in_its_document() {
     let mut checked = 0;
     for name in ["lgc-2023", "london-open", "bga-aga", "uec-cup"] {
         let ruleset = Ruleset::by_name(name).expect("profile");
-        assert!(ruleset.clause(kifu_go::Topic::Ko).is_some(), "{name}: no ko clause");
+        assert!(
+            ruleset.clause(kifu_go::Topic::Ko).is_some(),
+            "{name}: no ko clause"
+        );
         assert!(ruleset.clause(kifu_go::Topic::Komi).is_some() || name == "bga-aga");
         for clause in &ruleset.clauses {
             let path = rules.join(&clause.document);
@@ -639,4 +642,18 @@ fn every_quoted_clause_is_found_word_for_word_in_its_document() {
     let lgc = Ruleset::lgc_2023();
     let clause = lgc.clause(Violation::Ko.topic()).expect("ko clause");
     assert!(clause.text.contains("natural situational superko"));
+}
+
+#[test]
+fn only_white_may_move_while_white_owes_the_last_pass() {
+    let mut game = Game::new(Ruleset::london_open(), &Setup::even(9)).expect("game");
+    game.play(B, pt("ee", 9));
+    game.pass(W);
+    game.pass(B);
+    assert_eq!(
+        game.agree(vec![]),
+        Ok(vec![EndingEvent::ExtraWhitePassRequired])
+    );
+    let v = game.play(B, pt("cc", 9));
+    assert_eq!(v.violations, vec![Violation::OutOfTurn { expected: W }]);
 }
