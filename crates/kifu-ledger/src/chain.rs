@@ -236,12 +236,9 @@ pub fn verify_records(records: &[Record]) -> VerifyReport {
     let mut sig_ok = vec![false; parsed.len()];
     let mut idx = Vec::with_capacity(parsed.len());
     for (i, p) in parsed.iter().enumerate() {
-        match p.header.signer.verifying_key() {
-            Ok(vk) => {
-                keyed.push((p.record, vk));
-                idx.push(i);
-            }
-            Err(_) => {}
+        if let Ok(vk) = p.header.signer.verifying_key() {
+            keyed.push((p.record, vk));
+            idx.push(i);
         }
     }
     for i in &idx {
