@@ -615,7 +615,9 @@ impl Game {
     }
 
     /// Counts the game as it ended: agreed dead stones removed, or every stone
-    /// alive. `None` while the game is not over or ended by repetition.
+    /// alive (also at the move limit, where a referee's list of dead stones can
+    /// be given to [`Game::score`] instead). `None` while the game is not over
+    /// or when it ended by repetition.
     pub fn final_score(&self) -> Option<Score> {
         match self.ending.phase() {
             EndingPhase::Over(GameEnd::Agreed { dead }) => Some(self.score(dead)),
