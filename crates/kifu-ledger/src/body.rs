@@ -356,6 +356,54 @@ pub struct Sanction {
     pub reason: String,
 }
 
+/// What kind of irregularity a board fix corrects (BGA, "Irregular Moves";
+/// LGC 2023, "Colour or handicap error", "Ambiguous stone placement",
+/// "Position disturbance").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IrregularityKind {
+    /// i. Captured stones were not all removed.
+    CapturedStonesNotRemoved,
+    /// ii. Stones that still had liberties were removed.
+    LiveStonesRemoved,
+    /// iii. Handicap stones were placed in the wrong position.
+    HandicapStonesMisplaced,
+    /// iv. A stone was placed on an occupied intersection.
+    StoneOnOccupiedPoint,
+    /// v. A stone was placed ambiguously between intersections (or off the board).
+    AmbiguousPlacement,
+    /// vi. A stone of the wrong colour was played.
+    WrongColour,
+    /// The game started with the wrong colours or handicap.
+    ColourOrHandicapError,
+    /// The position was disturbed accidentally.
+    PositionDisturbed,
+}
+
+/// A correction of the board: stones taken off and stones put on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardFix {
+    /// Stones taken off the board.
+    pub remove: Vec<Point>,
+    /// Whether the stones taken off go to the opponent of their colour as
+    /// prisoners (otherwise they go back to the owner's bowl).
+    pub as_prisoners: bool,
+    /// Stones put on the board.
+    pub place: Vec<(Color, Point)>,
+}
+
+/// What the appeals committee decided on an appeal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitteeVerdict {
+    /// The case is rejected: the referee's judgement is obviously right.
+    Rejected,
+    /// The referee's judgement is upheld.
+    Upheld,
+    /// The judgement is replaced by these effects.
+    Replaced(Vec<RulingEffect>),
+}
+
 /// One fact in a game chain. See the module docs on adding kinds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -449,6 +497,178 @@ pub enum Body {
         /// Who read it.
         read_by: String,
     },
+    /// 15. Someone pointed out an illegal move.
+    IllegalMoveNoticed {
+        /// The sequence number of the move (a stone placed or a pass).
+        move_seq: u64,
+        /// What was said, in words.
+        statement: String,
+    },
+    /// 16. A player agrees to rewind the game to just before an illegal move
+    /// (BGA, "Illegal Moves": by mutual agreement, so both players sign one).
+    RewindAgreed {
+        /// Who agrees.
+        player: Color,
+        /// The sequence number of the illegal move.
+        move_seq: u64,
+    },
+    /// 17. An irregularity and the fix applied to the board.
+    IrregularityRecorded {
+        /// What went wrong.
+        kind: IrregularityKind,
+        /// The event it concerns, if one.
+        about_seq: Option<u64>,
+        /// The correction made to the board.
+        fix: BoardFix,
+        /// In words.
+        statement: String,
+    },
+    /// 18. A player (or the operator of a program) marks the stones he holds dead.
+    DeadStonesMarked {
+        /// Whose marking.
+        player: Color,
+        /// The stones marked dead.
+        dead: Vec<Point>,
+    },
+    /// 19. The signer agrees on the status of every group: these stones are
+    /// dead. Both players sign one; a referee signing it settles the status.
+    StatusAgreed {
+        /// The stones agreed dead.
+        dead: Vec<Point>,
+    },
+    /// 20. A player disputes the status of a group.
+    StatusDisputed {
+        /// Who disputes.
+        player: Color,
+        /// Which group, in words.
+        statement: String,
+    },
+    /// 21. A dispute is raised.
+    DisputeRaised {
+        /// Who raises it.
+        player: Color,
+        /// What it is about.
+        matter: String,
+    },
+    /// 22. The referee is called to the board.
+    RefereeCalled {
+        /// Who called.
+        player: Color,
+    },
+    /// 23. A player appeals a referee's judgement to the appeals committee.
+    AppealLodged {
+        /// Who appeals.
+        player: Color,
+        /// The sequence number of the ruling appealed.
+        ruling_seq: u64,
+        /// Why, in words.
+        grounds: String,
+    },
+    /// 24. The appeals committee, formed before the first round.
+    CommitteeFormed {
+        /// The three members.
+        members: Vec<Participant>,
+        /// The reserves, in order.
+        reserves: Vec<Participant>,
+        /// The round before which it was formed (1 = before the first round).
+        formed_before_round: u32,
+    },
+    /// 25. A committee member is recused for a conflict of interest.
+    MemberRecused {
+        /// The member's key.
+        member: PublicKey,
+        /// Why.
+        reason: String,
+    },
+    /// 26. A player is co-opted to the committee to make up three.
+    MemberCoopted {
+        /// Who.
+        member: Participant,
+    },
+    /// 27. A committee member signs the committee's decision on an appeal.
+    CommitteeDecision {
+        /// The sequence number of the appeal.
+        appeal_seq: u64,
+        /// What was decided.
+        verdict: CommitteeVerdict,
+        /// The reasons, in plain words.
+        reasons: String,
+    },
+    /// 28. A player declares a five (Renju: "five", or pointing at the line).
+    FiveDeclared {
+        /// Who declares.
+        player: Color,
+    },
+    /// 29. White points out a forbidden move of Black (Renju).
+    ForbiddenMovePointedOut {
+        /// Who points it out.
+        player: Color,
+        /// The stone, or `None` for Black's last stone.
+        point: Option<Point>,
+    },
+    /// 30. A player offers a draw.
+    DrawOffered {
+        /// Who offers.
+        player: Color,
+    },
+    /// 31. A player accepts the opponent's draw offer.
+    DrawAccepted {
+        /// Who accepts.
+        player: Color,
+    },
+    /// 32. A player declines the opponent's draw offer in words.
+    DrawDeclined {
+        /// Who declines.
+        player: Color,
+    },
+    /// 33. Renju opening: the swap decision (`player` names the seat, Black
+    /// being the tentative first player).
+    OpeningSwap {
+        /// Who decides.
+        player: Color,
+        /// Whether the colours are exchanged.
+        swap: bool,
+    },
+    /// 34. Renju opening: the number of fifth-move alternatives declared.
+    FifthCountDeclared {
+        /// Who declares.
+        player: Color,
+        /// How many.
+        count: u8,
+    },
+    /// 35. Renju opening: fifth-move alternatives offered.
+    FifthsOffered {
+        /// Who offers.
+        player: Color,
+        /// The points offered.
+        points: Vec<Point>,
+    },
+    /// 36. Renju opening: the fifth move chosen among those offered.
+    FifthChosen {
+        /// Who chooses.
+        player: Color,
+        /// The point chosen.
+        point: Point,
+    },
+    /// 37. A player arrived at the board (after the clock was started).
+    PlayerArrived {
+        /// Who.
+        player: Color,
+    },
+    /// 38. A program terminated abnormally (computer events).
+    ProgramTerminated {
+        /// Whose program.
+        player: Color,
+        /// What happened.
+        statement: String,
+    },
+    /// 39. Time a program used for one move, as measured by the server.
+    ServerTimeUsed {
+        /// Whose move.
+        player: Color,
+        /// Milliseconds used.
+        used_ms: u64,
+    },
 }
 
 impl Body {
@@ -470,6 +690,31 @@ impl Body {
             Body::ResultSheetSigned { .. } => 12,
             Body::ClockAdjusted { .. } => 13,
             Body::ClockReading { .. } => 14,
+            Body::IllegalMoveNoticed { .. } => 15,
+            Body::RewindAgreed { .. } => 16,
+            Body::IrregularityRecorded { .. } => 17,
+            Body::DeadStonesMarked { .. } => 18,
+            Body::StatusAgreed { .. } => 19,
+            Body::StatusDisputed { .. } => 20,
+            Body::DisputeRaised { .. } => 21,
+            Body::RefereeCalled { .. } => 22,
+            Body::AppealLodged { .. } => 23,
+            Body::CommitteeFormed { .. } => 24,
+            Body::MemberRecused { .. } => 25,
+            Body::MemberCoopted { .. } => 26,
+            Body::CommitteeDecision { .. } => 27,
+            Body::FiveDeclared { .. } => 28,
+            Body::ForbiddenMovePointedOut { .. } => 29,
+            Body::DrawOffered { .. } => 30,
+            Body::DrawAccepted { .. } => 31,
+            Body::DrawDeclined { .. } => 32,
+            Body::OpeningSwap { .. } => 33,
+            Body::FifthCountDeclared { .. } => 34,
+            Body::FifthsOffered { .. } => 35,
+            Body::FifthChosen { .. } => 36,
+            Body::PlayerArrived { .. } => 37,
+            Body::ProgramTerminated { .. } => 38,
+            Body::ServerTimeUsed { .. } => 39,
         }
     }
 
@@ -499,4 +744,29 @@ pub const KIND_NAMES: &[&str] = &[
     "result sheet signed",
     "clock adjusted",
     "clock reading",
+    "illegal move noticed",
+    "rewind agreed",
+    "irregularity recorded",
+    "dead stones marked",
+    "status agreed",
+    "status disputed",
+    "dispute raised",
+    "referee called",
+    "appeal lodged",
+    "committee formed",
+    "member recused",
+    "member co-opted",
+    "committee decision",
+    "five declared",
+    "forbidden move pointed out",
+    "draw offered",
+    "draw accepted",
+    "draw declined",
+    "opening swap",
+    "fifth count declared",
+    "fifths offered",
+    "fifth chosen",
+    "player arrived",
+    "program terminated",
+    "server time used",
 ];

@@ -135,6 +135,91 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
             roles,
             &[Role::Black, Role::White, Role::Referee, Role::Recorder],
         ),
+        // LGC 2023, "Infringement": players and the referee point out illegal
+        // moves; UEC Cup f): "pointed out by the opponent or the referee";
+        // the server of an engine game records it.
+        Body::IllegalMoveNoticed { .. } => has(
+            roles,
+            &[Role::Black, Role::White, Role::Referee, Role::Recorder],
+        ),
+        // BGA, "Illegal Moves": a rewind is by mutual agreement, each player
+        // agreeing for himself.
+        Body::RewindAgreed { player, .. }
+        | Body::StatusDisputed { player, .. }
+        | Body::AppealLodged { player, .. }
+        | Body::DrawDeclined { player } => {
+            if is_player(roles, *player) {
+                true
+            } else {
+                return refuse(
+                    "only the player concerned may agree a rewind, dispute a status, appeal or decline a draw",
+                );
+            }
+        }
+        // BGA, "Irregular Moves": the players fix the position to their
+        // satisfaction, or the referee does.
+        Body::IrregularityRecorded { .. } => has(
+            roles,
+            &[Role::Black, Role::White, Role::Referee, Role::Recorder],
+        ),
+        // A player marks and declares for himself; the recorder (a program's
+        // operator console, the server) records it for him.
+        Body::DeadStonesMarked { player, .. }
+        | Body::FiveDeclared { player }
+        | Body::ForbiddenMovePointedOut { player, .. }
+        | Body::DrawOffered { player }
+        | Body::DrawAccepted { player }
+        | Body::OpeningSwap { player, .. }
+        | Body::FifthCountDeclared { player, .. }
+        | Body::FifthsOffered { player, .. }
+        | Body::FifthChosen { player, .. } => {
+            if is_player(roles, *player) || has(roles, &[Role::Recorder]) {
+                true
+            } else {
+                return refuse("only the player concerned, or the recorder, may sign this");
+            }
+        }
+        // Each player agrees for himself; a referee settles the status (UEC
+        // Cup a) 3: "the referee corrects the mismatching parts").
+        Body::StatusAgreed { .. } => has(roles, &[Role::Black, Role::White, Role::Referee]),
+        Body::DisputeRaised { player, .. } | Body::RefereeCalled { player } => {
+            if is_player(roles, *player) || has(roles, &[Role::Referee, Role::Recorder]) {
+                true
+            } else {
+                return refuse(
+                    "only the player concerned, a referee or the recorder may raise a dispute or call the referee",
+                );
+            }
+        }
+        Body::CommitteeFormed { .. } => {
+            if has(roles, &[Role::Director]) {
+                true
+            } else {
+                return refuse("only the director forms the appeals committee");
+            }
+        }
+        Body::MemberRecused { .. } | Body::MemberCoopted { .. } => {
+            has(roles, &[Role::Director, Role::Referee, Role::Committee])
+        }
+        // LGC 2023, "Appeals committee": the committee decides.
+        Body::CommitteeDecision { .. } => {
+            if has(roles, &[Role::Committee]) {
+                true
+            } else {
+                return refuse("only a member of the appeals committee may sign its decision");
+            }
+        }
+        // Attendance is attested by an official, not by the player.
+        Body::PlayerArrived { .. } => has(roles, &[Role::Referee, Role::Recorder, Role::Director]),
+        Body::ProgramTerminated { .. } => has(roles, &[Role::Referee, Role::Recorder]),
+        // UEC Cup, "3: Time limit": "The time will be measured by the server."
+        Body::ServerTimeUsed { .. } => {
+            if has(roles, &[Role::Recorder]) {
+                true
+            } else {
+                return refuse("only the server (recorder) measures time used");
+            }
+        }
     };
     if ok {
         Ok(())
