@@ -13,7 +13,11 @@ use kifu_store::Store;
 fn game(cast: &Cast, title: &str, n: usize) -> Vec<Record> {
     let mut c = ChainBuilder::start(&cast.referee, cast.genesis(title), 0);
     for i in 0..n {
-        let (k, p) = if i % 2 == 0 { (&cast.black, Color::Black) } else { (&cast.white, Color::White) };
+        let (k, p) = if i % 2 == 0 {
+            (&cast.black, Color::Black)
+        } else {
+            (&cast.white, Color::White)
+        };
         c.push(k, Body::ClockPressed { player: p });
     }
     c.records
@@ -67,8 +71,9 @@ fn append(c: &mut Criterion) {
             for i in 0..iters {
                 let dir = tempfile::tempdir().unwrap();
                 let store = Arc::new(Store::open(dir.path()).unwrap());
-                let games: Vec<Vec<Record>> =
-                    (0..8).map(|j| game(&cast, &format!("c {i} {j}"), 25)).collect();
+                let games: Vec<Vec<Record>> = (0..8)
+                    .map(|j| game(&cast, &format!("c {i} {j}"), 25))
+                    .collect();
                 for gm in &games {
                     store.append(gm[0].clone()).unwrap();
                 }

@@ -231,7 +231,14 @@ fn feed_follow_delivers_events_appended_by_another_process() {
     let mut follower = kifu()
         .arg("--data")
         .arg(&data)
-        .args(["feed", "--follow", "--poll-ms", "20", "--after", &(total as u64 - 1).to_string()])
+        .args([
+            "feed",
+            "--follow",
+            "--poll-ms",
+            "20",
+            "--after",
+            &(total as u64 - 1).to_string(),
+        ])
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -306,14 +313,42 @@ board = 2
     );
     let f = t.path().join("g.toml");
     std::fs::write(&f, toml).unwrap();
-    let id = ok(&run(&data, &["new-game", "--key", &(k("d") + ".key"), "--file", f.to_str().unwrap()]));
-    let log: serde_json::Value = serde_json::from_str(ok(&run(&data, &["log", id.trim(), "--json"])).lines().next().unwrap()).unwrap();
+    let id = ok(&run(
+        &data,
+        &[
+            "new-game",
+            "--key",
+            &(k("d") + ".key"),
+            "--file",
+            f.to_str().unwrap(),
+        ],
+    ));
+    let log: serde_json::Value = serde_json::from_str(
+        ok(&run(&data, &["log", id.trim(), "--json"]))
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
     let g = &log["body"]["game_created"];
     assert_eq!(g["game"], "renju");
     assert_eq!(g["time_control"]["fischer"]["increment_ms"], 30000);
     assert_eq!(g["tournament"]["round"], 3);
     // The same file signed by a player is refused, naming the rule.
-    let o = run(&data, &["new-game", "--key", &(k("b") + ".key"), "--file", f.to_str().unwrap()]);
+    let o = run(
+        &data,
+        &[
+            "new-game",
+            "--key",
+            &(k("b") + ".key"),
+            "--file",
+            f.to_str().unwrap(),
+        ],
+    );
     assert!(!o.status.success());
-    assert!(err(&o).contains("director, referee or recorder"), "{}", err(&o));
+    assert!(
+        err(&o).contains("director, referee or recorder"),
+        "{}",
+        err(&o)
+    );
 }

@@ -93,7 +93,12 @@ fn sgf_board_matches_the_oracle_on_every_fixture_game() {
                 "white stones of {}",
                 sgf.display()
             );
-            assert_eq!(got["captures"], expect["captures"], "captures of {}", sgf.display());
+            assert_eq!(
+                got["captures"],
+                expect["captures"],
+                "captures of {}",
+                sgf.display()
+            );
             checked += 1;
         }
     }

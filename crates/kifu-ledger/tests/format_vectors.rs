@@ -31,13 +31,32 @@ fn build() -> Value {
         })
     })
     .collect();
-    let mut c = ChainBuilder::start(&cast.referee, cast.genesis("format vectors"), 1_767_225_600_000);
-    c.push(&cast.referee, Body::ClockStarted { running: Color::Black });
+    let mut c = ChainBuilder::start(
+        &cast.referee,
+        cast.genesis("format vectors"),
+        1_767_225_600_000,
+    );
+    c.push(
+        &cast.referee,
+        Body::ClockStarted {
+            running: Color::Black,
+        },
+    );
     c.push(
         &cast.black,
-        Body::StonePlaced { player: Color::Black, stone: Color::Black, point: Point { x: 2, y: 3 } },
+        Body::StonePlaced {
+            player: Color::Black,
+            stone: Color::Black,
+            point: Point { x: 2, y: 3 },
+        },
     );
-    c.push(&cast.white, Body::Pass { player: Color::White, pass_stone: true });
+    c.push(
+        &cast.white,
+        Body::Pass {
+            player: Color::White,
+            pass_stone: true,
+        },
+    );
     let events: Vec<Value> = c
         .records
         .iter()
@@ -83,7 +102,10 @@ fn format_vectors_match_the_code() {
     let text = std::fs::read_to_string(path())
         .unwrap_or_else(|e| panic!("{}: {e} (the vectors must be present)", path().display()));
     let stored: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(stored, v, "the code no longer produces the documented bytes");
+    assert_eq!(
+        stored, v,
+        "the code no longer produces the documented bytes"
+    );
 }
 
 #[test]
@@ -94,17 +116,27 @@ fn vectors_verify_from_their_hex_alone() {
     let mut prev = [0u8; 32];
     for e in v["events"].as_array().unwrap() {
         let bytes = hex::decode(e["event_bytes"].as_str().unwrap()).unwrap();
-        let sig: [u8; 64] = hex::decode(e["signature"].as_str().unwrap()).unwrap().try_into().unwrap();
-        let pk: [u8; 32] = hex::decode(e["signer"].as_str().unwrap()).unwrap().try_into().unwrap();
+        let sig: [u8; 64] = hex::decode(e["signature"].as_str().unwrap())
+            .unwrap()
+            .try_into()
+            .unwrap();
+        let pk: [u8; 32] = hex::decode(e["signer"].as_str().unwrap())
+            .unwrap()
+            .try_into()
+            .unwrap();
         let mut msg = b"kifu/v1/event-signature\n".to_vec();
         msg.extend_from_slice(&bytes);
         let vk = ed25519_dalek::VerifyingKey::from_bytes(&pk).unwrap();
-        vk.verify_strict(&msg, &ed25519_dalek::Signature::from_bytes(&sig)).unwrap();
+        vk.verify_strict(&msg, &ed25519_dalek::Signature::from_bytes(&sig))
+            .unwrap();
         let mut h = blake3::Hasher::new();
         h.update(b"kifu/v1/event-hash\n");
         h.update(&bytes);
         h.update(&sig);
-        assert_eq!(hex::encode(h.finalize().as_bytes()), e["hash"].as_str().unwrap());
+        assert_eq!(
+            hex::encode(h.finalize().as_bytes()),
+            e["hash"].as_str().unwrap()
+        );
         // The previous hash sits after the version (1 byte), chain (32) and seq varint.
         let seq = e["seq"].as_u64().unwrap();
         assert!(seq < 128);
@@ -112,6 +144,9 @@ fn vectors_verify_from_their_hex_alone() {
         prev = *h.finalize().as_bytes();
     }
     let bad = hex::decode(v["invalid"][0]["event_bytes"].as_str().unwrap()).unwrap();
-    let r = Record { event_bytes: bad, signature: [0; 64] };
+    let r = Record {
+        event_bytes: bad,
+        signature: [0; 64],
+    };
     assert!(r.header().is_err());
 }
