@@ -1,1 +1,57 @@
-//! placeholder
+//! The game projection of **kifu**: the whole state of a Go, Renju or Gomoku
+//! game at any recorded event, derived from the signed facts alone, with the
+//! rule behind every consequence.
+//!
+//! An appeals committee opens a game here. [`GameState`] holds the board and
+//! prisoners, whose turn it is, both clocks (running, paused and why, flags
+//! fallen), the phase, illegal moves pointed out and their remedies,
+//! irregularities and their fixes, disputes, referee rulings and what they
+//! changed, protests, appeals, the committee and its decisions, sanctions,
+//! and the result the rules give beside every result declared and signed.
+//! Each [`Consequence`] names its rule: document (file in the project's
+//! `shared/rules/`) and clause.
+//!
+//! # The one design decision: facts in, meaning out, nothing refused
+//!
+//! [`GameState::apply`] takes any validly signed event and never refuses it
+//! and never panics: the ledger records what happened, and the projection
+//! says what it means. An out-of-turn move is applied and flagged; a ruling
+//! on a matter the committee already decided is kept and shown to have no
+//! effect; a result sheet that disagrees with the rules is shown beside them,
+//! never corrected. The projection is a pure function of the events (no I/O,
+//! no wall clock, no randomness), so [`GameState::replay`] of a prefix and
+//! applying the same events one at a time give equal states.
+//!
+//! Remedies that take moves back (an illegal move unwound, a referee's
+//! unwinding, a game restarted after a colour error) are applied by keeping
+//! the list of board operations that stand and rebuilding the board from the
+//! setup; see [`go`].
+//!
+//! ```
+//! use kifu_game::GameState;
+//! use kifu_ledger::testkit::{sample_game, Cast};
+//! let chain = sample_game(&Cast::new(), "doc");
+//! let events: Vec<_> = chain.records.iter().map(|r| r.decode().unwrap()).collect();
+//! let state = GameState::replay(&events);
+//! assert_eq!(state.result.declared.len(), 1);
+//! assert_eq!(GameState::at(&events, 3).at_seq, Some(3));
+//! ```
+#![deny(missing_docs)]
+
+mod arbitration;
+pub mod cite;
+mod clock;
+pub mod go;
+mod play;
+pub mod record;
+pub mod renju;
+mod results;
+pub mod sanctions;
+pub mod state;
+pub mod story;
+
+pub use cite::Consequence;
+pub use record::*;
+pub use results::LATE_ARRIVAL_FORFEIT_MS;
+pub use sanctions::{sanction_history, HistoryEntry, PlayerHistory};
+pub use state::{result_text, BoardState, ClockState, GameState};

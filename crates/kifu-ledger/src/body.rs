@@ -416,8 +416,8 @@ pub enum Body {
         running: Color,
     },
     /// 2. A stone was put on the board. `player` is who did it, `stone` the
-    /// colour of the stone (different from the player's colour only as an
-    /// irregularity).
+    ///    colour of the stone (different from the player's colour only as an
+    ///    irregularity).
     StonePlaced {
         /// Who placed it.
         player: Color,
@@ -505,7 +505,7 @@ pub enum Body {
         statement: String,
     },
     /// 16. A player agrees to rewind the game to just before an illegal move
-    /// (BGA, "Illegal Moves": by mutual agreement, so both players sign one).
+    ///     (BGA, "Illegal Moves": by mutual agreement, so both players sign one).
     RewindAgreed {
         /// Who agrees.
         player: Color,
@@ -531,7 +531,7 @@ pub enum Body {
         dead: Vec<Point>,
     },
     /// 19. The signer agrees on the status of every group: these stones are
-    /// dead. Both players sign one; a referee signing it settles the status.
+    ///     dead. Both players sign one; a referee signing it settles the status.
     StatusAgreed {
         /// The stones agreed dead.
         dead: Vec<Point>,
@@ -622,7 +622,7 @@ pub enum Body {
         player: Color,
     },
     /// 33. Renju opening: the swap decision (`player` names the seat, Black
-    /// being the tentative first player).
+    ///     being the tentative first player).
     OpeningSwap {
         /// Who decides.
         player: Color,

@@ -1,0 +1,148 @@
+//! The clocks inside the game projection: ledger facts fed to `kifu-clock`.
+
+use kifu_clock::{ClockEvent, ClockReading, PauseReason as ClockPause, ReadingSource, ShownTime};
+use kifu_ledger::{Color, PauseReason};
+
+use crate::cite::{lgc, uec};
+use crate::state::{colour_of, idx, name, GameState};
+
+/// The ledger's pause reason as the clock names it (LGC 2023's twelve).
+pub(crate) fn pause_reason(r: &PauseReason) -> ClockPause {
+    match r {
+        PauseReason::StatusAssessment => ClockPause::StatusAssessment,
+        PauseReason::Counting => ClockPause::Counting,
+        PauseReason::ResetClock => ClockPause::OvertimeReset,
+        PauseReason::Toilet => ClockPause::Toilet,
+        PauseReason::RemoveStones => ClockPause::StoneRemoval,
+        PauseReason::ClockMalfunction => ClockPause::ClockMalfunction,
+        PauseReason::Adjournment => ClockPause::Adjournment,
+        PauseReason::Sealing => ClockPause::CompleteSealingForm,
+        PauseReason::CallReferee => ClockPause::CallReferee,
+        PauseReason::Arbitration => ClockPause::Arbitration,
+        PauseReason::Announcement => ClockPause::Announcement,
+        PauseReason::Other(s) => ClockPause::Other(s.clone()),
+    }
+}
+
+impl GameState {
+    /// Feeds one clock fact; a fact the clock cannot take is flagged.
+    pub(crate) fn clock_event(&mut self, e: ClockEvent) {
+        let Some(clock) = self.clock.clock.as_mut() else {
+            return;
+        };
+        if let Err(err) = clock.apply(&e) {
+            self.note(
+                format!("clock fact not applicable: {err}; the clocks are unchanged"),
+                lgc("Management of time"),
+            );
+        }
+    }
+
+    pub(crate) fn clock_reading(
+        &mut self,
+        at_ms: u64,
+        black: (u64, Option<u32>),
+        white: (u64, Option<u32>),
+        read_by: &str,
+    ) {
+        let reading = ClockReading {
+            at_ms,
+            black: ShownTime {
+                time_ms: black.0,
+                count: black.1,
+            },
+            white: ShownTime {
+                time_ms: white.0,
+                count: white.1,
+            },
+            read_by: ReadingSource::Other(read_by.to_string()),
+        };
+        let Some(clock) = self.clock.clock.as_ref() else {
+            return;
+        };
+        match clock.discrepancy(&reading) {
+            Ok(d) if d.black.time_ms != 0 || d.white.time_ms != 0 => self.note(
+                format!(
+                    "the clock showed {} ms more for Black and {} ms more for White than the facts give; only the referee may correct it",
+                    d.black.time_ms, d.white.time_ms
+                ),
+                lgc("Timing error"),
+            ),
+            Ok(_) => {}
+            Err(e) => self.note(
+                format!("the reading cannot be compared: {e}"),
+                lgc("Timing error"),
+            ),
+        }
+        // The reading is evidence; the projection keeps the derived times.
+        let _ = self
+            .clock
+            .clock
+            .as_mut()
+            .map(|c| c.apply(&ClockEvent::ReadingRecorded(reading)));
+    }
+
+    /// Time used as the server measured it (UEC Cup: the server's count is
+    /// the clock).
+    pub(crate) fn server_time(&mut self, p: Color, used_ms: u64) {
+        let i = idx(p);
+        self.clock.server_used_ms[i] = self.clock.server_used_ms[i].saturating_add(used_ms);
+        let limit = self.clock.time_control.map(|t| t.main_ms()).unwrap_or(0);
+        if limit > 0 && self.clock.server_used_ms[i] >= limit && !self.is_over() {
+            let rule = uec("d) One player exceed the time limit");
+            self.note(
+                format!(
+                    "the server measured {} ms used by {}, the limit being {} ms",
+                    self.clock.server_used_ms[i],
+                    name(p),
+                    limit
+                ),
+                uec("3:Time limit"),
+            );
+            self.end_by_play(
+                kifu_ledger::GameResult {
+                    outcome: kifu_ledger::Outcome::Win(p.opponent()),
+                    by: kifu_ledger::ResultBy::Time,
+                },
+                rule,
+            );
+        }
+    }
+
+    pub(crate) fn refresh_clock_view(&mut self) {
+        let Some(c) = &self.clock.clock else {
+            return;
+        };
+        let started = self.clock.started_at_ms.is_some();
+        self.clock.black = Some(*c.player(kifu_clock::Player::Black));
+        self.clock.white = Some(*c.player(kifu_clock::Player::White));
+        self.clock.running = (started && c.is_running()).then(|| colour_of(c.to_move()));
+        self.clock.paused = c.pause_reason().map(|r| r.code().to_string());
+        self.clock.flag_at_ms = c.flag_at();
+        self.clock.flags = c.flags().into_iter().flatten().collect();
+    }
+
+    /// Remaining time of both players at `at_ms` (main time plus what
+    /// overtime allows), from the clock projection.
+    pub(crate) fn remaining_ms(&self, at_ms: u64) -> Option<[u64; 2]> {
+        let c = self.clock.clock.as_ref()?;
+        let mut out = [0u64; 2];
+        for p in [kifu_clock::Player::Black, kifu_clock::Player::White] {
+            let budget = c.player(p).budget_ms();
+            let used = if c.to_move() == p {
+                c.turn_used_at(at_ms)
+            } else {
+                0
+            };
+            out[p.index()] = budget.saturating_sub(used);
+        }
+        // With a server count, the limit minus what the server measured.
+        if self.clock.server_used_ms != [0, 0] {
+            let limit = self.clock.time_control.map(|t| t.main_ms()).unwrap_or(0);
+            for (i, slot) in out.iter_mut().enumerate() {
+                *slot = limit.saturating_sub(self.clock.server_used_ms[i]);
+            }
+        }
+        Some(out)
+    }
+}

@@ -1,0 +1,454 @@
+//! The Go board inside the game projection: an adapter over `kifu-go`.
+//!
+//! `kifu_go::Game` applies moves and never refuses one, but it cannot go
+//! back and it cannot take an arbitrary correction of the board. Both are
+//! what arbitration needs (an illegal move unwound, a stone put right), so
+//! this adapter keeps the list of board operations that stand ([`Op`]) and
+//! rebuilds the engine's game from the setup whenever an operation is taken
+//! back. A board correction (an irregularity's fix) restarts the engine from
+//! the corrected position; the prisoners and the move count are carried over
+//! here, and the position history used for superko starts again from the
+//! corrected position.
+
+use kifu_go::{
+    score_position, Color as GoColor, EndingEvent, EndingPhase, Game, GameEnd, Komi, Move,
+    Point as GoPoint, Ruleset, Score, Setup, Verdict, Violation,
+};
+use kifu_ledger::{BoardFix, Color, Point};
+use serde::Serialize;
+
+/// Ledger colour to engine colour.
+pub(crate) fn go_color(c: Color) -> GoColor {
+    match c {
+        Color::Black => GoColor::Black,
+        Color::White => GoColor::White,
+    }
+}
+
+/// Engine colour to ledger colour.
+pub(crate) fn ledger_color(c: GoColor) -> Color {
+    match c {
+        GoColor::Black => Color::Black,
+        GoColor::White => Color::White,
+    }
+}
+
+/// Ledger point to engine point (same convention: column from the left, row
+/// from the top, from 0).
+pub(crate) fn go_point(p: Point) -> GoPoint {
+    GoPoint::new(p.x, p.y)
+}
+
+/// An operation on the board that stands in the current position.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "op")]
+pub enum Op {
+    /// A stone placed or a pass, recorded at `seq`.
+    Move {
+        /// The recorded event (for a remedy's pass, the notice).
+        seq: u64,
+        /// Who moved.
+        player: Color,
+        /// The stone's colour.
+        stone: Color,
+        /// Where, or `None` for a pass.
+        point: Option<Point>,
+        /// True for a pass the projection adds as a remedy (BGA, "Illegal
+        /// Moves": "unwind ... and pass, handing a pass stone").
+        remedy: bool,
+    },
+    /// A correction of the board.
+    Fix {
+        /// The event recording it.
+        seq: u64,
+        /// The correction.
+        fix: BoardFix,
+    },
+    /// The players agreed on the status of every group.
+    Agree {
+        /// The event that completed the agreement.
+        seq: u64,
+        /// The stones agreed dead.
+        dead: Vec<Point>,
+    },
+    /// A dispute about status: play resumes.
+    Dispute {
+        /// The event recording it.
+        seq: u64,
+    },
+}
+
+impl Op {
+    /// The event behind the operation.
+    pub fn seq(&self) -> u64 {
+        match self {
+            Op::Move { seq, .. }
+            | Op::Fix { seq, .. }
+            | Op::Agree { seq, .. }
+            | Op::Dispute { seq } => *seq,
+        }
+    }
+
+    /// True for a stone or a pass.
+    pub fn is_move(&self) -> bool {
+        matches!(self, Op::Move { .. })
+    }
+}
+
+/// What applying one operation produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Applied {
+    /// A move and the engine's verdict on it.
+    Moved(Verdict),
+    /// The ending machine's announcements (agreement, dispute).
+    Ending(Vec<EndingEvent>),
+    /// The ending machine refused the input (wrong phase); nothing changed.
+    Refused(String),
+    /// A correction: stones taken off and put on.
+    Fixed {
+        /// Stones actually taken off.
+        removed: u32,
+        /// Stones actually put on.
+        placed: u32,
+    },
+}
+
+/// The board of a Go game and how it got there.
+#[derive(Debug, Clone, Serialize)]
+pub struct GoBoard {
+    /// The ruleset profile in force.
+    #[serde(skip)]
+    ruleset: Ruleset,
+    #[serde(skip)]
+    setup: Setup,
+    #[serde(skip)]
+    game: Game,
+    /// The operations that stand, in order.
+    pub ops: Vec<Op>,
+    /// The engine's verdict on each standing move, by the move's event.
+    pub verdicts: Vec<(u64, Verdict)>,
+    /// Captures carried over a board correction (by capturer), plus stones a
+    /// correction removed as prisoners.
+    carried_captures: [u32; 2],
+    /// Pass stones carried over a board correction (by receiver).
+    carried_pass_stones: [u32; 2],
+    /// Moves carried over a board correction.
+    carried_moves: u32,
+    /// The count frozen when the game ended on the board.
+    pub final_score: Option<Score>,
+}
+
+impl PartialEq for GoBoard {
+    fn eq(&self, other: &GoBoard) -> bool {
+        // The engine's game is a function of the setup and the operations.
+        self.ruleset == other.ruleset
+            && self.setup == other.setup
+            && self.ops == other.ops
+            && self.verdicts == other.verdicts
+            && self.carried_captures == other.carried_captures
+            && self.carried_pass_stones == other.carried_pass_stones
+            && self.carried_moves == other.carried_moves
+            && self.final_score == other.final_score
+            && self.game.board() == other.game.board()
+    }
+}
+
+/// A serializable picture of the board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GoView {
+    /// Lines of the board.
+    pub size: u8,
+    /// Rows, top first: `X` black, `O` white, `.` empty.
+    pub rows: Vec<String>,
+    /// Whose turn it is.
+    pub to_move: Color,
+    /// Prisoners held by Black (captures and pass stones received).
+    pub black_prisoners: u32,
+    /// Prisoners held by White.
+    pub white_prisoners: u32,
+    /// Pass stones received by Black.
+    pub black_pass_stones: u32,
+    /// Pass stones received by White.
+    pub white_pass_stones: u32,
+    /// Moves played (passes included).
+    pub moves: u32,
+    /// The point where a basic-ko recapture is banned next, in SGF letters.
+    pub ko_ban: Option<String>,
+    /// The ending procedure's phase.
+    pub ending: EndingPhase,
+}
+
+impl GoBoard {
+    /// A board for `ruleset`, `size` lines, `handicap` stones and `komi`.
+    pub(crate) fn new(
+        ruleset: Ruleset,
+        size: u8,
+        handicap: u8,
+        komi: i32,
+    ) -> Result<GoBoard, kifu_go::Error> {
+        let mut setup = if handicap >= 2 {
+            Setup::fixed_handicap(size, u32::from(handicap))?
+        } else {
+            let mut s = Setup::even(size);
+            s.handicap = u32::from(handicap);
+            s
+        };
+        setup.komi = Some(Komi(komi));
+        let game = Game::new(ruleset.clone(), &setup)?;
+        Ok(GoBoard {
+            ruleset,
+            setup,
+            game,
+            ops: Vec::new(),
+            verdicts: Vec::new(),
+            carried_captures: [0; 2],
+            carried_pass_stones: [0; 2],
+            carried_moves: 0,
+            final_score: None,
+        })
+    }
+
+    /// The ruleset.
+    pub fn ruleset(&self) -> &Ruleset {
+        &self.ruleset
+    }
+
+    /// The engine's game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Whose turn it is.
+    pub fn to_move(&self) -> Color {
+        ledger_color(self.game.to_move())
+    }
+
+    /// Moves played, passes included, corrections carried over.
+    pub fn moves(&self) -> u32 {
+        self.carried_moves + self.game.move_count()
+    }
+
+    /// The ending procedure's phase.
+    pub fn ending_phase(&self) -> &EndingPhase {
+        self.game.ending().phase()
+    }
+
+    /// Resumptions after a status dispute since the last correction.
+    pub fn resumptions(&self) -> u32 {
+        self.game.ending().resumptions()
+    }
+
+    fn captures(&self, c: GoColor) -> u32 {
+        self.carried_captures[c.index()] + self.game.captures(c)
+    }
+
+    fn pass_stones(&self, c: GoColor) -> u32 {
+        self.carried_pass_stones[c.index()] + self.game.pass_stones_received(c)
+    }
+
+    /// The picture.
+    pub fn view(&self) -> GoView {
+        let b = GoColor::Black;
+        let w = GoColor::White;
+        GoView {
+            size: self.game.board().size(),
+            rows: self.game.board().to_rows(),
+            to_move: self.to_move(),
+            black_prisoners: self.captures(b) + self.pass_stones(b),
+            white_prisoners: self.captures(w) + self.pass_stones(w),
+            black_pass_stones: self.pass_stones(b),
+            white_pass_stones: self.pass_stones(w),
+            moves: self.moves(),
+            ko_ban: self.game.ko_ban().map(|(p, _)| p.to_sgf()),
+            ending: self.ending_phase().clone(),
+        }
+    }
+
+    /// Counts the board with `dead` stones removed, prisoners carried over
+    /// corrections included.
+    pub fn score(&self, dead: &[Point]) -> Score {
+        let dead: Vec<GoPoint> = dead.iter().map(|p| go_point(*p)).collect();
+        score_position(
+            self.game.board(),
+            &dead,
+            [self.captures(GoColor::Black), self.captures(GoColor::White)],
+            [
+                self.pass_stones(GoColor::Black),
+                self.pass_stones(GoColor::White),
+            ],
+            self.game.komi(),
+            self.game.handicap(),
+            &self.ruleset,
+        )
+    }
+
+    /// The count for the way the game ended on the board, if it did.
+    pub(crate) fn score_for_end(&self, end: &GameEnd) -> Option<Score> {
+        match end {
+            GameEnd::Agreed { dead } => {
+                let dead: Vec<Point> = dead.iter().map(|p| Point { x: p.x, y: p.y }).collect();
+                Some(self.score(&dead))
+            }
+            GameEnd::AllStonesAlive | GameEnd::MoveLimit => Some(self.score(&[])),
+            GameEnd::Repetition => None,
+        }
+    }
+
+    /// Applies `op` and keeps it in the list of standing operations.
+    pub(crate) fn apply(&mut self, op: Op) -> Applied {
+        let applied = match &op {
+            Op::Move {
+                seq,
+                player,
+                stone,
+                point,
+                ..
+            } => {
+                let mv = match point {
+                    Some(p) => Move::Play(go_point(*p)),
+                    None => Move::Pass,
+                };
+                let v = self.game.apply(go_color(*player), go_color(*stone), mv);
+                self.verdicts.push((*seq, v.clone()));
+                Applied::Moved(v)
+            }
+            Op::Fix { fix, .. } => self.correct(fix),
+            Op::Agree { dead, .. } => {
+                let dead = dead.iter().map(|p| go_point(*p)).collect();
+                match self.game.agree(dead) {
+                    Ok(events) => Applied::Ending(events),
+                    Err(e) => Applied::Refused(e.to_string()),
+                }
+            }
+            Op::Dispute { .. } => match self.game.dispute() {
+                Ok(events) => Applied::Ending(events),
+                Err(e) => Applied::Refused(e.to_string()),
+            },
+        };
+        if !matches!(applied, Applied::Refused(_)) {
+            self.ops.push(op);
+        }
+        applied
+    }
+
+    /// Takes back every operation from index `from` on and rebuilds the
+    /// position from the setup.
+    pub(crate) fn truncate(&mut self, from: usize) {
+        let mut ops = std::mem::take(&mut self.ops);
+        ops.truncate(from);
+        self.rebuild(ops);
+    }
+
+    /// Replaces the standing operations by `ops` and rebuilds.
+    pub(crate) fn rebuild(&mut self, ops: Vec<Op>) {
+        // The setup was accepted once, so it is accepted again.
+        if let Ok(game) = Game::new(self.ruleset.clone(), &self.setup) {
+            self.game = game;
+        }
+        self.ops.clear();
+        self.verdicts.clear();
+        self.carried_captures = [0; 2];
+        self.carried_pass_stones = [0; 2];
+        self.carried_moves = 0;
+        self.final_score = None;
+        for op in ops {
+            self.apply(op);
+        }
+    }
+
+    /// The standing operations.
+    pub(crate) fn ops(&self) -> &[Op] {
+        &self.ops
+    }
+
+    /// Index of the standing move recorded at `seq` (remedy passes excluded).
+    pub(crate) fn move_index(&self, seq: u64) -> Option<usize> {
+        self.ops
+            .iter()
+            .position(|o| matches!(o, Op::Move { seq: s, remedy: false, .. } if *s == seq))
+    }
+
+    /// The verdict on the standing move recorded at `seq`.
+    pub(crate) fn verdict(&self, seq: u64) -> Option<&Verdict> {
+        self.verdicts
+            .iter()
+            .find(|(s, _)| *s == seq)
+            .map(|(_, v)| v)
+    }
+
+    /// Moves standing after the operation at `index`.
+    pub(crate) fn moves_after(&self, index: usize) -> u32 {
+        self.ops
+            .iter()
+            .skip(index + 1)
+            .filter(|o| o.is_move())
+            .count() as u32
+    }
+
+    /// Applies a correction: restarts the engine from the corrected position,
+    /// carrying prisoners and the move count.
+    fn correct(&mut self, fix: &BoardFix) -> Applied {
+        let board = self.game.board();
+        let size = board.size();
+        let mut black: Vec<GoPoint> = board.stones(GoColor::Black);
+        let mut white: Vec<GoPoint> = board.stones(GoColor::White);
+        let mut removed = 0;
+        let mut prisoners = [0u32; 2];
+        for p in &fix.remove {
+            let gp = go_point(*p);
+            for (stones, colour) in [(&mut black, GoColor::Black), (&mut white, GoColor::White)] {
+                if let Some(i) = stones.iter().position(|q| *q == gp) {
+                    stones.remove(i);
+                    removed += 1;
+                    if fix.as_prisoners {
+                        prisoners[colour.opponent().index()] += 1;
+                    }
+                }
+            }
+        }
+        let mut placed = 0;
+        for (c, p) in &fix.place {
+            let gp = go_point(*p);
+            if !gp.on_board(size) || black.contains(&gp) || white.contains(&gp) {
+                continue;
+            }
+            placed += 1;
+            match c {
+                Color::Black => black.push(gp),
+                Color::White => white.push(gp),
+            }
+        }
+        let setup = Setup {
+            size,
+            black,
+            white,
+            to_move: self.game.to_move(),
+            handicap: self.game.handicap(),
+            komi: Some(self.game.komi()),
+        };
+        if let Ok(game) = Game::new(self.ruleset.clone(), &setup) {
+            for c in [GoColor::Black, GoColor::White] {
+                self.carried_captures[c.index()] += self.game.captures(c) + prisoners[c.index()];
+                self.carried_pass_stones[c.index()] += self.game.pass_stones_received(c);
+            }
+            self.carried_moves += self.game.move_count();
+            self.game = game;
+        }
+        Applied::Fixed { removed, placed }
+    }
+
+    /// True when the verdict breaks a rule of play that the illegal-move
+    /// clauses govern (ko, superko, self-capture, alternation), as opposed
+    /// to an irregularity (occupied point, wrong colour, off the board).
+    pub(crate) fn is_illegal(v: &Verdict) -> bool {
+        v.violations.iter().any(|x| {
+            matches!(
+                x,
+                Violation::Ko
+                    | Violation::Superko(_)
+                    | Violation::Suicide
+                    | Violation::OutOfTurn { .. }
+            )
+        })
+    }
+}

@@ -1,0 +1,302 @@
+//! The records the projection keeps: illegal moves, irregularities,
+//! disputes, rulings, protests, appeals, the committee, sanctions and the
+//! result.
+
+use kifu_ledger::{
+    Color, CommitteeVerdict, GameResult, IrregularityKind, Participant, PublicKey, Ruling,
+    SanctionKind,
+};
+use serde::Serialize;
+
+/// Where the game stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "phase")]
+pub enum Phase {
+    /// Nothing has happened at the board yet.
+    NotStarted,
+    /// Moves are being played on the clock.
+    Playing,
+    /// Both clocks are stopped.
+    Paused {
+        /// Why.
+        reason: String,
+    },
+    /// The players assess the status of groups (or count).
+    StatusAssessment,
+    /// Play has resumed after a status dispute.
+    Resumption,
+    /// The game is formally adjourned.
+    Adjourned,
+    /// A disputed Renju claim waits for the referee.
+    AwaitingReferee,
+    /// The game is over.
+    Finished {
+        /// How, in words.
+        how: String,
+    },
+}
+
+/// An illegal move that was pointed out, and what followed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IllegalMoveNotice {
+    /// The move.
+    pub move_seq: u64,
+    /// The notice.
+    pub noticed_seq: u64,
+    /// Who pointed it out.
+    pub noticed_by: String,
+    /// The offender.
+    pub offender: Option<Color>,
+    /// The rules broken, as the engine names them.
+    pub violations: Vec<String>,
+    /// Moves played after it before the notice.
+    pub moves_after: u32,
+    /// The remedy applied, in words.
+    pub remedy: String,
+    /// True while a rewind waits for both players' agreement (BGA).
+    pub awaiting_agreement: bool,
+}
+
+/// An irregularity and its fix.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IrregularityRecord {
+    /// The event recording it.
+    pub seq: u64,
+    /// What went wrong.
+    pub kind: IrregularityKind,
+    /// The event it concerns.
+    pub about_seq: Option<u64>,
+    /// What the projection did, in words.
+    pub outcome: String,
+}
+
+/// A dispute and where it stands.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Dispute {
+    /// The event raising it (the matter's number).
+    pub seq: u64,
+    /// Who raised it.
+    pub raised_by: Color,
+    /// What about.
+    pub matter: String,
+    /// Whether the referee was called.
+    pub referee_called: bool,
+    /// The rulings on it, by event.
+    pub rulings: Vec<u64>,
+    /// Open, clarified, judged, or decided by the committee.
+    pub status: DisputeStatus,
+}
+
+/// Where a dispute stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DisputeStatus {
+    /// Waiting for the referee.
+    Open,
+    /// The referee clarified the rules; no judgement, the matter ended.
+    Clarified,
+    /// The referee gave a judgement.
+    Judged,
+    /// The appeals committee decided; final.
+    DecidedFinally,
+}
+
+/// A referee ruling and what it changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RulingRecord {
+    /// The event.
+    pub seq: u64,
+    /// The dispute it answers, if any.
+    pub dispute_seq: Option<u64>,
+    /// The ruling as recorded.
+    pub ruling: Ruling,
+    /// Whether its effects were applied.
+    pub applied: bool,
+    /// What it changed, or why it changed nothing.
+    pub changes: Vec<String>,
+}
+
+/// A game declared played under protest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Protest {
+    /// The event.
+    pub seq: u64,
+    /// Who protests.
+    pub player: Color,
+    /// What about.
+    pub statement: String,
+    /// The judgement that ordered play to resume, if any.
+    pub after_ruling: Option<u64>,
+}
+
+/// Whether an appeal may be heard.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "status")]
+pub enum Admissibility {
+    /// It may be heard.
+    Admissible,
+    /// It is recorded but may not be heard.
+    Inadmissible {
+        /// Why.
+        reason: String,
+    },
+    /// It depends on what the player writes on the result sheet.
+    PendingResultSheet,
+}
+
+/// An appeal to the committee.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Appeal {
+    /// The event.
+    pub seq: u64,
+    /// Who appeals.
+    pub player: Color,
+    /// The ruling appealed.
+    pub ruling_seq: u64,
+    /// Why.
+    pub grounds: String,
+    /// Whether it may be heard.
+    pub admissibility: Admissibility,
+    /// Members' signatures on decisions: (event, member, verdict).
+    pub votes: Vec<(u64, String, CommitteeVerdict)>,
+    /// The committee's final decision, once a majority signed it.
+    pub decision: Option<CommitteeDecisionRecord>,
+}
+
+/// The committee's final decision on an appeal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct CommitteeDecisionRecord {
+    /// The event whose signature made the majority.
+    pub seq: u64,
+    /// What was decided.
+    pub verdict: CommitteeVerdict,
+    /// The members who signed it.
+    pub signed_by: Vec<String>,
+    /// Whether its effects were applied.
+    pub applied: bool,
+}
+
+/// The appeals committee.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Committee {
+    /// The event forming it.
+    pub formed_seq: u64,
+    /// The members as formed.
+    pub members: Vec<Participant>,
+    /// The reserves, in order.
+    pub reserves: Vec<Participant>,
+    /// Players co-opted to make up three.
+    pub coopted: Vec<Participant>,
+    /// Keys recused for a conflict of interest.
+    pub recused: Vec<PublicKey>,
+}
+
+impl Committee {
+    /// The three who sit: members not recused, then reserves, then co-opted
+    /// players, in that order (LGC 2023, "Appeals committee").
+    pub fn sitting(&self, players: &[PublicKey]) -> Vec<&Participant> {
+        self.members
+            .iter()
+            .chain(self.reserves.iter())
+            .chain(self.coopted.iter())
+            .filter(|p| !self.recused.contains(&p.key) && !players.contains(&p.key))
+            .fold(Vec::new(), |mut acc: Vec<&Participant>, p| {
+                if acc.len() < 3 && !acc.iter().any(|q| q.key == p.key) {
+                    acc.push(p);
+                }
+                acc
+            })
+    }
+}
+
+/// A sanction on one player in this game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SanctionRecord {
+    /// The event.
+    pub seq: u64,
+    /// On whom.
+    pub player: Color,
+    /// What.
+    pub kind: SanctionKind,
+    /// Why.
+    pub reason: String,
+    /// Imposed directly, by a ruling, by the committee, or by the rules
+    /// themselves (a second warning).
+    pub source: String,
+}
+
+/// A result that follows from the facts, with the rule behind it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Decided {
+    /// The result.
+    pub result: GameResult,
+    /// The event that decided it.
+    pub at_seq: u64,
+    /// The rule.
+    pub rule: String,
+}
+
+/// A result declared or written on the result sheet.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Statement {
+    /// The event.
+    pub seq: u64,
+    /// Who signed it (name and role).
+    pub signer: String,
+    /// The player's seat, when a player signed.
+    pub seat: Option<Color>,
+    /// The signer's roles.
+    pub roles: Vec<kifu_ledger::Role>,
+    /// The result stated.
+    pub result: GameResult,
+    /// "Played under protest" beside a sheet signature.
+    pub under_protest: bool,
+    /// Whether it agrees with the result the rules give.
+    pub matches: Option<bool>,
+}
+
+/// The result: what the rules give, beside what was declared and signed.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct ResultState {
+    /// The end on the board or the clock (resignation, time, score, five,
+    /// claim, repetition, illegal move, abnormal termination).
+    pub by_play: Option<Decided>,
+    /// A forfeit (sanction, two warnings, late arrival, disqualification).
+    pub forfeit: Option<Decided>,
+    /// Set by a referee's judgement or the committee.
+    pub ruled: Option<Decided>,
+    /// Results declared.
+    pub declared: Vec<Statement>,
+    /// Signatures on the result sheet.
+    pub signatures: Vec<Statement>,
+    /// Who still has to sign the sheet.
+    pub missing_signatures: Vec<String>,
+    /// Every disagreement, in words; never resolved silently.
+    pub mismatches: Vec<String>,
+}
+
+impl ResultState {
+    /// The result the rules give: a ruling or committee decision first, then
+    /// a forfeit, then the end of play.
+    pub fn computed(&self) -> Option<&Decided> {
+        self.ruled
+            .as_ref()
+            .or(self.forfeit.as_ref())
+            .or(self.by_play.as_ref())
+    }
+}
+
+/// One recorded event, as the story tells it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct EventNote {
+    /// Sequence number.
+    pub seq: u64,
+    /// Time stated by the signer.
+    pub at_ms: u64,
+    /// The kind.
+    pub kind: String,
+    /// Who signed it (name and roles).
+    pub signer: String,
+    /// What it says.
+    pub summary: String,
+}

@@ -1,0 +1,175 @@
+//! The Renju (and Gomoku) board inside the game projection: an adapter over
+//! `kifu-renju`.
+//!
+//! `kifu_renju::RenjuGame` refuses an input that does not fit (a stone on an
+//! occupied point, a swap out of order) and leaves the game unchanged; the
+//! projection records the fact anyway and shows the refusal as a
+//! consequence. Ledger seats map to the engine's players: `Color::Black` is
+//! the tentative first player (`PlayerId::First`).
+
+use kifu_ledger::{Color, GameKind, Genesis, Point};
+use kifu_renju::{
+    Expected, GameInput, GameSettings, OpeningRule, Outcome, PlayerId, Point as RPoint, RenjuGame,
+    RenjuResult, Rule, Stone, BOARD_SIZE,
+};
+use serde::Serialize;
+
+/// Ledger seat to engine player.
+pub(crate) fn player_id(c: Color) -> PlayerId {
+    match c {
+        Color::Black => PlayerId::First,
+        Color::White => PlayerId::Second,
+    }
+}
+
+/// Engine player to ledger seat.
+pub(crate) fn seat(p: PlayerId) -> Color {
+    match p {
+        PlayerId::First => Color::Black,
+        PlayerId::Second => Color::White,
+    }
+}
+
+/// Ledger point (row from the top) to a Renju point (row from the bottom).
+pub(crate) fn renju_point(p: Point) -> Option<RPoint> {
+    if p.y >= BOARD_SIZE {
+        return None;
+    }
+    RPoint::new(p.x, BOARD_SIZE - 1 - p.y)
+}
+
+/// The engine's settings from the genesis: the rule from the game kind and
+/// profile, the opening from the `opening` override (default `free`).
+pub(crate) fn settings(g: &Genesis) -> (GameSettings, Vec<String>) {
+    let mut notes = Vec::new();
+    let rule = match g.game {
+        GameKind::GomokuFreestyle => Rule::GomokuFreestyle,
+        GameKind::GomokuStandard => Rule::GomokuStandard,
+        _ => match g.ruleset.parse::<Rule>() {
+            Ok(r) => r,
+            Err(_) => {
+                notes.push(format!(
+                    "unknown Renju profile {:?}: played under rif-renju",
+                    g.ruleset
+                ));
+                Rule::RifRenju
+            }
+        },
+    };
+    let opening = match g.overrides.iter().find(|(k, _)| k == "opening") {
+        Some((_, v)) => match v.parse::<OpeningRule>() {
+            Ok(o) => o,
+            Err(_) => {
+                notes.push(format!("unknown opening rule {v:?}: free opening"));
+                OpeningRule::Free
+            }
+        },
+        None => OpeningRule::Free,
+    };
+    (
+        GameSettings {
+            rule,
+            opening,
+            auto_declare: g.auto_declare,
+            auto_claim_forbidden: false,
+        },
+        notes,
+    )
+}
+
+/// The board of a Renju or Gomoku game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RenjuBoard {
+    #[serde(skip)]
+    game: RenjuGame,
+    /// The rule.
+    pub rule: String,
+    /// The opening procedure.
+    pub opening: String,
+}
+
+/// A serializable picture of a Renju board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct RenjuView {
+    /// Rows, top (row 15) first: `X` black, `O` white, `.` empty.
+    pub rows: Vec<String>,
+    /// Stones on the board.
+    pub stones: usize,
+    /// The seat holding Black now (after the opening's swaps).
+    pub black_seat: Color,
+    /// What the game waits for.
+    pub expected: Expected,
+    /// The seat whose draw offer is pending.
+    pub draw_offer: Option<Color>,
+}
+
+impl RenjuBoard {
+    /// A board for these settings.
+    pub(crate) fn new(settings: GameSettings) -> RenjuBoard {
+        RenjuBoard {
+            game: RenjuGame::new(settings),
+            rule: settings.rule.to_string(),
+            opening: settings.opening.to_string(),
+        }
+    }
+
+    /// The engine's game.
+    pub fn game(&self) -> &RenjuGame {
+        &self.game
+    }
+
+    /// Feeds one input; the engine's outcome, or why it refused.
+    pub(crate) fn apply(&mut self, input: GameInput) -> Result<Outcome, String> {
+        self.game.apply(input).map_err(|e| e.to_string())
+    }
+
+    /// The result, once the engine says the game ended.
+    pub fn result(&self) -> Option<&RenjuResult> {
+        self.game.result()
+    }
+
+    /// The seat to act next, if a normal move is awaited.
+    pub fn to_move(&self) -> Option<Color> {
+        match self.game.expected() {
+            Expected::Move { by, .. }
+            | Expected::OpeningStone { by, .. }
+            | Expected::SwapDecision { by }
+            | Expected::FifthCount { by, .. }
+            | Expected::FifthProposals { by, .. }
+            | Expected::FifthStoneOrProposals { by, .. }
+            | Expected::FifthChoice { by, .. } => Some(seat(by)),
+            Expected::RefereeRuling | Expected::Nothing => None,
+        }
+    }
+
+    /// True while a disputed claim waits for the referee.
+    pub fn awaiting_referee(&self) -> bool {
+        matches!(self.game.expected(), Expected::RefereeRuling)
+    }
+
+    /// The picture.
+    pub fn view(&self) -> RenjuView {
+        let board = self.game.board();
+        let rows = (0..BOARD_SIZE)
+            .rev()
+            .map(|row| {
+                (0..BOARD_SIZE)
+                    .map(
+                        |col| match RPoint::new(col, row).and_then(|p| board.get(p)) {
+                            Some(Stone::Black) => 'X',
+                            Some(Stone::White) => 'O',
+                            None => '.',
+                        },
+                    )
+                    .collect()
+            })
+            .collect();
+        RenjuView {
+            rows,
+            stones: board.stone_count(),
+            black_seat: seat(self.game.black_player()),
+            expected: self.game.expected(),
+            draw_offer: self.game.draw_offer().map(seat),
+        }
+    }
+}

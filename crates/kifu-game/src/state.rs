@@ -1,0 +1,761 @@
+//! [`GameState`]: the whole game at one event, and how one event changes it.
+
+use kifu_clock::{Clock, ClockEvent, Flag, Player, PlayerClock, TimeControl};
+use kifu_ledger::{
+    Body, Color, Event, GameKind, GameResult, Genesis, Outcome, Participant, PublicKey, ResultBy,
+    Role,
+};
+use serde::Serialize;
+
+use crate::cite::{self, arbitration_document, lgc, rif, uec, Consequence};
+use crate::go::GoBoard;
+use crate::record::*;
+use crate::renju::RenjuBoard;
+
+/// The board, by game.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "game")]
+pub enum BoardState {
+    /// No board (before the genesis, or a board the engine cannot set up).
+    None,
+    /// A Go board.
+    Go(Box<GoBoard>),
+    /// A Renju or Gomoku board.
+    Renju(Box<RenjuBoard>),
+}
+
+/// Both clocks, projected by `kifu-clock`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClockState {
+    #[serde(skip)]
+    pub(crate) clock: Option<Clock>,
+    /// The time control.
+    pub time_control: Option<TimeControl>,
+    /// When the clock was started.
+    pub started_at_ms: Option<u64>,
+    /// Black's clock at the start of his current or next turn.
+    pub black: Option<PlayerClock>,
+    /// White's clock.
+    pub white: Option<PlayerClock>,
+    /// Whose clock runs.
+    pub running: Option<Color>,
+    /// Why both clocks are stopped.
+    pub paused: Option<String>,
+    /// The instant the running player's flag falls if nobody presses.
+    pub flag_at_ms: Option<u64>,
+    /// Flags fallen.
+    pub flags: Vec<Flag>,
+    /// Time used as measured by the server (computer events), Black and White.
+    pub server_used_ms: [u64; 2],
+}
+
+/// The whole game at one event, derived from the signed facts alone.
+///
+/// Build it with [`GameState::replay`] or [`GameState::new`] and
+/// [`GameState::apply`]; both give equal states.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GameState {
+    /// The last event applied.
+    pub at_seq: Option<u64>,
+    /// The time of the last event applied.
+    pub at_ms: Option<u64>,
+    /// The genesis.
+    pub genesis: Option<Genesis>,
+    /// The ruleset profile.
+    pub profile: String,
+    /// The board.
+    pub board: BoardState,
+    /// Whose turn it is.
+    pub to_move: Option<Color>,
+    /// The clocks.
+    pub clock: ClockState,
+    /// Where the game stands.
+    pub phase: Phase,
+    /// Illegal moves pointed out.
+    pub illegal_moves: Vec<IllegalMoveNotice>,
+    /// Irregularities and their fixes.
+    pub irregularities: Vec<IrregularityRecord>,
+    /// Disputes.
+    pub disputes: Vec<Dispute>,
+    /// Referee rulings.
+    pub rulings: Vec<RulingRecord>,
+    /// Protests.
+    pub protests: Vec<Protest>,
+    /// Appeals.
+    pub appeals: Vec<Appeal>,
+    /// The appeals committee.
+    pub committee: Option<Committee>,
+    /// Sanctions on the players.
+    pub sanctions: Vec<SanctionRecord>,
+    /// The result.
+    pub result: ResultState,
+    /// Every consequence, with its rule, in order.
+    pub consequences: Vec<Consequence>,
+    /// The story: every event, who signed it, what it says.
+    pub events: Vec<EventNote>,
+    /// Players' rewind agreements, by illegal move (BGA).
+    pub(crate) rewind_agreements: Vec<(u64, Color)>,
+    /// Players' status agreements since play last paused.
+    pub(crate) status_agreements: [Option<Vec<kifu_ledger::Point>>; 2],
+    /// Dead stones marked by each side (UEC Cup).
+    pub(crate) dead_marks: [Option<Vec<kifu_ledger::Point>>; 2],
+}
+
+impl Default for GameState {
+    fn default() -> Self {
+        GameState::new()
+    }
+}
+
+pub(crate) fn idx(c: Color) -> usize {
+    match c {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+pub(crate) fn player(c: Color) -> Player {
+    match c {
+        Color::Black => Player::Black,
+        Color::White => Player::White,
+    }
+}
+
+pub(crate) fn colour_of(p: Player) -> Color {
+    match p {
+        Player::Black => Color::Black,
+        Player::White => Color::White,
+    }
+}
+
+/// "Black" or "White".
+pub(crate) fn name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// A result in words: `W+7.5 (score)`, `B+R`, `draw`, ...
+pub fn result_text(r: &GameResult) -> String {
+    let who = match &r.outcome {
+        Outcome::Win(Color::Black) => "B+",
+        Outcome::Win(Color::White) => "W+",
+        Outcome::Draw => return format!("draw ({})", by_text(&r.by)),
+        Outcome::BothLose => return format!("both lose ({})", by_text(&r.by)),
+        Outcome::NoResult => return format!("no result ({})", by_text(&r.by)),
+    };
+    match &r.by {
+        ResultBy::Score { margin_half_points } => {
+            let m = margin_half_points.unsigned_abs();
+            if m % 2 == 0 {
+                format!("{who}{}", m / 2)
+            } else {
+                format!("{who}{}.5", m / 2)
+            }
+        }
+        ResultBy::Resignation => format!("{who}R"),
+        ResultBy::Time => format!("{who}T"),
+        ResultBy::Forfeit => format!("{who}F"),
+        other => format!("{who} ({})", by_text(other)),
+    }
+}
+
+fn by_text(by: &ResultBy) -> String {
+    match by {
+        ResultBy::Resignation => "resignation".into(),
+        ResultBy::Time => "time".into(),
+        ResultBy::Forfeit => "forfeit".into(),
+        ResultBy::Score { .. } => "score".into(),
+        ResultBy::Five => "five".into(),
+        ResultBy::ForbiddenMove => "forbidden move".into(),
+        ResultBy::IllegalMove => "illegal move".into(),
+        ResultBy::Agreement => "agreement".into(),
+        ResultBy::Repetition => "repetition".into(),
+        ResultBy::AbnormalTermination => "abnormal termination".into(),
+        ResultBy::Other(s) => s.clone(),
+    }
+}
+
+impl GameState {
+    /// The state before any event.
+    pub fn new() -> GameState {
+        GameState {
+            at_seq: None,
+            at_ms: None,
+            genesis: None,
+            profile: String::new(),
+            board: BoardState::None,
+            to_move: None,
+            clock: ClockState {
+                clock: None,
+                time_control: None,
+                started_at_ms: None,
+                black: None,
+                white: None,
+                running: None,
+                paused: None,
+                flag_at_ms: None,
+                flags: Vec::new(),
+                server_used_ms: [0; 2],
+            },
+            phase: Phase::NotStarted,
+            illegal_moves: Vec::new(),
+            irregularities: Vec::new(),
+            disputes: Vec::new(),
+            rulings: Vec::new(),
+            protests: Vec::new(),
+            appeals: Vec::new(),
+            committee: None,
+            sanctions: Vec::new(),
+            result: ResultState::default(),
+            consequences: Vec::new(),
+            events: Vec::new(),
+            rewind_agreements: Vec::new(),
+            status_agreements: [None, None],
+            dead_marks: [None, None],
+        }
+    }
+
+    /// The state after `events`, applied in order.
+    pub fn replay<'a>(events: impl IntoIterator<Item = &'a Event>) -> GameState {
+        let mut s = GameState::new();
+        for e in events {
+            s.apply(e);
+        }
+        s
+    }
+
+    /// The state at event `seq`: every event up to and including it.
+    pub fn at<'a>(events: impl IntoIterator<Item = &'a Event>, seq: u64) -> GameState {
+        GameState::replay(events.into_iter().take_while(|e| e.seq <= seq))
+    }
+
+    /// Adds a consequence.
+    pub(crate) fn note(&mut self, what: impl Into<String>, rule: impl Into<String>) {
+        let at_seq = self.at_seq.unwrap_or(0);
+        self.consequences.push(Consequence {
+            at_seq,
+            what: what.into(),
+            rule: rule.into(),
+        });
+    }
+
+    /// The consequences of one event.
+    pub fn consequences_of(&self, seq: u64) -> impl Iterator<Item = &Consequence> {
+        self.consequences.iter().filter(move |c| c.at_seq == seq)
+    }
+
+    /// The roles `key` holds in this game.
+    pub fn roles_of(&self, key: &PublicKey) -> Vec<Role> {
+        self.genesis
+            .as_ref()
+            .map(|g| g.roles_of(key))
+            .unwrap_or_default()
+    }
+
+    /// The roster entry of a seat.
+    pub fn player_participant(&self, c: Color) -> Option<&Participant> {
+        let role = match c {
+            Color::Black => Role::Black,
+            Color::White => Role::White,
+        };
+        self.genesis.as_ref().and_then(|g| g.holder(role))
+    }
+
+    /// The keys of both players.
+    pub(crate) fn player_keys(&self) -> Vec<PublicKey> {
+        [Color::Black, Color::White]
+            .iter()
+            .filter_map(|c| self.player_participant(*c).map(|p| p.key))
+            .collect()
+    }
+
+    /// `Name (roles)` for a key.
+    pub fn signer_name(&self, key: &PublicKey) -> String {
+        let Some(g) = &self.genesis else {
+            return format!("key {}", &key.to_hex()[..12]);
+        };
+        let entries: Vec<&Participant> = g.roster.iter().filter(|p| &p.key == key).collect();
+        match entries.first() {
+            None => format!("key {} (not in the roster)", &key.to_hex()[..12]),
+            Some(first) => {
+                let roles: Vec<String> = entries
+                    .iter()
+                    .map(|p| format!("{:?}", p.role).to_lowercase())
+                    .collect();
+                format!("{} ({})", first.name, roles.join(", "))
+            }
+        }
+    }
+
+    /// True once the rules give a result.
+    pub fn is_over(&self) -> bool {
+        self.result.computed().is_some()
+    }
+
+    /// The document that governs arbitration under this profile.
+    pub(crate) fn arbitration_doc(&self) -> &'static str {
+        arbitration_document(&self.profile)
+    }
+
+    /// Applies one event. Never panics and never refuses: a fact that makes
+    /// no sense where it stands is kept and flagged as a consequence.
+    pub fn apply(&mut self, event: &Event) {
+        if let Some(last) = self.at_seq {
+            if event.seq <= last {
+                self.at_seq = Some(event.seq);
+                self.note(
+                    format!(
+                        "event {} does not follow event {last}: ignored by the projection",
+                        event.seq
+                    ),
+                    "docs/FORMAT.md, \"Verifying a chain\"",
+                );
+                self.at_seq = Some(last);
+                return;
+            }
+        }
+        self.at_seq = Some(event.seq);
+        self.at_ms = Some(event.at_ms);
+        let signer = self.signer_name(&event.signer);
+        self.events.push(EventNote {
+            seq: event.seq,
+            at_ms: event.at_ms,
+            kind: event.body.kind_name().to_string(),
+            signer,
+            summary: crate::story::describe(&event.body),
+        });
+        if self.genesis.is_none() {
+            if let Body::GameCreated(g) = &event.body {
+                self.start(g.clone());
+            } else {
+                self.note(
+                    "no genesis before this event: nothing can be projected",
+                    "docs/FORMAT.md, \"Verifying a chain\"",
+                );
+            }
+            return;
+        }
+        let roles = self.roles_of(&event.signer);
+        self.dispatch(event, &roles);
+        self.check_flag(event.at_ms);
+        self.refresh();
+    }
+
+    fn start(&mut self, g: Genesis) {
+        self.profile = g.ruleset.clone();
+        self.clock.time_control = Some(g.time_control);
+        match Clock::new(g.time_control) {
+            Ok(c) => self.clock.clock = Some(c),
+            Err(e) => self.note(
+                format!("the time control cannot be run ({e}): no clock projection"),
+                "kifu-clock, TimeControl::validate",
+            ),
+        }
+        match g.game {
+            GameKind::Go => {
+                let ruleset = match kifu_go::Ruleset::by_name(&g.ruleset) {
+                    Ok(r) => r,
+                    Err(_) => {
+                        self.note(
+                            format!(
+                                "unknown Go profile {:?}: the board is projected under lgc-2023",
+                                g.ruleset
+                            ),
+                            "docs/RULESETS.md, profiles",
+                        );
+                        kifu_go::Ruleset::lgc_2023()
+                    }
+                };
+                match GoBoard::new(ruleset, g.board_size, g.handicap, g.komi_half_points) {
+                    Ok(b) => self.board = BoardState::Go(Box::new(b)),
+                    Err(e) => self.note(
+                        format!("the board cannot be set up ({e}): no board projection"),
+                        "kifu-go, Game::new",
+                    ),
+                }
+            }
+            GameKind::Renju | GameKind::GomokuFreestyle | GameKind::GomokuStandard => {
+                let (settings, notes) = crate::renju::settings(&g);
+                for n in notes {
+                    self.note(n, rif("The Rules for World Championship"));
+                }
+                self.board = BoardState::Renju(Box::new(RenjuBoard::new(settings)));
+            }
+        }
+        self.genesis = Some(g);
+        self.refresh();
+    }
+
+    fn dispatch(&mut self, event: &Event, roles: &[Role]) {
+        let seq = event.seq;
+        match &event.body {
+            Body::GameCreated(_) => self.note(
+                "a second genesis in one chain: ignored",
+                "docs/FORMAT.md, \"Verifying a chain\"",
+            ),
+            Body::ClockStarted { running } => {
+                self.clock_event(ClockEvent::Started {
+                    at_ms: event.at_ms,
+                    running: player(*running),
+                });
+                if self.clock.started_at_ms.is_none() {
+                    self.clock.started_at_ms = Some(event.at_ms);
+                }
+            }
+            Body::ClockPressed { player: p } => self.clock_event(ClockEvent::Pressed {
+                at_ms: event.at_ms,
+                player: player(*p),
+            }),
+            Body::ClockPaused { reason } => self.clock_event(ClockEvent::Paused {
+                at_ms: event.at_ms,
+                reason: crate::clock::pause_reason(reason),
+            }),
+            Body::ClockResumed { running } => self.clock_event(ClockEvent::Resumed {
+                at_ms: event.at_ms,
+                running: Some(player(*running)),
+            }),
+            Body::ClockAdjusted {
+                player: p,
+                delta_ms,
+                reason,
+            } => {
+                self.clock_event(ClockEvent::Adjusted {
+                    at_ms: event.at_ms,
+                    player: player(*p),
+                    delta_ms: *delta_ms,
+                    reason: reason.clone(),
+                });
+                if self.clock.started_at_ms.is_some() {
+                    self.note(
+                        format!(
+                            "{}'s clock adjusted by {} ms by the referee",
+                            name(*p),
+                            delta_ms
+                        ),
+                        lgc("Timing error"),
+                    );
+                }
+            }
+            Body::ClockReading {
+                black_ms,
+                white_ms,
+                black_overtime,
+                white_overtime,
+                read_by,
+            } => self.clock_reading(
+                event.at_ms,
+                (*black_ms, *black_overtime),
+                (*white_ms, *white_overtime),
+                read_by,
+            ),
+            Body::ServerTimeUsed { player: p, used_ms } => self.server_time(*p, *used_ms),
+            Body::StonePlaced {
+                player: p,
+                stone,
+                point,
+            } => self.stone_placed(seq, *p, *stone, *point),
+            Body::Pass {
+                player: p,
+                pass_stone,
+            } => self.pass(seq, *p, *pass_stone),
+            Body::Resigned { player: p, .. } => self.resigned(seq, *p),
+            Body::IllegalMoveNoticed { move_seq, .. } => {
+                self.illegal_move_noticed(seq, *move_seq, &event.signer, roles)
+            }
+            Body::RewindAgreed {
+                player: p,
+                move_seq,
+            } => self.rewind_agreed(seq, *p, *move_seq),
+            Body::IrregularityRecorded {
+                kind,
+                about_seq,
+                fix,
+                statement,
+            } => self.irregularity(seq, *kind, *about_seq, fix, statement),
+            Body::DeadStonesMarked { player: p, dead } => self.dead_marked(seq, *p, dead),
+            Body::StatusAgreed { dead } => self.status_agreed(seq, dead, roles),
+            Body::StatusDisputed { player: p, .. } => self.status_disputed(seq, *p),
+            Body::FiveDeclared { player: p } => self.renju_input(
+                seq,
+                kifu_renju::GameInput::DeclareFive {
+                    by: crate::renju::player_id(*p),
+                },
+            ),
+            Body::ForbiddenMovePointedOut { player: p, point } => {
+                let point = point.and_then(crate::renju::renju_point);
+                self.renju_input(
+                    seq,
+                    kifu_renju::GameInput::ClaimForbidden {
+                        by: crate::renju::player_id(*p),
+                        point,
+                    },
+                )
+            }
+            Body::DrawOffered { player: p } => self.renju_input(
+                seq,
+                kifu_renju::GameInput::OfferDraw {
+                    by: crate::renju::player_id(*p),
+                },
+            ),
+            Body::DrawAccepted { player: p } => self.renju_input(
+                seq,
+                kifu_renju::GameInput::AcceptDraw {
+                    by: crate::renju::player_id(*p),
+                },
+            ),
+            Body::DrawDeclined { player: p } => self.note(
+                format!("{} declines the draw offer; play goes on", name(*p)),
+                rif("The game ends with draw when..."),
+            ),
+            Body::OpeningSwap { player: p, swap } => self.renju_input(
+                seq,
+                kifu_renju::GameInput::Swap {
+                    by: crate::renju::player_id(*p),
+                    swap: *swap,
+                },
+            ),
+            Body::FifthCountDeclared { player: p, count } => self.renju_input(
+                seq,
+                kifu_renju::GameInput::DeclareFifthCount {
+                    by: crate::renju::player_id(*p),
+                    count: *count,
+                },
+            ),
+            Body::FifthsOffered { player: p, points } => {
+                let points = points
+                    .iter()
+                    .filter_map(|q| crate::renju::renju_point(*q))
+                    .collect();
+                self.renju_input(
+                    seq,
+                    kifu_renju::GameInput::ProposeFifths {
+                        by: crate::renju::player_id(*p),
+                        points,
+                    },
+                )
+            }
+            Body::FifthChosen { player: p, point } => match crate::renju::renju_point(*point) {
+                Some(point) => self.renju_input(
+                    seq,
+                    kifu_renju::GameInput::ChooseFifth {
+                        by: crate::renju::player_id(*p),
+                        point,
+                    },
+                ),
+                None => self.note("the chosen fifth move is off the board", rif("Rules")),
+            },
+            Body::DisputeRaised { player: p, matter } => self.dispute_raised(seq, *p, matter),
+            Body::RefereeCalled { player: p } => self.referee_called(seq, *p),
+            Body::RefereeRuling(r) => self.referee_ruling(seq, r),
+            Body::SanctionImposed(s) => self.sanction(seq, s, "imposed"),
+            Body::ProtestDeclared {
+                player: p,
+                statement,
+            } => self.protest(seq, *p, statement),
+            Body::AppealLodged {
+                player: p,
+                ruling_seq,
+                grounds,
+            } => self.appeal(seq, *p, *ruling_seq, grounds),
+            Body::CommitteeFormed {
+                members,
+                reserves,
+                formed_before_round,
+            } => self.committee_formed(seq, members, reserves, *formed_before_round),
+            Body::MemberRecused { member, reason } => self.member_recused(*member, reason),
+            Body::MemberCoopted { member } => self.member_coopted(member),
+            Body::CommitteeDecision {
+                appeal_seq,
+                verdict,
+                ..
+            } => self.committee_decision(seq, *appeal_seq, verdict, &event.signer),
+            Body::ResultDeclared(r) => {
+                let signer = self.signer_name(&event.signer);
+                self.result.declared.push(Statement {
+                    seq,
+                    signer,
+                    seat: None,
+                    roles: roles.to_vec(),
+                    result: r.clone(),
+                    under_protest: false,
+                    matches: None,
+                });
+            }
+            Body::ResultSheetSigned {
+                result,
+                under_protest,
+            } => self.sheet_signed(seq, result, *under_protest, &event.signer),
+            Body::PlayerArrived { player: p } => self.player_arrived(*p, event.at_ms),
+            Body::ProgramTerminated { player: p, .. } => self.program_terminated(*p, event.at_ms),
+        }
+    }
+
+    /// Records a result that follows from play, unless one already stands.
+    pub(crate) fn end_by_play(&mut self, result: GameResult, rule: String) {
+        if self.result.by_play.is_some() || self.result.ruled.is_some() {
+            self.note(
+                format!(
+                    "{} would follow, but the game was already decided",
+                    result_text(&result)
+                ),
+                rule,
+            );
+            return;
+        }
+        let at_seq = self.at_seq.unwrap_or(0);
+        self.note(
+            format!("the game ends: {}", result_text(&result)),
+            rule.clone(),
+        );
+        self.result.by_play = Some(Decided {
+            result,
+            at_seq,
+            rule,
+        });
+    }
+
+    /// Records a forfeit of `who` (both, when the other already forfeited).
+    pub(crate) fn forfeit(&mut self, who: Color, why: &str, rule: String) {
+        let at_seq = self.at_seq.unwrap_or(0);
+        let result = match &self.result.forfeit {
+            Some(d) if d.result.outcome == Outcome::Win(who) => GameResult {
+                outcome: Outcome::BothLose,
+                by: ResultBy::Forfeit,
+            },
+            Some(d) if d.result.outcome == Outcome::BothLose => return,
+            Some(_) => return,
+            None => GameResult {
+                outcome: Outcome::Win(who.opponent()),
+                by: ResultBy::Forfeit,
+            },
+        };
+        self.note(
+            format!(
+                "{} forfeits the game ({why}): {}",
+                name(who),
+                result_text(&result)
+            ),
+            rule.clone(),
+        );
+        self.result.forfeit = Some(Decided {
+            result,
+            at_seq,
+            rule,
+        });
+    }
+
+    /// After every event: the derived parts (turn, clock view, phase,
+    /// admissibility of appeals, result comparison).
+    fn refresh(&mut self) {
+        self.to_move = match &self.board {
+            BoardState::Go(b) => Some(b.to_move()),
+            BoardState::Renju(r) => r.to_move(),
+            BoardState::None => None,
+        };
+        self.refresh_clock_view();
+        self.refresh_appeals();
+        self.refresh_result();
+        self.phase = self.compute_phase();
+    }
+
+    fn compute_phase(&self) -> Phase {
+        if let Some(d) = self.result.computed() {
+            return Phase::Finished {
+                how: format!("{}; {}", result_text(&d.result), d.rule),
+            };
+        }
+        if let BoardState::Renju(r) = &self.board {
+            if r.awaiting_referee() {
+                return Phase::AwaitingReferee;
+            }
+        }
+        if let Some(reason) = &self.clock.paused {
+            if reason == "ADJOURNMENT" {
+                return Phase::Adjourned;
+            }
+            if let BoardState::Go(b) = &self.board {
+                if matches!(b.ending_phase(), kifu_go::EndingPhase::StatusAssessment) {
+                    return Phase::StatusAssessment;
+                }
+            }
+            return Phase::Paused {
+                reason: reason.clone(),
+            };
+        }
+        if let BoardState::Go(b) = &self.board {
+            match b.ending_phase() {
+                kifu_go::EndingPhase::StatusAssessment
+                | kifu_go::EndingPhase::WhiteToPassLast(_) => return Phase::StatusAssessment,
+                kifu_go::EndingPhase::Play if b.resumptions() > 0 => return Phase::Resumption,
+                _ => {}
+            }
+        }
+        let moved = match &self.board {
+            BoardState::Go(b) => !b.ops.is_empty(),
+            BoardState::Renju(r) => !r.game().moves().is_empty(),
+            BoardState::None => false,
+        };
+        if self.clock.started_at_ms.is_some() || moved {
+            Phase::Playing
+        } else {
+            Phase::NotStarted
+        }
+    }
+
+    /// The loss on time, from the clock projection.
+    fn check_flag(&mut self, at_ms: u64) {
+        if self.is_over() {
+            return;
+        }
+        // LGC 2023, "Ending the game" 4: during status assessment the clock is
+        // paused, whatever the record says about the clock.
+        if let BoardState::Go(b) = &self.board {
+            if matches!(b.ending_phase(), kifu_go::EndingPhase::StatusAssessment) {
+                return;
+            }
+        }
+        let Some(clock) = &self.clock.clock else {
+            return;
+        };
+        let Some(flag) = clock.flag_fallen_by(at_ms) else {
+            return;
+        };
+        let loser = colour_of(flag.player);
+        let rule = match self.profile.as_str() {
+            "uec-cup" => uec("d) One player exceed the time limit"),
+            "rif-renju" | "gomoku-freestyle" | "gomoku-standard" => {
+                rif("The game is won by a player when... The opponent's time runs out")
+            }
+            _ => lgc("Loss on time"),
+        };
+        if let BoardState::Renju(r) = &mut self.board {
+            let _ = r.apply(kifu_renju::GameInput::TimeExpired {
+                player: crate::renju::player_id(loser),
+            });
+        }
+        self.note(
+            format!(
+                "{}'s flag fell at {} ms ({} ms after the clock was started)",
+                name(loser),
+                flag.at_ms,
+                flag.at_ms
+                    .saturating_sub(self.clock.started_at_ms.unwrap_or(flag.at_ms))
+            ),
+            rule.clone(),
+        );
+        self.end_by_play(
+            GameResult {
+                outcome: Outcome::Win(loser.opponent()),
+                by: ResultBy::Time,
+            },
+            rule,
+        );
+    }
+
+    /// Shortcut for citing the profile's document.
+    pub(crate) fn doc_clause(&self, clause: &str) -> String {
+        cite::cite(self.arbitration_doc(), clause)
+    }
+}

@@ -1,0 +1,206 @@
+//! One line of words per recorded fact, for the story `kifu explain` tells.
+
+use kifu_ledger::{Body, Color, Point, RulingKind};
+
+use crate::state::{name, result_text};
+
+fn pt(p: &Point) -> String {
+    let c = |n: u8| (b'a'.wrapping_add(n)) as char;
+    format!("{}{}", c(p.x), c(p.y))
+}
+
+fn pts(ps: &[Point]) -> String {
+    if ps.is_empty() {
+        "none".into()
+    } else {
+        ps.iter().map(pt).collect::<Vec<_>>().join(",")
+    }
+}
+
+fn who(c: &Color) -> &'static str {
+    name(*c)
+}
+
+/// What a fact says, in words.
+pub fn describe(body: &Body) -> String {
+    match body {
+        Body::GameCreated(g) => format!(
+            "game created: {:?} {}x{} under {}, handicap {}, komi {}, {:?}",
+            g.game,
+            g.board_size,
+            g.board_size,
+            g.ruleset,
+            g.handicap,
+            f64::from(g.komi_half_points) / 2.0,
+            g.time_control
+        ),
+        Body::ClockStarted { running } => format!("clock started, {} to move", who(running)),
+        Body::StonePlaced {
+            player,
+            stone,
+            point,
+        } if player == stone => format!("{} plays {}", who(player), pt(point)),
+        Body::StonePlaced {
+            player,
+            stone,
+            point,
+        } => format!(
+            "{} places a {} stone at {}",
+            who(player),
+            who(stone).to_lowercase(),
+            pt(point)
+        ),
+        Body::Pass { player, pass_stone } => format!(
+            "{} passes{}",
+            who(player),
+            if *pass_stone {
+                ", handing over a pass stone"
+            } else {
+                ""
+            }
+        ),
+        Body::ClockPressed { player } => format!("{} presses the clock", who(player)),
+        Body::ClockPaused { reason } => format!("clocks paused: {reason:?}"),
+        Body::ClockResumed { running } => format!("clocks resumed, {}'s running", who(running)),
+        Body::Resigned { player, manner } => format!("{} resigns ({manner:?})", who(player)),
+        Body::RefereeRuling(r) => format!(
+            "referee {}: {} (reasons: {}; rules: {}; {} effect(s))",
+            match r.kind {
+                RulingKind::Clarification => "clarifies",
+                RulingKind::Judgement => "judges",
+            },
+            r.decision,
+            r.reasons,
+            r.rules_cited.join("; "),
+            r.effects.len()
+        ),
+        Body::SanctionImposed(s) => {
+            format!("sanction {:?} on {:?}: {}", s.kind, s.target, s.reason)
+        }
+        Body::ProtestDeclared { player, statement } => {
+            format!(
+                "{} declares the game played under protest: {statement}",
+                who(player)
+            )
+        }
+        Body::ResultDeclared(r) => format!("result declared: {}", result_text(r)),
+        Body::ResultSheetSigned {
+            result,
+            under_protest,
+        } => format!(
+            "result sheet signed: {}{}",
+            result_text(result),
+            if *under_protest {
+                ", played under protest"
+            } else {
+                ""
+            }
+        ),
+        Body::ClockAdjusted {
+            player,
+            delta_ms,
+            reason,
+        } => format!(
+            "{}'s clock adjusted by {delta_ms} ms: {reason}",
+            who(player)
+        ),
+        Body::ClockReading {
+            black_ms, white_ms, ..
+        } => format!("clock read: Black {black_ms} ms, White {white_ms} ms"),
+        Body::IllegalMoveNoticed {
+            move_seq,
+            statement,
+        } => {
+            format!("illegal move at event {move_seq} pointed out: {statement}")
+        }
+        Body::RewindAgreed { player, move_seq } => {
+            format!(
+                "{} agrees to rewind to before event {move_seq}",
+                who(player)
+            )
+        }
+        Body::IrregularityRecorded {
+            kind, statement, ..
+        } => format!("irregularity {kind:?}: {statement}"),
+        Body::DeadStonesMarked { player, dead } => {
+            format!("{} marks dead: {}", who(player), pts(dead))
+        }
+        Body::StatusAgreed { dead } => format!("status agreed, dead: {}", pts(dead)),
+        Body::StatusDisputed { player, statement } => {
+            format!("{} disputes a group's status: {statement}", who(player))
+        }
+        Body::DisputeRaised { player, matter } => {
+            format!("{} raises a dispute: {matter}", who(player))
+        }
+        Body::RefereeCalled { player } => format!("{} calls the referee", who(player)),
+        Body::AppealLodged {
+            player,
+            ruling_seq,
+            grounds,
+        } => format!(
+            "{} appeals the ruling at event {ruling_seq}: {grounds}",
+            who(player)
+        ),
+        Body::CommitteeFormed {
+            members, reserves, ..
+        } => format!(
+            "appeals committee formed: {}; reserves: {}",
+            members
+                .iter()
+                .map(|m| m.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            reserves
+                .iter()
+                .map(|m| m.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Body::MemberRecused { reason, .. } => format!("committee member recused: {reason}"),
+        Body::MemberCoopted { member } => format!("{} co-opted to the committee", member.name),
+        Body::CommitteeDecision {
+            appeal_seq,
+            verdict,
+            reasons,
+        } => format!(
+            "committee decision on the appeal at event {appeal_seq}: {verdict:?} ({reasons})"
+        ),
+        Body::FiveDeclared { player } => format!("{} declares five", who(player)),
+        Body::ForbiddenMovePointedOut { player, point } => format!(
+            "{} points out a forbidden move{}",
+            who(player),
+            point.map(|p| format!(" at {}", pt(&p))).unwrap_or_default()
+        ),
+        Body::DrawOffered { player } => format!("{} offers a draw", who(player)),
+        Body::DrawAccepted { player } => format!("{} accepts the draw", who(player)),
+        Body::DrawDeclined { player } => format!("{} declines the draw", who(player)),
+        Body::OpeningSwap { player, swap } => format!(
+            "{} {}",
+            who(player),
+            if *swap {
+                "swaps colours"
+            } else {
+                "keeps colours"
+            }
+        ),
+        Body::FifthCountDeclared { player, count } => {
+            format!("{} declares {count} fifth-move alternatives", who(player))
+        }
+        Body::FifthsOffered { player, points } => {
+            format!("{} offers fifth moves {}", who(player), pts(points))
+        }
+        Body::FifthChosen { player, point } => {
+            format!("{} chooses the fifth move {}", who(player), pt(point))
+        }
+        Body::PlayerArrived { player } => format!("{} arrives at the board", who(player)),
+        Body::ProgramTerminated { player, statement } => {
+            format!(
+                "{}'s program terminated abnormally: {statement}",
+                who(player)
+            )
+        }
+        Body::ServerTimeUsed { player, used_ms } => {
+            format!("server: {} used {used_ms} ms", who(player))
+        }
+    }
+}
