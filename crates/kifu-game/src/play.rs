@@ -158,10 +158,16 @@ impl GameState {
                 bga("Illegal Moves"),
             );
         }
-        self.ending_events(&v.events);
+        self.ending_events_after(&v.events, GoBoard::is_illegal(v));
     }
 
     fn ending_events(&mut self, events: &[EndingEvent]) {
+        self.ending_events_after(events, false);
+    }
+
+    /// The ending machine's announcements; `illegal` when the move that
+    /// caused them is itself an illegal move.
+    fn ending_events_after(&mut self, events: &[EndingEvent], illegal: bool) {
         for e in events {
             let (what, rule) = match (e, self.profile.as_str()) {
                 (EndingEvent::Paused, "uec-cup") => (
@@ -194,6 +200,10 @@ impl GameState {
                 (EndingEvent::ExtraWhitePassRequired, p) => (
                     "Black passed last: White must pass once more, handing over a pass stone".to_string(),
                     if p == "london-open" { london("5") } else { bga("White passes last") },
+                ),
+                (EndingEvent::Ended(GameEnd::Repetition), _) if illegal => (
+                    "the position repeats only through an illegal move: the illegal-move rule applies, not the repetition rule".to_string(),
+                    illegal_move_clause(&self.profile),
                 ),
                 (EndingEvent::Ended(end), _) => {
                     self.go_ended(end);
