@@ -408,14 +408,14 @@ pub enum CommitteeVerdict {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Body {
-    /// 0. The genesis: the game's fixed facts.
+    /// Kind 0: The genesis: the game's fixed facts.
     GameCreated(Genesis),
-    /// 1. A clock was started, `running` being the side whose time runs.
+    /// Kind 1: A clock was started, `running` being the side whose time runs.
     ClockStarted {
         /// Whose clock runs.
         running: Color,
     },
-    /// 2. A stone was put on the board. `player` is who did it, `stone` the
+    /// Kind 2: A stone was put on the board. `player` is who did it, `stone` the
     ///    colour of the stone (different from the player's colour only as an
     ///    irregularity).
     StonePlaced {
@@ -426,56 +426,56 @@ pub enum Body {
         /// Where.
         point: Point,
     },
-    /// 3. A pass, with or without a pass stone handed to the opponent.
+    /// Kind 3: A pass, with or without a pass stone handed to the opponent.
     Pass {
         /// Who passed.
         player: Color,
         /// Whether a pass stone was handed over.
         pass_stone: bool,
     },
-    /// 4. A player pressed the clock.
+    /// Kind 4: A player pressed the clock.
     ClockPressed {
         /// Who pressed.
         player: Color,
     },
-    /// 5. Both clocks stopped.
+    /// Kind 5: Both clocks stopped.
     ClockPaused {
         /// Why.
         reason: PauseReason,
     },
-    /// 6. Clocks resumed, `running` being the side whose time runs.
+    /// Kind 6: Clocks resumed, `running` being the side whose time runs.
     ClockResumed {
         /// Whose clock runs.
         running: Color,
     },
-    /// 7. A player resigned.
+    /// Kind 7: A player resigned.
     Resigned {
         /// Who.
         player: Color,
         /// How.
         manner: Resignation,
     },
-    /// 8. A referee's ruling.
+    /// Kind 8: A referee's ruling.
     RefereeRuling(Ruling),
-    /// 9. A sanction imposed.
+    /// Kind 9: A sanction imposed.
     SanctionImposed(Sanction),
-    /// 10. A player declared the game played under protest.
+    /// Kind 10: A player declared the game played under protest.
     ProtestDeclared {
         /// Who protests.
         player: Color,
         /// What about.
         statement: String,
     },
-    /// 11. A result was declared.
+    /// Kind 11: A result was declared.
     ResultDeclared(GameResult),
-    /// 12. The signer signed the result sheet.
+    /// Kind 12: The signer signed the result sheet.
     ResultSheetSigned {
         /// The result as written on the sheet.
         result: GameResult,
         /// "Played under protest" written beside the signature.
         under_protest: bool,
     },
-    /// 13. The referee added or removed time.
+    /// Kind 13: The referee added or removed time.
     ClockAdjusted {
         /// Whose clock.
         player: Color,
@@ -484,7 +484,7 @@ pub enum Body {
         /// Why.
         reason: String,
     },
-    /// 14. What a physical clock showed when read.
+    /// Kind 14: What a physical clock showed when read.
     ClockReading {
         /// Black's main or period time shown, in ms.
         black_ms: u64,
@@ -497,14 +497,14 @@ pub enum Body {
         /// Who read it.
         read_by: String,
     },
-    /// 15. Someone pointed out an illegal move.
+    /// Kind 15: Someone pointed out an illegal move.
     IllegalMoveNoticed {
         /// The sequence number of the move (a stone placed or a pass).
         move_seq: u64,
         /// What was said, in words.
         statement: String,
     },
-    /// 16. A player agrees to rewind the game to just before an illegal move
+    /// Kind 16: A player agrees to rewind the game to just before an illegal move
     ///     (BGA, "Illegal Moves": by mutual agreement, so both players sign one).
     RewindAgreed {
         /// Who agrees.
@@ -512,7 +512,7 @@ pub enum Body {
         /// The sequence number of the illegal move.
         move_seq: u64,
     },
-    /// 17. An irregularity and the fix applied to the board.
+    /// Kind 17: An irregularity and the fix applied to the board.
     IrregularityRecorded {
         /// What went wrong.
         kind: IrregularityKind,
@@ -523,39 +523,39 @@ pub enum Body {
         /// In words.
         statement: String,
     },
-    /// 18. A player (or the operator of a program) marks the stones he holds dead.
+    /// Kind 18: A player (or the operator of a program) marks the stones he holds dead.
     DeadStonesMarked {
         /// Whose marking.
         player: Color,
         /// The stones marked dead.
         dead: Vec<Point>,
     },
-    /// 19. The signer agrees on the status of every group: these stones are
+    /// Kind 19: The signer agrees on the status of every group: these stones are
     ///     dead. Both players sign one; a referee signing it settles the status.
     StatusAgreed {
         /// The stones agreed dead.
         dead: Vec<Point>,
     },
-    /// 20. A player disputes the status of a group.
+    /// Kind 20: A player disputes the status of a group.
     StatusDisputed {
         /// Who disputes.
         player: Color,
         /// Which group, in words.
         statement: String,
     },
-    /// 21. A dispute is raised.
+    /// Kind 21: A dispute is raised.
     DisputeRaised {
         /// Who raises it.
         player: Color,
         /// What it is about.
         matter: String,
     },
-    /// 22. The referee is called to the board.
+    /// Kind 22: The referee is called to the board.
     RefereeCalled {
         /// Who called.
         player: Color,
     },
-    /// 23. A player appeals a referee's judgement to the appeals committee.
+    /// Kind 23: A player appeals a referee's judgement to the appeals committee.
     AppealLodged {
         /// Who appeals.
         player: Color,
@@ -564,7 +564,7 @@ pub enum Body {
         /// Why, in words.
         grounds: String,
     },
-    /// 24. The appeals committee, formed before the first round.
+    /// Kind 24: The appeals committee, formed before the first round.
     CommitteeFormed {
         /// The three members.
         members: Vec<Participant>,
@@ -573,19 +573,19 @@ pub enum Body {
         /// The round before which it was formed (1 = before the first round).
         formed_before_round: u32,
     },
-    /// 25. A committee member is recused for a conflict of interest.
+    /// Kind 25: A committee member is recused for a conflict of interest.
     MemberRecused {
         /// The member's key.
         member: PublicKey,
         /// Why.
         reason: String,
     },
-    /// 26. A player is co-opted to the committee to make up three.
+    /// Kind 26: A player is co-opted to the committee to make up three.
     MemberCoopted {
         /// Who.
         member: Participant,
     },
-    /// 27. A committee member signs the committee's decision on an appeal.
+    /// Kind 27: A committee member signs the committee's decision on an appeal.
     CommitteeDecision {
         /// The sequence number of the appeal.
         appeal_seq: u64,
@@ -594,34 +594,34 @@ pub enum Body {
         /// The reasons, in plain words.
         reasons: String,
     },
-    /// 28. A player declares a five (Renju: "five", or pointing at the line).
+    /// Kind 28: A player declares a five (Renju: "five", or pointing at the line).
     FiveDeclared {
         /// Who declares.
         player: Color,
     },
-    /// 29. White points out a forbidden move of Black (Renju).
+    /// Kind 29: White points out a forbidden move of Black (Renju).
     ForbiddenMovePointedOut {
         /// Who points it out.
         player: Color,
         /// The stone, or `None` for Black's last stone.
         point: Option<Point>,
     },
-    /// 30. A player offers a draw.
+    /// Kind 30: A player offers a draw.
     DrawOffered {
         /// Who offers.
         player: Color,
     },
-    /// 31. A player accepts the opponent's draw offer.
+    /// Kind 31: A player accepts the opponent's draw offer.
     DrawAccepted {
         /// Who accepts.
         player: Color,
     },
-    /// 32. A player declines the opponent's draw offer in words.
+    /// Kind 32: A player declines the opponent's draw offer in words.
     DrawDeclined {
         /// Who declines.
         player: Color,
     },
-    /// 33. Renju opening: the swap decision (`player` names the seat, Black
+    /// Kind 33: Renju opening: the swap decision (`player` names the seat, Black
     ///     being the tentative first player).
     OpeningSwap {
         /// Who decides.
@@ -629,40 +629,40 @@ pub enum Body {
         /// Whether the colours are exchanged.
         swap: bool,
     },
-    /// 34. Renju opening: the number of fifth-move alternatives declared.
+    /// Kind 34: Renju opening: the number of fifth-move alternatives declared.
     FifthCountDeclared {
         /// Who declares.
         player: Color,
         /// How many.
         count: u8,
     },
-    /// 35. Renju opening: fifth-move alternatives offered.
+    /// Kind 35: Renju opening: fifth-move alternatives offered.
     FifthsOffered {
         /// Who offers.
         player: Color,
         /// The points offered.
         points: Vec<Point>,
     },
-    /// 36. Renju opening: the fifth move chosen among those offered.
+    /// Kind 36: Renju opening: the fifth move chosen among those offered.
     FifthChosen {
         /// Who chooses.
         player: Color,
         /// The point chosen.
         point: Point,
     },
-    /// 37. A player arrived at the board (after the clock was started).
+    /// Kind 37: A player arrived at the board (after the clock was started).
     PlayerArrived {
         /// Who.
         player: Color,
     },
-    /// 38. A program terminated abnormally (computer events).
+    /// Kind 38: A program terminated abnormally (computer events).
     ProgramTerminated {
         /// Whose program.
         player: Color,
         /// What happened.
         statement: String,
     },
-    /// 39. Time a program used for one move, as measured by the server.
+    /// Kind 39: Time a program used for one move, as measured by the server.
     ServerTimeUsed {
         /// Whose move.
         player: Color,
