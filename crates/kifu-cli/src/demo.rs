@@ -2,9 +2,11 @@
 
 use std::path::Path;
 
+use kifu_game::GameState;
 use kifu_ledger::{
-    verify_records, Body, Color, GameKind, GameResult, Genesis, Keypair, Outcome, Participant,
-    PauseReason, Point, ResultBy, Role, Ruling, RulingEffect, RulingKind, TimeControl,
+    verify_records, Body, Color, CommitteeVerdict, Event, GameKind, Genesis, Keypair, Participant,
+    PauseReason, Point, Role, Ruling, RulingEffect, RulingKind, Sanction, SanctionKind,
+    SanctionTarget, TimeControl, TournamentRef,
 };
 use serde_json::json;
 
@@ -19,6 +21,9 @@ struct Cast {
     black: Keypair,
     white: Keypair,
     referee: Keypair,
+    director: Keypair,
+    /// Appeals committee: three members and a reserve.
+    committee: Vec<Keypair>,
 }
 
 fn cast(dir: &Path) -> Result<Cast, Failure> {
@@ -32,6 +37,13 @@ fn cast(dir: &Path) -> Result<Cast, Failure> {
         black: make("black")?,
         white: make("white")?,
         referee: make("referee")?,
+        director: make("director")?,
+        committee: vec![
+            make("committee-1")?,
+            make("committee-2")?,
+            make("committee-3")?,
+            make("committee-reserve")?,
+        ],
     })
 }
 
@@ -43,7 +55,32 @@ fn pt(s: &str) -> Point {
     }
 }
 
-/// `kifu demo`.
+fn roster(c: &Cast) -> Vec<Participant> {
+    let p = |role, name: &str, key: &Keypair| Participant {
+        role,
+        name: name.into(),
+        key: key.public(),
+    };
+    let mut r = vec![
+        p(Role::Black, "Black player", &c.black),
+        p(Role::White, "White player", &c.white),
+        p(Role::Referee, "Referee", &c.referee),
+        p(Role::Director, "Tournament director", &c.director),
+    ];
+    for (i, k) in c.committee.iter().enumerate() {
+        let name = if i < 3 {
+            format!("Committee member {}", i + 1)
+        } else {
+            "Committee reserve".into()
+        };
+        r.push(p(Role::Committee, &name, k));
+    }
+    r
+}
+
+/// `kifu demo`: a game with an illegal move unwound, a dispute, a referee's
+/// judgement resumed under protest, a warning, an appeal and the appeals
+/// committee's decision.
 pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
     let c = cast(data)?;
     let store = open(data)?;
@@ -59,37 +96,46 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
             increment_ms: 10_000,
             max_ms: None,
         },
-        roster: vec![
-            Participant {
-                role: Role::Black,
-                name: "Black player".into(),
-                key: c.black.public(),
-            },
-            Participant {
-                role: Role::White,
-                name: "White player".into(),
-                key: c.white.public(),
-            },
-            Participant {
-                role: Role::Referee,
-                name: "Referee".into(),
-                key: c.referee.public(),
-            },
-        ],
-        tournament: None,
+        roster: roster(&c),
+        tournament: Some(TournamentRef {
+            tournament: "kifu demonstration open".into(),
+            round: 1,
+            board: 1,
+        }),
         title: "kifu demonstration game".into(),
         auto_declare: false,
     };
     let mut t = now_ms();
     let game = create_game(&store, &c.referee, genesis, t)?;
     let mut log: Vec<String> = vec![format!("created game {}", hex::encode(game))];
-    let mut step = |key: &Keypair, dt: u64, body: Body| -> Result<(), Failure> {
+    let mut events: Vec<Event> = Vec::new();
+    let mut step = |key: &Keypair, dt: u64, body: Body| -> Result<u64, Failure> {
         t += dt;
         let line = describe(&body);
         let done = append_body(&store, &game, key, t, body)?;
         log.push(format!("seq {:>2}: {line}", done.seq));
-        Ok(())
+        Ok(done.seq)
     };
+    let member = |i: usize, name: &str| Participant {
+        role: Role::Committee,
+        name: name.into(),
+        key: c.committee[i].public(),
+    };
+    // The appeals committee, formed before the first round (LGC 2023,
+    // "Appeals committee").
+    step(
+        &c.director,
+        500,
+        Body::CommitteeFormed {
+            members: vec![
+                member(0, "Committee member 1"),
+                member(1, "Committee member 2"),
+                member(2, "Committee member 3"),
+            ],
+            reserves: vec![member(3, "Committee reserve")],
+            formed_before_round: 1,
+        },
+    )?;
     step(
         &c.referee,
         1_000,
@@ -97,98 +143,185 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
             running: Color::Black,
         },
     )?;
-    let moves = [
-        "ee", "cc", "gc", "cg", "ge", "ce", "eg", "dd", "fd", "ff", "gg", "fe", "ef", "fg", "gf",
-        "ed",
-    ];
-    let mut color = Color::Black;
-    for m in moves {
-        let key = if color == Color::Black {
+    let key = |color: Color| {
+        if color == Color::Black {
             &c.black
         } else {
             &c.white
-        };
-        step(
-            key,
+        }
+    };
+    let play = |color: Color,
+                at: &str,
+                step: &mut dyn FnMut(&Keypair, u64, Body) -> Result<u64, Failure>|
+     -> Result<u64, Failure> {
+        let s = step(
+            key(color),
             7_000,
             Body::StonePlaced {
                 player: color,
                 stone: color,
-                point: pt(m),
+                point: pt(at),
             },
         )?;
-        step(key, 500, Body::ClockPressed { player: color })?;
+        step(key(color), 500, Body::ClockPressed { player: color })?;
+        Ok(s)
+    };
+    // Opening moves, then a ko: Black takes at cb, White takes back at once.
+    let mut color = Color::Black;
+    for m in ["ba", "ca", "ab", "db", "bc", "cc", "ee", "bb", "cb"] {
+        play(color, m, &mut step)?;
         color = color.opponent();
     }
+    let illegal = play(Color::White, "bb", &mut step)?;
+    play(Color::Black, "gc", &mut step)?;
+    // Black points out the ko recapture one move later: under LGC 2023 the
+    // game is unwound to the position just before it.
+    step(
+        &c.black,
+        3_000,
+        Body::IllegalMoveNoticed {
+            move_seq: illegal,
+            statement: "White retook the ko at once".into(),
+        },
+    )?;
+    let mut color = Color::White;
+    for m in ["dd", "gc", "cg", "ge", "eg", "gg", "fe", "ef"] {
+        play(color, m, &mut step)?;
+        color = color.opponent();
+    }
+    // A dispute: White says Black pressed the clock with the other hand.
     step(
         &c.white,
-        30_000,
-        Body::ClockPaused {
-            reason: PauseReason::CallReferee,
+        2_000,
+        Body::DisputeRaised {
+            player: Color::White,
+            matter: "Black pressed the clock with the other hand".into(),
+        },
+    )?;
+    step(
+        &c.white,
+        1_000,
+        Body::RefereeCalled {
+            player: Color::White,
         },
     )?;
     step(
         &c.referee,
+        30_000,
+        Body::ClockPaused {
+            reason: PauseReason::Arbitration,
+        },
+    )?;
+    let judgement = step(
+        &c.referee,
         60_000,
         Body::RefereeRuling(Ruling {
-            kind: RulingKind::Clarification,
-            decision: "Play resumes; a pass hands one pass stone to the opponent.".into(),
-            reasons: "White asked whether a pass costs a prisoner under these rules.".into(),
-            rules_cited: vec!["LGC 2023, \"Passing\"".into()],
-            effects: vec![RulingEffect::Resume],
+            kind: RulingKind::Judgement,
+            decision: "Play resumes. Black is warned; White is given one minute.".into(),
+            reasons: "Black completed two moves by pressing the clock with the other hand; \
+                      the game itself is not affected."
+                .into(),
+            rules_cited: vec![
+                "LGC 2023, \"Making a move\"".into(),
+                "LGC 2023, \"Warning\"".into(),
+            ],
+            effects: vec![
+                RulingEffect::Sanction(Sanction {
+                    target: SanctionTarget::Player(Color::Black),
+                    kind: SanctionKind::Warning,
+                    reason: "pressing the clock with the other hand".into(),
+                }),
+                RulingEffect::AdjustClock {
+                    player: Color::White,
+                    delta_ms: 60_000,
+                },
+                RulingEffect::Resume,
+            ],
         }),
+    )?;
+    // Black wants to appeal: he declares the game played under protest.
+    step(
+        &c.black,
+        5_000,
+        Body::ProtestDeclared {
+            player: Color::Black,
+            statement: "the warning is unfounded: one hand held the stone and pressed".into(),
+        },
     )?;
     step(
         &c.referee,
         1_000,
         Body::ClockResumed {
-            running: Color::Black,
+            running: Color::White,
         },
     )?;
-    step(
-        &c.black,
-        4_000,
-        Body::Pass {
-            player: Color::Black,
-            pass_stone: true,
-        },
-    )?;
-    step(
-        &c.black,
-        300,
-        Body::ClockPressed {
-            player: Color::Black,
-        },
-    )?;
-    step(
-        &c.white,
-        5_000,
-        Body::Pass {
-            player: Color::White,
-            pass_stone: true,
-        },
-    )?;
-    step(
-        &c.white,
-        300,
-        Body::ClockPressed {
-            player: Color::White,
-        },
-    )?;
-    let result = GameResult {
-        outcome: Outcome::Win(Color::White),
-        by: ResultBy::Score {
-            margin_half_points: 15,
-        },
-    };
-    step(&c.referee, 90_000, Body::ResultDeclared(result.clone()))?;
-    for (key, _) in [(&c.black, Color::Black), (&c.white, Color::White)] {
+    play(Color::White, "fg", &mut step)?;
+    play(Color::Black, "gf", &mut step)?;
+    for color in [Color::White, Color::Black, Color::White] {
         step(
-            key,
-            10_000,
-            Body::ResultSheetSigned {
-                result: result.clone(),
-                under_protest: false,
+            key(color),
+            4_000,
+            Body::Pass {
+                player: color,
+                pass_stone: true,
+            },
+        )?;
+        step(key(color), 300, Body::ClockPressed { player: color })?;
+    }
+    step(
+        &c.white,
+        2_000,
+        Body::ClockPaused {
+            reason: PauseReason::StatusAssessment,
+        },
+    )?;
+    step(&c.black, 20_000, Body::StatusAgreed { dead: vec![] })?;
+    step(&c.white, 5_000, Body::StatusAgreed { dead: vec![] })?;
+    // The result the rules give, from the record so far.
+    let records = store.read(&game, 0, None)?;
+    for r in &records {
+        events.push(r.decode()?);
+    }
+    let result = GameState::replay(&events)
+        .result
+        .computed()
+        .map(|d| d.result.clone())
+        .ok_or_else(|| Failure::new("the demo game did not end"))?;
+    step(&c.referee, 60_000, Body::ResultDeclared(result.clone()))?;
+    step(
+        &c.black,
+        10_000,
+        Body::ResultSheetSigned {
+            result: result.clone(),
+            under_protest: true,
+        },
+    )?;
+    step(
+        &c.white,
+        10_000,
+        Body::ResultSheetSigned {
+            result,
+            under_protest: false,
+        },
+    )?;
+    let appeal = step(
+        &c.black,
+        60_000,
+        Body::AppealLodged {
+            player: Color::Black,
+            ruling_seq: judgement,
+            grounds: "the warning is unfounded".into(),
+        },
+    )?;
+    for i in [0, 2] {
+        step(
+            &c.committee[i],
+            600_000,
+            Body::CommitteeDecision {
+                appeal_seq: appeal,
+                verdict: CommitteeVerdict::Rejected,
+                reasons: "The referee saw the press himself; his judgement and reasons are obviously right."
+                    .into(),
             },
         )?;
     }

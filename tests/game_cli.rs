@@ -1,0 +1,121 @@
+//! End to end: `kifu demo`, then `kifu replay` and `kifu explain` on the
+//! demo game: the illegal move unwound, the dispute, the judgement resumed
+//! under protest, the warning, the appeal and the committee's decision.
+
+mod common;
+use common::*;
+
+use std::path::{Path, PathBuf};
+
+fn demo(dir: &Path) -> (PathBuf, String) {
+    let data = dir.join("kifu-data");
+    let j: serde_json::Value = serde_json::from_str(&ok(&run(&data, &["demo", "--json"]))).unwrap();
+    assert_eq!(j["verified"], true);
+    (data, j["game"].as_str().unwrap()[..12].to_string())
+}
+
+#[test]
+fn the_demo_game_verifies_and_replays_to_its_result() {
+    let t = tempfile::tempdir().unwrap();
+    let (data, game) = demo(t.path());
+    assert!(ok(&run(&data, &["verify"])).contains("ok:"));
+    let text = ok(&run(&data, &["replay", &game]));
+    assert!(text.contains("phase: finished"), "{text}");
+    assert!(text.contains("result by the rules: W+"), "{text}");
+    assert!(text.contains("under protest"), "{text}");
+    assert!(text.contains("decided at event"), "{text}");
+    assert!(text.contains("Warning"), "{text}");
+    assert!(!text.contains("MISMATCH"), "{text}");
+}
+
+#[test]
+fn replay_json_at_an_event_shows_the_unwound_position() {
+    let t = tempfile::tempdir().unwrap();
+    let (data, game) = demo(t.path());
+    let explain: serde_json::Value =
+        serde_json::from_str(&ok(&run(&data, &["explain", &game, "--json"]))).unwrap();
+    let events = explain["events"].as_array().unwrap();
+    let notice = events
+        .iter()
+        .find(|e| e["kind"] == "illegal move noticed")
+        .expect("an illegal move is pointed out");
+    let seq = notice["seq"].as_u64().unwrap();
+    let cons = notice["consequences"].as_array().unwrap();
+    assert!(cons
+        .iter()
+        .any(|c| c["rule"].as_str().unwrap().contains("\"Illegal move\"")
+            && c["what"].as_str().unwrap().contains("unwound")));
+    // Just before the notice White's illegal stone stands at bb; at the
+    // notice it is gone.
+    let before: serde_json::Value = serde_json::from_str(&ok(&run(
+        &data,
+        &["replay", &game, "--at", &(seq - 1).to_string(), "--json"],
+    )))
+    .unwrap();
+    let after: serde_json::Value = serde_json::from_str(&ok(&run(
+        &data,
+        &["replay", &game, "--at", &seq.to_string(), "--json"],
+    )))
+    .unwrap();
+    let row = |v: &serde_json::Value| v["state"]["board"]["ops"].as_array().unwrap().len();
+    assert!(row(&after) < row(&before), "the unwinding takes operations back");
+    assert_eq!(after["state"]["illegal_moves"][0]["move_seq"], notice_move(&explain));
+    assert_eq!(after["state"]["phase"]["phase"], "playing");
+}
+
+fn notice_move(explain: &serde_json::Value) -> serde_json::Value {
+    let e = explain["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "illegal move noticed")
+        .unwrap();
+    let s = e["summary"].as_str().unwrap();
+    let n: u64 = s
+        .split("event ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|r| r.trim_end_matches(':').parse().ok())
+        .unwrap();
+    serde_json::json!(n)
+}
+
+#[test]
+fn explain_tells_every_event_with_its_signer_and_each_consequence_with_its_rule() {
+    let t = tempfile::tempdir().unwrap();
+    let (data, game) = demo(t.path());
+    let text = ok(&run(&data, &["explain", &game]));
+    for needle in [
+        "Referee (referee)",
+        "Committee member 1 (committee)",
+        "\"Appeals committee\"",
+        "\"Player responsibility\"",
+        "\"Warning\"",
+        "\"Scoring\"",
+        "the decision is final",
+    ] {
+        assert!(text.contains(needle), "missing {needle}: {text}");
+    }
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&run(&data, &["explain", &game, "--json"]))).unwrap();
+    let appeal = j["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["kind"] == "appeal lodged")
+        .unwrap();
+    assert!(appeal["consequences"][0]["what"]
+        .as_str()
+        .unwrap()
+        .contains("admissible"));
+    assert_eq!(j["result_computed"]["result"]["outcome"]["win"], "white");
+}
+
+#[test]
+fn replay_at_an_event_that_does_not_exist_is_one_clear_error() {
+    let t = tempfile::tempdir().unwrap();
+    let (data, game) = demo(t.path());
+    let o = run(&data, &["replay", &game, "--at", "100000"]);
+    assert!(!o.status.success());
+    assert!(err(&o).starts_with("kifu: error:"), "{}", err(&o));
+}
