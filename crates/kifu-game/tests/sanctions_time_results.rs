@@ -538,3 +538,18 @@ fn rif_opening_swap_changes_who_holds_black() {
     };
     assert_eq!(r.view().black_seat, W, "the second seat now holds Black");
 }
+
+#[test]
+fn rif_a_forbidden_double_three_white_lets_pass_can_no_longer_be_claimed() {
+    let mut g = G::renju();
+    for (b, w) in [("f8", "a1"), ("g8", "a3"), ("h9", "a5"), ("h10", "a7")] {
+        g.rplay(B, b);
+        g.rplay(W, w);
+    }
+    g.rplay(B, "h8");
+    g.rplay(W, "a9");
+    let s = g.push(W, Body::ForbiddenMovePointedOut { player: W, point: Some(rp("h8")) });
+    let st = g.state();
+    assert!(st.result.computed().is_none(), "White played on: the right is lost");
+    assert!(st.consequences_of(s).any(|c| c.what.contains("does not hold")));
+}
