@@ -28,9 +28,12 @@ impl GameState {
         });
         if let BoardState::Renju(r) = &mut self.board {
             // A dispute about the last decided claim goes to the referee.
-            let _ = r.apply(kifu_renju::GameInput::Dispute {
-                by: crate::renju::player_id(p),
-            });
+            let _ = r.apply(
+                seq,
+                kifu_renju::GameInput::Dispute {
+                    by: crate::renju::player_id(p),
+                },
+            );
         }
         self.note(
             format!(
@@ -122,7 +125,7 @@ impl GameState {
                             .effects
                             .iter()
                             .any(|e| matches!(e, RulingEffect::SetResult(_)));
-                        let _ = r.apply(kifu_renju::GameInput::RefereeRuling { upheld });
+                        let _ = r.apply(seq, kifu_renju::GameInput::RefereeRuling { upheld });
                     }
                 }
                 let rule = if renju {
@@ -160,7 +163,11 @@ impl GameState {
                         b.rebuild(keep);
                         format!("the game is unwound to the position after event {to} ({dropped} operation(s) taken back)")
                     }
-                    _ => format!("unwinding to event {to} is recorded; the Renju board is not unwound by the projection"),
+                    BoardState::Renju(r) => {
+                        let n = r.unwind_to(*to);
+                        format!("the game is unwound to the position after event {to} ({n} input(s) taken back)")
+                    }
+                    BoardState::None => format!("unwinding to event {to}: there is no board"),
                 },
                 RulingEffect::AdjustClock { player, delta_ms } => {
                     let at_ms = self.at_ms.unwrap_or(0);

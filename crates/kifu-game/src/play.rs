@@ -833,7 +833,7 @@ impl GameState {
     }
 
     /// Feeds one input to the Renju engine and records what it did.
-    pub(crate) fn renju_input(&mut self, _seq: u64, input: GameInput) {
+    pub(crate) fn renju_input(&mut self, seq: u64, input: GameInput) {
         let BoardState::Renju(r) = &mut self.board else {
             self.note(
                 "a Renju fact in a game without a Renju board: recorded, no effect",
@@ -842,7 +842,7 @@ impl GameState {
             return;
         };
         let rule_name = r.rule.clone();
-        match r.apply(input) {
+        match r.apply(seq, input) {
             Err(why) => self.note(
                 format!("not applicable in the game as it stands: {why}"),
                 rif("The Rules for World Championship"),

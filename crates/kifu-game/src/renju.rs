@@ -82,6 +82,9 @@ pub(crate) fn settings(g: &Genesis) -> (GameSettings, Vec<String>) {
 pub struct RenjuBoard {
     #[serde(skip)]
     game: RenjuGame,
+    /// The inputs the engine accepted, by event: what the board is rebuilt
+    /// from when a ruling unwinds the game.
+    pub inputs: Vec<(u64, GameInput)>,
     /// The rule.
     pub rule: String,
     /// The opening procedure.
@@ -108,6 +111,7 @@ impl RenjuBoard {
     pub(crate) fn new(settings: GameSettings) -> RenjuBoard {
         RenjuBoard {
             game: RenjuGame::new(settings),
+            inputs: Vec::new(),
             rule: settings.rule.to_string(),
             opening: settings.opening.to_string(),
         }
@@ -118,9 +122,25 @@ impl RenjuBoard {
         &self.game
     }
 
-    /// Feeds one input; the engine's outcome, or why it refused.
-    pub(crate) fn apply(&mut self, input: GameInput) -> Result<Outcome, String> {
-        self.game.apply(input).map_err(|e| e.to_string())
+    /// Feeds one input recorded at `seq`; the engine's outcome, or why it
+    /// refused (the game is then unchanged).
+    pub(crate) fn apply(&mut self, seq: u64, input: GameInput) -> Result<Outcome, String> {
+        let out = self.game.apply(input.clone()).map_err(|e| e.to_string())?;
+        self.inputs.push((seq, input));
+        Ok(out)
+    }
+
+    /// Takes back every input recorded after event `seq` and rebuilds the
+    /// game from the rest. Returns how many inputs were taken back.
+    pub(crate) fn unwind_to(&mut self, seq: u64) -> usize {
+        let inputs = std::mem::take(&mut self.inputs);
+        let before = inputs.len();
+        self.game = RenjuGame::new(*self.game.settings());
+        for (s, input) in inputs.into_iter().filter(|(s, _)| *s <= seq) {
+            // Accepted once in this order, so accepted again.
+            let _ = self.apply(s, input);
+        }
+        before - self.inputs.len()
     }
 
     /// The result, once the engine says the game ended.

@@ -731,9 +731,12 @@ impl GameState {
             _ => lgc("Loss on time"),
         };
         if let BoardState::Renju(r) = &mut self.board {
-            let _ = r.apply(kifu_renju::GameInput::TimeExpired {
-                player: crate::renju::player_id(loser),
-            });
+            let _ = r.apply(
+                self.at_seq.unwrap_or(0),
+                kifu_renju::GameInput::TimeExpired {
+                    player: crate::renju::player_id(loser),
+                },
+            );
         }
         self.note(
             format!(

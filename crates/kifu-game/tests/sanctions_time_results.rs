@@ -548,8 +548,67 @@ fn rif_a_forbidden_double_three_white_lets_pass_can_no_longer_be_claimed() {
     }
     g.rplay(B, "h8");
     g.rplay(W, "a9");
-    let s = g.push(W, Body::ForbiddenMovePointedOut { player: W, point: Some(rp("h8")) });
+    let s = g.push(
+        W,
+        Body::ForbiddenMovePointedOut {
+            player: W,
+            point: Some(rp("h8")),
+        },
+    );
     let st = g.state();
-    assert!(st.result.computed().is_none(), "White played on: the right is lost");
-    assert!(st.consequences_of(s).any(|c| c.what.contains("does not hold")));
+    assert!(
+        st.result.computed().is_none(),
+        "White played on: the right is lost"
+    );
+    assert!(st
+        .consequences_of(s)
+        .any(|c| c.what.contains("does not hold")));
+}
+
+#[test]
+fn rif_referees_a_disputed_claim_waits_for_the_referee() {
+    let mut g = G::renju();
+    g.rplay(B, "h8");
+    g.rplay(W, "h9");
+    // Black declares a five he does not have; the claim fails; he disputes.
+    g.push(B, Body::FiveDeclared { player: B });
+    g.push(
+        B,
+        Body::DisputeRaised {
+            player: B,
+            matter: "my five".into(),
+        },
+    );
+    assert_eq!(g.state().phase, Phase::AwaitingReferee);
+    g.referee(Body::RefereeRuling(Ruling {
+        kind: RulingKind::Judgement,
+        decision: "there is no five".into(),
+        reasons: "counted on the board".into(),
+        rules_cited: vec!["RIF".into()],
+        effects: vec![RulingEffect::Resume],
+    }));
+    let st = g.state();
+    assert_eq!(st.phase, Phase::Playing);
+    assert!(st.result.computed().is_none());
+}
+
+#[test]
+fn rif_referees_a_judgement_can_unwind_a_renju_game() {
+    let mut g = G::renju();
+    g.rplay(B, "h8");
+    let keep = g.rplay(W, "h9");
+    g.rplay(B, "i9");
+    g.referee(Body::RefereeRuling(Ruling {
+        kind: RulingKind::Judgement,
+        decision: "the stone at i9 was knocked onto the board".into(),
+        reasons: "seen by the referee".into(),
+        rules_cited: vec!["RIF".into()],
+        effects: vec![RulingEffect::UnwindTo { seq: keep }],
+    }));
+    let st = g.state();
+    let kifu_game::BoardState::Renju(r) = &st.board else {
+        panic!()
+    };
+    assert_eq!(r.view().stones, 2);
+    assert_eq!(st.to_move, Some(B));
 }
