@@ -229,3 +229,80 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::{CommitteeVerdict, Point, KIND_NAMES};
+
+    fn ok(roles: &[Role], body: Body) -> bool {
+        check(roles, &body, 5).is_ok()
+    }
+
+    #[test]
+    fn the_kinds_of_the_game_projection_are_signed_by_whom_the_rules_say() {
+        let decision = Body::CommitteeDecision {
+            appeal_seq: 3,
+            verdict: CommitteeVerdict::Upheld,
+            reasons: "r".into(),
+        };
+        assert!(ok(&[Role::Committee], decision.clone()));
+        assert!(!ok(&[Role::Referee], decision.clone()));
+        assert!(!ok(&[Role::Director], decision));
+        let appeal = Body::AppealLodged {
+            player: Color::Black,
+            ruling_seq: 2,
+            grounds: "g".into(),
+        };
+        assert!(ok(&[Role::Black], appeal.clone()));
+        assert!(!ok(&[Role::White], appeal));
+        let time = Body::ServerTimeUsed {
+            player: Color::White,
+            used_ms: 1,
+        };
+        assert!(ok(&[Role::Recorder], time.clone()));
+        assert!(!ok(&[Role::White, Role::Referee], time));
+        let arrived = Body::PlayerArrived {
+            player: Color::Black,
+        };
+        assert!(!ok(&[Role::Black], arrived.clone()));
+        assert!(ok(&[Role::Referee], arrived));
+        let formed = Body::CommitteeFormed {
+            members: vec![],
+            reserves: vec![],
+            formed_before_round: 1,
+        };
+        assert!(ok(&[Role::Director], formed.clone()));
+        assert!(!ok(&[Role::Referee], formed));
+        let forbidden = Body::ForbiddenMovePointedOut {
+            player: Color::White,
+            point: Some(Point { x: 7, y: 7 }),
+        };
+        assert!(ok(&[Role::White], forbidden.clone()));
+        assert!(!ok(&[Role::Black], forbidden.clone()));
+        assert!(!ok(&[Role::Referee], forbidden));
+        let agreed = Body::StatusAgreed { dead: vec![] };
+        assert!(ok(&[Role::Black], agreed.clone()));
+        assert!(ok(&[Role::Referee], agreed.clone()));
+        assert!(!ok(&[Role::Recorder], agreed));
+        let notice = Body::IllegalMoveNoticed {
+            move_seq: 4,
+            statement: "s".into(),
+        };
+        assert!(ok(&[Role::White], notice.clone()));
+        assert!(!ok(&[Role::Committee], notice));
+    }
+
+    #[test]
+    fn every_kind_has_a_name_and_a_stable_index() {
+        assert_eq!(KIND_NAMES.len(), 40);
+        let last = Body::ServerTimeUsed {
+            player: Color::Black,
+            used_ms: 0,
+        };
+        assert_eq!(last.kind_index(), 39);
+        assert_eq!(last.kind_name(), "server time used");
+        let bytes = postcard::to_allocvec(&last).expect("encodes");
+        assert_eq!(bytes[0], 39, "the postcard variant index is the kind index");
+    }
+}
