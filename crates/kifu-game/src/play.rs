@@ -436,6 +436,17 @@ impl GameState {
                 } else {
                     notice.remedy =
                         format!("the first illegal move loses: {} loses", name(offender));
+                    let earlier = b
+                        .verdicts
+                        .iter()
+                        .find(|(_, v)| GoBoard::is_illegal(v))
+                        .map(|(s, _)| *s)
+                        .filter(|s| *s != move_seq);
+                    if let Some(e) = earlier {
+                        notice.remedy.push_str(&format!(
+                            " (an earlier illegal move, at event {e}, was not pointed out)"
+                        ));
+                    }
                 }
             }
         }

@@ -138,7 +138,7 @@ fn body() -> impl Strategy<Value = Body> {
         1 => prop_oneof![Just(PauseReason::Toilet), Just(PauseReason::Arbitration), Just(PauseReason::Adjournment)]
             .prop_map(|reason| Body::ClockPaused { reason }),
         1 => color().prop_map(|running| Body::ClockResumed { running }),
-        1 => (color(), -100_000i64..100_000).prop_map(|(player, delta_ms)| Body::ClockAdjusted { player, delta_ms, reason: "x".into() }),
+        1 => (color(), prop_oneof![-100_000i64..100_000, Just(i64::MIN), Just(i64::MAX)]).prop_map(|(player, delta_ms)| Body::ClockAdjusted { player, delta_ms, reason: "x".into() }),
         1 => (0u64..1_000_000, 0u64..1_000_000).prop_map(|(b, w)| Body::ClockReading { black_ms: b, white_ms: w, black_overtime: None, white_overtime: None, read_by: "r".into() }),
         1 => color().prop_map(|player| Body::Resigned { player, manner: Resignation::Spoken }),
     ];
@@ -303,8 +303,8 @@ fn setting() -> impl Strategy<Value = Genesis> {
             Just("uec-cup"),
             Just("no-such")
         ],
-        prop_oneof![Just(5u8), Just(9), Just(0), Just(40)],
-        0u8..4,
+        prop_oneof![Just(5u8), Just(9), Just(0), Just(1), Just(25), Just(40)],
+        0u8..10,
     );
     (any::<bool>(), go, tc).prop_map(|(renju, (rs, size, h), tc)| {
         if renju {
@@ -321,7 +321,7 @@ proptest! {
     #[test]
     fn any_validly_signed_sequence_projects_without_panic_and_replay_equals_incremental(
         g in setting(),
-        bodies in proptest::collection::vec((0u64..200_000, body()), 0..40),
+        bodies in proptest::collection::vec((prop_oneof![8 => 0u64..200_000, 1 => Just(1u64 << 40)], body()), 0..40),
     ) {
         let events = chain(g, bodies);
         let mut inc = GameState::new();
