@@ -366,6 +366,9 @@ pub fn explain(data: &Path, a: ExplainArgs) -> CmdResult {
         );
         for c in state.consequences_of(e.seq) {
             say!("        -> {}  [{}]", c.what, c.rule);
+            if let Some(q) = &c.quote {
+                say!("           \"{q}\"");
+            }
         }
     }
     match state.result.computed() {

@@ -15,6 +15,9 @@ pub struct Consequence {
     pub what: String,
     /// The rule: profile, document and clause.
     pub rule: String,
+    /// The clause's words, where the ruleset profile carries them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
 }
 
 /// The documents, as cited.

@@ -1,7 +1,9 @@
 //! Moves, passes, resignations, illegal moves and their remedies,
 //! irregularities and their fixes, and the ending procedure.
 
-use kifu_go::{EndingEvent, GameEnd, IllegalMoveAction, IllegalMoveRemedy, Verdict, Violation};
+use kifu_go::{
+    EndingEvent, GameEnd, IllegalMoveAction, IllegalMoveRemedy, Topic, Verdict, Violation,
+};
 use kifu_ledger::{
     BoardFix, Color, GameResult, IrregularityKind, Outcome, Point, PublicKey, ResultBy, Role,
 };
@@ -138,7 +140,7 @@ impl GameState {
         let at = point.map(sgf).unwrap_or_else(|| "pass".into());
         for violation in &v.violations {
             let rule = self.violation_rule(violation);
-            self.note(
+            self.note_topic(
                 format!(
                     "move {} ({} {}) is {}: recorded, not refused; the remedy applies when it is pointed out",
                     v.move_number,
@@ -147,6 +149,7 @@ impl GameState {
                     violation_words(violation)
                 ),
                 rule,
+                violation.topic(),
             );
         }
         if !v.suicided.is_empty() {
@@ -210,7 +213,11 @@ impl GameState {
                     continue;
                 }
             };
-            self.note(what, rule);
+            let topic = match e {
+                EndingEvent::Resumed { .. } => Topic::Resumption,
+                _ => Topic::EndOfGame,
+            };
+            self.note_topic(what, rule, topic);
         }
     }
 
@@ -260,12 +267,17 @@ impl GameState {
                     }
                     _ => "the status of every group is agreed: the game is counted",
                 };
-                self.note(
+                let topic = match end {
+                    GameEnd::MoveLimit => Topic::MoveLimit,
+                    _ => Topic::Scoring,
+                };
+                self.note_topic(
                     format!(
                         "{how}: Black {} and White {} (half points), {}",
                         score.black.points, score.white.points, score.result
                     ),
                     rule.clone(),
+                    topic,
                 );
                 let result = match score.result {
                     kifu_go::GameResult::Black(h) => GameResult {
@@ -451,9 +463,10 @@ impl GameState {
             }
         }
         let words = notice.remedy.clone();
-        self.note(
+        self.note_topic(
             format!("illegal move at event {move_seq} pointed out: {words}"),
             rule.clone(),
+            Topic::IllegalMove,
         );
         let loses = action == IllegalMoveAction::Loss && words.starts_with("the first");
         self.illegal_moves.push(notice);

@@ -238,7 +238,26 @@ impl GameState {
             at_seq,
             what: what.into(),
             rule: rule.into(),
+            quote: None,
         });
+    }
+
+    /// Adds a consequence with the words of the Go profile's clause on
+    /// `topic`, when the profile carries them.
+    pub(crate) fn note_topic(
+        &mut self,
+        what: impl Into<String>,
+        rule: impl Into<String>,
+        topic: kifu_go::Topic,
+    ) {
+        let quote = match &self.board {
+            BoardState::Go(b) => b.ruleset().clause(topic).map(|c| c.text.clone()),
+            _ => None,
+        };
+        self.note(what, rule);
+        if let Some(last) = self.consequences.last_mut() {
+            last.quote = quote;
+        }
     }
 
     /// The consequences of one event.
