@@ -41,6 +41,13 @@ fn lgc_2023_illegal_move_noticed_within_three_moves_is_unwound() {
     assert_eq!(st.to_move, Some(W), "White plays again from that point");
     assert_eq!(st.illegal_moves[0].moves_after, 3);
     assert!(has_rule(&st, n, "\"Illegal move\""));
+    assert!(
+        st.consequences_of(n).any(|c| c
+            .quote
+            .as_deref()
+            .is_some_and(|q| q.contains("noticed within three moves"))),
+        "the clause's own words come with the consequence"
+    );
     if let BoardState::Go(b) = &st.board {
         assert_eq!(b.view().black_prisoners, 1);
         assert_eq!(b.view().white_prisoners, 0);
