@@ -29,7 +29,7 @@ pub fn check(a: RenjuCheckArgs) -> CmdResult {
     if a.json {
         say!("{}", serde_json::to_string(&out)?);
     } else {
-        let v = serde_json::to_value(&out)?;
+        let v = serde_json::to_value(out)?;
         say!(
             "{} at {}: {}{}",
             a.color.as_deref().unwrap_or(if color == Stone::Black {
