@@ -205,13 +205,6 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
             player: Color::White,
         },
     )?;
-    step(
-        &c.referee,
-        30_000,
-        Body::ClockPaused {
-            reason: PauseReason::Arbitration,
-        },
-    )?;
     let judgement = step(
         &c.referee,
         60_000,

@@ -60,6 +60,20 @@ impl GameState {
             format!("{} calls the referee, as soon as possible", name(p)),
             lgc("Player responsibility"),
         );
+        // LGC 2023, "Management of time", pause reason 10: the clocks stop
+        // while the referee is called.
+        let running = self.clock.clock.as_ref().is_some_and(|c| c.is_running());
+        if running && !self.is_over() {
+            let at_ms = self.at_ms.unwrap_or(0);
+            self.clock_event(kifu_clock::ClockEvent::Paused {
+                at_ms,
+                reason: kifu_clock::PauseReason::CallReferee,
+            });
+            self.note(
+                "both clocks are stopped while the referee is called",
+                lgc("Management of time"),
+            );
+        }
     }
 
     pub(crate) fn referee_ruling(&mut self, seq: u64, ruling: &Ruling) {

@@ -427,10 +427,25 @@ impl GameState {
                 at_ms: event.at_ms,
                 player: player(*p),
             }),
-            Body::ClockPaused { reason } => self.clock_event(ClockEvent::Paused {
-                at_ms: event.at_ms,
-                reason: crate::clock::pause_reason(reason),
-            }),
+            Body::ClockPaused { reason } => {
+                let paused = self
+                    .clock
+                    .clock
+                    .as_ref()
+                    .and_then(|c| c.pause_reason().cloned());
+                match paused {
+                    // Already stopped (the referee was called): nothing more
+                    // stops; the stated reason is noted.
+                    Some(was) => self.note(
+                        format!("the clocks were already stopped ({was}); now also for {reason:?}"),
+                        lgc("Management of time"),
+                    ),
+                    None => self.clock_event(ClockEvent::Paused {
+                        at_ms: event.at_ms,
+                        reason: crate::clock::pause_reason(reason),
+                    }),
+                }
+            }
             Body::ClockResumed { running } => self.clock_event(ClockEvent::Resumed {
                 at_ms: event.at_ms,
                 running: Some(player(*running)),

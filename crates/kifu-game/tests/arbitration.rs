@@ -484,3 +484,35 @@ fn rif_referees_all_the_referees_decisions_are_final() {
     };
     assert!(reason.contains("final"));
 }
+
+#[test]
+fn lgc_2023_management_of_time_calling_the_referee_stops_both_clocks() {
+    let mut g = G::go("lgc-2023");
+    g.start_clock();
+    g.mv(B, "ee");
+    g.push(
+        W,
+        Body::DisputeRaised {
+            player: W,
+            matter: "noise".into(),
+        },
+    );
+    g.push(W, Body::RefereeCalled { player: W });
+    let st = g.state();
+    assert_eq!(
+        st.phase,
+        Phase::Paused {
+            reason: "CALL_REFEREE".into()
+        }
+    );
+    assert!(st.disputes[0].referee_called);
+    assert_eq!(st.clock.running, None);
+    // The referee's own pause adds nothing and is not an error.
+    let s = g.referee(Body::ClockPaused {
+        reason: PauseReason::Arbitration,
+    });
+    assert!(g
+        .state()
+        .consequences_of(s)
+        .all(|c| !c.what.contains("not applicable")));
+}
