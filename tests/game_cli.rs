@@ -58,8 +58,14 @@ fn replay_json_at_an_event_shows_the_unwound_position() {
     )))
     .unwrap();
     let row = |v: &serde_json::Value| v["state"]["board"]["ops"].as_array().unwrap().len();
-    assert!(row(&after) < row(&before), "the unwinding takes operations back");
-    assert_eq!(after["state"]["illegal_moves"][0]["move_seq"], notice_move(&explain));
+    assert!(
+        row(&after) < row(&before),
+        "the unwinding takes operations back"
+    );
+    assert_eq!(
+        after["state"]["illegal_moves"][0]["move_seq"],
+        notice_move(&explain)
+    );
     assert_eq!(after["state"]["phase"]["phase"], "playing");
 }
 

@@ -207,7 +207,10 @@ impl GameState {
                     format!("the result is set: {}", result_text(r))
                 }
             };
-            self.note(what.clone(), rule.clone());
+            // A sanction notes itself, with its own clause.
+            if !matches!(e, RulingEffect::Sanction(_)) {
+                self.note(what.clone(), rule.clone());
+            }
             changes.push(what);
         }
         changes
