@@ -166,26 +166,37 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
         step(key(color), 500, Body::ClockPressed { player: color })?;
         Ok(s)
     };
-    // Opening moves, then a ko: Black takes at cb, White takes back at once.
+    // Opening moves; Black takes a ko at cb.
     let mut color = Color::Black;
-    for m in ["ba", "ca", "ab", "db", "bc", "cc", "ee", "bb", "cb"] {
+    for m in [
+        "ba", "ca", "ab", "db", "bc", "cc", "ee", "bb", "cb", "dd", "gc",
+    ] {
         play(color, m, &mut step)?;
         color = color.opponent();
     }
-    let illegal = play(Color::White, "bb", &mut step)?;
-    play(Color::Black, "gc", &mut step)?;
-    // Black points out the ko recapture one move later: under LGC 2023 the
-    // game is unwound to the position just before it.
-    step(
+    // Black, thinking White had answered, puts down another stone: a failure
+    // of alternation, an illegal move (LGC 2023, "Alternation").
+    let illegal = step(
         &c.black,
+        6_000,
+        Body::StonePlaced {
+            player: Color::Black,
+            stone: Color::Black,
+            point: pt("gg"),
+        },
+    )?;
+    // White points it out at once: under LGC 2023, "Illegal move", the game
+    // is unwound to the position just before it.
+    step(
+        &c.white,
         3_000,
         Body::IllegalMoveNoticed {
             move_seq: illegal,
-            statement: "White retook the ko at once".into(),
+            statement: "Black played twice in a row".into(),
         },
     )?;
     let mut color = Color::White;
-    for m in ["dd", "gc", "cg", "ge", "eg", "gg", "fe", "ef"] {
+    for m in ["cg", "ge", "eg", "hh", "fe", "ef"] {
         play(color, m, &mut step)?;
         color = color.opponent();
     }
