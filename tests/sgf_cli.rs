@@ -253,3 +253,57 @@ fn gnu_go_reads_an_exported_game_with_times_and_comments() {
         assert_eq!(theirs, mine, "{colour} stones as GNU Go reads them");
     }
 }
+
+#[test]
+fn freely_placed_handicap_stones_are_imported_as_blacks_first_stones_and_exported_back() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let key = t.path().join("rec");
+    ok(&run(&data, &["keygen", key.to_str().unwrap()]));
+    let f = t.path().join("free.sgf");
+    // Not the standard points for two stones on 9x9.
+    std::fs::write(
+        &f,
+        "(;GM[1]FF[4]SZ[9]HA[2]KM[0.5]AB[cc][ee];W[gg];B[gc];W[cg])",
+    )
+    .unwrap();
+    let id = ok(&run(
+        &data,
+        &[
+            "sgf",
+            "import",
+            f.to_str().unwrap(),
+            "--key",
+            &format!("{}.key", key.display()),
+        ],
+    ))
+    .trim()
+    .to_string();
+    let replay: Value =
+        serde_json::from_str(&ok(&run(&data, &["replay", &id[..12], "--json"]))).unwrap();
+    let text = replay.to_string();
+    assert!(text.contains("handicap stone 2 placed"), "{text}");
+    assert!(
+        !text.contains("out of turn") && !text.contains("out_of_turn"),
+        "no move is out of turn: {text}"
+    );
+    let out = t.path().join("free.out.sgf");
+    ok(&run(
+        &data,
+        &["sgf", "export", &id[..12], "--out", out.to_str().unwrap()],
+    ));
+    let exported = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        exported.contains("AB[cc][ee]") || exported.contains("AB[ee][cc]"),
+        "{exported}"
+    );
+    let before = ok(&run(
+        &data,
+        &["sgf", "board", f.to_str().unwrap(), "--json"],
+    ));
+    let after = ok(&run(
+        &data,
+        &["sgf", "board", out.to_str().unwrap(), "--json"],
+    ));
+    assert_eq!(before, after);
+}

@@ -238,10 +238,21 @@ pub fn import(data: &Path, a: SgfImportArgs) -> CmdResult {
     if let Some(d) = &rec.date {
         title.push_str(&format!(", {d}"));
     }
+    // Handicap stones on the standard points are implied by the genesis; any
+    // other placement is free: Black's stones before White's first move.
+    let fixed = kifu_go::fixed_handicap_points(rec.size, handicap).ok();
+    let on_standard_points = rec.setup_black.is_empty()
+        || fixed.as_ref().is_some_and(|f| {
+            f.len() == rec.setup_black.len() && f.iter().all(|p| rec.setup_black.contains(p))
+        });
+    let overrides = vec![(
+        "handicap_placement".to_string(),
+        if on_standard_points { "fixed" } else { "free" }.to_string(),
+    )];
     let genesis = Genesis {
         game: GameKind::Go,
         ruleset: rs.name().to_string(),
-        overrides: vec![],
+        overrides: if handicap >= 2 { overrides } else { vec![] },
         board_size: rec.size,
         handicap: u8::try_from(handicap).map_err(|_| Failure::new("handicap too large"))?,
         komi_half_points: komi.half_points(),
@@ -265,8 +276,8 @@ pub fn import(data: &Path, a: SgfImportArgs) -> CmdResult {
         records.push(r);
         Ok(())
     };
-    // Handicap stones are placed by Black before White's first move.
-    for p in &rec.setup_black {
+    // Freely placed handicap stones are placed by Black before White's first move.
+    for p in rec.setup_black.iter().filter(|_| !on_standard_points) {
         push(
             Body::StonePlaced {
                 player: Color::Black,
@@ -326,8 +337,12 @@ pub fn import(data: &Path, a: SgfImportArgs) -> CmdResult {
     Ok(())
 }
 
-/// Builds the SGF of a stored game.
+/// Builds the SGF of a stored game: the moves that stand after every
+/// unwinding (as the game projection computes them), the handicap stones, the
+/// clocks' time left after each move, and rulings, sanctions, protests and
+/// unwound moves as comments.
 pub fn game_to_sgf(records: &[kifu_ledger::Record]) -> Result<SgfGame, Failure> {
+    use std::collections::BTreeMap;
     let events: Vec<Event> = records
         .iter()
         .map(|r| r.decode())
@@ -338,6 +353,10 @@ pub fn game_to_sgf(records: &[kifu_ledger::Record]) -> Result<SgfGame, Failure> 
     if g.game != GameKind::Go {
         return Err(Failure::new("SGF export is for Go games"));
     }
+    let state = kifu_game::GameState::replay(&events);
+    let kifu_game::BoardState::Go(board) = &state.board else {
+        return Err(Failure::new("the game's board cannot be projected"));
+    };
     let mut out = SgfGame::new(g.board_size);
     out.komi = Some(kifu_go::Komi(g.komi_half_points));
     out.handicap = u32::from(g.handicap);
@@ -345,70 +364,43 @@ pub fn game_to_sgf(records: &[kifu_ledger::Record]) -> Result<SgfGame, Failure> 
     out.black_player = g.holder(Role::Black).map(|p| p.name.clone());
     out.white_player = g.holder(Role::White).map(|p| p.name.clone());
     out.comment = (!g.title.is_empty()).then(|| g.title.clone());
+    out.setup_black = board
+        .handicap_stones()
+        .into_iter()
+        .map(|p| kifu_go::Point::new(p.x, p.y))
+        .collect();
     for (k, v) in kifu_clock::sgf_root_properties(&g.time_control) {
         out.other.push((k.to_string(), vec![v]));
     }
+
+    // One pass over the facts: times after each move, and comments attached to
+    // the move they follow.
+    let mut times: BTreeMap<u64, SgfMove> = BTreeMap::new();
+    let mut comments: BTreeMap<u64, Vec<String>> = BTreeMap::new();
     let mut clock = Clock::new(g.time_control).ok();
-    let mut white_moved = false;
-    let mut root_comments: Vec<String> = Vec::new();
+    let mut last_move = 0u64;
     for e in &events[1..] {
+        if matches!(e.body, Body::StonePlaced { .. } | Body::Pass { .. }) {
+            last_move = e.seq;
+        }
         if let (Some(c), Some(ev)) = (clock.as_mut(), clock_event(e.at_ms, &e.body)) {
             if let Ok(Effect::Moved(m)) = c.apply(&ev) {
-                if let Some(last) = out.moves.last_mut() {
-                    match m.player {
-                        kifu_clock::Player::Black => {
-                            last.black_time_left_ms = Some(m.left_ms as i64);
-                            last.black_overtime_left = if m.in_overtime { m.count } else { None };
-                        }
-                        kifu_clock::Player::White => {
-                            last.white_time_left_ms = Some(m.left_ms as i64);
-                            last.white_overtime_left = if m.in_overtime { m.count } else { None };
-                        }
+                let t = times
+                    .entry(last_move)
+                    .or_insert_with(|| SgfMove::new(kifu_go::Color::Black, None));
+                match m.player {
+                    kifu_clock::Player::Black => {
+                        t.black_time_left_ms = Some(m.left_ms as i64);
+                        t.black_overtime_left = if m.in_overtime { m.count } else { None };
+                    }
+                    kifu_clock::Player::White => {
+                        t.white_time_left_ms = Some(m.left_ms as i64);
+                        t.white_overtime_left = if m.in_overtime { m.count } else { None };
                     }
                 }
             }
         }
         let comment = match &e.body {
-            Body::StonePlaced {
-                player,
-                stone,
-                point,
-            } => {
-                let p = kifu_go::Point::new(point.x, point.y);
-                if *stone == Color::Black
-                    && !white_moved
-                    && (out.setup_black.len() as u32) < out.handicap
-                {
-                    out.setup_black.push(p);
-                    continue;
-                }
-                if *stone == Color::White {
-                    white_moved = true;
-                }
-                let color = if *stone == Color::Black {
-                    kifu_go::Color::Black
-                } else {
-                    kifu_go::Color::White
-                };
-                let mut m = SgfMove::new(color, Some(p));
-                if player != stone {
-                    m.comment = Some(format!("{player:?} placed a {stone:?} stone"));
-                }
-                out.moves.push(m);
-                None
-            }
-            Body::Pass { player, .. } => {
-                if *player == Color::White {
-                    white_moved = true;
-                }
-                let color = if *player == Color::Black {
-                    kifu_go::Color::Black
-                } else {
-                    kifu_go::Color::White
-                };
-                out.moves.push(SgfMove::new(color, None));
-                None
-            }
             Body::RefereeRuling(r) => Some(format!(
                 "Referee ({:?}): {} Reasons: {} Rules: {}",
                 r.kind,
@@ -431,22 +423,85 @@ pub fn game_to_sgf(records: &[kifu_ledger::Record]) -> Result<SgfGame, Failure> 
             _ => None,
         };
         if let Some(c) = comment {
-            match out.moves.last_mut() {
-                Some(m) => {
-                    let prev = m.comment.take();
-                    m.comment = Some(match prev {
-                        Some(p) => format!("{p}\n{c}"),
-                        None => c,
-                    });
-                }
-                None => root_comments.push(c),
+            comments.entry(last_move).or_default().push(c);
+        }
+    }
+
+    // The moves that stand, in order; a move taken back is told in a comment.
+    let standing: Vec<(u64, Color, Option<Point>)> = board
+        .ops
+        .iter()
+        .filter_map(|op| match op {
+            kifu_game::go::Op::Move {
+                seq, stone, point, ..
+            } => Some((*seq, *stone, *point)),
+            _ => None,
+        })
+        .collect();
+    let standing_seqs: std::collections::BTreeSet<u64> = standing.iter().map(|m| m.0).collect();
+    for e in &events[1..] {
+        if let Body::StonePlaced { stone, point, .. } = &e.body {
+            let handicap = out
+                .setup_black
+                .iter()
+                .any(|p| p.x == point.x && p.y == point.y)
+                && *stone == Color::Black
+                && !standing_seqs.contains(&e.seq);
+            if !standing_seqs.contains(&e.seq) && !handicap {
+                comments.entry(e.seq).or_default().push(format!(
+                    "{stone:?} {} (event {}) was taken back",
+                    crate::render::point_name(point.x, point.y),
+                    e.seq
+                ));
             }
         }
     }
+    let mut root_comments: Vec<String> = out.comment.take().into_iter().collect();
+    let mut pending: Vec<String> = Vec::new();
+    let mut iter = comments.into_iter().peekable();
+    for (seq, stone, point) in &standing {
+        while let Some((cseq, _)) = iter.peek() {
+            if cseq >= seq {
+                break;
+            }
+            if let Some((_, c)) = iter.next() {
+                pending.extend(c);
+            }
+        }
+        let color = if *stone == Color::Black {
+            kifu_go::Color::Black
+        } else {
+            kifu_go::Color::White
+        };
+        let mut m = SgfMove::new(color, point.map(|p| kifu_go::Point::new(p.x, p.y)));
+        if let Some(t) = times.get(seq) {
+            m.black_time_left_ms = t.black_time_left_ms;
+            m.white_time_left_ms = t.white_time_left_ms;
+            m.black_overtime_left = t.black_overtime_left;
+            m.white_overtime_left = t.white_overtime_left;
+        }
+        if !pending.is_empty() {
+            match out.moves.last_mut() {
+                Some(prev) => prev.comment = Some(pending.join("\n")),
+                None => root_comments.append(&mut pending),
+            }
+            pending.clear();
+        }
+        out.moves.push(m);
+    }
+    pending.extend(iter.flat_map(|(_, c)| c));
+    if !pending.is_empty() {
+        match out.moves.last_mut() {
+            Some(prev) => {
+                let mut all: Vec<String> = prev.comment.take().into_iter().collect();
+                all.extend(pending);
+                prev.comment = Some(all.join("\n"));
+            }
+            None => root_comments.extend(pending),
+        }
+    }
     if !root_comments.is_empty() {
-        let mut all: Vec<String> = out.comment.take().into_iter().collect();
-        all.extend(root_comments);
-        out.comment = Some(all.join("\n"));
+        out.comment = Some(root_comments.join("\n"));
     }
     Ok(out)
 }

@@ -104,6 +104,13 @@ pub(crate) enum Applied {
     Ending(Vec<EndingEvent>),
     /// The ending machine refused the input (wrong phase); nothing changed.
     Refused(String),
+    /// A handicap stone placed by Black (free placement).
+    Handicap {
+        /// Stones placed so far.
+        placed: u32,
+        /// Stones still to place.
+        left: u32,
+    },
     /// A correction: stones taken off and put on.
     Fixed {
         /// Stones actually taken off.
@@ -134,6 +141,8 @@ pub struct GoBoard {
     carried_pass_stones: [u32; 2],
     /// Moves carried over a board correction.
     carried_moves: u32,
+    /// Handicap stones Black has still to place (free placement).
+    pub pending_handicap: u32,
     /// The count frozen when the game ended on the board.
     pub final_score: Option<Score>,
 }
@@ -148,8 +157,27 @@ impl PartialEq for GoBoard {
             && self.carried_captures == other.carried_captures
             && self.carried_pass_stones == other.carried_pass_stones
             && self.carried_moves == other.carried_moves
+            && self.pending_handicap == other.pending_handicap
             && self.final_score == other.final_score
             && self.game.board() == other.game.board()
+    }
+}
+
+/// Whether handicap stones are placed freely. A departure stated in the
+/// genesis (`handicap_placement` = `free` or `fixed`) decides; otherwise the
+/// profile: free where it says free, fixed where it says fixed or leaves the
+/// choice to the tournament.
+pub fn free_placement(ruleset: &Ruleset, overrides: &[(String, String)]) -> bool {
+    use kifu_go::HandicapPlacement as H;
+    let stated = overrides
+        .iter()
+        .rev()
+        .find(|(k, _)| k == "handicap_placement")
+        .map(|(_, v)| v.as_str());
+    match stated {
+        Some("free") => true,
+        Some("fixed") => false,
+        _ => matches!(ruleset.handicap_placement, H::Free),
     }
 }
 
@@ -180,13 +208,25 @@ pub struct GoView {
 
 impl GoBoard {
     /// A board for `ruleset`, `size` lines, `handicap` stones and `komi`.
+    ///
+    /// With `free` placement the board starts empty and Black's first
+    /// `handicap` stones, placed before White's first move, are the handicap
+    /// (BGA, "Handicaps": "placed anywhere on the board"); otherwise they stand
+    /// on the standard points from the start.
     pub(crate) fn new(
         ruleset: Ruleset,
         size: u8,
         handicap: u8,
         komi: i32,
+        free: bool,
     ) -> Result<GoBoard, kifu_go::Error> {
-        let mut setup = if handicap >= 2 {
+        let mut pending_handicap = 0;
+        let mut setup = if handicap >= 2 && free {
+            let mut s = Setup::even(size);
+            s.handicap = u32::from(handicap);
+            pending_handicap = u32::from(handicap);
+            s
+        } else if handicap >= 2 {
             Setup::fixed_handicap(size, u32::from(handicap))?
         } else {
             let mut s = Setup::even(size);
@@ -204,8 +244,51 @@ impl GoBoard {
             carried_captures: [0; 2],
             carried_pass_stones: [0; 2],
             carried_moves: 0,
+            pending_handicap,
             final_score: None,
         })
+    }
+
+    /// Takes a Black stone as a freely placed handicap stone, if the game is
+    /// waiting for one and the point is free.
+    fn place_handicap(
+        &mut self,
+        player: Color,
+        stone: Color,
+        point: Option<Point>,
+    ) -> Option<Applied> {
+        if self.pending_handicap == 0 || player != Color::Black || stone != Color::Black {
+            return None;
+        }
+        let p = go_point(point?);
+        if !p.on_board(self.setup.size) || self.setup.black.contains(&p) {
+            return None;
+        }
+        self.setup.black.push(p);
+        self.pending_handicap -= 1;
+        self.setup.to_move = if self.pending_handicap == 0 {
+            GoColor::White
+        } else {
+            GoColor::Black
+        };
+        // No move has been played yet, so the engine restarts from the setup.
+        if let Ok(game) = Game::new(self.ruleset.clone(), &self.setup) {
+            self.game = game;
+        }
+        Some(Applied::Handicap {
+            placed: self.setup.black.len() as u32,
+            left: self.pending_handicap,
+        })
+    }
+
+    /// The handicap stones standing from the start (fixed points, or those
+    /// Black placed freely).
+    pub fn handicap_stones(&self) -> Vec<Point> {
+        self.setup
+            .black
+            .iter()
+            .map(|p| Point { x: p.x, y: p.y })
+            .collect()
     }
 
     /// The ruleset.
@@ -296,6 +379,17 @@ impl GoBoard {
 
     /// Applies `op` and keeps it in the list of standing operations.
     pub(crate) fn apply(&mut self, op: Op) -> Applied {
+        if let Op::Move {
+            player,
+            stone,
+            point,
+            ..
+        } = &op
+        {
+            if let Some(done) = self.place_handicap(*player, *stone, *point) {
+                return done;
+            }
+        }
         let applied = match &op {
             Op::Move {
                 seq,

@@ -131,8 +131,16 @@ impl GameState {
             point,
             remedy: false,
         });
-        if let Applied::Moved(v) = applied {
-            self.after_go_move(&v, point);
+        match applied {
+            Applied::Moved(v) => self.after_go_move(&v, point),
+            Applied::Handicap { placed, left } => self.note(
+                format!(
+                    "handicap stone {placed} placed at {} (free placement); {left} to place before White's first move",
+                    point.map(sgf).unwrap_or_default()
+                ),
+                handicap_rule(&self.profile),
+            ),
+            _ => {}
         }
     }
 
@@ -945,5 +953,14 @@ fn fixed(a: &Applied) -> String {
             format!("{removed} stone(s) taken off, {placed} put on")
         }
         _ => "no change".into(),
+    }
+}
+
+/// The clause that lets Black place handicap stones freely.
+fn handicap_rule(profile: &str) -> String {
+    match profile {
+        "london-open" => london("Handicaps"),
+        "bga-aga" => bga("Handicaps"),
+        _ => lgc("Handicap"),
     }
 }

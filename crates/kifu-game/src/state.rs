@@ -387,7 +387,8 @@ impl GameState {
                         kifu_go::Ruleset::lgc_2023()
                     }
                 };
-                match GoBoard::new(ruleset, g.board_size, g.handicap, g.komi_half_points) {
+                let free = crate::go::free_placement(&ruleset, &g.overrides);
+                match GoBoard::new(ruleset, g.board_size, g.handicap, g.komi_half_points, free) {
                     Ok(b) => self.board = BoardState::Go(Box::new(b)),
                     Err(e) => self.note(
                         format!("the board cannot be set up ({e}): no board projection"),

@@ -503,7 +503,7 @@ impl Ruleset {
             komi_handicap: Komi(0),
             jigo_even: Jigo::Draw,
             jigo_handicap: Jigo::WhiteWins,
-            handicap_placement: HandicapPlacement::Free,
+            handicap_placement: HandicapPlacement::Fixed,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::CorrectBeforeWhitesFirstMove,
             default_time_system: "not stated in the rules of play".into(),
@@ -536,7 +536,7 @@ impl Ruleset {
             komi_handicap: Komi(1),
             jigo_even: Jigo::Draw,
             jigo_handicap: Jigo::Draw,
-            handicap_placement: HandicapPlacement::Free,
+            handicap_placement: HandicapPlacement::Fixed,
             // AGA area counting gives White one point per handicap stone after
             // the first, so area and territory counts agree.
             handicap_compensation: HandicapCompensation::PerStoneAfterFirst,
