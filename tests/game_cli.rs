@@ -125,3 +125,33 @@ fn replay_at_an_event_that_does_not_exist_is_one_clear_error() {
     assert!(!o.status.success());
     assert!(err(&o).starts_with("kifu: error:"), "{}", err(&o));
 }
+
+#[test]
+fn sanctions_lists_each_players_sanctions_across_games() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    // Two demo games: the warning to Black appears once per game.
+    ok(&run(&data, &["demo"]));
+    ok(&run(&data, &["demo"]));
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&run(&data, &["sanctions", "--json"]))).unwrap();
+    let players = v.as_array().unwrap();
+    let warned: Vec<&serde_json::Value> = players
+        .iter()
+        .filter(|p| !p["entries"].as_array().unwrap().is_empty())
+        .collect();
+    assert!(!warned.is_empty());
+    for p in &warned {
+        assert_eq!(p["name"], "Black player");
+        assert_eq!(
+            p["entries"].as_array().unwrap().len(),
+            1,
+            "one warning in each demo game: {p}"
+        );
+        assert_eq!(p["entries"][0]["kind"], "warning");
+    }
+    // Each demo creates new keys, so two Black players were warned once each.
+    assert_eq!(warned.len(), 2);
+    let text = ok(&run(&data, &["sanctions"]));
+    assert!(text.contains("Warning"), "{text}");
+}

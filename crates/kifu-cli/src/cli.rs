@@ -55,6 +55,9 @@ pub enum Command {
     /// The whole game state at an event: board, clocks, phase, disputes,
     /// protests, sanctions and the result so far.
     Replay(ReplayArgs),
+    /// Every player's sanctions across the games in the store (or the games
+    /// named), with the games a disqualification loses.
+    Sanctions(SanctionsArgs),
     /// The game as a story: every event, who signed it, and each consequence
     /// with the rule behind it.
     Explain(ExplainArgs),
@@ -378,4 +381,14 @@ pub struct SgfExportArgs {
     /// Output file (default: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
+}
+
+/// `kifu sanctions`.
+#[derive(Debug, Args)]
+pub struct SanctionsArgs {
+    /// Game ids or unique prefixes; every game in the store when none.
+    pub games: Vec<String>,
+    /// Print as JSON.
+    #[arg(long)]
+    pub json: bool,
 }

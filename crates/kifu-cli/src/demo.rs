@@ -338,21 +338,21 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
         )));
     }
     if a.json {
-        println!(
+        say!(
             "{}",
             json!({"game": hex::encode(game), "events": log.len(), "store_events": records.len(), "verified": true, "keys": data.join("demo-keys").display().to_string()})
         );
     } else {
         for l in &log {
-            println!("{l}");
+            say!("{l}");
         }
-        println!(
+        say!(
             "verified the store in {}: {} games, {} events, every link, signature and role checks",
             data.display(),
             report.games.len(),
             records.len()
         );
-        println!(
+        say!(
             "keys are in {}; try: kifu log {}",
             data.join("demo-keys").display(),
             &hex::encode(game)[..12]

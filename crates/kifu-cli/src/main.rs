@@ -94,6 +94,7 @@ fn main() -> ExitCode {
         Command::Sgf(cli::SgfCommand::Import(a)) => sgf_cmd::import(&cli.data, a),
         Command::Sgf(cli::SgfCommand::Export(a)) => sgf_cmd::export(&cli.data, a),
         Command::Replay(a) => replay_cmd::replay(&cli.data, a),
+        Command::Sanctions(a) => replay_cmd::sanctions(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
     };
     match result {

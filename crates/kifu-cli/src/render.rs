@@ -37,55 +37,9 @@ pub fn record_json(game: &Hash, record: &Record) -> Value {
     }
 }
 
-/// A one-line human summary of a body.
+/// A one-line human summary of a body (the game projection's wording).
 pub fn describe(body: &Body) -> String {
-    use kifu_ledger::Body::*;
-    match body {
-        GameCreated(g) => format!(
-            "game created: {:?} {}x{} under {}, handicap {}, komi {}, {} in the roster",
-            g.game,
-            g.board_size,
-            g.board_size,
-            g.ruleset,
-            g.handicap,
-            g.komi_half_points as f64 / 2.0,
-            g.roster.len()
-        ),
-        StonePlaced {
-            player,
-            stone,
-            point,
-        } => {
-            if player == stone {
-                format!("{:?} plays {}", player, point_name(point.x, point.y))
-            } else {
-                format!(
-                    "{:?} places a {:?} stone at {}",
-                    player,
-                    stone,
-                    point_name(point.x, point.y)
-                )
-            }
-        }
-        Pass { player, pass_stone } => {
-            if *pass_stone {
-                format!("{player:?} passes, handing over a pass stone")
-            } else {
-                format!("{player:?} passes")
-            }
-        }
-        other => {
-            let v = serde_json::to_value(other).unwrap_or(Value::Null);
-            format!("{}: {}", other.kind_name(), compact(&v))
-        }
-    }
-}
-
-fn compact(v: &Value) -> String {
-    match v {
-        Value::Object(m) if m.len() == 1 => m.values().next().map(compact).unwrap_or_default(),
-        other => other.to_string(),
-    }
+    kifu_game::story::describe(body)
 }
 
 /// A point in SGF letters (`aa` is the top-left corner).

@@ -8,7 +8,7 @@ use kifu_game::{result_text, Admissibility, BoardState, GameState, Phase};
 use kifu_ledger::{verify_records, Event, Hash};
 use serde_json::json;
 
-use crate::cli::{ExplainArgs, ReplayArgs};
+use crate::cli::{ExplainArgs, ReplayArgs, SanctionsArgs};
 use crate::store_open::open_existing;
 use crate::{CmdResult, Failure};
 
@@ -381,6 +381,58 @@ pub fn explain(data: &Path, a: ExplainArgs) -> CmdResult {
     }
     for m in &state.result.mismatches {
         say!("MISMATCH: {m}");
+    }
+    Ok(())
+}
+
+/// `kifu sanctions [GAME...] [--json]`: the per-player sanction history
+/// across games.
+pub fn sanctions(data: &Path, a: SanctionsArgs) -> CmdResult {
+    let store = open_existing(data)?;
+    let games = if a.games.is_empty() {
+        store.games()?
+    } else {
+        a.games
+            .iter()
+            .map(|p| store.resolve(p))
+            .collect::<Result<Vec<_>, _>>()?
+    };
+    let mut states = Vec::with_capacity(games.len());
+    for g in &games {
+        let events: Vec<Event> = store
+            .read(g, 0, None)?
+            .iter()
+            .filter_map(|r| r.decode().ok())
+            .collect();
+        states.push(GameState::replay(&events));
+    }
+    let history = kifu_game::sanction_history(&states);
+    if a.json {
+        say!("{}", serde_json::to_string(&history)?);
+        return Ok(());
+    }
+    if history.iter().all(|p| p.entries.is_empty()) {
+        say!("no sanctions in {} game(s)", games.len());
+    }
+    for p in history.iter().filter(|p| !p.entries.is_empty()) {
+        say!("{} ({})", p.name, &p.key.to_hex()[..12]);
+        for e in &p.entries {
+            say!(
+                "  {}{}, seq {}: {:?}: {} [{}]",
+                e.round.map(|r| format!("round {r}, ")).unwrap_or_default(),
+                e.game,
+                e.seq,
+                e.kind,
+                e.reason,
+                e.source
+            );
+        }
+        if !p.lost_to_disqualification.is_empty() {
+            say!(
+                "  disqualified: {} later game(s) lost",
+                p.lost_to_disqualification.len()
+            );
+        }
     }
     Ok(())
 }

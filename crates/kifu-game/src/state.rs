@@ -337,7 +337,16 @@ impl GameState {
         }
         self.at_seq = Some(event.seq);
         self.at_ms = Some(event.at_ms);
-        let signer = self.signer_name(&event.signer);
+        let signer = match (&self.genesis, &event.body) {
+            // The genesis names its own signer in the roster it brings.
+            (None, Body::GameCreated(g)) => g
+                .roster
+                .iter()
+                .find(|p| p.key == event.signer)
+                .map(|p| format!("{} ({})", p.name, format!("{:?}", p.role).to_lowercase()))
+                .unwrap_or_else(|| self.signer_name(&event.signer)),
+            _ => self.signer_name(&event.signer),
+        };
         self.events.push(EventNote {
             seq: event.seq,
             at_ms: event.at_ms,

@@ -25,7 +25,7 @@ fn who(c: &Color) -> &'static str {
 pub fn describe(body: &Body) -> String {
     match body {
         Body::GameCreated(g) => format!(
-            "game created: {:?} {}x{} under {}, handicap {}, komi {}, {:?}",
+            "game created: {:?} {}x{} under {}, handicap {}, komi {}, time {}",
             g.game,
             g.board_size,
             g.board_size,
