@@ -1,28 +1,10 @@
 //! The clocks inside the game projection: ledger facts fed to `kifu-clock`.
 
-use kifu_clock::{ClockEvent, ClockReading, PauseReason as ClockPause, ReadingSource, ShownTime};
-use kifu_ledger::{Color, PauseReason};
+use kifu_clock::{ClockEvent, ClockReading, ReadingSource, ShownTime};
+use kifu_ledger::Color;
 
 use crate::cite::{lgc, uec};
 use crate::state::{colour_of, idx, name, GameState};
-
-/// The ledger's pause reason as the clock names it (LGC 2023's twelve).
-pub(crate) fn pause_reason(r: &PauseReason) -> ClockPause {
-    match r {
-        PauseReason::StatusAssessment => ClockPause::StatusAssessment,
-        PauseReason::Counting => ClockPause::Counting,
-        PauseReason::ResetClock => ClockPause::OvertimeReset,
-        PauseReason::Toilet => ClockPause::Toilet,
-        PauseReason::RemoveStones => ClockPause::StoneRemoval,
-        PauseReason::ClockMalfunction => ClockPause::ClockMalfunction,
-        PauseReason::Adjournment => ClockPause::Adjournment,
-        PauseReason::Sealing => ClockPause::CompleteSealingForm,
-        PauseReason::CallReferee => ClockPause::CallReferee,
-        PauseReason::Arbitration => ClockPause::Arbitration,
-        PauseReason::Announcement => ClockPause::Announcement,
-        PauseReason::Other(s) => ClockPause::Other(s.clone()),
-    }
-}
 
 impl GameState {
     /// Feeds one clock fact; a fact the clock cannot take is flagged.

@@ -115,10 +115,7 @@ pub(crate) fn idx(c: Color) -> usize {
 }
 
 pub(crate) fn player(c: Color) -> Player {
-    match c {
-        Color::Black => Player::Black,
-        Color::White => Player::White,
-    }
+    c.into()
 }
 
 pub(crate) fn colour_of(p: Player) -> Color {
@@ -452,7 +449,7 @@ impl GameState {
                     ),
                     None => self.clock_event(ClockEvent::Paused {
                         at_ms: event.at_ms,
-                        reason: crate::clock::pause_reason(reason),
+                        reason: reason.into(),
                     }),
                 }
             }
