@@ -7,7 +7,7 @@ use kifu_ledger::{archive, verify_records, Record, VerifyReport};
 use serde_json::json;
 
 use crate::cli::{ExportArgs, ImportArgs, VerifyArgs};
-use crate::render::short;
+use crate::render::{count, short};
 use crate::store_open::{open, open_existing};
 use crate::{CmdResult, Failure};
 
@@ -38,9 +38,9 @@ fn print_report(r: &VerifyReport, what: &str, as_json: bool) -> CmdResult {
         say!("{}", report_json(r));
     } else if r.ok() {
         say!(
-            "ok: {what}: {} games, {} events; every link, signature and role checks",
-            r.games.len(),
-            r.records
+            "ok: {what}: {}, {}; every link, signature and role checks",
+            count(r.games.len(), "game"),
+            count(r.records, "event")
         );
         for (g, s, k) in &r.uninterpreted {
             say!(
@@ -131,10 +131,10 @@ pub fn export(data: &Path, a: ExportArgs) -> CmdResult {
     let bytes = archive::write(&records);
     write_atomically(&a.out, &bytes)?;
     say!(
-        "wrote {}: {} games, {} events, {} bytes",
+        "wrote {}: {}, {}, {} bytes",
         a.out.display(),
-        games.len(),
-        records.len(),
+        count(games.len(), "game"),
+        count(records.len(), "event"),
         bytes.len()
     );
     Ok(())

@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::cli::DemoArgs;
 use crate::game_cmd::{append_body, create_game};
 use crate::keys::{generate, write_pair};
-use crate::render::describe;
+use crate::render::{count, describe};
 use crate::store_open::{now_ms, open};
 use crate::{CmdResult, Failure};
 
@@ -347,10 +347,10 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
             say!("{l}");
         }
         say!(
-            "verified the store in {}: {} games, {} events, every link, signature and role checks",
+            "verified the store in {}: {}, {}, every link, signature and role checks",
             data.display(),
-            report.games.len(),
-            records.len()
+            count(report.games.len(), "game"),
+            count(records.len(), "event")
         );
         say!(
             "keys are in {}; try: kifu log {}",

@@ -10,6 +10,16 @@ pub fn short(h: &Hash) -> String {
 
 /// One record as a JSON object: envelope, body, and the raw bytes and
 /// signature in hex so a consumer can verify it independently.
+/// `n` with its noun, singular or plural: "1 game", "2 games".
+pub fn count(n: impl TryInto<u64>, noun: &str) -> String {
+    let n: u64 = n.try_into().unwrap_or(u64::MAX);
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 pub fn record_json(game: &Hash, record: &Record) -> Value {
     let hash = record.hash();
     match record.header() {
@@ -46,4 +56,17 @@ pub fn describe(body: &Body) -> String {
 pub fn point_name(x: u8, y: u8) -> String {
     let c = |n: u8| (b'a' + n) as char;
     format!("{}{}", c(x), c(y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_read_as_english() {
+        assert_eq!(count(0, "game"), "0 games");
+        assert_eq!(count(1, "game"), "1 game");
+        assert_eq!(count(63, "event"), "63 events");
+        assert_eq!(point_name(0, 18), "as");
+    }
 }
