@@ -43,3 +43,42 @@ fn a_bad_scenario_is_one_clear_error() {
     assert!(err(&o).starts_with("kifu: error:"), "{}", err(&o));
     assert!(out(&o).is_empty());
 }
+
+#[test]
+fn the_whole_vector_file_is_checked_at_once_and_a_wrong_answer_is_named() {
+    let path = shared().join("fixtures/clocks/vectors.json");
+    let t = tempfile::tempdir().unwrap();
+    let o = ok(&run(
+        t.path(),
+        &["clock", "replay", path.to_str().unwrap(), "--json"],
+    ));
+    let report: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(report["checked"], 20);
+    assert_eq!(report["differing"], 0);
+
+    // One expected remaining time off by a second: that vector, and only it,
+    // is reported, with where it differs, and the command fails.
+    let mut all: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let id = all["vectors"][0]["id"].as_str().unwrap().to_string();
+    let states = &mut all["vectors"][0]["expected"]["states_after_each_event"][0]["B"]["main_ms"];
+    *states = serde_json::json!(states.as_u64().unwrap() + 1000);
+    let f = t.path().join("altered.json");
+    std::fs::write(&f, all.to_string()).unwrap();
+    let o = run(t.path(), &["clock", "replay", f.to_str().unwrap()]);
+    assert!(!o.status.success());
+    let text = out(&o);
+    assert!(
+        text.contains(&format!(
+            "{id}: DIFFERS: at expected.states_after_each_event[0].B.main_ms"
+        )),
+        "{text}"
+    );
+    assert_eq!(text.matches("DIFFERS").count(), 1, "{text}");
+    assert!(text.contains("19 of 20 vectors reproduced"), "{text}");
+    assert!(
+        err(&o).starts_with("kifu: error: 1 of 20 clock vectors differ"),
+        "{}",
+        err(&o)
+    );
+}

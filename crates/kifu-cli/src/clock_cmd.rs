@@ -18,9 +18,18 @@ pub fn read_input(path: &std::path::Path) -> Result<String, Failure> {
 }
 
 /// `kifu clock replay FILE [--json]`.
+///
+/// FILE holds one scenario, or a set of them (`{"vectors": [...]}`, as in
+/// the shared clock vectors), in which case each is replayed and compared
+/// with its `expected` answer.
 pub fn replay(a: ClockReplayArgs) -> CmdResult {
     let text = read_input(&a.file)?;
-    let scenario: Scenario = serde_json::from_str(&text)
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| Failure::new(format!("{}: not JSON: {e}", a.file.display())))?;
+    if let Some(vectors) = value.get("vectors").and_then(|v| v.as_array()) {
+        return replay_set(&a, vectors);
+    }
+    let scenario: Scenario = serde_json::from_value(value)
         .map_err(|e| Failure::new(format!("{}: not a clock scenario: {e}", a.file.display())))?;
     let out = replay_scenario(&scenario).map_err(|e| Failure::new(e.to_string()))?;
     if a.json {
@@ -62,4 +71,92 @@ pub fn replay(a: ClockReplayArgs) -> CmdResult {
         None => say!("result: no flag fell"),
     }
     Ok(())
+}
+
+/// Replays every scenario of a vector set and compares each with its
+/// `expected` answer; any difference (or a vector that cannot be replayed)
+/// makes the command fail after all have been reported.
+fn replay_set(a: &ClockReplayArgs, vectors: &[serde_json::Value]) -> CmdResult {
+    let mut rows = Vec::new();
+    let mut differing = 0usize;
+    for (i, v) in vectors.iter().enumerate() {
+        let id = v["id"]
+            .as_str()
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("#{}", i + 1));
+        let got = serde_json::from_value::<Scenario>(v.clone())
+            .map_err(|e| format!("not a clock scenario: {e}"))
+            .and_then(|s| replay_scenario(&s).map_err(|e| e.to_string()))
+            .and_then(|out| serde_json::to_value(out).map_err(|e| e.to_string()));
+        let verdict = match (&got, v.get("expected")) {
+            (Err(e), _) => Err(e.clone()),
+            (Ok(_), None) => Ok("replayed (no expected answer to compare)"),
+            (Ok(g), Some(x)) if g == x => Ok("reproduced"),
+            (Ok(g), Some(x)) => Err(first_difference(x, g)),
+        };
+        if verdict.is_err() {
+            differing += 1;
+        }
+        if !a.json {
+            match &verdict {
+                Ok(w) => say!("{id}: {w}"),
+                Err(e) => say!("{id}: DIFFERS: {e}"),
+            }
+        }
+        rows.push(serde_json::json!({
+            "id": id,
+            "ok": verdict.is_ok(),
+            "problem": verdict.err(),
+            "got": got.ok(),
+        }));
+    }
+    if a.json {
+        say!(
+            "{}",
+            serde_json::json!({"vectors": rows, "checked": vectors.len(), "differing": differing})
+        );
+    } else {
+        say!(
+            "{} of {} vectors reproduced",
+            vectors.len() - differing,
+            vectors.len()
+        );
+    }
+    if differing > 0 {
+        return Err(Failure::new(format!(
+            "{differing} of {} clock vectors differ from their expected answer",
+            vectors.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Where two JSON values first differ, as a path and both values.
+fn first_difference(expected: &serde_json::Value, got: &serde_json::Value) -> String {
+    fn walk(x: &serde_json::Value, g: &serde_json::Value, path: String) -> Option<String> {
+        use serde_json::Value::{Array, Object};
+        match (x, g) {
+            (Object(xm), Object(gm)) => {
+                let mut keys: Vec<&String> = xm.keys().chain(gm.keys()).collect();
+                keys.sort();
+                keys.dedup();
+                keys.into_iter().find_map(|k| {
+                    let n = serde_json::Value::Null;
+                    walk(
+                        xm.get(k).unwrap_or(&n),
+                        gm.get(k).unwrap_or(&n),
+                        format!("{path}.{k}"),
+                    )
+                })
+            }
+            (Array(xa), Array(ga)) if xa.len() == ga.len() => xa
+                .iter()
+                .zip(ga)
+                .enumerate()
+                .find_map(|(i, (x, g))| walk(x, g, format!("{path}[{i}]"))),
+            _ if x == g => None,
+            _ => Some(format!("at {path}: expected {x}, got {g}")),
+        }
+    }
+    walk(expected, got, "expected".into()).unwrap_or_else(|| "values differ".into())
 }
