@@ -630,6 +630,9 @@ impl GameState {
             } => self.sheet_signed(seq, result, *under_protest, &event.signer),
             Body::PlayerArrived { player: p } => self.player_arrived(*p, event.at_ms),
             Body::ProgramTerminated { player: p, .. } => self.program_terminated(*p, event.at_ms),
+            // A program's own words (its count, its dead stones) are evidence
+            // for the referee; the rules' count is made from the facts.
+            Body::ProgramAnswered { .. } => {}
         }
     }
 

@@ -202,5 +202,10 @@ pub fn describe(body: &Body) -> String {
         Body::ServerTimeUsed { player, used_ms } => {
             format!("server: {} used {used_ms} ms", who(player))
         }
+        Body::ProgramAnswered {
+            player,
+            command,
+            answer,
+        } => format!("{}'s program answered `{command}`: {answer}", who(player)),
     }
 }

@@ -669,6 +669,16 @@ pub enum Body {
         /// Milliseconds used.
         used_ms: u64,
     },
+    /// Kind 40: What a program answered the server when asked, word for word
+    ///     (computer events: `final_score`, `final_status_list dead`).
+    ProgramAnswered {
+        /// Whose program.
+        player: Color,
+        /// The command asked.
+        command: String,
+        /// The answer, without the GTP status mark.
+        answer: String,
+    },
 }
 
 impl Body {
@@ -715,6 +725,7 @@ impl Body {
             Body::PlayerArrived { .. } => 37,
             Body::ProgramTerminated { .. } => 38,
             Body::ServerTimeUsed { .. } => 39,
+            Body::ProgramAnswered { .. } => 40,
         }
     }
 
@@ -769,4 +780,5 @@ pub const KIND_NAMES: &[&str] = &[
     "player arrived",
     "program terminated",
     "server time used",
+    "program answered",
 ];

@@ -220,6 +220,15 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
                 return refuse("only the server (recorder) measures time used");
             }
         }
+        // UEC Cup a) 1: the programs display their dead stones and count; the
+        // server asks them and records the answers.
+        Body::ProgramAnswered { .. } => {
+            if has(roles, &[Role::Recorder]) {
+                true
+            } else {
+                return refuse("only the server (recorder) records what a program answered");
+            }
+        }
     };
     if ok {
         Ok(())
@@ -295,14 +304,25 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_name_and_a_stable_index() {
-        assert_eq!(KIND_NAMES.len(), 40);
-        let last = Body::ServerTimeUsed {
+        assert_eq!(KIND_NAMES.len(), 41);
+        let time = Body::ServerTimeUsed {
             player: Color::Black,
             used_ms: 0,
         };
-        assert_eq!(last.kind_index(), 39);
-        assert_eq!(last.kind_name(), "server time used");
-        let bytes = postcard::to_allocvec(&last).expect("encodes");
+        assert_eq!(time.kind_index(), 39);
+        assert_eq!(time.kind_name(), "server time used");
+        let bytes = postcard::to_allocvec(&time).expect("encodes");
         assert_eq!(bytes[0], 39, "the postcard variant index is the kind index");
+        let last = Body::ProgramAnswered {
+            player: Color::White,
+            command: "final_score".into(),
+            answer: "W+3.5".into(),
+        };
+        assert_eq!(last.kind_index(), 40);
+        assert_eq!(last.kind_name(), "program answered");
+        let bytes = postcard::to_allocvec(&last).expect("encodes");
+        assert_eq!(bytes[0], 40, "the postcard variant index is the kind index");
+        assert!(check(&[Role::Recorder], &last, 5).is_ok());
+        assert!(check(&[Role::White, Role::Referee], &last, 5).is_err());
     }
 }
