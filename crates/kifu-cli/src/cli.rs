@@ -61,6 +61,9 @@ pub enum Command {
     /// The game as a story: every event, who signed it, and each consequence
     /// with the rule behind it.
     Explain(ExplainArgs),
+    /// Referee a computer-Go match over GTP as the UEC Cup server, recording
+    /// every fact in signed game chains.
+    Match(crate::match_cmd::MatchArgs),
 }
 
 /// `kifu replay`.

@@ -25,6 +25,7 @@ mod demo;
 mod feed_cmd;
 mod game_cmd;
 mod keys;
+mod match_cmd;
 mod render;
 mod renju_cmd;
 mod replay_cmd;
@@ -96,6 +97,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => replay_cmd::replay(&cli.data, a),
         Command::Sanctions(a) => replay_cmd::sanctions(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
+        Command::Match(a) => match_cmd::run(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
