@@ -14,7 +14,7 @@ use kifu_ledger::{Color, Hash, Keypair, PublicKey};
 use kifu_match::process::ProcessEngine;
 use kifu_match::referee::tenths_text;
 use kifu_match::{
-    run_match, Bout, Engine, EngineFailure, Ending, GameReport, MatchPlan, Officials, Program,
+    run_match, Bout, Ending, Engine, EngineFailure, GameReport, MatchPlan, Officials, Program,
     ProgramStarter, StoreLedger, SystemClock,
 };
 
@@ -121,9 +121,11 @@ fn duration_ms(what: &str, text: &str) -> Result<u64, Failure> {
 
 fn official(spec: &Option<String>) -> Result<Option<(String, PublicKey)>, Failure> {
     let Some(s) = spec else { return Ok(None) };
-    let (name, key) = s
-        .split_once('=')
-        .ok_or_else(|| Failure::new(format!("'{s}' should be NAME=PUBLIC_KEY_FILE (or NAME=HEX)")))?;
+    let (name, key) = s.split_once('=').ok_or_else(|| {
+        Failure::new(format!(
+            "'{s}' should be NAME=PUBLIC_KEY_FILE (or NAME=HEX)"
+        ))
+    })?;
     Ok(Some((name.to_string(), read_public(key)?)))
 }
 
@@ -170,9 +172,9 @@ fn ending_text(g: &GameReport) -> String {
             format!("{} ({clause})", kifu_game::result_text(result))
         }
         Ending::Referee { why } => format!("in the referee's hands: {why}"),
-        Ending::Replay { player, statement } => format!(
-            "{player:?}'s program terminated abnormally ({statement}): a new game follows"
-        ),
+        Ending::Replay { player, statement } => {
+            format!("{player:?}'s program terminated abnormally ({statement}): a new game follows")
+        }
         Ending::Interrupted => "interrupted; recorded as such".into(),
     }
 }
@@ -202,7 +204,10 @@ pub fn run(data: &Path, a: MatchArgs) -> CmdResult {
         )));
     }
     if !(2..=25).contains(&a.size) {
-        return Err(Failure::new(format!("board size {} is outside 2..25", a.size)));
+        return Err(Failure::new(format!(
+            "board size {} is outside 2..25",
+            a.size
+        )));
     }
     if a.games == 0 {
         return Err(Failure::new("--games must be at least 1"));
