@@ -171,8 +171,17 @@ fn key(n: u8) -> Keypair {
     Keypair::from_seed([n; 32])
 }
 
-/// Plays `games` games between program A (Black first) and B.
+/// Plays `games` games between program A (Black first) and B on 9x9.
 fn play(main_ms: u64, games: u32, a: Vec<Script>, b: Vec<Script>) -> Run {
+    play_on(9, main_ms, games, a, b)
+}
+
+/// One game on a board of `size`.
+fn play_sized(size: u8, main_ms: u64, a: Vec<Script>, b: Vec<Script>) -> Run {
+    play_on(size, main_ms, 1, a, b)
+}
+
+fn play_on(size: u8, main_ms: u64, games: u32, a: Vec<Script>, b: Vec<Script>) -> Run {
     let clock = HandClock::default();
     let interrupt = Arc::new(AtomicBool::new(false));
     let log = Rc::new(RefCell::new(Vec::new()));
@@ -202,7 +211,7 @@ fn play(main_ms: u64, games: u32, a: Vec<Script>, b: Vec<Script>) -> Run {
         director: None,
     };
     let plan = MatchPlan {
-        size: 9,
+        size,
         komi_half_points: 13,
         main_ms,
         gtp_timeout: Duration::from_secs(5),
@@ -621,4 +630,85 @@ fn a_series_alternates_colours_and_sums_up_per_program() {
     assert_eq!(s[1].average_ms(), 500);
     let table = r.report.table(["alpha", "beta"]);
     assert!(table.contains("alpha") && table.contains("1.00"), "{table}");
+}
+
+/// A GTP vertex on 9x9 from SGF letters (`ce` is C5).
+fn sgf9(p: &str) -> &'static str {
+    let b = p.as_bytes();
+    let col = b"ABCDEFGHJ"[(b[0] - b'a') as usize] as char;
+    let row = 9 - (b[1] - b'a');
+    Box::leak(format!("{col}{row}").into_boxed_str())
+}
+
+#[test]
+fn g_a_repeated_position_stops_the_game_as_a_draw() {
+    // GNU Go's regression position threeko1 (a triple ko), built move by
+    // move from an empty board, then the cycle of its six moves.
+    let white = "ce de ee af bf cf ef ff bg dg fg ah fh gh gi";
+    let black = "bd cd dd ed fd ae be fe ge gf cg eg gg hg bh ch dh eh hh ai bi di fi hi";
+    let mut b_acts: Vec<Act> = black.split(' ').map(|p| a(sgf9(p), 10)).collect();
+    let mut w_acts: Vec<Act> = white.split(' ').map(|p| a(sgf9(p), 10)).collect();
+    while w_acts.len() < b_acts.len() {
+        w_acts.push(a("pass", 10));
+    }
+    for (i, v) in ["A3", "E1", "D4", "A2", "F1", "D3"].into_iter().enumerate() {
+        if i % 2 == 0 {
+            b_acts.push(a(v, 10));
+        } else {
+            w_acts.push(a(v, 10));
+        }
+    }
+    let r = play(60_000, 1, vec![script(&b_acts)], vec![script(&w_acts)]);
+    assert_eq!(
+        r.declared(0),
+        vec![GameResult {
+            outcome: Outcome::Draw,
+            by: ResultBy::Repetition
+        }]
+    );
+    match r.ending(0) {
+        Ending::Decided { clause, .. } => assert!(clause.contains("g) Repetition")),
+        e => panic!("{e:?}"),
+    }
+    assert_eq!(
+        r.state(0).result.computed().map(|d| d.result.clone()),
+        Some(GameResult {
+            outcome: Outcome::Draw,
+            by: ResultBy::Repetition
+        })
+    );
+}
+
+#[test]
+fn e_the_400th_move_stops_play_and_passes_count_as_moves() {
+    // On 19x19 Black fills the first 200 points row by row (its group keeps
+    // liberties below) while White passes: move 400 is White's 200th pass.
+    let letters = "ABCDEFGHJKLMNOPQRST".as_bytes();
+    let b_acts: Vec<Act> = (0..200)
+        .map(|i| {
+            let v = format!("{}{}", letters[i % 19] as char, 19 - i / 19);
+            a(Box::leak(v.into_boxed_str()), 1)
+        })
+        .collect();
+    let w_acts: Vec<Act> = (0..200).map(|_| a("pass", 1)).collect();
+    let mut b = script(&b_acts);
+    b.score = "B+100";
+    let mut w = script(&w_acts);
+    w.score = "B+100";
+    let r = play_sized(19, 60_000, vec![b], vec![w]);
+    let moves: usize = r
+        .bodies(0)
+        .iter()
+        .filter(|b| matches!(b, Body::StonePlaced { .. } | Body::Pass { .. }))
+        .count();
+    assert_eq!(moves, 400);
+    match r.ending(0) {
+        Ending::Decided { clause, .. } => {
+            assert!(
+                clause.contains("e) When the game has progressed the 400th moves"),
+                "{clause}"
+            )
+        }
+        e => panic!("{e:?}"),
+    }
 }
