@@ -712,3 +712,25 @@ fn e_the_400th_move_stops_play_and_passes_count_as_moves() {
         e => panic!("{e:?}"),
     }
 }
+
+#[test]
+fn b_a_program_that_resigns_loses() {
+    let r = play(
+        60_000,
+        1,
+        vec![script(&[a("C3", 100)])],
+        vec![script(&[a("resign", 100)])],
+    );
+    assert_eq!(
+        r.declared(0),
+        vec![win(Color::Black, ResultBy::Resignation)]
+    );
+    assert!(r.bodies(0).contains(&Body::Resigned {
+        player: Color::White,
+        manner: kifu_ledger::Resignation::Program
+    }));
+    assert_eq!(
+        r.state(0).result.computed().map(|d| d.result.clone()),
+        Some(win(Color::Black, ResultBy::Resignation))
+    );
+}
