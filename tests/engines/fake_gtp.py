@@ -5,10 +5,12 @@ It plays the first empty points of the board (row by row from the top left)
 for --moves moves, then passes, unless told to misbehave:
 
   --slow SECONDS     think this long before every genmove answer
+  --stall-at N       think for ten minutes at its Nth genmove
   --illegal-at N     answer its Nth genmove with the opponent's last point (occupied)
   --crash-at N       exit with status 3 at its Nth genmove
   --crash-once FILE  ... only when FILE does not exist yet (it creates it)
   --malformed-at N   answer its Nth genmove with text that is not GTP
+  --chatter-at N     after answering its Nth genmove, print a stray line
   --silent           read commands and never answer anything
   --dead LIST        answer to `final_status_list dead` (vertices)
   --score TEXT       answer to `final_score`
@@ -27,10 +29,12 @@ LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 p = argparse.ArgumentParser()
 p.add_argument("--moves", type=int, default=3)
 p.add_argument("--slow", type=float, default=0.0)
+p.add_argument("--stall-at", type=int, default=0)
 p.add_argument("--illegal-at", type=int, default=0)
 p.add_argument("--crash-at", type=int, default=0)
 p.add_argument("--crash-once", default="")
 p.add_argument("--malformed-at", type=int, default=0)
+p.add_argument("--chatter-at", type=int, default=0)
 p.add_argument("--silent", action="store_true")
 p.add_argument("--dead", default="")
 p.add_argument("--score", default="W+6.5")
@@ -80,6 +84,8 @@ for line in sys.stdin:
         genmoves += 1
         if a.slow:
             time.sleep(a.slow)
+        if a.stall_at == genmoves:
+            time.sleep(600)
         crash = a.crash_at == genmoves
         if crash and a.crash_once:
             if os.path.exists(a.crash_once):
@@ -107,6 +113,9 @@ for line in sys.stdin:
                 break
         else:
             answer("pass")
+        if a.chatter_at == genmoves:
+            sys.stdout.write("thinking done, by the way\n")
+            sys.stdout.flush()
     elif cmd == "final_status_list":
         answer(a.dead)
     elif cmd == "final_score":

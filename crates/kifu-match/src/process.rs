@@ -146,6 +146,25 @@ impl Engine for ProcessEngine {
         if self.stopped {
             return Err(EngineFailure::Exited("stopped by the server".into()));
         }
+        // Text printed when no answer was due is not GTP: an answer belongs
+        // to the command before it, and a stray line would be taken for the
+        // next one.
+        loop {
+            match self.lines.try_recv() {
+                Ok(Line::Text(l)) if l.trim().is_empty() => {}
+                Ok(Line::Text(l)) => {
+                    return Err(EngineFailure::Broken(format!(
+                        "printed {:?} when no answer was due",
+                        l.chars().take(80).collect::<String>()
+                    )))
+                }
+                Ok(Line::End) | Err(mpsc::TryRecvError::Disconnected) => {
+                    let status = self.exit_status(Duration::from_secs(1));
+                    return Err(EngineFailure::Exited(status));
+                }
+                Err(mpsc::TryRecvError::Empty) => break,
+            }
+        }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(EngineFailure::Exited("input closed".into()));
         };
