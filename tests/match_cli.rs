@@ -587,3 +587,44 @@ fn a_series_alternates_colours_and_prints_the_summary() {
     );
     assert!(err(&o).contains("nigiri"), "{}", err(&o));
 }
+
+#[test]
+fn operators_with_keys_hold_the_seats_and_sign_the_result_sheet() {
+    if skip_without_python() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let op = t.path().join("op-black");
+    ok(&run(&data, &["keygen", op.to_str().unwrap()]));
+    let key = format!("{}.key", op.display());
+    let o = play(
+        &data,
+        &fake(),
+        &fake(),
+        &[
+            "--time",
+            "60s",
+            "--black-operator",
+            &key,
+            "--black-name",
+            "alpha",
+        ],
+    );
+    let stdout = ok(&o);
+    let id = &game_ids(&stdout)[0];
+    let text = ok(&run(&data, &["replay", id]));
+    assert!(text.contains("sheet signed at event"), "{text}");
+    assert!(
+        text.contains("by alpha"),
+        "the operator signs as the program's seat: {text}"
+    );
+    let roster = replay_json(&data, id)["state"]["genesis"]["roster"].clone();
+    let roles: Vec<&str> = roster
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["black", "white", "recorder", "referee", "director"]);
+}
