@@ -508,12 +508,16 @@ fn ctrl_c_records_the_game_as_interrupted_and_exits_cleanly() {
     let data = t.path().join("d");
     let pid_file = t.path().join("engine.pid");
     let slow = format!("{} --slow 30 --pid-file {}", fake(), pid_file.display());
+    // kifu in a process group of its own, as a shell runs a job: the
+    // Ctrl-C goes to the whole group, as from a terminal.
+    use std::os::unix::process::CommandExt;
     let child = kifu()
         .arg("--data")
         .arg(&data)
         .args(["match", "--black", &slow, "--white", &fake(), "--size", "9"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
+        .process_group(0)
         .spawn()
         .unwrap();
     // Wait (bounded) until the slow program is thinking.
@@ -523,7 +527,7 @@ fn ctrl_c_records_the_game_as_interrupted_and_exits_cleanly() {
     }
     std::thread::sleep(Duration::from_millis(500));
     let sent = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-INT", "--", &format!("-{}", child.id())])
         .status()
         .unwrap();
     assert!(sent.success());
@@ -548,6 +552,12 @@ fn ctrl_c_records_the_game_as_interrupted_and_exits_cleanly() {
         .unwrap()
         .success();
     assert!(!alive, "the program {pid} is stopped");
+    // By the server, not by the terminal's Ctrl-C: the programs run in their
+    // own process group.
+    for e in std::fs::read_dir(data.join("match-logs")).unwrap() {
+        let log = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        assert!(!log.contains("KeyboardInterrupt"), "{log}");
+    }
 }
 
 #[test]

@@ -49,12 +49,22 @@ impl ProcessEngine {
             .append(true)
             .open(stderr_log)
             .map_err(|e| EngineFailure::Io(format!("{}: {e}", stderr_log.display())))?;
-        let mut child = Command::new("sh")
-            .arg("-c")
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
             .arg(format!("exec {command}"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        #[cfg(unix)]
+        {
+            // Its own process group: a Ctrl-C at the terminal reaches the
+            // server, which records the interruption and then stops the
+            // program, instead of killing the program first (which would
+            // look like an abnormal termination).
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd
             .spawn()
             .map_err(|e| EngineFailure::Io(format!("cannot start `{command}`: {e}")))?;
         let stdout = child
@@ -194,6 +204,9 @@ impl Engine for ProcessEngine {
                     Err(e) => return Err(EngineFailure::Broken(e.to_string())),
                 },
                 Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => {
+                    if self.interrupt.load(Ordering::SeqCst) {
+                        return Err(EngineFailure::Interrupted);
+                    }
                     let status = self.exit_status(Duration::from_secs(1));
                     return Err(EngineFailure::Exited(status));
                 }
