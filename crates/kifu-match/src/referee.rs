@@ -160,6 +160,9 @@ struct Table<'a, C: ServerClock, L: GameLedger> {
     counters: [TenthsCounter; 2],
     moves: [u32; 2],
     abnormal: Vec<Color>,
+    /// While the facts of one answer are written: the instant it was
+    /// received, which is when the move (and the clock press) happened.
+    answered_at: Option<u64>,
 }
 
 /// Plays one game: creates its chain, starts both programs, referees to the
@@ -203,6 +206,7 @@ pub fn play_game<C: ServerClock, L: GameLedger>(
         counters: [TenthsCounter::default(); 2],
         moves: [0; 2],
         abnormal: Vec::new(),
+        answered_at: None,
     };
     let ending = t.run(starter, interrupt);
     for e in t.engines.iter_mut().flatten() {
@@ -243,7 +247,7 @@ enum Step {
 
 impl<C: ServerClock, L: GameLedger> Table<'_, C, L> {
     fn record(&mut self, body: Body) -> Result<u64, MatchError> {
-        let at = self.clock.wall_ms();
+        let at = self.answered_at.unwrap_or_else(|| self.clock.wall_ms());
         self.ledger.append(&self.game, self.keys.server, body, at)
     }
 
@@ -329,6 +333,7 @@ impl<C: ServerClock, L: GameLedger> Table<'_, C, L> {
     }
 
     fn turn(&mut self, stop: &AtomicBool) -> Result<Step, MatchError> {
+        self.answered_at = None;
         let c = match self.board.to_move() {
             kifu_go::Color::Black => Color::Black,
             kifu_go::Color::White => Color::White,
@@ -359,6 +364,8 @@ impl<C: ServerClock, L: GameLedger> Table<'_, C, L> {
             None => Err(EngineFailure::Exited("not running".into())),
         };
         let elapsed = self.clock.monotonic_ms().saturating_sub(t0);
+        // The facts of the answer are dated when it was received.
+        self.answered_at = Some(self.clock.wall_ms());
         let text = match answer {
             Err(EngineFailure::Interrupted) => {
                 return self
@@ -432,6 +439,7 @@ impl<C: ServerClock, L: GameLedger> Table<'_, C, L> {
             }
         };
         self.record(Body::ClockPressed { player: c })?;
+        self.answered_at = None;
         if !verdict.is_legal() {
             // f) "The illegal move must be pointed out by the opponent or the
             // referee": the server points it out as referee.
