@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 use crate::engine::{Engine, EngineFailure};
 use crate::gtp::{AnswerReader, Reply};
 
+/// The longest piece of a line kept at once.
+const MAX_LINE: u64 = 64 * 1024;
+
 /// How often a wait looks at the interrupt flag.
 const POLL: Duration = Duration::from_millis(20);
 
@@ -78,7 +81,9 @@ impl ProcessEngine {
             let mut buf = Vec::new();
             loop {
                 buf.clear();
-                match r.read_until(b'\n', &mut buf) {
+                // A line is read in pieces of at most 64 KiB, so a program
+                // printing without end cannot exhaust the server's memory.
+                match (&mut r).take(MAX_LINE).read_until(b'\n', &mut buf) {
                     Ok(0) | Err(_) => {
                         let _ = tx.send(Line::End);
                         return;

@@ -335,7 +335,10 @@ pub fn run_match<C: ServerClock, L: GameLedger>(
             first.get_or_insert(g.game);
             earlier.extend(g.abnormal.iter().copied());
             let again = matches!(g.ending, Ending::Replay { .. });
-            let stopped = g.ending == Ending::Interrupted;
+            // Stopped during the game, or while its ending was being
+            // recorded: no further game starts.
+            let stopped = g.ending == Ending::Interrupted
+                || interrupt.load(std::sync::atomic::Ordering::SeqCst);
             bout.games.push(g);
             if let Some(last) = bout.games.last() {
                 progress(&bout, last);
