@@ -214,19 +214,17 @@ pub fn play_game<C: ServerClock, L: GameLedger>(
     }
     let ending = ending?;
     if let Ending::Decided { result, .. } = &ending {
+        // UEC Cup "5:Result sheet": the operators sign the sheet.
         for k in keys.operators.iter().flatten() {
-            {
-                // UEC Cup "5:Result sheet": the operators sign the sheet.
-                t.ledger.append(
-                    &game,
-                    k,
-                    Body::ResultSheetSigned {
-                        result: result.clone(),
-                        under_protest: false,
-                    },
-                    clock.wall_ms(),
-                )?;
-            }
+            t.ledger.append(
+                &game,
+                k,
+                Body::ResultSheetSigned {
+                    result: result.clone(),
+                    under_protest: false,
+                },
+                clock.wall_ms(),
+            )?;
         }
     }
     Ok(GameReport {
