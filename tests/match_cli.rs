@@ -232,12 +232,29 @@ fn time_is_counted_in_tenths_against_the_wall_clock_and_shown_move_by_move() {
         j["state"]["clock"]["server_used_ms"][0].as_u64(),
         Some(total)
     );
-    // `kifu replay` shows the server's count.
-    let text = ok(&run(&data, &["replay", id]));
-    assert!(
-        text.contains("time used by the server's count: Black 0:0"),
-        "{text}"
-    );
+    // `kifu replay --at` each of Black's moves shows the server's count
+    // growing by that move's measurement.
+    let mut running = 0;
+    let mut shown = 0;
+    for e in events(&data, id) {
+        let summary = e["summary"].as_str().unwrap_or("");
+        let Some(ms) = summary.strip_prefix("server: Black used ") else {
+            continue;
+        };
+        running += ms.trim_end_matches(" ms").parse::<u64>().unwrap();
+        let seq = e["seq"].as_u64().unwrap().to_string();
+        let text = ok(&run(&data, &["replay", id, "--at", &seq]));
+        let want = format!(
+            "time used by the server's count: Black 0:{:02}.{}",
+            running / 1000,
+            (running % 1000) / 100
+        );
+        if running > 0 {
+            assert!(text.contains(&want), "{want} at event {seq}: {text}");
+            shown += 1;
+        }
+    }
+    assert!(shown >= 3, "the count is shown move by move");
 }
 
 #[test]
