@@ -620,14 +620,18 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
     Ok(())
 }
 
-/// True when `file` is a bundle (so `kifu verify FILE` checks it as one).
+/// True when `file` looks like a bundle (so `kifu verify FILE` checks it as one).
 pub fn is_bundle(file: Option<&PathBuf>) -> bool {
     let Some(f) = file else { return false };
     let mut head = [0u8; 64];
     let n = std::fs::File::open(f)
         .and_then(|mut fh| std::io::Read::read(&mut fh, &mut head))
         .unwrap_or(0);
-    String::from_utf8_lossy(&head[..n]).contains(BUNDLE_FORMAT)
+    // An archive starts with "KIFUARC1"; a bundle is a JSON object.
+    head[..n]
+        .iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|b| *b == b'{')
 }
 
 /// What a verified bundle proves.
@@ -717,21 +721,36 @@ pub fn check_bundle(b: &Bundle) -> Result<BundleReport, String> {
                 h.seq, r.seq
             ));
         }
-        if h.seq != pos as u64 {
-            return Err(if h.seq > pos as u64 {
-                format!(
-                    "event seq {pos} is missing (found seq {} in its place): an event was removed",
-                    h.seq
-                )
-            } else {
-                format!(
-                    "event seq {} appears at position {pos}: events are reordered or repeated",
-                    h.seq
-                )
-            });
-        }
-        records.push(rec);
+        records.push((h.seq, rec));
     }
+    // Name what is wrong with the order: a gap, a repeat, or a shuffle.
+    let mut seqs: Vec<u64> = records.iter().map(|(s, _)| *s).collect();
+    let in_order = seqs.iter().enumerate().all(|(i, s)| *s == i as u64);
+    if !in_order {
+        let listed = seqs.clone();
+        seqs.sort_unstable();
+        if let Some(w) = seqs.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!(
+                "event seq {} appears twice: an event was added",
+                w[0]
+            ));
+        }
+        if let Some(missing) = (0u64..).zip(&seqs).find(|(i, s)| i != *s).map(|(i, _)| i) {
+            return Err(format!(
+                "event seq {missing} is missing: an event was removed"
+            ));
+        }
+        let pos = listed
+            .iter()
+            .enumerate()
+            .position(|(i, s)| *s != i as u64)
+            .unwrap_or(0);
+        return Err(format!(
+            "event seq {} stands at position {pos}: the events are reordered",
+            listed[pos]
+        ));
+    }
+    let records: Vec<Record> = records.into_iter().map(|(_, r)| r).collect();
     if records.first().map(|r| r.hash()) != Some(game) {
         return Err("the first event is not the game's genesis".into());
     }
@@ -783,8 +802,8 @@ pub fn check_bundle(b: &Bundle) -> Result<BundleReport, String> {
     };
     if b.tail.start != b.records[last].leaf_index {
         return Err(format!(
-            "the log's tail starts at leaf {}, not at the bundle's last event (leaf {})",
-            b.tail.start, b.records[last].leaf_index
+            "the log's tail starts at leaf {}, but the bundle's last event (seq {}) is leaf {}: events were removed from the end, or the tail is another bundle's",
+            b.tail.start, b.records[last].seq, b.records[last].leaf_index
         ));
     }
     let mut tail = Vec::with_capacity(b.tail.leaves.len());
@@ -794,7 +813,10 @@ pub fn check_bundle(b: &Bundle) -> Result<BundleReport, String> {
             .and_then(|d| Leaf::from_bytes(&d))
             .ok_or_else(|| format!("tail leaf {i} is not 72 bytes of hex"))?;
         if i == 0 && leaf != last_leaf {
-            return Err("the log's tail does not start with the bundle's last event".into());
+            return Err(format!(
+                "the log's tail does not start with the bundle's last event (seq {}): events were removed from the end",
+                b.records[last].seq
+            ));
         }
         if i > 0 && leaf.game == game {
             return Err(format!(
