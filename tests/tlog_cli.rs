@@ -454,3 +454,35 @@ fn go_checks_the_cli_output(st: &Setup, size: u64) {
         "{out}"
     );
 }
+
+#[test]
+fn the_log_is_written_as_a_static_tiles_directory() {
+    let st = setup();
+    let out = st.p("site");
+    let o = run(&st.data(), &["tiles", "--out", &out.display().to_string()]);
+    assert!(
+        ok(&o).contains("for the checkpoint at size"),
+        "{}",
+        common::out(&o)
+    );
+    let cp = std::fs::read_to_string(out.join("checkpoint")).unwrap();
+    assert!(cp.starts_with("kifu.example/open\n"));
+    let size: u64 = cp.lines().nth(1).unwrap().parse().unwrap();
+    assert!(size < 256, "the demo fits one partial tile");
+    let tile = std::fs::read(out.join(format!("tile/0/000.p/{size}"))).unwrap();
+    let entries = std::fs::read(out.join(format!("tile/entries/000.p/{size}"))).unwrap();
+    let entries = kifu_tlog::tiles::parse_entry_bundle(&entries).unwrap();
+    assert_eq!(entries.len() as u64, size);
+    assert_eq!(tile.len() as u64, 32 * size);
+    // Each tile hash is the RFC 6962 leaf hash of its entry, and the tile's
+    // hashes give the checkpoint's root.
+    let mut t = kifu_tlog::MemTree::new();
+    for (i, e) in entries.iter().enumerate() {
+        assert_eq!(e.len(), 72);
+        assert_eq!(&tile[32 * i..32 * i + 32], &kifu_tlog::leaf_hash(e)[..]);
+        t.push(e);
+    }
+    use base64::Engine as _;
+    let root = base64::engine::general_purpose::STANDARD.encode(t.root());
+    assert_eq!(cp.lines().nth(2).unwrap(), root);
+}

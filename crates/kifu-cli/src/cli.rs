@@ -75,6 +75,8 @@ pub enum Command {
     /// Write an appeal bundle: a game's records, a signed checkpoint, an
     /// inclusion proof for each record and the log's tail after the game.
     Bundle(crate::tlog_cmd::BundleArgs),
+    /// Write the log as a static C2SP tlog-tiles directory (checkpoint, tiles, entry bundles).
+    Tiles(crate::tlog_cmd::TilesArgs),
 }
 
 /// `kifu replay`.

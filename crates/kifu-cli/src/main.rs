@@ -116,6 +116,7 @@ fn main() -> ExitCode {
             tlog_cmd::check_consistency(a)
         }
         Command::Bundle(a) => tlog_cmd::bundle(&cli.data, a),
+        Command::Tiles(a) => tlog_cmd::tiles(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

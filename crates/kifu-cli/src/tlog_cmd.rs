@@ -150,6 +150,15 @@ pub struct CheckConsistencyArgs {
     pub log_key: String,
 }
 
+/// `kifu tiles`.
+#[derive(Debug, Args)]
+pub struct TilesArgs {
+    /// Directory to write `checkpoint`, `tile/<L>/<N>` and `tile/entries/<N>` into
+    /// (a static C2SP tlog-tiles site).
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
 /// `kifu bundle`.
 #[derive(Debug, Args)]
 pub struct BundleArgs {
@@ -523,6 +532,45 @@ pub struct Bundle {
     pub tail: BundleTail,
     /// A tournament chain's checkpoint of the game's head, where one exists.
     pub tournament_checkpoint: Option<serde_json::Value>,
+}
+
+/// `kifu tiles`: the log as a static C2SP tlog-tiles directory at the size
+/// of the last kept checkpoint. Tiles already written are immutable and kept.
+pub fn tiles(data: &Path, a: TilesArgs) -> CmdResult {
+    let store = open_existing(data)?;
+    let (size, text) = store
+        .latest_checkpoint()?
+        .ok_or_else(|| Failure::new("no checkpoint yet: run `kifu checkpoint --key ...` first"))?;
+    let mut written = 0usize;
+    let mut write = |rel: &str, bytes: &[u8]| -> CmdResult {
+        let path = a.out.join(rel);
+        if path.exists() && !rel.contains(".p/") && rel != "checkpoint" {
+            return Ok(());
+        }
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        write_atomically(&path, bytes)?;
+        written += 1;
+        Ok(())
+    };
+    for (level, index, width) in kifu_tlog::tiles::tiles_for_size(size) {
+        if let Some((w, bytes)) = store.tile(level, index, size)? {
+            debug_assert_eq!(w, width);
+            write(&kifu_tlog::tiles::tile_path(level, index, w), &bytes)?;
+        }
+        if level == 0 {
+            if let Some((w, bytes)) = store.entry_bundle(index, size)? {
+                write(&kifu_tlog::tiles::entries_path(index, w), &bytes)?;
+            }
+        }
+    }
+    write("checkpoint", text.as_bytes())?;
+    say!(
+        "wrote {written} files under {} for the checkpoint at size {size}",
+        a.out.display()
+    );
+    Ok(())
 }
 
 /// `kifu bundle`.
