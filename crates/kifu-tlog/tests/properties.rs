@@ -138,3 +138,32 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Parsers of outside text never panic, whatever they are given.
+    #[test]
+    fn parsers_never_panic_on_arbitrary_text(s in "(?s).{0,300}", t in "[a-z0-9/+=\u{2014} \n.]{0,200}") {
+        for input in [&s, &t] {
+            let _ = kifu_tlog::Note::parse(input);
+            let _ = kifu_tlog::Checkpoint::parse(input);
+            let _ = kifu_tlog::NoteVerifier::parse(input);
+            let _ = kifu_tlog::proof::InclusionProof::from_text(input, 10);
+            let _ = kifu_tlog::proof::ConsistencyProof::from_text(input, 3, 10);
+            let _ = kifu_tlog::tiles::parse_entry_bundle(input.as_bytes());
+        }
+    }
+
+    /// Any signed note survives printing and parsing, and still verifies.
+    #[test]
+    fn signed_notes_round_trip(lines in prop::collection::vec("[ -~]{1,40}", 1..6), seed in any::<[u8; 32]>()) {
+        let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+        let signer = kifu_tlog::NoteSigner::new("log.example/x", seed).unwrap();
+        let mut n = kifu_tlog::Note::new(text).unwrap();
+        signer.sign(&mut n);
+        let parsed = kifu_tlog::Note::parse(&n.to_text()).unwrap();
+        prop_assert_eq!(&parsed, &n);
+        prop_assert!(parsed.verify(&[signer.verifier()]).is_ok());
+    }
+}
