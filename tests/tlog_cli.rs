@@ -486,3 +486,76 @@ fn the_log_is_written_as_a_static_tiles_directory() {
     let root = base64::engine::general_purpose::STANDARD.encode(t.root());
     assert_eq!(cp.lines().nth(2).unwrap(), root);
 }
+
+#[test]
+fn a_witness_takes_the_operators_text_proof_and_refuses_a_bad_one() {
+    let st = setup();
+    let data = st.data();
+    append_reading(&data, &st.game, "later reading", 7);
+    ok(&run(
+        &data,
+        &[
+            "checkpoint",
+            "--key",
+            &st.s("op.key"),
+            "--out",
+            &st.s("cp2"),
+        ],
+    ));
+    let old: u64 = std::fs::read_to_string(st.p("cp1"))
+        .unwrap()
+        .lines()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let text = ok(&run(
+        &data,
+        &[
+            "prove",
+            "consistency",
+            &old.to_string(),
+            &(old + 1).to_string(),
+            "--text",
+        ],
+    ));
+    assert!(
+        text.lines()
+            .all(|l| l.starts_with("node_hash=") && l.len() == 10 + 64),
+        "{text}"
+    );
+    // A bad proof first: one hash changed. The witness has no store to ask.
+    let flipped = if &text[10..11] == "0" { "1" } else { "0" };
+    let bad = format!("{}{flipped}{}", &text[..10], &text[11..]);
+    std::fs::write(st.p("bad.txt"), &bad).unwrap();
+    let nowhere = st.p("no-store");
+    let args = |proof: &str| {
+        vec![
+            "witness".to_string(),
+            st.s("cp2"),
+            "--key".into(),
+            st.s("wit.key"),
+            "--name".into(),
+            "witness.example/w1".into(),
+            "--log-key".into(),
+            st.log_key.clone(),
+            "--state".into(),
+            st.s("wstate"),
+            "--proof".into(),
+            st.s(proof),
+            "--out".into(),
+            st.s("cp2c"),
+        ]
+    };
+    let a = args("bad.txt");
+    let o = run(&nowhere, &a.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!o.status.success());
+    assert!(err(&o).contains("not consistent"), "{}", err(&o));
+    // The state was not moved by the refusal: the good proof is accepted.
+    std::fs::write(st.p("good.txt"), &text).unwrap();
+    let a = args("good.txt");
+    let o = run(&nowhere, &a.iter().map(String::as_str).collect::<Vec<_>>());
+    ok(&o);
+    let state = std::fs::read_to_string(st.p("wstate")).unwrap();
+    assert_eq!(state.lines().nth(1).unwrap(), (old + 1).to_string());
+}
