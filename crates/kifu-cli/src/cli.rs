@@ -64,6 +64,22 @@ pub enum Command {
     /// Referee a computer-Go match over GTP as the UEC Cup server, recording
     /// every fact in signed game chains.
     Match(crate::match_cmd::MatchArgs),
+    /// Sign the transparency log's current tree head (a C2SP checkpoint).
+    Checkpoint(crate::tlog_cmd::CheckpointArgs),
+    /// Cosign a log checkpoint as a witness, after checking it is consistent
+    /// with the last one this witness cosigned.
+    Witness(crate::tlog_cmd::WitnessArgs),
+    /// Print an inclusion or consistency proof of the transparency log.
+    #[command(subcommand)]
+    Prove(crate::tlog_cmd::ProveCommand),
+    /// Check an inclusion or consistency proof offline, against signed checkpoints.
+    #[command(subcommand)]
+    CheckProof(crate::tlog_cmd::CheckProofCommand),
+    /// Write an appeal bundle: a game's records, a signed checkpoint, an
+    /// inclusion proof for each record and the log's tail after the game.
+    Bundle(crate::tlog_cmd::BundleArgs),
+    /// Write the log as a static C2SP tlog-tiles directory (checkpoint, tiles, entry bundles).
+    Tiles(crate::tlog_cmd::TilesArgs),
 }
 
 /// `kifu replay`.

@@ -31,6 +31,7 @@ mod renju_cmd;
 mod replay_cmd;
 mod sgf_cmd;
 mod store_open;
+mod tlog_cmd;
 
 use std::process::ExitCode;
 
@@ -83,6 +84,10 @@ fn main() -> ExitCode {
         Command::NewGame(a) => game_cmd::new_game(&cli.data, a),
         Command::Append(a) => game_cmd::append(&cli.data, a),
         Command::Log(a) => game_cmd::log(&cli.data, a),
+        Command::Verify(a) if tlog_cmd::is_bundle(a.file.as_ref()) => tlog_cmd::verify_bundle(
+            a.file.as_deref().unwrap_or(std::path::Path::new("")),
+            a.json,
+        ),
         Command::Verify(a) => archive_cmd::verify(&cli.data, a),
         Command::Export(a) => archive_cmd::export(&cli.data, a),
         Command::Import(a) => archive_cmd::import(&cli.data, a),
@@ -98,6 +103,22 @@ fn main() -> ExitCode {
         Command::Sanctions(a) => replay_cmd::sanctions(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
         Command::Match(a) => match_cmd::run(&cli.data, a),
+        Command::Checkpoint(a) => tlog_cmd::checkpoint(&cli.data, a),
+        Command::Witness(a) => tlog_cmd::witness(&cli.data, a),
+        Command::Prove(tlog_cmd::ProveCommand::Inclusion(a)) => {
+            tlog_cmd::prove_inclusion(&cli.data, a)
+        }
+        Command::Prove(tlog_cmd::ProveCommand::Consistency(a)) => {
+            tlog_cmd::prove_consistency(&cli.data, a)
+        }
+        Command::CheckProof(tlog_cmd::CheckProofCommand::Inclusion(a)) => {
+            tlog_cmd::check_inclusion(a)
+        }
+        Command::CheckProof(tlog_cmd::CheckProofCommand::Consistency(a)) => {
+            tlog_cmd::check_consistency(a)
+        }
+        Command::Bundle(a) => tlog_cmd::bundle(&cli.data, a),
+        Command::Tiles(a) => tlog_cmd::tiles(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 mod sync;
+pub mod tlog;
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -65,6 +66,9 @@ pub enum StoreError {
         /// Hash of the imported record (hex).
         imported: String,
     },
+    /// A transparency-log request that does not fit the log.
+    #[error("transparency log: {0}")]
+    Log(String),
 }
 
 /// Where an appended record landed.
@@ -113,6 +117,7 @@ pub struct Store {
     heads: sled::Tree,
     feed: sled::Tree,
     meta: sled::Tree,
+    tlog: sled::Tree,
     sync: Arc<GroupSync>,
     genesis_cache: Mutex<HashMap<Hash, Arc<Genesis>>>,
     /// Serialises commits: every append takes the next feed cursor, so
@@ -184,23 +189,27 @@ impl Store {
         let heads = db.open_tree("heads")?;
         let feed = db.open_tree("feed")?;
         let meta = db.open_tree("meta")?;
+        let tlog = db.open_tree(tlog::TREE)?;
         // sled 0.34 keeps its log in the file `db` inside the directory.
         let data_file = File::open(dir.join("db"))?;
         // Make the directory entries themselves durable once.
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }
-        Ok(Store {
+        let store = Store {
             db,
             events,
             heads,
             feed,
             meta,
+            tlog,
             sync: Arc::new(GroupSync::new(data_file)),
             genesis_cache: Mutex::new(HashMap::new()),
             write_lock: Mutex::new(()),
             path: dir.to_path_buf(),
-        })
+        };
+        store.tlog_catch_up()?;
+        Ok(store)
     }
 
     /// The data directory.
@@ -390,8 +399,14 @@ impl Store {
         }
 
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
-        let result =
-            (&self.events, &self.heads, &self.feed, &self.meta).transaction(|(ev, hd, fd, mt)| {
+        let result = (
+            &self.events,
+            &self.heads,
+            &self.feed,
+            &self.meta,
+            &self.tlog,
+        )
+            .transaction(|(ev, hd, fd, mt, tl)| {
                 let mut next = match mt.get(FEED_NEXT)? {
                     Some(v) => parse_u64(&v).map_err(|e| {
                         ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
@@ -429,6 +444,7 @@ impl Store {
                     ev.insert(&event_key(game, head.seq)[..], record.to_stored())?;
                     hd.insert(&game[..], &head_value(*head)[..])?;
                     fd.insert(&next.to_be_bytes()[..], &event_key(game, head.seq)[..])?;
+                    tlog::append_in_tx(tl, next, game, head.seq, &head.hash)?;
                     out.push(Appended {
                         game: *game,
                         seq: head.seq,

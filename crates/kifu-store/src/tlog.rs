@@ -1,0 +1,385 @@
+//! The transparency log kept by the store.
+//!
+//! Every record, in feed order, is one leaf: leaf number = feed cursor. The
+//! leaf data is 72 bytes, `game id (32) || seq (u64 big-endian) || record
+//! hash (32)`, so a monitor reading only the log knows which game and place
+//! each leaf stands for, and a bundle can show that no later leaf belongs
+//! to its game (`docs/TRANSPARENCY.md`).
+//!
+//! The tree's stored hashes live in the sled tree `tlog` and are written in
+//! the same transaction as the record itself ([`append_in_tx`]), so the log
+//! and the chains can never disagree after a crash. Keys in that tree:
+//!
+//! - `level (1 byte) || index (u64 BE)` (9 bytes): a complete-subtree hash;
+//! - `"size"`: the number of leaves (u64 BE);
+//! - `"vkey"`: the verifier key of the operator's last checkpoint;
+//! - `"i" || game || seq (u64 BE)` (41 bytes): the leaf index of a record;
+//! - `"c" || size (u64 BE)` (9 bytes, first byte `c` = 99 > 63, the highest
+//!   level, so never a hash key): a signed checkpoint note of that size.
+
+use kifu_ledger::Hash;
+use kifu_tlog::tree::{self as merkle, HashReader, HashWriter, TreeError};
+use sled::transaction::{
+    ConflictableTransactionError, TransactionalTree, UnabortableTransactionError,
+};
+
+use crate::{Refuse, Store, StoreError};
+
+/// Name of the sled tree holding the log.
+pub(crate) const TREE: &str = "tlog";
+const SIZE_KEY: &[u8] = b"size";
+const LOG_KEY: &[u8] = b"vkey";
+
+/// The data of one leaf: which record of which game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leaf {
+    /// The game id.
+    pub game: Hash,
+    /// The record's place in its game.
+    pub seq: u64,
+    /// The record's hash (`docs/FORMAT.md` section 1).
+    pub record_hash: Hash,
+}
+
+impl Leaf {
+    /// The 72 bytes hashed into the tree (with RFC 6962's `0x00` prefix).
+    pub fn to_bytes(&self) -> [u8; 72] {
+        let mut b = [0u8; 72];
+        b[..32].copy_from_slice(&self.game);
+        b[32..40].copy_from_slice(&self.seq.to_be_bytes());
+        b[40..].copy_from_slice(&self.record_hash);
+        b
+    }
+
+    /// Parses the 72 bytes.
+    pub fn from_bytes(b: &[u8]) -> Option<Leaf> {
+        if b.len() != 72 {
+            return None;
+        }
+        let mut game = [0u8; 32];
+        game.copy_from_slice(&b[..32]);
+        let mut seq = [0u8; 8];
+        seq.copy_from_slice(&b[32..40]);
+        let mut record_hash = [0u8; 32];
+        record_hash.copy_from_slice(&b[40..]);
+        Some(Leaf {
+            game,
+            seq: u64::from_be_bytes(seq),
+            record_hash,
+        })
+    }
+
+    /// Its RFC 6962 leaf hash.
+    pub fn hash(&self) -> kifu_tlog::Hash {
+        kifu_tlog::leaf_hash(&self.to_bytes())
+    }
+}
+
+fn hash_key(level: u8, index: u64) -> [u8; 9] {
+    let mut k = [0u8; 9];
+    k[0] = level;
+    k[1..].copy_from_slice(&index.to_be_bytes());
+    k
+}
+
+fn index_key(game: &Hash, seq: u64) -> [u8; 41] {
+    let mut k = [0u8; 41];
+    k[0] = b'i';
+    k[1..33].copy_from_slice(game);
+    k[33..].copy_from_slice(&seq.to_be_bytes());
+    k
+}
+
+fn checkpoint_key(size: u64) -> [u8; 9] {
+    let mut k = [0u8; 9];
+    k[0] = b'c';
+    k[1..].copy_from_slice(&size.to_be_bytes());
+    k
+}
+
+fn to_hash(v: &[u8]) -> Option<kifu_tlog::Hash> {
+    v.try_into().ok()
+}
+
+fn to_u64(v: &[u8]) -> Option<u64> {
+    v.try_into().ok().map(u64::from_be_bytes)
+}
+
+/// The log's hashes inside a sled transaction.
+struct TxHashes<'a>(&'a TransactionalTree);
+
+impl HashReader for TxHashes<'_> {
+    type Error = UnabortableTransactionError;
+    fn get(&self, level: u8, index: u64) -> Result<Option<kifu_tlog::Hash>, Self::Error> {
+        Ok(self
+            .0
+            .get(hash_key(level, index))?
+            .and_then(|v| to_hash(&v)))
+    }
+}
+
+impl HashWriter for TxHashes<'_> {
+    fn put(&mut self, level: u8, index: u64, hash: kifu_tlog::Hash) -> Result<(), Self::Error> {
+        self.0.insert(&hash_key(level, index)[..], &hash[..])?;
+        Ok(())
+    }
+}
+
+/// The log's hashes read outside a transaction. Stored hashes never change,
+/// so reads for any size up to the one read first are consistent.
+struct TreeHashes<'a>(&'a sled::Tree);
+
+impl HashReader for TreeHashes<'_> {
+    type Error = sled::Error;
+    fn get(&self, level: u8, index: u64) -> Result<Option<kifu_tlog::Hash>, Self::Error> {
+        Ok(self
+            .0
+            .get(hash_key(level, index))?
+            .and_then(|v| to_hash(&v)))
+    }
+}
+
+impl HashWriter for TreeHashes<'_> {
+    fn put(&mut self, level: u8, index: u64, hash: kifu_tlog::Hash) -> Result<(), Self::Error> {
+        self.0.insert(&hash_key(level, index)[..], &hash[..])?;
+        Ok(())
+    }
+}
+
+fn damaged(s: String) -> ConflictableTransactionError<Refuse> {
+    ConflictableTransactionError::Abort(Refuse::Damaged(s))
+}
+
+/// Appends the record at feed cursor `index` as the log's leaf `index`,
+/// inside the append's transaction. Writes at most `log2(index) + 3` keys.
+pub(crate) fn append_in_tx(
+    tl: &TransactionalTree,
+    index: u64,
+    game: &Hash,
+    seq: u64,
+    record_hash: &Hash,
+) -> Result<(), ConflictableTransactionError<Refuse>> {
+    let size = tl.get(SIZE_KEY)?.and_then(|v| to_u64(&v)).unwrap_or(0);
+    if size != index {
+        return Err(damaged(format!(
+            "the transparency log has {size} leaves but the feed is at {index}"
+        )));
+    }
+    let leaf = Leaf {
+        game: *game,
+        seq,
+        record_hash: *record_hash,
+    };
+    merkle::append(&mut TxHashes(tl), index, leaf.hash()).map_err(|e| match e {
+        TreeError::Store(e) => e.into(),
+        other => damaged(other.to_string()),
+    })?;
+    tl.insert(&index_key(game, seq)[..], &index.to_be_bytes()[..])?;
+    tl.insert(SIZE_KEY, &(index + 1).to_be_bytes()[..])?;
+    Ok(())
+}
+
+fn tree_err(e: TreeError<sled::Error>) -> StoreError {
+    match e {
+        TreeError::Store(e) => StoreError::Sled(e),
+        TreeError::Missing { .. } => StoreError::Damaged(e.to_string()),
+        TreeError::OutOfRange(s) => StoreError::Log(s),
+    }
+}
+
+impl Store {
+    /// Brings the log up to the feed: a store written before the log
+    /// existed gets its leaves now, once, in feed order.
+    pub(crate) fn tlog_catch_up(&self) -> Result<(), StoreError> {
+        let mut size = self.tree_size()?;
+        let feed_len = self.feed.len() as u64;
+        while size < feed_len {
+            let items = self.feed(size.checked_sub(1), 4096)?;
+            if items.is_empty() {
+                break;
+            }
+            let tl = &self.tlog;
+            for it in items {
+                if it.cursor != size {
+                    return Err(StoreError::Damaged(format!(
+                        "feed cursor {} where {size} was expected",
+                        it.cursor
+                    )));
+                }
+                let leaf = Leaf {
+                    game: it.game,
+                    seq: it.seq,
+                    record_hash: it.record.hash(),
+                };
+                merkle::append(&mut TreeHashes(tl), size, leaf.hash()).map_err(tree_err)?;
+                tl.insert(&index_key(&it.game, it.seq)[..], &size.to_be_bytes()[..])?;
+                size += 1;
+                tl.insert(SIZE_KEY, &size.to_be_bytes()[..])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The number of leaves in the log (= records in the feed).
+    pub fn tree_size(&self) -> Result<u64, StoreError> {
+        Ok(self
+            .tlog
+            .get(SIZE_KEY)?
+            .and_then(|v| to_u64(&v))
+            .unwrap_or(0))
+    }
+
+    fn check_size(&self, size: u64) -> Result<(), StoreError> {
+        let now = self.tree_size()?;
+        if size > now {
+            return Err(StoreError::Log(format!(
+                "the log has {now} leaves, not {size}"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The RFC 6962 root of the first `size` leaves.
+    pub fn tree_root(&self, size: u64) -> Result<kifu_tlog::Hash, StoreError> {
+        self.check_size(size)?;
+        merkle::root(&TreeHashes(&self.tlog), size).map_err(tree_err)
+    }
+
+    /// Inclusion proof of leaf `index` in the tree of `size` leaves.
+    pub fn inclusion_proof(
+        &self,
+        index: u64,
+        size: u64,
+    ) -> Result<Vec<kifu_tlog::Hash>, StoreError> {
+        self.check_size(size)?;
+        merkle::prove_inclusion(&TreeHashes(&self.tlog), index, size).map_err(tree_err)
+    }
+
+    /// Consistency proof from `old` to `new` leaves.
+    pub fn consistency_proof(
+        &self,
+        old: u64,
+        new: u64,
+    ) -> Result<Vec<kifu_tlog::Hash>, StoreError> {
+        self.check_size(new)?;
+        merkle::prove_consistency(&TreeHashes(&self.tlog), old, new).map_err(tree_err)
+    }
+
+    /// Range proof: with the leaves `start..size`, gives the root of `size`.
+    pub fn range_proof(&self, start: u64, size: u64) -> Result<Vec<kifu_tlog::Hash>, StoreError> {
+        self.check_size(size)?;
+        kifu_tlog::range::prove_range(&TreeHashes(&self.tlog), start, size).map_err(tree_err)
+    }
+
+    /// The leaf index of a record.
+    pub fn leaf_index(&self, game: &Hash, seq: u64) -> Result<Option<u64>, StoreError> {
+        Ok(self
+            .tlog
+            .get(index_key(game, seq))?
+            .and_then(|v| to_u64(&v)))
+    }
+
+    /// The leaves `from..to` (read from the feed and the records).
+    pub fn leaves(&self, from: u64, to: u64) -> Result<Vec<Leaf>, StoreError> {
+        let mut out = Vec::with_capacity(to.saturating_sub(from) as usize);
+        let mut after = from.checked_sub(1);
+        while (out.len() as u64) < to.saturating_sub(from) {
+            let want = (to - from) as usize - out.len();
+            let items = self.feed(after, want.min(4096))?;
+            if items.is_empty() {
+                return Err(StoreError::Log(format!(
+                    "the log has no leaf {}",
+                    from + out.len() as u64
+                )));
+            }
+            for it in items {
+                after = Some(it.cursor);
+                out.push(Leaf {
+                    game: it.game,
+                    seq: it.seq,
+                    record_hash: it.record.hash(),
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// The C2SP tlog-tiles tile `(level, index)` of the tree of `size`
+    /// leaves: its width and bytes, or `None` when it has no such tile.
+    pub fn tile(
+        &self,
+        level: u8,
+        index: u64,
+        size: u64,
+    ) -> Result<Option<kifu_tlog::tiles::Tile>, StoreError> {
+        self.check_size(size)?;
+        kifu_tlog::tiles::tile(&TreeHashes(&self.tlog), level, index, size).map_err(tree_err)
+    }
+
+    /// The entry bundle `index` of the tree of `size` leaves: its width and bytes.
+    pub fn entry_bundle(
+        &self,
+        index: u64,
+        size: u64,
+    ) -> Result<Option<kifu_tlog::tiles::Tile>, StoreError> {
+        let width = kifu_tlog::tiles::tile_width(0, index, size);
+        if width == 0 {
+            return Ok(None);
+        }
+        self.check_size(size)?;
+        let start = index * kifu_tlog::tiles::TILE_WIDTH;
+        let leaves = self.leaves(start, start + width)?;
+        let bytes: Vec<[u8; 72]> = leaves.iter().map(Leaf::to_bytes).collect();
+        let bundle = kifu_tlog::tiles::entry_bundle(bytes.iter().map(|b| &b[..]))
+            .ok_or_else(|| StoreError::Log("entry too long".into()))?;
+        Ok(Some((width, bundle)))
+    }
+
+    /// Keeps a signed checkpoint note (its size given by the caller, who
+    /// parsed it). The newest is what `latest_checkpoint` returns.
+    pub fn save_checkpoint(&self, size: u64, note: &str) -> Result<(), StoreError> {
+        self.tlog
+            .insert(&checkpoint_key(size)[..], note.as_bytes())?;
+        self.sync()
+    }
+
+    /// The signed checkpoint of the largest size kept, if any.
+    pub fn latest_checkpoint(&self) -> Result<Option<(u64, String)>, StoreError> {
+        let lo = checkpoint_key(0);
+        let hi = checkpoint_key(u64::MAX);
+        match self.tlog.range(lo..=hi).next_back() {
+            None => Ok(None),
+            Some(kv) => {
+                let (k, v) = kv?;
+                let size = to_u64(&k[1..]).unwrap_or(0);
+                let text = String::from_utf8(v.to_vec())
+                    .map_err(|_| StoreError::Damaged("a kept checkpoint is not UTF-8".into()))?;
+                Ok(Some((size, text)))
+            }
+        }
+    }
+
+    /// The kept checkpoint of exactly `size` leaves.
+    pub fn checkpoint_at(&self, size: u64) -> Result<Option<String>, StoreError> {
+        match self.tlog.get(checkpoint_key(size))? {
+            None => Ok(None),
+            Some(v) => Ok(Some(String::from_utf8(v.to_vec()).map_err(|_| {
+                StoreError::Damaged("a kept checkpoint is not UTF-8".into())
+            })?)),
+        }
+    }
+
+    /// Remembers the operator's verifier key (for bundles).
+    pub fn set_log_key(&self, vkey: &str) -> Result<(), StoreError> {
+        self.tlog.insert(LOG_KEY, vkey.as_bytes())?;
+        Ok(())
+    }
+
+    /// The operator's verifier key, once a checkpoint was signed.
+    pub fn log_key(&self) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .tlog
+            .get(LOG_KEY)?
+            .map(|v| String::from_utf8_lossy(&v).into_owned()))
+    }
+}
