@@ -96,6 +96,25 @@ pub struct Header {
 }
 
 impl Header {
+    /// The event bytes of this header with its body bytes as they are (for a
+    /// body of a kind this library does not know, or for test vectors).
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Encode`] if postcard fails.
+    pub fn to_event_bytes(&self) -> Result<Vec<u8>, LedgerError> {
+        let env = Envelope {
+            version: self.version,
+            chain: self.chain,
+            seq: self.seq,
+            prev_hash: self.prev_hash,
+            at_ms: self.at_ms,
+            signer: self.signer,
+            body: self.body_bytes.clone(),
+        };
+        postcard::to_allocvec(&env).map_err(|e| LedgerError::Encode(e.to_string()))
+    }
+
     /// Decodes the body (strictly) and gives the whole event.
     pub fn into_event(self) -> Result<Event, LedgerError> {
         let body = decode_body(self.kind, &self.body_bytes)?;
@@ -180,8 +199,9 @@ impl Record {
         if env.version != FORMAT_VERSION {
             return Err(LedgerError::UnsupportedVersion(env.version));
         }
-        let kind = read_varint_u32(&env.body)
-            .ok_or_else(|| LedgerError::Malformed("body has no kind".into()))?;
+        let (kind, _) = read_canonical_varint_u32(&env.body).ok_or_else(|| {
+            LedgerError::Malformed("the body does not start with a canonical kind index".into())
+        })?;
         Ok(Header {
             version: env.version,
             chain: env.chain,
@@ -203,12 +223,19 @@ impl Record {
         self.header()?.into_event()
     }
 
-    /// Checks the signature with `verify_strict` against the envelope's signer.
+    /// Checks the signature against `signer` under the acceptance rule of
+    /// [`crate::sig`] (`verify_strict`, with a canonical, torsion-free key).
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::BadSignature`] when the rule refuses it.
     pub fn verify_signature(&self, signer: &PublicKey) -> Result<(), LedgerError> {
-        let vk = signer.verifying_key()?;
-        let sig = ed25519_dalek::Signature::from_bytes(&self.signature);
-        vk.verify_strict(&signed_message(&self.event_bytes), &sig)
-            .map_err(|_| LedgerError::BadSignature)
+        crate::sig::verify_one(
+            &signer.0,
+            &signed_message(&self.event_bytes),
+            &self.signature,
+        )
+        .map_err(|_| LedgerError::BadSignature)
     }
 
     /// The stored form: `u32 LE length || event_bytes || signature`.
@@ -261,7 +288,7 @@ impl Record {
 }
 
 fn decode_body(kind: u32, bytes: &[u8]) -> Result<Body, LedgerError> {
-    if kind as usize >= crate::body::KIND_NAMES.len() {
+    if kind >= crate::kinds::kind_count() {
         return Err(LedgerError::UnknownKind(kind));
     }
     let (body, rest): (Body, &[u8]) = postcard::take_from_bytes(bytes)
@@ -281,13 +308,19 @@ fn decode_body(kind: u32, bytes: &[u8]) -> Result<Body, LedgerError> {
     Ok(body)
 }
 
-/// Reads a postcard (LEB128) varint u32 from the front of `b`.
-fn read_varint_u32(b: &[u8]) -> Option<u32> {
+/// Reads a postcard (LEB128) varint u32 from the front of `b`, in its
+/// shortest form only (as postcard writes it): returns the value and the
+/// number of bytes read.
+pub(crate) fn read_canonical_varint_u32(b: &[u8]) -> Option<(u32, usize)> {
     let mut v: u64 = 0;
     for (i, byte) in b.iter().take(5).enumerate() {
         v |= u64::from(byte & 0x7f) << (7 * i);
         if byte & 0x80 == 0 {
-            return u32::try_from(v).ok();
+            if i > 0 && *byte == 0 {
+                // An overlong form such as 0x85 0x00 for 5.
+                return None;
+            }
+            return u32::try_from(v).ok().map(|v| (v, i + 1));
         }
     }
     None

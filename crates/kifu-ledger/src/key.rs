@@ -127,7 +127,7 @@ impl Keypair {
     }
 
     /// Signs raw bytes (the caller adds the domain prefix).
-    pub(crate) fn sign_raw(&self, msg: &[u8]) -> [u8; 64] {
+    pub fn sign_raw(&self, msg: &[u8]) -> [u8; 64] {
         use ed25519_dalek::Signer;
         self.signing.sign(msg).to_bytes()
     }

@@ -21,18 +21,25 @@ pub mod chain;
 pub mod convert;
 pub mod event;
 pub mod key;
+pub mod kinds;
 pub mod roles;
+pub mod sig;
+pub mod standing;
+#[cfg(feature = "testkit")]
 pub mod testkit;
 
 pub use body::*;
 pub use chain::{
-    check_append, check_genesis, game_id, verify_records, Fork, Head, Problem, VerifyReport,
+    check_append, check_genesis, game_id, verify_records, Duplicate, Fork, GameSummary, Head,
+    Problem, VerifyReport,
 };
+pub use standing::{Irregularity, Standing};
 pub use event::{Event, Hash, Header, Record, FORMAT_VERSION, HASH_DOMAIN, SIGN_DOMAIN, ZERO_HASH};
 pub use key::{Keypair, PublicKey};
 
 /// Everything that can be wrong with a record, a key or an append.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LedgerError {
     /// The value could not be encoded.
     #[error("cannot encode: {0}")]

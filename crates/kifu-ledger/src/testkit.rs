@@ -107,6 +107,16 @@ impl ChainBuilder {
         }
     }
 
+    /// The standing at the head (who may sign what next).
+    pub fn standing(&self) -> crate::standing::Standing {
+        let events: Vec<Event> = self
+            .records
+            .iter()
+            .map(|r| r.decode().expect("the builder writes known kinds"))
+            .collect();
+        crate::standing::Standing::replay(&events).expect("the chain starts with its genesis")
+    }
+
     /// The next event, signed, without adding it.
     pub fn next(&self, signer: &Keypair, body: Body) -> Record {
         Event::next(
@@ -118,6 +128,38 @@ impl ChainBuilder {
         )
         .sign(signer)
         .expect("the signer is the event's signer")
+    }
+
+    /// Adds a record built elsewhere as the next one.
+    pub fn push_record(&mut self, rec: Record) -> &Record {
+        self.at_ms += 1000;
+        self.head = Head {
+            seq: self.head.seq + 1,
+            hash: rec.hash(),
+        };
+        self.records.push(rec);
+        self.records.last().expect("just pushed")
+    }
+
+    /// The next event with `body_bytes` as its body, whatever they are (an
+    /// unknown kind, a non-canonical body), signed by `signer`.
+    pub fn next_raw(&self, signer: &Keypair, body_bytes: Vec<u8>) -> Record {
+        let header = crate::event::Header {
+            version: crate::event::FORMAT_VERSION,
+            chain: self.game,
+            seq: self.head.seq + 1,
+            prev_hash: self.head.hash,
+            at_ms: self.at_ms + 1000,
+            signer: signer.public(),
+            kind: 0,
+            body_bytes,
+        };
+        let event_bytes = header.to_event_bytes().expect("encodes");
+        let signature = signer.sign_raw(&crate::event::signed_message(&event_bytes));
+        Record {
+            event_bytes,
+            signature,
+        }
     }
 
     /// Signs and adds the next event.

@@ -81,7 +81,7 @@ fn two_racing_appenders_cannot_fork_a_game() {
     }
     let r = verify_records(&store.all_records().unwrap());
     assert!(r.ok(), "{:?}", r.problems);
-    assert_eq!(r.games[0].1, c.records.len() as u64 + 50);
+    assert_eq!(r.games[0].events, c.records.len() as u64 + 50);
 }
 
 #[test]
