@@ -243,7 +243,13 @@ impl Store {
     /// errors otherwise.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir)?;
-        let db = sled::Config::new().path(dir).open().map_err(|e| match e {
+        let db = sled::Config::new()
+            .path(dir)
+            // No background flusher: everything reaches the disk in the group
+            // commit, where the blob files are synced before the log.
+            .flush_every_ms(None)
+            .open()
+            .map_err(|e| match e {
             sled::Error::Io(io)
                 if io.kind() == std::io::ErrorKind::WouldBlock
                     || io.to_string().contains("could not acquire lock") =>
