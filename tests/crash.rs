@@ -181,11 +181,18 @@ fn large_records_survive_power_loss_after_the_acknowledgement() {
                 }
                 _ => {}
             }
-            assert!(std::time::Instant::now() < deadline, "the child is too slow");
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the child is too slow"
+            );
         }
         child.kill().unwrap();
         child.wait().unwrap();
-        assert_eq!(acked.len(), count, "size {size}: the child acknowledged every append");
+        assert_eq!(
+            acked.len(),
+            count,
+            "size {size}: the child acknowledged every append"
+        );
         // Power loss: what was not synced is lost.
         let synced: std::collections::HashSet<String> = std::fs::read_to_string(&trace)
             .unwrap_or_default()
@@ -208,7 +215,10 @@ fn large_records_survive_power_loss_after_the_acknowledgement() {
             }
         }
         if size >= 200 * 1024 {
-            assert!(blobs > 0, "records of {size} bytes are written as blob files");
+            assert!(
+                blobs > 0,
+                "records of {size} bytes are written as blob files"
+            );
         }
         let game: kifu_ledger::Hash = hex::decode(game.unwrap()).unwrap().try_into().unwrap();
         let store = Store::open(&data).unwrap_or_else(|e| panic!("size {size}: reopen: {e}"));

@@ -367,7 +367,13 @@ fn verify_says_where_each_chain_ends_and_a_signed_manifest_catches_truncation() 
     let key = data.join("demo-keys/director.key");
     let o = ok(&run(
         &data,
-        &["export", "--out", arc.to_str().unwrap(), "--key", key.to_str().unwrap()],
+        &[
+            "export",
+            "--out",
+            arc.to_str().unwrap(),
+            "--key",
+            key.to_str().unwrap(),
+        ],
     ));
     assert!(o.contains("manifest signed by"), "{o}");
     let o = ok(&run(&data, &["verify", arc.to_str().unwrap()]));
@@ -386,7 +392,8 @@ fn verify_says_where_each_chain_ends_and_a_signed_manifest_catches_truncation() 
     // The same cut copy of an archive without a manifest is caught only as
     // an unfinished game.
     let old = std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/format/archives/demo-0.1.0.kifu"),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/format/archives/demo-0.1.0.kifu"),
     )
     .unwrap();
     let v = kifu_ledger::archive::verify_archive(&old).unwrap();
@@ -425,8 +432,30 @@ fn import_exits_3_on_a_fork_and_every_later_verify_reports_it() {
     ok(&run(&other, &["import", arc.to_str().unwrap()]));
     let key = data.join("demo-keys/black.key");
     let press = r#"{"clock_pressed":{"player":"black"}}"#;
-    ok(&run_stdin(&data, &["append", &game, "--key", key.to_str().unwrap(), "--at-ms", "1"], press));
-    ok(&run_stdin(&other, &["append", &game, "--key", key.to_str().unwrap(), "--at-ms", "2"], press));
+    ok(&run_stdin(
+        &data,
+        &[
+            "append",
+            &game,
+            "--key",
+            key.to_str().unwrap(),
+            "--at-ms",
+            "1",
+        ],
+        press,
+    ));
+    ok(&run_stdin(
+        &other,
+        &[
+            "append",
+            &game,
+            "--key",
+            key.to_str().unwrap(),
+            "--at-ms",
+            "2",
+        ],
+        press,
+    ));
     let arc2 = t.path().join("b.kifu");
     ok(&run(&data, &["export", "--out", arc2.to_str().unwrap()]));
     let o = run(&other, &["import", arc2.to_str().unwrap()]);
@@ -447,21 +476,44 @@ fn a_retried_append_is_recognised_and_a_stale_one_is_a_conflict() {
     let key = data.join("demo-keys/black.key");
     let k = key.to_str().unwrap();
     let press = r#"{"clock_pressed":{"player":"black"}}"#;
-    let j = |o: &std::process::Output| -> serde_json::Value { serde_json::from_str(&ok(o)).unwrap() };
-    let first = j(&run_stdin(&data, &["append", &game, "--key", k, "--expect-seq", "63", "--json"], press));
+    let j =
+        |o: &std::process::Output| -> serde_json::Value { serde_json::from_str(&ok(o)).unwrap() };
+    let first = j(&run_stdin(
+        &data,
+        &["append", &game, "--key", k, "--expect-seq", "63", "--json"],
+        press,
+    ));
     assert_eq!(first["new"], true);
-    let again = j(&run_stdin(&data, &["append", &game, "--key", k, "--expect-seq", "63", "--json"], press));
+    let again = j(&run_stdin(
+        &data,
+        &["append", &game, "--key", k, "--expect-seq", "63", "--json"],
+        press,
+    ));
     assert_eq!(again["new"], false);
     assert_eq!(again["seq"], 63);
     assert_eq!(again["hash"], first["hash"]);
     let head = first["hash"].as_str().unwrap().to_string();
-    let after = j(&run_stdin(&data, &["append", &game, "--key", k, "--after", &head, "--json"], press));
-    assert_eq!((after["seq"].as_u64(), after["new"].as_bool()), (Some(64), Some(true)));
+    let after = j(&run_stdin(
+        &data,
+        &["append", &game, "--key", k, "--after", &head, "--json"],
+        press,
+    ));
+    assert_eq!(
+        (after["seq"].as_u64(), after["new"].as_bool()),
+        (Some(64), Some(true))
+    );
     // A client that last saw seq 63 is stale now.
     let w = data.join("demo-keys/white.key");
     let o = run_stdin(
         &data,
-        &["append", &game, "--key", w.to_str().unwrap(), "--after", &head],
+        &[
+            "append",
+            &game,
+            "--key",
+            w.to_str().unwrap(),
+            "--after",
+            &head,
+        ],
         r#"{"clock_pressed":{"player":"white"}}"#,
     );
     assert_eq!(o.status.code(), Some(4), "{}", err(&o));

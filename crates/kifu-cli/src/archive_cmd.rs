@@ -113,14 +113,20 @@ fn print_report(
                 "manifest: signed by {}; it states {} and the archive matches it{}",
                 m.manifest.signer.map(|k| k.to_hex()).unwrap_or_default(),
                 count(m.manifest.games.len(), "head"),
-                if r.ok() { "" } else { " only if no 'incomplete' line is above" }
+                if r.ok() {
+                    ""
+                } else {
+                    " only if no 'incomplete' line is above"
+                }
             ),
             Some(m) => say!(
                 "manifest: unsigned; it states {} (export with --key to sign it)",
                 count(m.manifest.games.len(), "head")
             ),
             None if what.starts_with("store") => {}
-            None => say!("note: no manifest (an archive of kifu 0.1): completeness cannot be shown"),
+            None => {
+                say!("note: no manifest (an archive of kifu 0.1): completeness cannot be shown")
+            }
         }
         for d in &r.duplicates {
             say!(
@@ -255,9 +261,9 @@ fn import_bar(show: bool) -> indicatif::ProgressBar {
         Some(0),
         indicatif::ProgressDrawTarget::stderr_with_hz(4),
     );
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{msg} {pos}/{len} events, {per_sec}, {eta} left",
-    ) {
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{msg} {pos}/{len} events, {per_sec}, {eta} left")
+    {
         pb.set_style(style);
     }
     pb.set_message("importing");
@@ -293,7 +299,9 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
         }
         Err(e @ kifu_store::StoreError::Fork { .. }) => {
             return Err(Failure {
-                message: format!("{e}; the imported record is kept as evidence, nothing else was written"),
+                message: format!(
+                    "{e}; the imported record is kept as evidence, nothing else was written"
+                ),
                 code: EXIT_VERIFY_FAILED,
             })
         }

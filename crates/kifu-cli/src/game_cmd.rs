@@ -216,7 +216,11 @@ pub fn append(data: &Path, a: AppendArgs) -> CmdResult {
     } else {
         say!(
             "{} seq {} to game {} (hash {}, cursor {})",
-            if done.new { "appended" } else { "already written:" },
+            if done.new {
+                "appended"
+            } else {
+                "already written:"
+            },
             done.seq,
             short(&done.game),
             short(&done.hash),

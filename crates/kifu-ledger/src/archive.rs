@@ -152,7 +152,8 @@ pub fn write_with_manifest(
         signer: key.map(|k| k.public()),
         games,
     };
-    let mbytes = postcard::to_allocvec(&manifest).map_err(|e| LedgerError::Encode(e.to_string()))?;
+    let mbytes =
+        postcard::to_allocvec(&manifest).map_err(|e| LedgerError::Encode(e.to_string()))?;
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC_V2);
     out.extend_from_slice(&(mbytes.len() as u32).to_le_bytes());

@@ -299,7 +299,8 @@ pub fn verify_records(records: &[Record]) -> VerifyReport {
     for (i, h) in hashes.iter().enumerate() {
         seen.entry(*h).or_insert((i, 0)).1 += 1;
     }
-    let mut unique: Vec<(Hash, usize, u64)> = seen.into_iter().map(|(h, (i, n))| (h, i, n)).collect();
+    let mut unique: Vec<(Hash, usize, u64)> =
+        seen.into_iter().map(|(h, (i, n))| (h, i, n)).collect();
     unique.sort_unstable_by_key(|(h, _, _)| *h);
     report.distinct = unique.len() as u64;
     // 2. Envelopes.
@@ -356,9 +357,7 @@ pub fn verify_records(records: &[Record]) -> VerifyReport {
     }
     report.problems.sort();
     report.warnings.sort();
-    report
-        .duplicates
-        .sort_by_key(|d| (d.game, d.seq, d.hash));
+    report.duplicates.sort_by_key(|d| (d.game, d.seq, d.hash));
     report.forks.sort_by_key(|f| (f.game, f.seq));
     report.uninterpreted.sort();
     report
@@ -447,7 +446,10 @@ fn verify_game(
     let mut children: HashMap<Hash, Vec<usize>> = HashMap::new();
     for &i in members {
         if i != gi {
-            children.entry(parsed[i].header.prev_hash).or_default().push(i);
+            children
+                .entry(parsed[i].header.prev_hash)
+                .or_default()
+                .push(i);
         }
     }
     for list in children.values_mut() {
@@ -467,7 +469,11 @@ fn verify_game(
         loop {
             let here = &parsed[w.idx];
             let mut next: Vec<(usize, Option<Event>)> = Vec::new();
-            for &c in children.get(&here.hash).map(|v| v.as_slice()).unwrap_or(&[]) {
+            for &c in children
+                .get(&here.hash)
+                .map(|v| v.as_slice())
+                .unwrap_or(&[])
+            {
                 reached[c] = true;
                 let p = &parsed[c];
                 let seq = p.header.seq;
@@ -492,9 +498,10 @@ fn verify_game(
                 match p.header.clone().into_event() {
                     Ok(event) => match w.standing.check(&event) {
                         Ok(()) => next.push((c, Some(event))),
-                        Err(r) => report
-                            .problems
-                            .push(problem(Some(seq), format!("record {}: {r}", short(&p.hash)))),
+                        Err(r) => report.problems.push(problem(
+                            Some(seq),
+                            format!("record {}: {r}", short(&p.hash)),
+                        )),
                     },
                     Err(LedgerError::UnknownKind(k)) => {
                         match w.standing.check_unknown(&p.header.signer, k) {
@@ -508,9 +515,10 @@ fn verify_game(
                             )),
                         }
                     }
-                    Err(e) => report
-                        .problems
-                        .push(problem(Some(seq), format!("record {}: {e}", short(&p.hash)))),
+                    Err(e) => report.problems.push(problem(
+                        Some(seq),
+                        format!("record {}: {e}", short(&p.hash)),
+                    )),
                 }
             }
             let mut next = next.into_iter();
@@ -552,7 +560,14 @@ fn verify_game(
                     standing: s,
                 });
             }
-            step(&mut w.standing, first.1.as_ref(), &parsed[first.0], size, game, report);
+            step(
+                &mut w.standing,
+                first.1.as_ref(),
+                &parsed[first.0],
+                size,
+                game,
+                report,
+            );
             w.idx = first.0;
             w.count += 1;
         }

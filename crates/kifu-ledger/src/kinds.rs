@@ -16,11 +16,7 @@ use crate::body::Body;
 /// The snake_case names of every kind, by index (as in JSON and FORMAT.md).
 pub fn kind_names() -> &'static [&'static str] {
     static NAMES: OnceLock<&'static [&'static str]> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        let mut capture = Capture(None);
-        let _ = Body::deserialize(&mut capture);
-        capture.0.unwrap_or(&[])
-    })
+    NAMES.get_or_init(variant_names::<Body>)
 }
 
 /// Number of kinds this library knows.
@@ -31,6 +27,14 @@ pub fn kind_count() -> u32 {
 /// The snake_case name of kind `index`, if known.
 pub fn kind_name(index: u32) -> Option<&'static str> {
     kind_names().get(index as usize).copied()
+}
+
+/// The variant names, in declaration order, of any enum deriving
+/// `Deserialize` (empty for other types).
+pub fn variant_names<'de, T: Deserialize<'de>>() -> &'static [&'static str] {
+    let mut capture = Capture(None);
+    let _ = T::deserialize(&mut capture);
+    capture.0.unwrap_or(&[])
 }
 
 /// The kind index of a body: the first varint of its postcard encoding.

@@ -33,9 +33,9 @@ pub use chain::{
     check_append, check_genesis, game_id, verify_records, Duplicate, Fork, GameSummary, Head,
     Problem, VerifyReport,
 };
-pub use standing::{Irregularity, Standing};
 pub use event::{Event, Hash, Header, Record, FORMAT_VERSION, HASH_DOMAIN, SIGN_DOMAIN, ZERO_HASH};
 pub use key::{Keypair, PublicKey};
+pub use standing::{Irregularity, Standing};
 
 /// Everything that can be wrong with a record, a key or an append.
 #[derive(Debug, thiserror::Error)]

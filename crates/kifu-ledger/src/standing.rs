@@ -247,15 +247,17 @@ impl Standing {
         }
         roles::check(&self.roles_of(&event.signer), &event.body, event.seq)?;
         match &event.body {
-            Body::CommitteeFormed { .. } if self.committee.is_some() => {
-                refuse("the appeals committee is formed once; recuse and co-opt to change it".into())
-            }
+            Body::CommitteeFormed { .. } if self.committee.is_some() => refuse(
+                "the appeals committee is formed once; recuse and co-opt to change it".into(),
+            ),
             Body::MemberRecused { member, .. } => match &self.committee {
                 None => refuse("no appeals committee has been formed".into()),
-                Some(c) if !c.names(member) => {
-                    refuse("the key is not a member, reserve or co-opted member of the committee".into())
+                Some(c) if !c.names(member) => refuse(
+                    "the key is not a member, reserve or co-opted member of the committee".into(),
+                ),
+                Some(c) if c.recused.contains(member) => {
+                    refuse("the member is already recused".into())
                 }
-                Some(c) if c.recused.contains(member) => refuse("the member is already recused".into()),
                 Some(_) => Ok(()),
             },
             Body::MemberCoopted { member } => match &self.committee {
@@ -274,7 +276,9 @@ impl Standing {
                     );
                 }
                 match self.appeals.get(appeal_seq) {
-                    None => refuse(format!("seq {appeal_seq} is not an appeal lodged earlier in this game")),
+                    None => refuse(format!(
+                        "seq {appeal_seq} is not an appeal lodged earlier in this game"
+                    )),
                     Some(a) if a.votes.iter().any(|(k, _)| k == &event.signer) => {
                         refuse("this member has already signed a decision on this appeal".into())
                     }

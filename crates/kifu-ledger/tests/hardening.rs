@@ -18,7 +18,12 @@ fn secret_scalar(seed: [u8; 32]) -> Scalar {
 }
 
 fn challenge(r: &[u8; 32], a: &[u8; 32], m: &[u8]) -> Scalar {
-    Scalar::from_hash(Sha512::new().chain_update(r).chain_update(a).chain_update(m))
+    Scalar::from_hash(
+        Sha512::new()
+            .chain_update(r)
+            .chain_update(a)
+            .chain_update(m),
+    )
 }
 
 /// A signature `(R, S)` with `R = point` and `S = r + k·a`, where `point =
@@ -41,7 +46,12 @@ fn identity_r(seed: [u8; 32], msg: &[u8]) -> [u8; 64] {
 }
 
 /// The next event of `c`, signed by `seed` with a forged signature.
-fn forged_next(c: &ChainBuilder, seed: [u8; 32], body: Body, how: impl Fn(&[u8]) -> [u8; 64]) -> Record {
+fn forged_next(
+    c: &ChainBuilder,
+    seed: [u8; 32],
+    body: Body,
+    how: impl Fn(&[u8]) -> [u8; 64],
+) -> Record {
     let kp = Keypair::from_seed(seed);
     let honest = c.next(&kp, body);
     let msg = event::signed_message(&honest.event_bytes);
@@ -70,7 +80,11 @@ fn a_small_order_r_is_refused_by_chain_verification() {
     c.push_record(rec);
     let r = verify_records(&c.records);
     assert!(!r.ok(), "a small-order R was accepted");
-    assert!(r.problems[0].what.contains("bad signature"), "{:?}", r.problems);
+    assert!(
+        r.problems[0].what.contains("bad signature"),
+        "{:?}",
+        r.problems
+    );
 }
 
 #[test]
@@ -78,7 +92,12 @@ fn a_mixed_order_r_is_refused_every_time() {
     let cast = Cast::new();
     // Each forgery passes a random batch with probability 1/2 (order 2) or
     // 1/8 (order 8); forty of them would slip through a bare batch.
-    for (i, t) in [4usize, 1, 2, 4, 1, 3, 4, 5, 6, 7].iter().cycle().take(40).enumerate() {
+    for (i, t) in [4usize, 1, 2, 4, 1, 3, 4, 5, 6, 7]
+        .iter()
+        .cycle()
+        .take(40)
+        .enumerate()
+    {
         let mut c = sample_game(&cast, "mixed R");
         let r = Scalar::from((i as u64) + 7);
         let rec = forged_next(&c, [1; 32], press(Color::Black), |m| {
@@ -86,7 +105,10 @@ fn a_mixed_order_r_is_refused_every_time() {
         });
         c.push_record(rec);
         let rep = verify_records(&c.records);
-        assert!(!rep.ok(), "try {i}: an R with a torsion component was accepted");
+        assert!(
+            !rep.ok(),
+            "try {i}: an R with a torsion component was accepted"
+        );
     }
 }
 
@@ -258,7 +280,11 @@ fn an_unknown_kind_from_outside_the_roster_fails() {
     c.push_record(rec);
     let r = verify_records(&c.records);
     assert!(!r.ok());
-    assert!(r.problems[0].what.contains("not in the game's roster"), "{:?}", r.problems);
+    assert!(
+        r.problems[0].what.contains("not in the game's roster"),
+        "{:?}",
+        r.problems
+    );
     assert!(r.uninterpreted.is_empty());
 }
 
@@ -302,7 +328,11 @@ fn appealed() -> (Cast, Vec<Keypair>, ChainBuilder, u64) {
     c.push(
         &cast.director,
         Body::CommitteeFormed {
-            members: vec![member("m1", &com[0]), member("m2", &com[1]), member("m3", &com[2])],
+            members: vec![
+                member("m1", &com[0]),
+                member("m2", &com[1]),
+                member("m3", &com[2]),
+            ],
             reserves: vec![member("r1", &com[3])],
             formed_before_round: 1,
         },
@@ -349,7 +379,10 @@ fn a_reserve_cannot_decide_until_seated() {
     let refused = c.next(&com[0], decision(appeal));
     let mut with_recused = c.records.clone();
     with_recused.push(refused);
-    assert!(!verify_records(&with_recused).ok(), "a recused member decided");
+    assert!(
+        !verify_records(&with_recused).ok(),
+        "a recused member decided"
+    );
     c.push_record(seated);
     assert!(verify_records(&c.records).ok());
 }
@@ -369,7 +402,10 @@ fn a_coopted_person_sits_when_too_few_remain() {
     let refused = c.next(&com[4], decision(appeal));
     let mut early = c.records.clone();
     early.push(refused);
-    assert!(!verify_records(&early).ok(), "not yet co-opted, yet decided");
+    assert!(
+        !verify_records(&early).ok(),
+        "not yet co-opted, yet decided"
+    );
     c.push(
         &cast.director,
         Body::MemberCoopted {
@@ -410,12 +446,18 @@ fn a_decision_without_a_committee_or_an_appeal_is_refused() {
     let mut c = ChainBuilder::start(&cast.referee, g, 0);
     let rec = c.next(&k, decision(0));
     c.push_record(rec);
-    assert!(!verify_records(&c.records).ok(), "a roster committee key decided with no committee formed");
+    assert!(
+        !verify_records(&c.records).ok(),
+        "a roster committee key decided with no committee formed"
+    );
     let (_, com, c2, _) = appealed();
     let rec = c2.next(&com[0], decision(3));
     let mut recs = c2.records.clone();
     recs.push(rec);
-    assert!(!verify_records(&recs).ok(), "a decision on something not an appeal");
+    assert!(
+        !verify_records(&recs).ok(),
+        "a decision on something not an appeal"
+    );
 }
 
 #[test]
@@ -447,9 +489,15 @@ fn off_board_points_and_time_going_backwards_are_reported() {
     assert!(r.warnings[1].what.contains("time goes backwards"));
     // Within the tolerance nothing is said.
     let mut c = sample_game(&cast, "skew");
-    let skew = Event::next(c.game, c.head, c.at_ms - 2_000, cast.white.public(), press(Color::White))
-        .sign(&cast.white)
-        .unwrap();
+    let skew = Event::next(
+        c.game,
+        c.head,
+        c.at_ms - 2_000,
+        cast.white.public(),
+        press(Color::White),
+    )
+    .sign(&cast.white)
+    .unwrap();
     c.push_record(skew);
     assert!(verify_records(&c.records).warnings.is_empty());
 }

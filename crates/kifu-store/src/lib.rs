@@ -250,14 +250,14 @@ impl Store {
             .flush_every_ms(None)
             .open()
             .map_err(|e| match e {
-            sled::Error::Io(io)
-                if io.kind() == std::io::ErrorKind::WouldBlock
-                    || io.to_string().contains("could not acquire lock") =>
-            {
-                StoreError::Locked(dir.display().to_string())
-            }
-            e => StoreError::Sled(e),
-        })?;
+                sled::Error::Io(io)
+                    if io.kind() == std::io::ErrorKind::WouldBlock
+                        || io.to_string().contains("could not acquire lock") =>
+                {
+                    StoreError::Locked(dir.display().to_string())
+                }
+                e => StoreError::Sled(e),
+            })?;
         let events = db.open_tree("events")?;
         let heads = db.open_tree("heads")?;
         let feed = db.open_tree("feed")?;
@@ -421,7 +421,12 @@ impl Store {
         let head = self
             .head(game)?
             .ok_or_else(|| StoreError::NoSuchGame(hex::encode(game)))?;
-        if let Some((h, s)) = self.standings.lock().ok().and_then(|c| c.get(game).cloned()) {
+        if let Some((h, s)) = self
+            .standings
+            .lock()
+            .ok()
+            .and_then(|c| c.get(game).cloned())
+        {
             if h == head {
                 return Ok((h, s));
             }
@@ -441,7 +446,8 @@ impl Store {
                 (_, Err(e)) => return Err(e.into()),
             }
         }
-        let s = Arc::new(standing.ok_or_else(|| StoreError::Damaged("a game without genesis".into()))?);
+        let s =
+            Arc::new(standing.ok_or_else(|| StoreError::Damaged("a game without genesis".into()))?);
         if let Ok(mut c) = self.standings.lock() {
             c.insert(*game, (head, s.clone()));
         }
@@ -513,10 +519,7 @@ impl Store {
                     None => {
                         return Err(StoreError::Stale {
                             expected_seq: 0,
-                            found: format!(
-                                "no record {} in this game",
-                                hex::encode(&h[..8])
-                            ),
+                            found: format!("no record {} in this game", hex::encode(&h[..8])),
                         })
                     }
                 },
@@ -553,7 +556,8 @@ impl Store {
                     ),
                 });
             }
-            let rec = Event::next(*game, head, at_ms, signer.public(), body.clone()).sign(signer)?;
+            let rec =
+                Event::next(*game, head, at_ms, signer.public(), body.clone()).sign(signer)?;
             match self.append(rec) {
                 Err(StoreError::Ledger(LedgerError::Conflict { .. })) => continue,
                 other => return other,
@@ -824,8 +828,11 @@ impl Store {
         let report = verdict.report();
         let mut out = ImportReport::default();
         if !report.forks.is_empty() {
-            let hashes: std::collections::HashSet<Hash> =
-                report.forks.iter().flat_map(|f| f.all.iter().copied()).collect();
+            let hashes: std::collections::HashSet<Hash> = report
+                .forks
+                .iter()
+                .flat_map(|f| f.all.iter().copied())
+                .collect();
             let ev: Vec<Record> = verdict
                 .records()
                 .iter()

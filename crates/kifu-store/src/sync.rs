@@ -90,7 +90,10 @@ impl GroupSync {
                 File::open(&self.dir)?.sync_all()?;
             }
             if let Some(t) = &self.trace {
-                let mut f = std::fs::OpenOptions::new().create(true).append(true).open(t)?;
+                let mut f = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(t)?;
                 for n in &new {
                     writeln!(f, "{}", n.to_string_lossy())?;
                 }

@@ -237,15 +237,22 @@ fn a_fork_inside_an_archive_is_kept_as_evidence_and_nothing_else_is_written() {
         at_ms: 7,
     };
     recs.push(
-        alt.push(&cast.white, Body::ClockPressed { player: Color::White })
-            .clone(),
+        alt.push(
+            &cast.white,
+            Body::ClockPressed {
+                player: Color::White,
+            },
+        )
+        .clone(),
     );
     let e = store.import(&verdict(&recs), &mut |_, _| {}).unwrap_err();
     assert!(matches!(e, StoreError::NotVerified(_)), "{e}");
     assert_eq!(store.len(), 0);
     assert_eq!(store.evidence().unwrap().len(), 2);
     assert_eq!(
-        verify_records(&store.records_for_verification().unwrap()).forks.len(),
+        verify_records(&store.records_for_verification().unwrap())
+            .forks
+            .len(),
         1
     );
 }
@@ -270,7 +277,13 @@ fn a_retried_append_is_recognised_and_a_stale_one_refused() {
         .unwrap();
     assert_eq!((b.seq, b.hash, b.new), (a.seq, a.hash, false));
     let b = store
-        .append_expecting(&c.game, Expect::After(c.head.hash), &cast.black, 12, body.clone())
+        .append_expecting(
+            &c.game,
+            Expect::After(c.head.hash),
+            &cast.black,
+            12,
+            body.clone(),
+        )
         .unwrap();
     assert_eq!((b.seq, b.new), (a.seq, false));
     assert_eq!(store.head(&c.game).unwrap().unwrap().seq, next);
@@ -286,7 +299,10 @@ fn a_retried_append_is_recognised_and_a_stale_one_refused() {
             },
         )
         .unwrap_err();
-    assert!(matches!(e, StoreError::Stale { expected_seq, .. } if expected_seq == next), "{e}");
+    assert!(
+        matches!(e, StoreError::Stale { expected_seq, .. } if expected_seq == next),
+        "{e}"
+    );
     let e = store
         .append_expecting(&c.game, Expect::Seq(next + 5), &cast.black, 14, body)
         .unwrap_err();
