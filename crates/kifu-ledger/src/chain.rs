@@ -251,20 +251,24 @@ fn short(h: &Hash) -> String {
     hex::encode(&h[..8])
 }
 
-/// Hashes records on every core.
-fn hash_all(records: &[Record]) -> Vec<Hash> {
+/// Maps `f` over chunks of `items` on every core, keeping the order.
+fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(1);
-    let per = records.len().div_ceil(threads).max(1024);
-    let mut out = Vec::with_capacity(records.len());
+    let per = items.len().div_ceil(threads).max(256);
+    let f = &f;
+    let mut out = Vec::with_capacity(items.len());
     std::thread::scope(|s| {
-        let hs: Vec<_> = records
+        let hs: Vec<_> = items
             .chunks(per)
-            .map(|c| s.spawn(move || c.iter().map(Record::hash).collect::<Vec<_>>()))
+            .map(|c| s.spawn(move || c.iter().map(f).collect::<Vec<R>>()))
             .collect();
         for h in hs {
-            out.extend(h.join().unwrap_or_default());
+            match h.join() {
+                Ok(v) => out.extend(v),
+                Err(p) => std::panic::resume_unwind(p),
+            }
         }
     });
     out
@@ -294,7 +298,7 @@ pub fn verify_records(records: &[Record]) -> VerifyReport {
         ..Default::default()
     };
     // 1. Distinct records, by hash.
-    let hashes = hash_all(records);
+    let hashes = par_map(records, Record::hash);
     let mut seen: HashMap<Hash, (usize, u64)> = HashMap::with_capacity(records.len());
     for (i, h) in hashes.iter().enumerate() {
         seen.entry(*h).or_insert((i, 0)).1 += 1;
@@ -303,11 +307,12 @@ pub fn verify_records(records: &[Record]) -> VerifyReport {
         seen.into_iter().map(|(h, (i, n))| (h, i, n)).collect();
     unique.sort_unstable_by_key(|(h, _, _)| *h);
     report.distinct = unique.len() as u64;
-    // 2. Envelopes.
+    // 2. Envelopes, on every core.
+    let headers = par_map(&unique, |(_, i, _)| records[*i].header());
     let mut parsed = Vec::with_capacity(unique.len());
-    for (hash, i, copies) in &unique {
+    for ((hash, i, copies), header) in unique.iter().zip(headers) {
         let r = &records[*i];
-        match r.header() {
+        match header {
             Ok(header) => {
                 if *copies > 1 {
                     report.duplicates.push(Duplicate {
@@ -352,8 +357,19 @@ pub fn verify_records(records: &[Record]) -> VerifyReport {
         };
         by_game.entry(game).or_default().push(i);
     }
-    for (game, members) in by_game {
-        verify_game(&game, &members, &parsed, &sig_ok, &mut report);
+    // 5. Each game, games on every core.
+    let games: Vec<(Hash, Vec<usize>)> = by_game.into_iter().collect();
+    let per_game = par_map(&games, |(game, members)| {
+        let mut r = VerifyReport::default();
+        verify_game(game, members, &parsed, &sig_ok, &mut r);
+        r
+    });
+    for r in per_game {
+        report.games.extend(r.games);
+        report.problems.extend(r.problems);
+        report.forks.extend(r.forks);
+        report.uninterpreted.extend(r.uninterpreted);
+        report.warnings.extend(r.warnings);
     }
     report.problems.sort();
     report.warnings.sort();
