@@ -21,23 +21,60 @@ fn main() {
     let mut heads = Vec::new();
     let mut g = 0;
     while records.len() < n {
-        let mut c = ChainBuilder::start(&cast.referee, cast.genesis(&format!("game {g}")), 1_767_225_600_000);
-        c.push(&cast.referee, Body::ClockStarted { running: Color::Black });
+        let mut c = ChainBuilder::start(
+            &cast.referee,
+            cast.genesis(&format!("game {g}")),
+            1_767_225_600_000,
+        );
+        c.push(
+            &cast.referee,
+            Body::ClockStarted {
+                running: Color::Black,
+            },
+        );
         let mut color = Color::Black;
         for i in 0..163u8 {
-            let k = if color == Color::Black { &cast.black } else { &cast.white };
-            c.push(k, Body::StonePlaced { player: color, stone: color, point: Point { x: i % 19, y: i / 19 } });
+            let k = if color == Color::Black {
+                &cast.black
+            } else {
+                &cast.white
+            };
+            c.push(
+                k,
+                Body::StonePlaced {
+                    player: color,
+                    stone: color,
+                    point: Point {
+                        x: i % 19,
+                        y: i / 19,
+                    },
+                },
+            );
             c.push(k, Body::ClockPressed { player: color });
             color = color.opponent();
         }
-        let result = GameResult { outcome: Outcome::Win(Color::White), by: ResultBy::Resignation };
-        c.push(&cast.black, Body::Resigned { player: Color::Black, manner: kifu_ledger::Resignation::Spoken });
+        let result = GameResult {
+            outcome: Outcome::Win(Color::White),
+            by: ResultBy::Resignation,
+        };
+        c.push(
+            &cast.black,
+            Body::Resigned {
+                player: Color::Black,
+                manner: kifu_ledger::Resignation::Spoken,
+            },
+        );
         c.push(&cast.referee, Body::ResultDeclared(result));
         heads.push((c.game, c.head));
         records.extend(c.records);
         g += 1;
     }
-    let bytes = archive::write_with_manifest(&records, &heads, 0, Some(&cast.director)).expect("encodes");
+    let bytes =
+        archive::write_with_manifest(&records, &heads, 0, Some(&cast.director)).expect("encodes");
     std::fs::write(&out, &bytes).expect("writes");
-    eprintln!("{out}: {g} games, {} events, {} bytes", records.len(), bytes.len());
+    eprintln!(
+        "{out}: {g} games, {} events, {} bytes",
+        records.len(),
+        bytes.len()
+    );
 }

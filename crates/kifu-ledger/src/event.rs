@@ -116,6 +116,11 @@ impl Header {
     }
 
     /// Decodes the body (strictly) and gives the whole event.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::UnknownKind`] for a kind this library does not know,
+    /// [`LedgerError::Malformed`] for a body that is not canonical.
     pub fn into_event(self) -> Result<Event, LedgerError> {
         let body = decode_body(self.kind, &self.body_bytes)?;
         Ok(Event {
@@ -132,6 +137,10 @@ impl Header {
 
 impl Event {
     /// Encodes the event to its canonical bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Encode`] if postcard fails (it does not for these types).
     pub fn to_bytes(&self) -> Result<Vec<u8>, LedgerError> {
         let body =
             postcard::to_allocvec(&self.body).map_err(|e| LedgerError::Encode(e.to_string()))?;
@@ -148,6 +157,20 @@ impl Event {
     }
 
     /// Signs the event with `key` (whose public half must be `self.signer`).
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::SignerMismatch`] when `key` is not `self.signer`.
+    ///
+    /// ```
+    /// use kifu_ledger::testkit::Cast;
+    /// let cast = Cast::new();
+    /// let rec = kifu_ledger::Event::genesis(0, cast.referee.public(), cast.genesis("doc"))
+    ///     .sign(&cast.referee)
+    ///     .unwrap();
+    /// assert!(rec.verify_signature(&cast.referee.public()).is_ok());
+    /// assert_eq!(rec.decode().unwrap().seq, 0);
+    /// ```
     pub fn sign(&self, key: &Keypair) -> Result<Record, LedgerError> {
         if key.public() != self.signer {
             return Err(LedgerError::SignerMismatch);
@@ -181,6 +204,12 @@ impl Record {
 
     /// Reads the envelope, strictly: the bytes must be exactly what encoding
     /// the decoded envelope gives. The body is not decoded.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Malformed`] for bytes that do not decode, are not
+    /// canonical or have no canonical kind index;
+    /// [`LedgerError::UnsupportedVersion`] for another envelope version.
     pub fn header(&self) -> Result<Header, LedgerError> {
         let (env, rest): (Envelope, &[u8]) = postcard::take_from_bytes(&self.event_bytes)
             .map_err(|e| LedgerError::Malformed(format!("envelope: {e}")))?;
@@ -219,6 +248,11 @@ impl Record {
     /// A body of a kind this library does not know gives
     /// [`LedgerError::UnknownKind`]; its links and signature can still be
     /// checked from the [`Header`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Record::header`], and [`LedgerError::UnknownKind`] or
+    /// [`LedgerError::Malformed`] for the body.
     pub fn decode(&self) -> Result<Event, LedgerError> {
         self.header()?.into_event()
     }
@@ -249,6 +283,10 @@ impl Record {
 
     /// Reads one stored record from the front of `bytes`, returning it and the
     /// rest.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Malformed`] when the bytes are too short.
     pub fn from_stored_prefix(bytes: &[u8]) -> Result<(Record, &[u8]), LedgerError> {
         let len_bytes: [u8; 4] = bytes
             .get(..4)
@@ -278,6 +316,10 @@ impl Record {
     }
 
     /// Reads exactly one stored record.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Malformed`] when the bytes are too short or too long.
     pub fn from_stored(bytes: &[u8]) -> Result<Record, LedgerError> {
         let (r, rest) = Record::from_stored_prefix(bytes)?;
         if !rest.is_empty() {

@@ -290,11 +290,19 @@ impl Store {
     }
 
     /// The head of a game, if it exists.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged head.
     pub fn head(&self, game: &Hash) -> Result<Option<Head>, StoreError> {
         self.heads.get(game)?.map(|v| parse_head(&v)).transpose()
     }
 
     /// Every game id, in id order.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged key.
     pub fn games(&self) -> Result<Vec<Hash>, StoreError> {
         let mut out = Vec::new();
         for kv in self.heads.iter() {
@@ -309,6 +317,10 @@ impl Store {
     }
 
     /// The game whose id (hex) starts with `prefix`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NoSuchGame`], [`StoreError::Ambiguous`], storage errors.
     pub fn resolve(&self, prefix: &str) -> Result<Hash, StoreError> {
         let p = prefix.trim().to_ascii_lowercase();
         if p.is_empty() || !p.chars().all(|c| c.is_ascii_hexdigit()) {
@@ -327,6 +339,10 @@ impl Store {
     }
 
     /// The genesis of a game.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NoSuchGame`], a damaged genesis, storage errors.
     pub fn genesis(&self, game: &Hash) -> Result<Arc<Genesis>, StoreError> {
         if let Some(g) = self
             .genesis_cache
@@ -348,6 +364,10 @@ impl Store {
     }
 
     /// One record.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged value.
     pub fn get(&self, game: &Hash, seq: u64) -> Result<Option<Record>, StoreError> {
         match self.events.get(event_key(game, seq))? {
             Some(v) => Ok(Some(Record::from_stored(&v)?)),
@@ -357,6 +377,10 @@ impl Store {
 
     /// The records of a game from `from` to `to` inclusive (to the head when
     /// `to` is `None`).
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged value.
     pub fn read(&self, game: &Hash, from: u64, to: Option<u64>) -> Result<Vec<Record>, StoreError> {
         let start = event_key(game, from);
         let end = event_key(game, to.unwrap_or(u64::MAX));
@@ -369,6 +393,10 @@ impl Store {
     }
 
     /// Every record of every game, chain by chain in sequence order.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged value.
     pub fn all_records(&self) -> Result<Vec<Record>, StoreError> {
         let mut out = Vec::new();
         for kv in self.events.iter() {
@@ -389,6 +417,10 @@ impl Store {
     }
 
     /// Up to `limit` feed items after `after` (from the start when `None`).
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged value or a feed entry pointing nowhere.
     pub fn feed(&self, after: Option<u64>, limit: usize) -> Result<Vec<FeedItem>, StoreError> {
         let start = after.map(|a| a.saturating_add(1)).unwrap_or(0);
         if after == Some(u64::MAX) {
