@@ -625,7 +625,7 @@ impl Store {
     /// [`LedgerError::Conflict`].
     pub fn append_batch(&self, records: Vec<Record>) -> Result<Vec<Appended>, StoreError> {
         // Check everything that does not depend on the stored heads first.
-        let mut planned: Vec<(Hash, Head, Record)> = Vec::with_capacity(records.len());
+        let mut planned: Vec<Planned> = Vec::with_capacity(records.len());
         let mut local: HashMap<Hash, (Head, Arc<Standing>)> = HashMap::new();
         let single = records.len() == 1;
         for record in records {
@@ -635,7 +635,7 @@ impl Store {
                 let game = record.hash();
                 let head = Head { seq: 0, hash: game };
                 local.insert(game, (head, Arc::new(Standing::new(&g, e.at_ms))));
-                planned.push((game, head, record));
+                planned.push(Planned::new(game, head, &record));
                 continue;
             }
             let game = header.chain;
@@ -669,7 +669,7 @@ impl Store {
                 hash: record.hash(),
             };
             local.insert(game, (head, Arc::new(next)));
-            planned.push((game, head, record));
+            planned.push(Planned::new(game, head, &record));
         }
         let out = self.commit(&planned)?;
         if let Ok(mut c) = self.standings.lock() {
@@ -681,7 +681,7 @@ impl Store {
     /// Writes planned records (already checked) in one transaction, then
     /// waits until they are durable. This is the one commit path: every
     /// write of a chain record goes through it.
-    fn commit(&self, planned: &[(Hash, Head, Record)]) -> Result<Vec<Appended>, StoreError> {
+    fn commit(&self, planned: &[Planned]) -> Result<Vec<Appended>, StoreError> {
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
         let result =
             (&self.events, &self.heads, &self.feed, &self.meta).transaction(|(ev, hd, fd, mt)| {
@@ -693,7 +693,13 @@ impl Store {
                 };
                 let mut out = Vec::with_capacity(planned.len());
                 let mut heads: HashMap<Hash, Option<Head>> = HashMap::new();
-                for (game, head, record) in planned {
+                for Planned {
+                    game,
+                    head,
+                    prev,
+                    stored,
+                } in planned
+                {
                     let stored_head = match heads.get(game) {
                         Some(h) => *h,
                         None => match hd.get(game)? {
@@ -706,13 +712,13 @@ impl Store {
                     let expect = head.seq.checked_sub(1);
                     let fits = match (stored_head, expect) {
                         (None, None) => true,
-                        (Some(h), Some(e)) => h.seq == e && h.hash == record_prev(record),
+                        (Some(h), Some(e)) => h.seq == e && &h.hash == prev,
                         _ => false,
                     };
                     if !fits {
                         // Identical record already in place: an idempotent retry.
                         if let Some(existing) = ev.get(event_key(game, head.seq))? {
-                            if existing.as_ref() == record.to_stored().as_slice() {
+                            if existing.as_ref() == stored.as_slice() {
                                 return Err(ConflictableTransactionError::Abort(Refuse::Exists(
                                     head.seq,
                                 )));
@@ -723,7 +729,7 @@ impl Store {
                             got_seq: head.seq,
                         }));
                     }
-                    ev.insert(&event_key(game, head.seq)[..], record.to_stored())?;
+                    ev.insert(&event_key(game, head.seq)[..], stored.as_slice())?;
                     hd.insert(&game[..], &head_value(*head)[..])?;
                     heads.insert(*game, Some(*head));
                     fd.insert(&next.to_be_bytes()[..], &event_key(game, head.seq)[..])?;
@@ -751,7 +757,7 @@ impl Store {
                 Ok(out)
             }
             Err(TransactionError::Abort(Refuse::Exists(seq))) if planned.len() == 1 => {
-                let (game, head, _) = &planned[0];
+                let Planned { game, head, .. } = &planned[0];
                 Ok(vec![Appended {
                     game: *game,
                     seq,
@@ -883,7 +889,8 @@ impl Store {
             ));
         }
         // Distinct records, by game, in seq order.
-        let mut by_game: std::collections::BTreeMap<Hash, Vec<(u64, &Record)>> = Default::default();
+        type Entry<'a> = (u64, Hash, Hash, &'a Record);
+        let mut by_game: std::collections::BTreeMap<Hash, Vec<Entry<'_>>> = Default::default();
         let mut seen = std::collections::HashSet::new();
         for r in verdict.records() {
             let hash = r.hash();
@@ -892,15 +899,18 @@ impl Store {
             }
             let h = r.header()?;
             let game = if h.seq == 0 { hash } else { h.chain };
-            by_game.entry(game).or_default().push((h.seq, r));
+            by_game
+                .entry(game)
+                .or_default()
+                .push((h.seq, hash, h.prev_hash, r));
         }
-        let mut planned: Vec<(Hash, Head, Record)> = Vec::new();
+        let mut planned: Vec<Planned> = Vec::new();
         let mut forks = Vec::new();
         for (game, mut list) in by_game {
-            list.sort_by_key(|(s, _)| *s);
+            list.sort_by_key(|e| e.0);
             let head = self.head(&game)?;
             let mut grew = false;
-            for (seq, r) in list {
+            for (seq, hash, prev, r) in list {
                 match head {
                     Some(h) if seq <= h.seq => {
                         let stored = self.get(&game, seq)?.ok_or_else(|| {
@@ -913,8 +923,12 @@ impl Store {
                         }
                     }
                     _ => {
-                        let hash = r.hash();
-                        planned.push((game, Head { seq, hash }, r.clone()));
+                        planned.push(Planned {
+                            game,
+                            head: Head { seq, hash },
+                            prev,
+                            stored: r.to_stored(),
+                        });
                         grew = true;
                     }
                 }
@@ -943,8 +957,8 @@ impl Store {
             progress(done, total);
         }
         if let Ok(mut c) = self.standings.lock() {
-            for (g, _, _) in &planned {
-                c.remove(g);
+            for p in &planned {
+                c.remove(&p.game);
             }
         }
         out.written = total;
@@ -963,9 +977,24 @@ impl Store {
     }
 }
 
-fn record_prev(record: &Record) -> Hash {
-    record
-        .header()
-        .map(|h| h.prev_hash)
-        .unwrap_or(kifu_ledger::ZERO_HASH)
+/// A checked record on its way into the commit.
+struct Planned {
+    game: Hash,
+    head: Head,
+    prev: Hash,
+    stored: Vec<u8>,
+}
+
+impl Planned {
+    fn new(game: Hash, head: Head, record: &Record) -> Planned {
+        Planned {
+            game,
+            head,
+            prev: record
+                .header()
+                .map(|h| h.prev_hash)
+                .unwrap_or(kifu_ledger::ZERO_HASH),
+            stored: record.to_stored(),
+        }
+    }
 }
