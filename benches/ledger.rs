@@ -22,7 +22,10 @@ fn records(n: usize) -> Vec<Record> {
 
 fn bench(c: &mut Criterion) {
     let recs = records(4096);
-    let msgs: Vec<Vec<u8>> = recs.iter().map(|r| signed_message(&r.event_bytes)).collect();
+    let msgs: Vec<Vec<u8>> = recs
+        .iter()
+        .map(|r| signed_message(&r.event_bytes))
+        .collect();
     let keys: Vec<[u8; 32]> = recs.iter().map(|r| r.header().unwrap().signer.0).collect();
     let items: Vec<sig::Item<'_>> = (0..recs.len())
         .map(|i| (&keys[i], msgs[i].as_slice(), &recs[i].signature))

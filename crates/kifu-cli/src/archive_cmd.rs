@@ -20,6 +20,10 @@ use crate::{CmdResult, Failure};
 /// Exit code when verification finds a problem (a fork included).
 pub const EXIT_VERIFY_FAILED: u8 = 3;
 
+/// Up to this many games, `kifu verify` gives one line per game; above, one
+/// line per game that has not reached a signed result (`--json` has all).
+const PER_GAME_LINES: usize = 20;
+
 fn spinner(msg: &str) -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         return indicatif::ProgressBar::hidden();
@@ -87,7 +91,19 @@ fn print_report(
                 eprintln!("FAIL {p}");
             }
         }
-        for g in &r.games {
+        let finished = r.games.iter().filter(|g| g.finished()).count();
+        if r.games.len() > PER_GAME_LINES {
+            say!(
+                "{} of {} reached a signed result and have no appeal pending; the others are listed",
+                finished,
+                count(r.games.len(), "game")
+            );
+        }
+        for g in r
+            .games
+            .iter()
+            .filter(|g| r.games.len() <= PER_GAME_LINES || !g.finished())
+        {
             let end = if g.finished() {
                 format!(
                     "reached a signed result at seq {}",
