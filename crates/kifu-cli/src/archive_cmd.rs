@@ -290,7 +290,20 @@ fn import_bar(show: bool) -> indicatif::ProgressBar {
 pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
     let show = a.progress || std::io::stderr().is_terminal();
     let started = Instant::now();
-    let v = verify_file(&a.file)?;
+    let pb = if show {
+        let pb = indicatif::ProgressBar::with_draw_target(
+            None,
+            indicatif::ProgressDrawTarget::stderr_with_hz(4),
+        );
+        pb.set_message("verifying the archive");
+        pb.enable_steady_tick(Duration::from_millis(250));
+        pb
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let v = verify_file(&a.file);
+    pb.finish_and_clear();
+    let v = v?;
     let what = a.file.display().to_string();
     let store = open(data)?;
     let pb = import_bar(show);
