@@ -53,7 +53,7 @@ pub enum LedgerError {
     /// A body kind this library does not know.
     #[error("unknown event kind {0}")]
     UnknownKind(u32),
-    /// The signature does not verify (`verify_strict`).
+    /// The signature does not verify under the acceptance rule ([`sig`]).
     #[error("bad signature")]
     BadSignature,
     /// Bytes that are not an ed25519 public key.
