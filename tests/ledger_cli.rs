@@ -62,11 +62,16 @@ fn importing_an_archive_twice_is_harmless() {
     let arc = t.path().join("a.kifu");
     ok(&run(&data, &["export", "--out", arc.to_str().unwrap()]));
     let other = t.path().join("other");
-    let first: serde_json::Value = serde_json::from_str(&ok(&run(
+    let o = run(
         &other,
-        &["import", "--json", arc.to_str().unwrap()],
-    )))
-    .unwrap();
+        &["import", "--json", "--progress", arc.to_str().unwrap()],
+    );
+    assert!(
+        err(&o).contains("importing: 63/63 events"),
+        "--progress reports on a stderr that is not a terminal: {}",
+        err(&o)
+    );
+    let first: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
     assert!(first["written"].as_u64().unwrap() > 30);
     let second: serde_json::Value = serde_json::from_str(&ok(&run(
         &other,

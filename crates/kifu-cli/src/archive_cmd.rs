@@ -306,10 +306,21 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
     let v = v?;
     let what = a.file.display().to_string();
     let store = open(data)?;
-    let pb = import_bar(show);
+    let terminal = std::io::stderr().is_terminal();
+    let pb = import_bar(show && terminal);
+    let writing = Instant::now();
     let result = store.import(&v, &mut |done, total| {
         pb.set_length(total);
         pb.set_position(done);
+        if show && !terminal && done > 0 {
+            // indicatif draws only on a terminal: plain lines otherwise.
+            let secs = writing.elapsed().as_secs_f64().max(1e-9);
+            let rate = done as f64 / secs;
+            eprintln!(
+                "importing: {done}/{total} events, {rate:.0} events/s, {:.0} s left",
+                (total - done) as f64 / rate.max(1e-9)
+            );
+        }
     });
     pb.finish_and_clear();
     let r = match result {
