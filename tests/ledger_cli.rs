@@ -62,11 +62,16 @@ fn importing_an_archive_twice_is_harmless() {
     let arc = t.path().join("a.kifu");
     ok(&run(&data, &["export", "--out", arc.to_str().unwrap()]));
     let other = t.path().join("other");
-    let first: serde_json::Value = serde_json::from_str(&ok(&run(
+    let o = run(
         &other,
-        &["import", "--json", arc.to_str().unwrap()],
-    )))
-    .unwrap();
+        &["import", "--json", "--progress", arc.to_str().unwrap()],
+    );
+    assert!(
+        err(&o).contains("importing: 63/63 events"),
+        "--progress reports on a stderr that is not a terminal: {}",
+        err(&o)
+    );
+    let first: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
     assert!(first["written"].as_u64().unwrap() > 30);
     let second: serde_json::Value = serde_json::from_str(&ok(&run(
         &other,
@@ -351,4 +356,173 @@ board = 2
         "{}",
         err(&o)
     );
+}
+
+fn demo_game(data: &Path) -> String {
+    let o = ok(&run(data, &["verify", "--json"]));
+    let j: serde_json::Value = serde_json::from_str(&o).unwrap();
+    j["games"][0]["game"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn verify_says_where_each_chain_ends_and_a_signed_manifest_catches_truncation() {
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let arc = t.path().join("a.kifu");
+    let key = data.join("demo-keys/director.key");
+    let o = ok(&run(
+        &data,
+        &[
+            "export",
+            "--out",
+            arc.to_str().unwrap(),
+            "--key",
+            key.to_str().unwrap(),
+        ],
+    ));
+    assert!(o.contains("manifest signed by"), "{o}");
+    let o = ok(&run(&data, &["verify", arc.to_str().unwrap()]));
+    assert!(o.contains("chain ends at seq 62"), "{o}");
+    assert!(o.contains("reached a signed result"), "{o}");
+    assert!(o.contains("manifest: signed by"), "{o}");
+    // Drop the last event (the committee's second signature): the copy fails.
+    let bytes = std::fs::read(&arc).unwrap();
+    let v = kifu_ledger::archive::verify_archive(&bytes).unwrap();
+    let last = v.records().last().unwrap().to_stored();
+    let cut = t.path().join("cut.kifu");
+    std::fs::write(&cut, &bytes[..bytes.len() - last.len()]).unwrap();
+    let o = run(&data, &["verify", cut.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", out(&o));
+    assert!(err(&o).contains("incomplete"), "{}", err(&o));
+    // The same cut copy of an archive without a manifest is caught only as
+    // an unfinished game.
+    let old = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures/format/archives/demo-0.1.0.kifu"),
+    )
+    .unwrap();
+    let v = kifu_ledger::archive::verify_archive(&old).unwrap();
+    let last = v.records().last().unwrap().to_stored();
+    let cut_old = t.path().join("cut-old.kifu");
+    std::fs::write(&cut_old, &old[..old.len() - last.len()]).unwrap();
+    let o = ok(&run(&data, &["verify", cut_old.to_str().unwrap()]));
+    assert!(o.contains("not decided by a majority"), "{o}");
+    assert!(o.contains("no manifest"), "{o}");
+}
+
+#[test]
+fn a_duplicate_is_counted_once_and_named() {
+    let t = tempfile::tempdir().unwrap();
+    let arc = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/format/archives/demo-0.1.0.kifu");
+    let mut bytes = std::fs::read(&arc).unwrap();
+    let v = kifu_ledger::archive::verify_archive(&bytes).unwrap();
+    bytes.extend_from_slice(&v.records()[10].to_stored());
+    let dup = t.path().join("dup.kifu");
+    std::fs::write(&dup, &bytes).unwrap();
+    let o = ok(&run(t.path(), &["verify", dup.to_str().unwrap()]));
+    assert!(o.contains("1 game, 63 events"), "{o}");
+    assert!(o.contains("appears 2 times"), "{o}");
+}
+
+#[test]
+fn import_exits_3_on_a_fork_and_every_later_verify_reports_it() {
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let game = demo_game(&data);
+    let arc = t.path().join("a.kifu");
+    ok(&run(&data, &["export", "--out", arc.to_str().unwrap()]));
+    // Another store gets the archive, then a different event at the next seq.
+    let other = t.path().join("other");
+    ok(&run(&other, &["import", arc.to_str().unwrap()]));
+    let key = data.join("demo-keys/black.key");
+    let press = r#"{"clock_pressed":{"player":"black"}}"#;
+    ok(&run_stdin(
+        &data,
+        &[
+            "append",
+            &game,
+            "--key",
+            key.to_str().unwrap(),
+            "--at-ms",
+            "1",
+        ],
+        press,
+    ));
+    ok(&run_stdin(
+        &other,
+        &[
+            "append",
+            &game,
+            "--key",
+            key.to_str().unwrap(),
+            "--at-ms",
+            "2",
+        ],
+        press,
+    ));
+    let arc2 = t.path().join("b.kifu");
+    ok(&run(&data, &["export", "--out", arc2.to_str().unwrap()]));
+    let o = run(&other, &["import", arc2.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+    assert!(err(&o).contains("fork"), "{}", err(&o));
+    for _ in 0..2 {
+        let o = run(&other, &["verify"]);
+        assert_eq!(o.status.code(), Some(3));
+        assert!(err(&o).contains("fork"), "{}", err(&o));
+    }
+}
+
+#[test]
+fn a_retried_append_is_recognised_and_a_stale_one_is_a_conflict() {
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let game = demo_game(&data);
+    let key = data.join("demo-keys/black.key");
+    let k = key.to_str().unwrap();
+    let press = r#"{"clock_pressed":{"player":"black"}}"#;
+    let j =
+        |o: &std::process::Output| -> serde_json::Value { serde_json::from_str(&ok(o)).unwrap() };
+    let first = j(&run_stdin(
+        &data,
+        &["append", &game, "--key", k, "--expect-seq", "63", "--json"],
+        press,
+    ));
+    assert_eq!(first["new"], true);
+    let again = j(&run_stdin(
+        &data,
+        &["append", &game, "--key", k, "--expect-seq", "63", "--json"],
+        press,
+    ));
+    assert_eq!(again["new"], false);
+    assert_eq!(again["seq"], 63);
+    assert_eq!(again["hash"], first["hash"]);
+    let head = first["hash"].as_str().unwrap().to_string();
+    let after = j(&run_stdin(
+        &data,
+        &["append", &game, "--key", k, "--after", &head, "--json"],
+        press,
+    ));
+    assert_eq!(
+        (after["seq"].as_u64(), after["new"].as_bool()),
+        (Some(64), Some(true))
+    );
+    // A client that last saw seq 63 is stale now.
+    let w = data.join("demo-keys/white.key");
+    let o = run_stdin(
+        &data,
+        &[
+            "append",
+            &game,
+            "--key",
+            w.to_str().unwrap(),
+            "--after",
+            &head,
+        ],
+        r#"{"clock_pressed":{"player":"white"}}"#,
+    );
+    assert_eq!(o.status.code(), Some(4), "{}", err(&o));
+    assert!(err(&o).contains("stale"), "{}", err(&o));
+    let o = ok(&run(&data, &["verify", "--json"]));
+    assert!(o.contains("\"head_seq\":64"), "{o}");
 }

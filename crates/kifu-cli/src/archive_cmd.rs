@@ -1,56 +1,166 @@
 //! `kifu verify`, `kifu export`, `kifu import`.
+//!
+//! `kifu verify FILE` and `kifu import FILE` reach their verdict through the
+//! same function, `kifu_ledger::archive::verify_archive`.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
+use std::time::{Duration, Instant};
 
-use kifu_ledger::{archive, verify_records, Record, VerifyReport};
+use kifu_ledger::archive::{self, ArchiveVerdict, ManifestCheck};
+use kifu_ledger::{verify_records, VerifyReport};
 use serde_json::json;
 
 use crate::cli::{ExportArgs, ImportArgs, VerifyArgs};
+use crate::keys::read_private;
 use crate::render::{count, short};
-use crate::store_open::{open, open_existing};
+use crate::store_open::{now_ms, open, open_existing};
 use crate::{CmdResult, Failure};
 
-/// Exit code when verification finds a problem.
+/// Exit code when verification finds a problem (a fork included).
 pub const EXIT_VERIFY_FAILED: u8 = 3;
 
+/// Up to this many games, `kifu verify` gives one line per game; above, one
+/// line per game that has not reached a signed result (`--json` has all).
+const PER_GAME_LINES: usize = 20;
+
 fn spinner(msg: &str) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
     let pb = indicatif::ProgressBar::new_spinner();
     pb.set_message(msg.to_string());
-    pb.enable_steady_tick(std::time::Duration::from_millis(120));
+    pb.enable_steady_tick(Duration::from_millis(120));
     pb
 }
 
+fn manifest_json(m: Option<&ManifestCheck>) -> serde_json::Value {
+    match m {
+        None => serde_json::Value::Null,
+        Some(m) => json!({
+            "signed": m.signed,
+            "signer": m.manifest.signer.map(|k| k.to_hex()),
+            "at_ms": m.manifest.at_ms,
+            "games": m.manifest.games.len(),
+        }),
+    }
+}
+
 /// The report as JSON.
-pub fn report_json(r: &VerifyReport) -> serde_json::Value {
+pub fn report_json(r: &VerifyReport, manifest: Option<&ManifestCheck>) -> serde_json::Value {
     json!({
         "ok": r.ok(),
         "records": r.records,
-        "games": r.games.iter().map(|(g, n, h)| json!({"game": hex::encode(g), "events": n, "head": hex::encode(h)})).collect::<Vec<_>>(),
+        "distinct": r.distinct,
+        "games": r.games.iter().map(|g| json!({
+            "game": hex::encode(g.game),
+            "events": g.events,
+            "head": hex::encode(g.head.hash),
+            "head_seq": g.head.seq,
+            "head_at_ms": g.head_at_ms,
+            "result_seq": g.result_seq,
+            "pending_appeals": g.pending_appeals,
+            "finished": g.finished(),
+        })).collect::<Vec<_>>(),
         "problems": r.problems.iter().map(|p| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what})).collect::<Vec<_>>(),
-        "forks": r.forks.iter().map(|f| json!({"game": hex::encode(f.game), "seq": f.seq, "first": hex::encode(f.first), "second": hex::encode(f.second)})).collect::<Vec<_>>(),
+        "forks": r.forks.iter().map(|f| json!({"game": hex::encode(f.game), "seq": f.seq, "first": hex::encode(f.first), "second": hex::encode(f.second), "records": f.all.iter().map(hex::encode).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+        "duplicates": r.duplicates.iter().map(|d| json!({"game": hex::encode(d.game), "seq": d.seq, "hash": hex::encode(d.hash), "copies": d.copies})).collect::<Vec<_>>(),
         "uninterpreted": r.uninterpreted.iter().map(|(g, s, k)| json!({"game": hex::encode(g), "seq": s, "kind_index": k})).collect::<Vec<_>>(),
+        "warnings": r.warnings.iter().map(|p| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what})).collect::<Vec<_>>(),
+        "manifest": manifest_json(manifest),
     })
 }
 
-fn print_report(r: &VerifyReport, what: &str, as_json: bool) -> CmdResult {
+fn print_report(
+    r: &VerifyReport,
+    manifest: Option<&ManifestCheck>,
+    what: &str,
+    as_json: bool,
+) -> CmdResult {
     if as_json {
-        say!("{}", report_json(r));
-    } else if r.ok() {
-        say!(
-            "ok: {what}: {}, {}; every link, signature and role checks",
-            count(r.games.len(), "game"),
-            count(r.records, "event")
-        );
+        say!("{}", report_json(r, manifest));
+    } else {
+        if r.ok() {
+            say!(
+                "ok: {what}: {}, {}; every link, signature and role checks",
+                count(r.games.len(), "game"),
+                count(r.distinct, "event")
+            );
+        } else {
+            for p in &r.problems {
+                eprintln!("FAIL {p}");
+            }
+        }
+        let finished = r.games.iter().filter(|g| g.finished()).count();
+        if r.games.len() > PER_GAME_LINES {
+            say!(
+                "{} of {} reached a signed result and have no appeal pending; the others are listed",
+                finished,
+                count(r.games.len(), "game")
+            );
+        }
+        for g in r
+            .games
+            .iter()
+            .filter(|g| r.games.len() <= PER_GAME_LINES || !g.finished())
+        {
+            let end = if g.finished() {
+                format!(
+                    "reached a signed result at seq {}",
+                    g.result_seq.unwrap_or_default()
+                )
+            } else if !g.pending_appeals.is_empty() {
+                format!(
+                    "no final result: appeal(s) at seq {:?} not decided by a majority",
+                    g.pending_appeals
+                )
+            } else {
+                "no signed result yet".to_string()
+            };
+            say!(
+                "game {}: chain ends at seq {} ({}); {end}",
+                short(&g.game),
+                g.head.seq,
+                short(&g.head.hash)
+            );
+        }
+        match manifest {
+            Some(m) if m.signed => say!(
+                "manifest: signed by {}; it states {} and the archive matches it{}",
+                m.manifest.signer.map(|k| k.to_hex()).unwrap_or_default(),
+                count(m.manifest.games.len(), "head"),
+                if r.ok() {
+                    ""
+                } else {
+                    " only if no 'incomplete' line is above"
+                }
+            ),
+            Some(m) => say!(
+                "manifest: unsigned; it states {} (export with --key to sign it)",
+                count(m.manifest.games.len(), "head")
+            ),
+            None if what.starts_with("store") => {}
+            None => {
+                say!("note: no manifest (an archive of kifu 0.1): completeness cannot be shown")
+            }
+        }
+        for d in &r.duplicates {
+            say!(
+                "note: game {} seq {}: record {} appears {} times; counted once",
+                short(&d.game),
+                d.seq,
+                short(&d.hash),
+                d.copies
+            );
+        }
         for (g, s, k) in &r.uninterpreted {
             say!(
-                "note: game {} seq {s}: event kind {k} is newer than this program; link and signature checked",
+                "note: game {} seq {s}: event kind {k} is newer than this program; link, signature and signer checked",
                 short(g)
             );
         }
-    } else {
-        for p in &r.problems {
-            eprintln!("FAIL {p}");
+        for w in &r.warnings {
+            say!("{w}");
         }
     }
     if r.ok() {
@@ -71,11 +181,11 @@ fn print_report(r: &VerifyReport, what: &str, as_json: bool) -> CmdResult {
     }
 }
 
-/// Reads and parses an archive file.
-pub fn read_archive(file: &Path) -> Result<Vec<Record>, Failure> {
+/// Reads an archive file and reaches the verdict on it.
+pub fn verify_file(file: &Path) -> Result<ArchiveVerdict, Failure> {
     let bytes =
         std::fs::read(file).map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
-    archive::read(&bytes).map_err(|e| Failure {
+    archive::verify_archive(&bytes).map_err(|e| Failure {
         message: format!("{}: {e}", file.display()),
         code: EXIT_VERIFY_FAILED,
     })
@@ -83,18 +193,21 @@ pub fn read_archive(file: &Path) -> Result<Vec<Record>, Failure> {
 
 /// `kifu verify [FILE]`.
 pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
-    let pb = spinner("reading");
-    let (records, what) = match &a.file {
-        Some(f) => (read_archive(f)?, f.display().to_string()),
+    let pb = spinner("verifying");
+    match &a.file {
+        Some(f) => {
+            let v = verify_file(f)?;
+            pb.finish_and_clear();
+            print_report(v.report(), v.manifest(), &f.display().to_string(), a.json)
+        }
         None => {
             let store = open_existing(data)?;
-            (store.all_records()?, format!("store {}", data.display()))
+            let records = store.records_for_verification()?;
+            let report = verify_records(&records);
+            pb.finish_and_clear();
+            print_report(&report, None, &format!("store {}", data.display()), a.json)
         }
-    };
-    pb.set_message(format!("verifying {} events", records.len()));
-    let report = verify_records(&records);
-    pb.finish_and_clear();
-    print_report(&report, &what, a.json)
+    }
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file, synced, renamed.
@@ -119,50 +232,135 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
 
 /// `kifu export`.
 pub fn export(data: &Path, a: ExportArgs) -> CmdResult {
+    let key = a.key.as_deref().map(read_private).transpose()?;
     let store = open_existing(data)?;
     let games = match &a.game {
         Some(p) => vec![store.resolve(p)?],
         None => store.games()?,
     };
     let mut records = Vec::new();
+    let mut heads = Vec::new();
     for g in &games {
-        records.extend(store.read(g, 0, None)?);
+        let chain = store.read(g, 0, None)?;
+        if let Some(last) = chain.last() {
+            heads.push((
+                *g,
+                kifu_ledger::Head {
+                    seq: chain.len() as u64 - 1,
+                    hash: last.hash(),
+                },
+            ));
+        }
+        records.extend(chain);
     }
-    let bytes = archive::write(&records);
+    let bytes = archive::write_with_manifest(&records, &heads, now_ms(), key.as_ref())?;
     write_atomically(&a.out, &bytes)?;
     say!(
-        "wrote {}: {}, {}, {} bytes",
+        "wrote {}: {}, {}, {} bytes; manifest {}",
         a.out.display(),
         count(games.len(), "game"),
         count(records.len(), "event"),
-        bytes.len()
+        bytes.len(),
+        match &key {
+            Some(k) => format!("signed by {}", k.public().to_hex()),
+            None => "unsigned".into(),
+        }
     );
     Ok(())
 }
 
+fn import_bar(show: bool) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::with_draw_target(
+        Some(0),
+        indicatif::ProgressDrawTarget::stderr_with_hz(4),
+    );
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{msg} {pos}/{len} events, {per_sec}, {eta} left")
+    {
+        pb.set_style(style);
+    }
+    pb.set_message("importing");
+    pb
+}
+
 /// `kifu import`.
 pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
-    let records = read_archive(&a.file)?;
-    let report = verify_records(&records);
-    if !report.ok() {
-        return print_report(&report, &a.file.display().to_string(), a.json).and(Err(
-            Failure::new("the archive does not verify; nothing imported"),
-        ));
-    }
+    let show = a.progress || std::io::stderr().is_terminal();
+    let started = Instant::now();
+    let pb = if show {
+        let pb = indicatif::ProgressBar::with_draw_target(
+            None,
+            indicatif::ProgressDrawTarget::stderr_with_hz(4),
+        );
+        pb.set_message("verifying the archive");
+        pb.enable_steady_tick(Duration::from_millis(250));
+        pb
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let v = verify_file(&a.file);
+    pb.finish_and_clear();
+    let v = v?;
+    let what = a.file.display().to_string();
     let store = open(data)?;
-    let r = store.import(&records)?;
+    let terminal = std::io::stderr().is_terminal();
+    let pb = import_bar(show && terminal);
+    let writing = Instant::now();
+    let result = store.import(&v, &mut |done, total| {
+        pb.set_length(total);
+        pb.set_position(done);
+        if show && !terminal && done > 0 {
+            // indicatif draws only on a terminal: plain lines otherwise.
+            let secs = writing.elapsed().as_secs_f64().max(1e-9);
+            let rate = done as f64 / secs;
+            eprintln!(
+                "importing: {done}/{total} events, {rate:.0} events/s, {:.0} s left",
+                (total - done) as f64 / rate.max(1e-9)
+            );
+        }
+    });
+    pb.finish_and_clear();
+    let r = match result {
+        Ok(r) => r,
+        Err(kifu_store::StoreError::NotVerified(_)) => {
+            let evidence = v.report().forks.iter().map(|f| f.all.len()).sum::<usize>();
+            let _ = print_report(v.report(), v.manifest(), &what, a.json);
+            return Err(Failure {
+                message: if evidence > 0 {
+                    format!("the archive does not verify; nothing imported but the {evidence} records of its fork(s), kept as evidence")
+                } else {
+                    "the archive does not verify; nothing imported".into()
+                },
+                code: EXIT_VERIFY_FAILED,
+            });
+        }
+        Err(e @ kifu_store::StoreError::Fork { .. }) => {
+            return Err(Failure {
+                message: format!(
+                    "{e}; the imported record is kept as evidence, nothing else was written"
+                ),
+                code: EXIT_VERIFY_FAILED,
+            })
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let secs = started.elapsed().as_secs_f64().max(1e-9);
     if a.json {
         say!(
             "{}",
-            json!({"games": r.games, "written": r.written, "already_present": r.already_present})
+            json!({"games": r.games, "written": r.written, "already_present": r.already_present, "seconds": secs})
         );
     } else {
         say!(
-            "imported {}: {} events written, {} already present, {} games new or extended",
+            "imported {}: {} events written, {} already present, {} new or extended ({:.0} events/s)",
             a.file.display(),
             r.written,
             r.already_present,
-            r.games
+            count(r.games, "game"),
+            v.records().len() as f64 / secs
         );
     }
     Ok(())

@@ -221,6 +221,13 @@ pub struct AppendArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Retry-safe: the event must take this seq. A retry whose event is
+    /// already there is recognised; another event there is a conflict.
+    #[arg(long, conflicts_with = "after")]
+    pub expect_seq: Option<u64>,
+    /// Retry-safe: the event must follow the record with this hash (hex).
+    #[arg(long)]
+    pub after: Option<String>,
 }
 
 /// `kifu log`.
@@ -252,6 +259,10 @@ pub struct ExportArgs {
     /// Only this game (id or unique prefix); all games when omitted.
     #[arg(long)]
     pub game: Option<String>,
+    /// Operator key (PKCS#8 PEM) that signs the archive's manifest of heads,
+    /// so that a truncated copy fails verification.
+    #[arg(long)]
+    pub key: Option<PathBuf>,
 }
 
 /// `kifu import`.
@@ -262,6 +273,10 @@ pub struct ImportArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Show progress (count, rate, time left) on standard error even when it
+    /// is not a terminal.
+    #[arg(long)]
+    pub progress: bool,
 }
 
 /// `kifu feed`.

@@ -170,6 +170,10 @@ pub fn new_game(data: &Path, a: NewGameArgs) -> CmdResult {
     Ok(())
 }
 
+/// Exit code of `kifu append --expect-seq/--after` when the chain is not
+/// where the client expected it.
+pub const EXIT_CONFLICT: u8 = 4;
+
 /// `kifu append`: one body as JSON on stdin.
 pub fn append(data: &Path, a: AppendArgs) -> CmdResult {
     let key = read_private(&a.key)?;
@@ -179,7 +183,31 @@ pub fn append(data: &Path, a: AppendArgs) -> CmdResult {
         .map_err(|e| Failure::new(format!("the event on standard input is not valid: {e}")))?;
     let store = open_existing(data)?;
     let game = store.resolve(&a.game)?;
-    let done = append_body(&store, &game, &key, a.at_ms.unwrap_or_else(now_ms), body)?;
+    let at_ms = a.at_ms.unwrap_or_else(now_ms);
+    let expect = match (a.expect_seq, &a.after) {
+        (Some(n), _) => Some(kifu_store::Expect::Seq(n)),
+        (None, Some(h)) => {
+            let bytes = hex::decode(h.trim())
+                .ok()
+                .and_then(|b| <[u8; 32]>::try_from(b).ok())
+                .ok_or_else(|| Failure::new(format!("--after {h}: not a 64-digit hex hash")))?;
+            Some(kifu_store::Expect::After(bytes))
+        }
+        (None, None) => None,
+    };
+    let done = match expect {
+        None => append_body(&store, &game, &key, at_ms, body)?,
+        Some(e) => match store.append_expecting(&game, e, &key, at_ms, body) {
+            Ok(d) => d,
+            Err(err @ kifu_store::StoreError::Stale { .. }) => {
+                return Err(Failure {
+                    message: err.to_string(),
+                    code: EXIT_CONFLICT,
+                })
+            }
+            Err(err) => return Err(err.into()),
+        },
+    };
     if a.json {
         say!(
             "{}",
@@ -187,7 +215,12 @@ pub fn append(data: &Path, a: AppendArgs) -> CmdResult {
         );
     } else {
         say!(
-            "appended seq {} to game {} (hash {}, cursor {})",
+            "{} seq {} to game {} (hash {}, cursor {})",
+            if done.new {
+                "appended"
+            } else {
+                "already written:"
+            },
             done.seq,
             short(&done.game),
             short(&done.hash),

@@ -1,6 +1,6 @@
 //! Rendering records for people and for scripts.
 
-use kifu_ledger::{Body, Hash, Record, KIND_NAMES};
+use kifu_ledger::{human_kind_name, Body, Hash, Record};
 use serde_json::{json, Value};
 
 /// A short id: the first 12 hex digits.
@@ -32,7 +32,7 @@ pub fn record_json(game: &Hash, record: &Record) -> Value {
                 "prev_hash": hex::encode(h.prev_hash),
                 "at_ms": h.at_ms,
                 "signer": h.signer.to_hex(),
-                "kind": KIND_NAMES.get(h.kind as usize).copied().unwrap_or("unknown"),
+                "kind": human_kind_name(h.kind),
                 "kind_index": h.kind,
                 "body": body.map(|b| serde_json::to_value(b).unwrap_or(Value::Null)),
                 "event_bytes": hex::encode(&record.event_bytes),

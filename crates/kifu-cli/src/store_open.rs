@@ -17,9 +17,7 @@ pub fn open(dir: &Path) -> Result<Store, Failure> {
     loop {
         match Store::open(dir) {
             Ok(s) => return Ok(s),
-            Err(StoreError::Sled(sled::Error::Io(e)))
-                if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("lock") =>
-            {
+            Err(StoreError::Locked(_)) => {
                 if started.elapsed() > LOCK_WAIT {
                     return Err(Failure::new(format!(
                         "the store in {} is in use by another process",

@@ -1,20 +1,108 @@
 //! The archive file: self-contained, verifiable offline.
 //!
 //! ```text
-//! archive = MAGIC || record*
-//! record  = u32 LE length of event_bytes || event_bytes || signature (64 bytes)
+//! archive v1 = "KIFUARC1" || record*
+//! archive v2 = "KIFUARC2" || u32 LE length of manifest_bytes || manifest_bytes
+//!              || signature (64 bytes, only when the manifest names a signer)
+//!              || record*
+//! record     = u32 LE length of event_bytes || event_bytes || signature (64 bytes)
 //! ```
 //!
-//! Records appear chain by chain, each chain in sequence order, genesis first;
-//! a reader must not depend on that order (verification groups by game).
+//! The manifest (v2, from format 0.2.0) states each game's head, so that a
+//! copy missing a game's last events, or a whole game, fails verification;
+//! signed by an operator key, it cannot be rewritten to match a truncation.
+//! Records appear chain by chain, each chain in sequence order, genesis
+//! first; a reader must not depend on that order (verification groups by
+//! game, and its verdict does not depend on the order).
 
-use crate::event::Record;
+use serde::{Deserialize, Serialize};
+
+use crate::chain::{verify_records, Head, Problem, VerifyReport};
+use crate::event::{Hash, Record, ZERO_HASH};
+use crate::key::{Keypair, PublicKey};
 use crate::LedgerError;
 
-/// The first eight bytes of an archive.
+/// The first eight bytes of a version 1 archive (no manifest).
 pub const MAGIC: &[u8; 8] = b"KIFUARC1";
 
-/// Writes records as an archive.
+/// The first eight bytes of a version 2 archive (with a manifest).
+pub const MAGIC_V2: &[u8; 8] = b"KIFUARC2";
+
+/// Prefix of the bytes a manifest signature covers.
+pub const MANIFEST_DOMAIN: &[u8] = b"kifu/v1/archive-manifest\n";
+
+/// One game's head as the manifest states it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    /// The game id.
+    pub game: Hash,
+    /// Seq of its last record in the archive.
+    pub head_seq: u64,
+    /// Hash of that record.
+    pub head_hash: Hash,
+}
+
+/// What an archive says it holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Manifest format version (1).
+    pub version: u16,
+    /// When the archive was written, in ms since the Unix epoch.
+    pub at_ms: u64,
+    /// The operator key that signs the manifest, if any.
+    pub signer: Option<PublicKey>,
+    /// Every game in the archive, in id order.
+    pub games: Vec<ManifestEntry>,
+}
+
+/// What the manifest of an archive showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManifestCheck {
+    /// The manifest.
+    pub manifest: Manifest,
+    /// True when it names a signer and the signature verifies.
+    pub signed: bool,
+}
+
+/// An archive's records, its manifest and the verdict on both. Only this
+/// crate makes one, so a store can trust that its report is the verdict on
+/// its records.
+#[derive(Debug, Clone)]
+pub struct ArchiveVerdict {
+    records: Vec<Record>,
+    manifest: Option<ManifestCheck>,
+    report: VerifyReport,
+}
+
+impl ArchiveVerdict {
+    /// The verdict on records that come without a manifest (from a store, a
+    /// feed, a test).
+    pub fn of_records(records: Vec<Record>) -> ArchiveVerdict {
+        let report = verify_records(&records);
+        ArchiveVerdict {
+            records,
+            manifest: None,
+            report,
+        }
+    }
+
+    /// The records, as read.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The manifest, when the archive has one (v2).
+    pub fn manifest(&self) -> Option<&ManifestCheck> {
+        self.manifest.as_ref()
+    }
+
+    /// The verdict: the records' ([`verify_records`]) and the manifest's.
+    pub fn report(&self) -> &VerifyReport {
+        &self.report
+    }
+}
+
+/// Writes records as a version 1 archive (no manifest).
 pub fn write(records: &[Record]) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
@@ -24,12 +112,119 @@ pub fn write(records: &[Record]) -> Vec<u8> {
     out
 }
 
-/// Reads an archive's records.
-pub fn read(bytes: &[u8]) -> Result<Vec<Record>, LedgerError> {
-    let rest = bytes
-        .strip_prefix(MAGIC.as_slice())
-        .ok_or_else(|| LedgerError::Archive("not a kifu archive (bad magic)".into()))?;
-    let mut rest = rest;
+/// Writes records as a version 2 archive whose manifest states `heads`,
+/// signed by `key` when one is given.
+///
+/// # Errors
+///
+/// [`LedgerError::Encode`] if the manifest cannot be encoded.
+///
+/// ```
+/// use kifu_ledger::testkit::{sample_game, Cast};
+/// use kifu_ledger::archive;
+/// let cast = Cast::new();
+/// let c = sample_game(&cast, "doc");
+/// let bytes = archive::write_with_manifest(&c.records, &[(c.game, c.head)], 0, Some(&cast.director)).unwrap();
+/// let v = archive::verify_archive(&bytes).unwrap();
+/// assert!(v.report().ok() && v.manifest().unwrap().signed);
+/// // Without its last event, the copy fails.
+/// let cut = archive::write_with_manifest(&c.records[..c.records.len() - 1], &[(c.game, c.head)], 0, Some(&cast.director)).unwrap();
+/// assert!(!archive::verify_archive(&cut).unwrap().report().ok());
+/// ```
+pub fn write_with_manifest(
+    records: &[Record],
+    heads: &[(Hash, Head)],
+    at_ms: u64,
+    key: Option<&Keypair>,
+) -> Result<Vec<u8>, LedgerError> {
+    let mut games: Vec<ManifestEntry> = heads
+        .iter()
+        .map(|(g, h)| ManifestEntry {
+            game: *g,
+            head_seq: h.seq,
+            head_hash: h.hash,
+        })
+        .collect();
+    games.sort_by_key(|e| e.game);
+    let manifest = Manifest {
+        version: 1,
+        at_ms,
+        signer: key.map(|k| k.public()),
+        games,
+    };
+    let mbytes =
+        postcard::to_allocvec(&manifest).map_err(|e| LedgerError::Encode(e.to_string()))?;
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC_V2);
+    out.extend_from_slice(&(mbytes.len() as u32).to_le_bytes());
+    out.extend_from_slice(&mbytes);
+    if let Some(k) = key {
+        out.extend_from_slice(&k.sign_raw(&manifest_message(&mbytes)));
+    }
+    for r in records {
+        out.extend_from_slice(&r.to_stored());
+    }
+    Ok(out)
+}
+
+fn manifest_message(mbytes: &[u8]) -> Vec<u8> {
+    let mut m = MANIFEST_DOMAIN.to_vec();
+    m.extend_from_slice(mbytes);
+    m
+}
+
+/// A manifest as read, before its checks.
+struct RawManifest {
+    manifest: Manifest,
+    bytes: Vec<u8>,
+    signature: Option<[u8; 64]>,
+}
+
+fn read_parts(bytes: &[u8]) -> Result<(Option<RawManifest>, Vec<Record>), LedgerError> {
+    let (manifest, mut rest) = if let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) {
+        (None, rest)
+    } else if let Some(rest) = bytes.strip_prefix(MAGIC_V2.as_slice()) {
+        let len_bytes: [u8; 4] = rest
+            .get(..4)
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| LedgerError::Archive("truncated manifest length".into()))?;
+        let len = u32::from_le_bytes(len_bytes) as usize;
+        let mbytes = rest
+            .get(4..4 + len)
+            .ok_or_else(|| LedgerError::Archive("truncated manifest".into()))?;
+        let manifest: Manifest = postcard::from_bytes(mbytes)
+            .map_err(|e| LedgerError::Archive(format!("manifest: {e}")))?;
+        let again =
+            postcard::to_allocvec(&manifest).map_err(|e| LedgerError::Encode(e.to_string()))?;
+        if again != mbytes || manifest.version != 1 {
+            return Err(LedgerError::Archive(
+                "manifest bytes are not canonical, or of an unknown version".into(),
+            ));
+        }
+        let mut rest = &rest[4 + len..];
+        let signature = if manifest.signer.is_some() {
+            let s: [u8; 64] = rest
+                .get(..64)
+                .and_then(|b| b.try_into().ok())
+                .ok_or_else(|| LedgerError::Archive("truncated manifest signature".into()))?;
+            rest = &rest[64..];
+            Some(s)
+        } else {
+            None
+        };
+        (
+            Some(RawManifest {
+                manifest,
+                bytes: mbytes.to_vec(),
+                signature,
+            }),
+            rest,
+        )
+    } else {
+        return Err(LedgerError::Archive(
+            "not a kifu archive (bad magic)".into(),
+        ));
+    };
     let mut out = Vec::new();
     while !rest.is_empty() {
         let offset = bytes.len() - rest.len();
@@ -38,5 +233,94 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Record>, LedgerError> {
         out.push(r);
         rest = more;
     }
-    Ok(out)
+    Ok((manifest, out))
+}
+
+/// Reads an archive's records (either version), without checking them.
+///
+/// # Errors
+///
+/// [`LedgerError::Archive`] when the framing is broken (bad magic,
+/// truncation, a manifest that does not decode).
+pub fn read(bytes: &[u8]) -> Result<Vec<Record>, LedgerError> {
+    read_parts(bytes).map(|(_, r)| r)
+}
+
+/// Reads and verifies an archive: every record ([`verify_records`]) and the
+/// manifest (its signature, and that every game it lists ends exactly at the
+/// stated head, and that it lists every game). This is the one verdict for an
+/// archive: `kifu verify FILE` and `kifu import FILE` both use it.
+///
+/// # Errors
+///
+/// [`LedgerError::Archive`] when the framing is broken; everything else is in
+/// the report.
+pub fn verify_archive(bytes: &[u8]) -> Result<ArchiveVerdict, LedgerError> {
+    let (raw, records) = read_parts(bytes)?;
+    let mut report = verify_records(&records);
+    let manifest = raw.map(|raw| {
+        let problem = |what: String| Problem {
+            game: ZERO_HASH,
+            seq: None,
+            what,
+        };
+        let signed = match (&raw.manifest.signer, &raw.signature) {
+            (Some(k), Some(s)) => {
+                let ok = crate::sig::verify_one(&k.0, &manifest_message(&raw.bytes), s).is_ok();
+                if !ok {
+                    report
+                        .problems
+                        .push(problem("manifest: bad signature".into()));
+                }
+                ok
+            }
+            _ => false,
+        };
+        for e in &raw.manifest.games {
+            let found = report.games.iter().find(|g| g.game == e.game);
+            match found {
+                None => report.problems.push(Problem {
+                    game: e.game,
+                    seq: None,
+                    what: format!(
+                        "incomplete: the manifest lists this game (head seq {}), the archive holds no chain of it",
+                        e.head_seq
+                    ),
+                }),
+                Some(g) if g.head.seq != e.head_seq || g.head.hash != e.head_hash => {
+                    report.problems.push(Problem {
+                        game: e.game,
+                        seq: Some(g.head.seq),
+                        what: format!(
+                            "incomplete: the manifest states the chain ends at seq {} ({}); the archive's chain ends at seq {} ({})",
+                            e.head_seq,
+                            hex::encode(&e.head_hash[..8]),
+                            g.head.seq,
+                            hex::encode(&g.head.hash[..8])
+                        ),
+                    })
+                }
+                Some(_) => {}
+            }
+        }
+        for g in &report.games {
+            if !raw.manifest.games.iter().any(|e| e.game == g.game) {
+                report.problems.push(Problem {
+                    game: g.game,
+                    seq: None,
+                    what: "the manifest does not list this game".into(),
+                });
+            }
+        }
+        report.problems.sort();
+        ManifestCheck {
+            manifest: raw.manifest,
+            signed,
+        }
+    });
+    Ok(ArchiveVerdict {
+        records,
+        manifest,
+        report,
+    })
 }

@@ -682,103 +682,31 @@ pub enum Body {
 }
 
 impl Body {
-    /// The stable numeric kind (the postcard variant index).
+    /// The stable numeric kind (the postcard variant index, that is the
+    /// variant's place in this enum's declaration).
     pub fn kind_index(&self) -> u32 {
-        match self {
-            Body::GameCreated(_) => 0,
-            Body::ClockStarted { .. } => 1,
-            Body::StonePlaced { .. } => 2,
-            Body::Pass { .. } => 3,
-            Body::ClockPressed { .. } => 4,
-            Body::ClockPaused { .. } => 5,
-            Body::ClockResumed { .. } => 6,
-            Body::Resigned { .. } => 7,
-            Body::RefereeRuling(_) => 8,
-            Body::SanctionImposed(_) => 9,
-            Body::ProtestDeclared { .. } => 10,
-            Body::ResultDeclared(_) => 11,
-            Body::ResultSheetSigned { .. } => 12,
-            Body::ClockAdjusted { .. } => 13,
-            Body::ClockReading { .. } => 14,
-            Body::IllegalMoveNoticed { .. } => 15,
-            Body::RewindAgreed { .. } => 16,
-            Body::IrregularityRecorded { .. } => 17,
-            Body::DeadStonesMarked { .. } => 18,
-            Body::StatusAgreed { .. } => 19,
-            Body::StatusDisputed { .. } => 20,
-            Body::DisputeRaised { .. } => 21,
-            Body::RefereeCalled { .. } => 22,
-            Body::AppealLodged { .. } => 23,
-            Body::CommitteeFormed { .. } => 24,
-            Body::MemberRecused { .. } => 25,
-            Body::MemberCoopted { .. } => 26,
-            Body::CommitteeDecision { .. } => 27,
-            Body::FiveDeclared { .. } => 28,
-            Body::ForbiddenMovePointedOut { .. } => 29,
-            Body::DrawOffered { .. } => 30,
-            Body::DrawAccepted { .. } => 31,
-            Body::DrawDeclined { .. } => 32,
-            Body::OpeningSwap { .. } => 33,
-            Body::FifthCountDeclared { .. } => 34,
-            Body::FifthsOffered { .. } => 35,
-            Body::FifthChosen { .. } => 36,
-            Body::PlayerArrived { .. } => 37,
-            Body::ProgramTerminated { .. } => 38,
-            Body::ServerTimeUsed { .. } => 39,
-            Body::ProgramAnswered { .. } => 40,
-        }
+        crate::kinds::kind_index_of(self)
     }
 
-    /// A short human name of the kind, as used in errors and logs.
+    /// A short human name of the kind, as used in errors and logs (the
+    /// snake_case name with spaces).
     pub fn kind_name(&self) -> &'static str {
-        KIND_NAMES
-            .get(self.kind_index() as usize)
-            .copied()
-            .unwrap_or("unknown")
+        human_kind_name(self.kind_index())
     }
 }
 
-/// Human names of the kinds, by index.
-pub const KIND_NAMES: &[&str] = &[
-    "game created",
-    "clock started",
-    "stone placed",
-    "pass",
-    "clock pressed",
-    "clock paused",
-    "clock resumed",
-    "resigned",
-    "referee ruling",
-    "sanction imposed",
-    "protest declared",
-    "result declared",
-    "result sheet signed",
-    "clock adjusted",
-    "clock reading",
-    "illegal move noticed",
-    "rewind agreed",
-    "irregularity recorded",
-    "dead stones marked",
-    "status agreed",
-    "status disputed",
-    "dispute raised",
-    "referee called",
-    "appeal lodged",
-    "committee formed",
-    "member recused",
-    "member co-opted",
-    "committee decision",
-    "five declared",
-    "forbidden move pointed out",
-    "draw offered",
-    "draw accepted",
-    "draw declined",
-    "opening swap",
-    "fifth count declared",
-    "fifths offered",
-    "fifth chosen",
-    "player arrived",
-    "program terminated",
-    "server time used",
-    "program answered",
-];
+/// The human name of kind `index` ("stone placed"), or "unknown".
+pub fn human_kind_name(index: u32) -> &'static str {
+    use std::sync::OnceLock;
+    static HUMAN: OnceLock<Vec<&'static str>> = OnceLock::new();
+    HUMAN
+        .get_or_init(|| {
+            crate::kinds::kind_names()
+                .iter()
+                .map(|n| &*Box::leak(n.replace('_', " ").into_boxed_str()))
+                .collect()
+        })
+        .get(index as usize)
+        .copied()
+        .unwrap_or("unknown")
+}

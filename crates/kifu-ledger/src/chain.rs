@@ -1,13 +1,13 @@
 //! Checking records against a chain: one append at a time, or whole chains.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use ed25519_dalek::{Signature, VerifyingKey};
-
 use crate::body::{Body, Genesis};
-use crate::event::{signed_message, Event, Hash, Record, ZERO_HASH};
+use crate::event::{signed_message, Event, Hash, Header, Record, ZERO_HASH};
 use crate::roles;
+use crate::sig;
+use crate::standing::{irregularities, Standing};
 use crate::LedgerError;
 
 /// The last record of a chain.
@@ -25,6 +25,21 @@ pub fn game_id(genesis: &Record) -> Hash {
 }
 
 /// Checks a genesis record completely and returns its event and genesis.
+///
+/// # Errors
+///
+/// The record is malformed, not a `game_created` at seq 0 with zero chain id
+/// and previous hash, badly signed, or signed by a key its own roster does not
+/// name as director, referee or recorder.
+///
+/// ```
+/// use kifu_ledger::testkit::{sample_game, Cast};
+/// let c = sample_game(&Cast::new(), "doc");
+/// let (event, genesis) = kifu_ledger::check_genesis(&c.records[0]).unwrap();
+/// assert_eq!(event.seq, 0);
+/// assert_eq!(genesis.board_size, 9);
+/// assert!(kifu_ledger::check_genesis(&c.records[1]).is_err());
+/// ```
 pub fn check_genesis(record: &Record) -> Result<(Event, Genesis), LedgerError> {
     let event = record.decode()?;
     let genesis = match &event.body {
@@ -48,11 +63,34 @@ pub fn check_genesis(record: &Record) -> Result<(Event, Genesis), LedgerError> {
 }
 
 /// Checks that `record` may be appended after `head` in the game `game`
-/// created by `genesis`: canonical bytes, chain id, sequence, link, signature
-/// (`verify_strict`) and the signer's role. Returns the decoded event.
+/// whose state at `head` is `standing`: canonical bytes, chain id, sequence,
+/// link, signature (section 1 of `docs/FORMAT.md`) and the signer's right
+/// to state it at this point (section 5). Returns the decoded event.
+///
+/// # Errors
+///
+/// [`LedgerError::Conflict`] when the record is not at `head.seq + 1` or
+/// does not link to `head`; [`LedgerError::Link`] for another chain;
+/// [`LedgerError::BadSignature`], [`LedgerError::Refused`], or a decoding
+/// error otherwise. A kind this library does not know is refused
+/// ([`LedgerError::UnknownKind`]): a store writes only what it understands.
+///
+/// ```
+/// use kifu_ledger::testkit::{sample_game, Cast};
+/// use kifu_ledger::{check_append, Body, Color, Head, Standing};
+/// let cast = Cast::new();
+/// let c = sample_game(&cast, "doc");
+/// let events: Vec<_> = c.records.iter().map(|r| r.decode().unwrap()).collect();
+/// let standing = Standing::replay(&events).unwrap();
+/// let next = c.next(&cast.black, Body::ClockPressed { player: Color::Black });
+/// assert!(check_append(&c.game, &standing, c.head, &next).is_ok());
+/// // The stranger is in nobody's roster.
+/// let bad = c.next(&cast.stranger, Body::ClockPressed { player: Color::Black });
+/// assert!(check_append(&c.game, &standing, c.head, &bad).is_err());
+/// ```
 pub fn check_append(
     game: &Hash,
-    genesis: &Genesis,
+    standing: &Standing,
     head: Head,
     record: &Record,
 ) -> Result<Event, LedgerError> {
@@ -65,26 +103,19 @@ pub fn check_append(
         )));
     }
     let want = head.seq + 1;
-    if event.seq != want {
-        return Err(LedgerError::Conflict {
-            expected_seq: want,
-            got_seq: event.seq,
-        });
-    }
-    if event.prev_hash != head.hash {
+    if event.seq != want || event.prev_hash != head.hash {
         return Err(LedgerError::Conflict {
             expected_seq: want,
             got_seq: event.seq,
         });
     }
     record.verify_signature(&event.signer)?;
-    let roles_held = genesis.roles_of(&event.signer);
-    roles::check(&roles_held, &event.body, event.seq).map_err(LedgerError::Refused)?;
+    standing.check(&event).map_err(LedgerError::Refused)?;
     Ok(event)
 }
 
-/// What is wrong at one place of a chain.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What is wrong (or worth a word) at one place of a chain.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Problem {
     /// The game (zeros when unknown).
     pub game: Hash,
@@ -96,7 +127,11 @@ pub struct Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "game {}", hex::encode(&self.game[..8]))?;
+        if self.game != ZERO_HASH {
+            write!(f, "game {}", hex::encode(&self.game[..8]))?;
+        } else {
+            write!(f, "input")?;
+        }
         if let Some(s) = self.seq {
             write!(f, " seq {s}")?;
         }
@@ -104,33 +139,83 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Two validly signed, different records at the same place of one game.
+/// Several validly signed, different records at the same place of one game.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fork {
     /// The game.
     pub game: Hash,
-    /// The sequence number both claim.
+    /// The sequence number they claim.
     pub seq: u64,
-    /// Hash of the first record.
+    /// Hash of the first record (the lowest hash).
     pub first: Hash,
     /// Hash of the second record.
     pub second: Hash,
+    /// Every record's hash, in ascending order.
+    pub all: Vec<Hash>,
 }
 
-/// The outcome of verifying a set of records.
-#[derive(Debug, Clone, Default)]
+/// A record present more than once in the input (identical bytes).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The game (zeros when the record does not parse).
+    pub game: Hash,
+    /// Its seq (0 when it does not parse).
+    pub seq: u64,
+    /// Its hash.
+    pub hash: Hash,
+    /// How many times it appears.
+    pub copies: u64,
+}
+
+/// Where one game's chain ends, and whether it reached its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameSummary {
+    /// The game id.
+    pub game: Hash,
+    /// Events on the verified chain, genesis included.
+    pub events: u64,
+    /// The last verified record.
+    pub head: Head,
+    /// Its timestamp.
+    pub head_at_ms: u64,
+    /// The last event that set a result (a `result_declared`, a ruling or a
+    /// committee decision setting one), if any.
+    pub result_seq: Option<u64>,
+    /// Appeals lodged and not decided by a majority of the committee.
+    pub pending_appeals: Vec<u64>,
+    /// Appeals decided, with the seq of the decision that made the majority.
+    pub decided_appeals: Vec<(u64, u64)>,
+}
+
+impl GameSummary {
+    /// True when the chain reached a signed result and no appeal is pending.
+    pub fn finished(&self) -> bool {
+        self.result_seq.is_some() && self.pending_appeals.is_empty()
+    }
+}
+
+/// The outcome of verifying a set of records. It does not depend on the order
+/// of the records given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct VerifyReport {
-    /// Games checked, with their event count and head hash.
-    pub games: Vec<(Hash, u64, Hash)>,
-    /// Records checked.
+    /// Games checked, in id order.
+    pub games: Vec<GameSummary>,
+    /// Records given (duplicates included).
     pub records: u64,
-    /// Everything that failed.
+    /// Distinct records given.
+    pub distinct: u64,
+    /// Everything that failed, sorted.
     pub problems: Vec<Problem>,
     /// Forks found (also counted as problems).
     pub forks: Vec<Fork>,
-    /// Events of kinds this library does not know: checked for link and
-    /// signature only.
+    /// Records given more than once (not a failure).
+    pub duplicates: Vec<Duplicate>,
+    /// Events of kinds this library does not know, from roster keys: checked
+    /// for link and signature only.
     pub uninterpreted: Vec<(Hash, u64, u32)>,
+    /// Facts recorded as stated that the board or the clock cannot have been
+    /// (off-board points, time going backwards): reported, not failures.
+    pub warnings: Vec<Problem>,
 }
 
 impl VerifyReport {
@@ -140,114 +225,129 @@ impl VerifyReport {
     }
 }
 
-/// Signatures checked per batch.
-const BATCH: usize = 256;
-
-/// Checks signatures; returns the indices of the bad ones.
-///
-/// `ed25519_dalek::verify_batch` is cofactored and used only as a fast path:
-/// a batch that fails is checked again one by one with `verify_strict`, the
-/// acceptance rule, to name the bad records.
-pub fn verify_signatures(items: &[(&Record, VerifyingKey)]) -> Vec<usize> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(items.len().div_ceil(BATCH).max(1));
-    let per = items.len().div_ceil(threads.max(1)).max(1);
-    let mut bad = Vec::new();
-    std::thread::scope(|s| {
-        let handles: Vec<_> = items
-            .chunks(per)
-            .enumerate()
-            .map(|(ci, chunk)| {
-                s.spawn(move || {
-                    let mut bad = Vec::new();
-                    for (bi, batch) in chunk.chunks(BATCH).enumerate() {
-                        let base = ci * per + bi * BATCH;
-                        let msgs: Vec<Vec<u8>> = batch
-                            .iter()
-                            .map(|(r, _)| signed_message(&r.event_bytes))
-                            .collect();
-                        let msg_refs: Vec<&[u8]> = msgs.iter().map(|m| m.as_slice()).collect();
-                        let sigs: Vec<Signature> = batch
-                            .iter()
-                            .map(|(r, _)| Signature::from_bytes(&r.signature))
-                            .collect();
-                        let keys: Vec<VerifyingKey> = batch.iter().map(|(_, k)| *k).collect();
-                        let weak = keys.iter().any(|k| k.is_weak());
-                        if !weak && ed25519_dalek::verify_batch(&msg_refs, &sigs, &keys).is_ok() {
-                            continue;
-                        }
-                        for (i, ((_, k), (m, sig))) in
-                            batch.iter().zip(msgs.iter().zip(sigs.iter())).enumerate()
-                        {
-                            if k.verify_strict(m, sig).is_err() {
-                                bad.push(base + i);
-                            }
-                        }
-                    }
-                    bad
-                })
-            })
-            .collect();
-        for h in handles {
-            if let Ok(b) = h.join() {
-                bad.extend(b);
-            }
-        }
-    });
-    bad.sort_unstable();
-    bad
+/// Checks signatures of records against the signers of their headers; true
+/// where accepted. The answer is the acceptance rule's ([`sig`]), on every
+/// core.
+fn check_signatures(parsed: &[Parsed<'_>]) -> Vec<bool> {
+    let msgs: Vec<Vec<u8>> = parsed
+        .iter()
+        .map(|p| signed_message(&p.record.event_bytes))
+        .collect();
+    let items: Vec<sig::Item<'_>> = parsed
+        .iter()
+        .zip(msgs.iter())
+        .map(|(p, m)| (&p.header.signer.0, m.as_slice(), &p.record.signature))
+        .collect();
+    sig::verify_parallel(&items, sig::DEFAULT_METHOD)
 }
 
 struct Parsed<'a> {
     record: &'a Record,
     hash: Hash,
-    header: crate::event::Header,
+    header: Header,
 }
 
-/// Verifies any set of records (a store's content or an archive): groups them
-/// by game, follows each chain from its genesis, and checks sequence, links,
-/// canonical bytes, signatures and roles. Two validly signed records at the
-/// same place of a game are reported as a fork, with both hashes as evidence.
+fn short(h: &Hash) -> String {
+    hex::encode(&h[..8])
+}
+
+/// Maps `f` over chunks of `items` on every core, keeping the order.
+fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let per = items.len().div_ceil(threads).max(256);
+    let f = &f;
+    let mut out = Vec::with_capacity(items.len());
+    std::thread::scope(|s| {
+        let hs: Vec<_> = items
+            .chunks(per)
+            .map(|c| s.spawn(move || c.iter().map(f).collect::<Vec<R>>()))
+            .collect();
+        for h in hs {
+            match h.join() {
+                Ok(v) => out.extend(v),
+                Err(p) => std::panic::resume_unwind(p),
+            }
+        }
+    });
+    out
+}
+
+/// Verifies any set of records (a store's content, its fork evidence, or an
+/// archive): groups them by game, follows each chain from its genesis, and
+/// checks sequence, links, canonical bytes, signatures and roles
+/// (`docs/FORMAT.md` section 6). Every record is either on a verified chain
+/// or reported; two validly signed records at the same place of a game are
+/// a fork; identical copies are reported as duplicates. The report is the
+/// same whatever the order of `records`.
+///
+/// ```
+/// use kifu_ledger::testkit::{sample_game, Cast};
+/// let c = sample_game(&Cast::new(), "doc");
+/// let mut records = c.records.clone();
+/// records.reverse();
+/// let report = kifu_ledger::verify_records(&records);
+/// assert!(report.ok());
+/// assert_eq!(report.games[0].head, c.head);
+/// assert!(report.games[0].finished());
+/// ```
 pub fn verify_records(records: &[Record]) -> VerifyReport {
     let mut report = VerifyReport {
         records: records.len() as u64,
         ..Default::default()
     };
-    // 1. Envelopes.
-    let mut parsed = Vec::with_capacity(records.len());
-    for (i, r) in records.iter().enumerate() {
-        match r.header() {
-            Ok(header) => parsed.push(Parsed {
-                record: r,
-                hash: r.hash(),
-                header,
-            }),
-            Err(e) => report.problems.push(Problem {
-                game: ZERO_HASH,
-                seq: None,
-                what: format!("record #{i} of the input: {e}"),
-            }),
+    // 1. Distinct records, by hash.
+    let hashes = par_map(records, Record::hash);
+    let mut seen: HashMap<Hash, (usize, u64)> = HashMap::with_capacity(records.len());
+    for (i, h) in hashes.iter().enumerate() {
+        seen.entry(*h).or_insert((i, 0)).1 += 1;
+    }
+    let mut unique: Vec<(Hash, usize, u64)> =
+        seen.into_iter().map(|(h, (i, n))| (h, i, n)).collect();
+    unique.sort_unstable_by_key(|(h, _, _)| *h);
+    report.distinct = unique.len() as u64;
+    // 2. Envelopes, on every core.
+    let headers = par_map(&unique, |(_, i, _)| records[*i].header());
+    let mut parsed = Vec::with_capacity(unique.len());
+    for ((hash, i, copies), header) in unique.iter().zip(headers) {
+        let r = &records[*i];
+        match header {
+            Ok(header) => {
+                if *copies > 1 {
+                    report.duplicates.push(Duplicate {
+                        game: if header.seq == 0 { *hash } else { header.chain },
+                        seq: header.seq,
+                        hash: *hash,
+                        copies: *copies,
+                    });
+                }
+                parsed.push(Parsed {
+                    record: r,
+                    hash: *hash,
+                    header,
+                })
+            }
+            Err(e) => {
+                if *copies > 1 {
+                    report.duplicates.push(Duplicate {
+                        game: ZERO_HASH,
+                        seq: 0,
+                        hash: *hash,
+                        copies: *copies,
+                    });
+                }
+                report.problems.push(Problem {
+                    game: ZERO_HASH,
+                    seq: None,
+                    what: format!("record {}: {e}", short(hash)),
+                })
+            }
         }
     }
-    // 2. Signatures, all at once (batched, both cores).
-    let mut keyed = Vec::with_capacity(parsed.len());
-    let mut sig_ok = vec![false; parsed.len()];
-    let mut idx = Vec::with_capacity(parsed.len());
-    for (i, p) in parsed.iter().enumerate() {
-        if let Ok(vk) = p.header.signer.verifying_key() {
-            keyed.push((p.record, vk));
-            idx.push(i);
-        }
-    }
-    for i in &idx {
-        sig_ok[*i] = true;
-    }
-    for b in verify_signatures(&keyed) {
-        sig_ok[idx[b]] = false;
-    }
-    // 3. Group by game.
+    // 3. Signatures, all at once, on every core.
+    let sig_ok = check_signatures(&parsed);
+    // 4. Group by game.
     let mut by_game: BTreeMap<Hash, Vec<usize>> = BTreeMap::new();
     for (i, p) in parsed.iter().enumerate() {
         let game = if p.header.seq == 0 && p.header.chain == ZERO_HASH {
@@ -257,10 +357,33 @@ pub fn verify_records(records: &[Record]) -> VerifyReport {
         };
         by_game.entry(game).or_default().push(i);
     }
-    for (game, members) in by_game {
-        verify_game(&game, &members, &parsed, &sig_ok, &mut report);
+    // 5. Each game, games on every core.
+    let games: Vec<(Hash, Vec<usize>)> = by_game.into_iter().collect();
+    let per_game = par_map(&games, |(game, members)| {
+        let mut r = VerifyReport::default();
+        verify_game(game, members, &parsed, &sig_ok, &mut r);
+        r
+    });
+    for r in per_game {
+        report.games.extend(r.games);
+        report.problems.extend(r.problems);
+        report.forks.extend(r.forks);
+        report.uninterpreted.extend(r.uninterpreted);
+        report.warnings.extend(r.warnings);
     }
+    report.problems.sort();
+    report.warnings.sort();
+    report.duplicates.sort_by_key(|d| (d.game, d.seq, d.hash));
+    report.forks.sort_by_key(|f| (f.game, f.seq));
+    report.uninterpreted.sort();
     report
+}
+
+/// A branch being followed: the record at its end and the standing there.
+struct Walk {
+    idx: usize,
+    count: u64,
+    standing: Standing,
 }
 
 fn verify_game(
@@ -275,25 +398,59 @@ fn verify_game(
         seq,
         what,
     };
-    // Distinct records per seq.
+    // Forks: several validly signed records claiming the same place.
     let mut at: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
     for &i in members {
-        let list = at.entry(parsed[i].header.seq).or_default();
-        if !list.iter().any(|&j| parsed[j].hash == parsed[i].hash) {
-            list.push(i);
+        at.entry(parsed[i].header.seq).or_default().push(i);
+    }
+    for (&seq, list) in &at {
+        if list.len() < 2 {
+            continue;
+        }
+        // Validly signed and well formed: statements their signer made.
+        let mut valid: Vec<Hash> = list
+            .iter()
+            .filter(|&&i| {
+                sig_ok[i]
+                    && matches!(
+                        parsed[i].header.clone().into_event(),
+                        Ok(_) | Err(LedgerError::UnknownKind(_))
+                    )
+            })
+            .map(|&i| parsed[i].hash)
+            .collect();
+        if valid.len() > 1 {
+            valid.sort_unstable();
+            report.problems.push(problem(
+                Some(seq),
+                format!(
+                    "fork: {} validly signed records claim this place: {}",
+                    valid.len(),
+                    valid.iter().map(hex::encode).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+            report.forks.push(Fork {
+                game: *game,
+                seq,
+                first: valid[0],
+                second: valid[1],
+                all: valid,
+            });
         }
     }
-    let genesis_idx = match at.get(&0).and_then(|l| l.first()) {
-        Some(&i) => i,
-        None => {
-            report
-                .problems
-                .push(problem(None, "no genesis record for this chain".into()));
-            return;
-        }
+    // The genesis is the record whose hash is the game id.
+    let Some(&gi) = members.iter().find(|&&i| parsed[i].hash == *game) else {
+        report.problems.push(problem(
+            None,
+            format!(
+                "no genesis record for this chain ({} records name it)",
+                members.len()
+            ),
+        ));
+        return;
     };
-    let genesis = match check_genesis(parsed[genesis_idx].record) {
-        Ok((_, g)) => g,
+    let (genesis_event, genesis): (Event, Genesis) = match check_genesis(parsed[gi].record) {
+        Ok(x) => x,
         Err(e) => {
             report
                 .problems
@@ -301,75 +458,210 @@ fn verify_game(
             return;
         }
     };
-    // Forks: several validly signed records claiming the same place.
-    for (&seq, list) in &at {
-        let valid: Vec<usize> = list.iter().copied().filter(|&i| sig_ok[i]).collect();
-        if valid.len() > 1 {
-            report.forks.push(Fork {
-                game: *game,
-                seq,
-                first: parsed[valid[0]].hash,
-                second: parsed[valid[1]].hash,
-            });
-            report.problems.push(problem(
-                Some(seq),
-                format!(
-                    "fork: two validly signed records, {} and {}",
-                    hex::encode(parsed[valid[0]].hash),
-                    hex::encode(parsed[valid[1]].hash)
-                ),
-            ));
+    // Children of each record, by the previous hash they name.
+    let mut children: HashMap<Hash, Vec<usize>> = HashMap::new();
+    for &i in members {
+        if i != gi {
+            children
+                .entry(parsed[i].header.prev_hash)
+                .or_default()
+                .push(i);
         }
     }
-    // Follow the links from the genesis.
-    let mut prev = parsed[genesis_idx].hash;
-    let mut count = 1u64;
-    let max_seq = at.keys().next_back().copied().unwrap_or(0);
-    for seq in 1..=max_seq {
-        let Some(list) = at.get(&seq) else {
-            report.problems.push(problem(
-                Some(seq),
-                "missing: the chain has a gap here".into(),
-            ));
-            break;
-        };
-        let linked = list
-            .iter()
-            .copied()
-            .find(|&i| parsed[i].header.prev_hash == prev);
-        let Some(i) = linked else {
-            report.problems.push(problem(
-                Some(seq),
-                format!(
-                    "broken link: previous hash does not match the record at seq {}",
-                    seq - 1
-                ),
-            ));
-            break;
-        };
-        let p = &parsed[i];
-        if !sig_ok[i] {
-            report
-                .problems
-                .push(problem(Some(seq), "bad signature".into()));
-            break;
-        }
-        match p.header.clone().into_event() {
-            Ok(event) => {
-                let roles_held = genesis.roles_of(&event.signer);
-                if let Err(r) = roles::check(&roles_held, &event.body, seq) {
-                    report.problems.push(problem(Some(seq), r.to_string()));
-                    break;
+    for list in children.values_mut() {
+        list.sort_unstable_by_key(|&i| parsed[i].hash);
+    }
+    let mut reached = vec![false; parsed.len()];
+    reached[gi] = true;
+    let size = genesis.board_size;
+    let mut stack = vec![Walk {
+        idx: gi,
+        count: 1,
+        standing: Standing::new(&genesis, genesis_event.at_ms),
+    }];
+    // The best leaf: highest seq, then lowest hash.
+    let mut best: Option<(u64, std::cmp::Reverse<Hash>, GameSummary)> = None;
+    while let Some(mut w) = stack.pop() {
+        loop {
+            let here = &parsed[w.idx];
+            let mut next: Vec<(usize, Option<Event>)> = Vec::new();
+            for &c in children
+                .get(&here.hash)
+                .map(|v| v.as_slice())
+                .unwrap_or(&[])
+            {
+                reached[c] = true;
+                let p = &parsed[c];
+                let seq = p.header.seq;
+                if seq != here.header.seq + 1 {
+                    report.problems.push(problem(
+                        Some(seq),
+                        format!(
+                            "record {} links to seq {} but says seq {seq}",
+                            short(&p.hash),
+                            here.header.seq
+                        ),
+                    ));
+                    continue;
+                }
+                if !sig_ok[c] {
+                    report.problems.push(problem(
+                        Some(seq),
+                        format!("record {}: bad signature", short(&p.hash)),
+                    ));
+                    continue;
+                }
+                match p.header.clone().into_event() {
+                    Ok(event) => match w.standing.check(&event) {
+                        Ok(()) => next.push((c, Some(event))),
+                        Err(r) => report.problems.push(problem(
+                            Some(seq),
+                            format!("record {}: {r}", short(&p.hash)),
+                        )),
+                    },
+                    Err(LedgerError::UnknownKind(k)) => {
+                        match w.standing.check_unknown(&p.header.signer, k) {
+                            Ok(()) => {
+                                report.uninterpreted.push((*game, seq, k));
+                                next.push((c, None));
+                            }
+                            Err(r) => report.problems.push(problem(
+                                Some(seq),
+                                format!("record {} of unknown kind {k}: {r}", short(&p.hash)),
+                            )),
+                        }
+                    }
+                    Err(e) => report.problems.push(problem(
+                        Some(seq),
+                        format!("record {}: {e}", short(&p.hash)),
+                    )),
                 }
             }
-            Err(LedgerError::UnknownKind(k)) => report.uninterpreted.push((*game, seq, k)),
-            Err(e) => {
-                report.problems.push(problem(Some(seq), e.to_string()));
+            let mut next = next.into_iter();
+            let Some(first) = next.next() else {
+                // A leaf.
+                let summary = GameSummary {
+                    game: *game,
+                    events: w.count,
+                    head: Head {
+                        seq: here.header.seq,
+                        hash: here.hash,
+                    },
+                    head_at_ms: here.header.at_ms,
+                    result_seq: w.standing.result_seq,
+                    pending_appeals: w.standing.pending_appeals(),
+                    decided_appeals: w
+                        .standing
+                        .appeals
+                        .values()
+                        .filter_map(|a| a.decided_at.map(|d| (a.seq, d)))
+                        .collect(),
+                };
+                let key = (here.header.seq, std::cmp::Reverse(here.hash));
+                let better = match &best {
+                    None => true,
+                    Some((s, h, _)) => key > (*s, *h),
+                };
+                if better {
+                    best = Some((key.0, key.1, summary));
+                }
                 break;
+            };
+            for (c, event) in next {
+                let mut s = w.standing.clone();
+                step(&mut s, event.as_ref(), &parsed[c], size, game, report);
+                stack.push(Walk {
+                    idx: c,
+                    count: w.count + 1,
+                    standing: s,
+                });
             }
+            step(
+                &mut w.standing,
+                first.1.as_ref(),
+                &parsed[first.0],
+                size,
+                game,
+                report,
+            );
+            w.idx = first.0;
+            w.count += 1;
         }
-        prev = p.hash;
-        count += 1;
     }
-    report.games.push((*game, count, prev));
+    // Records no walk reached: their previous record is missing or invalid.
+    let mut by_hash: HashMap<Hash, usize> = HashMap::new();
+    for &i in members {
+        by_hash.insert(parsed[i].hash, i);
+    }
+    for &i in members {
+        if reached[i] {
+            continue;
+        }
+        let p = &parsed[i];
+        let seq = p.header.seq;
+        let (at_seq, what) = if p.header.seq == 0 {
+            (
+                0,
+                format!(
+                    "record {}: a second record at seq 0 in this chain",
+                    short(&p.hash)
+                ),
+            )
+        } else if let Some(&parent) = by_hash.get(&p.header.prev_hash) {
+            (
+                seq,
+                format!(
+                    "record {}: not on the verified chain: it follows record {} (seq {}), which is not on it",
+                    short(&p.hash),
+                    short(&parsed[parent].hash),
+                    parsed[parent].header.seq
+                ),
+            )
+        } else if at.contains_key(&(seq - 1)) {
+            (
+                seq,
+                format!(
+                    "record {}: broken link: its previous hash matches no record at seq {}",
+                    short(&p.hash),
+                    seq - 1
+                ),
+            )
+        } else {
+            (
+                seq - 1,
+                format!(
+                    "missing: the chain has a gap here (record {} at seq {seq} follows it)",
+                    short(&p.hash)
+                ),
+            )
+        };
+        report.problems.push(problem(Some(at_seq), what));
+    }
+    if let Some((_, _, s)) = best {
+        report.games.push(s);
+    }
+}
+
+/// Applies an accepted event to a branch's standing, noting irregularities.
+fn step(
+    s: &mut Standing,
+    event: Option<&Event>,
+    p: &Parsed<'_>,
+    size: u8,
+    game: &Hash,
+    report: &mut VerifyReport,
+) {
+    match event {
+        Some(e) => {
+            for irr in irregularities(size, Some(s.last_at_ms), e) {
+                report.warnings.push(Problem {
+                    game: *game,
+                    seq: Some(e.seq),
+                    what: irr.to_string(),
+                });
+            }
+            s.apply(e);
+        }
+        None => s.last_at_ms = p.header.at_ms,
+    }
 }

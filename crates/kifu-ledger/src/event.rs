@@ -96,7 +96,31 @@ pub struct Header {
 }
 
 impl Header {
+    /// The event bytes of this header with its body bytes as they are (for a
+    /// body of a kind this library does not know, or for test vectors).
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Encode`] if postcard fails.
+    pub fn to_event_bytes(&self) -> Result<Vec<u8>, LedgerError> {
+        let env = Envelope {
+            version: self.version,
+            chain: self.chain,
+            seq: self.seq,
+            prev_hash: self.prev_hash,
+            at_ms: self.at_ms,
+            signer: self.signer,
+            body: self.body_bytes.clone(),
+        };
+        postcard::to_allocvec(&env).map_err(|e| LedgerError::Encode(e.to_string()))
+    }
+
     /// Decodes the body (strictly) and gives the whole event.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::UnknownKind`] for a kind this library does not know,
+    /// [`LedgerError::Malformed`] for a body that is not canonical.
     pub fn into_event(self) -> Result<Event, LedgerError> {
         let body = decode_body(self.kind, &self.body_bytes)?;
         Ok(Event {
@@ -113,6 +137,10 @@ impl Header {
 
 impl Event {
     /// Encodes the event to its canonical bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Encode`] if postcard fails (it does not for these types).
     pub fn to_bytes(&self) -> Result<Vec<u8>, LedgerError> {
         let body =
             postcard::to_allocvec(&self.body).map_err(|e| LedgerError::Encode(e.to_string()))?;
@@ -129,6 +157,20 @@ impl Event {
     }
 
     /// Signs the event with `key` (whose public half must be `self.signer`).
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::SignerMismatch`] when `key` is not `self.signer`.
+    ///
+    /// ```
+    /// use kifu_ledger::testkit::Cast;
+    /// let cast = Cast::new();
+    /// let rec = kifu_ledger::Event::genesis(0, cast.referee.public(), cast.genesis("doc"))
+    ///     .sign(&cast.referee)
+    ///     .unwrap();
+    /// assert!(rec.verify_signature(&cast.referee.public()).is_ok());
+    /// assert_eq!(rec.decode().unwrap().seq, 0);
+    /// ```
     pub fn sign(&self, key: &Keypair) -> Result<Record, LedgerError> {
         if key.public() != self.signer {
             return Err(LedgerError::SignerMismatch);
@@ -162,6 +204,12 @@ impl Record {
 
     /// Reads the envelope, strictly: the bytes must be exactly what encoding
     /// the decoded envelope gives. The body is not decoded.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Malformed`] for bytes that do not decode, are not
+    /// canonical or have no canonical kind index;
+    /// [`LedgerError::UnsupportedVersion`] for another envelope version.
     pub fn header(&self) -> Result<Header, LedgerError> {
         let (env, rest): (Envelope, &[u8]) = postcard::take_from_bytes(&self.event_bytes)
             .map_err(|e| LedgerError::Malformed(format!("envelope: {e}")))?;
@@ -180,8 +228,9 @@ impl Record {
         if env.version != FORMAT_VERSION {
             return Err(LedgerError::UnsupportedVersion(env.version));
         }
-        let kind = read_varint_u32(&env.body)
-            .ok_or_else(|| LedgerError::Malformed("body has no kind".into()))?;
+        let (kind, _) = read_canonical_varint_u32(&env.body).ok_or_else(|| {
+            LedgerError::Malformed("the body does not start with a canonical kind index".into())
+        })?;
         Ok(Header {
             version: env.version,
             chain: env.chain,
@@ -199,16 +248,28 @@ impl Record {
     /// A body of a kind this library does not know gives
     /// [`LedgerError::UnknownKind`]; its links and signature can still be
     /// checked from the [`Header`].
+    ///
+    /// # Errors
+    ///
+    /// As [`Record::header`], and [`LedgerError::UnknownKind`] or
+    /// [`LedgerError::Malformed`] for the body.
     pub fn decode(&self) -> Result<Event, LedgerError> {
         self.header()?.into_event()
     }
 
-    /// Checks the signature with `verify_strict` against the envelope's signer.
+    /// Checks the signature against `signer` under the acceptance rule of
+    /// [`crate::sig`] (`verify_strict`, with a canonical, torsion-free key).
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::BadSignature`] when the rule refuses it.
     pub fn verify_signature(&self, signer: &PublicKey) -> Result<(), LedgerError> {
-        let vk = signer.verifying_key()?;
-        let sig = ed25519_dalek::Signature::from_bytes(&self.signature);
-        vk.verify_strict(&signed_message(&self.event_bytes), &sig)
-            .map_err(|_| LedgerError::BadSignature)
+        crate::sig::verify_one(
+            &signer.0,
+            &signed_message(&self.event_bytes),
+            &self.signature,
+        )
+        .map_err(|_| LedgerError::BadSignature)
     }
 
     /// The stored form: `u32 LE length || event_bytes || signature`.
@@ -222,6 +283,10 @@ impl Record {
 
     /// Reads one stored record from the front of `bytes`, returning it and the
     /// rest.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Malformed`] when the bytes are too short.
     pub fn from_stored_prefix(bytes: &[u8]) -> Result<(Record, &[u8]), LedgerError> {
         let len_bytes: [u8; 4] = bytes
             .get(..4)
@@ -251,6 +316,10 @@ impl Record {
     }
 
     /// Reads exactly one stored record.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Malformed`] when the bytes are too short or too long.
     pub fn from_stored(bytes: &[u8]) -> Result<Record, LedgerError> {
         let (r, rest) = Record::from_stored_prefix(bytes)?;
         if !rest.is_empty() {
@@ -261,7 +330,7 @@ impl Record {
 }
 
 fn decode_body(kind: u32, bytes: &[u8]) -> Result<Body, LedgerError> {
-    if kind as usize >= crate::body::KIND_NAMES.len() {
+    if kind >= crate::kinds::kind_count() {
         return Err(LedgerError::UnknownKind(kind));
     }
     let (body, rest): (Body, &[u8]) = postcard::take_from_bytes(bytes)
@@ -281,13 +350,19 @@ fn decode_body(kind: u32, bytes: &[u8]) -> Result<Body, LedgerError> {
     Ok(body)
 }
 
-/// Reads a postcard (LEB128) varint u32 from the front of `b`.
-fn read_varint_u32(b: &[u8]) -> Option<u32> {
+/// Reads a postcard (LEB128) varint u32 from the front of `b`, in its
+/// shortest form only (as postcard writes it): returns the value and the
+/// number of bytes read.
+pub(crate) fn read_canonical_varint_u32(b: &[u8]) -> Option<(u32, usize)> {
     let mut v: u64 = 0;
     for (i, byte) in b.iter().take(5).enumerate() {
         v |= u64::from(byte & 0x7f) << (7 * i);
         if byte & 0x80 == 0 {
-            return u32::try_from(v).ok();
+            if i > 0 && *byte == 0 {
+                // An overlong form such as 0x85 0x00 for 5.
+                return None;
+            }
+            return u32::try_from(v).ok().map(|v| (v, i + 1));
         }
     }
     None

@@ -19,6 +19,10 @@ pub struct PublicKey(pub [u8; 32]);
 impl PublicKey {
     /// The key as a `VerifyingKey`, or an error when the bytes are not a
     /// point on the curve.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::BadPublicKey`] for bytes that are not a curve point.
     pub fn verifying_key(&self) -> Result<VerifyingKey, LedgerError> {
         VerifyingKey::from_bytes(&self.0).map_err(|_| LedgerError::BadPublicKey(self.to_hex()))
     }
@@ -29,6 +33,16 @@ impl PublicKey {
     }
 
     /// Parses 64 hex digits.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::BadPublicKey`] unless 64 hex digits.
+    ///
+    /// ```
+    /// let k = kifu_ledger::Keypair::from_seed([7; 32]).public();
+    /// assert_eq!(kifu_ledger::PublicKey::from_hex(&k.to_hex()).unwrap(), k);
+    /// assert!(kifu_ledger::PublicKey::from_hex("00").is_err());
+    /// ```
     pub fn from_hex(s: &str) -> Result<Self, LedgerError> {
         let bytes = hex::decode(s.trim()).map_err(|_| LedgerError::BadPublicKey(s.to_string()))?;
         let arr: [u8; 32] = bytes
@@ -38,6 +52,10 @@ impl PublicKey {
     }
 
     /// Reads an SPKI PEM public key (`-----BEGIN PUBLIC KEY-----`).
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::KeyFile`] for anything but an ed25519 SPKI PEM.
     pub fn from_spki_pem(pem: &str) -> Result<Self, LedgerError> {
         let vk = VerifyingKey::from_public_key_pem(pem).map_err(|e| {
             LedgerError::KeyFile(format!("not an ed25519 SPKI PEM public key: {e}"))
@@ -46,6 +64,11 @@ impl PublicKey {
     }
 
     /// Writes the key as SPKI PEM, readable by `openssl pkey -pubin`.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::BadPublicKey`] or [`LedgerError::KeyFile`] when the
+    /// bytes are not a curve point or cannot be encoded.
     pub fn to_spki_pem(&self) -> Result<String, LedgerError> {
         self.verifying_key()?
             .to_public_key_pem(LineEnding::LF)
@@ -100,6 +123,10 @@ impl Keypair {
     }
 
     /// Reads a PKCS#8 PEM private key (`-----BEGIN PRIVATE KEY-----`).
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::KeyFile`] for anything but an ed25519 PKCS#8 PEM.
     pub fn from_pkcs8_pem(pem: &str) -> Result<Self, LedgerError> {
         let signing = SigningKey::from_pkcs8_pem(pem).map_err(|e| {
             LedgerError::KeyFile(format!("not an ed25519 PKCS#8 PEM private key: {e}"))
@@ -111,6 +138,10 @@ impl Keypair {
     ///
     /// Written in the RFC 8410 v1 form (the seed only, no embedded public
     /// key), which every OpenSSL 3 reads; the v2 form is not read by 3.0.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::KeyFile`] if encoding fails.
     pub fn to_pkcs8_pem(&self) -> Result<String, LedgerError> {
         ed25519_dalek::pkcs8::KeypairBytes {
             secret_key: self.signing.to_bytes(),
@@ -127,7 +158,7 @@ impl Keypair {
     }
 
     /// Signs raw bytes (the caller adds the domain prefix).
-    pub(crate) fn sign_raw(&self, msg: &[u8]) -> [u8; 64] {
+    pub fn sign_raw(&self, msg: &[u8]) -> [u8; 64] {
         use ed25519_dalek::Signer;
         self.signing.sign(msg).to_bytes()
     }

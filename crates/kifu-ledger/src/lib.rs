@@ -21,18 +21,25 @@ pub mod chain;
 pub mod convert;
 pub mod event;
 pub mod key;
+pub mod kinds;
 pub mod roles;
+pub mod sig;
+pub mod standing;
+#[cfg(feature = "testkit")]
 pub mod testkit;
 
 pub use body::*;
 pub use chain::{
-    check_append, check_genesis, game_id, verify_records, Fork, Head, Problem, VerifyReport,
+    check_append, check_genesis, game_id, verify_records, Duplicate, Fork, GameSummary, Head,
+    Problem, VerifyReport,
 };
 pub use event::{Event, Hash, Header, Record, FORMAT_VERSION, HASH_DOMAIN, SIGN_DOMAIN, ZERO_HASH};
 pub use key::{Keypair, PublicKey};
+pub use standing::{Irregularity, Standing};
 
 /// Everything that can be wrong with a record, a key or an append.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum LedgerError {
     /// The value could not be encoded.
     #[error("cannot encode: {0}")]
@@ -46,7 +53,7 @@ pub enum LedgerError {
     /// A body kind this library does not know.
     #[error("unknown event kind {0}")]
     UnknownKind(u32),
-    /// The signature does not verify (`verify_strict`).
+    /// The signature does not verify under the acceptance rule ([`sig`]).
     #[error("bad signature")]
     BadSignature,
     /// Bytes that are not an ed25519 public key.

@@ -81,6 +81,7 @@ impl Default for Cast {
 }
 
 /// A chain under construction.
+#[derive(Clone)]
 pub struct ChainBuilder {
     /// The game id.
     pub game: Hash,
@@ -107,6 +108,16 @@ impl ChainBuilder {
         }
     }
 
+    /// The standing at the head (who may sign what next).
+    pub fn standing(&self) -> crate::standing::Standing {
+        let events: Vec<Event> = self
+            .records
+            .iter()
+            .map(|r| r.decode().expect("the builder writes known kinds"))
+            .collect();
+        crate::standing::Standing::replay(&events).expect("the chain starts with its genesis")
+    }
+
     /// The next event, signed, without adding it.
     pub fn next(&self, signer: &Keypair, body: Body) -> Record {
         Event::next(
@@ -118,6 +129,38 @@ impl ChainBuilder {
         )
         .sign(signer)
         .expect("the signer is the event's signer")
+    }
+
+    /// Adds a record built elsewhere as the next one.
+    pub fn push_record(&mut self, rec: Record) -> &Record {
+        self.at_ms += 1000;
+        self.head = Head {
+            seq: self.head.seq + 1,
+            hash: rec.hash(),
+        };
+        self.records.push(rec);
+        self.records.last().expect("just pushed")
+    }
+
+    /// The next event with `body_bytes` as its body, whatever they are (an
+    /// unknown kind, a non-canonical body), signed by `signer`.
+    pub fn next_raw(&self, signer: &Keypair, body_bytes: Vec<u8>) -> Record {
+        let header = crate::event::Header {
+            version: crate::event::FORMAT_VERSION,
+            chain: self.game,
+            seq: self.head.seq + 1,
+            prev_hash: self.head.hash,
+            at_ms: self.at_ms + 1000,
+            signer: signer.public(),
+            kind: 0,
+            body_bytes,
+        };
+        let event_bytes = header.to_event_bytes().expect("encodes");
+        let signature = signer.sign_raw(&crate::event::signed_message(&event_bytes));
+        Record {
+            event_bytes,
+            signature,
+        }
     }
 
     /// Signs and adds the next event.
@@ -220,4 +263,325 @@ pub fn sample_game(cast: &Cast, title: &str) -> ChainBuilder {
         },
     );
     c
+}
+
+/// Five committee keys (seeds 20 to 24): three members, a reserve, and one
+/// to co-opt.
+pub fn committee_keys() -> Vec<Keypair> {
+    (20..25u8).map(|i| Keypair::from_seed([i; 32])).collect()
+}
+
+/// One example of every kind but the genesis, in kind-index order, each with
+/// a signer allowed to sign it when the events are appended in this order
+/// right after a genesis from [`Cast::genesis`] (kind `k` then sits at seq
+/// `k`). The format vectors are generated from this table; a test checks it
+/// covers every kind, so a kind cannot be added without its example.
+pub fn every_kind<'a>(cast: &'a Cast, committee: &'a [Keypair]) -> Vec<(&'a Keypair, Body)> {
+    let c = |i: usize| Participant {
+        role: Role::Committee,
+        name: format!("Committee {}", i + 1),
+        key: committee[i].public(),
+    };
+    let p = |x, y| Point { x, y };
+    let white_wins = GameResult {
+        outcome: Outcome::Win(Color::White),
+        by: ResultBy::Resignation,
+    };
+    let warning = Sanction {
+        target: SanctionTarget::Player(Color::Black),
+        kind: SanctionKind::Warning,
+        reason: "pressed the clock with the other hand".into(),
+    };
+    vec![
+        (
+            &cast.referee,
+            Body::ClockStarted {
+                running: Color::Black,
+            },
+        ),
+        (
+            &cast.black,
+            Body::StonePlaced {
+                player: Color::Black,
+                stone: Color::Black,
+                point: p(2, 3),
+            },
+        ),
+        (
+            &cast.white,
+            Body::Pass {
+                player: Color::White,
+                pass_stone: true,
+            },
+        ),
+        (
+            &cast.black,
+            Body::ClockPressed {
+                player: Color::Black,
+            },
+        ),
+        (
+            &cast.white,
+            Body::ClockPaused {
+                reason: PauseReason::Toilet,
+            },
+        ),
+        (
+            &cast.referee,
+            Body::ClockResumed {
+                running: Color::White,
+            },
+        ),
+        (
+            &cast.black,
+            Body::Resigned {
+                player: Color::Black,
+                manner: Resignation::Spoken,
+            },
+        ),
+        (
+            &cast.referee,
+            Body::RefereeRuling(Ruling {
+                kind: RulingKind::Judgement,
+                decision: "warning; two minutes off".into(),
+                reasons: "seen by the referee".into(),
+                rules_cited: vec!["LGC 2023, Clock".into()],
+                effects: vec![
+                    RulingEffect::UnwindTo { seq: 2 },
+                    RulingEffect::AdjustClock {
+                        player: Color::Black,
+                        delta_ms: -120_000,
+                    },
+                    RulingEffect::Resume,
+                    RulingEffect::Sanction(warning.clone()),
+                    RulingEffect::SetResult(white_wins.clone()),
+                ],
+            }),
+        ),
+        (
+            &cast.referee,
+            Body::SanctionImposed(Sanction {
+                target: SanctionTarget::Both,
+                kind: SanctionKind::TimeModified { delta_ms: -60_000 },
+                reason: "talking".into(),
+            }),
+        ),
+        (
+            &cast.black,
+            Body::ProtestDeclared {
+                player: Color::Black,
+                statement: "under protest".into(),
+            },
+        ),
+        (&cast.referee, Body::ResultDeclared(white_wins.clone())),
+        (
+            &cast.white,
+            Body::ResultSheetSigned {
+                result: white_wins.clone(),
+                under_protest: false,
+            },
+        ),
+        (
+            &cast.referee,
+            Body::ClockAdjusted {
+                player: Color::White,
+                delta_ms: -1000,
+                reason: "timing error".into(),
+            },
+        ),
+        (
+            &cast.recorder,
+            Body::ClockReading {
+                black_ms: 300_000,
+                white_ms: 12_345,
+                black_overtime: None,
+                white_overtime: Some(3),
+                read_by: "camera".into(),
+            },
+        ),
+        (
+            &cast.white,
+            Body::IllegalMoveNoticed {
+                move_seq: 2,
+                statement: "ko".into(),
+            },
+        ),
+        (
+            &cast.black,
+            Body::RewindAgreed {
+                player: Color::Black,
+                move_seq: 2,
+            },
+        ),
+        (
+            &cast.referee,
+            Body::IrregularityRecorded {
+                kind: IrregularityKind::CapturedStonesNotRemoved,
+                about_seq: Some(2),
+                fix: BoardFix {
+                    remove: vec![p(2, 3)],
+                    as_prisoners: true,
+                    place: vec![(Color::White, p(4, 4))],
+                },
+                statement: "fixed".into(),
+            },
+        ),
+        (
+            &cast.black,
+            Body::DeadStonesMarked {
+                player: Color::Black,
+                dead: vec![p(0, 0), p(8, 8)],
+            },
+        ),
+        (
+            &cast.referee,
+            Body::StatusAgreed {
+                dead: vec![p(0, 0)],
+            },
+        ),
+        (
+            &cast.white,
+            Body::StatusDisputed {
+                player: Color::White,
+                statement: "alive".into(),
+            },
+        ),
+        (
+            &cast.black,
+            Body::DisputeRaised {
+                player: Color::Black,
+                matter: "the status".into(),
+            },
+        ),
+        (
+            &cast.white,
+            Body::RefereeCalled {
+                player: Color::White,
+            },
+        ),
+        (
+            &cast.black,
+            Body::AppealLodged {
+                player: Color::Black,
+                ruling_seq: 8,
+                grounds: "unfounded".into(),
+            },
+        ),
+        (
+            &cast.director,
+            Body::CommitteeFormed {
+                members: vec![c(0), c(1), c(2)],
+                reserves: vec![c(3)],
+                formed_before_round: 1,
+            },
+        ),
+        (
+            &cast.director,
+            Body::MemberRecused {
+                member: committee[0].public(),
+                reason: "coach of Black".into(),
+            },
+        ),
+        (&cast.director, Body::MemberCoopted { member: c(4) }),
+        (
+            &committee[1],
+            Body::CommitteeDecision {
+                appeal_seq: 23,
+                verdict: CommitteeVerdict::Replaced(vec![RulingEffect::SetResult(GameResult {
+                    outcome: Outcome::Win(Color::Black),
+                    by: ResultBy::Score {
+                        margin_half_points: -3,
+                    },
+                })]),
+                reasons: "the referee misread the clock".into(),
+            },
+        ),
+        (
+            &cast.black,
+            Body::FiveDeclared {
+                player: Color::Black,
+            },
+        ),
+        (
+            &cast.white,
+            Body::ForbiddenMovePointedOut {
+                player: Color::White,
+                point: Some(p(7, 7)),
+            },
+        ),
+        (
+            &cast.black,
+            Body::DrawOffered {
+                player: Color::Black,
+            },
+        ),
+        (
+            &cast.white,
+            Body::DrawAccepted {
+                player: Color::White,
+            },
+        ),
+        (
+            &cast.black,
+            Body::DrawDeclined {
+                player: Color::Black,
+            },
+        ),
+        (
+            &cast.white,
+            Body::OpeningSwap {
+                player: Color::White,
+                swap: true,
+            },
+        ),
+        (
+            &cast.black,
+            Body::FifthCountDeclared {
+                player: Color::Black,
+                count: 2,
+            },
+        ),
+        (
+            &cast.black,
+            Body::FifthsOffered {
+                player: Color::Black,
+                points: vec![p(5, 5), p(6, 3)],
+            },
+        ),
+        (
+            &cast.white,
+            Body::FifthChosen {
+                player: Color::White,
+                point: p(5, 5),
+            },
+        ),
+        (
+            &cast.referee,
+            Body::PlayerArrived {
+                player: Color::White,
+            },
+        ),
+        (
+            &cast.recorder,
+            Body::ProgramTerminated {
+                player: Color::Black,
+                statement: "crashed".into(),
+            },
+        ),
+        (
+            &cast.recorder,
+            Body::ServerTimeUsed {
+                player: Color::White,
+                used_ms: 1_234,
+            },
+        ),
+        (
+            &cast.recorder,
+            Body::ProgramAnswered {
+                player: Color::Black,
+                command: "final_score".into(),
+                answer: "W+2.5".into(),
+            },
+        ),
+    ]
 }

@@ -11,8 +11,8 @@ fn sample_game_verifies() {
     let r = verify_records(&c.records);
     assert!(r.ok(), "{:?}", r.problems);
     assert_eq!(r.games.len(), 1);
-    assert_eq!(r.games[0].1, c.records.len() as u64);
-    assert_eq!(r.games[0].2, c.head.hash);
+    assert_eq!(r.games[0].events, c.records.len() as u64);
+    assert_eq!(r.games[0].head.hash, c.head.hash);
 }
 
 #[test]

@@ -1,48 +1,326 @@
 //! The byte-level test vectors in `fixtures/format/vectors.json` match the code.
 //!
+//! Everything in the file is generated here from one table of examples
+//! (`testkit::every_kind`) and the sub-enum examples below; a test checks
+//! that every kind and every variant of every sub-enum is covered.
+//!
 //! Regenerate (only when the format changes on purpose) with
 //! `KIFU_WRITE_VECTORS=1 cargo test -p kifu-ledger --test format_vectors`.
 
 use std::path::PathBuf;
 
-use kifu_ledger::testkit::{Cast, ChainBuilder};
+use curve25519_dalek::constants::ED25519_BASEPOINT_TABLE;
+use curve25519_dalek::scalar::Scalar;
+use ed25519_dalek::hazmat::ExpandedSecretKey;
+use ed25519_dalek::{Digest, Sha512};
+use kifu_clock::TimeControl;
+use kifu_ledger::kinds::{kind_count, variant_names};
+use kifu_ledger::testkit::{committee_keys, every_kind, Cast, ChainBuilder};
 use kifu_ledger::*;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 fn path() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/format/vectors.json")
 }
 
-fn build() -> Value {
-    let cast = Cast::new();
-    let keys: Vec<Value> = [
-        ("black", [1u8; 32], &cast.black),
-        ("white", [2u8; 32], &cast.white),
-        ("referee", [3u8; 32], &cast.referee),
-    ]
-    .iter()
-    .map(|(name, seed, k)| {
-        json!({
-            "name": name,
-            "seed": hex::encode(seed),
-            "public_key": k.public().to_hex(),
-            "spki_pem": k.public().to_spki_pem().unwrap(),
-            "pkcs8_pem": k.to_pkcs8_pem().unwrap(),
-        })
+const T0: u64 = 1_767_225_600_000;
+
+/// The full chain: a genesis, then one event of every kind.
+fn chain(cast: &Cast, committee: &[Keypair]) -> ChainBuilder {
+    let mut c = ChainBuilder::start(&cast.referee, cast.genesis("format vectors"), T0);
+    for (k, body) in every_kind(cast, committee) {
+        c.push(k, body);
+    }
+    c
+}
+
+fn value<T: Serialize>(ty: &str, v: &T) -> Value {
+    json!({
+        "type": ty,
+        "json": serde_json::to_value(v).unwrap(),
+        "bytes": hex::encode(postcard::to_allocvec(v).unwrap()),
     })
-    .collect();
-    let mut c = ChainBuilder::start(
-        &cast.referee,
-        cast.genesis("format vectors"),
-        1_767_225_600_000,
+}
+
+/// One value of every variant of every sub-enum, and signed numbers.
+fn values() -> Vec<Value> {
+    let mut out = Vec::new();
+    let tcs = [
+        TimeControl::Untimed,
+        TimeControl::SuddenDeath { main_ms: 3_600_000 },
+        TimeControl::Fischer {
+            main_ms: 600_000,
+            increment_ms: 10_000,
+            max_ms: Some(900_000),
+        },
+        TimeControl::Simple {
+            per_move_ms: 30_000,
+        },
+        TimeControl::Byoyomi {
+            main_ms: 3_600_000,
+            periods: 5,
+            period_ms: 30_000,
+        },
+        TimeControl::Canadian {
+            main_ms: 3_600_000,
+            stones: 25,
+            block_ms: 600_000,
+        },
+    ];
+    out.extend(tcs.iter().map(|v| value("TimeControl", v)));
+    let pauses = [
+        PauseReason::StatusAssessment,
+        PauseReason::Counting,
+        PauseReason::ResetClock,
+        PauseReason::Toilet,
+        PauseReason::RemoveStones,
+        PauseReason::ClockMalfunction,
+        PauseReason::Adjournment,
+        PauseReason::Sealing,
+        PauseReason::CallReferee,
+        PauseReason::Arbitration,
+        PauseReason::Announcement,
+        PauseReason::Other("fire alarm".into()),
+    ];
+    out.extend(pauses.iter().map(|v| value("PauseReason", v)));
+    let sanctions = [
+        SanctionKind::Advice,
+        SanctionKind::Warning,
+        SanctionKind::GameForfeit,
+        SanctionKind::TimeModified { delta_ms: -300_000 },
+        SanctionKind::RemovedFromRounds { rounds: vec![3, 4] },
+        SanctionKind::RemovedFromTournament,
+        SanctionKind::Debarment,
+        SanctionKind::Disqualification,
+    ];
+    out.extend(sanctions.iter().map(|v| value("SanctionKind", v)));
+    for v in [SanctionTarget::Player(Color::White), SanctionTarget::Both] {
+        out.push(value("SanctionTarget", &v));
+    }
+    let verdicts = [
+        CommitteeVerdict::Rejected,
+        CommitteeVerdict::Upheld,
+        CommitteeVerdict::Replaced(vec![RulingEffect::Resume]),
+    ];
+    out.extend(verdicts.iter().map(|v| value("CommitteeVerdict", v)));
+    for v in [
+        Resignation::Spoken,
+        Resignation::TwoStones,
+        Resignation::Program,
+    ] {
+        out.push(value("Resignation", &v));
+    }
+    for v in [
+        Outcome::Win(Color::Black),
+        Outcome::Draw,
+        Outcome::BothLose,
+        Outcome::NoResult,
+    ] {
+        out.push(value("Outcome", &v));
+    }
+    let bys = [
+        ResultBy::Resignation,
+        ResultBy::Time,
+        ResultBy::Forfeit,
+        ResultBy::Score {
+            margin_half_points: -13,
+        },
+        ResultBy::Five,
+        ResultBy::ForbiddenMove,
+        ResultBy::IllegalMove,
+        ResultBy::Agreement,
+        ResultBy::Repetition,
+        ResultBy::AbnormalTermination,
+        ResultBy::Other("adjudicated".into()),
+    ];
+    out.extend(bys.iter().map(|v| value("ResultBy", v)));
+    let effects = [
+        RulingEffect::UnwindTo { seq: 300 },
+        RulingEffect::AdjustClock {
+            player: Color::White,
+            delta_ms: -1,
+        },
+        RulingEffect::Resume,
+        RulingEffect::Sanction(Sanction {
+            target: SanctionTarget::Both,
+            kind: SanctionKind::Advice,
+            reason: "".into(),
+        }),
+        RulingEffect::SetResult(GameResult {
+            outcome: Outcome::Draw,
+            by: ResultBy::Agreement,
+        }),
+    ];
+    out.extend(effects.iter().map(|v| value("RulingEffect", v)));
+    let irr = [
+        IrregularityKind::CapturedStonesNotRemoved,
+        IrregularityKind::LiveStonesRemoved,
+        IrregularityKind::HandicapStonesMisplaced,
+        IrregularityKind::StoneOnOccupiedPoint,
+        IrregularityKind::AmbiguousPlacement,
+        IrregularityKind::WrongColour,
+        IrregularityKind::ColourOrHandicapError,
+        IrregularityKind::PositionDisturbed,
+    ];
+    out.extend(irr.iter().map(|v| value("IrregularityKind", v)));
+    for v in [RulingKind::Clarification, RulingKind::Judgement] {
+        out.push(value("RulingKind", &v));
+    }
+    for v in [
+        GameKind::Go,
+        GameKind::Renju,
+        GameKind::GomokuFreestyle,
+        GameKind::GomokuStandard,
+    ] {
+        out.push(value("GameKind", &v));
+    }
+    for v in [
+        Role::Black,
+        Role::White,
+        Role::Referee,
+        Role::Recorder,
+        Role::Director,
+        Role::Committee,
+    ] {
+        out.push(value("Role", &v));
+    }
+    for v in [Color::Black, Color::White] {
+        out.push(value("Color", &v));
+    }
+    // Zigzag: 0, -1, 1, -2, 63, -64, 64, i32 and i64 extremes.
+    for v in [0i32, -1, 1, -2, 63, -64, 64, i32::MIN, i32::MAX] {
+        out.push(value("i32", &v));
+    }
+    for v in [-1000i64, 1000, i64::MIN, i64::MAX] {
+        out.push(value("i64", &v));
+    }
+    for v in [127u64, 128, 300, u64::MAX] {
+        out.push(value("u64", &v));
+    }
+    out
+}
+
+/// The variant list of each sub-enum, from its own declaration.
+fn sub_enums() -> Vec<(&'static str, &'static [&'static str])> {
+    vec![
+        ("TimeControl", variant_names::<TimeControl>()),
+        ("PauseReason", variant_names::<PauseReason>()),
+        ("SanctionKind", variant_names::<SanctionKind>()),
+        ("SanctionTarget", variant_names::<SanctionTarget>()),
+        ("CommitteeVerdict", variant_names::<CommitteeVerdict>()),
+        ("Resignation", variant_names::<Resignation>()),
+        ("Outcome", variant_names::<Outcome>()),
+        ("ResultBy", variant_names::<ResultBy>()),
+        ("RulingEffect", variant_names::<RulingEffect>()),
+        ("IrregularityKind", variant_names::<IrregularityKind>()),
+        ("RulingKind", variant_names::<RulingKind>()),
+        ("GameKind", variant_names::<GameKind>()),
+        ("Role", variant_names::<Role>()),
+        ("Color", variant_names::<Color>()),
+    ]
+}
+
+fn event_json(r: &Record) -> Value {
+    let h = r.header().unwrap();
+    let (kind_name, body_json) = match r.decode() {
+        Ok(e) => (
+            Value::from(kinds::kind_name(h.kind).unwrap_or("unknown")),
+            serde_json::to_value(&e.body).unwrap(),
+        ),
+        Err(_) => (Value::Null, Value::Null),
+    };
+    json!({
+        "seq": h.seq,
+        "at_ms": h.at_ms,
+        "signer": h.signer.to_hex(),
+        "kind_index": h.kind,
+        "kind": kind_name,
+        "body_json": body_json,
+        "event_bytes": hex::encode(&r.event_bytes),
+        "body_bytes": hex::encode(&h.body_bytes),
+        "signed_message": hex::encode(event::signed_message(&r.event_bytes)),
+        "signature": hex::encode(r.signature),
+        "hash": hex::encode(r.hash()),
+    })
+}
+
+/// `R` = identity, `S = H(R||A||M)·a`: passes a bare batch, fails the rule.
+fn small_order_signature(seed: [u8; 32], msg: &[u8]) -> [u8; 64] {
+    let a = ExpandedSecretKey::from(&seed).scalar;
+    let pk = Keypair::from_seed(seed).public().0;
+    let r = (&Scalar::ZERO * ED25519_BASEPOINT_TABLE)
+        .compress()
+        .to_bytes();
+    let k = Scalar::from_hash(
+        Sha512::new()
+            .chain_update(r)
+            .chain_update(pk)
+            .chain_update(msg),
     );
-    c.push(
+    let mut sig = [0u8; 64];
+    sig[..32].copy_from_slice(&r);
+    sig[32..].copy_from_slice((k * a).as_bytes());
+    sig
+}
+
+fn expect(report: &VerifyReport, contains: Option<&str>) -> Value {
+    json!({
+        "ok": report.ok(),
+        "games": report.games.iter().map(|g| json!({"game": hex::encode(g.game), "head_seq": g.head.seq, "head": hex::encode(g.head.hash), "finished": g.finished()})).collect::<Vec<_>>(),
+        "problems": report.problems.len(),
+        "forks": report.forks.len(),
+        "duplicates": report.duplicates.len(),
+        "uninterpreted": report.uninterpreted.len(),
+        "warnings": report.warnings.len(),
+        "problem_contains": contains,
+    })
+}
+
+fn case(name: &str, why: &str, bytes: Vec<u8>, contains: Option<&str>) -> Value {
+    let v = archive::verify_archive(&bytes).unwrap();
+    if let Some(c) = contains {
+        assert!(
+            v.report().problems.iter().any(|p| p.what.contains(c)),
+            "{name}: {:?}",
+            v.report().problems
+        );
+    }
+    json!({
+        "name": name,
+        "why": why,
+        "archive": hex::encode(&bytes),
+        "expect": expect(v.report(), contains),
+    })
+}
+
+fn cases(cast: &Cast, c: &ChainBuilder) -> Vec<Value> {
+    let mut out = Vec::new();
+    let heads = [(c.game, c.head)];
+    let signed =
+        archive::write_with_manifest(&c.records, &heads, T0, Some(&cast.director)).unwrap();
+    out.push(case(
+        "complete_signed_manifest",
+        "every event, and a manifest signed by the director's key",
+        signed.clone(),
+        None,
+    ));
+    let last = c.records.last().unwrap().to_stored().len();
+    out.push(case(
+        "truncated_signed_manifest",
+        "the same archive without its last record: the manifest states seq 39",
+        signed[..signed.len() - last].to_vec(),
+        Some("incomplete"),
+    ));
+    // A short chain to extend.
+    let mut short = ChainBuilder::start(&cast.referee, cast.genesis("format vectors: cases"), T0);
+    short.push(
         &cast.referee,
         Body::ClockStarted {
             running: Color::Black,
         },
     );
-    c.push(
+    short.push(
         &cast.black,
         Body::StonePlaced {
             player: Color::Black,
@@ -50,46 +328,227 @@ fn build() -> Value {
             point: Point { x: 2, y: 3 },
         },
     );
-    c.push(
+    let mut unknown = short.records.clone();
+    unknown.push(short.next_raw(&cast.referee, vec![0xc8, 0x01, 0x07]));
+    out.push(case(
+        "unknown_kind_from_roster",
+        "kind 200 signed by the referee: reported, not a failure",
+        archive::write(&unknown),
+        None,
+    ));
+    let mut stranger = short.records.clone();
+    stranger.push(short.next_raw(&cast.stranger, vec![0xc8, 0x01, 0x07]));
+    out.push(case(
+        "unknown_kind_from_stranger",
+        "kind 200 signed by a key outside the roster",
+        archive::write(&stranger),
+        Some("not in the game's roster"),
+    ));
+    let mut overlong = short.records.clone();
+    overlong.push(short.next_raw(&cast.referee, vec![0xc8, 0x81, 0x00, 0x07]));
+    out.push(case(
+        "overlong_kind_index",
+        "kind 200 written in three bytes",
+        archive::write(&overlong),
+        Some("canonical kind index"),
+    ));
+    let mut fork = short.records.clone();
+    fork.push(short.next(
+        &cast.white,
+        Body::ClockPressed {
+            player: Color::White,
+        },
+    ));
+    fork.push(short.next(
         &cast.white,
         Body::Pass {
             player: Color::White,
-            pass_stone: true,
+            pass_stone: false,
+        },
+    ));
+    out.push(case(
+        "fork",
+        "two validly signed records at seq 3",
+        archive::write(&fork),
+        Some("fork"),
+    ));
+    let mut dup = short.records.clone();
+    dup.insert(1, short.records[2].clone());
+    out.push(case(
+        "duplicate",
+        "the record at seq 2 twice: counted once, reported",
+        archive::write(&dup),
+        None,
+    ));
+    let honest = short.next(
+        &cast.black,
+        Body::ClockPressed {
+            player: Color::Black,
         },
     );
-    let events: Vec<Value> = c
-        .records
+    let forged = Record {
+        signature: small_order_signature([1; 32], &event::signed_message(&honest.event_bytes)),
+        event_bytes: honest.event_bytes,
+    };
+    let mut small = short.records.clone();
+    small.push(forged);
+    out.push(case("small_order_signature", "R is the identity and S = H(R||A||M)·a: the cofactorless equation holds, the rule refuses R", archive::write(&small), Some("bad signature")));
+    let mut facts = short.clone();
+    facts.push(
+        &cast.white,
+        Body::StonePlaced {
+            player: Color::White,
+            stone: Color::White,
+            point: Point { x: 200, y: 3 },
+        },
+    );
+    let back = Event::next(
+        facts.game,
+        facts.head,
+        T0 - 86_400_000,
+        cast.black.public(),
+        Body::ClockPressed {
+            player: Color::Black,
+        },
+    )
+    .sign(&cast.black)
+    .unwrap();
+    facts.push_record(back);
+    out.push(case(
+        "facts_reported",
+        "a point off the 9x9 board and a timestamp a day earlier: two warnings, not failures",
+        archive::write(&facts.records),
+        None,
+    ));
+    out
+}
+
+/// Every kind's example, signed by each of the cast at its place in the chain.
+fn role_cases(cast: &Cast, committee: &[Keypair], c: &ChainBuilder) -> Vec<Value> {
+    let signers: Vec<(&str, &Keypair)> = vec![
+        ("black", &cast.black),
+        ("white", &cast.white),
+        ("referee", &cast.referee),
+        ("recorder", &cast.recorder),
+        ("director", &cast.director),
+        ("committee-2", &committee[1]),
+        ("committee-4 (reserve)", &committee[3]),
+        ("stranger", &cast.stranger),
+    ];
+    let mut out = Vec::new();
+    for (i, (_, body)) in every_kind(cast, committee).into_iter().enumerate() {
+        let seq = i as u64 + 1;
+        let before = ChainBuilder {
+            game: c.game,
+            head: Head {
+                seq: seq - 1,
+                hash: c.records[i].hash(),
+            },
+            records: c.records[..=i].to_vec(),
+            at_ms: T0 + 1000 * (seq - 1),
+        };
+        let standing = before.standing();
+        for (name, k) in &signers {
+            let rec = before.next(k, body.clone());
+            let verdict = check_append(&c.game, &standing, before.head, &rec);
+            out.push(json!({
+                "after_seq": seq - 1,
+                "kind_index": body.kind_index(),
+                "signer": name,
+                "accepted": verdict.is_ok(),
+                "refusal": verdict.err().map(|e| e.to_string()),
+                "event_bytes": hex::encode(&rec.event_bytes),
+                "signature": hex::encode(rec.signature),
+            }));
+        }
+    }
+    out
+}
+
+fn build() -> Value {
+    let cast = Cast::new();
+    let committee = committee_keys();
+    let mut named: Vec<(String, [u8; 32], &Keypair)> = vec![
+        ("black".into(), [1; 32], &cast.black),
+        ("white".into(), [2; 32], &cast.white),
+        ("referee".into(), [3; 32], &cast.referee),
+        ("recorder".into(), [4; 32], &cast.recorder),
+        ("director".into(), [5; 32], &cast.director),
+        ("stranger".into(), [9; 32], &cast.stranger),
+    ];
+    for (i, k) in committee.iter().enumerate() {
+        named.push((format!("committee-{}", i + 1), [20 + i as u8; 32], k));
+    }
+    let keys: Vec<Value> = named
         .iter()
-        .map(|r| {
-            let e = r.decode().unwrap();
+        .map(|(name, seed, k)| {
             json!({
-                "seq": e.seq,
-                "signer": e.signer.to_hex(),
-                "kind_index": e.body.kind_index(),
-                "body_json": serde_json::to_value(&e.body).unwrap(),
-                "event_bytes": hex::encode(&r.event_bytes),
-                "body_bytes": hex::encode(r.header().unwrap().body_bytes),
-                "signed_message": hex::encode(kifu_ledger::event::signed_message(&r.event_bytes)),
-                "signature": hex::encode(r.signature),
-                "hash": hex::encode(r.hash()),
+                "name": name,
+                "seed": hex::encode(seed),
+                "public_key": k.public().to_hex(),
+                "spki_pem": k.public().to_spki_pem().unwrap(),
+                "pkcs8_pem": k.to_pkcs8_pem().unwrap(),
             })
         })
         .collect();
+    let c = chain(&cast, &committee);
+    let events: Vec<Value> = c.records.iter().map(event_json).collect();
     // A refused record: the version varint written overlong (0x81 0x00).
     let mut overlong = vec![0x81, 0x00];
     overlong.extend_from_slice(&c.records[1].event_bytes[1..]);
     json!({
         "sign_domain": String::from_utf8_lossy(SIGN_DOMAIN),
         "hash_domain": String::from_utf8_lossy(HASH_DOMAIN),
+        "manifest_domain": String::from_utf8_lossy(archive::MANIFEST_DOMAIN),
         "keys": keys,
         "game_id": hex::encode(c.game),
         "events": events,
         "archive": hex::encode(archive::write(&c.records)),
+        "values": values(),
+        "role_cases": role_cases(&cast, &committee, &c),
+        "cases": cases(&cast, &c),
         "invalid": [{
             "why": "overlong varint for the version: not canonical",
             "event_bytes": hex::encode(overlong),
         }],
     })
+}
+
+#[test]
+fn every_kind_and_every_sub_enum_variant_has_a_vector() {
+    let cast = Cast::new();
+    let committee = committee_keys();
+    let indices: Vec<u32> = every_kind(&cast, &committee)
+        .iter()
+        .map(|(_, b)| b.kind_index())
+        .collect();
+    assert_eq!(
+        indices,
+        (1..kind_count()).collect::<Vec<_>>(),
+        "testkit::every_kind must list every kind but the genesis, in order"
+    );
+    let values = values();
+    for (ty, names) in sub_enums() {
+        assert!(!names.is_empty(), "{ty}");
+        let mut seen: Vec<u8> = values
+            .iter()
+            .filter(|v| v["type"] == ty)
+            .map(|v| hex::decode(v["bytes"].as_str().unwrap()).unwrap()[0])
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(
+            seen,
+            (0..names.len() as u8).collect::<Vec<_>>(),
+            "{ty}: one value of each of {names:?}"
+        );
+    }
+    // The whole chain verifies and every event is accepted where it stands.
+    let c = chain(&cast, &committee);
+    let r = verify_records(&c.records);
+    assert!(r.ok(), "{:?}", r.problems);
+    // One member has signed the decision: the appeal is still pending.
+    assert_eq!(r.games[0].pending_appeals, vec![23]);
 }
 
 #[test]
@@ -149,4 +608,55 @@ fn vectors_verify_from_their_hex_alone() {
         signature: [0; 64],
     };
     assert!(r.header().is_err());
+    // Every case gives its stated verdict.
+    for c in v["cases"].as_array().unwrap() {
+        let bytes = hex::decode(c["archive"].as_str().unwrap()).unwrap();
+        let got = archive::verify_archive(&bytes).unwrap();
+        assert_eq!(
+            got.report().ok(),
+            c["expect"]["ok"].as_bool().unwrap(),
+            "{}",
+            c["name"]
+        );
+        assert_eq!(
+            got.report().forks.len() as u64,
+            c["expect"]["forks"].as_u64().unwrap()
+        );
+        assert_eq!(
+            got.report().duplicates.len() as u64,
+            c["expect"]["duplicates"].as_u64().unwrap()
+        );
+        assert_eq!(
+            got.report().warnings.len() as u64,
+            c["expect"]["warnings"].as_u64().unwrap()
+        );
+    }
+    // Every role case gives its stated verdict when appended to the chain.
+    let events = v["events"].as_array().unwrap();
+    let chain: Vec<Record> = events
+        .iter()
+        .map(|e| Record {
+            event_bytes: hex::decode(e["event_bytes"].as_str().unwrap()).unwrap(),
+            signature: hex::decode(e["signature"].as_str().unwrap())
+                .unwrap()
+                .try_into()
+                .unwrap(),
+        })
+        .collect();
+    for rc in v["role_cases"].as_array().unwrap() {
+        let after = rc["after_seq"].as_u64().unwrap() as usize;
+        let mut recs = chain[..=after].to_vec();
+        recs.push(Record {
+            event_bytes: hex::decode(rc["event_bytes"].as_str().unwrap()).unwrap(),
+            signature: hex::decode(rc["signature"].as_str().unwrap())
+                .unwrap()
+                .try_into()
+                .unwrap(),
+        });
+        assert_eq!(
+            verify_records(&recs).ok(),
+            rc["accepted"].as_bool().unwrap(),
+            "{rc}"
+        );
+    }
 }

@@ -17,6 +17,26 @@
 //! transaction that also checks the head, so two writers racing for the same
 //! place cannot fork a chain: one wins, the other gets
 //! [`StoreError::Ledger`] with [`LedgerError::Conflict`].
+//!
+//! Records larger than about a quarter of sled's segment (and leaf nodes that
+//! grow as large) are written by sled to separate files under `blobs/`,
+//! which sled never syncs; the group commit syncs every new blob file and the
+//! `blobs` directory before the data file, so an acknowledgement covers them.
+//!
+//! Forks are never discarded: a validly signed record that contradicts the
+//! stored chain (from an import) is kept in the `evidence` tree, outside the
+//! chain, and [`Store::records_for_verification`] returns it with the chain
+//! so that every verification reports it.
+//!
+//! ```
+//! use kifu_ledger::testkit::{sample_game, Cast};
+//! let dir = tempfile::tempdir().unwrap();
+//! let store = kifu_store::Store::open(dir.path()).unwrap();
+//! let c = sample_game(&Cast::new(), "doc");
+//! store.append_batch(c.records.clone()).unwrap();
+//! assert_eq!(store.head(&c.game).unwrap(), Some(c.head));
+//! assert!(kifu_ledger::verify_records(&store.records_for_verification().unwrap()).ok());
+//! ```
 #![deny(missing_docs)]
 
 mod sync;
@@ -27,14 +47,36 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use kifu_ledger::{check_append, check_genesis, Genesis, Hash, Head, LedgerError, Record};
+use kifu_ledger::archive::ArchiveVerdict;
+use kifu_ledger::{
+    check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, LedgerError, Record,
+    Standing,
+};
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use crate::sync::GroupSync;
 
 /// What can go wrong when storing or reading.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum StoreError {
+    /// Another process holds the store (sled admits one process at a time).
+    #[error("the store in {0} is in use by another process")]
+    Locked(String),
+    /// An archive or a set of records does not verify; nothing was written
+    /// but fork evidence.
+    #[error("does not verify: {0}")]
+    NotVerified(String),
+    /// A retry-safe append found the chain elsewhere than the client
+    /// expected: another event took the place, or the place does not exist
+    /// yet.
+    #[error("stale: expected to write seq {expected_seq}, but {found}")]
+    Stale {
+        /// The seq the client expected its event to take.
+        expected_seq: u64,
+        /// What is there instead.
+        found: String,
+    },
     /// The record was refused (malformed, bad link, signature, role, conflict).
     #[error(transparent)]
     Ledger(#[from] LedgerError),
@@ -108,7 +150,21 @@ pub struct ImportReport {
     pub written: u64,
     /// Records already present, identical.
     pub already_present: u64,
+    /// Records kept as fork evidence.
+    pub evidence: u64,
 }
+
+/// Where a retry-safe append expects its event to go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    /// At this seq.
+    Seq(u64),
+    /// Right after the record with this hash.
+    After(Hash),
+}
+
+/// Records written per transaction and sync by [`Store::import`].
+pub const IMPORT_CHUNK: usize = 8192;
 
 /// A kifu store in a data directory.
 pub struct Store {
@@ -118,8 +174,11 @@ pub struct Store {
     feed: sled::Tree,
     meta: sled::Tree,
     tlog: sled::Tree,
+    evidence: sled::Tree,
     sync: Arc<GroupSync>,
     genesis_cache: Mutex<HashMap<Hash, Arc<Genesis>>>,
+    /// The standing at each game's head, once built.
+    standings: Mutex<HashMap<Hash, (Head, Arc<Standing>)>>,
     /// Serialises commits: every append takes the next feed cursor, so
     /// concurrent sled transactions would only conflict and retry. The lock
     /// is held for the commit, not for the sync, which is shared.
@@ -182,14 +241,34 @@ enum Refuse {
 
 impl Store {
     /// Opens (or creates) the store in `dir`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Locked`] when another process holds it; sled and I/O
+    /// errors otherwise.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir)?;
-        let db = sled::Config::new().path(dir).open()?;
+        let db = sled::Config::new()
+            .path(dir)
+            // No background flusher: everything reaches the disk in the group
+            // commit, where the blob files are synced before the log.
+            .flush_every_ms(None)
+            .open()
+            .map_err(|e| match e {
+                sled::Error::Io(io)
+                    if io.kind() == std::io::ErrorKind::WouldBlock
+                        || io.to_string().contains("could not acquire lock") =>
+                {
+                    StoreError::Locked(dir.display().to_string())
+                }
+                e => StoreError::Sled(e),
+            })?;
         let events = db.open_tree("events")?;
         let heads = db.open_tree("heads")?;
         let feed = db.open_tree("feed")?;
         let meta = db.open_tree("meta")?;
         let tlog = db.open_tree(tlog::TREE)?;
+        let evidence = db.open_tree("evidence")?;
         // sled 0.34 keeps its log in the file `db` inside the directory.
         let data_file = File::open(dir.join("db"))?;
         // Make the directory entries themselves durable once.
@@ -203,8 +282,10 @@ impl Store {
             feed,
             meta,
             tlog,
-            sync: Arc::new(GroupSync::new(data_file)),
+            evidence,
+            sync: Arc::new(GroupSync::new(data_file, dir)),
             genesis_cache: Mutex::new(HashMap::new()),
+            standings: Mutex::new(HashMap::new()),
             write_lock: Mutex::new(()),
             path: dir.to_path_buf(),
         };
@@ -218,11 +299,19 @@ impl Store {
     }
 
     /// The head of a game, if it exists.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged head.
     pub fn head(&self, game: &Hash) -> Result<Option<Head>, StoreError> {
         self.heads.get(game)?.map(|v| parse_head(&v)).transpose()
     }
 
     /// Every game id, in id order.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged key.
     pub fn games(&self) -> Result<Vec<Hash>, StoreError> {
         let mut out = Vec::new();
         for kv in self.heads.iter() {
@@ -237,6 +326,10 @@ impl Store {
     }
 
     /// The game whose id (hex) starts with `prefix`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NoSuchGame`], [`StoreError::Ambiguous`], storage errors.
     pub fn resolve(&self, prefix: &str) -> Result<Hash, StoreError> {
         let p = prefix.trim().to_ascii_lowercase();
         if p.is_empty() || !p.chars().all(|c| c.is_ascii_hexdigit()) {
@@ -255,6 +348,10 @@ impl Store {
     }
 
     /// The genesis of a game.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NoSuchGame`], a damaged genesis, storage errors.
     pub fn genesis(&self, game: &Hash) -> Result<Arc<Genesis>, StoreError> {
         if let Some(g) = self
             .genesis_cache
@@ -276,6 +373,10 @@ impl Store {
     }
 
     /// One record.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged value.
     pub fn get(&self, game: &Hash, seq: u64) -> Result<Option<Record>, StoreError> {
         match self.events.get(event_key(game, seq))? {
             Some(v) => Ok(Some(Record::from_stored(&v)?)),
@@ -285,6 +386,10 @@ impl Store {
 
     /// The records of a game from `from` to `to` inclusive (to the head when
     /// `to` is `None`).
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged value.
     pub fn read(&self, game: &Hash, from: u64, to: Option<u64>) -> Result<Vec<Record>, StoreError> {
         let start = event_key(game, from);
         let end = event_key(game, to.unwrap_or(u64::MAX));
@@ -297,6 +402,10 @@ impl Store {
     }
 
     /// Every record of every game, chain by chain in sequence order.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged value.
     pub fn all_records(&self) -> Result<Vec<Record>, StoreError> {
         let mut out = Vec::new();
         for kv in self.events.iter() {
@@ -317,6 +426,10 @@ impl Store {
     }
 
     /// Up to `limit` feed items after `after` (from the start when `None`).
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged value or a feed entry pointing nowhere.
     pub fn feed(&self, after: Option<u64>, limit: usize) -> Result<Vec<FeedItem>, StoreError> {
         let start = after.map(|a| a.saturating_add(1)).unwrap_or(0);
         if after == Some(u64::MAX) {
@@ -340,64 +453,244 @@ impl Store {
         Ok(out)
     }
 
+    /// The standing (who may sign what next) at the head of `game`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NoSuchGame`], or a damaged record.
+    pub fn standing(&self, game: &Hash) -> Result<(Head, Arc<Standing>), StoreError> {
+        let head = self
+            .head(game)?
+            .ok_or_else(|| StoreError::NoSuchGame(hex::encode(game)))?;
+        if let Some((h, s)) = self
+            .standings
+            .lock()
+            .ok()
+            .and_then(|c| c.get(game).cloned())
+        {
+            if h == head {
+                return Ok((h, s));
+            }
+        }
+        let genesis = self.genesis(game)?;
+        let mut standing: Option<Standing> = None;
+        for r in self.read(game, 0, Some(head.seq))? {
+            let header = r.header()?;
+            match (&mut standing, header.into_event()) {
+                (None, Ok(e)) => standing = Some(Standing::new(&genesis, e.at_ms)),
+                (Some(s), Ok(e)) => s.apply(&e),
+                // A kind this library does not know (imported): it changes
+                // no role this library knows of.
+                (Some(s), Err(LedgerError::UnknownKind(_))) => {
+                    s.last_at_ms = r.header()?.at_ms;
+                }
+                (_, Err(e)) => return Err(e.into()),
+            }
+        }
+        let s =
+            Arc::new(standing.ok_or_else(|| StoreError::Damaged("a game without genesis".into()))?);
+        if let Ok(mut c) = self.standings.lock() {
+            c.insert(*game, (head, s.clone()));
+        }
+        Ok((head, s))
+    }
+
     /// Appends one record, durably. Returns once the record is on stable
-    /// storage.
+    /// storage. The very same record appended again (a retry) gives its
+    /// place with `new: false`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Ledger`] when the record is refused (malformed, bad link,
+    /// signature, role, or [`LedgerError::Conflict`] when another record took
+    /// its place); storage errors.
     pub fn append(&self, record: Record) -> Result<Appended, StoreError> {
         let mut v = self.append_batch(vec![record])?;
         v.pop()
             .ok_or_else(|| StoreError::Damaged("append wrote nothing".into()))
     }
 
+    /// Signs `body` with `signer` and appends it where the client `expect`s
+    /// it, safely retried: when the expected place already holds an event of
+    /// the same signer with the same body (the acknowledgement of an earlier
+    /// try was lost), that event's place is returned with `new: false`; when
+    /// it holds another event, or the chain has not reached it, nothing is
+    /// written.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Stale`] as above; the errors of [`Store::append`].
+    ///
+    /// ```
+    /// use kifu_ledger::testkit::{sample_game, Cast};
+    /// use kifu_ledger::{Body, Color};
+    /// use kifu_store::{Expect, Store};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let store = Store::open(dir.path()).unwrap();
+    /// let cast = Cast::new();
+    /// let c = sample_game(&cast, "doc");
+    /// store.append_batch(c.records.clone()).unwrap();
+    /// let body = Body::ClockPressed { player: Color::Black };
+    /// let want = Expect::Seq(c.head.seq + 1);
+    /// let first = store.append_expecting(&c.game, want, &cast.black, 1, body.clone()).unwrap();
+    /// // The retry, a moment later, is recognised.
+    /// let again = store.append_expecting(&c.game, want, &cast.black, 2, body).unwrap();
+    /// assert_eq!((again.seq, again.new), (first.seq, false));
+    /// // A client that has not seen that event is told so.
+    /// let stale = store.append_expecting(&c.game, want, &cast.white, 3, Body::ClockPressed { player: Color::White });
+    /// assert!(matches!(stale, Err(kifu_store::StoreError::Stale { .. })));
+    /// ```
+    pub fn append_expecting(
+        &self,
+        game: &Hash,
+        expect: Expect,
+        signer: &Keypair,
+        at_ms: u64,
+        body: Body,
+    ) -> Result<Appended, StoreError> {
+        for _ in 0..3 {
+            let head = self
+                .head(game)?
+                .ok_or_else(|| StoreError::NoSuchGame(hex::encode(game)))?;
+            let target = match expect {
+                Expect::Seq(n) => n,
+                Expect::After(h) if h == head.hash => head.seq + 1,
+                Expect::After(h) => match self.seq_of(game, &h)? {
+                    Some(s) => s + 1,
+                    None => {
+                        return Err(StoreError::Stale {
+                            expected_seq: 0,
+                            found: format!("no record {} in this game", hex::encode(&h[..8])),
+                        })
+                    }
+                },
+            };
+            if target == 0 || target > head.seq + 1 {
+                return Err(StoreError::Stale {
+                    expected_seq: target,
+                    found: format!("the chain ends at seq {}", head.seq),
+                });
+            }
+            if target <= head.seq {
+                let stored = self
+                    .get(game, target)?
+                    .ok_or_else(|| StoreError::Damaged(format!("missing seq {target}")))?;
+                let hash = stored.hash();
+                let same = match stored.decode() {
+                    Ok(e) => e.signer == signer.public() && e.body == body,
+                    Err(_) => false,
+                };
+                if same {
+                    return Ok(Appended {
+                        game: *game,
+                        seq: target,
+                        hash,
+                        cursor: self.cursor_of(game, target)?,
+                        new: false,
+                    });
+                }
+                return Err(StoreError::Stale {
+                    expected_seq: target,
+                    found: format!(
+                        "another event ({}) is at that place",
+                        hex::encode(&hash[..8])
+                    ),
+                });
+            }
+            let rec =
+                Event::next(*game, head, at_ms, signer.public(), body.clone()).sign(signer)?;
+            match self.append(rec) {
+                Err(StoreError::Ledger(LedgerError::Conflict { .. })) => continue,
+                other => return other,
+            }
+        }
+        Err(StoreError::Ledger(LedgerError::Conflict {
+            expected_seq: 0,
+            got_seq: 0,
+        }))
+    }
+
+    /// The seq of the record with hash `hash` in `game`, searching from the
+    /// head back.
+    fn seq_of(&self, game: &Hash, hash: &Hash) -> Result<Option<u64>, StoreError> {
+        let start = event_key(game, 0);
+        let end = event_key(game, u64::MAX);
+        for kv in self.events.range(start..=end).rev() {
+            let (k, v) = kv?;
+            if &Record::from_stored(&v)?.hash() == hash {
+                return Ok(Some(parse_game_key(&k)?.1));
+            }
+        }
+        Ok(None)
+    }
+
     /// Appends records in order, in one transaction and one sync: all are
     /// written or none. Records of several games may be mixed; a genesis may
     /// come first in the batch for its own game.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::append`]; a batch that repeats stored records gives
+    /// [`LedgerError::Conflict`].
     pub fn append_batch(&self, records: Vec<Record>) -> Result<Vec<Appended>, StoreError> {
         // Check everything that does not depend on the stored heads first.
-        let mut planned: Vec<(Hash, Head, Record)> = Vec::with_capacity(records.len());
-        let mut local_heads: HashMap<Hash, Head> = HashMap::new();
-        let mut local_genesis: HashMap<Hash, Arc<Genesis>> = HashMap::new();
+        let mut planned: Vec<Planned> = Vec::with_capacity(records.len());
+        let mut local: HashMap<Hash, (Head, Arc<Standing>)> = HashMap::new();
+        let single = records.len() == 1;
         for record in records {
             let header = record.header()?;
             if header.seq == 0 {
-                let (_, g) = check_genesis(&record)?;
+                let (e, g) = check_genesis(&record)?;
                 let game = record.hash();
                 let head = Head { seq: 0, hash: game };
-                local_genesis.insert(game, Arc::new(g));
-                local_heads.insert(game, head);
-                planned.push((game, head, record));
+                local.insert(game, (head, Arc::new(Standing::new(&g, e.at_ms))));
+                planned.push(Planned::new(game, head, &record));
                 continue;
             }
             let game = header.chain;
-            let genesis = match local_genesis.get(&game) {
-                Some(g) => g.clone(),
-                None => self.genesis(&game)?,
+            let (prev, standing) = match local.get(&game) {
+                Some(x) => x.clone(),
+                None => self.standing(&game)?,
             };
-            let prev = match local_heads.get(&game) {
-                Some(h) => *h,
-                None => match self.head(&game)? {
-                    Some(h) => h,
-                    None => return Err(StoreError::NoSuchGame(hex::encode(game))),
-                },
-            };
-            let prev = if header.seq <= prev.seq {
-                // A retry of something already stored, or a conflict: decided
-                // inside the transaction.
-                Head {
-                    seq: header.seq - 1,
-                    hash: header.prev_hash,
+            if header.seq <= prev.seq {
+                // A retry of something already stored, or a conflict.
+                let stored = self.get(&game, header.seq)?;
+                if single && stored.as_ref() == Some(&record) {
+                    return Ok(vec![Appended {
+                        game,
+                        seq: header.seq,
+                        hash: record.hash(),
+                        cursor: self.cursor_of(&game, header.seq)?,
+                        new: false,
+                    }]);
                 }
-            } else {
-                prev
-            };
-            check_append(&game, &genesis, prev, &record)?;
+                return Err(LedgerError::Conflict {
+                    expected_seq: prev.seq + 1,
+                    got_seq: header.seq,
+                }
+                .into());
+            }
+            let event = check_append(&game, &standing, prev, &record)?;
+            let mut next = (*standing).clone();
+            next.apply(&event);
             let head = Head {
                 seq: header.seq,
                 hash: record.hash(),
             };
-            local_heads.insert(game, head);
-            planned.push((game, head, record));
+            local.insert(game, (head, Arc::new(next)));
+            planned.push(Planned::new(game, head, &record));
         }
+        let out = self.commit(&planned)?;
+        if let Ok(mut c) = self.standings.lock() {
+            c.extend(local);
+        }
+        Ok(out)
+    }
 
+    /// Writes planned records (already checked) in one transaction, then
+    /// waits until they are durable. This is the one commit path: every
+    /// write of a chain record goes through it.
+    fn commit(&self, planned: &[Planned]) -> Result<Vec<Appended>, StoreError> {
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
         let result = (
             &self.events,
@@ -414,23 +707,33 @@ impl Store {
                     None => 0,
                 };
                 let mut out = Vec::with_capacity(planned.len());
-                for (game, head, record) in &planned {
-                    let stored_head = match hd.get(game)? {
-                        Some(v) => Some(parse_head(&v).map_err(|e| {
-                            ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
-                        })?),
-                        None => None,
+                let mut heads: HashMap<Hash, Option<Head>> = HashMap::new();
+                for Planned {
+                    game,
+                    head,
+                    prev,
+                    stored,
+                } in planned
+                {
+                    let stored_head = match heads.get(game) {
+                        Some(h) => *h,
+                        None => match hd.get(game)? {
+                            Some(v) => Some(parse_head(&v).map_err(|e| {
+                                ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
+                            })?),
+                            None => None,
+                        },
                     };
                     let expect = head.seq.checked_sub(1);
                     let fits = match (stored_head, expect) {
                         (None, None) => true,
-                        (Some(h), Some(e)) => h.seq == e && h.hash == record_prev(record),
+                        (Some(h), Some(e)) => h.seq == e && &h.hash == prev,
                         _ => false,
                     };
                     if !fits {
                         // Identical record already in place: an idempotent retry.
                         if let Some(existing) = ev.get(event_key(game, head.seq))? {
-                            if existing.as_ref() == record.to_stored().as_slice() {
+                            if existing.as_ref() == stored.as_slice() {
                                 return Err(ConflictableTransactionError::Abort(Refuse::Exists(
                                     head.seq,
                                 )));
@@ -441,8 +744,9 @@ impl Store {
                             got_seq: head.seq,
                         }));
                     }
-                    ev.insert(&event_key(game, head.seq)[..], record.to_stored())?;
+                    ev.insert(&event_key(game, head.seq)[..], stored.as_slice())?;
                     hd.insert(&game[..], &head_value(*head)[..])?;
+                    heads.insert(*game, Some(*head));
                     fd.insert(&next.to_be_bytes()[..], &event_key(game, head.seq)[..])?;
                     tlog::append_in_tx(tl, next, game, head.seq, &head.hash)?;
                     out.push(Appended {
@@ -469,7 +773,7 @@ impl Store {
                 Ok(out)
             }
             Err(TransactionError::Abort(Refuse::Exists(seq))) if planned.len() == 1 => {
-                let (game, head, _) = &planned[0];
+                let Planned { game, head, .. } = &planned[0];
                 Ok(vec![Appended {
                     game: *game,
                     seq,
@@ -507,59 +811,181 @@ impl Store {
         Err(StoreError::Damaged("record not in the feed".into()))
     }
 
-    /// Imports verified records (from an archive): writes what is missing,
-    /// skips what is identical, and refuses the whole import, writing nothing,
-    /// when any record differs from the stored one at the same place (a fork).
-    pub fn import(&self, records: &[Record]) -> Result<ImportReport, StoreError> {
-        let mut report = ImportReport::default();
-        // Group by game, in seq order.
-        let mut by_game: std::collections::BTreeMap<Hash, Vec<(u64, &Record)>> = Default::default();
+    /// Keeps records as fork evidence, outside the chains, durably.
+    ///
+    /// # Errors
+    ///
+    /// A record that does not parse; storage errors.
+    pub fn keep_evidence(&self, records: &[Record]) -> Result<u64, StoreError> {
+        let mut n = 0;
         for r in records {
             let h = r.header()?;
-            let game = if h.seq == 0 { r.hash() } else { h.chain };
-            by_game.entry(game).or_default().push((h.seq, r));
+            let hash = r.hash();
+            let game = if h.seq == 0 { hash } else { h.chain };
+            let mut key = Vec::with_capacity(72);
+            key.extend_from_slice(&event_key(&game, h.seq));
+            key.extend_from_slice(&hash);
+            if self.evidence.insert(key, r.to_stored())?.is_none() {
+                n += 1;
+            }
         }
-        let mut to_write = Vec::new();
+        self.sync()?;
+        Ok(n)
+    }
+
+    /// Every record kept as fork evidence.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged value.
+    pub fn evidence(&self) -> Result<Vec<Record>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.evidence.iter() {
+            let (_, v) = kv?;
+            out.push(Record::from_stored(&v)?);
+        }
+        Ok(out)
+    }
+
+    /// Every record of every chain, and the fork evidence: what a
+    /// verification of the store reads.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors, a damaged value.
+    pub fn records_for_verification(&self) -> Result<Vec<Record>, StoreError> {
+        let mut out = self.all_records()?;
+        out.extend(self.evidence()?);
+        Ok(out)
+    }
+
+    /// Imports the records of a verdict ([`kifu_ledger::archive::verify_archive`]
+    /// or [`ArchiveVerdict::of_records`]): writes what is missing, in chunks
+    /// of [`IMPORT_CHUNK`] records with one transaction and one sync each,
+    /// and skips what is identical. `progress` is told the records done and
+    /// the total after each chunk.
+    ///
+    /// Forks are kept, never discarded: the records of a fork inside the
+    /// archive, or an archive record that differs from the stored one at the
+    /// same place, are stored as evidence ([`Store::evidence`]) and the import
+    /// fails with [`StoreError::Fork`] (or [`StoreError::NotVerified`]),
+    /// writing nothing else.
+    ///
+    /// # Errors
+    ///
+    /// As above; storage errors.
+    pub fn import(
+        &self,
+        verdict: &ArchiveVerdict,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<ImportReport, StoreError> {
+        let report = verdict.report();
+        let mut out = ImportReport::default();
+        if !report.forks.is_empty() {
+            let hashes: std::collections::HashSet<Hash> = report
+                .forks
+                .iter()
+                .flat_map(|f| f.all.iter().copied())
+                .collect();
+            let ev: Vec<Record> = verdict
+                .records()
+                .iter()
+                .filter(|r| hashes.contains(&r.hash()))
+                .cloned()
+                .collect();
+            out.evidence = self.keep_evidence(&ev)?;
+        }
+        if !report.ok() {
+            return Err(StoreError::NotVerified(
+                report
+                    .problems
+                    .first()
+                    .map(|p| p.to_string())
+                    .unwrap_or_default(),
+            ));
+        }
+        // Distinct records, by game, in seq order.
+        type Entry<'a> = (u64, Hash, Hash, &'a Record);
+        let mut by_game: std::collections::BTreeMap<Hash, Vec<Entry<'_>>> = Default::default();
+        let mut seen = std::collections::HashSet::new();
+        for r in verdict.records() {
+            let hash = r.hash();
+            if !seen.insert(hash) {
+                continue;
+            }
+            let h = r.header()?;
+            let game = if h.seq == 0 { hash } else { h.chain };
+            by_game
+                .entry(game)
+                .or_default()
+                .push((h.seq, hash, h.prev_hash, r));
+        }
+        let mut planned: Vec<Planned> = Vec::new();
+        let mut forks = Vec::new();
         for (game, mut list) in by_game {
-            list.sort_by_key(|(s, _)| *s);
-            list.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+            list.sort_by_key(|e| e.0);
             let head = self.head(&game)?;
             let mut grew = false;
-            for (seq, r) in list {
+            for (seq, hash, prev, r) in list {
                 match head {
                     Some(h) if seq <= h.seq => {
                         let stored = self.get(&game, seq)?.ok_or_else(|| {
                             StoreError::Damaged(format!("missing record {seq} below the head"))
                         })?;
                         if &stored == r {
-                            report.already_present += 1;
+                            out.already_present += 1;
                         } else {
-                            return Err(StoreError::Fork {
-                                game: hex::encode(game),
-                                seq,
-                                stored: hex::encode(stored.hash()),
-                                imported: hex::encode(r.hash()),
-                            });
+                            forks.push((game, seq, stored.hash(), r.clone()));
                         }
                     }
                     _ => {
-                        to_write.push(r.clone());
+                        planned.push(Planned {
+                            game,
+                            head: Head { seq, hash },
+                            prev,
+                            stored: r.to_stored(),
+                        });
                         grew = true;
                     }
                 }
             }
             if grew {
-                report.games += 1;
+                out.games += 1;
             }
         }
-        report.written = to_write.len() as u64;
-        if !to_write.is_empty() {
-            self.append_batch(to_write)?;
+        if let Some((game, seq, stored, _)) = forks.first() {
+            let imported = forks[0].3.hash();
+            let ev: Vec<Record> = forks.iter().map(|f| f.3.clone()).collect();
+            self.keep_evidence(&ev)?;
+            return Err(StoreError::Fork {
+                game: hex::encode(game),
+                seq: *seq,
+                stored: hex::encode(stored),
+                imported: hex::encode(imported),
+            });
         }
-        Ok(report)
+        let total = planned.len() as u64;
+        let mut done = 0u64;
+        progress(0, total);
+        for chunk in planned.chunks(IMPORT_CHUNK) {
+            self.commit(chunk)?;
+            done += chunk.len() as u64;
+            progress(done, total);
+        }
+        if let Ok(mut c) = self.standings.lock() {
+            for p in &planned {
+                c.remove(&p.game);
+            }
+        }
+        out.written = total;
+        Ok(out)
     }
 
     /// Flushes and syncs everything written so far.
+    ///
+    /// # Errors
+    ///
+    /// Storage errors.
     pub fn sync(&self) -> Result<(), StoreError> {
         let t = self.sync.note_written();
         self.sync.wait_durable_ticket(&self.db, t)?;
@@ -567,9 +993,24 @@ impl Store {
     }
 }
 
-fn record_prev(record: &Record) -> Hash {
-    record
-        .header()
-        .map(|h| h.prev_hash)
-        .unwrap_or(kifu_ledger::ZERO_HASH)
+/// A checked record on its way into the commit.
+struct Planned {
+    game: Hash,
+    head: Head,
+    prev: Hash,
+    stored: Vec<u8>,
+}
+
+impl Planned {
+    fn new(game: Hash, head: Head, record: &Record) -> Planned {
+        Planned {
+            game,
+            head,
+            prev: record
+                .header()
+                .map(|h| h.prev_hash)
+                .unwrap_or(kifu_ledger::ZERO_HASH),
+            stored: record.to_stored(),
+        }
+    }
 }

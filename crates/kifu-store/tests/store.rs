@@ -5,7 +5,7 @@ use std::sync::{Arc, Barrier};
 
 use kifu_ledger::testkit::{sample_game, Cast};
 use kifu_ledger::*;
-use kifu_store::{Store, StoreError};
+use kifu_store::{Expect, Store, StoreError};
 
 fn fresh() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
@@ -81,7 +81,7 @@ fn two_racing_appenders_cannot_fork_a_game() {
     }
     let r = verify_records(&store.all_records().unwrap());
     assert!(r.ok(), "{:?}", r.problems);
-    assert_eq!(r.games[0].1, c.records.len() as u64 + 50);
+    assert_eq!(r.games[0].events, c.records.len() as u64 + 50);
 }
 
 #[test]
@@ -177,9 +177,9 @@ fn importing_twice_is_harmless_and_a_conflicting_archive_is_a_fork() {
     let (_dir, store) = fresh();
     let cast = Cast::new();
     let c = sample_game(&cast, "import");
-    let r = store.import(&c.records).unwrap();
+    let r = store.import(&verdict(&c.records), &mut |_, _| {}).unwrap();
     assert_eq!(r.written, c.records.len() as u64);
-    let r = store.import(&c.records).unwrap();
+    let r = store.import(&verdict(&c.records), &mut |_, _| {}).unwrap();
     assert_eq!((r.written, r.already_present), (0, c.records.len() as u64));
     // Another history from seq 3 on, validly signed.
     let mut other = kifu_ledger::testkit::ChainBuilder {
@@ -199,7 +199,168 @@ fn importing_twice_is_harmless_and_a_conflicting_archive_is_a_fork() {
         },
     );
     let before = store.len();
-    let e = store.import(&other.records).unwrap_err();
+    let e = store
+        .import(&verdict(&other.records), &mut |_, _| {})
+        .unwrap_err();
     assert!(matches!(e, StoreError::Fork { seq: 3, .. }), "{e}");
     assert_eq!(store.len(), before);
+    // The other record is kept as evidence, and every verification of the
+    // store reports the fork.
+    assert_eq!(store.evidence().unwrap(), vec![other.records[3].clone()]);
+    let r = verify_records(&store.records_for_verification().unwrap());
+    assert!(!r.ok());
+    assert_eq!(r.forks.len(), 1);
+    assert_eq!(r.forks[0].seq, 3);
+    drop(store);
+    let store = Store::open(_dir.path()).unwrap();
+    let r = verify_records(&store.records_for_verification().unwrap());
+    assert_eq!(r.forks.len(), 1, "the evidence is durable");
+}
+
+fn verdict(records: &[Record]) -> kifu_ledger::archive::ArchiveVerdict {
+    kifu_ledger::archive::ArchiveVerdict::of_records(records.to_vec())
+}
+
+#[test]
+fn a_fork_inside_an_archive_is_kept_as_evidence_and_nothing_else_is_written() {
+    let (_dir, store) = fresh();
+    let cast = Cast::new();
+    let c = sample_game(&cast, "archive fork");
+    let mut recs = c.records.clone();
+    let mut alt = kifu_ledger::testkit::ChainBuilder {
+        game: c.game,
+        head: Head {
+            seq: 2,
+            hash: c.records[2].hash(),
+        },
+        records: vec![],
+        at_ms: 7,
+    };
+    recs.push(
+        alt.push(
+            &cast.white,
+            Body::ClockPressed {
+                player: Color::White,
+            },
+        )
+        .clone(),
+    );
+    let e = store.import(&verdict(&recs), &mut |_, _| {}).unwrap_err();
+    assert!(matches!(e, StoreError::NotVerified(_)), "{e}");
+    assert_eq!(store.len(), 0);
+    assert_eq!(store.evidence().unwrap().len(), 2);
+    assert_eq!(
+        verify_records(&store.records_for_verification().unwrap())
+            .forks
+            .len(),
+        1
+    );
+}
+
+#[test]
+fn a_retried_append_is_recognised_and_a_stale_one_refused() {
+    let (_dir, store) = fresh();
+    let cast = Cast::new();
+    let c = sample_game(&cast, "retry");
+    store.append_batch(c.records.clone()).unwrap();
+    let body = Body::ClockPressed {
+        player: Color::Black,
+    };
+    let next = c.head.seq + 1;
+    let a = store
+        .append_expecting(&c.game, Expect::Seq(next), &cast.black, 10, body.clone())
+        .unwrap();
+    assert!(a.new);
+    // The acknowledgement was lost; the client retries with a new timestamp.
+    let b = store
+        .append_expecting(&c.game, Expect::Seq(next), &cast.black, 11, body.clone())
+        .unwrap();
+    assert_eq!((b.seq, b.hash, b.new), (a.seq, a.hash, false));
+    let b = store
+        .append_expecting(
+            &c.game,
+            Expect::After(c.head.hash),
+            &cast.black,
+            12,
+            body.clone(),
+        )
+        .unwrap();
+    assert_eq!((b.seq, b.new), (a.seq, false));
+    assert_eq!(store.head(&c.game).unwrap().unwrap().seq, next);
+    // A client that has not seen seq `next` gets a conflict, not an append.
+    let e = store
+        .append_expecting(
+            &c.game,
+            Expect::After(c.head.hash),
+            &cast.white,
+            13,
+            Body::ClockPressed {
+                player: Color::White,
+            },
+        )
+        .unwrap_err();
+    assert!(
+        matches!(e, StoreError::Stale { expected_seq, .. } if expected_seq == next),
+        "{e}"
+    );
+    let e = store
+        .append_expecting(&c.game, Expect::Seq(next + 5), &cast.black, 14, body)
+        .unwrap_err();
+    assert!(matches!(e, StoreError::Stale { .. }), "{e}");
+    assert_eq!(store.head(&c.game).unwrap().unwrap().seq, next);
+}
+
+#[test]
+fn a_second_open_is_reported_as_locked() {
+    let (dir, _store) = fresh();
+    // sled takes an exclusive flock on its data file: a second open, even
+    // from the same process, is refused, and named.
+    match Store::open(dir.path()) {
+        Err(StoreError::Locked(_)) => {}
+        Ok(_) => panic!("a second open succeeded"),
+        Err(e) => panic!("expected Locked, got {e}"),
+    }
+}
+
+#[test]
+fn committee_seats_follow_the_chain_on_append() {
+    let (_dir, store) = fresh();
+    let cast = Cast::new();
+    let mut c = sample_game(&cast, "committee");
+    let m: Vec<Keypair> = (30..34u8).map(|i| Keypair::from_seed([i; 32])).collect();
+    let p = |k: &Keypair| Participant {
+        role: Role::Committee,
+        name: "m".into(),
+        key: k.public(),
+    };
+    c.push(
+        &cast.director,
+        Body::CommitteeFormed {
+            members: vec![p(&m[0]), p(&m[1]), p(&m[2])],
+            reserves: vec![p(&m[3])],
+            formed_before_round: 1,
+        },
+    );
+    c.push(
+        &cast.black,
+        Body::AppealLodged {
+            player: Color::Black,
+            ruling_seq: 15,
+            grounds: "g".into(),
+        },
+    );
+    let appeal = c.head.seq;
+    store.append_batch(c.records.clone()).unwrap();
+    let d = Body::CommitteeDecision {
+        appeal_seq: appeal,
+        verdict: CommitteeVerdict::Upheld,
+        reasons: "r".into(),
+    };
+    let reserve = c.next(&m[3], d.clone());
+    assert!(matches!(
+        store.append(reserve),
+        Err(StoreError::Ledger(LedgerError::Refused(_)))
+    ));
+    let member = c.next(&m[0], d);
+    store.append(member).unwrap();
 }

@@ -1,0 +1,208 @@
+//! The signature acceptance rule, and the fast paths that must agree with it.
+//!
+//! A signature `(R, S)` by key `A` on message `M` is accepted when (from
+//! format 0.2.0, `docs/FORMAT.md` section 1):
+//!
+//! 1. `A` is the canonical encoding of a point of the prime-order subgroup
+//!    (not small order, no torsion component);
+//! 2. `verify_strict` accepts it: `S < L`, `R` not of small order, and the
+//!    encoding of `[S]B - [k]A` equals the 32 bytes of `R` exactly, with
+//!    `k = SHA-512(R || A || M) mod L`.
+//!
+//! Given 1, rule 2 can only hold when `R` is canonical and itself torsion-free
+//! (`[S]B - [k]A` lies in the prime-order subgroup), so the rule also refuses
+//! small-order and mixed-order `R`. A batch equation is sound only for such
+//! points: it has no cofactor step, and a torsion component of `R` vanishes
+//! from a random linear combination with probability 1/2 to 1/8. So
+//! [`verify_batch_exact`] refuses non-canonical, small-order and
+//! torsion-carrying `R` before it batches, and checks again one by one any
+//! batch that fails. [`verify_one`] is the rule itself.
+
+use std::collections::HashMap;
+
+use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
+use curve25519_dalek::scalar::Scalar;
+use curve25519_dalek::traits::IsIdentity;
+use ed25519_dalek::{Signature, VerifyingKey};
+
+/// Why a key or a signature is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SigError {
+    /// The 32 bytes are not the canonical encoding of a curve point.
+    #[error("not a canonical point encoding")]
+    NonCanonical,
+    /// The point has small order (it lies in the 8-torsion).
+    #[error("a point of small order")]
+    SmallOrder,
+    /// The point has a torsion component (mixed order).
+    #[error("a point with a torsion component")]
+    MixedOrder,
+    /// The equation does not hold.
+    #[error("the signature does not verify")]
+    Invalid,
+}
+
+/// Decodes a point and refuses non-canonical encodings, small-order points
+/// and points with a torsion component.
+pub fn check_point(bytes: &[u8; 32]) -> Result<EdwardsPoint, SigError> {
+    let p = CompressedEdwardsY(*bytes)
+        .decompress()
+        .ok_or(SigError::NonCanonical)?;
+    if p.compress().as_bytes() != bytes {
+        return Err(SigError::NonCanonical);
+    }
+    if p.is_small_order() {
+        return Err(SigError::SmallOrder);
+    }
+    if !torsion_free(&p) {
+        return Err(SigError::MixedOrder);
+    }
+    Ok(p)
+}
+
+/// `[L]P == 0`, computed in variable time (the points are public) as
+/// `[L - 1]P + P`.
+fn torsion_free(p: &EdwardsPoint) -> bool {
+    let l_minus_1 = -Scalar::ONE;
+    let q = EdwardsPoint::vartime_double_scalar_mul_basepoint(&l_minus_1, p, &Scalar::ZERO);
+    (q + p).is_identity()
+}
+
+/// A public key that passed [`check_point`].
+pub fn check_key(bytes: &[u8; 32]) -> Result<VerifyingKey, SigError> {
+    check_point(bytes)?;
+    VerifyingKey::from_bytes(bytes).map_err(|_| SigError::NonCanonical)
+}
+
+/// The acceptance rule for one signature (see the module docs).
+pub fn verify_one(key: &[u8; 32], message: &[u8], signature: &[u8; 64]) -> Result<(), SigError> {
+    let vk = cached_key(key)?;
+    verify_with(&vk, message, signature)
+}
+
+/// [`check_key`], remembered for the process (keys are few: a roster's).
+fn cached_key(key: &[u8; 32]) -> Result<VerifyingKey, SigError> {
+    use std::sync::{Mutex, OnceLock};
+    type Keys = Mutex<HashMap<[u8; 32], Result<VerifyingKey, SigError>>>;
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    let keys = KEYS.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(r) = keys.lock().ok().and_then(|m| m.get(key).copied()) {
+        return r;
+    }
+    let r = check_key(key);
+    if let Ok(mut m) = keys.lock() {
+        if m.len() > 4096 {
+            m.clear();
+        }
+        m.insert(*key, r);
+    }
+    r
+}
+
+/// The rule for a key that already passed [`check_key`].
+fn verify_with(vk: &VerifyingKey, message: &[u8], signature: &[u8; 64]) -> Result<(), SigError> {
+    vk.verify_strict(message, &Signature::from_bytes(signature))
+        .map_err(|_| SigError::Invalid)
+}
+
+/// One signature to check: key, message, signature.
+pub type Item<'a> = (&'a [u8; 32], &'a [u8], &'a [u8; 64]);
+
+/// Checks each item one by one with the acceptance rule; true where accepted.
+pub fn verify_each(items: &[Item<'_>]) -> Vec<bool> {
+    let mut keys = KeyCache::default();
+    items
+        .iter()
+        .map(|(k, m, s)| match keys.get(k) {
+            Some(vk) => verify_with(&vk, m, s).is_ok(),
+            None => false,
+        })
+        .collect()
+}
+
+/// Checks items with batch verification, giving exactly [`verify_each`]'s
+/// answer: `R` is checked to be canonical and torsion-free first, keys are
+/// checked once each, and a failing batch is checked again one by one.
+pub fn verify_batch_exact(items: &[Item<'_>]) -> Vec<bool> {
+    let mut keys = KeyCache::default();
+    let mut ok = vec![false; items.len()];
+    let mut candidates = Vec::with_capacity(items.len());
+    for (i, (k, _, s)) in items.iter().enumerate() {
+        let Some(vk) = keys.get(k) else { continue };
+        let mut r = [0u8; 32];
+        r.copy_from_slice(&s[..32]);
+        if check_point(&r).is_err() {
+            continue;
+        }
+        candidates.push((i, vk));
+    }
+    for chunk in candidates.chunks(BATCH) {
+        let msgs: Vec<&[u8]> = chunk.iter().map(|(i, _)| items[*i].1).collect();
+        let sigs: Vec<Signature> = chunk
+            .iter()
+            .map(|(i, _)| Signature::from_bytes(items[*i].2))
+            .collect();
+        let vks: Vec<VerifyingKey> = chunk.iter().map(|(_, vk)| *vk).collect();
+        if ed25519_dalek::verify_batch(&msgs, &sigs, &vks).is_ok() {
+            for (i, _) in chunk {
+                ok[*i] = true;
+            }
+        } else {
+            for (i, vk) in chunk {
+                ok[*i] = verify_with(vk, items[*i].1, items[*i].2).is_ok();
+            }
+        }
+    }
+    ok
+}
+
+/// Signatures per batch.
+const BATCH: usize = 64;
+
+#[derive(Default)]
+struct KeyCache(HashMap<[u8; 32], Option<VerifyingKey>>);
+
+impl KeyCache {
+    fn get(&mut self, k: &[u8; 32]) -> Option<VerifyingKey> {
+        *self.0.entry(*k).or_insert_with(|| cached_key(k).ok())
+    }
+}
+
+/// Which method [`verify_parallel`] uses on each core.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// [`verify_each`].
+    OneByOne,
+    /// [`verify_batch_exact`].
+    Batch,
+}
+
+/// The method the library uses (the faster on the machines measured; see
+/// `docs/PERFORMANCE.md`). Both give the same answer.
+pub const DEFAULT_METHOD: Method = Method::OneByOne;
+
+/// Checks items on every core with `method`; true where accepted.
+pub fn verify_parallel(items: &[Item<'_>], method: Method) -> Vec<bool> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(items.len().div_ceil(BATCH).max(1));
+    let per = items.len().div_ceil(threads.max(1)).max(1);
+    let f = match method {
+        Method::OneByOne => verify_each,
+        Method::Batch => verify_batch_exact,
+    };
+    let mut out = Vec::with_capacity(items.len());
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items.chunks(per).map(|c| s.spawn(move || f(c))).collect();
+        for (h, chunk) in handles.into_iter().zip(items.chunks(per)) {
+            match h.join() {
+                Ok(v) => out.extend(v),
+                // A panicking thread accepts nothing.
+                Err(_) => out.extend(std::iter::repeat(false).take(chunk.len())),
+            }
+        }
+    });
+    out
+}

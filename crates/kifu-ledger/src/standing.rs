@@ -1,0 +1,390 @@
+//! Who may sign what at a given point of a chain, and what the chain says so
+//! far about its end.
+//!
+//! The genesis roster fixes most roles for the whole game. The appeals
+//! committee changes along the chain (LGC 2023, "Appeals committee": formed
+//! before the first round; a member with a conflict of interest is recused and
+//! replaced by a reserve, or players are co-opted to make up three), so the
+//! right to sign a `committee_decision` is read from the chain up to that
+//! point: see [`Standing::check`] and `docs/FORMAT.md` section 5.1.
+//!
+//! A `Standing` is built by applying the events of a chain in order; it holds
+//! no I/O and no clock.
+
+use std::collections::BTreeMap;
+
+use crate::body::{
+    Body, CommitteeVerdict, Genesis, Participant, Point, Role, RulingEffect, SanctionKind,
+};
+use crate::event::Event;
+use crate::key::PublicKey;
+use crate::roles::{self, Refusal};
+
+/// How far back in time an event may be stamped, relative to the one before
+/// it, before verification warns: clocks of different devices at one board
+/// disagree by a few seconds.
+pub const TIME_TOLERANCE_MS: u64 = 5_000;
+
+/// The appeals committee as the chain has made it so far.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Committee {
+    /// Seq of the `committee_formed` event.
+    pub formed_seq: u64,
+    /// Members as formed.
+    pub members: Vec<Participant>,
+    /// Reserves, in order.
+    pub reserves: Vec<Participant>,
+    /// Co-opted, in order.
+    pub coopted: Vec<Participant>,
+    /// Recused keys.
+    pub recused: Vec<PublicKey>,
+}
+
+impl Committee {
+    /// The three who sit: members not recused, then reserves, then co-opted
+    /// persons, in that order, leaving out the game's players (LGC 2023,
+    /// "Appeals committee").
+    pub fn sitting(&self, players: &[PublicKey]) -> Vec<PublicKey> {
+        let mut out: Vec<PublicKey> = Vec::new();
+        for p in self
+            .members
+            .iter()
+            .chain(self.reserves.iter())
+            .chain(self.coopted.iter())
+        {
+            if out.len() == 3 {
+                break;
+            }
+            if !self.recused.contains(&p.key) && !players.contains(&p.key) && !out.contains(&p.key)
+            {
+                out.push(p.key);
+            }
+        }
+        out
+    }
+
+    fn names(&self, key: &PublicKey) -> bool {
+        self.members
+            .iter()
+            .chain(self.reserves.iter())
+            .chain(self.coopted.iter())
+            .any(|p| &p.key == key)
+    }
+}
+
+/// The votes on one appeal.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Appeal {
+    /// Seq of the `appeal_lodged` event.
+    pub seq: u64,
+    /// Decisions signed: (signer, verdict).
+    pub votes: Vec<(PublicKey, CommitteeVerdict)>,
+    /// Seq of the decision that made a majority, once there is one.
+    pub decided_at: Option<u64>,
+}
+
+/// Something a chain states that the board or the clock cannot have been:
+/// recorded as stated (the ledger records facts), and reported.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Irregularity {
+    /// A point outside the board.
+    OffBoard {
+        /// The point.
+        point: Point,
+        /// The board size.
+        size: u8,
+    },
+    /// The event is stamped earlier than the one before it, by more than
+    /// [`TIME_TOLERANCE_MS`].
+    TimeBackwards {
+        /// By how many milliseconds.
+        by_ms: u64,
+    },
+}
+
+impl std::fmt::Display for Irregularity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Irregularity::OffBoard { point, size } => write!(
+                f,
+                "irregularity: point ({}, {}) is off the {size}x{size} board",
+                point.x, point.y
+            ),
+            Irregularity::TimeBackwards { by_ms } => write!(
+                f,
+                "warning: time goes backwards by {by_ms} ms (tolerance {TIME_TOLERANCE_MS} ms)"
+            ),
+        }
+    }
+}
+
+/// The points a body names on the board.
+pub fn points_of(body: &Body) -> Vec<Point> {
+    match body {
+        Body::StonePlaced { point, .. } | Body::FifthChosen { point, .. } => vec![*point],
+        Body::DeadStonesMarked { dead, .. } | Body::StatusAgreed { dead } => dead.clone(),
+        Body::FifthsOffered { points, .. } => points.clone(),
+        Body::ForbiddenMovePointedOut { point, .. } => point.iter().copied().collect(),
+        Body::IrregularityRecorded { fix, .. } => fix
+            .remove
+            .iter()
+            .copied()
+            .chain(fix.place.iter().map(|(_, p)| *p))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The irregularities of `event` in a game of board size `size`, after an
+/// event stamped `prev_at_ms`.
+pub fn irregularities(size: u8, prev_at_ms: Option<u64>, event: &Event) -> Vec<Irregularity> {
+    let mut out: Vec<Irregularity> = points_of(&event.body)
+        .into_iter()
+        .filter(|p| p.x >= size || p.y >= size)
+        .map(|point| Irregularity::OffBoard { point, size })
+        .collect();
+    if let Some(prev) = prev_at_ms {
+        if event.at_ms + TIME_TOLERANCE_MS < prev {
+            out.push(Irregularity::TimeBackwards {
+                by_ms: prev - event.at_ms,
+            });
+        }
+    }
+    out
+}
+
+/// The state of a chain that decides who may sign what next.
+#[derive(Debug, Clone)]
+pub struct Standing {
+    genesis: Genesis,
+    players: Vec<PublicKey>,
+    /// The committee, once formed.
+    pub committee: Option<Committee>,
+    /// Appeals lodged, by seq.
+    pub appeals: BTreeMap<u64, Appeal>,
+    /// Seq of the last event that set a result.
+    pub result_seq: Option<u64>,
+    /// Timestamp of the last event applied.
+    pub last_at_ms: u64,
+}
+
+fn sets_result(effects: &[RulingEffect]) -> bool {
+    effects.iter().any(|e| {
+        matches!(
+            e,
+            RulingEffect::SetResult(_)
+                | RulingEffect::Sanction(crate::body::Sanction {
+                    kind: SanctionKind::GameForfeit | SanctionKind::Disqualification,
+                    ..
+                })
+        )
+    })
+}
+
+impl Standing {
+    /// The standing right after the genesis.
+    pub fn new(genesis: &Genesis, at_ms: u64) -> Standing {
+        let players = genesis
+            .roster
+            .iter()
+            .filter(|p| matches!(p.role, Role::Black | Role::White))
+            .map(|p| p.key)
+            .collect();
+        Standing {
+            genesis: genesis.clone(),
+            players,
+            committee: None,
+            appeals: BTreeMap::new(),
+            result_seq: None,
+            last_at_ms: at_ms,
+        }
+    }
+
+    /// The genesis.
+    pub fn genesis(&self) -> &Genesis {
+        &self.genesis
+    }
+
+    /// True when `key` is in the roster: the genesis roster, or named by the
+    /// chain's committee events.
+    pub fn in_roster(&self, key: &PublicKey) -> bool {
+        self.genesis.roster.iter().any(|p| &p.key == key)
+            || self.committee.as_ref().is_some_and(|c| c.names(key))
+    }
+
+    /// The committee members sitting now.
+    pub fn sitting(&self) -> Vec<PublicKey> {
+        self.committee
+            .as_ref()
+            .map(|c| c.sitting(&self.players))
+            .unwrap_or_default()
+    }
+
+    /// The roles `key` holds now: its genesis roles, and `Committee` while it
+    /// sits on the appeals committee.
+    pub fn roles_of(&self, key: &PublicKey) -> Vec<Role> {
+        let mut r = self.genesis.roles_of(key);
+        if !r.contains(&Role::Committee) && self.sitting().contains(key) {
+            r.push(Role::Committee);
+        }
+        r
+    }
+
+    /// Checks that `event` may come next. `event.seq` is its place.
+    pub fn check(&self, event: &Event) -> Result<(), Refusal> {
+        let kind = event.body.kind_name();
+        let refuse = |rule: String| Err(Refusal { kind, rule });
+        if !self.in_roster(&event.signer) {
+            return refuse("the signer's key is not in the game's roster".into());
+        }
+        if matches!(event.body, Body::CommitteeDecision { .. })
+            && !self.sitting().contains(&event.signer)
+        {
+            return refuse(
+                "only a member sitting on the appeals committee at this point of the chain may sign its decision (formed by committee_formed, changed by member_recused and member_coopted)".into(),
+            );
+        }
+        roles::check(&self.roles_of(&event.signer), &event.body, event.seq)?;
+        match &event.body {
+            Body::CommitteeFormed { .. } if self.committee.is_some() => refuse(
+                "the appeals committee is formed once; recuse and co-opt to change it".into(),
+            ),
+            Body::MemberRecused { member, .. } => match &self.committee {
+                None => refuse("no appeals committee has been formed".into()),
+                Some(c) if !c.names(member) => refuse(
+                    "the key is not a member, reserve or co-opted member of the committee".into(),
+                ),
+                Some(c) if c.recused.contains(member) => {
+                    refuse("the member is already recused".into())
+                }
+                Some(_) => Ok(()),
+            },
+            Body::MemberCoopted { member } => match &self.committee {
+                None => refuse("no appeals committee has been formed".into()),
+                Some(c) if c.coopted.iter().any(|p| p.key == member.key) => {
+                    refuse("already co-opted".into())
+                }
+                Some(_) => Ok(()),
+            },
+            // LGC 2023, "Appeals committee": the three sitting members decide,
+            // by a majority; each signs the decision once.
+            Body::CommitteeDecision { appeal_seq, .. } => {
+                if !self.sitting().contains(&event.signer) {
+                    return refuse(
+                        "only a member sitting on the appeals committee at this point of the chain may sign its decision (formed by committee_formed, changed by member_recused and member_coopted)".into(),
+                    );
+                }
+                match self.appeals.get(appeal_seq) {
+                    None => refuse(format!(
+                        "seq {appeal_seq} is not an appeal lodged earlier in this game"
+                    )),
+                    Some(a) if a.votes.iter().any(|(k, _)| k == &event.signer) => {
+                        refuse("this member has already signed a decision on this appeal".into())
+                    }
+                    Some(_) => Ok(()),
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Checks that an event of a kind this library does not know may come
+    /// next: only a key in the roster may sign anything.
+    pub fn check_unknown(&self, signer: &PublicKey, _kind: u32) -> Result<(), Refusal> {
+        if self.in_roster(signer) {
+            Ok(())
+        } else {
+            Err(Refusal {
+                kind: "unknown kind",
+                rule: "the signer's key is not in the game's roster".into(),
+            })
+        }
+    }
+
+    /// Applies an event that passed [`Standing::check`].
+    pub fn apply(&mut self, event: &Event) {
+        self.last_at_ms = event.at_ms;
+        match &event.body {
+            Body::CommitteeFormed {
+                members, reserves, ..
+            } => {
+                self.committee = Some(Committee {
+                    formed_seq: event.seq,
+                    members: members.clone(),
+                    reserves: reserves.clone(),
+                    ..Default::default()
+                })
+            }
+            Body::MemberRecused { member, .. } => {
+                if let Some(c) = &mut self.committee {
+                    c.recused.push(*member);
+                }
+            }
+            Body::MemberCoopted { member } => {
+                if let Some(c) = &mut self.committee {
+                    c.coopted.push(member.clone());
+                }
+            }
+            Body::AppealLodged { .. } => {
+                self.appeals.insert(
+                    event.seq,
+                    Appeal {
+                        seq: event.seq,
+                        ..Default::default()
+                    },
+                );
+            }
+            Body::CommitteeDecision {
+                appeal_seq,
+                verdict,
+                ..
+            } => {
+                if let Some(a) = self.appeals.get_mut(appeal_seq) {
+                    a.votes.push((event.signer, verdict.clone()));
+                    let same = a.votes.iter().filter(|(_, v)| v == verdict).count();
+                    if a.decided_at.is_none() && same >= 2 {
+                        a.decided_at = Some(event.seq);
+                        if let CommitteeVerdict::Replaced(effects) = verdict {
+                            if sets_result(effects) {
+                                self.result_seq = Some(event.seq);
+                            }
+                        }
+                    }
+                }
+            }
+            Body::ResultDeclared(_) => self.result_seq = Some(event.seq),
+            Body::RefereeRuling(r) if sets_result(&r.effects) => self.result_seq = Some(event.seq),
+            _ => {}
+        }
+    }
+
+    /// Appeals lodged and not yet decided by a majority.
+    pub fn pending_appeals(&self) -> Vec<u64> {
+        self.appeals
+            .values()
+            .filter(|a| a.decided_at.is_none())
+            .map(|a| a.seq)
+            .collect()
+    }
+
+    /// True when the chain has reached a signed result and no appeal is
+    /// pending.
+    pub fn finished(&self) -> bool {
+        self.result_seq.is_some() && self.pending_appeals().is_empty()
+    }
+
+    /// The standing after replaying decoded events (genesis first), without
+    /// checking them.
+    pub fn replay(events: &[Event]) -> Option<Standing> {
+        let first = events.first()?;
+        let Body::GameCreated(g) = &first.body else {
+            return None;
+        };
+        let mut s = Standing::new(g, first.at_ms);
+        for e in &events[1..] {
+            s.apply(e);
+        }
+        Some(s)
+    }
+}
