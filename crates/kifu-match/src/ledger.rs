@@ -7,6 +7,7 @@
 
 use std::collections::HashMap;
 
+use kifu_ledger::standing::Standing;
 use kifu_ledger::{check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, Record};
 use kifu_store::Store;
 
@@ -86,7 +87,7 @@ impl GameLedger for StoreLedger<'_> {
 /// Keeps chains in memory (tests, dry runs).
 #[derive(Debug, Default)]
 pub struct MemoryLedger {
-    chains: HashMap<Hash, (Genesis, Vec<Record>)>,
+    chains: HashMap<Hash, (Standing, Vec<Record>)>,
     order: Vec<Hash>,
 }
 
@@ -123,7 +124,7 @@ impl GameLedger for MemoryLedger {
         let rec = Event::genesis(at_ms, key.public(), genesis).sign(key)?;
         let (_, g) = check_genesis(&rec)?;
         let id = rec.hash();
-        self.chains.insert(id, (g, vec![rec]));
+        self.chains.insert(id, (Standing::new(&g, at_ms), vec![rec]));
         self.order.push(id);
         Ok(id)
     }
@@ -135,7 +136,7 @@ impl GameLedger for MemoryLedger {
         body: Body,
         at_ms: u64,
     ) -> Result<u64, MatchError> {
-        let (genesis, records) = self
+        let (standing, records) = self
             .chains
             .get_mut(game)
             .ok_or_else(|| MatchError::UnknownGame(hex::encode(game)))?;
@@ -147,7 +148,8 @@ impl GameLedger for MemoryLedger {
             hash: last.hash(),
         };
         let rec = Event::next(*game, head, at_ms, key.public(), body).sign(key)?;
-        check_append(game, genesis, head, &rec)?;
+        let event = check_append(game, standing, head, &rec)?;
+        standing.apply(&event);
         records.push(rec);
         Ok(head.seq + 1)
     }
