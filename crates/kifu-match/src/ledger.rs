@@ -124,7 +124,8 @@ impl GameLedger for MemoryLedger {
         let rec = Event::genesis(at_ms, key.public(), genesis).sign(key)?;
         let (_, g) = check_genesis(&rec)?;
         let id = rec.hash();
-        self.chains.insert(id, (Standing::new(&g, at_ms), vec![rec]));
+        self.chains
+            .insert(id, (Standing::new(&g, at_ms), vec![rec]));
         self.order.push(id);
         Ok(id)
     }
