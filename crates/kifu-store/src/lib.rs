@@ -19,6 +19,7 @@
 //! [`StoreError::Ledger`] with [`LedgerError::Conflict`].
 #![deny(missing_docs)]
 
+mod kv;
 mod sync;
 
 use std::collections::HashMap;

@@ -1,0 +1,249 @@
+//! Figures for docs/PERFORMANCE.md (ignored: run by hand, release build):
+//!
+//! ```sh
+//! cargo test -p kifu-nats --release --test perf -- --ignored --nocapture --test-threads 1
+//! ```
+//!
+//! On a three-node JetStream cluster on loopback, stream replicas 3:
+//! publish throughput of a backlog, append-to-consumer latency at a steady
+//! rate, and durable append throughput with and without a publisher running.
+//! Nothing is asserted about time; the figures are printed.
+
+mod support;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use kifu_ledger::testkit::{Cast, ChainBuilder};
+use kifu_ledger::{Body, Color, Hash, Record};
+use kifu_nats::{
+    run_publisher_with_status, ConsumerConfig, FeedConsumer, Filter, PublisherConfig,
+    PublisherStatus, Start,
+};
+use kifu_store::Store;
+
+/// `games` chains of `per_game` clock presses each, signed in advance.
+fn chains(cast: &Cast, tag: &str, games: usize, per_game: usize) -> Vec<Vec<Record>> {
+    (0..games)
+        .map(|i| {
+            let mut c = ChainBuilder::start(&cast.referee, cast.genesis(&format!("{tag} {i}")), 0);
+            for k in 0..per_game {
+                let player = if k % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                c.push(&cast.recorder, Body::ClockPressed { player });
+            }
+            c.records
+        })
+        .collect()
+}
+
+fn start_publisher(
+    store: Arc<Store>,
+    url: &str,
+    stream: &str,
+) -> (
+    Arc<PublisherStatus>,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
+    let mut cfg = PublisherConfig::new(url);
+    cfg.replicas = 3;
+    cfg.stream = stream.into();
+    let status = Arc::new(PublisherStatus::default());
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let st = status.clone();
+    let h = tokio::spawn(async move {
+        run_publisher_with_status(store, cfg, st, async {
+            let _ = rx.await;
+        })
+        .await
+        .expect("publisher");
+    });
+    (status, tx, h)
+}
+
+/// Durable appends from `writers` threads for `secs`: events per second.
+fn append_rate(store: &Arc<Store>, chains: Vec<Vec<Record>>, writers: usize, secs: f64) -> f64 {
+    let stop = Arc::new(AtomicBool::new(false));
+    let done = Arc::new(AtomicU64::new(0));
+    let per = chains.len() / writers;
+    let mut handles = Vec::new();
+    let mut chains = chains.into_iter();
+    for _ in 0..writers {
+        let mine: Vec<Vec<Record>> = chains.by_ref().take(per).collect();
+        let (store, stop, done) = (store.clone(), stop.clone(), done.clone());
+        handles.push(std::thread::spawn(move || {
+            for chain in mine {
+                for r in chain {
+                    if stop.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    store.append(r).expect("append");
+                    done.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        }));
+    }
+    let start = Instant::now();
+    std::thread::sleep(Duration::from_secs_f64(secs));
+    stop.store(true, Ordering::Relaxed);
+    let n = done.load(Ordering::Relaxed);
+    let el = start.elapsed().as_secs_f64();
+    for h in handles {
+        let _ = h.join();
+    }
+    n as f64 / el
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+#[ignore]
+async fn nats_figures() {
+    let Some(bin) = support::nats_server("nats figures") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let cluster = support::Cluster::start(&bin, &t.path().join("nats"), 3);
+    let url = cluster.urls();
+    let cast = Cast::new();
+
+    // 1. Publish throughput: a backlog of 200 games x 100 events.
+    let store = Arc::new(Store::open(&t.path().join("backlog")).unwrap());
+    let backlog = chains(&cast, "backlog", 200, 99);
+    let total: usize = backlog.iter().map(|c| c.len()).sum();
+    let all: Vec<Record> = backlog.into_iter().flatten().collect();
+    for chunk in all.chunks(1000) {
+        store.append_batch(chunk.to_vec()).unwrap();
+    }
+    // Warm up: let the cluster elect the stream's leader first.
+    let (status, stop, h) = start_publisher(store.clone(), &url, "PERF1");
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(300);
+    while status.next_cursor.load(Ordering::Relaxed) < total as u64 {
+        assert!(Instant::now() < deadline, "publisher too slow");
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let el = start.elapsed().as_secs_f64();
+    println!(
+        "publish: {total} events in {el:.2} s = {:.0} events/s (3 nodes, R3, including stream creation)",
+        total as f64 / el
+    );
+    let _ = stop.send(());
+    h.await.unwrap();
+
+    // 2. Append-to-consumer latency at a steady 500 events/s over 20 games.
+    let store = Arc::new(Store::open(&t.path().join("latency")).unwrap());
+    let lat_chains = chains(&cast, "latency", 20, 200);
+    for c in &lat_chains {
+        store.append(c[0].clone()).unwrap();
+    }
+    let (status, stop, h) = start_publisher(store.clone(), &url, "PERF2");
+    while status.next_cursor.load(Ordering::Relaxed) < 20 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let mut consumer = FeedConsumer::connect(&ConsumerConfig {
+        url: url.clone(),
+        stream: "PERF2".into(),
+        filter: Filter::All,
+        start: Start::FromStart,
+    })
+    .await
+    .unwrap();
+    let acked: Arc<Mutex<HashMap<Hash, Instant>>> = Arc::default();
+    let n_events = 20 * 200;
+    let writer = {
+        let (store, acked) = (store.clone(), acked.clone());
+        std::thread::spawn(move || {
+            let start = Instant::now();
+            let mut i = 0u64;
+            for k in 1..=200 {
+                for c in &lat_chains {
+                    // 500 events per second.
+                    let due = start + Duration::from_micros(2000 * i);
+                    if let Some(d) = due.checked_duration_since(Instant::now()) {
+                        std::thread::sleep(d);
+                    }
+                    let r = c[k].clone();
+                    let hash = r.hash();
+                    store.append(r).unwrap();
+                    acked.lock().unwrap().insert(hash, Instant::now());
+                    i += 1;
+                }
+            }
+        })
+    };
+    let mut lat = Vec::with_capacity(n_events);
+    while lat.len() < n_events {
+        let d = tokio::time::timeout(Duration::from_secs(30), consumer.next())
+            .await
+            .expect("delivery")
+            .unwrap();
+        let now = Instant::now();
+        if d.seq == 0 {
+            continue;
+        }
+        // The append may be acknowledged a hair after delivery starts;
+        // wait for its timestamp.
+        let mut t0 = None;
+        for _ in 0..1000 {
+            if let Some(t) = acked.lock().unwrap().get(&d.record.hash()) {
+                t0 = Some(*t);
+                break;
+            }
+            std::thread::sleep(Duration::from_micros(50));
+        }
+        let t0 = t0.expect("delivered record was appended");
+        lat.push(now.saturating_duration_since(t0));
+    }
+    writer.join().unwrap();
+    lat.sort();
+    let p = |q: f64| lat[((lat.len() as f64 * q) as usize).min(lat.len() - 1)];
+    println!(
+        "append-acknowledged to verified delivery, 500 events/s: p50 {:?} p99 {:?} max {:?} ({} events)",
+        p(0.50),
+        p(0.99),
+        lat[lat.len() - 1],
+        lat.len()
+    );
+    let _ = stop.send(());
+    h.await.unwrap();
+
+    // 3. The publisher's cost on durable appends: 8 writers, 8 s each way,
+    //    alternated twice.
+    let store = Arc::new(Store::open(&t.path().join("cost")).unwrap());
+    let mut rates_without = Vec::new();
+    let mut rates_with = Vec::new();
+    for round in 0..2 {
+        let c = chains(&cast, &format!("cost-off-{round}"), 64, 700);
+        let s2 = store.clone();
+        rates_without.push(
+            tokio::task::spawn_blocking(move || append_rate(&s2, c, 8, 8.0))
+                .await
+                .unwrap(),
+        );
+        let (_status, stop, h) = start_publisher(store.clone(), &url, "PERF3");
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let c = chains(&cast, &format!("cost-on-{round}"), 64, 700);
+        let s2 = store.clone();
+        rates_with.push(
+            tokio::task::spawn_blocking(move || append_rate(&s2, c, 8, 8.0))
+                .await
+                .unwrap(),
+        );
+        let _ = stop.send(());
+        h.await.unwrap();
+    }
+    let avg = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    println!(
+        "durable appends, 8 writers: without publisher {:?} -> {:.0}/s; with publisher {:?} -> {:.0}/s; change {:+.1} %",
+        rates_without.iter().map(|r| r.round()).collect::<Vec<_>>(),
+        avg(&rates_without),
+        rates_with.iter().map(|r| r.round()).collect::<Vec<_>>(),
+        avg(&rates_with),
+        (avg(&rates_with) / avg(&rates_without) - 1.0) * 100.0
+    );
+}
