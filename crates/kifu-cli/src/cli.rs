@@ -61,6 +61,10 @@ pub enum Command {
     /// The game as a story: every event, who signed it, and each consequence
     /// with the rule behind it.
     Explain(ExplainArgs),
+    /// Publish the store's feed to a NATS JetStream stream until stopped.
+    Publish(crate::nats_cmd::PublishArgs),
+    /// Copy a NATS JetStream stream of kifu records, verified, into this store.
+    Mirror(crate::nats_cmd::MirrorArgs),
 }
 
 /// `kifu replay`.
@@ -260,6 +264,9 @@ pub struct FeedArgs {
     /// With --follow: how often to look for new events, in ms.
     #[arg(long, default_value_t = 250)]
     pub poll_ms: u64,
+    /// Read from a NATS JetStream stream instead of the store.
+    #[command(flatten)]
+    pub nats: crate::nats_cmd::FeedNatsArgs,
 }
 
 /// `kifu demo`.

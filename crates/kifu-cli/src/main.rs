@@ -25,6 +25,7 @@ mod demo;
 mod feed_cmd;
 mod game_cmd;
 mod keys;
+mod nats_cmd;
 mod render;
 mod renju_cmd;
 mod replay_cmd;
@@ -85,6 +86,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => archive_cmd::verify(&cli.data, a),
         Command::Export(a) => archive_cmd::export(&cli.data, a),
         Command::Import(a) => archive_cmd::import(&cli.data, a),
+        Command::Feed(a) if a.nats.nats.is_some() => nats_cmd::feed(a),
         Command::Feed(a) => feed_cmd::feed(&cli.data, a),
         Command::Demo(a) => demo::demo(&cli.data, a),
         Command::Soak(a) => game_cmd::soak(&cli.data, a),
@@ -96,6 +98,8 @@ fn main() -> ExitCode {
         Command::Replay(a) => replay_cmd::replay(&cli.data, a),
         Command::Sanctions(a) => replay_cmd::sanctions(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
+        Command::Publish(a) => nats_cmd::publish(&cli.data, a),
+        Command::Mirror(a) => nats_cmd::mirror(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -91,7 +91,12 @@ impl std::fmt::Debug for Delivered {
 pub struct FeedConsumer {
     client: async_nats::Client,
     stream: jetstream::stream::Stream,
-    messages: consumer::pull::Stream,
+    consumer: consumer::PullConsumer,
+    /// Messages pulled and not yet handed out.
+    buffer: std::collections::VecDeque<jetstream::Message>,
+    /// Records the caller still wants; nothing beyond is pulled, so a durable
+    /// consumer that stops leaves nothing delivered and unacknowledged.
+    wanted: Option<u64>,
     verifier: Verifier,
     /// Verified records fetched from history, to hand out before the message
     /// that needed them.
@@ -143,11 +148,12 @@ impl FeedConsumer {
         let mut c: consumer::PullConsumer = c;
         let info = c.info().await.map_err(nats_error)?;
         let pending_at_start = info.num_pending + info.num_ack_pending as u64;
-        let messages = c.messages().await.map_err(nats_error)?;
         Ok(FeedConsumer {
             client,
             stream,
-            messages,
+            consumer: c,
+            buffer: Default::default(),
+            wanted: None,
             verifier: Verifier::new(),
             backlog: Default::default(),
             pending_at_start,
@@ -160,21 +166,63 @@ impl FeedConsumer {
         self.pending_at_start
     }
 
+    /// Reads at most `n` more records (a durable consumer pulls no more than
+    /// that, so nothing is left delivered and unacknowledged when it stops).
+    pub fn set_limit(&mut self, n: u64) {
+        self.wanted = Some(n);
+    }
+
+    /// Pulls what is there (up to what is wanted); when nothing is, waits a
+    /// little for the next message.
+    async fn refill(&mut self) {
+        let k = self.wanted.unwrap_or(256).clamp(1, 256) as usize;
+        let got = async {
+            let mut b = self
+                .consumer
+                .fetch()
+                .max_messages(k)
+                .messages()
+                .await
+                .map_err(nats_error)?;
+            while let Some(m) = b.next().await {
+                self.buffer.push_back(m.map_err(nats_error)?);
+            }
+            if self.buffer.is_empty() {
+                let mut b = self
+                    .consumer
+                    .batch()
+                    .max_messages(1)
+                    .expires(Duration::from_secs(5))
+                    .messages()
+                    .await
+                    .map_err(nats_error)?;
+                while let Some(m) = b.next().await {
+                    self.buffer.push_back(m.map_err(nats_error)?);
+                }
+            }
+            Ok::<(), NatsError>(())
+        }
+        .await;
+        if got.is_err() && self.buffer.is_empty() {
+            // Pull requests fail while the cluster elects a leader or the
+            // connection is re-established: try again shortly.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
     /// The next verified record (repeats are skipped). A record that fails
     /// verification is an error naming it; the consumer can go on after it.
     pub async fn next(&mut self) -> Result<Delivered, NatsError> {
         loop {
             if let Some(d) = self.backlog.pop_front() {
+                if let Some(w) = &mut self.wanted {
+                    *w = w.saturating_sub(1);
+                }
                 return Ok(d);
             }
-            let msg = match self.messages.next().await {
-                Some(Ok(m)) => m,
-                Some(Err(e)) => return Err(nats_error(e)),
-                None => {
-                    return Err(NatsError::Nats(
-                        "the consumer's message stream ended".into(),
-                    ))
-                }
+            let Some(msg) = self.buffer.pop_front() else {
+                self.refill().await;
+                continue;
             };
             let (stream_seq, pending) = match msg.info() {
                 Ok(i) => (i.stream_sequence, i.pending),
@@ -204,6 +252,9 @@ impl FeedConsumer {
             };
             match verdict {
                 Verdict::Next { game, seq } => {
+                    if let Some(w) = &mut self.wanted {
+                        *w = w.saturating_sub(1);
+                    }
                     return Ok(Delivered {
                         stream_seq,
                         cursor,
@@ -212,7 +263,7 @@ impl FeedConsumer {
                         record,
                         pending,
                         acker: Some(acker),
-                    })
+                    });
                 }
                 Verdict::Repeat { .. } => {
                     let _ = acker.ack().await;

@@ -101,7 +101,7 @@ async fn mirror_loop(
         let cfg = consumer::pull::Config {
             durable_name: Some(config.durable.clone()),
             deliver_policy: consumer::DeliverPolicy::All,
-            ack_policy: consumer::AckPolicy::All,
+            ack_policy: consumer::AckPolicy::Explicit,
             filter_subject: crate::subject::STREAM_SUBJECTS.to_string(),
             max_ack_pending: (config.batch.max(1) * 4) as i64,
             ..Default::default()
@@ -141,11 +141,15 @@ async fn mirror_loop(
             }
         }
         import(&store, &stream, records, &status).await?;
-        if let Some(last) = batch.last() {
-            // AckPolicy::All: this acknowledges the whole batch.
-            if last.ack().await.is_ok() {
-                status.acked_stream_seq.store(last_seq, Ordering::Relaxed);
-            }
+        // Each message is acknowledged (only after the import is durable):
+        // one acknowledging everything before it could cover messages
+        // delivered to an earlier mirror process that died before storing them.
+        let mut all_acked = true;
+        for m in &batch {
+            all_acked &= m.ack().await.is_ok();
+        }
+        if all_acked {
+            status.acked_stream_seq.store(last_seq, Ordering::Relaxed);
         }
     }
 }
@@ -194,9 +198,15 @@ async fn import(
                     .already_present
                     .fetch_add(rep.already_present, Ordering::Relaxed);
             }
-            Err(NatsError::Store(StoreError::NoSuchGame(_))) => {
-                // A game this store has not seen from its start: take its
-                // history from the stream, verified by the same import.
+            Err(NatsError::Store(e @ (StoreError::Io(_) | StoreError::Sled(_)))) => {
+                return Err(e.into())
+            }
+            Err(e) if ahead_of_store(store, &r) => {
+                // A game this store has not seen from its start, or a record
+                // ahead of its head (its predecessors were delivered to a
+                // mirror process that died, and come again later): take the
+                // game's history from the stream, verified by the same import.
+                let _ = e;
                 let (game, _) = Verifier::place(&r)?;
                 let mut history: Vec<Record> = game_history(stream, &game, sseq)
                     .await?
@@ -208,15 +218,27 @@ async fn import(
                 match blocking(move || s.import(&history)).await {
                     Ok(rep) => {
                         status.written.fetch_add(rep.written, Ordering::Relaxed);
+                        status
+                            .already_present
+                            .fetch_add(rep.already_present, Ordering::Relaxed);
                     }
                     Err(e) => status.refuse(format!("stream message {sseq}: {e}")),
                 }
-            }
-            Err(NatsError::Store(e @ (StoreError::Io(_) | StoreError::Sled(_)))) => {
-                return Err(e.into())
             }
             Err(e) => status.refuse(format!("stream message {sseq}: {e}")),
         }
     }
     Ok(())
+}
+
+/// True when `record` belongs after records this store does not hold yet.
+fn ahead_of_store(store: &Store, record: &Record) -> bool {
+    let Ok((game, seq)) = Verifier::place(record) else {
+        return false;
+    };
+    match store.head(&game) {
+        Ok(None) => seq > 0,
+        Ok(Some(h)) => seq > h.seq + 1,
+        Err(_) => false,
+    }
 }

@@ -217,6 +217,15 @@ async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
     )
     .await;
 
+    println!(
+        "venue A: {} new, {} repeats dropped; venue B: {} new, {} repeats dropped; mirror: {} written, {} already present",
+        a.status.published.load(Ordering::Relaxed),
+        a.status.duplicates.load(Ordering::Relaxed),
+        b.status.published.load(Ordering::Relaxed),
+        b.status.duplicates.load(Ordering::Relaxed),
+        mirror_status.written.load(Ordering::Relaxed),
+        mirror_status.already_present.load(Ordering::Relaxed),
+    );
     // Exactly once, byte for byte, verified.
     assert_eq!(mirror_store.len() as u64, total);
     assert_eq!(mirror_status.refused.load(Ordering::Relaxed), 0);
