@@ -235,10 +235,79 @@ fn publish_feed_mirror_and_an_independent_verifier() {
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(v["records"].as_u64(), Some(n2 as u64));
         assert_eq!(v["games"].as_u64(), Some(2));
+        // A forged record (one signature bit flipped) put into the stream by
+        // someone else: both verifiers refuse it.
+        let forged = forged_record(&local[5]);
+        let subject = format!(
+            "kifu.{}.{}",
+            local[5]["game"].as_str().unwrap(),
+            kifu_nats::subject::tournament_token("kifu demonstration open")
+        );
+        raw_publish(cluster.nodes[0].port, &subject, &forged);
+        let out = std::process::Command::new("python3")
+            .arg(
+                Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("../../crates/kifu-nats/tests/verify_stream.py"),
+            )
+            .args([url.as_str(), "KIFU"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("bad signature"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let out = run(&venue, &["feed", "--nats", &url, "--from-start"]);
+        assert_eq!(out.status.code(), Some(3));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("refused stream message"));
+        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), n2);
     } else if std::env::var("KIFU_REQUIRE_PEERS").as_deref() == Ok("1") {
         panic!("python3 with nats-py, blake3 and cryptography is required (KIFU_REQUIRE_PEERS=1)");
     } else {
         eprintln!("independent verifier skipped: pip install nats-py blake3 cryptography");
     }
     stop(publisher);
+}
+
+/// The stored bytes of a feed line's record with one signature bit flipped.
+fn forged_record(line: &Value) -> Vec<u8> {
+    let event_bytes = hex::decode(line["event_bytes"].as_str().unwrap()).unwrap();
+    let mut signature: [u8; 64] = hex::decode(line["signature"].as_str().unwrap())
+        .unwrap()
+        .try_into()
+        .unwrap();
+    signature[10] ^= 0x01;
+    kifu_ledger::Record {
+        event_bytes,
+        signature,
+    }
+    .to_stored()
+}
+
+/// Publishes one message with the NATS text protocol (no kifu code).
+fn raw_publish(port: u16, subject: &str, payload: &[u8]) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut msg = format!(
+        "CONNECT {{\"verbose\":false,\"pedantic\":false}}\r\nPUB {subject} {}\r\n",
+        payload.len()
+    )
+    .into_bytes();
+    msg.extend_from_slice(payload);
+    msg.extend_from_slice(b"\r\nPING\r\n");
+    s.write_all(&msg).unwrap();
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    for _ in 0..100 {
+        let n = s.read(&mut buf).unwrap();
+        got.extend_from_slice(&buf[..n]);
+        if n == 0 || String::from_utf8_lossy(&got).contains("PONG") {
+            break;
+        }
+    }
+    assert!(String::from_utf8_lossy(&got).contains("PONG"));
+    // The stream stores it asynchronously: give it a moment, bounded.
+    std::thread::sleep(Duration::from_millis(300));
 }

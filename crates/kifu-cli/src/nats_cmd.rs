@@ -219,9 +219,6 @@ pub fn feed(a: FeedArgs) -> CmdResult {
             .await
             .map_err(|_| Failure::new(format!("no answer from NATS at {}", config.url)))?
             .map_err(|e| Failure::new(e.to_string()))?;
-        if !follow && c.pending_at_start() == 0 {
-            return Ok(());
-        }
         if limit < u64::MAX {
             c.set_limit(limit);
         }
@@ -229,12 +226,20 @@ pub fn feed(a: FeedArgs) -> CmdResult {
         let mut problems = 0u64;
         let stdout = std::io::stdout();
         while printed < limit {
+            let read = async {
+                if follow {
+                    c.next().await.map(Some)
+                } else {
+                    c.next_until_caught_up().await
+                }
+            };
             let next = tokio::select! {
-                n = c.next() => n,
+                n = read => n,
                 _ = stop_signal() => break,
             };
             match next {
-                Ok(d) => {
+                Ok(None) => break,
+                Ok(Some(d)) => {
                     let mut v = record_json(&d.game, &d.record);
                     if let Some(cur) = d.cursor {
                         v["cursor"] = serde_json::json!(cur);
@@ -248,9 +253,6 @@ pub fn feed(a: FeedArgs) -> CmdResult {
                     }
                     c.ack(&d).await.map_err(|e| Failure::new(e.to_string()))?;
                     printed += 1;
-                    if !follow && d.pending == 0 {
-                        break;
-                    }
                 }
                 Err(kifu_nats::NatsError::BadMessage { stream_seq, what }) => {
                     problems += 1;

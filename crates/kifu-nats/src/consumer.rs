@@ -97,6 +97,8 @@ pub struct FeedConsumer {
     /// Records the caller still wants; nothing beyond is pulled, so a durable
     /// consumer that stops leaves nothing delivered and unacknowledged.
     wanted: Option<u64>,
+    /// Messages pending after the last one read (0: caught up).
+    last_pending: Option<u64>,
     verifier: Verifier,
     /// Verified records fetched from history, to hand out before the message
     /// that needed them.
@@ -154,6 +156,7 @@ impl FeedConsumer {
             consumer: c,
             buffer: Default::default(),
             wanted: None,
+            last_pending: None,
             verifier: Verifier::new(),
             backlog: Default::default(),
             pending_at_start,
@@ -164,6 +167,12 @@ impl FeedConsumer {
     /// reader that wants only what is there can stop at once.
     pub fn pending_at_start(&self) -> u64 {
         self.pending_at_start
+    }
+
+    /// True once the last message read (good or refused) was the last the
+    /// server held for this consumer at the time.
+    pub fn caught_up(&self) -> bool {
+        self.last_pending == Some(0) && self.buffer.is_empty() && self.backlog.is_empty()
     }
 
     /// Reads at most `n` more records (a durable consumer pulls no more than
@@ -214,18 +223,42 @@ impl FeedConsumer {
     /// verification is an error naming it; the consumer can go on after it.
     pub async fn next(&mut self) -> Result<Delivered, NatsError> {
         loop {
+            if let Some(d) = self.next_inner(false).await? {
+                return Ok(d);
+            }
+        }
+    }
+
+    /// Like [`FeedConsumer::next`], but `None` once the consumer has caught
+    /// up with what the stream held (for readers that stop there).
+    pub async fn next_until_caught_up(&mut self) -> Result<Option<Delivered>, NatsError> {
+        self.next_inner(true).await
+    }
+
+    async fn next_inner(&mut self, stop: bool) -> Result<Option<Delivered>, NatsError> {
+        loop {
             if let Some(d) = self.backlog.pop_front() {
                 if let Some(w) = &mut self.wanted {
                     *w = w.saturating_sub(1);
                 }
-                return Ok(d);
+                return Ok(Some(d));
             }
             let Some(msg) = self.buffer.pop_front() else {
+                let at_end = match self.last_pending {
+                    Some(p) => p == 0,
+                    None => self.pending_at_start == 0,
+                };
+                if stop && at_end {
+                    return Ok(None);
+                }
                 self.refill().await;
                 continue;
             };
             let (stream_seq, pending) = match msg.info() {
-                Ok(i) => (i.stream_sequence, i.pending),
+                Ok(i) => {
+                    self.last_pending = Some(i.pending);
+                    (i.stream_sequence, i.pending)
+                }
                 Err(e) => return Err(NatsError::Nats(format!("message without metadata: {e}"))),
             };
             let cursor = header_u64(&msg, HEADER_CURSOR);
@@ -255,7 +288,7 @@ impl FeedConsumer {
                     if let Some(w) = &mut self.wanted {
                         *w = w.saturating_sub(1);
                     }
-                    return Ok(Delivered {
+                    return Ok(Some(Delivered {
                         stream_seq,
                         cursor,
                         game,
@@ -263,7 +296,7 @@ impl FeedConsumer {
                         record,
                         pending,
                         acker: Some(acker),
-                    });
+                    }));
                 }
                 Verdict::Repeat { .. } => {
                     let _ = acker.ack().await;

@@ -12,9 +12,9 @@
 //!
 //! Order: records of one game are never in flight together, so a failed
 //! publication can not let a later record of the same game overtake it. Records
-//! of different games are pipelined.
+//! of different games are pipelined (see `publish_items`).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -55,7 +55,7 @@ impl PublisherConfig {
             url: url.into(),
             stream: crate::DEFAULT_STREAM.into(),
             replicas: 1,
-            batch: 512,
+            batch: 2048,
             idle_poll: Duration::from_millis(5),
             retry_after: Duration::from_millis(500),
             duplicate_window: Duration::from_secs(120),
@@ -251,83 +251,72 @@ async fn publish_loop(
     }
 }
 
-/// Publishes `items` in order; returns how many from the start JetStream
-/// acknowledged, and the failure that stopped it, if any.
+/// Publishes `items`; returns how many from the start (in cursor order)
+/// JetStream acknowledged, and the failure that stopped it, if any.
+///
+/// The items go out in waves: wave `i` holds the `i`-th record of every game
+/// in `items`, pipelined; a wave starts only when the one before it is fully
+/// acknowledged. So records of different games are in flight together, and a
+/// record is sent only after its predecessor in its game was stored.
 async fn publish_items(
     js: &jetstream::Context,
     store: &Store,
     items: &[FeedItem],
     status: &PublisherStatus,
 ) -> (usize, Option<NatsError>) {
-    let mut in_flight: Vec<PublishAckFuture> = Vec::new();
-    let mut games: HashSet<Hash> = HashSet::new();
-    let mut acked = 0usize;
+    let mut wave_of = Vec::with_capacity(items.len());
+    let mut seen: HashMap<Hash, usize> = HashMap::new();
     for item in items {
-        if games.contains(&item.game) {
-            // One record of a game in flight at a time.
-            match settle(std::mem::take(&mut in_flight), status).await {
-                Ok(n) => acked += n,
-                Err((n, e)) => return (acked + n, Some(e)),
-            }
-            games.clear();
-        }
-        let message = match message_for(store, item) {
-            Ok(m) => m,
-            Err(e) => {
-                let n = settle(in_flight, status).await.unwrap_or_else(|(n, _)| n);
-                return (acked + n, Some(e));
-            }
-        };
-        match js
-            .send_publish(message.0, message.1)
-            .await
-            .map_err(nats_error)
-        {
-            Ok(f) => {
-                in_flight.push(f);
-                games.insert(item.game);
-            }
-            Err(e) => {
-                let n = settle(in_flight, status).await.unwrap_or_else(|(n, _)| n);
-                return (acked + n, Some(e));
-            }
-        }
+        let n = seen.entry(item.game).or_insert(0);
+        wave_of.push(*n);
+        *n += 1;
     }
-    match settle(in_flight, status).await {
-        Ok(n) => (acked + n, None),
-        Err((n, e)) => (acked + n, Some(e)),
-    }
-}
-
-/// Awaits acknowledgements in order; the count of the leading successes.
-async fn settle(
-    in_flight: Vec<PublishAckFuture>,
-    status: &PublisherStatus,
-) -> Result<usize, (usize, NatsError)> {
-    let mut ok = 0usize;
-    let mut first_err = None;
-    for f in in_flight {
-        match f.await {
-            Ok(ack) if first_err.is_none() => {
-                ok += 1;
-                if ack.duplicate {
-                    status.duplicates.fetch_add(1, Ordering::Relaxed);
-                } else {
-                    status.published.fetch_add(1, Ordering::Relaxed);
+    let waves = seen.values().copied().max().unwrap_or(0);
+    let mut acked = vec![false; items.len()];
+    let mut failure = None;
+    'waves: for w in 0..waves {
+        let mut in_flight: Vec<(usize, PublishAckFuture)> = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            if wave_of[i] != w {
+                continue;
+            }
+            let sent = match message_for(store, item) {
+                Ok((subject, message)) => {
+                    js.send_publish(subject, message).await.map_err(nats_error)
                 }
-            }
-            Ok(_) => {}
-            Err(e) => {
-                if first_err.is_none() {
-                    first_err = Some(nats_error(e));
+                Err(e) => Err(e),
+            };
+            match sent {
+                Ok(f) => in_flight.push((i, f)),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
                 }
             }
         }
+        for (i, f) in in_flight {
+            match f.await {
+                Ok(ack) => {
+                    acked[i] = true;
+                    if ack.duplicate {
+                        status.duplicates.fetch_add(1, Ordering::Relaxed);
+                    } else {
+                        status.published.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                Err(e) => {
+                    if failure.is_none() {
+                        failure = Some(nats_error(e));
+                    }
+                }
+            }
+        }
+        if failure.is_some() {
+            break 'waves;
+        }
     }
-    match first_err {
-        None => Ok(ok),
-        Some(e) => Err((ok, e)),
-    }
+    let done = acked.iter().take_while(|a| **a).count();
+    (done, failure)
 }
 
 fn message_for(

@@ -67,6 +67,14 @@ fn start_publisher(
     (status, tx, h)
 }
 
+/// Deletes a stream (streams may not share subjects, and every figure here
+/// uses kifu's).
+async fn delete_stream(url: &str, name: &str) {
+    let client = kifu_nats::connect(url, "perf").await.unwrap();
+    let js = async_nats::jetstream::new(client);
+    js.delete_stream(name).await.unwrap();
+}
+
 /// Durable appends from `writers` threads for `secs`: events per second.
 fn append_rate(store: &Arc<Store>, chains: Vec<Vec<Record>>, writers: usize, secs: f64) -> f64 {
     let stop = Arc::new(AtomicBool::new(false));
@@ -111,29 +119,41 @@ async fn nats_figures() {
     let url = cluster.urls();
     let cast = Cast::new();
 
-    // 1. Publish throughput: a backlog of 200 games x 100 events.
-    let store = Arc::new(Store::open(&t.path().join("backlog")).unwrap());
-    let backlog = chains(&cast, "backlog", 200, 99);
-    let total: usize = backlog.iter().map(|c| c.len()).sum();
-    let all: Vec<Record> = backlog.into_iter().flatten().collect();
-    for chunk in all.chunks(1000) {
-        store.append_batch(chunk.to_vec()).unwrap();
+    // 1. Publish throughput of a backlog of 200 games x 100 events: as a
+    //    venue's feed interleaves its boards, and game after game (an
+    //    imported archive), where only one record per game is in flight.
+    for (name, interleaved) in [("interleaved", true), ("game after game", false)] {
+        let store =
+            Arc::new(Store::open(&t.path().join(format!("backlog-{interleaved}"))).unwrap());
+        let backlog = chains(&cast, &format!("backlog {interleaved}"), 200, 99);
+        let total: usize = backlog.iter().map(|c| c.len()).sum();
+        let all: Vec<Record> = if interleaved {
+            (0..100)
+                .flat_map(|k| backlog.iter().map(move |c| c[k].clone()))
+                .collect()
+        } else {
+            backlog.into_iter().flatten().collect()
+        };
+        for chunk in all.chunks(1000) {
+            store.append_batch(chunk.to_vec()).unwrap();
+        }
+        let stream = if interleaved { "PERF1A" } else { "PERF1B" };
+        let (status, stop, h) = start_publisher(store.clone(), &url, stream);
+        let start = Instant::now();
+        let deadline = start + Duration::from_secs(300);
+        while status.next_cursor.load(Ordering::Relaxed) < total as u64 {
+            assert!(Instant::now() < deadline, "publisher too slow");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let el = start.elapsed().as_secs_f64();
+        println!(
+            "publish, {name}: {total} events in {el:.2} s = {:.0} events/s (3 nodes, R3, including stream creation)",
+            total as f64 / el
+        );
+        let _ = stop.send(());
+        h.await.unwrap();
+        delete_stream(&url, stream).await;
     }
-    // Warm up: let the cluster elect the stream's leader first.
-    let (status, stop, h) = start_publisher(store.clone(), &url, "PERF1");
-    let start = Instant::now();
-    let deadline = start + Duration::from_secs(300);
-    while status.next_cursor.load(Ordering::Relaxed) < total as u64 {
-        assert!(Instant::now() < deadline, "publisher too slow");
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    let el = start.elapsed().as_secs_f64();
-    println!(
-        "publish: {total} events in {el:.2} s = {:.0} events/s (3 nodes, R3, including stream creation)",
-        total as f64 / el
-    );
-    let _ = stop.send(());
-    h.await.unwrap();
 
     // 2. Append-to-consumer latency at a steady 500 events/s over 20 games.
     let store = Arc::new(Store::open(&t.path().join("latency")).unwrap());
@@ -211,6 +231,7 @@ async fn nats_figures() {
     );
     let _ = stop.send(());
     h.await.unwrap();
+    delete_stream(&url, "PERF2").await;
 
     // 3. The publisher's cost on durable appends: 8 writers, 8 s each way,
     //    alternated twice.
