@@ -2,8 +2,8 @@
 //!
 //! The store is the source of truth. The publisher reads the feed in cursor
 //! order from the first cursor NATS has not acknowledged (kept in the store
-//! under [`progress_key`]), makes sure what it read is on stable storage,
-//! publishes it, and moves the kept cursor on only over records whose
+//! under [`progress_key`]), up to the store's durable cursor (what
+//! acknowledged appends and syncs have put on stable storage), publishes it, and moves the kept cursor on only over records whose
 //! publication JetStream acknowledged. When NATS is unreachable nothing
 //! moves; appends go on locally and are published when it is back, in order,
 //! nothing skipped. A record published again after a crash carries the same
@@ -220,19 +220,41 @@ async fn publish_loop(
     let mut next = published_up_to(&store, &config.stream)?;
     status.next_cursor.store(next, Ordering::Relaxed);
     let batch = config.batch.max(1);
+    // When records wait that no acknowledged append has made durable yet
+    // (after a restart, or a writer that died before its sync), sync once
+    // they have waited this long.
+    let stall = config.idle_poll * 4;
+    let mut waiting_since: Option<tokio::time::Instant> = None;
     loop {
+        // Publish only what is on stable storage. Acknowledged appends move
+        // the store's durable cursor, so a busy store costs the publisher no
+        // sync of its own.
+        let durable = store.durable_cursor();
         let after = next.checked_sub(1);
-        let items = store.feed(after, batch)?;
+        let want = durable.saturating_sub(next).min(batch as u64) as usize;
+        let items = if want > 0 {
+            store.feed(after, want)?
+        } else {
+            Vec::new()
+        };
         if items.is_empty() {
+            if store.next_cursor()? > durable.max(next) {
+                let since = *waiting_since.get_or_insert_with(tokio::time::Instant::now);
+                if since.elapsed() >= stall {
+                    let s = store.clone();
+                    tokio::task::spawn_blocking(move || s.sync())
+                        .await
+                        .map_err(|e| NatsError::Damaged(format!("sync task: {e}")))??;
+                    waiting_since = None;
+                    continue;
+                }
+            } else {
+                waiting_since = None;
+            }
             tokio::time::sleep(config.idle_poll).await;
             continue;
         }
-        // Publish only what is on stable storage: records are committed
-        // before their shared sync, so wait for (or run) that sync.
-        let s = store.clone();
-        tokio::task::spawn_blocking(move || s.sync())
-            .await
-            .map_err(|e| NatsError::Damaged(format!("sync task: {e}")))??;
+        waiting_since = None;
         let (done, failure) = publish_items(&js, &store, &items, &status).await;
         if done > 0 {
             next = items[done - 1].cursor + 1;

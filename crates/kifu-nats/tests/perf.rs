@@ -8,6 +8,7 @@
 //! publish throughput of a backlog, append-to-consumer latency at a steady
 //! rate, and durable append throughput with and without a publisher running.
 //! Nothing is asserted about time; the figures are printed.
+//! `KIFU_PERF_ONLY=publish|latency|cost` runs one part.
 
 mod support;
 
@@ -118,11 +119,16 @@ async fn nats_figures() {
     let cluster = support::Cluster::start(&bin, &t.path().join("nats"), 3);
     let url = cluster.urls();
     let cast = Cast::new();
+    let only = std::env::var("KIFU_PERF_ONLY").ok();
+    let run = |part: &str| only.as_deref().is_none_or(|o| o == part);
 
     // 1. Publish throughput of a backlog of 200 games x 100 events: as a
     //    venue's feed interleaves its boards, and game after game (an
     //    imported archive), where only one record per game is in flight.
     for (name, interleaved) in [("interleaved", true), ("game after game", false)] {
+        if !run("publish") {
+            break;
+        }
         let store =
             Arc::new(Store::open(&t.path().join(format!("backlog-{interleaved}"))).unwrap());
         let backlog = chains(&cast, &format!("backlog {interleaved}"), 200, 99);
@@ -155,116 +161,124 @@ async fn nats_figures() {
         delete_stream(&url, stream).await;
     }
 
-    // 2. Append-to-consumer latency at a steady 500 events/s over 20 games.
-    let store = Arc::new(Store::open(&t.path().join("latency")).unwrap());
-    let lat_chains = chains(&cast, "latency", 20, 200);
-    for c in &lat_chains {
-        store.append(c[0].clone()).unwrap();
-    }
-    let (status, stop, h) = start_publisher(store.clone(), &url, "PERF2");
-    while status.next_cursor.load(Ordering::Relaxed) < 20 {
-        tokio::time::sleep(Duration::from_millis(5)).await;
-    }
-    let mut consumer = FeedConsumer::connect(&ConsumerConfig {
-        url: url.clone(),
-        stream: "PERF2".into(),
-        filter: Filter::All,
-        start: Start::FromStart,
-    })
-    .await
-    .unwrap();
-    let acked: Arc<Mutex<HashMap<Hash, Instant>>> = Arc::default();
-    let n_events = 20 * 200;
-    let writer = {
-        let (store, acked) = (store.clone(), acked.clone());
-        std::thread::spawn(move || {
-            let start = Instant::now();
-            let mut i = 0u64;
-            for k in 1..=200 {
-                for c in &lat_chains {
-                    // 500 events per second.
-                    let due = start + Duration::from_micros(2000 * i);
-                    if let Some(d) = due.checked_duration_since(Instant::now()) {
-                        std::thread::sleep(d);
-                    }
-                    let r = c[k].clone();
-                    let hash = r.hash();
-                    store.append(r).unwrap();
-                    acked.lock().unwrap().insert(hash, Instant::now());
-                    i += 1;
-                }
-            }
+    if run("latency") {
+        // 2. Append-to-consumer latency at a steady 500 events/s over 20 games.
+        let store = Arc::new(Store::open(&t.path().join("latency")).unwrap());
+        let lat_chains = chains(&cast, "latency", 20, 200);
+        for c in &lat_chains {
+            store.append(c[0].clone()).unwrap();
+        }
+        let (status, stop, h) = start_publisher(store.clone(), &url, "PERF2");
+        while status.next_cursor.load(Ordering::Relaxed) < 20 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let mut consumer = FeedConsumer::connect(&ConsumerConfig {
+            url: url.clone(),
+            stream: "PERF2".into(),
+            filter: Filter::All,
+            start: Start::FromStart,
         })
-    };
-    let mut lat = Vec::with_capacity(n_events);
-    while lat.len() < n_events {
-        let d = tokio::time::timeout(Duration::from_secs(30), consumer.next())
-            .await
-            .expect("delivery")
-            .unwrap();
-        let now = Instant::now();
-        if d.seq == 0 {
-            continue;
-        }
-        // The append may be acknowledged a hair after delivery starts;
-        // wait for its timestamp.
-        let mut t0 = None;
-        for _ in 0..1000 {
-            if let Some(t) = acked.lock().unwrap().get(&d.record.hash()) {
-                t0 = Some(*t);
-                break;
+        .await
+        .unwrap();
+        let acked: Arc<Mutex<HashMap<Hash, Instant>>> = Arc::default();
+        let n_events = 20 * 200;
+        let writer = {
+            let (store, acked) = (store.clone(), acked.clone());
+            std::thread::spawn(move || {
+                let start = Instant::now();
+                let mut i = 0u64;
+                for k in 1..=200 {
+                    for c in &lat_chains {
+                        // 500 events per second.
+                        let due = start + Duration::from_micros(2000 * i);
+                        if let Some(d) = due.checked_duration_since(Instant::now()) {
+                            std::thread::sleep(d);
+                        }
+                        let r = c[k].clone();
+                        let hash = r.hash();
+                        store.append(r).unwrap();
+                        acked.lock().unwrap().insert(hash, Instant::now());
+                        i += 1;
+                    }
+                }
+            })
+        };
+        let mut lat = Vec::with_capacity(n_events);
+        while lat.len() < n_events {
+            let d = tokio::time::timeout(Duration::from_secs(30), consumer.next())
+                .await
+                .expect("delivery")
+                .unwrap();
+            let now = Instant::now();
+            if d.seq == 0 {
+                continue;
             }
-            std::thread::sleep(Duration::from_micros(50));
+            // The append may be acknowledged a hair after delivery starts;
+            // wait for its timestamp.
+            let mut t0 = None;
+            for _ in 0..1000 {
+                if let Some(t) = acked.lock().unwrap().get(&d.record.hash()) {
+                    t0 = Some(*t);
+                    break;
+                }
+                std::thread::sleep(Duration::from_micros(50));
+            }
+            let t0 = t0.expect("delivered record was appended");
+            lat.push(now.saturating_duration_since(t0));
         }
-        let t0 = t0.expect("delivered record was appended");
-        lat.push(now.saturating_duration_since(t0));
-    }
-    writer.join().unwrap();
-    lat.sort();
-    let p = |q: f64| lat[((lat.len() as f64 * q) as usize).min(lat.len() - 1)];
-    println!(
+        writer.join().unwrap();
+        lat.sort();
+        let p = |q: f64| lat[((lat.len() as f64 * q) as usize).min(lat.len() - 1)];
+        println!(
         "append-acknowledged to verified delivery, 500 events/s: p50 {:?} p99 {:?} max {:?} ({} events)",
         p(0.50),
         p(0.99),
         lat[lat.len() - 1],
         lat.len()
     );
-    let _ = stop.send(());
-    h.await.unwrap();
-    delete_stream(&url, "PERF2").await;
-
-    // 3. The publisher's cost on durable appends: 8 writers, 8 s each way,
-    //    alternated twice.
-    let store = Arc::new(Store::open(&t.path().join("cost")).unwrap());
-    let mut rates_without = Vec::new();
-    let mut rates_with = Vec::new();
-    for round in 0..2 {
-        let c = chains(&cast, &format!("cost-off-{round}"), 64, 700);
-        let s2 = store.clone();
-        rates_without.push(
-            tokio::task::spawn_blocking(move || append_rate(&s2, c, 8, 8.0))
-                .await
-                .unwrap(),
-        );
-        let (_status, stop, h) = start_publisher(store.clone(), &url, "PERF3");
-        tokio::time::sleep(Duration::from_secs(2)).await;
-        let c = chains(&cast, &format!("cost-on-{round}"), 64, 700);
-        let s2 = store.clone();
-        rates_with.push(
-            tokio::task::spawn_blocking(move || append_rate(&s2, c, 8, 8.0))
-                .await
-                .unwrap(),
-        );
         let _ = stop.send(());
         h.await.unwrap();
+        delete_stream(&url, "PERF2").await;
     }
-    let avg = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-    println!(
-        "durable appends, 8 writers: without publisher {:?} -> {:.0}/s; with publisher {:?} -> {:.0}/s; change {:+.1} %",
+
+    if run("cost") {
+        // 3. The publisher's cost on durable appends: 8 writers, 6 s each way,
+        //    alternated four times.
+        let store = Arc::new(Store::open(&t.path().join("cost")).unwrap());
+        let mut rates_without = Vec::new();
+        let mut rates_with = Vec::new();
+        for round in 0..4 {
+            let c = chains(&cast, &format!("cost-off-{round}"), 64, 700);
+            let s2 = store.clone();
+            rates_without.push(
+                tokio::task::spawn_blocking(move || append_rate(&s2, c, 8, 6.0))
+                    .await
+                    .unwrap(),
+            );
+            let (_status, stop, h) = start_publisher(store.clone(), &url, "PERF3");
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            let c = chains(&cast, &format!("cost-on-{round}"), 64, 700);
+            let s2 = store.clone();
+            rates_with.push(
+                tokio::task::spawn_blocking(move || append_rate(&s2, c, 8, 6.0))
+                    .await
+                    .unwrap(),
+            );
+            let _ = stop.send(());
+            h.await.unwrap();
+        }
+        let avg = |v: &[f64]| {
+            let mut v = v.to_vec();
+            v.sort_by(|a, b| a.total_cmp(b));
+            (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+        };
+        println!(
+        "durable appends, 8 writers: without publisher {:?} -> median {:.0}/s; with publisher {:?} -> median {:.0}/s; change {:+.1} %",
         rates_without.iter().map(|r| r.round()).collect::<Vec<_>>(),
         avg(&rates_without),
         rates_with.iter().map(|r| r.round()).collect::<Vec<_>>(),
         avg(&rates_with),
         (avg(&rates_with) / avg(&rates_without) - 1.0) * 100.0
     );
+    }
 }

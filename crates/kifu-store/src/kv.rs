@@ -5,6 +5,8 @@
 //! (any durable append, or [`Store::sync`]); [`Store::put_value_durable`]
 //! waits for it.
 
+use std::sync::atomic::Ordering;
+
 use crate::{Store, StoreError};
 
 /// The sled tree holding the values.
@@ -33,6 +35,18 @@ impl Store {
         self.sync()
     }
 
+    /// Every feed cursor below this one is on stable storage (as far as this
+    /// process knows: it grows as appends are acknowledged and with
+    /// [`Store::sync`]). A follower that must hand on only durable records
+    /// reads up to here without forcing a sync of its own.
+    pub fn durable_cursor(&self) -> u64 {
+        self.durable_next.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn note_durable(&self, next: u64) {
+        self.durable_next.fetch_max(next, Ordering::AcqRel);
+    }
+
     /// The cursor the next append will take (the feed's length so far, as
     /// cursors start at 0 and have no holes).
     pub fn next_cursor(&self) -> Result<u64, StoreError> {
@@ -58,11 +72,35 @@ mod tests {
             s.put_value("a", b"333").unwrap();
             s.sync().unwrap();
             assert_eq!(s.next_cursor().unwrap(), 0);
+            assert_eq!(s.durable_cursor(), 0);
         }
         let s = Store::open(t.path()).unwrap();
         assert_eq!(s.get_value("a").unwrap().as_deref(), Some(&b"333"[..]));
         assert_eq!(s.get_value("b").unwrap().as_deref(), Some(&b"22"[..]));
         // The values are not records: the feed stays empty.
         assert!(s.is_empty());
+    }
+
+    #[test]
+    fn the_durable_cursor_follows_acknowledged_appends_and_syncs() {
+        use kifu_ledger::testkit::{sample_game, Cast};
+        let t = tempfile::tempdir().unwrap();
+        let c = sample_game(&Cast::new(), "durable");
+        {
+            let s = Store::open(t.path()).unwrap();
+            s.append(c.records[0].clone()).unwrap();
+            assert_eq!(s.durable_cursor(), 1);
+            s.append_batch(c.records[1..4].to_vec()).unwrap();
+            assert_eq!(s.durable_cursor(), 4);
+            // A retry of a stored record changes nothing.
+            s.append(c.records[2].clone()).unwrap();
+            assert_eq!(s.durable_cursor(), 4);
+        }
+        // After reopening nothing is known until a sync.
+        let s = Store::open(t.path()).unwrap();
+        assert_eq!(s.durable_cursor(), 0);
+        s.sync().unwrap();
+        assert_eq!(s.durable_cursor(), 4);
+        assert_eq!(s.next_cursor().unwrap(), 4);
     }
 }

@@ -121,6 +121,8 @@ pub struct Store {
     /// is held for the commit, not for the sync, which is shared.
     write_lock: Mutex<()>,
     path: PathBuf,
+    /// Every cursor below this is known to be on stable storage (`kv.rs`).
+    durable_next: std::sync::atomic::AtomicU64,
 }
 
 const FEED_NEXT: &[u8] = b"feed_next";
@@ -201,6 +203,7 @@ impl Store {
             genesis_cache: Mutex::new(HashMap::new()),
             write_lock: Mutex::new(()),
             path: dir.to_path_buf(),
+            durable_next: std::sync::atomic::AtomicU64::new(0),
         })
     }
 
@@ -451,6 +454,9 @@ impl Store {
                 if let Some(t) = ticket {
                     self.sync.wait_durable_ticket(&self.db, t)?;
                 }
+                if let Some(last) = out.last() {
+                    self.note_durable(last.cursor + 1);
+                }
                 Ok(out)
             }
             Err(TransactionError::Abort(Refuse::Exists(seq))) if planned.len() == 1 => {
@@ -546,8 +552,12 @@ impl Store {
 
     /// Flushes and syncs everything written so far.
     pub fn sync(&self) -> Result<(), StoreError> {
-        let t = self.sync.note_written();
+        let (t, next) = {
+            let _guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
+            (self.sync.note_written(), self.next_cursor()?)
+        };
         self.sync.wait_durable_ticket(&self.db, t)?;
+        self.note_durable(next);
         Ok(())
     }
 }
