@@ -8,7 +8,8 @@
 //! publish throughput of a backlog, append-to-consumer latency at a steady
 //! rate, and durable append throughput with and without a publisher running.
 //! Nothing is asserted about time; the figures are printed.
-//! `KIFU_PERF_ONLY=publish|latency|cost` runs one part.
+//! `KIFU_PERF_ONLY=publish|latency|cost` runs one part;
+//! `KIFU_PERF_NATS_DIR=/dev/shm` keeps the cluster's data off the disk.
 
 mod support;
 
@@ -68,6 +69,41 @@ fn start_publisher(
     (status, tx, h)
 }
 
+/// CPU seconds used so far by process `pid`, or by those of its threads
+/// whose name starts with `thread_prefix`.
+fn cpu_seconds(pid: u32, thread_prefix: Option<&str>) -> f64 {
+    let ticks = |stat: &str| -> u64 {
+        // Fields after the command name in parentheses; utime and stime are
+        // the 14th and 15th fields of the line.
+        let rest = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        f.get(11).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
+            + f.get(12).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0)
+    };
+    let total = match thread_prefix {
+        None => std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| ticks(&s))
+            .unwrap_or(0),
+        Some(prefix) => std::fs::read_dir(format!("/proc/{pid}/task"))
+            .map(|d| {
+                d.flatten()
+                    .filter(|e| {
+                        std::fs::read_to_string(e.path().join("comm"))
+                            .map(|c| c.starts_with(prefix))
+                            .unwrap_or(false)
+                    })
+                    .map(|e| {
+                        std::fs::read_to_string(e.path().join("stat"))
+                            .map(|s| ticks(&s))
+                            .unwrap_or(0)
+                    })
+                    .sum()
+            })
+            .unwrap_or(0),
+    };
+    total as f64 / 100.0
+}
+
 /// Deletes a stream (streams may not share subjects, and every figure here
 /// uses kifu's).
 async fn delete_stream(url: &str, name: &str) {
@@ -116,7 +152,13 @@ async fn nats_figures() {
         return;
     };
     let t = tempfile::tempdir().unwrap();
-    let cluster = support::Cluster::start(&bin, &t.path().join("nats"), 3);
+    // KIFU_PERF_NATS_DIR puts the cluster's data elsewhere (e.g. /dev/shm, to
+    // tell the disk's share of the cost from the processors').
+    let nats_dir = match std::env::var_os("KIFU_PERF_NATS_DIR") {
+        Some(d) => tempfile::tempdir_in(d).unwrap(),
+        None => tempfile::tempdir_in(t.path()).unwrap(),
+    };
+    let cluster = support::Cluster::start(&bin, nats_dir.path(), 3);
     let url = cluster.urls();
     let cast = Cast::new();
     let only = std::env::var("KIFU_PERF_ONLY").ok();
@@ -257,12 +299,30 @@ async fn nats_figures() {
             );
             let (_status, stop, h) = start_publisher(store.clone(), &url, "PERF3");
             tokio::time::sleep(Duration::from_secs(2)).await;
+            let nats_pids: Vec<u32> = cluster
+                .nodes
+                .iter()
+                .filter_map(|n| n.child.as_ref().map(|c| c.id()))
+                .collect();
+            let me = std::process::id();
+            let nats_cpu0: f64 = nats_pids.iter().map(|p| cpu_seconds(*p, None)).sum();
+            let pub_cpu0 = cpu_seconds(me, Some("tokio"));
+            let wall0 = Instant::now();
             let c = chains(&cast, &format!("cost-on-{round}"), 64, 700);
             let s2 = store.clone();
             rates_with.push(
                 tokio::task::spawn_blocking(move || append_rate(&s2, c, 8, 6.0))
                     .await
                     .unwrap(),
+            );
+            let wall = wall0.elapsed().as_secs_f64();
+            let nats_cpu: f64 =
+                nats_pids.iter().map(|p| cpu_seconds(*p, None)).sum::<f64>() - nats_cpu0;
+            let pub_cpu = cpu_seconds(me, Some("tokio")) - pub_cpu0;
+            println!(
+                "  round {round}: publisher threads {:.0} % of a core, the 3 nats-server processes {:.0} % of a core",
+                pub_cpu / wall * 100.0,
+                nats_cpu / wall * 100.0
             );
             let _ = stop.send(());
             h.await.unwrap();
