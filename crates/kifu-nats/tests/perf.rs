@@ -104,6 +104,29 @@ fn cpu_seconds(pid: u32, thread_prefix: Option<&str>) -> f64 {
     total as f64 / 100.0
 }
 
+/// Appends at `rate` events/s round-robin over `chains` (genesis already
+/// stored); returns each durable append's latency, sorted.
+fn paced_latencies(store: &Store, chains: &[Vec<Record>], rate: f64) -> Vec<Duration> {
+    let per = chains.iter().map(|c| c.len()).min().unwrap_or(1);
+    let start = Instant::now();
+    let mut i = 0u64;
+    let mut out = Vec::new();
+    for k in 1..per {
+        for c in chains {
+            let due = start + Duration::from_secs_f64(i as f64 / rate);
+            if let Some(d) = due.checked_duration_since(Instant::now()) {
+                std::thread::sleep(d);
+            }
+            let t0 = Instant::now();
+            store.append(c[k].clone()).expect("append");
+            out.push(t0.elapsed());
+            i += 1;
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Deletes a stream (streams may not share subjects, and every figure here
 /// uses kifu's).
 async fn delete_stream(url: &str, name: &str) {
@@ -340,5 +363,39 @@ async fn nats_figures() {
         avg(&rates_with),
         (avg(&rates_with) / avg(&rates_without) - 1.0) * 100.0
     );
+
+        // At a venue's pace instead of flat out: one writer, 500 events/s
+        // over 20 games, 2,980 appends each way, twice.
+        let q = |v: &[Duration], x: f64| v[((v.len() as f64 * x) as usize).min(v.len() - 1)];
+        for round in 0..2 {
+            for with in [false, true] {
+                let c = chains(&cast, &format!("paced-{round}-{with}"), 20, 149);
+                for g in &c {
+                    store.append(g[0].clone()).unwrap();
+                }
+                let publisher = if with {
+                    let p = start_publisher(store.clone(), &url, "PERF3");
+                    tokio::time::sleep(Duration::from_secs(2)).await;
+                    Some(p)
+                } else {
+                    None
+                };
+                let s2 = store.clone();
+                let lat = tokio::task::spawn_blocking(move || paced_latencies(&s2, &c, 500.0))
+                    .await
+                    .unwrap();
+                println!(
+                    "durable append latency at 500 events/s, {} publisher (round {round}): p50 {:?} p99 {:?} ({} appends)",
+                    if with { "with" } else { "without" },
+                    q(&lat, 0.5),
+                    q(&lat, 0.99),
+                    lat.len()
+                );
+                if let Some((_st, stop, h)) = publisher {
+                    let _ = stop.send(());
+                    h.await.unwrap();
+                }
+            }
+        }
     }
 }
