@@ -23,7 +23,7 @@ use crate::{CmdResult, Failure};
 pub struct FeedNatsArgs {
     /// Read the feed from this NATS server (`nats://HOST:PORT`, several
     /// separated by commas), verifying every record.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", conflicts_with = "after")]
     pub nats: Option<String>,
     /// With --nats: the JetStream stream.
     #[arg(long, default_value = kifu_nats::DEFAULT_STREAM, requires = "nats")]
