@@ -134,7 +134,18 @@ pub async fn ensure_stream(
         duplicate_window,
         ..Default::default()
     };
-    let mut s = js.get_or_create_stream(want).await.map_err(nats_error)?;
+    let mut s = js.get_or_create_stream(want).await.map_err(|e| {
+        let text = e.to_string();
+        if text.contains("overlap") {
+            // Another stream already takes kifu's subjects: waiting will not help.
+            NatsError::StreamConfig {
+                stream: name.into(),
+                what: format!("cannot be created: {text}"),
+            }
+        } else {
+            nats_error(text)
+        }
+    })?;
     let info = s.info().await.map_err(nats_error)?;
     let cfg = &info.config;
     if cfg.num_replicas != replicas {
