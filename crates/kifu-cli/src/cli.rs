@@ -80,6 +80,10 @@ pub enum Command {
     Bundle(crate::tlog_cmd::BundleArgs),
     /// Write the log as a static C2SP tlog-tiles directory (checkpoint, tiles, entry bundles).
     Tiles(crate::tlog_cmd::TilesArgs),
+    /// Publish the store's feed to a NATS JetStream stream until stopped.
+    Publish(crate::nats_cmd::PublishArgs),
+    /// Copy a NATS JetStream stream of kifu records, verified, into this store.
+    Mirror(crate::nats_cmd::MirrorArgs),
 }
 
 /// `kifu replay`.
@@ -294,6 +298,9 @@ pub struct FeedArgs {
     /// With --follow: how often to look for new events, in ms.
     #[arg(long, default_value_t = 250)]
     pub poll_ms: u64,
+    /// Read from a NATS JetStream stream instead of the store.
+    #[command(flatten)]
+    pub nats: crate::nats_cmd::FeedNatsArgs,
 }
 
 /// `kifu demo`.

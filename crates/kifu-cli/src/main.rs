@@ -26,6 +26,7 @@ mod feed_cmd;
 mod game_cmd;
 mod keys;
 mod match_cmd;
+mod nats_cmd;
 mod render;
 mod renju_cmd;
 mod replay_cmd;
@@ -91,6 +92,7 @@ fn main() -> ExitCode {
         Command::Verify(a) => archive_cmd::verify(&cli.data, a),
         Command::Export(a) => archive_cmd::export(&cli.data, a),
         Command::Import(a) => archive_cmd::import(&cli.data, a),
+        Command::Feed(a) if a.nats.nats.is_some() => nats_cmd::feed(a),
         Command::Feed(a) => feed_cmd::feed(&cli.data, a),
         Command::Demo(a) => demo::demo(&cli.data, a),
         Command::Soak(a) => game_cmd::soak(&cli.data, a),
@@ -119,6 +121,8 @@ fn main() -> ExitCode {
         }
         Command::Bundle(a) => tlog_cmd::bundle(&cli.data, a),
         Command::Tiles(a) => tlog_cmd::tiles(&cli.data, a),
+        Command::Publish(a) => nats_cmd::publish(&cli.data, a),
+        Command::Mirror(a) => nats_cmd::mirror(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

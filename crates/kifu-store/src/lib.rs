@@ -39,6 +39,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod kv;
 mod sync;
 pub mod tlog;
 
@@ -184,6 +185,8 @@ pub struct Store {
     /// is held for the commit, not for the sync, which is shared.
     write_lock: Mutex<()>,
     path: PathBuf,
+    /// Every cursor below this is known to be on stable storage (`kv.rs`).
+    durable_next: std::sync::atomic::AtomicU64,
 }
 
 const FEED_NEXT: &[u8] = b"feed_next";
@@ -288,6 +291,7 @@ impl Store {
             standings: Mutex::new(HashMap::new()),
             write_lock: Mutex::new(()),
             path: dir.to_path_buf(),
+            durable_next: std::sync::atomic::AtomicU64::new(0),
         };
         store.tlog_catch_up()?;
         Ok(store)
@@ -770,6 +774,9 @@ impl Store {
                 if let Some(t) = ticket {
                     self.sync.wait_durable_ticket(&self.db, t)?;
                 }
+                if let Some(last) = out.last() {
+                    self.note_durable(last.cursor + 1);
+                }
                 Ok(out)
             }
             Err(TransactionError::Abort(Refuse::Exists(seq))) if planned.len() == 1 => {
@@ -987,8 +994,12 @@ impl Store {
     ///
     /// Storage errors.
     pub fn sync(&self) -> Result<(), StoreError> {
-        let t = self.sync.note_written();
+        let (t, next) = {
+            let _guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
+            (self.sync.note_written(), self.next_cursor()?)
+        };
         self.sync.wait_durable_ticket(&self.db, t)?;
+        self.note_durable(next);
         Ok(())
     }
 }

@@ -1,0 +1,432 @@
+//! Reading the stream back: every record verified as it arrives.
+
+use std::time::Duration;
+
+use async_nats::jetstream::{self, consumer};
+use futures::StreamExt;
+use kifu_ledger::{Hash, Record};
+
+use crate::subject::{self, HEADER_CURSOR};
+use crate::verify::{Verdict, Verifier};
+use crate::{connect, nats_error, NatsError};
+
+/// Which records to read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Filter {
+    /// Every game.
+    All,
+    /// One game.
+    Game(Hash),
+    /// The games of one tournament (its name as in the genesis).
+    Tournament(String),
+}
+
+impl Filter {
+    /// The subject filter.
+    pub fn subject(&self) -> String {
+        match self {
+            Filter::All => subject::STREAM_SUBJECTS.to_string(),
+            Filter::Game(g) => subject::game_filter(g),
+            Filter::Tournament(t) => subject::tournament_filter(t),
+        }
+    }
+}
+
+/// Where to start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Start {
+    /// Only records published from now on (games already under way are
+    /// verified from their history in the stream first).
+    New,
+    /// Everything in the stream.
+    FromStart,
+    /// A durable consumer of this name: from the start the first time, then
+    /// after the last record it acknowledged.
+    Durable(String),
+}
+
+/// How to consume.
+#[derive(Debug, Clone)]
+pub struct ConsumerConfig {
+    /// NATS server URL(s), comma-separated.
+    pub url: String,
+    /// The stream.
+    pub stream: String,
+    /// Which records.
+    pub filter: Filter,
+    /// From where.
+    pub start: Start,
+}
+
+/// One verified record from the stream.
+pub struct Delivered {
+    /// Its sequence number in the stream.
+    pub stream_seq: u64,
+    /// Its cursor in the publishing server's feed (from the message header).
+    pub cursor: Option<u64>,
+    /// The game.
+    pub game: Hash,
+    /// Its place in the game.
+    pub seq: u64,
+    /// The record.
+    pub record: Record,
+    /// Records the server still holds for this consumer after this one.
+    pub pending: u64,
+    acker: Option<jetstream::message::Acker>,
+}
+
+impl std::fmt::Debug for Delivered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Delivered")
+            .field("stream_seq", &self.stream_seq)
+            .field("cursor", &self.cursor)
+            .field("game", &hex::encode(self.game))
+            .field("seq", &self.seq)
+            .field("pending", &self.pending)
+            .finish()
+    }
+}
+
+/// A verifying consumer of the stream.
+pub struct FeedConsumer {
+    client: async_nats::Client,
+    stream: jetstream::stream::Stream,
+    consumer: consumer::PullConsumer,
+    /// Messages pulled and not yet handed out.
+    buffer: std::collections::VecDeque<jetstream::Message>,
+    /// Records the caller still wants; nothing beyond is pulled, so a durable
+    /// consumer that stops leaves nothing delivered and unacknowledged.
+    wanted: Option<u64>,
+    /// Messages pending after the last one read (0: caught up).
+    last_pending: Option<u64>,
+    verifier: Verifier,
+    /// Verified records fetched from history, to hand out before the message
+    /// that needed them.
+    backlog: std::collections::VecDeque<Delivered>,
+    pending_at_start: u64,
+}
+
+impl FeedConsumer {
+    /// Connects and creates (or resumes) the consumer.
+    pub async fn connect(config: &ConsumerConfig) -> Result<FeedConsumer, NatsError> {
+        let client = connect(&config.url, "kifu-consumer").await?;
+        let js = jetstream::new(client.clone());
+        let stream = js
+            .get_stream(&config.stream)
+            .await
+            .map_err(|e| NatsError::Nats(format!("stream {}: {e}", config.stream)))?;
+        let (deliver_policy, durable_name, ack_policy) = match &config.start {
+            Start::New => (
+                consumer::DeliverPolicy::New,
+                None,
+                consumer::AckPolicy::None,
+            ),
+            Start::FromStart => (
+                consumer::DeliverPolicy::All,
+                None,
+                consumer::AckPolicy::None,
+            ),
+            Start::Durable(n) => (
+                consumer::DeliverPolicy::All,
+                Some(n.clone()),
+                consumer::AckPolicy::Explicit,
+            ),
+        };
+        let cfg = consumer::pull::Config {
+            durable_name,
+            deliver_policy,
+            ack_policy,
+            filter_subject: config.filter.subject(),
+            inactive_threshold: Duration::from_secs(60),
+            ..Default::default()
+        };
+        let c = match &config.start {
+            Start::Durable(n) => stream
+                .get_or_create_consumer(n, cfg)
+                .await
+                .map_err(nats_error)?,
+            _ => stream.create_consumer(cfg).await.map_err(nats_error)?,
+        };
+        let mut c: consumer::PullConsumer = c;
+        let info = c.info().await.map_err(nats_error)?;
+        let pending_at_start = info.num_pending + info.num_ack_pending as u64;
+        Ok(FeedConsumer {
+            client,
+            stream,
+            consumer: c,
+            buffer: Default::default(),
+            wanted: None,
+            last_pending: None,
+            verifier: Verifier::new(),
+            backlog: Default::default(),
+            pending_at_start,
+        })
+    }
+
+    /// Records waiting for this consumer when it was created: 0 means a
+    /// reader that wants only what is there can stop at once.
+    pub fn pending_at_start(&self) -> u64 {
+        self.pending_at_start
+    }
+
+    /// True once the last message read (good or refused) was the last the
+    /// server held for this consumer at the time.
+    pub fn caught_up(&self) -> bool {
+        self.last_pending == Some(0) && self.buffer.is_empty() && self.backlog.is_empty()
+    }
+
+    /// Reads at most `n` more records (a durable consumer pulls no more than
+    /// that, so nothing is left delivered and unacknowledged when it stops).
+    pub fn set_limit(&mut self, n: u64) {
+        self.wanted = Some(n);
+    }
+
+    /// Pulls what is there (up to what is wanted); when nothing is, waits a
+    /// little for the next message.
+    async fn refill(&mut self) {
+        let k = self.wanted.unwrap_or(256).clamp(1, 256) as usize;
+        let got = async {
+            let mut b = self
+                .consumer
+                .fetch()
+                .max_messages(k)
+                .messages()
+                .await
+                .map_err(nats_error)?;
+            while let Some(m) = b.next().await {
+                self.buffer.push_back(m.map_err(nats_error)?);
+            }
+            if self.buffer.is_empty() {
+                let mut b = self
+                    .consumer
+                    .batch()
+                    .max_messages(1)
+                    .expires(Duration::from_secs(5))
+                    .messages()
+                    .await
+                    .map_err(nats_error)?;
+                while let Some(m) = b.next().await {
+                    self.buffer.push_back(m.map_err(nats_error)?);
+                }
+            }
+            Ok::<(), NatsError>(())
+        }
+        .await;
+        if got.is_err() && self.buffer.is_empty() {
+            // Pull requests fail while the cluster elects a leader or the
+            // connection is re-established: try again shortly.
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// The next verified record (repeats are skipped). A record that fails
+    /// verification is an error naming it; the consumer can go on after it.
+    pub async fn next(&mut self) -> Result<Delivered, NatsError> {
+        loop {
+            if let Some(d) = self.next_inner(false).await? {
+                return Ok(d);
+            }
+        }
+    }
+
+    /// Like [`FeedConsumer::next`], but `None` once the consumer has caught
+    /// up with what the stream held (for readers that stop there).
+    pub async fn next_until_caught_up(&mut self) -> Result<Option<Delivered>, NatsError> {
+        self.next_inner(true).await
+    }
+
+    async fn next_inner(&mut self, stop: bool) -> Result<Option<Delivered>, NatsError> {
+        loop {
+            if let Some(d) = self.backlog.pop_front() {
+                if let Some(w) = &mut self.wanted {
+                    *w = w.saturating_sub(1);
+                }
+                return Ok(Some(d));
+            }
+            let Some(msg) = self.buffer.pop_front() else {
+                let at_end = match self.last_pending {
+                    Some(p) => p == 0,
+                    None => self.pending_at_start == 0,
+                };
+                if stop && at_end {
+                    return Ok(None);
+                }
+                self.refill().await;
+                continue;
+            };
+            let (stream_seq, pending) = match msg.info() {
+                Ok(i) => {
+                    self.last_pending = Some(i.pending);
+                    (i.stream_sequence, i.pending)
+                }
+                Err(e) => return Err(NatsError::Nats(format!("message without metadata: {e}"))),
+            };
+            let cursor = header_u64(&msg, HEADER_CURSOR);
+            let (message, acker) = msg.split();
+            let record = match Record::from_stored(&message.payload) {
+                Ok(r) => r,
+                Err(e) => {
+                    let _ = acker.ack().await;
+                    return Err(NatsError::BadMessage {
+                        stream_seq,
+                        what: e.to_string(),
+                    });
+                }
+            };
+            let verdict = match self.verifier.offer(&record) {
+                Ok(v) => v,
+                Err(e) => {
+                    let _ = acker.ack().await;
+                    return Err(NatsError::BadMessage {
+                        stream_seq,
+                        what: e.to_string(),
+                    });
+                }
+            };
+            match verdict {
+                Verdict::Next { game, seq } => {
+                    if let Some(w) = &mut self.wanted {
+                        *w = w.saturating_sub(1);
+                    }
+                    return Ok(Some(Delivered {
+                        stream_seq,
+                        cursor,
+                        game,
+                        seq,
+                        record,
+                        pending,
+                        acker: Some(acker),
+                    }));
+                }
+                Verdict::Repeat { .. } => {
+                    let _ = acker.ack().await;
+                    continue;
+                }
+                Verdict::NeedHistory { game, seq } => {
+                    // Verify the game from its genesis in the stream; the
+                    // records before this one were delivered before (a
+                    // resumed durable consumer) or before we started.
+                    let history = game_history(&self.stream, &game, stream_seq).await?;
+                    for (_, r) in &history {
+                        let (_, s) = Verifier::place(r)?;
+                        if s >= seq {
+                            break;
+                        }
+                        match self.verifier.offer(r) {
+                            Ok(_) => {}
+                            Err(e) => {
+                                let _ = acker.ack().await;
+                                return Err(NatsError::BadMessage {
+                                    stream_seq,
+                                    what: format!("in the history of its game: {e}"),
+                                });
+                            }
+                        }
+                    }
+                    match self.verifier.offer(&record) {
+                        Ok(Verdict::Next { game, seq }) => {
+                            self.backlog.push_back(Delivered {
+                                stream_seq,
+                                cursor,
+                                game,
+                                seq,
+                                record,
+                                pending,
+                                acker: Some(acker),
+                            });
+                        }
+                        Ok(_) => {
+                            let _ = acker.ack().await;
+                        }
+                        Err(e) => {
+                            let _ = acker.ack().await;
+                            return Err(NatsError::BadMessage {
+                                stream_seq,
+                                what: e.to_string(),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Acknowledges a delivered record (a durable consumer then resumes after
+    /// it). Does nothing for the other kinds.
+    pub async fn ack(&self, d: &Delivered) -> Result<(), NatsError> {
+        if let Some(a) = &d.acker {
+            a.ack().await.map_err(|e| NatsError::Nats(e.to_string()))?;
+        }
+        Ok(())
+    }
+}
+
+impl FeedConsumer {
+    /// Sends everything still buffered (acknowledgements) to the server;
+    /// call before exiting.
+    pub async fn finish(&self) -> Result<(), NatsError> {
+        self.client.flush().await.map_err(nats_error)
+    }
+}
+
+fn header_u64(msg: &jetstream::Message, name: &str) -> Option<u64> {
+    msg.headers
+        .as_ref()
+        .and_then(|h| h.get(name))
+        .and_then(|v| v.as_str().parse().ok())
+}
+
+/// The records of `game` in the stream before stream sequence `before`, in
+/// stream order (which is chain order: see the publisher).
+pub async fn game_history(
+    stream: &jetstream::stream::Stream,
+    game: &Hash,
+    before: u64,
+) -> Result<Vec<(u64, Record)>, NatsError> {
+    let mut out = Vec::new();
+    if before <= 1 {
+        return Ok(out);
+    }
+    let c = stream
+        .create_consumer(consumer::pull::OrderedConfig {
+            filter_subject: subject::game_filter(game),
+            deliver_policy: consumer::DeliverPolicy::All,
+            ..Default::default()
+        })
+        .await
+        .map_err(nats_error)?;
+    let mut c: consumer::Consumer<consumer::pull::OrderedConfig> = c;
+    let num_pending = c.info().await.map_err(nats_error)?.num_pending;
+    if num_pending == 0 {
+        return Ok(out);
+    }
+    let mut messages = c.messages().await.map_err(nats_error)?;
+    // Bounded: at most what the consumer had pending, and a time limit.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    for _ in 0..num_pending {
+        let next = tokio::time::timeout_at(deadline, messages.next())
+            .await
+            .map_err(|_| NatsError::Nats("timed out reading a game's history".into()))?;
+        let msg = match next {
+            Some(Ok(m)) => m,
+            Some(Err(e)) => return Err(nats_error(e)),
+            None => break,
+        };
+        let (sseq, pending) = msg
+            .info()
+            .map(|i| (i.stream_sequence, i.pending))
+            .map_err(|e| NatsError::Nats(e.to_string()))?;
+        if sseq >= before {
+            break;
+        }
+        let record = Record::from_stored(&msg.payload).map_err(|e| NatsError::BadMessage {
+            stream_seq: sseq,
+            what: e.to_string(),
+        })?;
+        out.push((sseq, record));
+        if pending == 0 {
+            break;
+        }
+    }
+    Ok(out)
+}

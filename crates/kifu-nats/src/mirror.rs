@@ -1,0 +1,273 @@
+//! A federation archive: the stream, from every venue, into one sled store.
+//!
+//! The mirror reads the stream with a durable consumer and writes each batch
+//! with `Store::import`, which checks every record exactly as a local append
+//! is checked (kifu-ledger's `check_genesis` / `check_append`: bytes, link,
+//! signature, role) and skips records already stored, so a redelivery is
+//! stored once. A batch is acknowledged only after the import is durable; a
+//! mirror killed in between gets the batch again and finds it present.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_nats::jetstream::{self, consumer};
+use futures::{FutureExt, StreamExt};
+use kifu_ledger::Record;
+use kifu_store::{ImportReport, Store, StoreError};
+
+use crate::consumer::game_history;
+use crate::verify::Verifier;
+use crate::{connect, nats_error, NatsError};
+
+/// How the mirror runs.
+#[derive(Debug, Clone)]
+pub struct MirrorConfig {
+    /// NATS server URL(s), comma-separated.
+    pub url: String,
+    /// The stream.
+    pub stream: String,
+    /// The durable consumer's name (one per mirror).
+    pub durable: String,
+    /// Records imported per batch at most.
+    pub batch: usize,
+}
+
+impl MirrorConfig {
+    /// Defaults for `url`: stream `KIFU`, consumer `kifu-mirror`.
+    pub fn new(url: impl Into<String>) -> Self {
+        MirrorConfig {
+            url: url.into(),
+            stream: crate::DEFAULT_STREAM.into(),
+            durable: "kifu-mirror".into(),
+            batch: 1024,
+        }
+    }
+}
+
+/// What the mirror has done so far.
+#[derive(Debug, Default)]
+pub struct MirrorStatus {
+    /// Records written to the store.
+    pub written: AtomicU64,
+    /// Records delivered again and found already stored.
+    pub already_present: AtomicU64,
+    /// Records refused (failed verification, fork); see `last_refusal`.
+    pub refused: AtomicU64,
+    /// Stream sequence of the last acknowledged message.
+    pub acked_stream_seq: AtomicU64,
+    /// The last refusal.
+    pub last_refusal: Mutex<Option<String>>,
+}
+
+impl MirrorStatus {
+    fn refuse(&self, what: String) {
+        self.refused.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut l) = self.last_refusal.lock() {
+            *l = Some(what);
+        }
+    }
+}
+
+/// Runs the mirror until `shutdown` completes.
+pub async fn run_mirror(
+    store: Arc<Store>,
+    config: MirrorConfig,
+    status: Arc<MirrorStatus>,
+    shutdown: impl Future<Output = ()> + Send,
+) -> Result<(), NatsError> {
+    tokio::select! {
+        r = mirror_loop(store, config, status) => r,
+        _ = shutdown => Ok(()),
+    }
+}
+
+async fn mirror_loop(
+    store: Arc<Store>,
+    config: MirrorConfig,
+    status: Arc<MirrorStatus>,
+) -> Result<(), NatsError> {
+    let client = connect(&config.url, "kifu-mirror").await?;
+    let js = jetstream::new(client);
+    // Wait for the stream (the publishers create it).
+    let stream = loop {
+        match js.get_stream(&config.stream).await {
+            Ok(s) => break s,
+            Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
+        }
+    };
+    let c: consumer::PullConsumer = loop {
+        let cfg = consumer::pull::Config {
+            durable_name: Some(config.durable.clone()),
+            deliver_policy: consumer::DeliverPolicy::All,
+            ack_policy: consumer::AckPolicy::Explicit,
+            filter_subject: crate::subject::STREAM_SUBJECTS.to_string(),
+            max_ack_pending: (config.batch.max(1) * 4) as i64,
+            ..Default::default()
+        };
+        match stream.get_or_create_consumer(&config.durable, cfg).await {
+            Ok(c) => break c,
+            Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
+        }
+    };
+    let mut messages = c.messages().await.map_err(nats_error)?;
+    loop {
+        let first = match messages.next().await {
+            Some(Ok(m)) => m,
+            Some(Err(_)) => {
+                // Pull requests fail while the cluster elects a leader; the
+                // stream of messages recovers by itself.
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
+            None => return Err(NatsError::Nats("the mirror's message stream ended".into())),
+        };
+        let mut batch = vec![first];
+        while batch.len() < config.batch.max(1) {
+            match messages.next().now_or_never() {
+                Some(Some(Ok(m))) => batch.push(m),
+                _ => break,
+            }
+        }
+        let mut records: Vec<(u64, Record)> = Vec::with_capacity(batch.len());
+        let mut last_seq = 0;
+        for m in &batch {
+            let sseq = m.info().map(|i| i.stream_sequence).unwrap_or(0);
+            last_seq = last_seq.max(sseq);
+            match Record::from_stored(&m.payload) {
+                Ok(r) => records.push((sseq, r)),
+                Err(e) => status.refuse(format!("stream message {sseq}: {e}")),
+            }
+        }
+        import(&store, &stream, records, &status).await?;
+        // Each message is acknowledged (only after the import is durable):
+        // one acknowledging everything before it could cover messages
+        // delivered to an earlier mirror process that died before storing them.
+        let mut all_acked = true;
+        for m in &batch {
+            all_acked &= m.ack().await.is_ok();
+        }
+        if all_acked {
+            status.acked_stream_seq.store(last_seq, Ordering::Relaxed);
+        }
+    }
+}
+
+/// Writes records received from the stream into the store: records already
+/// stored (identical) are counted and skipped, the rest are appended in one
+/// durable batch, each checked against its chain as stored so far (a batch
+/// may continue a game begun in an earlier one, which an archive import
+/// would refuse as incomplete).
+fn import_records(store: &Store, records: &[Record]) -> Result<ImportReport, StoreError> {
+    let mut out = ImportReport::default();
+    let mut fresh = Vec::with_capacity(records.len());
+    let mut games = std::collections::HashSet::new();
+    for r in records {
+        let h = r.header()?;
+        let game = if h.seq == 0 { r.hash() } else { h.chain };
+        match store.get(&game, h.seq)? {
+            Some(stored) if &stored == r => out.already_present += 1,
+            _ => {
+                if !fresh.contains(r) {
+                    games.insert(game);
+                    fresh.push(r.clone());
+                }
+            }
+        }
+    }
+    if !fresh.is_empty() {
+        out.written = store.append_batch(fresh)?.len() as u64;
+        out.games = games.len();
+    }
+    Ok(out)
+}
+
+async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, NatsError> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| NatsError::Damaged(format!("store task: {e}")))?
+        .map_err(NatsError::from)
+}
+
+/// Imports a batch; a batch the store refuses is imported record by record
+/// so that one bad record is refused alone.
+async fn import(
+    store: &Arc<Store>,
+    stream: &jetstream::stream::Stream,
+    records: Vec<(u64, Record)>,
+    status: &MirrorStatus,
+) -> Result<(), NatsError> {
+    if records.is_empty() {
+        return Ok(());
+    }
+    let all: Vec<Record> = records.iter().map(|(_, r)| r.clone()).collect();
+    let s = store.clone();
+    match blocking(move || import_records(&s, &all)).await {
+        Ok(rep) => {
+            status.written.fetch_add(rep.written, Ordering::Relaxed);
+            status
+                .already_present
+                .fetch_add(rep.already_present, Ordering::Relaxed);
+            return Ok(());
+        }
+        Err(NatsError::Store(StoreError::Io(e))) => return Err(StoreError::Io(e).into()),
+        Err(NatsError::Store(StoreError::Sled(e))) => return Err(StoreError::Sled(e).into()),
+        Err(_) => {}
+    }
+    for (sseq, r) in records {
+        let one = vec![r.clone()];
+        let s = store.clone();
+        match blocking(move || import_records(&s, &one)).await {
+            Ok(rep) => {
+                status.written.fetch_add(rep.written, Ordering::Relaxed);
+                status
+                    .already_present
+                    .fetch_add(rep.already_present, Ordering::Relaxed);
+            }
+            Err(NatsError::Store(e @ (StoreError::Io(_) | StoreError::Sled(_)))) => {
+                return Err(e.into())
+            }
+            Err(e) if ahead_of_store(store, &r) => {
+                // A game this store has not seen from its start, or a record
+                // ahead of its head (its predecessors were delivered to a
+                // mirror process that died, and come again later): take the
+                // game's history from the stream, verified by the same import.
+                let _ = e;
+                let (game, _) = Verifier::place(&r)?;
+                let mut history: Vec<Record> = game_history(stream, &game, sseq)
+                    .await?
+                    .into_iter()
+                    .map(|(_, r)| r)
+                    .collect();
+                history.push(r);
+                let s = store.clone();
+                match blocking(move || import_records(&s, &history)).await {
+                    Ok(rep) => {
+                        status.written.fetch_add(rep.written, Ordering::Relaxed);
+                        status
+                            .already_present
+                            .fetch_add(rep.already_present, Ordering::Relaxed);
+                    }
+                    Err(e) => status.refuse(format!("stream message {sseq}: {e}")),
+                }
+            }
+            Err(e) => status.refuse(format!("stream message {sseq}: {e}")),
+        }
+    }
+    Ok(())
+}
+
+/// True when `record` belongs after records this store does not hold yet.
+fn ahead_of_store(store: &Store, record: &Record) -> bool {
+    let Ok((game, seq)) = Verifier::place(record) else {
+        return false;
+    };
+    match store.head(&game) {
+        Ok(None) => seq > 0,
+        Ok(Some(h)) => seq > h.seq + 1,
+        Err(_) => false,
+    }
+}

@@ -1,0 +1,410 @@
+//! End to end on a three-node JetStream cluster (stream replicas 3): two
+//! venues publish their games, a federation mirror consumes; one NATS node is
+//! SIGKILLed mid-stream and restarted later; one venue's publisher is killed
+//! (its task dropped mid-flight, its store closed) and restarted; the mirror
+//! is killed and restarted as well. The mirror
+//! ends up holding every record of both venues exactly once, verified, and
+//! the stream holds each record once.
+
+mod support;
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kifu_ledger::testkit::{Cast, ChainBuilder};
+use kifu_ledger::{verify_records, Body, Color, TournamentRef};
+use kifu_nats::{
+    run_mirror, run_publisher_with_status, ConsumerConfig, FeedConsumer, Filter, MirrorConfig,
+    MirrorStatus, PublisherConfig, PublisherStatus, Start,
+};
+use kifu_store::Store;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+struct Venue {
+    dir: std::path::PathBuf,
+    store: Arc<Store>,
+    games: Vec<ChainBuilder>,
+    publisher: Option<(oneshot::Sender<()>, JoinHandle<()>)>,
+    status: Arc<PublisherStatus>,
+}
+
+fn start_publisher(v: &mut Venue, url: &str) {
+    let mut cfg = PublisherConfig::new(url);
+    cfg.replicas = 3;
+    let (tx, rx) = oneshot::channel::<()>();
+    let store = v.store.clone();
+    let status = v.status.clone();
+    let h = tokio::spawn(async move {
+        let r = run_publisher_with_status(store, cfg, status, async {
+            let _ = rx.await;
+        })
+        .await;
+        if let Err(e) = r {
+            panic!("publisher failed: {e}");
+        }
+    });
+    v.publisher = Some((tx, h));
+}
+
+fn venue(dir: std::path::PathBuf, cast: &Cast, tournament: &str, n_games: usize) -> Venue {
+    let store = Arc::new(Store::open(&dir).unwrap());
+    let mut games = Vec::new();
+    for i in 0..n_games {
+        let mut g = cast.genesis(&format!("{tournament} board {i}"));
+        g.tournament = Some(TournamentRef {
+            tournament: tournament.into(),
+            round: 1,
+            board: i as u32 + 1,
+        });
+        let c = ChainBuilder::start(&cast.referee, g, 1_767_225_600_000);
+        store.append(c.records[0].clone()).unwrap();
+        games.push(c);
+    }
+    Venue {
+        dir,
+        store,
+        games,
+        publisher: None,
+        status: Arc::new(PublisherStatus::default()),
+    }
+}
+
+/// Appends `n` clock presses to every game of the venue, interleaved.
+async fn play(v: &mut Venue, cast: &Cast, n: usize) {
+    for _ in 0..n {
+        for g in v.games.iter_mut() {
+            let player = if g.head.seq % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let r = g
+                .push(&cast.recorder, Body::ClockPressed { player })
+                .clone();
+            let s = v.store.clone();
+            tokio::task::spawn_blocking(move || s.append(r))
+                .await
+                .unwrap()
+                .unwrap();
+        }
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+}
+
+async fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !f() {
+        assert!(start.elapsed() < limit, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
+    let Some(bin) = support::nats_server("cluster test") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let mut cluster = support::Cluster::start(&bin, &t.path().join("nats"), 3);
+    let urls = cluster.urls();
+    let cast = Cast::new();
+
+    let mut a = venue(t.path().join("venue-a"), &cast, "Venue A Open", 3);
+    let mut b = venue(t.path().join("venue-b"), &cast, "Venue B Cup", 3);
+    start_publisher(&mut a, &urls);
+    start_publisher(&mut b, &urls);
+
+    let mirror_store = Arc::new(Store::open(&t.path().join("archive")).unwrap());
+    let first_mirror_status = Arc::new(MirrorStatus::default());
+    let first_mirror = start_mirror(&mirror_store, &first_mirror_status, &urls);
+
+    // Everything published so far reaches the stream (the cluster elects its
+    // leaders meanwhile; the publishers wait).
+    play(&mut a, &cast, 10).await;
+    play(&mut b, &cast, 10).await;
+    wait_until("first publications", Duration::from_secs(60), || {
+        a.status.next_cursor.load(Ordering::Relaxed) == a.store.len() as u64
+            && b.status.next_cursor.load(Ordering::Relaxed) == b.store.len() as u64
+    })
+    .await;
+
+    // Mid-stream: one node is SIGKILLed while both venues keep appending.
+    let (pa, pb) = (
+        tokio::spawn({
+            let mut a = clone_venue(&a);
+            let cast = Cast::new();
+            async move {
+                play(&mut a, &cast, 30).await;
+                a.games
+            }
+        }),
+        tokio::spawn({
+            let mut b = clone_venue(&b);
+            let cast = Cast::new();
+            async move {
+                play(&mut b, &cast, 30).await;
+                b.games
+            }
+        }),
+    );
+    tokio::time::sleep(Duration::from_millis(30)).await;
+    cluster.kill(1);
+    a.games = pa.await.unwrap();
+    b.games = pb.await.unwrap();
+
+    // Venue A's publisher dies mid-flight: its task is dropped wherever it
+    // was, and its store is closed and opened again, as after a crash.
+    play(&mut a, &cast, 5).await;
+    let (tx, h) = a.publisher.take().unwrap();
+    h.abort();
+    let _ = h.await;
+    drop(tx);
+    let acked_before_restart = kifu_nats::published_up_to(&a.store, "KIFU").unwrap();
+    play(&mut a, &cast, 10).await;
+    let games = std::mem::take(&mut a.games);
+    let dir = a.dir.clone();
+    drop(a);
+    let store = Arc::new(Store::open(&dir).unwrap());
+    // As if the crash had come before the kept cursor reached the disk: the
+    // restarted publisher goes back 20 records and publishes them again;
+    // the stream drops the repeats by their Nats-Msg-Id.
+    let kept = kifu_nats::published_up_to(&store, "KIFU").unwrap();
+    assert!(kept >= 20);
+    store
+        .put_value_durable(
+            &kifu_nats::publisher::progress_key("KIFU"),
+            &(kept - 20).to_be_bytes(),
+        )
+        .unwrap();
+    let mut a = Venue {
+        dir,
+        store,
+        games,
+        publisher: None,
+        status: Arc::new(PublisherStatus::default()),
+    };
+    // The restarted publisher resumes from the cursor kept in the store.
+    let resume = kifu_nats::published_up_to(&a.store, "KIFU").unwrap();
+    assert_eq!(resume + 20, kept);
+    assert!(kept >= acked_before_restart);
+    assert!(
+        resume < a.store.len() as u64,
+        "records appended while it was down wait"
+    );
+    start_publisher(&mut a, &urls);
+    play(&mut a, &cast, 10).await;
+    play(&mut b, &cast, 10).await;
+
+    // The mirror dies too, wherever it was (messages it had received but
+    // not acknowledged come again only after the ack wait; later records of
+    // the same games arrive first and the mirror fetches what it lacks).
+    first_mirror.1.abort();
+    let _ = first_mirror.1.await;
+    drop(first_mirror.0);
+    play(&mut a, &cast, 5).await;
+    play(&mut b, &cast, 5).await;
+    let mirror_status = Arc::new(MirrorStatus::default());
+    let (mirror_stop, mirror) = start_mirror(&mirror_store, &mirror_status, &urls);
+
+    // The lost node comes back and catches up.
+    cluster.restart(1);
+    play(&mut a, &cast, 10).await;
+    play(&mut b, &cast, 10).await;
+
+    let total = (a.store.len() + b.store.len()) as u64;
+    wait_until(
+        "the publishers to catch up",
+        Duration::from_secs(90),
+        || {
+            a.status.next_cursor.load(Ordering::Relaxed) == a.store.len() as u64
+                && b.status.next_cursor.load(Ordering::Relaxed) == b.store.len() as u64
+        },
+    )
+    .await;
+    wait_until(
+        "the mirror to hold everything",
+        Duration::from_secs(90),
+        || mirror_store.len() as u64 >= total,
+    )
+    .await;
+
+    println!(
+        "venue A: {} new, {} repeats dropped; venue B: {} new, {} repeats dropped; mirror: {} written, {} already present",
+        a.status.published.load(Ordering::Relaxed),
+        a.status.duplicates.load(Ordering::Relaxed),
+        b.status.published.load(Ordering::Relaxed),
+        b.status.duplicates.load(Ordering::Relaxed),
+        mirror_status.written.load(Ordering::Relaxed),
+        mirror_status.already_present.load(Ordering::Relaxed),
+    );
+    // At least the 20 it went back over; a publication whose acknowledgement
+    // was lost while the node came back is sent again and dropped as well.
+    assert!(a.status.duplicates.load(Ordering::Relaxed) >= 20);
+    // Exactly once, byte for byte, verified.
+    assert_eq!(mirror_store.len() as u64, total);
+    assert_eq!(mirror_status.refused.load(Ordering::Relaxed), 0);
+    assert_eq!(first_mirror_status.refused.load(Ordering::Relaxed), 0);
+    for v in [&a, &b] {
+        for g in &v.games {
+            let here = v.store.read(&g.game, 0, None).unwrap();
+            assert_eq!(here, g.records, "venue store holds what was appended");
+            let there = mirror_store.read(&g.game, 0, None).unwrap();
+            assert_eq!(there, g.records, "the mirror holds the game exactly");
+        }
+    }
+    let report = verify_records(&mirror_store.all_records().unwrap());
+    assert!(report.ok(), "{:?}", report.problems);
+    assert_eq!(report.games.len(), 6);
+
+    // The stream holds each record once: repeats after the publisher's
+    // restart were dropped by Nats-Msg-Id.
+    let client = kifu_nats::connect(&cluster.url(0), "test").await.unwrap();
+    let js = async_nats::jetstream::new(client);
+    let mut stream = js.get_stream("KIFU").await.unwrap();
+    let info = stream.info().await.unwrap();
+    assert_eq!(info.state.messages, total);
+    assert_eq!(info.config.num_replicas, 3);
+
+    // A consumer of one tournament sees exactly its games, verified.
+    let mut c = FeedConsumer::connect(&ConsumerConfig {
+        url: urls.clone(),
+        stream: "KIFU".into(),
+        filter: Filter::Tournament("Venue B Cup".into()),
+        start: Start::FromStart,
+    })
+    .await
+    .unwrap();
+    let want = b.store.len() as u64;
+    assert_eq!(c.pending_at_start(), want);
+    let mut seen = 0u64;
+    while seen < want {
+        let d = tokio::time::timeout(Duration::from_secs(20), c.next())
+            .await
+            .expect("records arrive")
+            .unwrap();
+        assert!(b.games.iter().any(|g| g.game == d.game));
+        seen += 1;
+    }
+
+    let _ = mirror_stop.send(());
+    mirror.await.unwrap().unwrap();
+    for v in [&mut a, &mut b] {
+        let (tx, h) = v.publisher.take().unwrap();
+        let _ = tx.send(());
+        h.await.unwrap();
+    }
+}
+
+type Running = (
+    oneshot::Sender<()>,
+    JoinHandle<Result<(), kifu_nats::NatsError>>,
+);
+
+fn start_mirror(store: &Arc<Store>, status: &Arc<MirrorStatus>, urls: &str) -> Running {
+    let (tx, rx) = oneshot::channel::<()>();
+    let store = store.clone();
+    let status = status.clone();
+    let cfg = MirrorConfig::new(urls);
+    let h = tokio::spawn(async move {
+        run_mirror(store, cfg, status, async {
+            let _ = rx.await;
+        })
+        .await
+    });
+    (tx, h)
+}
+
+fn clone_venue(v: &Venue) -> Venue {
+    Venue {
+        dir: v.dir.clone(),
+        store: v.store.clone(),
+        games: v
+            .games
+            .iter()
+            .map(|g| ChainBuilder {
+                game: g.game,
+                head: g.head,
+                records: g.records.clone(),
+                at_ms: g.at_ms,
+            })
+            .collect(),
+        publisher: None,
+        status: v.status.clone(),
+    }
+}
+
+/// NATS entirely away: appends go on; once it is back everything is
+/// published, in order, nothing skipped and nothing twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
+    let Some(bin) = support::nats_server("nats down test") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let mut server = support::Cluster::start(&bin, &t.path().join("nats"), 1);
+    let url = server.url(0);
+    let cast = Cast::new();
+    let mut v = venue(t.path().join("venue"), &cast, "Offline Cup", 2);
+    let mut cfg = PublisherConfig::new(url.clone());
+    cfg.retry_after = Duration::from_millis(200);
+    let (tx, rx) = oneshot::channel::<()>();
+    let (store, status) = (v.store.clone(), v.status.clone());
+    let h = tokio::spawn(async move {
+        run_publisher_with_status(store, cfg, status, async {
+            let _ = rx.await;
+        })
+        .await
+    });
+    play(&mut v, &cast, 10).await;
+    wait_until("first publications", Duration::from_secs(60), || {
+        v.status.next_cursor.load(Ordering::Relaxed) == v.store.len() as u64
+    })
+    .await;
+
+    server.kill(0);
+    let before = v.status.next_cursor.load(Ordering::Relaxed);
+    play(&mut v, &cast, 30).await;
+    assert_eq!(v.store.len() as u64, before + 60, "appends went on");
+    wait_until(
+        "the publisher to report the failure",
+        Duration::from_secs(30),
+        || v.status.error().is_some(),
+    )
+    .await;
+    assert_eq!(v.status.next_cursor.load(Ordering::Relaxed), before);
+
+    server.restart(0);
+    wait_until(
+        "publication after NATS is back",
+        Duration::from_secs(60),
+        || v.status.next_cursor.load(Ordering::Relaxed) == v.store.len() as u64,
+    )
+    .await;
+
+    // The stream reads back as the store's chains, each record once.
+    let mut c = FeedConsumer::connect(&ConsumerConfig {
+        url,
+        stream: "KIFU".into(),
+        filter: Filter::All,
+        start: Start::FromStart,
+    })
+    .await
+    .unwrap();
+    assert_eq!(c.pending_at_start(), v.store.len() as u64);
+    let mut per_game: std::collections::HashMap<kifu_ledger::Hash, Vec<kifu_ledger::Record>> =
+        Default::default();
+    while let Some(d) = tokio::time::timeout(Duration::from_secs(20), c.next_until_caught_up())
+        .await
+        .expect("records arrive")
+        .unwrap()
+    {
+        per_game.entry(d.game).or_default().push(d.record);
+    }
+    for g in &v.games {
+        assert_eq!(per_game.get(&g.game), Some(&g.records));
+    }
+    let _ = tx.send(());
+    h.await.unwrap().unwrap();
+}
