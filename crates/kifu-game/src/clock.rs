@@ -3,8 +3,8 @@
 use kifu_clock::{ClockEvent, ClockReading, ReadingSource, ShownTime};
 use kifu_ledger::Color;
 
-use crate::cite::{lgc, uec};
 use crate::state::{colour_of, idx, name, GameState};
+use kifu_go::Topic;
 
 impl GameState {
     /// Feeds one clock fact; a fact the clock cannot take is flagged.
@@ -13,9 +13,9 @@ impl GameState {
             return;
         };
         if let Err(err) = clock.apply(&e) {
-            self.note(
+            self.note_on(
                 format!("clock fact not applicable: {err}; the clocks are unchanged"),
-                lgc("Management of time"),
+                Topic::ClockPause,
             );
         }
     }
@@ -43,17 +43,18 @@ impl GameState {
             return;
         };
         match clock.discrepancy(&reading) {
-            Ok(d) if d.black.time_ms != 0 || d.white.time_ms != 0 => self.note(
+            Ok(d) if d.black.time_ms != 0 || d.white.time_ms != 0 => self.note_on(
                 format!(
-                    "the clock showed {} ms more for Black and {} ms more for White than the facts give; only the referee may correct it",
-                    d.black.time_ms, d.white.time_ms
+                    "the clock showed {} for Black and {} for White than the facts give; only the referee may correct it",
+                    crate::words::more_or_less(d.black.time_ms),
+                    crate::words::more_or_less(d.white.time_ms)
                 ),
-                lgc("Timing error"),
+                Topic::TimingError,
             ),
             Ok(_) => {}
-            Err(e) => self.note(
+            Err(e) => self.note_on(
                 format!("the reading cannot be compared: {e}"),
-                lgc("Timing error"),
+                Topic::TimingError,
             ),
         }
         // The reading is evidence; the projection keeps the derived times.
@@ -71,15 +72,15 @@ impl GameState {
         self.clock.server_used_ms[i] = self.clock.server_used_ms[i].saturating_add(used_ms);
         let limit = self.clock.time_control.map(|t| t.main_ms()).unwrap_or(0);
         if limit > 0 && self.clock.server_used_ms[i] >= limit && !self.is_over() {
-            let rule = uec("d) One player exceed the time limit");
-            self.note(
+            let rule = self.cite(Topic::LossOnTime);
+            self.note_on(
                 format!(
-                    "the server measured {} ms used by {}, the limit being {} ms",
-                    self.clock.server_used_ms[i],
+                    "the server measured {} used by {}, the limit being {}",
+                    crate::words::duration(self.clock.server_used_ms[i]),
                     name(p),
-                    limit
+                    crate::words::duration(limit)
                 ),
-                uec("3:Time limit"),
+                Topic::TimeLimit,
             );
             self.end_by_play(
                 kifu_ledger::GameResult {

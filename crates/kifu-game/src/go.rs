@@ -530,19 +530,4 @@ impl GoBoard {
         }
         Applied::Fixed { removed, placed }
     }
-
-    /// True when the verdict breaks a rule of play that the illegal-move
-    /// clauses govern (ko, superko, self-capture, alternation), as opposed
-    /// to an irregularity (occupied point, wrong colour, off the board).
-    pub(crate) fn is_illegal(v: &Verdict) -> bool {
-        v.violations.iter().any(|x| {
-            matches!(
-                x,
-                Violation::Ko
-                    | Violation::Superko(_)
-                    | Violation::Suicide
-                    | Violation::OutOfTurn { .. }
-            )
-        })
-    }
 }

@@ -41,17 +41,24 @@
 mod arbitration;
 pub mod cite;
 mod clock;
+mod ending;
 pub mod go;
-mod play;
+mod illegal;
+mod irregular;
+mod moves;
 pub mod record;
 pub mod renju;
+mod renju_input;
 mod results;
 pub mod sanctions;
 pub mod state;
 pub mod story;
+pub mod text;
+pub mod words;
 
 pub use cite::Consequence;
 pub use record::*;
 pub use results::LATE_ARRIVAL_FORFEIT_MS;
 pub use sanctions::{sanction_history, HistoryEntry, PlayerHistory};
-pub use state::{result_text, BoardState, ClockState, GameState};
+pub use state::{BoardState, ClockState, GameState};
+pub use text::{half_points, result_text, sgf_point};

@@ -564,7 +564,17 @@ impl Game {
         }
         // UEC Cup, "g) Repetition of a position": "the referee stops the game
         // and declares a draw"; Japanese rules: no result.
+        // A position repeated only through an illegal move (a ko retake
+        // nobody pointed out) is not a repetition: the illegal-move rule
+        // governs it, and play goes on until it is pointed out.
+        let through_illegal_move = verdict.violations.iter().any(|v| {
+            matches!(
+                v,
+                Violation::Ko | Violation::Superko(_) | Violation::Suicide
+            )
+        });
         if verdict.repetition
+            && !through_illegal_move
             && matches!(
                 self.ruleset.repetition,
                 RepetitionRule::Draw | RepetitionRule::NoResult

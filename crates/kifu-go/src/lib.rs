@@ -36,6 +36,7 @@
 pub mod board;
 pub mod clause;
 mod color;
+pub mod conduct;
 pub mod ending;
 pub mod game;
 mod handicap;
@@ -49,15 +50,17 @@ mod zobrist;
 pub use board::{Board, Placement};
 pub use clause::{Clause, Topic};
 pub use color::Color;
+pub use conduct::{AbnormalTerminationRule, Appeals, Conduct, Timekeeping};
 pub use ending::{Ending, EndingError, EndingEvent, EndingInput, EndingPhase, GameEnd};
 pub use game::{Game, Move, Setup, SuperkoKind, Verdict, Violation};
 pub use handicap::fixed_handicap_points;
 pub use point::{Point, MAX_SIZE, MIN_SIZE};
 pub use report::{board_report, replay_sgf, setup_from_sgf, BoardReport, Replay};
 pub use ruleset::{
-    ColourOrHandicapErrorAction, ColourOrHandicapErrorRule, HandicapCompensation,
-    HandicapPlacement, IllegalMoveAction, IllegalMoveRemedy, Jigo, KoRule, Komi, PauseRule,
-    RepetitionRule, Resumption, Ruleset, Scoring, SuicideRule, WhitePassesLast, PROFILE_NAMES,
+    AlternationFailure, ColourOrHandicapErrorAction, ColourOrHandicapErrorRule,
+    HandicapCompensation, HandicapPlacement, IllegalMoveAction, IllegalMoveRemedy, Jigo, KoRule,
+    Komi, OccupiedPointRule, PauseRule, RepetitionRule, Resumption, Ruleset, Scoring, SuicideRule,
+    WhitePassesLast, PROFILE_NAMES,
 };
 pub use score::{score_position, ColorScore, GameResult, Score};
 pub use sgf::{SgfGame, SgfMove};

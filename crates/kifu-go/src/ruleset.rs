@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clause::{self, Clause, Topic};
+use crate::conduct::Conduct;
 use crate::Error;
 
 /// Komi in half-points, so that 7.5 is held exactly (`Komi(15)`).
@@ -311,6 +312,28 @@ impl ColourOrHandicapErrorRule {
     }
 }
 
+/// Whether a stone on an occupied point is an irregularity or an illegal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OccupiedPointRule {
+    /// An irregularity: the stone is taken off (BGA, "Irregular Moves" IV).
+    Irregularity,
+    /// An illegal move, remedied as the profile remedies illegal moves
+    /// (Japanese rules, which the UEC Cup plays by).
+    IllegalMove,
+}
+
+/// What counts as the illegal move in a failure of alternation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AlternationFailure {
+    /// The move played out of turn.
+    SingleMove,
+    /// The whole sequence of moves played consecutively by the offender
+    /// (BGA, "Illegal Moves").
+    WholeSequence,
+}
+
 /// A ruleset profile: every choice the engine makes, as data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ruleset {
@@ -353,6 +376,12 @@ pub struct Ruleset {
     pub handicap_compensation: HandicapCompensation,
     /// What follows a colour or handicap error.
     pub colour_or_handicap_error: ColourOrHandicapErrorRule,
+    /// Whether a stone on an occupied point is an illegal move.
+    pub occupied_point: OccupiedPointRule,
+    /// What the illegal move is in a failure of alternation.
+    pub alternation_failure: AlternationFailure,
+    /// The tournament rules the games are conducted under.
+    pub conduct: Conduct,
     /// The default time system, as the document states it.
     pub default_time_system: String,
     /// The document's words behind the choices (empty for profiles not
@@ -394,6 +423,12 @@ impl Ruleset {
         }
     }
 
+    /// The profile a game of unknown profile is projected under (the first
+    /// of [`PROFILE_NAMES`]).
+    pub fn fallback() -> Ruleset {
+        Ruleset::lgc_2023()
+    }
+
     /// The profile's short name.
     pub fn name(&self) -> &str {
         &self.name
@@ -408,7 +443,10 @@ impl Ruleset {
     /// assert_eq!(c.section, "Illegal move");
     /// ```
     pub fn clause(&self, topic: Topic) -> Option<&Clause> {
-        self.clauses.iter().find(|c| c.topic == topic)
+        self.clauses
+            .iter()
+            .find(|c| c.topic == topic)
+            .or_else(|| self.conduct.clause(topic))
     }
 
     /// Komi for a game with `handicap` stones: 0 is an even game, any
@@ -466,6 +504,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::FixedOrFree,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::RestartBeforeThirdMove,
+            occupied_point: OccupiedPointRule::Irregularity,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::lgc_2023(),
             default_time_system:
                 "Fischer time (\"the default method when digital clocks are used\"); \
                 sudden death, Canadian overtime and Japanese byo-yomi also provided"
@@ -506,6 +547,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::Fixed,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::CorrectBeforeWhitesFirstMove,
+            occupied_point: OccupiedPointRule::Irregularity,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::lgc_arbitration(),
             default_time_system: "not stated in the rules of play".into(),
             clauses: clause::london_open(),
         }
@@ -541,6 +585,9 @@ impl Ruleset {
             // the first, so area and territory counts agree.
             handicap_compensation: HandicapCompensation::PerStoneAfterFirst,
             colour_or_handicap_error: ColourOrHandicapErrorRule::CorrectBeforeWhitesFirstMove,
+            occupied_point: OccupiedPointRule::Irregularity,
+            alternation_failure: AlternationFailure::WholeSequence,
+            conduct: Conduct::lgc_arbitration(),
             default_time_system: "not stated in the summary".into(),
             clauses: clause::bga_aga(),
         }
@@ -576,6 +623,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::NotUsed,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
+            occupied_point: OccupiedPointRule::IllegalMove,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::uec_cup(),
             default_time_system:
                 "30 minutes sudden death per player, measured by the server in 0.1 s".into(),
             clauses: clause::uec_cup(),
@@ -605,6 +655,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::Free,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
+            occupied_point: OccupiedPointRule::IllegalMove,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::unstated(),
             default_time_system: "not part of the rules".into(),
             clauses: Vec::new(),
         }
@@ -633,6 +686,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::FixedOrFree,
             handicap_compensation: HandicapCompensation::PerStone,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
+            occupied_point: OccupiedPointRule::IllegalMove,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::unstated(),
             default_time_system: "not part of the rules".into(),
             clauses: Vec::new(),
         }
@@ -661,6 +717,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::Fixed,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
+            occupied_point: OccupiedPointRule::IllegalMove,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::unstated(),
             default_time_system: "not part of the rules".into(),
             clauses: Vec::new(),
         }

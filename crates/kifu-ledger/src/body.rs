@@ -669,6 +669,15 @@ pub enum Body {
         /// Milliseconds used.
         used_ms: u64,
     },
+    /// Kind 40: A player declines to rewind the game to just before an
+    ///     illegal move (BGA, "Illegal Moves": the offer then closes and play
+    ///     continues as is).
+    RewindDeclined {
+        /// Who declines.
+        player: Color,
+        /// The sequence number of the illegal move.
+        move_seq: u64,
+    },
 }
 
 impl Body {
@@ -715,6 +724,7 @@ impl Body {
             Body::PlayerArrived { .. } => 37,
             Body::ProgramTerminated { .. } => 38,
             Body::ServerTimeUsed { .. } => 39,
+            Body::RewindDeclined { .. } => 40,
         }
     }
 
@@ -769,4 +779,5 @@ pub const KIND_NAMES: &[&str] = &[
     "player arrived",
     "program terminated",
     "server time used",
+    "rewind declined",
 ];

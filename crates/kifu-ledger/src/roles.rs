@@ -145,6 +145,7 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         // BGA, "Illegal Moves": a rewind is by mutual agreement, each player
         // agreeing for himself.
         Body::RewindAgreed { player, .. }
+        | Body::RewindDeclined { player, .. }
         | Body::StatusDisputed { player, .. }
         | Body::AppealLodged { player, .. }
         | Body::DrawDeclined { player } => {
@@ -295,7 +296,13 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_name_and_a_stable_index() {
-        assert_eq!(KIND_NAMES.len(), 40);
+        assert_eq!(KIND_NAMES.len(), 41);
+        let declined = Body::RewindDeclined {
+            player: Color::White,
+            move_seq: 3,
+        };
+        assert_eq!(declined.kind_index(), 40);
+        assert_eq!(declined.kind_name(), "rewind declined");
         let last = Body::ServerTimeUsed {
             player: Color::Black,
             used_ms: 0,
