@@ -64,7 +64,7 @@ fn clock_line(state: &GameState) -> Vec<String> {
         return vec!["clocks: none".into()];
     };
     let at = state.at_ms.unwrap_or(0);
-    let res = if state.profile == "uec-cup" {
+    let res = if c.resolution_ms < 1000 {
         Resolution::Tenths
     } else {
         Resolution::Seconds
@@ -75,6 +75,12 @@ fn clock_line(state: &GameState) -> Vec<String> {
             // The running side's face at the event's instant.
             if let Some(since) = c.flag_at_ms {
                 left = since.saturating_sub(at);
+            }
+        }
+        // Under server timekeeping, the server's count is the clock.
+        if c.resolution_ms < 1000 {
+            if let Some(r) = c.remaining_ms {
+                left = r[usize::from(p == kifu_ledger::Color::White)];
             }
         }
         let mark = if c.running == Some(p) {
@@ -90,11 +96,11 @@ fn clock_line(state: &GameState) -> Vec<String> {
         show(kifu_ledger::Color::White, w),
         c.paused
             .as_ref()
-            .map(|r| format!("; paused: {r}"))
+            .map(|r| format!("; paused {}", kifu_game::words::pause_code(r)))
             .unwrap_or_default()
     ));
     for f in &c.flags {
-        out.push(format!("  flag fallen: {:?} at {} ms", f.player, f.at_ms));
+        out.push(format!("  flag fallen: {} at {} ms", f.player, f.at_ms));
     }
     if c.server_used_ms != [0, 0] {
         out.push(format!(
@@ -144,8 +150,10 @@ fn board_lines(state: &GameState) -> Vec<String> {
                 out.push(format!("{:>3} {}", 15 - i, cells.join(" ")));
             }
             out.push(format!(
-                "stones: {}; the {:?} seat holds Black; waiting for: {:?}",
-                v.stones, v.black_seat, v.expected
+                "stones: {}; the {} seat holds Black; waiting for: {}",
+                v.stones,
+                kifu_game::words::colour(v.black_seat).to_lowercase(),
+                v.expected
             ));
             out
         }

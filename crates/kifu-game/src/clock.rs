@@ -103,6 +103,9 @@ impl GameState {
         self.clock.paused = c.pause_reason().map(|r| r.code().to_string());
         self.clock.flag_at_ms = c.flag_at();
         self.clock.flags = c.flags().into_iter().flatten().collect();
+        self.clock.resolution_ms = self.conduct.clock_resolution_ms();
+        let at = self.at_ms.unwrap_or(0);
+        self.clock.remaining_ms = self.remaining_ms(at);
     }
 
     /// Remaining time of both players at `at_ms` (main time plus what
@@ -119,7 +122,8 @@ impl GameState {
             };
             out[p.index()] = budget.saturating_sub(used);
         }
-        // With a server count, the limit minus what the server measured.
+        // With a server count, the limit minus what the server measured
+        // (before the server reports any, the clock projection).
         if self.clock.server_used_ms != [0, 0] {
             let limit = self.clock.time_control.map(|t| t.main_ms()).unwrap_or(0);
             for (i, slot) in out.iter_mut().enumerate() {

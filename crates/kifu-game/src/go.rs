@@ -12,7 +12,7 @@
 
 use kifu_go::{
     score_position, Color as GoColor, EndingEvent, EndingPhase, Game, GameEnd, Komi, Move,
-    Point as GoPoint, Ruleset, Score, Setup, Verdict, Violation,
+    Point as GoPoint, Ruleset, Score, Setup, Verdict,
 };
 use kifu_ledger::{BoardFix, Color, Point};
 use serde::Serialize;

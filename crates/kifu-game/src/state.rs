@@ -48,6 +48,14 @@ pub struct ClockState {
     pub flags: Vec<Flag>,
     /// Time used as measured by the server (computer events), Black and White.
     pub server_used_ms: [u64; 2],
+    /// The time each player has left at the last event, Black and White, as
+    /// the clocks show it: under server timekeeping, the limit less the
+    /// server's count; otherwise the clock projection (the running side
+    /// counted down to the event's instant).
+    pub remaining_ms: Option<[u64; 2]>,
+    /// The resolution the clocks are shown in, in milliseconds (1000: whole
+    /// seconds; the UEC Cup's server: 100).
+    pub resolution_ms: u64,
 }
 
 /// The whole game at one event, derived from the signed facts alone.
@@ -170,6 +178,8 @@ impl GameState {
                 flag_at_ms: None,
                 flags: Vec::new(),
                 server_used_ms: [0; 2],
+                remaining_ms: None,
+                resolution_ms: 1000,
             },
             phase: Phase::NotStarted,
             illegal_moves: Vec::new(),

@@ -470,6 +470,40 @@ pub struct RenjuGame {
     result: Option<RenjuResult>,
 }
 
+impl std::fmt::Display for Expected {
+    /// In words: `the second player to move with White`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Expected::OpeningStone { number, by, region } => write!(
+                f,
+                "the {by} player to place opening stone {number} within the central {region}x{region} square"
+            ),
+            Expected::SwapDecision { by } => write!(f, "the {by} player to decide whether to swap"),
+            Expected::FifthCount { by, max } => write!(
+                f,
+                "the {by} player to declare how many fifth moves he offers (at most {max})"
+            ),
+            Expected::FifthProposals { by, count } => {
+                write!(f, "the {by} player to offer {count} fifth move(s)")
+            }
+            Expected::FifthStoneOrProposals { by, region, count } => write!(
+                f,
+                "the {by} player to place the fifth stone within the central {region}x{region} square or offer {count} alternatives"
+            ),
+            Expected::FifthChoice { by, offered } => write!(
+                f,
+                "the {by} player to choose one of the {} fifth moves offered",
+                offered.len()
+            ),
+            Expected::Move { by, colour } => {
+                write!(f, "the {by} player to move, with {colour}")
+            }
+            Expected::RefereeRuling => f.write_str("the referee's ruling on the disputed claim"),
+            Expected::Nothing => f.write_str("nothing: the game is over"),
+        }
+    }
+}
+
 impl RenjuGame {
     /// A new game with an empty board. The first player holds Black until a swap says otherwise.
     pub fn new(settings: GameSettings) -> RenjuGame {
