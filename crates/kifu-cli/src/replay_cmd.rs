@@ -63,26 +63,17 @@ fn clock_line(state: &GameState) -> Vec<String> {
     let (Some(b), Some(w)) = (c.black, c.white) else {
         return vec!["clocks: none".into()];
     };
-    let at = state.at_ms.unwrap_or(0);
     let res = if c.resolution_ms < 1000 {
         Resolution::Tenths
     } else {
         Resolution::Seconds
     };
+    // The one clock projection: what the game projection shows (the SGF
+    // export reads the same faces).
+    let faces = state.clock_faces();
     let show = |p: kifu_ledger::Color, pc: kifu_clock::PlayerClock| {
-        let mut left = pc.budget_ms();
-        if c.running == Some(p) {
-            // The running side's face at the event's instant.
-            if let Some(since) = c.flag_at_ms {
-                left = since.saturating_sub(at);
-            }
-        }
-        // Under server timekeeping, the server's count is the clock.
-        if c.resolution_ms < 1000 {
-            if let Some(r) = c.remaining_ms {
-                left = r[usize::from(p == kifu_ledger::Color::White)];
-            }
-        }
+        let i = usize::from(p == kifu_ledger::Color::White);
+        let left = faces.map_or(pc.budget_ms(), |f| f[i].time_left_ms);
         let mark = if c.running == Some(p) {
             " (running)"
         } else {

@@ -51,12 +51,14 @@ pub mod renju;
 mod renju_input;
 mod results;
 pub mod sanctions;
+pub mod sgf_export;
 pub mod state;
 pub mod story;
 pub mod text;
 pub mod words;
 
 pub use cite::Consequence;
+pub use clock::{ClockFace, MoveClocks};
 pub use record::*;
 pub use results::LATE_ARRIVAL_FORFEIT_MS;
 pub use sanctions::{sanction_history, HistoryEntry, PlayerHistory};

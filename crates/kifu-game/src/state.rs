@@ -121,6 +121,10 @@ pub struct GameState {
     pub(crate) pressed: [bool; 2],
     /// Players recorded as arrived.
     pub(crate) arrived: [bool; 2],
+    /// The last stone or pass recorded.
+    pub(crate) last_move_seq: Option<u64>,
+    /// Both clocks after each move, as the press completing it left them.
+    pub move_clocks: Vec<crate::clock::MoveClocks>,
 }
 
 impl Default for GameState {
@@ -201,6 +205,8 @@ impl GameState {
             unpressed: None,
             pressed: [false; 2],
             arrived: [false; 2],
+            last_move_seq: None,
+            move_clocks: Vec::new(),
         }
     }
 
@@ -366,9 +372,15 @@ impl GameState {
             return;
         }
         let roles = self.roles_of(&event.signer);
+        if matches!(event.body, Body::StonePlaced { .. } | Body::Pass { .. }) {
+            self.last_move_seq = Some(event.seq);
+        }
         self.dispatch(event, &roles);
         self.check_flag(event.at_ms);
         self.refresh();
+        if matches!(event.body, Body::ClockPressed { .. }) {
+            self.record_move_clocks(event.seq);
+        }
     }
 
     fn start(&mut self, g: Genesis) {
