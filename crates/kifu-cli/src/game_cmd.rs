@@ -47,7 +47,9 @@ pub fn parse_time(s: &str) -> Result<TimeControl, Failure> {
     if t.starts_with('{') || t.starts_with('"') {
         return serde_json::from_str(t).map_err(|e| Failure::new(format!("time control: {e}")));
     }
-    kifu_clock::parse_time_control(t).map_err(|e| Failure::new(format!("time control '{s}': {e}")))
+    kifu_clock::parse_time_control(t)
+        .map(|tc| kifu_game::convert::ledger_time_control(&tc))
+        .map_err(|e| Failure::new(format!("time control '{s}': {e}")))
 }
 
 fn participant(role: Role, spec: &str) -> Result<Participant, Failure> {

@@ -230,7 +230,7 @@ pub fn import(data: &Path, a: SgfImportArgs) -> CmdResult {
         board_size: rec.size,
         handicap: u8::try_from(handicap).map_err(|_| Failure::new("handicap too large"))?,
         komi_half_points: komi.half_points(),
-        time_control: time_control(&rec),
+        time_control: kifu_game::convert::ledger_time_control(&time_control(&rec)),
         roster,
         tournament: None,
         title,

@@ -41,6 +41,7 @@
 mod arbitration;
 pub mod cite;
 mod clock;
+pub mod convert;
 mod ending;
 pub mod go;
 mod illegal;

@@ -97,7 +97,9 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
         .into_iter()
         .map(|p| kifu_go::Point::new(p.x, p.y))
         .collect();
-    for (k, v) in kifu_clock::sgf_root_properties(&g.time_control) {
+    for (k, v) in
+        kifu_clock::sgf_root_properties(&crate::convert::clock_time_control(&g.time_control))
+    {
         out.other.push((k.to_string(), vec![v]));
     }
 

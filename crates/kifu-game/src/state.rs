@@ -141,7 +141,7 @@ pub(crate) fn idx(c: Color) -> usize {
 }
 
 pub(crate) fn player(c: Color) -> Player {
-    c.into()
+    crate::convert::clock_player(c)
 }
 
 pub(crate) fn colour_of(p: Player) -> Color {
@@ -385,8 +385,9 @@ impl GameState {
 
     fn start(&mut self, g: Genesis) {
         self.profile = g.ruleset.clone();
-        self.clock.time_control = Some(g.time_control);
-        match Clock::new(g.time_control) {
+        let tc = crate::convert::clock_time_control(&g.time_control);
+        self.clock.time_control = Some(tc);
+        match Clock::new(tc) {
             Ok(c) => self.clock.clock = Some(c),
             Err(e) => self.note(
                 format!("the time control cannot be run ({e}): no clock projection"),
@@ -479,7 +480,7 @@ impl GameState {
                     ),
                     None => self.clock_event(ClockEvent::Paused {
                         at_ms: event.at_ms,
-                        reason: reason.into(),
+                        reason: crate::convert::clock_pause(reason),
                     }),
                 }
             }

@@ -32,7 +32,7 @@ pub fn describe(body: &Body) -> String {
             g.ruleset,
             g.handicap,
             f64::from(g.komi_half_points) / 2.0,
-            g.time_control
+            crate::convert::clock_time_control(&g.time_control)
         ),
         Body::ClockStarted { running } => format!("clock started, {} to move", who(running)),
         Body::StonePlaced {

@@ -55,8 +55,7 @@ pub fn pause_reason(r: &kifu_clock::PauseReason) -> String {
 
 /// A recorded pause reason in words.
 pub fn ledger_pause_reason(r: &kifu_ledger::PauseReason) -> String {
-    let clock: kifu_clock::PauseReason = r.into();
-    pause_reason(&clock)
+    pause_reason(&crate::convert::clock_pause(r))
 }
 
 /// A role in words: `black`, `referee`, `committee member`.

@@ -76,7 +76,13 @@ fn every_clock_vector_with_moves_exports_the_clocks_the_replay_shows() {
         let Ok(tc) = scenario.time_control() else {
             continue;
         };
-        let mut g = G::with(GameKind::Go, "lgc-2023", 19, tc.into(), |_| {});
+        let mut g = G::with(
+            GameKind::Go,
+            "lgc-2023",
+            19,
+            kifu_game::convert::ledger_time_control(&tc),
+            |_| {},
+        );
         g.at(scenario.start_ms + 1000);
         g.start_clock();
         let expected = kifu_clock::replay_scenario(&scenario).expect("replay");
