@@ -127,6 +127,7 @@ pub fn check_genesis_values(g: &Genesis) -> Result<(), Failure> {
             return Err(Failure::new(format!("the roster has no {role:?} player")));
         }
     }
+    kifu_game::check_overrides(g).map_err(Failure::new)?;
     Ok(())
 }
 

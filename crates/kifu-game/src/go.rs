@@ -163,22 +163,11 @@ impl PartialEq for GoBoard {
     }
 }
 
-/// Whether handicap stones are placed freely. A departure stated in the
-/// genesis (`handicap_placement` = `free` or `fixed`) decides; otherwise the
-/// profile: free where it says free, fixed where it says fixed or leaves the
-/// choice to the tournament.
-pub fn free_placement(ruleset: &Ruleset, overrides: &[(String, String)]) -> bool {
-    use kifu_go::HandicapPlacement as H;
-    let stated = overrides
-        .iter()
-        .rev()
-        .find(|(k, _)| k == "handicap_placement")
-        .map(|(_, v)| v.as_str());
-    match stated {
-        Some("free") => true,
-        Some("fixed") => false,
-        _ => matches!(ruleset.handicap_placement, H::Free),
-    }
+/// Whether handicap stones are placed freely: where the ruleset (after the
+/// genesis overrides, `handicap_placement`) says free; fixed where it says
+/// fixed or leaves the choice to the tournament.
+pub fn free_placement(ruleset: &Ruleset) -> bool {
+    matches!(ruleset.handicap_placement, kifu_go::HandicapPlacement::Free)
 }
 
 /// A serializable picture of the board.

@@ -48,33 +48,28 @@ pub(crate) fn settings(g: &Genesis) -> (GameSettings, Vec<String>) {
         _ => match g.ruleset.parse::<Rule>() {
             Ok(r) => r,
             Err(_) => {
+                let fallback = Rule::default();
                 notes.push(format!(
-                    "unknown Renju profile {:?}: played under rif-renju",
+                    "unknown Renju profile \"{}\": played under {fallback}",
                     g.ruleset
                 ));
-                Rule::RifRenju
+                fallback
             }
         },
     };
-    let opening = match g.overrides.iter().find(|(k, _)| k == "opening") {
-        Some((_, v)) => match v.parse::<OpeningRule>() {
-            Ok(o) => o,
-            Err(_) => {
-                notes.push(format!("unknown opening rule {v:?}: free opening"));
-                OpeningRule::Free
-            }
-        },
-        None => OpeningRule::Free,
+    let mut settings = GameSettings {
+        rule,
+        opening: OpeningRule::Free,
+        auto_declare: g.auto_declare,
+        auto_claim_forbidden: false,
     };
-    (
-        GameSettings {
-            rule,
-            opening,
-            auto_declare: g.auto_declare,
-            auto_claim_forbidden: false,
-        },
-        notes,
-    )
+    // The same override rule as for Go: in order, unknown keys flagged.
+    for (k, v) in &g.overrides {
+        if let Err(e) = settings.apply_override(k, v) {
+            notes.push(format!("genesis override not applied: {e}"));
+        }
+    }
+    (settings, notes)
 }
 
 /// The board of a Renju or Gomoku game.

@@ -193,24 +193,13 @@ impl GameState {
                 return;
             }
         };
-        let overrides = self
-            .genesis
-            .as_ref()
-            .map(|g| g.overrides.clone())
-            .unwrap_or_default();
         // Earlier abnormal terminations in this match, stated at genesis
-        // (`abnormal_terminations = "black,white"`); a game started after one
-        // is a new game.
-        let earlier: Vec<String> = overrides
-            .iter()
-            .filter(|(k, _)| k == "abnormal_terminations")
-            .flat_map(|(_, v)| {
-                v.split(',')
-                    .map(|s| s.trim().to_lowercase())
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        let me = name(p).to_lowercase();
+        // (`abnormal_terminations = "black,white"`): this game is a new game.
+        let earlier = self
+            .go_rules()
+            .map(|r| r.conduct.earlier_abnormal_terminations.clone())
+            .unwrap_or_default();
+        let me = crate::go::go_color(p);
         let replayed = !earlier.is_empty();
         let loss = GameResult {
             outcome: Outcome::Win(p.opponent()),

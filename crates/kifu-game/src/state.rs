@@ -396,7 +396,7 @@ impl GameState {
         }
         match g.game {
             GameKind::Go => {
-                let ruleset = match kifu_go::Ruleset::by_name(&g.ruleset) {
+                let mut ruleset = match kifu_go::Ruleset::by_name(&g.ruleset) {
                     Ok(r) => r,
                     Err(_) => {
                         let fallback = kifu_go::Ruleset::fallback();
@@ -411,8 +411,19 @@ impl GameState {
                         fallback
                     }
                 };
+                // One override rule for every ruleset: applied in the order
+                // recorded, unknown keys and values flagged (the record is
+                // never refused).
+                for (k, v) in &g.overrides {
+                    if let Err(e) = ruleset.apply_override(k, v) {
+                        self.note(
+                            format!("genesis override not applied: {e}"),
+                            "docs/RULESETS.md, \"Genesis overrides\"",
+                        );
+                    }
+                }
                 self.conduct = ruleset.conduct.clone();
-                let free = crate::go::free_placement(&ruleset, &g.overrides);
+                let free = crate::go::free_placement(&ruleset);
                 match GoBoard::new(ruleset, g.board_size, g.handicap, g.komi_half_points, free) {
                     Ok(b) => self.board = BoardState::Go(Box::new(b)),
                     Err(e) => self.note(
@@ -425,7 +436,7 @@ impl GameState {
                 let (settings, notes) = crate::renju::settings(&g);
                 self.conduct = Conduct::rif_world_championship();
                 for n in notes {
-                    self.note_on(n, Topic::RulesInForce);
+                    self.note(n, "docs/RULESETS.md, \"Genesis overrides\"");
                 }
                 self.board = BoardState::Renju(Box::new(RenjuBoard::new(settings)));
             }

@@ -74,6 +74,11 @@ pub struct Conduct {
     /// Whether the referee may adjust the time after an illegal move is
     /// unwound.
     pub time_adjustment_after_unwind: bool,
+    /// Programs that already terminated abnormally in this match, stated
+    /// at genesis (`abnormal_terminations = "black,white"`): the game is a
+    /// new game of the procedure.
+    #[serde(default)]
+    pub earlier_abnormal_terminations: Vec<crate::Color>,
     /// The document's words behind these choices and behind arbitration.
     pub clauses: Vec<Clause>,
 }
@@ -95,6 +100,7 @@ impl Conduct {
             appeals: Appeals::Committee { members: 3 },
             // "Illegal move": "The referee may allow an adjustment of the time."
             time_adjustment_after_unwind: true,
+            earlier_abnormal_terminations: Vec::new(),
             clauses: clause::lgc_conduct(),
         }
     }
@@ -126,6 +132,7 @@ impl Conduct {
             // "k) Others": the referee, then the director.
             appeals: Appeals::RefereeFinal,
             time_adjustment_after_unwind: false,
+            earlier_abnormal_terminations: Vec::new(),
             clauses: clause::uec_conduct(),
         }
     }
@@ -142,6 +149,7 @@ impl Conduct {
             // "All the referee's decisions are final."
             appeals: Appeals::RefereeFinal,
             time_adjustment_after_unwind: false,
+            earlier_abnormal_terminations: Vec::new(),
             clauses: clause::rif_conduct(),
         }
     }
@@ -157,6 +165,7 @@ impl Conduct {
             referee_signs_decided_result: true,
             appeals: Appeals::RefereeFinal,
             time_adjustment_after_unwind: false,
+            earlier_abnormal_terminations: Vec::new(),
             clauses: Vec::new(),
         }
     }

@@ -60,7 +60,7 @@ pub use ruleset::{
     AlternationFailure, ColourOrHandicapErrorAction, ColourOrHandicapErrorRule,
     HandicapCompensation, HandicapPlacement, IllegalMoveAction, IllegalMoveRemedy, Jigo, KoRule,
     Komi, OccupiedPointRule, PauseRule, RepetitionRule, Resumption, Ruleset, Scoring, SuicideRule,
-    WhitePassesLast, PROFILE_NAMES,
+    WhitePassesLast, OVERRIDE_KEYS, PROFILE_NAMES,
 };
 pub use score::{score_position, ColorScore, GameResult, Score};
 pub use sgf::{SgfGame, SgfMove};
@@ -113,6 +113,19 @@ pub enum Error {
     /// A ruleset name [`Ruleset::by_name`] does not know.
     #[error("unknown ruleset {0:?} (known: lgc-2023, london-open, bga-aga, uec-cup, tromp-taylor, chinese, japanese)")]
     UnknownRuleset(String),
+    /// A genesis override key the ruleset does not know.
+    #[error("unknown override {0:?} (known: {keys})", keys = crate::ruleset::OVERRIDE_KEYS.join(", "))]
+    UnknownOverride(String),
+    /// An override value the key does not take.
+    #[error("override {key}: {value:?} is not one of {expected}")]
+    BadOverride {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What the key takes.
+        expected: &'static str,
+    },
     /// Malformed SGF.
     #[error("SGF syntax error at byte {offset}: {what}")]
     Sgf {

@@ -400,7 +400,161 @@ pub const PROFILE_NAMES: &[&str] = &[
     "japanese",
 ];
 
+/// The genesis override keys [`Ruleset::apply_override`] knows, each
+/// documented in `docs/RULESETS.md`.
+pub const OVERRIDE_KEYS: &[&str] = &[
+    "ko",
+    "suicide",
+    "scoring",
+    "pass_stones",
+    "repetition",
+    "move_limit",
+    "handicap_placement",
+    "abnormal_terminations",
+];
+
+fn pick<T: Copy>(
+    key: &str,
+    value: &str,
+    expected: &'static str,
+    table: &[(&str, T)],
+) -> Result<T, Error> {
+    let v = value.trim().to_ascii_lowercase();
+    table
+        .iter()
+        .find(|(name, _)| *name == v)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| Error::BadOverride {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected,
+        })
+}
+
 impl Ruleset {
+    /// Applies one genesis override (a departure from the profile stated
+    /// when the game is created). Overrides are applied in the order
+    /// recorded, so a later one for the same key replaces an earlier one.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UnknownOverride`] for a key not in [`OVERRIDE_KEYS`];
+    /// [`Error::BadOverride`] for a value the key does not take. The ruleset
+    /// is unchanged on error.
+    ///
+    /// ```
+    /// use kifu_go::{HandicapPlacement, Ruleset};
+    /// let mut r = Ruleset::lgc_2023();
+    /// r.apply_override("handicap_placement", "free").unwrap();
+    /// assert_eq!(r.handicap_placement, HandicapPlacement::Free);
+    /// assert!(r.apply_override("no_such_key", "1").is_err());
+    /// assert!(r.apply_override("scoring", "japanese").is_err());
+    /// ```
+    pub fn apply_override(&mut self, key: &str, value: &str) -> Result<(), Error> {
+        match key {
+            "ko" => {
+                self.ko = pick(
+                    key,
+                    value,
+                    "simple, positional_superko, situational_superko, natural_situational_superko",
+                    &[
+                        ("simple", KoRule::Simple),
+                        ("positional_superko", KoRule::PositionalSuperko),
+                        ("situational_superko", KoRule::SituationalSuperko),
+                        (
+                            "natural_situational_superko",
+                            KoRule::NaturalSituationalSuperko,
+                        ),
+                    ],
+                )?
+            }
+            "suicide" => {
+                self.suicide = pick(
+                    key,
+                    value,
+                    "forbidden, multi_stone_only, allowed",
+                    &[
+                        ("forbidden", SuicideRule::Forbidden),
+                        ("multi_stone_only", SuicideRule::MultiStoneOnly),
+                        ("allowed", SuicideRule::Allowed),
+                    ],
+                )?
+            }
+            "scoring" => {
+                self.scoring = pick(
+                    key,
+                    value,
+                    "territory, area",
+                    &[("territory", Scoring::Territory), ("area", Scoring::Area)],
+                )?
+            }
+            "pass_stones" => {
+                self.pass_stones = pick(
+                    key,
+                    value,
+                    "true, false",
+                    &[("true", true), ("false", false)],
+                )?
+            }
+            "repetition" => {
+                self.repetition = pick(
+                    key,
+                    value,
+                    "by_ko_rule, draw, no_result",
+                    &[
+                        ("by_ko_rule", RepetitionRule::ByKoRule),
+                        ("draw", RepetitionRule::Draw),
+                        ("no_result", RepetitionRule::NoResult),
+                    ],
+                )?
+            }
+            "move_limit" => {
+                let v = value.trim();
+                self.move_limit = if v.eq_ignore_ascii_case("none") {
+                    None
+                } else {
+                    Some(v.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        Error::BadOverride {
+                            key: key.to_string(),
+                            value: value.to_string(),
+                            expected: "none or a positive number of moves",
+                        }
+                    })?)
+                }
+            }
+            "handicap_placement" => {
+                self.handicap_placement = pick(
+                    key,
+                    value,
+                    "fixed, free, fixed_or_free, not_used",
+                    &[
+                        ("fixed", HandicapPlacement::Fixed),
+                        ("free", HandicapPlacement::Free),
+                        ("fixed_or_free", HandicapPlacement::FixedOrFree),
+                        ("not_used", HandicapPlacement::NotUsed),
+                    ],
+                )?
+            }
+            "abnormal_terminations" => {
+                let mut who = Vec::new();
+                for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    who.push(pick(
+                        key,
+                        part,
+                        "a comma-separated list of black and white",
+                        &[
+                            ("black", crate::Color::Black),
+                            ("white", crate::Color::White),
+                        ],
+                    )?);
+                }
+                self.conduct.earlier_abnormal_terminations = who;
+            }
+            other => return Err(Error::UnknownOverride(other.to_string())),
+        }
+        Ok(())
+    }
+
     /// The profile with this name (see [`PROFILE_NAMES`]).
     ///
     /// ```

@@ -33,6 +33,32 @@ pub struct GameSettings {
     pub auto_claim_forbidden: bool,
 }
 
+/// The genesis override keys [`GameSettings::apply_override`] knows.
+pub const OVERRIDE_KEYS: &[&str] = &["opening"];
+
+impl GameSettings {
+    /// Applies one genesis override, the same rule as for Go rulesets:
+    /// applied in the order recorded (a later one replaces an earlier one),
+    /// unknown keys refused.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::UnknownOverride`] for a key not in [`OVERRIDE_KEYS`];
+    /// [`crate::Error::UnknownOpening`] for an opening rule not known. The settings
+    /// are unchanged on error.
+    pub fn apply_override(&mut self, key: &str, value: &str) -> Result<(), crate::Error> {
+        match key {
+            "opening" => self.opening = value.parse()?,
+            other => {
+                return Err(crate::Error::UnknownOverride {
+                    key: other.to_string(),
+                })
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One input to the game: something a player or the referee did.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "input")]
