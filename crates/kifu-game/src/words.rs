@@ -66,7 +66,7 @@ pub fn role(r: Role) -> &'static str {
         Role::Referee => "referee",
         Role::Recorder => "recorder",
         Role::Director => "director",
-        Role::Committee => "committee member",
+        Role::Committee => "committee",
     }
 }
 
