@@ -299,6 +299,18 @@ pub fn check_citations(st: &GameState) {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|f| f.ends_with(".txt"))
         .collect();
+    // Words, not debug output.
+    for line in st
+        .consequences
+        .iter()
+        .map(|c| &c.what)
+        .chain(st.events.iter().map(|e| &e.summary))
+    {
+        assert!(
+            !line.contains(" { ") && !line.contains("Some(") && !line.contains("[\""),
+            "debug formatting in {line:?}"
+        );
+    }
     let decided = [&st.result.by_play, &st.result.forfeit, &st.result.ruled];
     let mut cited: Vec<(String, Option<String>, String)> = st
         .consequences
