@@ -282,6 +282,9 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
         )),
         None => out.push("result by the rules: none yet".into()),
     }
+    if let Some(count) = s.count_text() {
+        out.push(format!("count: {count}"));
+    }
     for st in &s.result.declared {
         out.push(format!(
             "declared at event {} by {}: {}",

@@ -85,7 +85,8 @@ impl GameState {
                     GameEnd::AllStonesAlive => Topic::AfterEndOfGame,
                     _ => Topic::Scoring,
                 };
-                let count = count_text(&score);
+                let scoring = self.go_rules().map(|r| r.scoring);
+                let count = count_text(&score, scoring.unwrap_or(kifu_go::Scoring::Territory));
                 let c = self.cite(topic);
                 self.note_cited(format!("{how}: {count}"), c.clone());
                 let neg = [&score.black, &score.white];
@@ -222,6 +223,7 @@ impl GameState {
         let Some(b) = self.go() else { return };
         // UEC Cup e): at the move limit the referee counts; the dead stones he
         // settles replace the count with every stone alive.
+        let scoring = b.ruleset().scoring;
         if let kifu_go::EndingPhase::Over(GameEnd::MoveLimit) = b.ending_phase() {
             let score = b.score(&dead);
             b.final_score = Some(score.clone());
@@ -239,7 +241,7 @@ impl GameState {
                 format!(
                     "the referee counts with {} dead stone(s): {}",
                     dead.len(),
-                    count_text(&score)
+                    count_text(&score, scoring)
                 ),
                 Topic::MoveLimit,
             );
@@ -277,17 +279,34 @@ impl GameState {
     }
 }
 
-/// A count in words, each figure named: territory, prisoners, negative
-/// territory (where prisoners exceed territory), komi, total.
-pub(crate) fn count_text(score: &kifu_go::Score) -> String {
-    let side = |who: &str, c: &kifu_go::ColorScore| {
-        let mut s = format!(
-            "{who} territory {}, prisoners {}",
-            c.territory,
-            c.prisoners()
-        );
-        if c.negative_territory > 0 {
-            s.push_str(&format!(", negative territory {}", c.negative_territory));
+/// A count in words, each figure named: under territory counting, each
+/// side's territory less the prisoners the opponent took, the surplus shown
+/// as negative territory (LGC 2023: "the surplus is counted as negative
+/// territory for your opponent"), komi and total; under area counting,
+/// stones and territory.
+pub(crate) fn count_text(score: &kifu_go::Score, scoring: kifu_go::Scoring) -> String {
+    let side = |who: &str, c: &kifu_go::ColorScore, taken_by: &kifu_go::ColorScore| {
+        let mut s = match scoring {
+            kifu_go::Scoring::Territory => {
+                let mut s = format!(
+                    "{who}: territory {} less {} prisoner(s) taken by the opponent",
+                    c.territory,
+                    taken_by.prisoners()
+                );
+                if c.negative_territory > 0 {
+                    s.push_str(&format!(" (negative territory {})", c.negative_territory));
+                }
+                s
+            }
+            kifu_go::Scoring::Area => {
+                format!("{who}: stones {} and territory {}", c.stones, c.territory)
+            }
+        };
+        if c.handicap_compensation > 0 {
+            s.push_str(&format!(
+                ", handicap compensation {}",
+                c.handicap_compensation
+            ));
         }
         if c.komi.0 != 0 {
             s.push_str(&format!(", komi {}", c.komi));
@@ -297,8 +316,22 @@ pub(crate) fn count_text(score: &kifu_go::Score) -> String {
     };
     format!(
         "{}; {}; {}",
-        side("Black", &score.black),
-        side("White", &score.white),
+        side("Black", &score.black, &score.white),
+        side("White", &score.white, &score.black),
         score.result
     )
+}
+
+impl GameState {
+    /// The count of a finished Go game, in words, each figure named
+    /// (negative territory included); `None` before a count.
+    pub fn count_text(&self) -> Option<String> {
+        match &self.board {
+            crate::state::BoardState::Go(b) => b
+                .final_score
+                .as_ref()
+                .map(|s| count_text(s, b.ruleset().scoring)),
+            _ => None,
+        }
+    }
 }

@@ -161,6 +161,18 @@ impl GameState {
         let loses = action == IllegalMoveAction::Loss && words.starts_with("the first");
         self.illegal_moves.push(notice);
         if loses {
+            // UEC Cup f): pointed out "before the submission of game scores",
+            // the first illegal move decides the game, in place of an end
+            // reached on the board after it.
+            if let Some(d) = self.result.by_play.take() {
+                self.note_cited(
+                    format!(
+                        "the illegal move was pointed out before the game scores were submitted: it decides the game in place of {}",
+                        crate::text::result_text(&d.result)
+                    ),
+                    rule.clone(),
+                );
+            }
             self.end_by_play(
                 GameResult {
                     outcome: Outcome::Win(offender.opponent()),

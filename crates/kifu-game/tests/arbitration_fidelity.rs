@@ -319,3 +319,27 @@ fn a_custom_profile_built_from_values_gets_its_own_behaviour() {
         }
     }
 }
+
+#[test]
+fn uec_cup_f_an_illegal_move_pointed_out_after_the_end_but_before_the_scores_are_submitted_loses() {
+    let mut g = G::go("uec-cup");
+    let ko = ko_game(&mut g);
+    g.mv(B, "ee");
+    g.pass(W);
+    g.pass(B);
+    for c in [B, W] {
+        g.push(
+            c,
+            Body::DeadStonesMarked {
+                player: c,
+                dead: vec![],
+            },
+        );
+    }
+    assert!(g.state().result.computed().is_some(), "counted first");
+    let n = g.notice(B, ko);
+    let st = g.state();
+    let d = st.result.computed().expect("decided");
+    assert_eq!(d.result, win(B, ResultBy::IllegalMove));
+    assert!(has_rule(&st, n, "f) When illegal moves are played."));
+}
