@@ -31,7 +31,7 @@ impl GameState {
         let pending = self.clock.started_at_ms.is_some()
             && self
                 .unpressed
-                .is_some_and(|(s, _)| b.ops().iter().any(|o| o.is_move() && o.seq() == s));
+                .is_some_and(|(s, _, _)| b.ops().iter().any(|o| o.is_move() && o.seq() == s));
         moves.saturating_sub(u32::from(pending))
     }
 

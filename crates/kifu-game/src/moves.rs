@@ -105,7 +105,7 @@ impl GameState {
         match &mut self.board {
             BoardState::Go(_) => {
                 let p = self.colour_of_seat(p);
-                self.unpressed = Some((seq, p));
+                self.unpressed = Some((seq, p, stone));
                 self.go_move(seq, p, stone, Some(point))
             }
             BoardState::Renju(_) => {
@@ -151,7 +151,7 @@ impl GameState {
                         Topic::PassStones,
                     );
                 }
-                self.unpressed = Some((seq, p));
+                self.unpressed = Some((seq, p, p));
                 self.go_move(seq, p, p, None);
             }
             BoardState::Renju(_) => self.renju_input(seq, GameInput::Pass { by: player_id(p) }),

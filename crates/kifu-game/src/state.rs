@@ -115,8 +115,9 @@ pub struct GameState {
     /// True once the pairing was modified to the colours actually used: each
     /// seat plays the other colour.
     pub colours_swapped: bool,
-    /// The last Go move whose player has not yet pressed the clock.
-    pub(crate) unpressed: Option<(u64, Color)>,
+    /// The last Go move whose player has not yet pressed the clock: the
+    /// event, the player's colour, the stone's colour.
+    pub(crate) unpressed: Option<(u64, Color, Color)>,
     /// Players whose clock has been pressed at least once, Black and White.
     pub(crate) pressed: [bool; 2],
     /// Players recorded as arrived.
@@ -462,8 +463,20 @@ impl GameState {
                 }
             }
             Body::ClockPressed { player: p } => {
-                let p = self.colour_of_seat(*p);
-                if self.unpressed.is_some_and(|(_, c)| c == p) {
+                let mut p = self.colour_of_seat(*p);
+                // A player who sat at the wrong colour presses the clock of
+                // the colour he plays: where his stone's colour is the side
+                // that runs, the press is that side's.
+                if let Some((_, mover, stone)) = self.unpressed {
+                    let running =
+                        self.clock.clock.as_ref().and_then(|c| {
+                            c.is_running().then(|| crate::state::colour_of(c.to_move()))
+                        });
+                    if mover == p && stone != p && running == Some(stone) {
+                        p = stone;
+                    }
+                }
+                if self.unpressed.is_some_and(|(_, c, s)| c == p || s == p) {
                     self.unpressed = None;
                 }
                 self.first_press(p, event.at_ms);

@@ -128,6 +128,12 @@ fn lgc_2023_colour_or_handicap_error_noticed_later_the_seats_play_the_colours_us
     );
     let st = g.state();
     assert!(st.colours_swapped);
+    assert!(
+        st.consequences
+            .iter()
+            .all(|c| !c.what.contains("clock fact not applicable")),
+        "each seat presses the clock of the colour it plays"
+    );
     assert!(st
         .consequences_of(i)
         .any(|c| c.what.contains("pairing is modified")));
