@@ -70,14 +70,6 @@ pub(crate) fn cited(c: &Clause) -> Cited {
 }
 
 /// What a topic is about, in words (for a profile that quotes no clause).
-pub(crate) fn topic_words(t: Topic) -> String {
-    let s = format!("{t:?}");
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if ch.is_uppercase() && i > 0 {
-            out.push(' ');
-        }
-        out.push(ch.to_ascii_lowercase());
-    }
-    out
+pub(crate) fn topic_words(t: Topic) -> &'static str {
+    t.words()
 }

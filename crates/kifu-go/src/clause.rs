@@ -153,6 +153,90 @@ pub enum Topic {
     WhitePassesLast,
 }
 
+impl Topic {
+    /// What the topic is about, in words (`occupied point`, `loss on time`).
+    pub fn words(self) -> &'static str {
+        match self {
+            Topic::Ko => "ko",
+            Topic::Suicide => "suicide",
+            Topic::Alternation => "alternation",
+            Topic::Scoring => "scoring",
+            Topic::PassStones => "pass stones",
+            Topic::EndOfGame => "end of game",
+            Topic::Resumption => "resumption",
+            Topic::IllegalMove => "illegal move",
+            Topic::Repetition => "repetition",
+            Topic::MoveLimit => "move limit",
+            Topic::Komi => "komi",
+            Topic::Handicap => "handicap",
+            Topic::ColourOrHandicapError => "colour or handicap error",
+            Topic::TimeSystem => "time system",
+            Topic::Resignation => "resignation",
+            Topic::LossOnTime => "loss on time",
+            Topic::TimeLimit => "time limit",
+            Topic::OccupiedPoint => "occupied point",
+            Topic::WrongColour => "wrong colour",
+            Topic::CapturedStonesNotRemoved => "captured stones not removed",
+            Topic::LiveStonesRemoved => "live stones removed",
+            Topic::HandicapMisplaced => "handicap misplaced",
+            Topic::AmbiguousPlacement => "ambiguous placement",
+            Topic::PositionDisturbance => "position disturbance",
+            Topic::OtherIrregularity => "other irregularity",
+            Topic::StatusAgreement => "status agreement",
+            Topic::StatusSettledByReferee => "status settled by referee",
+            Topic::Jigo => "jigo",
+            Topic::NegativeTerritory => "negative territory",
+            Topic::AfterEndOfGame => "after end of game",
+            Topic::IllegalMoveRewind => "illegal move rewind",
+            Topic::IllegalMoveNoRewind => "illegal move no rewind",
+            Topic::AlternationSequence => "alternation sequence",
+            Topic::TimeAdjustment => "time adjustment",
+            Topic::LateArrival => "late arrival",
+            Topic::AbnormalTermination => "abnormal termination",
+            Topic::AbnormalTerminationLoss => "abnormal termination loss",
+            Topic::AbnormalTerminationNewGame => "abnormal termination new game",
+            Topic::AbnormalTerminationInNewGame => "abnormal termination in new game",
+            Topic::AbnormalTerminationSecond => "abnormal termination second",
+            Topic::OtherAccident => "other accident",
+            Topic::Cheating => "cheating",
+            Topic::Referee => "referee",
+            Topic::Dispute => "dispute",
+            Topic::Clarification => "clarification",
+            Topic::Judgement => "judgement",
+            Topic::CallReferee => "call referee",
+            Topic::Protest => "protest",
+            Topic::ProtestOnSheet => "protest on sheet",
+            Topic::Committee => "committee",
+            Topic::CommitteeCooption => "committee cooption",
+            Topic::CommitteeFinal => "committee final",
+            Topic::CommitteeRejects => "committee rejects",
+            Topic::InvolvedMember => "involved member",
+            Topic::Advice => "advice",
+            Topic::Warning => "warning",
+            Topic::GameForfeit => "game forfeit",
+            Topic::OtherSanctions => "other sanctions",
+            Topic::Hindrance => "hindrance",
+            Topic::TimingError => "timing error",
+            Topic::ClockPause => "clock pause",
+            Topic::RefereePause => "referee pause",
+            Topic::ResultSheet => "result sheet",
+            Topic::ClockMistake => "clock mistake",
+            Topic::FiveDeclared => "five declared",
+            Topic::DrawOffer => "draw offer",
+            Topic::DrawRejected => "draw rejected",
+            Topic::RefereeFinal => "referee final",
+            Topic::RulesInForce => "rules in force",
+            Topic::WhitePassesLast => "white passes last",
+        }
+    }
+}
+
+impl std::fmt::Display for Topic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.words())
+    }
+}
+
 /// A quotation from a rule document.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Clause {
