@@ -42,6 +42,7 @@ mod arbitration;
 pub mod cite;
 mod clock;
 pub mod convert;
+pub mod digest;
 mod ending;
 pub mod go;
 mod illegal;
