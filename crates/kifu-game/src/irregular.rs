@@ -252,7 +252,20 @@ impl GameState {
         if swap {
             self.colours_swapped = !self.colours_swapped;
         }
-        self.note_on(outcome.clone(), topic);
+        // Where the rules in force do not list this irregularity (LGC 2023:
+        // "Any situations not listed here must be discussed with the
+        // referee"), the fix recorded is the referee's matter.
+        let cited = self.cite(topic);
+        let unlisted = cited
+            .quote
+            .as_deref()
+            .is_some_and(|q| q.contains("not listed here"));
+        let outcome = if unlisted {
+            format!("not an irregularity the rules list, so a matter for the referee; as recorded: {outcome}")
+        } else {
+            outcome
+        };
+        self.note_cited(outcome.clone(), cited);
         self.irregularities.push(IrregularityRecord {
             seq,
             kind,
