@@ -266,6 +266,9 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
                 ))
                 .unwrap_or_default()
         ));
+        if let Some(panel) = &a.panel {
+            out.push(format!("  panel: {panel}"));
+        }
     }
     for x in &s.sanctions {
         out.push(format!(

@@ -222,6 +222,43 @@ pub struct Panel {
     pub size: u32,
 }
 
+impl std::fmt::Display for Panel {
+    /// `sitting: A, B, C; out: X (recused); reserves seated: D`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = |ps: &[Participant]| {
+            ps.iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        write!(f, "sitting: {}", names(&self.sitting))?;
+        if (self.sitting.len() as u32) < self.size {
+            write!(
+                f,
+                " ({} of {}: players to be co-opted)",
+                self.sitting.len(),
+                self.size
+            )?;
+        }
+        if !self.out.is_empty() {
+            let out: Vec<String> = self
+                .out
+                .iter()
+                .map(|o| format!("{} ({})", o.name, o.reason))
+                .collect();
+            write!(f, "; out: {}", out.join(", "))?;
+        }
+        if !self.seated_reserves.is_empty() {
+            write!(
+                f,
+                "; seated in their place: {}",
+                names(&self.seated_reserves)
+            )?;
+        }
+        Ok(())
+    }
+}
+
 /// The committee's final decision on an appeal.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CommitteeDecisionRecord {

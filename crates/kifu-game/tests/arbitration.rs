@@ -591,4 +591,8 @@ fn lgc_2023_arbitration_a_member_involved_in_the_dispute_is_shown_out_with_the_r
     );
     assert_eq!(panel.seated_reserves.len(), 1);
     assert_eq!(panel.seated_reserves[0].name, "Member 4");
+    assert_eq!(
+        panel.to_string(),
+        "sitting: Member 2, Member 3, Member 4; out: Black Player (involved in the dispute, by the record); seated in their place: Member 4"
+    );
 }
