@@ -126,6 +126,10 @@ pub struct GameState {
     pub(crate) last_move_seq: Option<u64>,
     /// Both clocks after each move, as the press completing it left them.
     pub move_clocks: Vec<crate::clock::MoveClocks>,
+    /// A Go ruleset given as a value ([`GameState::with_ruleset`]), used
+    /// instead of the profile the genesis names.
+    #[serde(skip)]
+    pub(crate) given_ruleset: Option<kifu_go::Ruleset>,
 }
 
 impl Default for GameState {
@@ -208,6 +212,17 @@ impl GameState {
             arrived: [false; 2],
             last_move_seq: None,
             move_clocks: Vec::new(),
+            given_ruleset: None,
+        }
+    }
+
+    /// The state before any event of a Go game played under `ruleset`, a
+    /// value: the projection follows its fields (and its clause table),
+    /// whatever name the genesis gives the profile.
+    pub fn with_ruleset(ruleset: kifu_go::Ruleset) -> GameState {
+        GameState {
+            given_ruleset: Some(ruleset),
+            ..GameState::new()
         }
     }
 
@@ -397,7 +412,11 @@ impl GameState {
         }
         match g.game {
             GameKind::Go => {
-                let mut ruleset = match kifu_go::Ruleset::by_name(&g.ruleset) {
+                let named = match self.given_ruleset.clone() {
+                    Some(r) => Ok(r),
+                    None => kifu_go::Ruleset::by_name(&g.ruleset),
+                };
+                let mut ruleset = match named {
                     Ok(r) => r,
                     Err(_) => {
                         let fallback = kifu_go::Ruleset::fallback();

@@ -291,6 +291,31 @@ fn words_every_consequence_and_story_line_is_in_words() {
 }
 
 #[test]
+fn a_custom_profile_built_from_values_behaves_by_its_values_not_as_lgc() {
+    // A club's computer tournament: LGC's values, except that a stone on an
+    // occupied point is an illegal move and the first illegal move loses.
+    let mut club = kifu_go::Ruleset::lgc_2023();
+    club.name = "club-computer-cup".into();
+    club.occupied_point = kifu_go::OccupiedPointRule::IllegalMove;
+    club.illegal_move = kifu_go::IllegalMoveRemedy::FirstIllegalMoveLoses;
+    let mut g = G::go("lgc-2023");
+    g.start_clock();
+    g.mv(B, "ee");
+    let s = g.mv(W, "ee");
+    g.notice(B, s);
+    let mut custom = kifu_game::GameState::with_ruleset(club);
+    for e in &g.events {
+        custom.apply(e);
+    }
+    let d = custom.result.computed().expect("the club's rule decides");
+    assert_eq!(d.result, win(B, ResultBy::IllegalMove));
+    check_citations(&custom);
+    // The same facts under LGC itself: an irregularity, no loss.
+    let lgc = g.state();
+    assert!(lgc.result.computed().is_none());
+}
+
+#[test]
 fn a_custom_profile_built_from_values_gets_its_own_behaviour() {
     // The projection reads the ruleset's values, never its name: a profile
     // unknown to the name table but given the UEC Cup's values behaves as
