@@ -57,6 +57,7 @@ pub mod sgf_export;
 pub mod state;
 pub mod story;
 pub mod text;
+pub mod view;
 pub mod words;
 
 pub use cite::Consequence;
