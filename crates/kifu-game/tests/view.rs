@@ -3,7 +3,6 @@
 mod support;
 use support::*;
 
-use kifu_ledger::*;
 
 #[test]
 fn the_view_is_the_documented_contract() {
