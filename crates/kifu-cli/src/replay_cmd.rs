@@ -47,6 +47,7 @@ pub fn replay(data: &Path, a: ReplayArgs) -> CmdResult {
             "last_seq": last,
             "state": state,
             "result_computed": state.result.computed(),
+            "view": state.view(),
         });
         say!("{v}");
         return Ok(());
