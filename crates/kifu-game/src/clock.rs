@@ -110,7 +110,10 @@ impl GameState {
         };
         if let Err(err) = clock.apply(&e) {
             self.note_on(
-                format!("clock fact not applicable: {err}; the clocks are unchanged"),
+                format!(
+                    "clock fact not applicable: {}; the clocks are unchanged",
+                    crate::words::clock_error(&err)
+                ),
                 Topic::ClockPause,
             );
         }

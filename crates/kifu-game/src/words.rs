@@ -216,3 +216,31 @@ pub fn more_or_less(ms: i64) -> String {
         m => format!("{} less", duration(m.unsigned_abs())),
     }
 }
+
+/// Why the clock cannot take a recorded fact, in words (no raw instants).
+pub fn clock_error(e: &kifu_clock::ClockError) -> String {
+    use kifu_clock::ClockError as E;
+    match e {
+        E::NotStarted { event, .. } => format!("{event} before the clock was started"),
+        E::AlreadyStarted { .. } => "the clock was already started".into(),
+        E::TimeWentBackwards { at_ms, last_ms } => format!(
+            "the fact is dated {} before the previous clock fact",
+            duration(last_ms.saturating_sub(*at_ms))
+        ),
+        E::NotOnMove {
+            player, to_move, ..
+        } => format!("{player} pressed the clock while {to_move}'s clock was running"),
+        E::AlreadyPaused { .. } => "the clocks were already paused".into(),
+        E::NotPaused { .. } => "the clocks were not paused".into(),
+        E::AdjustmentExceedsMainTime {
+            player,
+            remaining_ms,
+            delta_ms,
+        } => format!(
+            "an adjustment of {} for {player} exceeds the {} of main time left",
+            signed_duration(*delta_ms),
+            duration(*remaining_ms)
+        ),
+        other => other.to_string(),
+    }
+}

@@ -3,7 +3,6 @@
 mod support;
 use support::*;
 
-
 #[test]
 fn the_view_is_the_documented_contract() {
     let mut g = G::go("uec-cup");
