@@ -286,7 +286,6 @@ pub(crate) fn lgc_2023() -> Vec<Clause> {
         c(IllegalMove, LGC, "Illegal move", "If any illegal move is made and if this is noticed within three moves, then the game must be unwound to the position just before the illegal move and play continues from that point. If the illegal move is noticed after three moves, the game just continues as it is."),
         c(TimeAdjustment, LGC, "Illegal move", "The referee may allow an adjustment of the time."),
         c(Komi, LGC, "Komi in an even game", "Komi in an even game is 7.5 to White. In a handicap game it is 0.5 to White."),
-        c(Handicap, LGC, NOT_LISTED, OTHERS),
         c(ColourOrHandicapError, LGC, "Colour or handicap error", "If players start a game with the wrong colour or handicap, and this is noticed before the third move is completed, then the game must be restarted. If the error is noticed later, then the game continues and the pairing is modified to reflect the actual colours or handicap used."),
         c(HandicapMisplaced, LGC, "Colour or handicap error", "If players start a game with the wrong colour or handicap, and this is noticed before the third move is completed, then the game must be restarted. If the error is noticed later, then the game continues and the pairing is modified to reflect the actual colours or handicap used."),
         c(AmbiguousPlacement, LGC, "Ambiguous stone placement", "If the position of a stone just played is unclear, then a player may request that the opponent positions the stone unambiguously."),
