@@ -374,3 +374,37 @@ fn uec_cup_f_an_illegal_move_pointed_out_after_the_end_but_before_the_scores_are
     assert_eq!(d.result, win(B, ResultBy::IllegalMove));
     assert!(has_rule(&st, n, "f) When illegal moves are played."));
 }
+
+#[test]
+fn london_open_1_an_equal_count_cites_the_clause_on_jigo() {
+    let mut g = G::with(GameKind::Go, "london-open", 9, fischer(), |x| {
+        x.komi_half_points = 0
+    });
+    g.start_clock();
+    for row in 0..9u8 {
+        let r = (b'a' + row) as char;
+        g.mv(B, &format!("d{r}"));
+        g.mv(W, &format!("f{r}"));
+    }
+    g.pass(B);
+    g.push(B, Body::ClockPressed { player: B });
+    g.pass(W);
+    g.push(W, Body::ClockPressed { player: W });
+    for c in [B, W] {
+        g.push(c, Body::StatusAgreed { dead: vec![] });
+    }
+    let st = g.state();
+    let d = st.result.computed().expect("counted");
+    assert_eq!(d.result.outcome, Outcome::Draw, "{:?}", st.count_text());
+    assert!(
+        d.rule
+            .contains("London Open (london-open-rules.txt), \"1.\""),
+        "{}",
+        d.rule
+    );
+    assert!(d.quote.as_deref().is_some_and(|q| q.contains("Jigo")));
+    assert!(st
+        .consequences
+        .iter()
+        .any(|c| c.what.contains("the count is equal")));
+}

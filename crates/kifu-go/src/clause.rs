@@ -357,7 +357,7 @@ pub(crate) fn london_open() -> Vec<Clause> {
         c(Repetition, LONDON, "4. Repeating positions are illegal.", "Situations such as cycling round triple ko are no longer treated as jigo."),
         c(WhitePassesLast, LONDON, "5.", "So if necessary, White must pass again and hand over another pass stone."),
         c(Komi, LONDON, "1.", "Komi in an even game is 7.5 to White. In a handicap game, White wins Jigo."),
-        c(Jigo, LONDON, "1.", "In a handicap game, White wins Jigo."),
+        c(Jigo, LONDON, "1.", "Komi in an even game is 7.5 to White. In a handicap game, White wins Jigo."),
         c(Handicap, LONDON, "From 2010", "the London Open rules of play are the AGA-style rules"),
     ];
     // "the London Open rules of play are the AGA-style rules, with the one
