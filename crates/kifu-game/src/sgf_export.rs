@@ -1,4 +1,4 @@
-//! A recorded Go game as SGF (FF[4]): the moves that stand after every
+//! A recorded Go game as SGF (`FF[4]`): the moves that stand after every
 //! unwinding, the handicap stones, both clocks after each move as the
 //! projection has them (`BL`/`WL`/`OB`/`OW` equal what the replay shows at
 //! the press completing the move), and rulings, sanctions, protests and
