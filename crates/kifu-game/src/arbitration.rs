@@ -489,15 +489,20 @@ impl GameState {
         let sitting: Vec<PublicKey> = c.sitting(&players, size).iter().map(|p| p.key).collect();
         let who = self.member_name(signer);
         if !sitting.contains(signer) {
-            let topic = if players.contains(signer) || c.recused.contains(signer) {
-                Topic::InvolvedMember
+            let (why, topic) = if c.recused.contains(signer) {
+                ("is recused from this case", Topic::InvolvedMember)
+            } else if players.contains(signer) {
+                (
+                    "plays in the game in dispute and must not take part in its resolution",
+                    Topic::InvolvedMember,
+                )
             } else {
-                rule
+                (
+                    "does not sit on this case (not a member, or a reserve not seated)",
+                    rule,
+                )
             };
-            self.note_on(
-                format!("{who} does not sit on this case (not a member, recused, or involved): the signature does not count"),
-                topic,
-            );
+            self.note_on(format!("{who} {why}: the signature does not count"), topic);
             return;
         }
         let Some(i) = self.appeals.iter().position(|a| a.seq == appeal_seq) else {
