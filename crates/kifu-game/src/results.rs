@@ -151,25 +151,31 @@ impl GameState {
     /// for the referee (LGC 2023, "Start").
     pub(crate) fn first_press(&mut self, p: Color, at_ms: u64) {
         let i = crate::state::idx(p);
-        if self.pressed[i] {
+        if self.first_press_ms[i].is_some() {
             return;
         }
-        self.pressed[i] = true;
+        self.first_press_ms[i] = Some(at_ms);
         let (Some(start), Some(limit)) = (
             self.clock.started_at_ms,
             self.conduct.late_arrival_forfeit_ms,
         ) else {
             return;
         };
-        let after = at_ms.saturating_sub(start);
+        // The player's clock ran from the start, or from the opponent's
+        // first press if the opponent's clock ran first.
+        let from = self.first_press_ms[1 - i]
+            .filter(|t| *t <= at_ms)
+            .unwrap_or(start);
+        let after = at_ms.saturating_sub(from);
         if self.arrived[i] || after < limit || self.is_over() {
             return;
         }
         self.note_on(
             format!(
-                "{} first pressed the clock {} after it was started and no arrival is recorded: if {} arrived {} or more late, the game is forfeit; a question for the referee",
+                "{}'s clock ran {} before {}'s first press and no arrival is recorded: if {} arrived {} or more late, the game is forfeit; a question for the referee",
                 name(p),
                 crate::words::duration(after),
+                name(p),
                 name(p),
                 crate::words::duration(limit)
             ),

@@ -118,8 +118,8 @@ pub struct GameState {
     /// The last Go move whose player has not yet pressed the clock: the
     /// event, the player's colour, the stone's colour.
     pub(crate) unpressed: Option<(u64, Color, Color)>,
-    /// Players whose clock has been pressed at least once, Black and White.
-    pub(crate) pressed: [bool; 2],
+    /// Each player's first clock press, Black and White.
+    pub(crate) first_press_ms: [Option<u64>; 2],
     /// Players recorded as arrived.
     pub(crate) arrived: [bool; 2],
     /// The last stone or pass recorded.
@@ -208,7 +208,7 @@ impl GameState {
             conduct: Conduct::unstated(),
             colours_swapped: false,
             unpressed: None,
-            pressed: [false; 2],
+            first_press_ms: [None; 2],
             arrived: [false; 2],
             last_move_seq: None,
             move_clocks: Vec::new(),
