@@ -1,9 +1,10 @@
-//! Recorded facts as the clock projection's inputs: the ledger's values
-//! (`kifu-ledger`, which knows no rules) mapped to `kifu-clock`'s. Functions,
-//! not `From` impls: both types are foreign to this crate.
+//! The one home of conversions between the ledger's values and the engines':
+//! recorded facts as the clock projection's inputs, colours and points for
+//! the Go and Renju engines. Functions, not `From` impls: both types are
+//! foreign to this crate.
 
 use kifu_clock::{ClockEvent, PauseReason as ClockPause, Player};
-use kifu_ledger::{Body, Color, PauseReason, TimeControl};
+use kifu_ledger::{Body, Color, PauseReason, Point, TimeControl};
 
 /// The clock's time control for a recorded one (same variants, same values).
 pub fn clock_time_control(tc: &TimeControl) -> kifu_clock::TimeControl {
@@ -140,4 +141,73 @@ pub fn clock_event(at_ms: u64, body: &Body) -> Option<ClockEvent> {
         },
         _ => return None,
     })
+}
+
+// Colours and points for the engines.
+
+/// Ledger colour to engine colour.
+pub(crate) fn go_color(c: Color) -> kifu_go::Color {
+    match c {
+        Color::Black => kifu_go::Color::Black,
+        Color::White => kifu_go::Color::White,
+    }
+}
+
+/// Engine colour to ledger colour.
+pub(crate) fn ledger_color(c: kifu_go::Color) -> Color {
+    match c {
+        kifu_go::Color::Black => Color::Black,
+        kifu_go::Color::White => Color::White,
+    }
+}
+
+/// Ledger point to engine point (same convention: column from the left, row
+/// from the top, from 0).
+pub(crate) fn go_point(p: Point) -> kifu_go::Point {
+    kifu_go::Point::new(p.x, p.y)
+}
+
+/// Ledger seat to engine player.
+pub(crate) fn player_id(c: Color) -> kifu_renju::PlayerId {
+    match c {
+        Color::Black => kifu_renju::PlayerId::First,
+        Color::White => kifu_renju::PlayerId::Second,
+    }
+}
+
+/// Engine player to ledger seat.
+pub(crate) fn seat(p: kifu_renju::PlayerId) -> Color {
+    match p {
+        kifu_renju::PlayerId::First => Color::Black,
+        kifu_renju::PlayerId::Second => Color::White,
+    }
+}
+
+/// Ledger point (row from the top) to a Renju point (row from the bottom).
+pub(crate) fn renju_point(p: Point) -> Option<kifu_renju::Point> {
+    if p.y >= kifu_renju::BOARD_SIZE {
+        return None;
+    }
+    kifu_renju::Point::new(p.x, kifu_renju::BOARD_SIZE - 1 - p.y)
+}
+
+/// 0 for Black, 1 for White: the index into per-side arrays.
+pub(crate) fn idx(c: Color) -> usize {
+    match c {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// The clock side of a colour.
+pub(crate) fn player(c: Color) -> Player {
+    clock_player(c)
+}
+
+/// The colour of a clock side.
+pub(crate) fn colour_of(p: Player) -> Color {
+    match p {
+        Player::Black => Color::Black,
+        Player::White => Color::White,
+    }
 }

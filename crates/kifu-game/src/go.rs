@@ -17,27 +17,7 @@ use kifu_go::{
 use kifu_ledger::{BoardFix, Color, Point};
 use serde::Serialize;
 
-/// Ledger colour to engine colour.
-pub(crate) fn go_color(c: Color) -> GoColor {
-    match c {
-        Color::Black => GoColor::Black,
-        Color::White => GoColor::White,
-    }
-}
-
-/// Engine colour to ledger colour.
-pub(crate) fn ledger_color(c: GoColor) -> Color {
-    match c {
-        GoColor::Black => Color::Black,
-        GoColor::White => Color::White,
-    }
-}
-
-/// Ledger point to engine point (same convention: column from the left, row
-/// from the top, from 0).
-pub(crate) fn go_point(p: Point) -> GoPoint {
-    GoPoint::new(p.x, p.y)
-}
+pub(crate) use crate::convert::{go_color, go_point, ledger_color};
 
 /// An operation on the board that stands in the current position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

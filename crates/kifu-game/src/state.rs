@@ -1,6 +1,6 @@
 //! [`GameState`]: the whole game at one event, and how one event changes it.
 
-use kifu_clock::{Clock, ClockEvent, Flag, Player, PlayerClock, TimeControl};
+use kifu_clock::{Clock, ClockEvent, Flag, PlayerClock, TimeControl};
 use kifu_ledger::{
     Body, Color, Event, GameKind, GameResult, Genesis, Outcome, Participant, PublicKey, ResultBy,
     Role,
@@ -138,23 +138,7 @@ impl Default for GameState {
     }
 }
 
-pub(crate) fn idx(c: Color) -> usize {
-    match c {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
-pub(crate) fn player(c: Color) -> Player {
-    crate::convert::clock_player(c)
-}
-
-pub(crate) fn colour_of(p: Player) -> Color {
-    match p {
-        Player::Black => Color::Black,
-        Player::White => Color::White,
-    }
-}
+pub(crate) use crate::convert::{colour_of, idx, player};
 
 /// "Black" or "White".
 pub(crate) fn name(c: Color) -> &'static str {
