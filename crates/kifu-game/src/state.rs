@@ -142,10 +142,7 @@ pub(crate) use crate::convert::{colour_of, idx, player};
 
 /// "Black" or "White".
 pub(crate) fn name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
+    crate::words::colour(c)
 }
 
 pub use crate::text::result_text;
