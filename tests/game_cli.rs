@@ -97,7 +97,7 @@ fn explain_tells_every_event_with_its_signer_and_each_consequence_with_its_rule(
         "\"Appeals committee\"",
         "\"Player responsibility\"",
         "\"Warning\"",
-        "\"Scoring\"",
+        "\"Komi in an even game\"",
         "the decision is final",
     ] {
         assert!(text.contains(needle), "missing {needle}: {text}");
@@ -154,4 +154,51 @@ fn sanctions_lists_each_players_sanctions_across_games() {
     assert_eq!(warned.len(), 2);
     let text = ok(&run(&data, &["sanctions"]));
     assert!(text.contains("Warning"), "{text}");
+}
+
+#[test]
+fn sgf_export_times_equal_the_replay_at_every_move_of_the_demo() {
+    let t = tempfile::tempdir().unwrap();
+    let (data, game) = demo(t.path());
+    let sgf = ok(&run(&data, &["sgf", "export", &game]));
+    let j: serde_json::Value =
+        serde_json::from_str(&ok(&run(&data, &["replay", &game, "--json"]))).unwrap();
+    let clocks = j["state"]["move_clocks"].as_array().unwrap();
+    let mmss = |ms: u64| format!("{}:{:02}", ms / 60_000, ms / 1_000 % 60);
+    let mut checked = 0;
+    for rec in clocks {
+        let (b, w) = (
+            rec["black"]["time_left_ms"].as_u64().unwrap(),
+            rec["white"]["time_left_ms"].as_u64().unwrap(),
+        );
+        // The SGF node of the move carries the same times, in seconds.
+        let bl = format!("BL[{}]", kifu_go_seconds(b));
+        let wl = format!("WL[{}]", kifu_go_seconds(w));
+        let at = rec["at_seq"].as_u64().unwrap().to_string();
+        let text = ok(&run(&data, &["replay", &game, "--at", &at]));
+        let line = text.lines().find(|l| l.starts_with("clocks:")).unwrap();
+        assert!(
+            line.contains(&format!("Black {}", mmss(b))),
+            "{line} vs {b}"
+        );
+        assert!(
+            line.contains(&format!("White {}", mmss(w))),
+            "{line} vs {w}"
+        );
+        let standing = sgf.contains(&format!("{bl}{wl}"));
+        if standing {
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} moves checked");
+}
+
+/// Milliseconds as SGF writes seconds: `602.5`, `600`.
+fn kifu_go_seconds(ms: u64) -> String {
+    if ms % 1000 == 0 {
+        format!("{}", ms / 1000)
+    } else {
+        let s = format!("{:.3}", ms as f64 / 1000.0);
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
 }

@@ -47,7 +47,9 @@ pub fn parse_time(s: &str) -> Result<TimeControl, Failure> {
     if t.starts_with('{') || t.starts_with('"') {
         return serde_json::from_str(t).map_err(|e| Failure::new(format!("time control: {e}")));
     }
-    kifu_clock::parse_time_control(t).map_err(|e| Failure::new(format!("time control '{s}': {e}")))
+    kifu_clock::parse_time_control(t)
+        .map(|tc| kifu_game::convert::ledger_time_control(&tc))
+        .map_err(|e| Failure::new(format!("time control '{s}': {e}")))
 }
 
 fn participant(role: Role, spec: &str) -> Result<Participant, Failure> {
@@ -125,6 +127,7 @@ pub fn check_genesis_values(g: &Genesis) -> Result<(), Failure> {
             return Err(Failure::new(format!("the roster has no {role:?} player")));
         }
     }
+    kifu_game::check_overrides(g).map_err(Failure::new)?;
     Ok(())
 }
 

@@ -52,12 +52,6 @@ pub fn describe(body: &Body) -> String {
     kifu_game::story::describe(body)
 }
 
-/// A point in SGF letters (`aa` is the top-left corner).
-pub fn point_name(x: u8, y: u8) -> String {
-    let c = |n: u8| (b'a' + n) as char;
-    format!("{}{}", c(x), c(y))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,6 +61,7 @@ mod tests {
         assert_eq!(count(0, "game"), "0 games");
         assert_eq!(count(1, "game"), "1 game");
         assert_eq!(count(63, "event"), "63 events");
-        assert_eq!(point_name(0, 18), "as");
+        let as_point = kifu_ledger::Point { x: 0, y: 18 };
+        assert_eq!(kifu_game::sgf_point(as_point), "as");
     }
 }

@@ -47,6 +47,7 @@ pub fn replay(data: &Path, a: ReplayArgs) -> CmdResult {
             "last_seq": last,
             "state": state,
             "result_computed": state.result.computed(),
+            "view": state.view(),
         });
         say!("{v}");
         return Ok(());
@@ -63,20 +64,17 @@ fn clock_line(state: &GameState) -> Vec<String> {
     let (Some(b), Some(w)) = (c.black, c.white) else {
         return vec!["clocks: none".into()];
     };
-    let at = state.at_ms.unwrap_or(0);
-    let res = if state.profile == "uec-cup" {
+    let res = if c.resolution_ms < 1000 {
         Resolution::Tenths
     } else {
         Resolution::Seconds
     };
+    // The one clock projection: what the game projection shows (the SGF
+    // export reads the same faces).
+    let faces = state.clock_faces();
     let show = |p: kifu_ledger::Color, pc: kifu_clock::PlayerClock| {
-        let mut left = pc.budget_ms();
-        if c.running == Some(p) {
-            // The running side's face at the event's instant.
-            if let Some(since) = c.flag_at_ms {
-                left = since.saturating_sub(at);
-            }
-        }
+        let i = usize::from(p == kifu_ledger::Color::White);
+        let left = faces.map_or(pc.budget_ms(), |f| f[i].time_left_ms);
         let mark = if c.running == Some(p) {
             " (running)"
         } else {
@@ -90,11 +88,11 @@ fn clock_line(state: &GameState) -> Vec<String> {
         show(kifu_ledger::Color::White, w),
         c.paused
             .as_ref()
-            .map(|r| format!("; paused: {r}"))
+            .map(|r| format!("; paused {}", kifu_game::words::pause_code(r)))
             .unwrap_or_default()
     ));
     for f in &c.flags {
-        out.push(format!("  flag fallen: {:?} at {} ms", f.player, f.at_ms));
+        out.push(format!("  flag fallen: {} at {} ms", f.player, f.at_ms));
     }
     if c.server_used_ms != [0, 0] {
         out.push(format!(
@@ -144,8 +142,10 @@ fn board_lines(state: &GameState) -> Vec<String> {
                 out.push(format!("{:>3} {}", 15 - i, cells.join(" ")));
             }
             out.push(format!(
-                "stones: {}; the {:?} seat holds Black; waiting for: {:?}",
-                v.stones, v.black_seat, v.expected
+                "stones: {}; the {} seat holds Black; waiting for: {}",
+                v.stones,
+                kifu_game::words::colour(v.black_seat).to_lowercase(),
+                v.expected
             ));
             out
         }
@@ -267,6 +267,9 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
                 ))
                 .unwrap_or_default()
         ));
+        if let Some(panel) = &a.panel {
+            out.push(format!("  panel: {panel}"));
+        }
     }
     for x in &s.sanctions {
         out.push(format!(
@@ -282,6 +285,9 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
             d.rule
         )),
         None => out.push("result by the rules: none yet".into()),
+    }
+    if let Some(count) = s.count_text() {
+        out.push(format!("count: {count}"));
     }
     for st in &s.result.declared {
         out.push(format!(

@@ -2,10 +2,9 @@
 
 use std::path::Path;
 
-use kifu_clock::{Clock, Effect, TimeControl};
-use kifu_go::sgf::{self, SgfGame, SgfMove};
+use kifu_clock::TimeControl;
+use kifu_go::sgf::{self, SgfGame};
 use kifu_go::{board_report, Ruleset};
-use kifu_ledger::convert::clock_event;
 use kifu_ledger::{
     Body, Color, Event, GameKind, GameResult, Genesis, Outcome, Participant, Point, ResultBy, Role,
 };
@@ -168,31 +167,6 @@ fn parse_result(re: &str) -> Option<GameResult> {
     })
 }
 
-/// SGF `RE` for a result.
-fn result_text(r: &GameResult) -> String {
-    match (&r.outcome, &r.by) {
-        (Outcome::Win(c), by) => {
-            let how = match by {
-                ResultBy::Resignation => "R".to_string(),
-                ResultBy::Time => "T".to_string(),
-                ResultBy::Forfeit => "F".to_string(),
-                ResultBy::Score { margin_half_points } => {
-                    let h = *margin_half_points;
-                    if h % 2 == 0 {
-                        format!("{}", h / 2)
-                    } else {
-                        format!("{}.5", h / 2)
-                    }
-                }
-                _ => String::new(),
-            };
-            format!("{}+{how}", c.letter())
-        }
-        (Outcome::Draw, _) => "0".into(),
-        (Outcome::NoResult, _) | (Outcome::BothLose, _) => "Void".into(),
-    }
-}
-
 /// `kifu sgf import FILE --key KEY`.
 pub fn import(data: &Path, a: SgfImportArgs) -> CmdResult {
     let key = read_private(&a.key)?;
@@ -256,7 +230,7 @@ pub fn import(data: &Path, a: SgfImportArgs) -> CmdResult {
         board_size: rec.size,
         handicap: u8::try_from(handicap).map_err(|_| Failure::new("handicap too large"))?,
         komi_half_points: komi.half_points(),
-        time_control: time_control(&rec),
+        time_control: kifu_game::convert::ledger_time_control(&time_control(&rec)),
         roster,
         tournament: None,
         title,
@@ -337,173 +311,13 @@ pub fn import(data: &Path, a: SgfImportArgs) -> CmdResult {
     Ok(())
 }
 
-/// Builds the SGF of a stored game: the moves that stand after every
-/// unwinding (as the game projection computes them), the handicap stones, the
-/// clocks' time left after each move, and rulings, sanctions, protests and
-/// unwound moves as comments.
+/// Builds the SGF of a stored game (`kifu_game::sgf_export::game_to_sgf`).
 pub fn game_to_sgf(records: &[kifu_ledger::Record]) -> Result<SgfGame, Failure> {
-    use std::collections::BTreeMap;
     let events: Vec<Event> = records
         .iter()
         .map(|r| r.decode())
         .collect::<Result<_, _>>()?;
-    let Some(Body::GameCreated(g)) = events.first().map(|e| &e.body) else {
-        return Err(Failure::new("the game has no genesis"));
-    };
-    if g.game != GameKind::Go {
-        return Err(Failure::new("SGF export is for Go games"));
-    }
-    let state = kifu_game::GameState::replay(&events);
-    let kifu_game::BoardState::Go(board) = &state.board else {
-        return Err(Failure::new("the game's board cannot be projected"));
-    };
-    let mut out = SgfGame::new(g.board_size);
-    out.komi = Some(kifu_go::Komi(g.komi_half_points));
-    out.handicap = u32::from(g.handicap);
-    out.rules = Some(g.ruleset.clone());
-    out.black_player = g.holder(Role::Black).map(|p| p.name.clone());
-    out.white_player = g.holder(Role::White).map(|p| p.name.clone());
-    out.comment = (!g.title.is_empty()).then(|| g.title.clone());
-    out.setup_black = board
-        .handicap_stones()
-        .into_iter()
-        .map(|p| kifu_go::Point::new(p.x, p.y))
-        .collect();
-    for (k, v) in kifu_clock::sgf_root_properties(&g.time_control) {
-        out.other.push((k.to_string(), vec![v]));
-    }
-
-    // One pass over the facts: times after each move, and comments attached to
-    // the move they follow.
-    let mut times: BTreeMap<u64, SgfMove> = BTreeMap::new();
-    let mut comments: BTreeMap<u64, Vec<String>> = BTreeMap::new();
-    let mut clock = Clock::new(g.time_control).ok();
-    let mut last_move = 0u64;
-    for e in &events[1..] {
-        if matches!(e.body, Body::StonePlaced { .. } | Body::Pass { .. }) {
-            last_move = e.seq;
-        }
-        if let (Some(c), Some(ev)) = (clock.as_mut(), clock_event(e.at_ms, &e.body)) {
-            if let Ok(Effect::Moved(m)) = c.apply(&ev) {
-                let t = times
-                    .entry(last_move)
-                    .or_insert_with(|| SgfMove::new(kifu_go::Color::Black, None));
-                match m.player {
-                    kifu_clock::Player::Black => {
-                        t.black_time_left_ms = Some(m.left_ms as i64);
-                        t.black_overtime_left = if m.in_overtime { m.count } else { None };
-                    }
-                    kifu_clock::Player::White => {
-                        t.white_time_left_ms = Some(m.left_ms as i64);
-                        t.white_overtime_left = if m.in_overtime { m.count } else { None };
-                    }
-                }
-            }
-        }
-        let comment = match &e.body {
-            Body::RefereeRuling(r) => Some(format!(
-                "Referee ({:?}): {} Reasons: {} Rules: {}",
-                r.kind,
-                r.decision,
-                r.reasons,
-                r.rules_cited.join("; ")
-            )),
-            Body::SanctionImposed(s) => Some(format!(
-                "Sanction {:?} on {:?}: {}",
-                s.kind, s.target, s.reason
-            )),
-            Body::ProtestDeclared { player, statement } => {
-                Some(format!("{player:?} plays under protest: {statement}"))
-            }
-            Body::Resigned { player, .. } => Some(format!("{player:?} resigns")),
-            Body::ResultDeclared(r) => {
-                out.result = Some(result_text(r));
-                None
-            }
-            _ => None,
-        };
-        if let Some(c) = comment {
-            comments.entry(last_move).or_default().push(c);
-        }
-    }
-
-    // The moves that stand, in order; a move taken back is told in a comment.
-    let standing: Vec<(u64, Color, Option<Point>)> = board
-        .ops
-        .iter()
-        .filter_map(|op| match op {
-            kifu_game::go::Op::Move {
-                seq, stone, point, ..
-            } => Some((*seq, *stone, *point)),
-            _ => None,
-        })
-        .collect();
-    let standing_seqs: std::collections::BTreeSet<u64> = standing.iter().map(|m| m.0).collect();
-    for e in &events[1..] {
-        if let Body::StonePlaced { stone, point, .. } = &e.body {
-            let handicap = out
-                .setup_black
-                .iter()
-                .any(|p| p.x == point.x && p.y == point.y)
-                && *stone == Color::Black
-                && !standing_seqs.contains(&e.seq);
-            if !standing_seqs.contains(&e.seq) && !handicap {
-                comments.entry(e.seq).or_default().push(format!(
-                    "{stone:?} {} (event {}) was taken back",
-                    crate::render::point_name(point.x, point.y),
-                    e.seq
-                ));
-            }
-        }
-    }
-    let mut root_comments: Vec<String> = out.comment.take().into_iter().collect();
-    let mut pending: Vec<String> = Vec::new();
-    let mut iter = comments.into_iter().peekable();
-    for (seq, stone, point) in &standing {
-        while let Some((cseq, _)) = iter.peek() {
-            if cseq >= seq {
-                break;
-            }
-            if let Some((_, c)) = iter.next() {
-                pending.extend(c);
-            }
-        }
-        let color = if *stone == Color::Black {
-            kifu_go::Color::Black
-        } else {
-            kifu_go::Color::White
-        };
-        let mut m = SgfMove::new(color, point.map(|p| kifu_go::Point::new(p.x, p.y)));
-        if let Some(t) = times.get(seq) {
-            m.black_time_left_ms = t.black_time_left_ms;
-            m.white_time_left_ms = t.white_time_left_ms;
-            m.black_overtime_left = t.black_overtime_left;
-            m.white_overtime_left = t.white_overtime_left;
-        }
-        if !pending.is_empty() {
-            match out.moves.last_mut() {
-                Some(prev) => prev.comment = Some(pending.join("\n")),
-                None => root_comments.append(&mut pending),
-            }
-            pending.clear();
-        }
-        out.moves.push(m);
-    }
-    pending.extend(iter.flat_map(|(_, c)| c));
-    if !pending.is_empty() {
-        match out.moves.last_mut() {
-            Some(prev) => {
-                let mut all: Vec<String> = prev.comment.take().into_iter().collect();
-                all.extend(pending);
-                prev.comment = Some(all.join("\n"));
-            }
-            None => root_comments.extend(pending),
-        }
-    }
-    if !root_comments.is_empty() {
-        out.comment = Some(root_comments.join("\n"));
-    }
-    Ok(out)
+    kifu_game::sgf_export::game_to_sgf(&events).map_err(fail)
 }
 
 /// `kifu sgf export GAME`.

@@ -5,16 +5,11 @@ use kifu_ledger::{
     Color, CommitteeVerdict, Participant, PublicKey, Ruling, RulingEffect, RulingKind,
 };
 
-use crate::cite::{lgc, rif};
+use kifu_go::{Appeals, Topic};
+
 use crate::go::Op;
 use crate::record::*;
 use crate::state::{name, result_text, BoardState, GameState};
-
-/// LGC 2023's arbitration section has no heading of its own; it is cited by
-/// its opening words.
-fn arbitration() -> String {
-    lgc("The arbitration procedure used to resolve disputes")
-}
 
 impl GameState {
     pub(crate) fn dispute_raised(&mut self, seq: u64, p: Color, matter: &str) {
@@ -35,12 +30,12 @@ impl GameState {
                 },
             );
         }
-        self.note(
+        self.note_on(
             format!(
                 "{} raises a dispute: {matter}; it goes to the referee in the first instance",
                 name(p)
             ),
-            arbitration(),
+            Topic::Dispute,
         );
     }
 
@@ -56,9 +51,9 @@ impl GameState {
                 status: DisputeStatus::Open,
             }),
         }
-        self.note(
+        self.note_on(
             format!("{} calls the referee, as soon as possible", name(p)),
-            lgc("Player responsibility"),
+            Topic::CallReferee,
         );
         // LGC 2023, "Management of time", pause reason 10: the clocks stop
         // while the referee is called.
@@ -69,9 +64,9 @@ impl GameState {
                 at_ms,
                 reason: kifu_clock::PauseReason::CallReferee,
             });
-            self.note(
+            self.note_on(
                 "both clocks are stopped while the referee is called",
-                lgc("Management of time"),
+                Topic::RefereePause,
             );
         }
     }
@@ -93,12 +88,11 @@ impl GameState {
                     self.disputes[i].seq
                 );
                 rec.changes.push(what.clone());
-                self.note(what, lgc("Appeals committee"));
+                self.note_on(what, Topic::CommitteeFinal);
                 self.rulings.push(rec);
                 return;
             }
         }
-        let renju = self.profile.starts_with("rif") || self.profile.starts_with("gomoku");
         match ruling.kind {
             RulingKind::Clarification => {
                 if let Some(i) = dispute {
@@ -118,16 +112,16 @@ impl GameState {
                         .into()
                 };
                 rec.changes.push(what.clone());
-                self.note(what, arbitration());
+                self.note_on(what, Topic::Clarification);
             }
             RulingKind::Judgement => {
                 if ruling.decision.trim().is_empty()
                     || ruling.reasons.trim().is_empty()
                     || ruling.rules_cited.is_empty()
                 {
-                    self.note(
+                    self.note_on(
                         "the judgement lacks its decision, its reasons or the rules relied on: any decision must be explained in clear language and carefully justified",
-                        arbitration(),
+                        Topic::Judgement,
                     );
                 }
                 if let Some(i) = dispute {
@@ -142,12 +136,8 @@ impl GameState {
                         let _ = r.apply(seq, kifu_renju::GameInput::RefereeRuling { upheld });
                     }
                 }
-                let rule = if renju {
-                    rif("Referees")
-                } else {
-                    self.doc_clause("Referee responsibilities")
-                };
-                self.note(
+                let rule = self.cite(Topic::Referee);
+                self.note_cited(
                     format!("the referee gives a judgement: {}", ruling.decision),
                     rule.clone(),
                 );
@@ -163,7 +153,7 @@ impl GameState {
         &mut self,
         effects: &[RulingEffect],
         source: &str,
-        rule: String,
+        rule: crate::cite::Cited,
     ) -> Vec<String> {
         let seq = self.at_seq.unwrap_or(0);
         let mut changes = Vec::new();
@@ -191,25 +181,34 @@ impl GameState {
                         delta_ms: *delta_ms,
                         reason: source.to_string(),
                     });
-                    format!("{}'s clock adjusted by {delta_ms} ms", name(*player))
+                    format!(
+                        "{}'s clock adjusted by {}",
+                        name(*player),
+                        crate::words::signed_duration(*delta_ms)
+                    )
                 }
                 RulingEffect::Resume => "play resumes".to_string(),
                 RulingEffect::Sanction(s) => {
                     self.sanction(seq, s, source);
-                    format!("sanction: {:?} ({})", s.kind, s.reason)
+                    format!(
+                        "sanction: {} ({})",
+                        crate::words::sanction(&s.kind),
+                        s.reason
+                    )
                 }
                 RulingEffect::SetResult(r) => {
                     self.result.ruled = Some(Decided {
                         result: r.clone(),
                         at_seq: seq,
-                        rule: rule.clone(),
+                        rule: rule.rule.clone(),
+                        quote: rule.quote.clone(),
                     });
                     format!("the result is set: {}", result_text(r))
                 }
             };
             // A sanction notes itself, with its own clause.
             if !matches!(e, RulingEffect::Sanction(_)) {
-                self.note(what.clone(), rule.clone());
+                self.note_cited(what.clone(), rule.clone());
             }
             changes.push(what);
         }
@@ -237,7 +236,7 @@ impl GameState {
             Some(r) => format!("{} informs the referee and the opponent that the game resumed after the judgement at event {r} is played under protest; the right to appeal is kept only if stated again when signing the result sheet", name(p)),
             None => format!("{} declares the game played under protest, but no judgement has ordered it to resume", name(p)),
         };
-        self.note(what, lgc("Player responsibility"));
+        self.note_on(what, Topic::Protest);
     }
 
     pub(crate) fn appeal(&mut self, seq: u64, p: Color, ruling_seq: u64, grounds: &str) {
@@ -248,6 +247,7 @@ impl GameState {
             grounds: grounds.to_string(),
             admissibility: Admissibility::PendingResultSheet,
             votes: Vec::new(),
+            panel: None,
             decision: None,
         });
         self.refresh_appeals();
@@ -267,12 +267,11 @@ impl GameState {
                 name(p)
             ),
         };
-        let rule = if self.profile.starts_with("rif") || self.profile.starts_with("gomoku") {
-            rif("Referees")
-        } else {
-            lgc("Player responsibility")
+        let topic = match self.conduct.appeals {
+            Appeals::RefereeFinal => Topic::RefereeFinal,
+            Appeals::Committee { .. } => Topic::ProtestOnSheet,
         };
-        self.note(what, rule);
+        self.note_on(what, topic);
     }
 
     /// Whether each appeal may be heard, from the facts so far.
@@ -288,8 +287,11 @@ impl GameState {
 
     fn admissibility(&self, a: &Appeal) -> Admissibility {
         let inadmissible = |reason: String| Admissibility::Inadmissible { reason };
-        if self.profile.starts_with("rif") || self.profile.starts_with("gomoku") {
-            return inadmissible("RIF: all the referee's decisions are final".into());
+        if self.conduct.appeals == Appeals::RefereeFinal {
+            return inadmissible(
+                "the tournament rules make the referee's decisions final: no appeal is heard"
+                    .into(),
+            );
         }
         let Some(r) = self.rulings.iter().find(|r| r.seq == a.ruling_seq) else {
             return inadmissible(format!("no referee ruling at event {}", a.ruling_seq));
@@ -339,19 +341,21 @@ impl GameState {
         reserves: &[Participant],
         before_round: u32,
     ) {
-        if members.len() != 3 {
-            self.note(
+        let size = self.committee_size();
+        if members.len() != size {
+            self.note_on(
                 format!(
-                    "the committee is formed of {} persons, not three",
-                    members.len()
+                    "the committee is formed of {} persons, not {}",
+                    members.len(),
+                    crate::words::number(size)
                 ),
-                lgc("Appeals committee"),
+                Topic::Committee,
             );
         }
         if before_round > 1 {
-            self.note(
+            self.note_on(
                 format!("the committee was formed before round {before_round}, not before the start of the first round"),
-                lgc("Appeals committee"),
+                Topic::Committee,
             );
         }
         self.committee = Some(Committee {
@@ -367,31 +371,43 @@ impl GameState {
             .filter(|m| players.contains(&m.key))
             .map(|m| m.name.clone())
             .collect();
-        self.note(
+        self.note_on(
             format!(
                 "appeals committee: {} member(s), {} reserve(s)",
                 members.len(),
                 reserves.len()
             ),
-            lgc("Appeals committee"),
+            Topic::Committee,
         );
         for n in involved {
-            self.note(
+            self.note_on(
                 format!("{n} plays in this game and must not take part in resolving its dispute: a reserve sits instead"),
-                lgc("The arbitration procedure used to resolve disputes"),
+                Topic::InvolvedMember,
             );
         }
         self.check_committee_size();
     }
 
+    /// Members sitting on a case, by the tournament rules.
+    fn committee_size(&self) -> usize {
+        match self.conduct.appeals {
+            Appeals::Committee { members } => members as usize,
+            Appeals::RefereeFinal => 3,
+        }
+    }
+
     fn check_committee_size(&mut self) {
         let players = self.player_keys();
+        let size = self.committee_size();
         let Some(c) = &self.committee else { return };
-        let n = c.sitting(&players).len();
-        if n < 3 {
-            self.note(
-                format!("only {n} can sit: other players must be co-opted to make up three"),
-                lgc("Appeals committee"),
+        let n = c.sitting(&players, size).len();
+        if n < size {
+            self.note_on(
+                format!(
+                    "only {n} can sit: other players must be co-opted to make up {}",
+                    crate::words::number(size)
+                ),
+                Topic::CommitteeCooption,
             );
         }
     }
@@ -399,34 +415,28 @@ impl GameState {
     pub(crate) fn member_recused(&mut self, member: PublicKey, reason: &str) {
         let who = self.member_name(&member);
         let Some(c) = self.committee.as_mut() else {
-            self.note(
-                "no appeals committee has been formed",
-                lgc("Appeals committee"),
-            );
+            self.note_on("no appeals committee has been formed", Topic::Committee);
             return;
         };
         if !c.recused.contains(&member) {
             c.recused.push(member);
         }
-        self.note(
+        self.note_on(
             format!("{who} is recused ({reason})"),
-            lgc("The arbitration procedure used to resolve disputes"),
+            Topic::InvolvedMember,
         );
         self.check_committee_size();
     }
 
     pub(crate) fn member_coopted(&mut self, member: &Participant) {
         let Some(c) = self.committee.as_mut() else {
-            self.note(
-                "no appeals committee has been formed",
-                lgc("Appeals committee"),
-            );
+            self.note_on("no appeals committee has been formed", Topic::Committee);
             return;
         };
         c.coopted.push(member.clone());
-        self.note(
+        self.note_on(
             format!("{} is co-opted to the committee", member.name),
-            lgc("Appeals committee"),
+            Topic::CommitteeCooption,
         );
     }
 
@@ -444,6 +454,21 @@ impl GameState {
             .unwrap_or_else(|| self.signer_name(key))
     }
 
+    /// The panel on each appeal: who sits, who is out and why, which
+    /// reserves or co-opted players are seated (LGC 2023, "Appeals
+    /// committee"; "If a dispute involves a player who is also a member of
+    /// the appeals committee, then that player must not participate").
+    pub(crate) fn refresh_panels(&mut self) {
+        let players = self.player_keys();
+        let size = self.committee_size();
+        let panel = self.committee.as_ref().map(|c| c.panel(&players, size));
+        for a in &mut self.appeals {
+            if a.decision.is_none() {
+                a.panel = panel.clone();
+            }
+        }
+    }
+
     pub(crate) fn committee_decision(
         &mut self,
         seq: u64,
@@ -451,51 +476,73 @@ impl GameState {
         verdict: &CommitteeVerdict,
         signer: &PublicKey,
     ) {
-        let rule = lgc("Appeals committee");
+        let rule = Topic::Committee;
         let players = self.player_keys();
+        let size = self.committee_size();
         let Some(c) = &self.committee else {
-            self.note(
+            self.note_on(
                 "no appeals committee has been formed: the decision does not count",
                 rule,
             );
             return;
         };
-        let sitting: Vec<PublicKey> = c.sitting(&players).iter().map(|p| p.key).collect();
+        let sitting: Vec<PublicKey> = c.sitting(&players, size).iter().map(|p| p.key).collect();
         let who = self.member_name(signer);
         if !sitting.contains(signer) {
-            self.note(
-                format!("{who} does not sit on this case (not a member, recused, or involved): the signature does not count"),
-                rule,
-            );
+            let (why, topic) = if c.recused.contains(signer) {
+                ("is recused from this case", Topic::InvolvedMember)
+            } else if players.contains(signer) {
+                (
+                    "plays in the game in dispute and must not take part in its resolution",
+                    Topic::InvolvedMember,
+                )
+            } else {
+                (
+                    "does not sit on this case (not a member, or a reserve not seated)",
+                    rule,
+                )
+            };
+            self.note_on(format!("{who} {why}: the signature does not count"), topic);
             return;
         }
         let Some(i) = self.appeals.iter().position(|a| a.seq == appeal_seq) else {
-            self.note(format!("no appeal at event {appeal_seq}"), rule);
+            self.note_on(format!("no appeal at event {appeal_seq}"), rule);
             return;
         };
         if let Some(d) = &self.appeals[i].decision {
-            self.note(
+            self.note_on(
                 format!(
                     "no effect: the committee's decision (event {}) is final",
                     d.seq
                 ),
-                rule,
+                Topic::CommitteeFinal,
             );
             return;
         }
         let appeal = &mut self.appeals[i];
-        if !appeal.votes.iter().any(|(_, n, _)| n == &who) {
-            appeal.votes.push((seq, who.clone(), verdict.clone()));
+        // Votes are counted by the member's key: two members may share a
+        // name.
+        if !appeal.votes.iter().any(|v| &v.member == signer) {
+            appeal.votes.push(Vote {
+                seq,
+                member: *signer,
+                name: who.clone(),
+                verdict: verdict.clone(),
+            });
         }
         let signed_by: Vec<String> = appeal
             .votes
             .iter()
-            .filter(|(_, _, v)| v == verdict)
-            .map(|(_, n, _)| n.clone())
+            .filter(|v| &v.verdict == verdict && sitting.contains(&v.member))
+            .map(|v| v.name.clone())
             .collect();
-        if signed_by.len() < 2 {
-            self.note(
-                format!("{who} signs a decision; a majority of the three must sign it"),
+        let majority = size / 2 + 1;
+        if signed_by.len() < majority {
+            self.note_on(
+                format!(
+                    "{who} signs a decision; a majority of the {} must sign it",
+                    crate::words::number(size)
+                ),
                 rule,
             );
             return;
@@ -510,9 +557,9 @@ impl GameState {
             applied,
         });
         if let Admissibility::Inadmissible { reason } = admissibility {
-            self.note(
+            self.note_on(
                 format!("the committee's decision is recorded but not applied: the appeal is inadmissible ({reason})"),
-                lgc("Player responsibility"),
+                Topic::ProtestOnSheet,
             );
             return;
         }
@@ -531,20 +578,21 @@ impl GameState {
         }
         let signers = signed_by.join(", ");
         match verdict {
-            CommitteeVerdict::Rejected => self.note(
+            CommitteeVerdict::Rejected => self.note_on(
                 format!("the committee ({signers}) rejects the case: the referee's judgement stands; the decision is final"),
-                lgc("The arbitration procedure used to resolve disputes"),
+                Topic::CommitteeRejects,
             ),
-            CommitteeVerdict::Upheld => self.note(
+            CommitteeVerdict::Upheld => self.note_on(
                 format!("the committee ({signers}) upholds the referee's judgement; the decision is final"),
-                rule,
+                Topic::CommitteeFinal,
             ),
             CommitteeVerdict::Replaced(effects) => {
-                self.note(
+                self.note_on(
                     format!("the committee ({signers}) replaces the referee's judgement; the decision is final"),
-                    rule.clone(),
+                    Topic::CommitteeFinal,
                 );
-                self.apply_effects(effects, "appeals committee", rule);
+                let c = self.cite(Topic::CommitteeFinal);
+                self.apply_effects(effects, "appeals committee", c);
             }
         }
     }

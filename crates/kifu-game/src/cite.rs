@@ -1,9 +1,14 @@
 //! Citations: which document and clause a consequence comes from.
 //!
-//! Every [`Consequence`] names its rule as `document (file), "clause"`, the
-//! file being one of the project's rule documents (`shared/rules/`), so that a
-//! reader can open the text and find the words.
+//! Every [`Consequence`] takes its clause and the clause's words from one
+//! entry of the clause table of the rules in force (`kifu_go::Ruleset::clause`
+//! for Go, with the tournament's [`kifu_go::Conduct`]; the RIF tournament
+//! rules for Renju and Gomoku), so the clause named and the words quoted
+//! always come from the same place in the same document. The rule reads
+//! `document (file), "section"`, the file being one of the project's rule
+//! documents (`shared/rules/`).
 
+use kifu_go::{Clause, Topic};
 use serde::Serialize;
 
 /// One thing the rules say follows from the recorded facts, with the rule.
@@ -13,69 +18,58 @@ pub struct Consequence {
     pub at_seq: u64,
     /// What follows, in plain words.
     pub what: String,
-    /// The rule: profile, document and clause.
+    /// The rule: document and clause.
     pub rule: String,
-    /// The clause's words, where the ruleset profile carries them.
+    /// The clause's words, exactly as the document has them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quote: Option<String>,
 }
 
-/// The documents, as cited.
-pub(crate) const LGC: &str = "LGC 2023 (lgc-tournament-rules-2023.txt)";
-pub(crate) const LONDON: &str = "London Open (london-open-rules.txt)";
-pub(crate) const BGA: &str = "BGA AGA-style rules (bga-aga-style-rules-summary.txt)";
-pub(crate) const UEC: &str = "UEC Cup (uec-cup-computer-go-rules.txt)";
-pub(crate) const RIF: &str =
-    "RIF World Championship rules (rif-renju-world-championship-rules.txt)";
-
-/// `document, "clause"`.
-pub(crate) fn cite(document: &str, clause: &str) -> String {
-    format!("{document}, \"{clause}\"")
+/// A clause as cited: its name and its words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Cited {
+    /// `document (file), "section"`.
+    pub rule: String,
+    /// The words, when the rules in force quote them.
+    pub quote: Option<String>,
 }
 
-/// LGC 2023, by clause heading.
-pub(crate) fn lgc(clause: &str) -> String {
-    cite(LGC, clause)
-}
-
-/// BGA summary, by section.
-pub(crate) fn bga(clause: &str) -> String {
-    cite(BGA, clause)
-}
-
-/// UEC Cup, by item.
-pub(crate) fn uec(clause: &str) -> String {
-    cite(UEC, clause)
-}
-
-/// London Open, by rule.
-pub(crate) fn london(clause: &str) -> String {
-    cite(LONDON, clause)
-}
-
-/// RIF example tournament rules, by section.
-pub(crate) fn rif(clause: &str) -> String {
-    cite(RIF, clause)
-}
-
-/// The document that governs arbitration, sanctions and attendance under a
-/// profile. The Go profiles other than the UEC Cup are played at tournaments
-/// run under the LGC rules of arbitration; the UEC Cup and the RIF have their
-/// own.
-pub(crate) fn arbitration_document(profile: &str) -> &'static str {
-    match profile {
-        "uec-cup" => UEC,
-        "rif-renju" | "gomoku-freestyle" | "gomoku-standard" => RIF,
-        _ => LGC,
+impl Cited {
+    /// A rule outside the rule documents (the format, an engine), unquoted.
+    pub(crate) fn other(rule: impl Into<String>) -> Cited {
+        Cited {
+            rule: rule.into(),
+            quote: None,
+        }
     }
 }
 
-/// The illegal-move clause of a Go profile.
-pub(crate) fn illegal_move_clause(profile: &str) -> String {
-    match profile {
-        "london-open" => london("4 (the EGF illegal-move rule)"),
-        "bga-aga" => bga("Illegal Moves"),
-        "uec-cup" => uec("f) When illegal moves are played"),
-        _ => lgc("Illegal move"),
+/// The title a rule document is cited by.
+pub fn document_title(file: &str) -> &str {
+    match file {
+        "lgc-tournament-rules-2023.txt" => "LGC 2023",
+        "london-open-rules.txt" => "London Open",
+        "bga-aga-style-rules-summary.txt" => "BGA AGA-style rules",
+        "uec-cup-computer-go-rules.txt" => "UEC Cup",
+        "rif-renju-world-championship-rules.txt" => "RIF World Championship rules",
+        other => other,
     }
+}
+
+/// A clause of the table, cited.
+pub(crate) fn cited(c: &Clause) -> Cited {
+    Cited {
+        rule: format!(
+            "{} ({}), \"{}\"",
+            document_title(&c.document),
+            c.document,
+            c.section
+        ),
+        quote: Some(c.text.clone()),
+    }
+}
+
+/// What a topic is about, in words (for a profile that quotes no clause).
+pub(crate) fn topic_words(t: Topic) -> &'static str {
+    t.words()
 }

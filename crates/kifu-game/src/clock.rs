@@ -2,20 +2,119 @@
 
 use kifu_clock::{ClockEvent, ClockReading, ReadingSource, ShownTime};
 use kifu_ledger::Color;
+use serde::Serialize;
 
-use crate::cite::{lgc, uec};
 use crate::state::{colour_of, idx, name, GameState};
+use kifu_go::Topic;
+
+/// One player's clock as it is shown: time left, and overtime stones or
+/// periods left once in overtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct ClockFace {
+    /// Time left, in milliseconds (the whole budget: main time plus what the
+    /// overtime allows; under server timekeeping, the limit less the
+    /// server's count).
+    pub time_left_ms: u64,
+    /// Byo-yomi periods or Canadian stones left, once main time is spent.
+    pub overtime_left: Option<u32>,
+}
+
+/// Both clocks as they stand after one move, pauses while the referee was
+/// called, rulings' adjustments and time sanctions included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct MoveClocks {
+    /// The move (a stone or a pass).
+    pub move_seq: u64,
+    /// The clock press that completed it.
+    pub at_seq: u64,
+    /// Black's clock.
+    pub black: ClockFace,
+    /// White's clock.
+    pub white: ClockFace,
+}
 
 impl GameState {
+    /// Both clocks as they are shown at the last event applied: the running
+    /// side counted down to the event's instant, the other at the start of
+    /// its next turn; `None` without a clock.
+    pub fn clock_faces(&self) -> Option<[ClockFace; 2]> {
+        let c = self.clock.clock.as_ref()?;
+        let at = self.at_ms.unwrap_or(0);
+        let mut out = [ClockFace {
+            time_left_ms: 0,
+            overtime_left: None,
+        }; 2];
+        for p in [kifu_clock::Player::Black, kifu_clock::Player::White] {
+            let pc = c.player(p);
+            let mut left = pc.budget_ms();
+            if self.clock.running == Some(colour_of(p)) {
+                if let Some(flag) = self.clock.flag_at_ms {
+                    left = flag.saturating_sub(at);
+                }
+            }
+            if self.clock.server_used_ms != [0, 0] {
+                if let Some(r) = self.clock.remaining_ms {
+                    left = r[p.index()];
+                }
+            }
+            let overtime_left = match pc.overtime {
+                kifu_clock::Overtime::ByoYomi { periods_left, .. } if pc.main_ms == 0 => {
+                    Some(periods_left)
+                }
+                kifu_clock::Overtime::Canadian { moves_left, .. } if pc.main_ms == 0 => {
+                    Some(moves_left)
+                }
+                _ => None,
+            };
+            out[p.index()] = ClockFace {
+                time_left_ms: left,
+                overtime_left,
+            };
+        }
+        Some(out)
+    }
+
+    /// After a clock press: both clocks as they stand, kept for the move
+    /// the press completed.
+    pub(crate) fn record_move_clocks(&mut self, at_seq: u64) {
+        let Some(move_seq) = self.last_move_seq else {
+            return;
+        };
+        let Some([black, white]) = self.clock_faces() else {
+            return;
+        };
+        let rec = MoveClocks {
+            move_seq,
+            at_seq,
+            black,
+            white,
+        };
+        match self.move_clocks.last_mut() {
+            Some(last) if last.move_seq == move_seq => *last = rec,
+            _ => self.move_clocks.push(rec),
+        }
+    }
+
+    /// The clocks after the move at `move_seq`, if its press was recorded.
+    pub fn clocks_after(&self, move_seq: u64) -> Option<&MoveClocks> {
+        self.move_clocks
+            .iter()
+            .rev()
+            .find(|m| m.move_seq == move_seq)
+    }
+
     /// Feeds one clock fact; a fact the clock cannot take is flagged.
     pub(crate) fn clock_event(&mut self, e: ClockEvent) {
         let Some(clock) = self.clock.clock.as_mut() else {
             return;
         };
         if let Err(err) = clock.apply(&e) {
-            self.note(
-                format!("clock fact not applicable: {err}; the clocks are unchanged"),
-                lgc("Management of time"),
+            self.note_on(
+                format!(
+                    "clock fact not applicable: {}; the clocks are unchanged",
+                    crate::words::clock_error(&err)
+                ),
+                Topic::ClockPause,
             );
         }
     }
@@ -43,17 +142,18 @@ impl GameState {
             return;
         };
         match clock.discrepancy(&reading) {
-            Ok(d) if d.black.time_ms != 0 || d.white.time_ms != 0 => self.note(
+            Ok(d) if d.black.time_ms != 0 || d.white.time_ms != 0 => self.note_on(
                 format!(
-                    "the clock showed {} ms more for Black and {} ms more for White than the facts give; only the referee may correct it",
-                    d.black.time_ms, d.white.time_ms
+                    "the clock showed {} for Black and {} for White than the facts give; only the referee may correct it",
+                    crate::words::more_or_less(d.black.time_ms),
+                    crate::words::more_or_less(d.white.time_ms)
                 ),
-                lgc("Timing error"),
+                Topic::TimingError,
             ),
             Ok(_) => {}
-            Err(e) => self.note(
+            Err(e) => self.note_on(
                 format!("the reading cannot be compared: {e}"),
-                lgc("Timing error"),
+                Topic::TimingError,
             ),
         }
         // The reading is evidence; the projection keeps the derived times.
@@ -71,15 +171,15 @@ impl GameState {
         self.clock.server_used_ms[i] = self.clock.server_used_ms[i].saturating_add(used_ms);
         let limit = self.clock.time_control.map(|t| t.main_ms()).unwrap_or(0);
         if limit > 0 && self.clock.server_used_ms[i] >= limit && !self.is_over() {
-            let rule = uec("d) One player exceed the time limit");
-            self.note(
+            let rule = self.cite(Topic::LossOnTime);
+            self.note_on(
                 format!(
-                    "the server measured {} ms used by {}, the limit being {} ms",
-                    self.clock.server_used_ms[i],
+                    "the server measured {} used by {}, the limit being {}",
+                    crate::words::duration(self.clock.server_used_ms[i]),
                     name(p),
-                    limit
+                    crate::words::duration(limit)
                 ),
-                uec("3:Time limit"),
+                Topic::TimeLimit,
             );
             self.end_by_play(
                 kifu_ledger::GameResult {
@@ -102,6 +202,9 @@ impl GameState {
         self.clock.paused = c.pause_reason().map(|r| r.code().to_string());
         self.clock.flag_at_ms = c.flag_at();
         self.clock.flags = c.flags().into_iter().flatten().collect();
+        self.clock.resolution_ms = self.conduct.clock_resolution_ms();
+        let at = self.at_ms.unwrap_or(0);
+        self.clock.remaining_ms = self.remaining_ms(at);
     }
 
     /// Remaining time of both players at `at_ms` (main time plus what
@@ -118,7 +221,8 @@ impl GameState {
             };
             out[p.index()] = budget.saturating_sub(used);
         }
-        // With a server count, the limit minus what the server measured.
+        // With a server count, the limit minus what the server measured
+        // (before the server reports any, the clock projection).
         if self.clock.server_used_ms != [0, 0] {
             let limit = self.clock.time_control.map(|t| t.main_ms()).unwrap_or(0);
             for (i, slot) in out.iter_mut().enumerate() {

@@ -12,32 +12,12 @@
 
 use kifu_go::{
     score_position, Color as GoColor, EndingEvent, EndingPhase, Game, GameEnd, Komi, Move,
-    Point as GoPoint, Ruleset, Score, Setup, Verdict, Violation,
+    Point as GoPoint, Ruleset, Score, Setup, Verdict,
 };
 use kifu_ledger::{BoardFix, Color, Point};
 use serde::Serialize;
 
-/// Ledger colour to engine colour.
-pub(crate) fn go_color(c: Color) -> GoColor {
-    match c {
-        Color::Black => GoColor::Black,
-        Color::White => GoColor::White,
-    }
-}
-
-/// Engine colour to ledger colour.
-pub(crate) fn ledger_color(c: GoColor) -> Color {
-    match c {
-        GoColor::Black => Color::Black,
-        GoColor::White => Color::White,
-    }
-}
-
-/// Ledger point to engine point (same convention: column from the left, row
-/// from the top, from 0).
-pub(crate) fn go_point(p: Point) -> GoPoint {
-    GoPoint::new(p.x, p.y)
-}
+pub(crate) use crate::convert::{go_color, go_point, ledger_color};
 
 /// An operation on the board that stands in the current position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -163,22 +143,11 @@ impl PartialEq for GoBoard {
     }
 }
 
-/// Whether handicap stones are placed freely. A departure stated in the
-/// genesis (`handicap_placement` = `free` or `fixed`) decides; otherwise the
-/// profile: free where it says free, fixed where it says fixed or leaves the
-/// choice to the tournament.
-pub fn free_placement(ruleset: &Ruleset, overrides: &[(String, String)]) -> bool {
-    use kifu_go::HandicapPlacement as H;
-    let stated = overrides
-        .iter()
-        .rev()
-        .find(|(k, _)| k == "handicap_placement")
-        .map(|(_, v)| v.as_str());
-    match stated {
-        Some("free") => true,
-        Some("fixed") => false,
-        _ => matches!(ruleset.handicap_placement, H::Free),
-    }
+/// Whether handicap stones are placed freely: where the ruleset (after the
+/// genesis overrides, `handicap_placement`) says free; fixed where it says
+/// fixed or leaves the choice to the tournament.
+pub fn free_placement(ruleset: &Ruleset) -> bool {
+    matches!(ruleset.handicap_placement, kifu_go::HandicapPlacement::Free)
 }
 
 /// A serializable picture of the board.
@@ -529,20 +498,5 @@ impl GoBoard {
             self.game = game;
         }
         Applied::Fixed { removed, placed }
-    }
-
-    /// True when the verdict breaks a rule of play that the illegal-move
-    /// clauses govern (ko, superko, self-capture, alternation), as opposed
-    /// to an irregularity (occupied point, wrong colour, off the board).
-    pub(crate) fn is_illegal(v: &Verdict) -> bool {
-        v.violations.iter().any(|x| {
-            matches!(
-                x,
-                Violation::Ko
-                    | Violation::Superko(_)
-                    | Violation::Suicide
-                    | Violation::OutOfTurn { .. }
-            )
-        })
     }
 }

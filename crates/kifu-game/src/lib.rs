@@ -41,17 +41,59 @@
 mod arbitration;
 pub mod cite;
 mod clock;
+pub mod convert;
+pub mod digest;
+mod ending;
 pub mod go;
-mod play;
+mod illegal;
+mod irregular;
+mod moves;
 pub mod record;
 pub mod renju;
+mod renju_input;
 mod results;
 pub mod sanctions;
+pub mod sgf_export;
 pub mod state;
 pub mod story;
+pub mod text;
+pub mod view;
+pub mod words;
 
 pub use cite::Consequence;
+
+/// Checks a genesis's overrides against the rules it names, with the one
+/// override rule every ruleset follows (`kifu_go::Ruleset::apply_override`,
+/// `kifu_renju::GameSettings::apply_override`): applied in order, unknown
+/// keys and values refused. A command that creates games calls it before
+/// signing; the projection itself never refuses a recorded genesis.
+///
+/// # Errors
+///
+/// The first override refused, in words.
+pub fn check_overrides(g: &kifu_ledger::Genesis) -> Result<(), String> {
+    match g.game {
+        kifu_ledger::GameKind::Go => {
+            let mut r = kifu_go::Ruleset::by_name(&g.ruleset).map_err(|e| e.to_string())?;
+            for (k, v) in &g.overrides {
+                r.apply_override(k, v).map_err(|e| e.to_string())?;
+            }
+        }
+        _ => {
+            let (mut settings, _) = renju::settings(&kifu_ledger::Genesis {
+                overrides: Vec::new(),
+                ..g.clone()
+            });
+            for (k, v) in &g.overrides {
+                settings.apply_override(k, v).map_err(|e| e.to_string())?;
+            }
+        }
+    }
+    Ok(())
+}
+pub use clock::{ClockFace, MoveClocks};
 pub use record::*;
 pub use results::LATE_ARRIVAL_FORFEIT_MS;
 pub use sanctions::{sanction_history, HistoryEntry, PlayerHistory};
-pub use state::{result_text, BoardState, ClockState, GameState};
+pub use state::{BoardState, ClockState, GameState};
+pub use text::{half_points, result_text, sgf_point};

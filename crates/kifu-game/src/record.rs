@@ -157,10 +157,106 @@ pub struct Appeal {
     pub grounds: String,
     /// Whether it may be heard.
     pub admissibility: Admissibility,
-    /// Members' signatures on decisions: (event, member, verdict).
-    pub votes: Vec<(u64, String, CommitteeVerdict)>,
+    /// Members' signatures on decisions, counted by key.
+    pub votes: Vec<Vote>,
+    /// The panel sitting on this appeal (while undecided: as it stands;
+    /// once decided: as it sat).
+    pub panel: Option<Panel>,
     /// The committee's final decision, once a majority signed it.
     pub decision: Option<CommitteeDecisionRecord>,
+}
+
+/// One committee member's signature on a decision.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Vote {
+    /// The event.
+    pub seq: u64,
+    /// The member's key (votes are counted by key).
+    pub member: PublicKey,
+    /// The member's name.
+    pub name: String,
+    /// What the member signed.
+    pub verdict: CommitteeVerdict,
+}
+
+/// Why a committee member does not sit on a case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutReason {
+    /// A recusal was recorded.
+    Recused,
+    /// The member plays in the game in dispute (the record shows it).
+    InvolvedByTheRecord,
+}
+
+impl std::fmt::Display for OutReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            OutReason::Recused => "recused",
+            OutReason::InvolvedByTheRecord => "involved in the dispute, by the record",
+        })
+    }
+}
+
+/// A member who does not sit on a case.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OutMember {
+    /// The member's name.
+    pub name: String,
+    /// The member's key.
+    pub key: PublicKey,
+    /// Why.
+    pub reason: OutReason,
+}
+
+/// The panel on one appeal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Panel {
+    /// Who sits, in order.
+    pub sitting: Vec<Participant>,
+    /// Members out, and why.
+    pub out: Vec<OutMember>,
+    /// Reserves (or co-opted players) seated in place of members.
+    pub seated_reserves: Vec<Participant>,
+    /// How many must sit.
+    pub size: u32,
+}
+
+impl std::fmt::Display for Panel {
+    /// `sitting: A, B, C; out: X (recused); reserves seated: D`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names = |ps: &[Participant]| {
+            ps.iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        write!(f, "sitting: {}", names(&self.sitting))?;
+        if (self.sitting.len() as u32) < self.size {
+            write!(
+                f,
+                " ({} of {}: players to be co-opted)",
+                self.sitting.len(),
+                self.size
+            )?;
+        }
+        if !self.out.is_empty() {
+            let out: Vec<String> = self
+                .out
+                .iter()
+                .map(|o| format!("{} ({})", o.name, o.reason))
+                .collect();
+            write!(f, "; out: {}", out.join(", "))?;
+        }
+        if !self.seated_reserves.is_empty() {
+            write!(
+                f,
+                "; seated in their place: {}",
+                names(&self.seated_reserves)
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// The committee's final decision on an appeal.
@@ -192,16 +288,58 @@ pub struct Committee {
 }
 
 impl Committee {
-    /// The three who sit: members not recused, then reserves, then co-opted
-    /// players, in that order (LGC 2023, "Appeals committee").
-    pub fn sitting(&self, players: &[PublicKey]) -> Vec<&Participant> {
+    /// The panel for a case in a game between `players`.
+    pub fn panel(&self, players: &[PublicKey], size: usize) -> Panel {
+        let sitting: Vec<Participant> = self.sitting(players, size).into_iter().cloned().collect();
+        let out = self
+            .members
+            .iter()
+            .chain(self.reserves.iter())
+            .chain(self.coopted.iter())
+            .filter_map(|p| {
+                let reason = if self.recused.contains(&p.key) {
+                    OutReason::Recused
+                } else if players.contains(&p.key) {
+                    OutReason::InvolvedByTheRecord
+                } else {
+                    return None;
+                };
+                Some(OutMember {
+                    name: p.name.clone(),
+                    key: p.key,
+                    reason,
+                })
+            })
+            .fold(Vec::new(), |mut acc: Vec<OutMember>, m| {
+                if !acc.iter().any(|o| o.key == m.key) {
+                    acc.push(m);
+                }
+                acc
+            });
+        let seated_reserves = sitting
+            .iter()
+            .filter(|p| !self.members.iter().any(|m| m.key == p.key))
+            .cloned()
+            .collect();
+        Panel {
+            sitting,
+            out,
+            seated_reserves,
+            size: size as u32,
+        }
+    }
+
+    /// The `size` who sit: members not recused nor involved, then
+    /// reserves, then co-opted players, in that order (LGC 2023, "Appeals
+    /// committee").
+    pub fn sitting(&self, players: &[PublicKey], size: usize) -> Vec<&Participant> {
         self.members
             .iter()
             .chain(self.reserves.iter())
             .chain(self.coopted.iter())
             .filter(|p| !self.recused.contains(&p.key) && !players.contains(&p.key))
             .fold(Vec::new(), |mut acc: Vec<&Participant>, p| {
-                if acc.len() < 3 && !acc.iter().any(|q| q.key == p.key) {
+                if acc.len() < size && !acc.iter().any(|q| q.key == p.key) {
                     acc.push(p);
                 }
                 acc
@@ -234,6 +372,9 @@ pub struct Decided {
     pub at_seq: u64,
     /// The rule.
     pub rule: String,
+    /// The rule's words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote: Option<String>,
 }
 
 /// A result declared or written on the result sheet.

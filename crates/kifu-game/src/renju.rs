@@ -7,36 +7,14 @@
 //! consequence. Ledger seats map to the engine's players: `Color::Black` is
 //! the tentative first player (`PlayerId::First`).
 
-use kifu_ledger::{Color, GameKind, Genesis, Point};
+use kifu_ledger::{Color, GameKind, Genesis};
 use kifu_renju::{
-    Expected, GameInput, GameSettings, OpeningRule, Outcome, PlayerId, Point as RPoint, RenjuGame,
+    Expected, GameInput, GameSettings, OpeningRule, Outcome, Point as RPoint, RenjuGame,
     RenjuResult, Rule, Stone, BOARD_SIZE,
 };
 use serde::Serialize;
 
-/// Ledger seat to engine player.
-pub(crate) fn player_id(c: Color) -> PlayerId {
-    match c {
-        Color::Black => PlayerId::First,
-        Color::White => PlayerId::Second,
-    }
-}
-
-/// Engine player to ledger seat.
-pub(crate) fn seat(p: PlayerId) -> Color {
-    match p {
-        PlayerId::First => Color::Black,
-        PlayerId::Second => Color::White,
-    }
-}
-
-/// Ledger point (row from the top) to a Renju point (row from the bottom).
-pub(crate) fn renju_point(p: Point) -> Option<RPoint> {
-    if p.y >= BOARD_SIZE {
-        return None;
-    }
-    RPoint::new(p.x, BOARD_SIZE - 1 - p.y)
-}
+pub(crate) use crate::convert::{player_id, renju_point, seat};
 
 /// The engine's settings from the genesis: the rule from the game kind and
 /// profile, the opening from the `opening` override (default `free`).
@@ -48,33 +26,28 @@ pub(crate) fn settings(g: &Genesis) -> (GameSettings, Vec<String>) {
         _ => match g.ruleset.parse::<Rule>() {
             Ok(r) => r,
             Err(_) => {
+                let fallback = Rule::default();
                 notes.push(format!(
-                    "unknown Renju profile {:?}: played under rif-renju",
+                    "unknown Renju profile \"{}\": played under {fallback}",
                     g.ruleset
                 ));
-                Rule::RifRenju
+                fallback
             }
         },
     };
-    let opening = match g.overrides.iter().find(|(k, _)| k == "opening") {
-        Some((_, v)) => match v.parse::<OpeningRule>() {
-            Ok(o) => o,
-            Err(_) => {
-                notes.push(format!("unknown opening rule {v:?}: free opening"));
-                OpeningRule::Free
-            }
-        },
-        None => OpeningRule::Free,
+    let mut settings = GameSettings {
+        rule,
+        opening: OpeningRule::Free,
+        auto_declare: g.auto_declare,
+        auto_claim_forbidden: false,
     };
-    (
-        GameSettings {
-            rule,
-            opening,
-            auto_declare: g.auto_declare,
-            auto_claim_forbidden: false,
-        },
-        notes,
-    )
+    // The same override rule as for Go: in order, unknown keys flagged.
+    for (k, v) in &g.overrides {
+        if let Err(e) = settings.apply_override(k, v) {
+            notes.push(format!("genesis override not applied: {e}"));
+        }
+    }
+    (settings, notes)
 }
 
 /// The board of a Renju or Gomoku game.

@@ -3,7 +3,8 @@
 
 use kifu_ledger::{Color, GameResult, Outcome, PublicKey, ResultBy, Role};
 
-use crate::cite::{lgc, uec};
+use kifu_go::{AbnormalTerminationRule, Topic};
+
 use crate::record::Statement;
 use crate::state::{name, result_text, GameState};
 
@@ -23,9 +24,9 @@ impl GameState {
         if under_protest {
             if let Some(c) = seat {
                 if !self.protests.iter().any(|p| p.player == c) {
-                    self.note(
+                    self.note_on(
                         format!("{} writes \"played under protest\" but declared no protest during the game", name(c)),
-                        lgc("Player responsibility"),
+                        Topic::Protest,
                     );
                 }
             }
@@ -98,6 +99,7 @@ impl GameState {
                 }
             }
             if self.result.ruled.is_some()
+                && self.conduct.referee_signs_decided_result
                 && !self
                     .result
                     .signatures
@@ -112,102 +114,146 @@ impl GameState {
 
     /// A player arrives after the clock was started.
     pub(crate) fn player_arrived(&mut self, p: Color, at_ms: u64) {
+        self.arrived[crate::state::idx(p)] = true;
         let Some(start) = self.clock.started_at_ms else {
-            self.note(
+            self.note_on(
                 format!("{} arrives before the clock was started", name(p)),
-                lgc("Start"),
+                Topic::LateArrival,
             );
             return;
         };
         let late = at_ms.saturating_sub(start);
-        let minutes = late / 60_000;
-        if self.profile != "lgc-2023" {
-            self.note(
-                format!("{} arrives {minutes} min after the clock was started; the profile's document states no late-arrival forfeit, the time ran on the clock", name(p)),
-                self.doc_clause("Start"),
+        let Some(limit) = self.conduct.late_arrival_forfeit_ms else {
+            self.note_on(
+                format!("{} arrives {} after the clock was started; the tournament rules state no late-arrival forfeit, the time ran on the clock", name(p), crate::words::duration(late)),
+                Topic::LateArrival,
             );
             return;
-        }
-        if late >= LATE_ARRIVAL_FORFEIT_MS {
-            self.forfeit(p, &format!("late by {minutes} min"), lgc("Start"));
+        };
+        if late >= limit {
+            let c = self.cite(Topic::LateArrival);
+            self.forfeit(p, &format!("late by {}", crate::words::duration(late)), c);
         } else {
-            self.note(
-                format!("{} arrives {minutes} min after the clock was started: under 30 minutes, no forfeit; the time ran on the clock", name(p)),
-                lgc("Start"),
+            self.note_on(
+                format!(
+                    "{} arrives {} after the clock was started: under {}, no forfeit; the time ran on the clock",
+                    name(p),
+                    crate::words::duration(late),
+                    crate::words::duration(limit)
+                ),
+                Topic::LateArrival,
             );
         }
     }
 
-    /// UEC Cup, "h) Abnormal termination of programs".
-    pub(crate) fn program_terminated(&mut self, p: Color, at_ms: u64) {
-        if self.profile != "uec-cup" {
-            self.note(
-                format!("{}'s program terminated abnormally; the document has no procedure for it: the referee decides", name(p)),
-                self.doc_clause("Referee responsibilities"),
-            );
+    /// A player's first clock press: with no arrival recorded, a press more
+    /// than the allowed lateness after the clock was started is a question
+    /// for the referee (LGC 2023, "Start").
+    pub(crate) fn first_press(&mut self, p: Color, at_ms: u64) {
+        let i = crate::state::idx(p);
+        if self.first_press_ms[i].is_some() {
             return;
         }
-        let overrides = self
-            .genesis
-            .as_ref()
-            .map(|g| g.overrides.clone())
-            .unwrap_or_default();
+        self.first_press_ms[i] = Some(at_ms);
+        let (Some(start), Some(limit)) = (
+            self.clock.started_at_ms,
+            self.conduct.late_arrival_forfeit_ms,
+        ) else {
+            return;
+        };
+        // The player's clock ran from the start, or from the opponent's
+        // first press if the opponent's clock ran first.
+        let from = self.first_press_ms[1 - i]
+            .filter(|t| *t <= at_ms)
+            .unwrap_or(start);
+        let after = at_ms.saturating_sub(from);
+        if self.arrived[i] || after < limit || self.is_over() {
+            return;
+        }
+        self.note_on(
+            format!(
+                "{}'s clock ran {} before {}'s first press and no arrival is recorded: if {} arrived {} or more late, the game is forfeit; a question for the referee",
+                name(p),
+                crate::words::duration(after),
+                name(p),
+                name(p),
+                crate::words::duration(limit)
+            ),
+            Topic::LateArrival,
+        );
+    }
+
+    /// An abnormal termination of a program, by the tournament rules (UEC
+    /// Cup, "h) Abnormal termination of programs").
+    pub(crate) fn program_terminated(&mut self, p: Color, at_ms: u64) {
+        let (lose_below_ms, lose_below_in_new_game_ms) = match self.conduct.abnormal_termination {
+            AbnormalTerminationRule::RemainingTime {
+                lose_below_ms,
+                lose_below_in_new_game_ms,
+            } => (lose_below_ms, lose_below_in_new_game_ms),
+            AbnormalTerminationRule::Referee => {
+                self.note_on(
+                    format!("{}'s program terminated abnormally; the document has no procedure for it: the referee decides", name(p)),
+                    Topic::AbnormalTermination,
+                );
+                return;
+            }
+        };
         // Earlier abnormal terminations in this match, stated at genesis
-        // (`abnormal_terminations = "black,white"`); a game started after one
-        // is a new game of 20 minutes each.
-        let earlier: Vec<String> = overrides
-            .iter()
-            .filter(|(k, _)| k == "abnormal_terminations")
-            .flat_map(|(_, v)| {
-                v.split(',')
-                    .map(|s| s.trim().to_lowercase())
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        let me = name(p).to_lowercase();
+        // (`abnormal_terminations = "black,white"`): this game is a new game.
+        let earlier = self
+            .go_rules()
+            .map(|r| r.conduct.earlier_abnormal_terminations.clone())
+            .unwrap_or_default();
+        let me = crate::go::go_color(p);
         let replayed = !earlier.is_empty();
         let loss = GameResult {
             outcome: Outcome::Win(p.opponent()),
             by: ResultBy::AbnormalTermination,
         };
         if earlier.contains(&me) {
-            self.end_by_play(
-                loss.clone(),
-                uec("h) Abnormal termination of programs, 4: the second abnormal termination of the same program in a match loses"),
-            );
+            let c = self.cite(Topic::AbnormalTerminationSecond);
+            self.end_by_play(loss, c);
             return;
         }
         let Some(remaining) = self.remaining_ms(at_ms) else {
-            self.note("no clock: the referee decides", uec("k) Others"));
+            self.note_on("no clock: the referee decides", Topic::Referee);
             return;
         };
         let sum = remaining[0].saturating_add(remaining[1]);
-        let threshold: u64 = if replayed { 20 * 60_000 } else { 40 * 60_000 };
-        let clause = if replayed { "3" } else { "1" };
-        self.note(
+        let threshold = if replayed {
+            lose_below_in_new_game_ms
+        } else {
+            lose_below_ms
+        };
+        self.note_on(
             format!(
-                "{}'s program terminated abnormally; remaining times sum to {:.1} min (threshold {} min)",
+                "{}'s program terminated abnormally; the remaining times sum to {} (threshold {})",
                 name(p),
-                sum as f64 / 60_000.0,
-                threshold / 60_000
+                crate::words::duration(sum),
+                crate::words::duration(threshold)
             ),
-            uec("h) Abnormal termination of programs"),
+            Topic::AbnormalTermination,
         );
         if sum < threshold {
-            self.end_by_play(
-                loss.clone(),
-                uec(&format!("h) Abnormal termination of programs, {clause}")),
-            );
+            let c = self.cite(if replayed {
+                Topic::AbnormalTerminationInNewGame
+            } else {
+                Topic::AbnormalTerminationLoss
+            });
+            self.end_by_play(loss, c);
         } else {
+            let c = self.cite(if replayed {
+                Topic::AbnormalTerminationInNewGame
+            } else {
+                Topic::AbnormalTerminationNewGame
+            });
             self.end_by_play(
                 GameResult {
                     outcome: Outcome::NoResult,
                     by: ResultBy::AbnormalTermination,
                 },
-                uec(&format!(
-                    "h) Abnormal termination of programs, {}: a new game with time control of 20 minutes each is played",
-                    if replayed { "3" } else { "2" }
-                )),
+                c,
             );
         }
     }

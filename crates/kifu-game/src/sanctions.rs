@@ -4,7 +4,8 @@
 use kifu_ledger::{Color, PublicKey, Sanction, SanctionKind, SanctionTarget};
 use serde::Serialize;
 
-use crate::cite::{lgc, rif, uec};
+use kifu_go::Topic;
+
 use crate::record::SanctionRecord;
 use crate::state::{name, GameState};
 
@@ -32,23 +33,23 @@ impl GameState {
             });
             let who = name(c);
             match &s.kind {
-                SanctionKind::Advice => self.note(
+                SanctionKind::Advice => self.note_on(
                     format!(
                         "advice to {who}: {}; thereafter it must be respected",
                         s.reason
                     ),
-                    lgc("Advice"),
+                    Topic::Advice,
                 ),
                 SanctionKind::Warning => {
                     let n = self.warnings(c);
-                    self.note(
+                    self.note_on(
                         format!("warning to {who} ({n} in this game)"),
-                        lgc("Warning"),
+                        Topic::Warning,
                     );
                     // LGC 2023, "Warning": "If a player receives two warnings
                     // in the same game, then the referee imposes the game
                     // forfeit sanction."
-                    if n == 2 {
+                    if self.conduct.warnings_to_forfeit == Some(n as u32) {
                         self.sanctions.push(SanctionRecord {
                             seq,
                             player: c,
@@ -56,10 +57,14 @@ impl GameState {
                             reason: "second warning in the same game".into(),
                             source: "the rules (two warnings)".into(),
                         });
-                        self.forfeit(c, "second warning in the same game", lgc("Warning"));
+                        let cw = self.cite(Topic::Warning);
+                        self.forfeit(c, "second warning in the same game", cw);
                     }
                 }
-                SanctionKind::GameForfeit => self.forfeit(c, &s.reason, lgc("Game forfeit")),
+                SanctionKind::GameForfeit => {
+                    let cf = self.cite(Topic::GameForfeit);
+                    self.forfeit(c, &s.reason, cf)
+                }
                 SanctionKind::TimeModified { delta_ms } => {
                     let at_ms = self.at_ms.unwrap_or(0);
                     self.clock_event(kifu_clock::ClockEvent::Adjusted {
@@ -68,31 +73,31 @@ impl GameState {
                         delta_ms: *delta_ms,
                         reason: s.reason.clone(),
                     });
-                    self.note(
-                        format!("{who}'s time limit modified by {delta_ms} ms"),
-                        lgc("Other sanctions"),
+                    self.note_on(
+                        format!(
+                            "{who}'s time limit modified by {}",
+                            crate::words::signed_duration(*delta_ms)
+                        ),
+                        Topic::OtherSanctions,
                     );
                 }
-                SanctionKind::RemovedFromRounds { rounds } => self.note(
-                    format!("{who} is removed from rounds {rounds:?}"),
-                    lgc("Other sanctions"),
+                SanctionKind::RemovedFromRounds { rounds } => self.note_on(
+                    format!(
+                        "{who} is removed from {}",
+                        crate::words::rounds_text(rounds)
+                    ),
+                    Topic::OtherSanctions,
                 ),
-                SanctionKind::RemovedFromTournament => self.note(
+                SanctionKind::RemovedFromTournament => self.note_on(
                     format!("{who} is removed from the tournament"),
-                    lgc("Other sanctions"),
+                    Topic::OtherSanctions,
                 ),
-                SanctionKind::Debarment => self.note(
+                SanctionKind::Debarment => self.note_on(
                     format!("{who} is debarred from a supergroup in a future tournament"),
-                    lgc("Hindrance"),
+                    Topic::Hindrance,
                 ),
                 SanctionKind::Disqualification => {
-                    let rule = match self.profile.as_str() {
-                        "uec-cup" => uec("j) Cheating"),
-                        p if p.starts_with("rif") || p.starts_with("gomoku") => {
-                            rif("Serious or multiple violations of above listed fair play rules can result with disqualification")
-                        }
-                        _ => lgc("Other sanctions"),
-                    };
+                    let rule = self.cite(Topic::Cheating);
                     self.forfeit(c, "disqualified", rule);
                 }
             }

@@ -1,16 +1,17 @@
 //! [`GameState`]: the whole game at one event, and how one event changes it.
 
-use kifu_clock::{Clock, ClockEvent, Flag, Player, PlayerClock, TimeControl};
+use kifu_clock::{Clock, ClockEvent, Flag, PlayerClock, TimeControl};
 use kifu_ledger::{
     Body, Color, Event, GameKind, GameResult, Genesis, Outcome, Participant, PublicKey, ResultBy,
     Role,
 };
 use serde::Serialize;
 
-use crate::cite::{self, arbitration_document, lgc, rif, uec, Consequence};
+use crate::cite::{cited, topic_words, Cited, Consequence};
 use crate::go::GoBoard;
 use crate::record::*;
 use crate::renju::RenjuBoard;
+use kifu_go::{Conduct, Topic};
 
 /// The board, by game.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -47,6 +48,14 @@ pub struct ClockState {
     pub flags: Vec<Flag>,
     /// Time used as measured by the server (computer events), Black and White.
     pub server_used_ms: [u64; 2],
+    /// The time each player has left at the last event, Black and White, as
+    /// the clocks show it: under server timekeeping, the limit less the
+    /// server's count; otherwise the clock projection (the running side
+    /// counted down to the event's instant).
+    pub remaining_ms: Option<[u64; 2]>,
+    /// The resolution the clocks are shown in, in milliseconds (1000: whole
+    /// seconds; the UEC Cup's server: 100).
+    pub resolution_ms: u64,
 }
 
 /// The whole game at one event, derived from the signed facts alone.
@@ -99,6 +108,28 @@ pub struct GameState {
     pub(crate) status_agreements: [Option<Vec<kifu_ledger::Point>>; 2],
     /// Dead stones marked by each side (UEC Cup).
     pub(crate) dead_marks: [Option<Vec<kifu_ledger::Point>>; 2],
+    /// The tournament rules the game is conducted under (for Go, the
+    /// ruleset's own; for Renju and Gomoku, the RIF tournament rules).
+    #[serde(skip)]
+    pub(crate) conduct: Conduct,
+    /// True once the pairing was modified to the colours actually used: each
+    /// seat plays the other colour.
+    pub colours_swapped: bool,
+    /// The last Go move whose player has not yet pressed the clock: the
+    /// event, the player's colour, the stone's colour.
+    pub(crate) unpressed: Option<(u64, Color, Color)>,
+    /// Each player's first clock press, Black and White.
+    pub(crate) first_press_ms: [Option<u64>; 2],
+    /// Players recorded as arrived.
+    pub(crate) arrived: [bool; 2],
+    /// The last stone or pass recorded.
+    pub(crate) last_move_seq: Option<u64>,
+    /// Both clocks after each move, as the press completing it left them.
+    pub move_clocks: Vec<crate::clock::MoveClocks>,
+    /// A Go ruleset given as a value ([`GameState::with_ruleset`]), used
+    /// instead of the profile the genesis names.
+    #[serde(skip)]
+    pub(crate) given_ruleset: Option<kifu_go::Ruleset>,
 }
 
 impl Default for GameState {
@@ -107,72 +138,14 @@ impl Default for GameState {
     }
 }
 
-pub(crate) fn idx(c: Color) -> usize {
-    match c {
-        Color::Black => 0,
-        Color::White => 1,
-    }
-}
-
-pub(crate) fn player(c: Color) -> Player {
-    c.into()
-}
-
-pub(crate) fn colour_of(p: Player) -> Color {
-    match p {
-        Player::Black => Color::Black,
-        Player::White => Color::White,
-    }
-}
+pub(crate) use crate::convert::{colour_of, idx, player};
 
 /// "Black" or "White".
 pub(crate) fn name(c: Color) -> &'static str {
-    match c {
-        Color::Black => "Black",
-        Color::White => "White",
-    }
+    crate::words::colour(c)
 }
 
-/// A result in words: `W+7.5 (score)`, `B+R`, `draw`, ...
-pub fn result_text(r: &GameResult) -> String {
-    let who = match &r.outcome {
-        Outcome::Win(Color::Black) => "B+",
-        Outcome::Win(Color::White) => "W+",
-        Outcome::Draw => return format!("draw ({})", by_text(&r.by)),
-        Outcome::BothLose => return format!("both lose ({})", by_text(&r.by)),
-        Outcome::NoResult => return format!("no result ({})", by_text(&r.by)),
-    };
-    match &r.by {
-        ResultBy::Score { margin_half_points } => {
-            let m = margin_half_points.unsigned_abs();
-            if m % 2 == 0 {
-                format!("{who}{}", m / 2)
-            } else {
-                format!("{who}{}.5", m / 2)
-            }
-        }
-        ResultBy::Resignation => format!("{who}R"),
-        ResultBy::Time => format!("{who}T"),
-        ResultBy::Forfeit => format!("{who}F"),
-        other => format!("{who} ({})", by_text(other)),
-    }
-}
-
-fn by_text(by: &ResultBy) -> String {
-    match by {
-        ResultBy::Resignation => "resignation".into(),
-        ResultBy::Time => "time".into(),
-        ResultBy::Forfeit => "forfeit".into(),
-        ResultBy::Score { .. } => "score".into(),
-        ResultBy::Five => "five".into(),
-        ResultBy::ForbiddenMove => "forbidden move".into(),
-        ResultBy::IllegalMove => "illegal move".into(),
-        ResultBy::Agreement => "agreement".into(),
-        ResultBy::Repetition => "repetition".into(),
-        ResultBy::AbnormalTermination => "abnormal termination".into(),
-        ResultBy::Other(s) => s.clone(),
-    }
-}
+pub use crate::text::result_text;
 
 impl GameState {
     /// The state before any event.
@@ -195,6 +168,8 @@ impl GameState {
                 flag_at_ms: None,
                 flags: Vec::new(),
                 server_used_ms: [0; 2],
+                remaining_ms: None,
+                resolution_ms: 1000,
             },
             phase: Phase::NotStarted,
             illegal_moves: Vec::new(),
@@ -211,6 +186,24 @@ impl GameState {
             rewind_agreements: Vec::new(),
             status_agreements: [None, None],
             dead_marks: [None, None],
+            conduct: Conduct::unstated(),
+            colours_swapped: false,
+            unpressed: None,
+            first_press_ms: [None; 2],
+            arrived: [false; 2],
+            last_move_seq: None,
+            move_clocks: Vec::new(),
+            given_ruleset: None,
+        }
+    }
+
+    /// The state before any event of a Go game played under `ruleset`, a
+    /// value: the projection follows its fields (and its clause table),
+    /// whatever name the genesis gives the profile.
+    pub fn with_ruleset(ruleset: kifu_go::Ruleset) -> GameState {
+        GameState {
+            given_ruleset: Some(ruleset),
+            ..GameState::new()
         }
     }
 
@@ -228,32 +221,50 @@ impl GameState {
         GameState::replay(events.into_iter().take_while(|e| e.seq <= seq))
     }
 
-    /// Adds a consequence.
+    /// Adds a consequence under a rule outside the rule documents.
     pub(crate) fn note(&mut self, what: impl Into<String>, rule: impl Into<String>) {
+        self.note_cited(what, Cited::other(rule));
+    }
+
+    /// Adds a consequence with its clause and the clause's words.
+    pub(crate) fn note_cited(&mut self, what: impl Into<String>, cited: Cited) {
         let at_seq = self.at_seq.unwrap_or(0);
         self.consequences.push(Consequence {
             at_seq,
             what: what.into(),
-            rule: rule.into(),
-            quote: None,
+            rule: cited.rule,
+            quote: cited.quote,
         });
     }
 
-    /// Adds a consequence with the words of the Go profile's clause on
-    /// `topic`, when the profile carries them.
-    pub(crate) fn note_topic(
-        &mut self,
-        what: impl Into<String>,
-        rule: impl Into<String>,
-        topic: kifu_go::Topic,
-    ) {
-        let quote = match &self.board {
-            BoardState::Go(b) => b.ruleset().clause(topic).map(|c| c.text.clone()),
-            _ => None,
+    /// Adds a consequence under the clause of the rules in force on `topic`.
+    pub(crate) fn note_on(&mut self, what: impl Into<String>, topic: Topic) {
+        let c = self.cite(topic);
+        self.note_cited(what, c);
+    }
+
+    /// The clause of the rules in force on `topic`: one entry of the clause
+    /// table gives both the clause named and the words quoted.
+    pub(crate) fn cite(&self, topic: Topic) -> Cited {
+        let clause = match &self.board {
+            BoardState::Go(b) => b.ruleset().clause(topic),
+            _ => self.conduct.clause(topic),
         };
-        self.note(what, rule);
-        if let Some(last) = self.consequences.last_mut() {
-            last.quote = quote;
+        match clause {
+            Some(c) => cited(c),
+            None => Cited::other(format!(
+                "{} (the profile quotes no clause on {})",
+                self.profile,
+                topic_words(topic)
+            )),
+        }
+    }
+
+    /// The Go ruleset in force, if the game is Go.
+    pub(crate) fn go_rules(&self) -> Option<&kifu_go::Ruleset> {
+        match &self.board {
+            BoardState::Go(b) => Some(b.ruleset()),
+            _ => None,
         }
     }
 
@@ -298,7 +309,7 @@ impl GameState {
             Some(first) => {
                 let roles: Vec<String> = entries
                     .iter()
-                    .map(|p| format!("{:?}", p.role).to_lowercase())
+                    .map(|p| crate::words::role(p.role).to_string())
                     .collect();
                 format!("{} ({})", first.name, roles.join(", "))
             }
@@ -308,11 +319,6 @@ impl GameState {
     /// True once the rules give a result.
     pub fn is_over(&self) -> bool {
         self.result.computed().is_some()
-    }
-
-    /// The document that governs arbitration under this profile.
-    pub(crate) fn arbitration_doc(&self) -> &'static str {
-        arbitration_document(&self.profile)
     }
 
     /// Applies one event. Never panics and never refuses: a fact that makes
@@ -340,7 +346,7 @@ impl GameState {
                 .roster
                 .iter()
                 .find(|p| p.key == event.signer)
-                .map(|p| format!("{} ({})", p.name, format!("{:?}", p.role).to_lowercase()))
+                .map(|p| format!("{} ({})", p.name, crate::words::role(p.role)))
                 .unwrap_or_else(|| self.signer_name(&event.signer)),
             _ => self.signer_name(&event.signer),
         };
@@ -363,15 +369,22 @@ impl GameState {
             return;
         }
         let roles = self.roles_of(&event.signer);
+        if matches!(event.body, Body::StonePlaced { .. } | Body::Pass { .. }) {
+            self.last_move_seq = Some(event.seq);
+        }
         self.dispatch(event, &roles);
         self.check_flag(event.at_ms);
         self.refresh();
+        if matches!(event.body, Body::ClockPressed { .. }) {
+            self.record_move_clocks(event.seq);
+        }
     }
 
     fn start(&mut self, g: Genesis) {
         self.profile = g.ruleset.clone();
-        self.clock.time_control = Some(g.time_control);
-        match Clock::new(g.time_control) {
+        let tc = crate::convert::clock_time_control(&g.time_control);
+        self.clock.time_control = Some(tc);
+        match Clock::new(tc) {
             Ok(c) => self.clock.clock = Some(c),
             Err(e) => self.note(
                 format!("the time control cannot be run ({e}): no clock projection"),
@@ -380,20 +393,38 @@ impl GameState {
         }
         match g.game {
             GameKind::Go => {
-                let ruleset = match kifu_go::Ruleset::by_name(&g.ruleset) {
+                let named = match self.given_ruleset.clone() {
+                    Some(r) => Ok(r),
+                    None => kifu_go::Ruleset::by_name(&g.ruleset),
+                };
+                let mut ruleset = match named {
                     Ok(r) => r,
                     Err(_) => {
+                        let fallback = kifu_go::Ruleset::fallback();
                         self.note(
                             format!(
-                                "unknown Go profile {:?}: the board is projected under lgc-2023",
-                                g.ruleset
+                                "unknown Go profile \"{}\": the board is projected under {}",
+                                g.ruleset,
+                                fallback.name()
                             ),
                             "docs/RULESETS.md, profiles",
                         );
-                        kifu_go::Ruleset::lgc_2023()
+                        fallback
                     }
                 };
-                let free = crate::go::free_placement(&ruleset, &g.overrides);
+                // One override rule for every ruleset: applied in the order
+                // recorded, unknown keys and values flagged (the record is
+                // never refused).
+                for (k, v) in &g.overrides {
+                    if let Err(e) = ruleset.apply_override(k, v) {
+                        self.note(
+                            format!("genesis override not applied: {e}"),
+                            "docs/RULESETS.md, \"Genesis overrides\"",
+                        );
+                    }
+                }
+                self.conduct = ruleset.conduct.clone();
+                let free = crate::go::free_placement(&ruleset);
                 match GoBoard::new(ruleset, g.board_size, g.handicap, g.komi_half_points, free) {
                     Ok(b) => self.board = BoardState::Go(Box::new(b)),
                     Err(e) => self.note(
@@ -404,8 +435,9 @@ impl GameState {
             }
             GameKind::Renju | GameKind::GomokuFreestyle | GameKind::GomokuStandard => {
                 let (settings, notes) = crate::renju::settings(&g);
+                self.conduct = Conduct::rif_world_championship();
                 for n in notes {
-                    self.note(n, rif("The Rules for World Championship"));
+                    self.note(n, "docs/RULESETS.md, \"Genesis overrides\"");
                 }
                 self.board = BoardState::Renju(Box::new(RenjuBoard::new(settings)));
             }
@@ -430,10 +462,29 @@ impl GameState {
                     self.clock.started_at_ms = Some(event.at_ms);
                 }
             }
-            Body::ClockPressed { player: p } => self.clock_event(ClockEvent::Pressed {
-                at_ms: event.at_ms,
-                player: player(*p),
-            }),
+            Body::ClockPressed { player: p } => {
+                let mut p = self.colour_of_seat(*p);
+                // A player who sat at the wrong colour presses the clock of
+                // the colour he plays: where his stone's colour is the side
+                // that runs, the press is that side's.
+                if let Some((_, mover, stone)) = self.unpressed {
+                    let running =
+                        self.clock.clock.as_ref().and_then(|c| {
+                            c.is_running().then(|| crate::state::colour_of(c.to_move()))
+                        });
+                    if mover == p && stone != p && running == Some(stone) {
+                        p = stone;
+                    }
+                }
+                if self.unpressed.is_some_and(|(_, c, s)| c == p || s == p) {
+                    self.unpressed = None;
+                }
+                self.first_press(p, event.at_ms);
+                self.clock_event(ClockEvent::Pressed {
+                    at_ms: event.at_ms,
+                    player: player(p),
+                })
+            }
             Body::ClockPaused { reason } => {
                 let paused = self
                     .clock
@@ -443,13 +494,17 @@ impl GameState {
                 match paused {
                     // Already stopped (the referee was called): nothing more
                     // stops; the stated reason is noted.
-                    Some(was) => self.note(
-                        format!("the clocks were already stopped ({was}); now also for {reason:?}"),
-                        lgc("Management of time"),
+                    Some(was) => self.note_on(
+                        format!(
+                            "the clocks were already stopped ({}); now also {}",
+                            crate::words::pause_reason(&was),
+                            crate::words::ledger_pause_reason(reason)
+                        ),
+                        Topic::ClockPause,
                     ),
                     None => self.clock_event(ClockEvent::Paused {
                         at_ms: event.at_ms,
-                        reason: reason.into(),
+                        reason: crate::convert::clock_pause(reason),
                     }),
                 }
             }
@@ -469,13 +524,13 @@ impl GameState {
                     reason: reason.clone(),
                 });
                 if self.clock.started_at_ms.is_some() {
-                    self.note(
+                    self.note_on(
                         format!(
-                            "{}'s clock adjusted by {} ms by the referee",
+                            "{}'s clock adjusted by the referee by {}",
                             name(*p),
-                            delta_ms
+                            crate::words::signed_duration(*delta_ms)
                         ),
-                        lgc("Timing error"),
+                        Topic::TimingError,
                     );
                 }
             }
@@ -509,6 +564,10 @@ impl GameState {
                 player: p,
                 move_seq,
             } => self.rewind_agreed(seq, *p, *move_seq),
+            Body::RewindDeclined {
+                player: p,
+                move_seq,
+            } => self.rewind_declined(seq, *p, *move_seq),
             Body::IrregularityRecorded {
                 kind,
                 about_seq,
@@ -546,9 +605,9 @@ impl GameState {
                     by: crate::renju::player_id(*p),
                 },
             ),
-            Body::DrawDeclined { player: p } => self.note(
+            Body::DrawDeclined { player: p } => self.note_on(
                 format!("{} declines the draw offer; play goes on", name(*p)),
-                rif("The game ends with draw when..."),
+                Topic::DrawOffer,
             ),
             Body::OpeningSwap { player: p, swap } => self.renju_input(
                 seq,
@@ -585,7 +644,10 @@ impl GameState {
                         point,
                     },
                 ),
-                None => self.note("the chosen fifth move is off the board", rif("Rules")),
+                None => self.note_on(
+                    "the chosen fifth move is off the board",
+                    Topic::RulesInForce,
+                ),
             },
             Body::DisputeRaised { player: p, matter } => self.dispute_raised(seq, *p, matter),
             Body::RefereeCalled { player: p } => self.referee_called(seq, *p),
@@ -637,31 +699,32 @@ impl GameState {
     }
 
     /// Records a result that follows from play, unless one already stands.
-    pub(crate) fn end_by_play(&mut self, result: GameResult, rule: String) {
+    pub(crate) fn end_by_play(&mut self, result: GameResult, cited: Cited) {
         if self.result.by_play.is_some() || self.result.ruled.is_some() {
-            self.note(
+            self.note_cited(
                 format!(
                     "{} would follow, but the game was already decided",
                     result_text(&result)
                 ),
-                rule,
+                cited,
             );
             return;
         }
         let at_seq = self.at_seq.unwrap_or(0);
-        self.note(
+        self.note_cited(
             format!("the game ends: {}", result_text(&result)),
-            rule.clone(),
+            cited.clone(),
         );
         self.result.by_play = Some(Decided {
             result,
             at_seq,
-            rule,
+            rule: cited.rule,
+            quote: cited.quote,
         });
     }
 
     /// Records a forfeit of `who` (both, when the other already forfeited).
-    pub(crate) fn forfeit(&mut self, who: Color, why: &str, rule: String) {
+    pub(crate) fn forfeit(&mut self, who: Color, why: &str, cited: Cited) {
         let at_seq = self.at_seq.unwrap_or(0);
         let result = match &self.result.forfeit {
             Some(d) if d.result.outcome == Outcome::Win(who) => GameResult {
@@ -675,18 +738,19 @@ impl GameState {
                 by: ResultBy::Forfeit,
             },
         };
-        self.note(
+        self.note_cited(
             format!(
                 "{} forfeits the game ({why}): {}",
                 name(who),
                 result_text(&result)
             ),
-            rule.clone(),
+            cited.clone(),
         );
         self.result.forfeit = Some(Decided {
             result,
             at_seq,
-            rule,
+            rule: cited.rule,
+            quote: cited.quote,
         });
     }
 
@@ -700,6 +764,7 @@ impl GameState {
         };
         self.refresh_clock_view();
         self.refresh_appeals();
+        self.refresh_panels();
         self.refresh_result();
         self.phase = self.compute_phase();
     }
@@ -767,13 +832,7 @@ impl GameState {
             return;
         };
         let loser = colour_of(flag.player);
-        let rule = match self.profile.as_str() {
-            "uec-cup" => uec("d) One player exceed the time limit"),
-            "rif-renju" | "gomoku-freestyle" | "gomoku-standard" => {
-                rif("The game is won by a player when... The opponent's time runs out")
-            }
-            _ => lgc("Loss on time"),
-        };
+        let rule = self.cite(Topic::LossOnTime);
         if let BoardState::Renju(r) = &mut self.board {
             let _ = r.apply(
                 self.at_seq.unwrap_or(0),
@@ -782,13 +841,14 @@ impl GameState {
                 },
             );
         }
-        self.note(
+        self.note_cited(
             format!(
-                "{}'s flag fell at {} ms ({} ms after the clock was started)",
+                "{}'s flag fell {} after the clock was started",
                 name(loser),
-                flag.at_ms,
-                flag.at_ms
-                    .saturating_sub(self.clock.started_at_ms.unwrap_or(flag.at_ms))
+                crate::words::duration(
+                    flag.at_ms
+                        .saturating_sub(self.clock.started_at_ms.unwrap_or(flag.at_ms))
+                )
             ),
             rule.clone(),
         );
@@ -799,10 +859,5 @@ impl GameState {
             },
             rule,
         );
-    }
-
-    /// Shortcut for citing the profile's document.
-    pub(crate) fn doc_clause(&self, clause: &str) -> String {
-        cite::cite(self.arbitration_doc(), clause)
     }
 }

@@ -25,14 +25,14 @@ fn who(c: &Color) -> &'static str {
 pub fn describe(body: &Body) -> String {
     match body {
         Body::GameCreated(g) => format!(
-            "game created: {:?} {}x{} under {}, handicap {}, komi {}, time {}",
-            g.game,
+            "game created: {} {}x{} under {}, handicap {}, komi {}, time {}",
+            crate::words::game_kind(&g.game),
             g.board_size,
             g.board_size,
             g.ruleset,
             g.handicap,
             f64::from(g.komi_half_points) / 2.0,
-            g.time_control
+            crate::convert::clock_time_control(&g.time_control)
         ),
         Body::ClockStarted { running } => format!("clock started, {} to move", who(running)),
         Body::StonePlaced {
@@ -60,9 +60,16 @@ pub fn describe(body: &Body) -> String {
             }
         ),
         Body::ClockPressed { player } => format!("{} presses the clock", who(player)),
-        Body::ClockPaused { reason } => format!("clocks paused: {reason:?}"),
+        Body::ClockPaused { reason } => format!(
+            "clocks paused {}",
+            crate::words::ledger_pause_reason(reason)
+        ),
         Body::ClockResumed { running } => format!("clocks resumed, {}'s running", who(running)),
-        Body::Resigned { player, manner } => format!("{} resigns ({manner:?})", who(player)),
+        Body::Resigned { player, manner } => format!(
+            "{} resigns ({})",
+            who(player),
+            crate::words::resignation(manner)
+        ),
         Body::RefereeRuling(r) => format!(
             "referee {}: {} (reasons: {}; rules: {}; {} effect(s))",
             match r.kind {
@@ -75,7 +82,12 @@ pub fn describe(body: &Body) -> String {
             r.effects.len()
         ),
         Body::SanctionImposed(s) => {
-            format!("sanction {:?} on {:?}: {}", s.kind, s.target, s.reason)
+            format!(
+                "sanction on {}: {} ({})",
+                crate::words::sanction_target(&s.target),
+                crate::words::sanction(&s.kind),
+                s.reason
+            )
         }
         Body::ProtestDeclared { player, statement } => {
             format!(
@@ -121,7 +133,10 @@ pub fn describe(body: &Body) -> String {
         }
         Body::IrregularityRecorded {
             kind, statement, ..
-        } => format!("irregularity {kind:?}: {statement}"),
+        } => format!(
+            "irregularity, {}: {statement}",
+            crate::words::irregularity(*kind)
+        ),
         Body::DeadStonesMarked { player, dead } => {
             format!("{} marks dead: {}", who(player), pts(dead))
         }
@@ -163,7 +178,8 @@ pub fn describe(body: &Body) -> String {
             verdict,
             reasons,
         } => format!(
-            "committee decision on the appeal at event {appeal_seq}: {verdict:?} ({reasons})"
+            "committee decision on the appeal at event {appeal_seq}: {} ({reasons})",
+            crate::words::verdict(verdict)
         ),
         Body::FiveDeclared { player } => format!("{} declares five", who(player)),
         Body::ForbiddenMovePointedOut { player, point } => format!(
@@ -200,12 +216,20 @@ pub fn describe(body: &Body) -> String {
             )
         }
         Body::ServerTimeUsed { player, used_ms } => {
-            format!("server: {} used {used_ms} ms", who(player))
+            format!(
+                "server: {} used {}",
+                who(player),
+                crate::words::duration(*used_ms)
+            )
         }
         Body::ProgramAnswered {
             player,
             command,
             answer,
         } => format!("{}'s program answered `{command}`: {answer}", who(player)),
+        Body::RewindDeclined { player, move_seq } => format!(
+            "{} declines to rewind the illegal move at event {move_seq}",
+            who(player)
+        ),
     }
 }

@@ -516,3 +516,83 @@ fn lgc_2023_management_of_time_calling_the_referee_stops_both_clocks() {
         .consequences_of(s)
         .all(|c| !c.what.contains("not applicable")));
 }
+
+#[test]
+fn lgc_2023_appeals_committee_votes_are_counted_by_key_not_by_name() {
+    let mut g = G::go("lgc-2023");
+    let named = |g: &G, i: usize, name: &str| Participant {
+        role: Role::Committee,
+        name: name.into(),
+        key: g.m[i].public(),
+    };
+    let (m0, m1, m2, m3) = (
+        named(&g, 0, "Ann Smith"),
+        named(&g, 1, "Ann Smith"),
+        named(&g, 2, "Bo Lee"),
+        named(&g, 3, "Cy Park"),
+    );
+    g.director(Body::CommitteeFormed {
+        members: vec![m0, m1, m2],
+        reserves: vec![m3],
+        formed_before_round: 1,
+    });
+    let (_, a) = disputed(&mut g, true, true);
+    for i in 0..2 {
+        g.member(
+            i,
+            Body::CommitteeDecision {
+                appeal_seq: a,
+                verdict: CommitteeVerdict::Upheld,
+                reasons: "the judgement is right".into(),
+            },
+        );
+    }
+    let st = g.state();
+    let d = st.appeals[0]
+        .decision
+        .as_ref()
+        .expect("two sitting members sharing a name are two votes");
+    assert_eq!(d.signed_by, vec!["Ann Smith", "Ann Smith"]);
+    assert_eq!(st.appeals[0].votes.len(), 2);
+}
+
+#[test]
+fn lgc_2023_arbitration_a_member_involved_in_the_dispute_is_shown_out_with_the_reserve_seated() {
+    let mut g = G::go("lgc-2023");
+    let black = g.cast.black.public();
+    let m = |g: &G, i: usize| member(g, i);
+    let involved = Participant {
+        role: Role::Committee,
+        name: "Black Player".into(),
+        key: black,
+    };
+    let (m1, m2, m3) = (m(&g, 1), m(&g, 2), m(&g, 3));
+    g.director(Body::CommitteeFormed {
+        members: vec![involved, m1, m2],
+        reserves: vec![m3],
+        formed_before_round: 1,
+    });
+    let (_, _a) = disputed(&mut g, true, true);
+    let st = g.state();
+    let panel = st.appeals[0]
+        .panel
+        .as_ref()
+        .expect("a panel for the appeal");
+    assert_eq!(panel.sitting.len(), 3);
+    assert!(panel.sitting.iter().all(|p| p.key != black));
+    assert_eq!(panel.out.len(), 1);
+    assert_eq!(
+        panel.out[0].reason,
+        kifu_game::OutReason::InvolvedByTheRecord
+    );
+    assert_eq!(
+        panel.out[0].reason.to_string(),
+        "involved in the dispute, by the record"
+    );
+    assert_eq!(panel.seated_reserves.len(), 1);
+    assert_eq!(panel.seated_reserves[0].name, "Member 4");
+    assert_eq!(
+        panel.to_string(),
+        "sitting: Member 2, Member 3, Member 4; out: Black Player (involved in the dispute, by the record); seated in their place: Member 4"
+    );
+}

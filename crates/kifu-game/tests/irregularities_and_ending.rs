@@ -136,7 +136,7 @@ fn bga_irregular_moves_v_ambiguous_placement_positioned_on_the_intended_point() 
     );
     assert_eq!(cell(&g.rows(), "ee"), '.');
     assert_eq!(cell(&g.rows(), "fe"), 'X');
-    assert!(has_rule(&g.state(), i, "Ambiguous stone placement"));
+    assert!(has_rule(&g.state(), i, "Irregular Moves, V."));
 }
 
 #[test]

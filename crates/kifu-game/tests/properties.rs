@@ -148,6 +148,8 @@ fn body() -> impl Strategy<Value = Body> {
             statement: "s".into()
         }),
         (color(), 0u64..40).prop_map(|(player, move_seq)| Body::RewindAgreed { player, move_seq }),
+        (color(), 0u64..40)
+            .prop_map(|(player, move_seq)| Body::RewindDeclined { player, move_seq }),
         (
             0usize..8,
             proptest::option::of(0u64..40),

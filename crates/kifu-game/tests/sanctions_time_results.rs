@@ -329,7 +329,11 @@ fn uec_cup_h2_abnormal_termination_with_40_minutes_or_more_left_means_a_new_game
     });
     let d = g.state().result.computed().cloned().unwrap();
     assert_eq!(d.result.outcome, Outcome::NoResult);
-    assert!(d.rule.contains("20 minutes each"));
+    assert!(d.rule.contains("h) Abnormal termination of programs, 2."));
+    assert!(d
+        .quote
+        .as_deref()
+        .is_some_and(|q| q.contains("20 minutes each")));
 }
 
 #[test]

@@ -381,6 +381,26 @@ impl Game {
         self.ko_ban
     }
 
+    /// A digest of the position history the ko and repetition rules consult
+    /// (the positional, situational and natural-situational sets): equal
+    /// histories give equal digests, whatever order the positions arose in.
+    /// Deterministic across builds (the Zobrist keys are fixed).
+    pub fn history_digest(&self) -> u64 {
+        fn mix(mut z: u64) -> u64 {
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+        let set = |s: &PositionSet, tag: u64| {
+            s.iter()
+                .fold(tag, |acc, h| acc.wrapping_add(mix(h ^ tag)))
+                .wrapping_add(s.len() as u64)
+        };
+        mix(set(&self.positional, 1)
+            ^ mix(set(&self.situational, 2))
+            ^ mix(mix(set(&self.natural, 3))))
+    }
+
     /// The ending procedure's state.
     pub fn ending(&self) -> &Ending {
         &self.ending
@@ -564,7 +584,17 @@ impl Game {
         }
         // UEC Cup, "g) Repetition of a position": "the referee stops the game
         // and declares a draw"; Japanese rules: no result.
+        // A position repeated only through an illegal move (a ko retake
+        // nobody pointed out) is not a repetition: the illegal-move rule
+        // governs it, and play goes on until it is pointed out.
+        let through_illegal_move = verdict.violations.iter().any(|v| {
+            matches!(
+                v,
+                Violation::Ko | Violation::Superko(_) | Violation::Suicide
+            )
+        });
         if verdict.repetition
+            && !through_illegal_move
             && matches!(
                 self.ruleset.repetition,
                 RepetitionRule::Draw | RepetitionRule::NoResult

@@ -36,6 +36,7 @@
 pub mod board;
 pub mod clause;
 mod color;
+pub mod conduct;
 pub mod ending;
 pub mod game;
 mod handicap;
@@ -49,15 +50,17 @@ mod zobrist;
 pub use board::{Board, Placement};
 pub use clause::{Clause, Topic};
 pub use color::Color;
+pub use conduct::{AbnormalTerminationRule, Appeals, Conduct, Timekeeping};
 pub use ending::{Ending, EndingError, EndingEvent, EndingInput, EndingPhase, GameEnd};
 pub use game::{Game, Move, Setup, SuperkoKind, Verdict, Violation};
 pub use handicap::fixed_handicap_points;
 pub use point::{Point, MAX_SIZE, MIN_SIZE};
 pub use report::{board_report, replay_sgf, setup_from_sgf, BoardReport, Replay};
 pub use ruleset::{
-    ColourOrHandicapErrorAction, ColourOrHandicapErrorRule, HandicapCompensation,
-    HandicapPlacement, IllegalMoveAction, IllegalMoveRemedy, Jigo, KoRule, Komi, PauseRule,
-    RepetitionRule, Resumption, Ruleset, Scoring, SuicideRule, WhitePassesLast, PROFILE_NAMES,
+    AlternationFailure, ColourOrHandicapErrorAction, ColourOrHandicapErrorRule,
+    HandicapCompensation, HandicapPlacement, IllegalMoveAction, IllegalMoveRemedy, Jigo, KoRule,
+    Komi, OccupiedPointRule, PauseRule, RepetitionRule, Resumption, Ruleset, Scoring, SuicideRule,
+    WhitePassesLast, OVERRIDE_KEYS, PROFILE_NAMES,
 };
 pub use score::{score_position, ColorScore, GameResult, Score};
 pub use sgf::{SgfGame, SgfMove};
@@ -110,6 +113,19 @@ pub enum Error {
     /// A ruleset name [`Ruleset::by_name`] does not know.
     #[error("unknown ruleset {0:?} (known: lgc-2023, london-open, bga-aga, uec-cup, tromp-taylor, chinese, japanese)")]
     UnknownRuleset(String),
+    /// A genesis override key the ruleset does not know.
+    #[error("unknown override {0:?} (known: {keys})", keys = crate::ruleset::OVERRIDE_KEYS.join(", "))]
+    UnknownOverride(String),
+    /// An override value the key does not take.
+    #[error("override {key}: {value:?} is not one of {expected}")]
+    BadOverride {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: String,
+        /// What the key takes.
+        expected: &'static str,
+    },
     /// Malformed SGF.
     #[error("SGF syntax error at byte {offset}: {what}")]
     Sgf {

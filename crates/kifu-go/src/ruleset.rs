@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clause::{self, Clause, Topic};
+use crate::conduct::Conduct;
 use crate::Error;
 
 /// Komi in half-points, so that 7.5 is held exactly (`Komi(15)`).
@@ -311,6 +312,28 @@ impl ColourOrHandicapErrorRule {
     }
 }
 
+/// Whether a stone on an occupied point is an irregularity or an illegal move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OccupiedPointRule {
+    /// An irregularity: the stone is taken off (BGA, "Irregular Moves" IV).
+    Irregularity,
+    /// An illegal move, remedied as the profile remedies illegal moves
+    /// (Japanese rules, which the UEC Cup plays by).
+    IllegalMove,
+}
+
+/// What counts as the illegal move in a failure of alternation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AlternationFailure {
+    /// The move played out of turn.
+    SingleMove,
+    /// The whole sequence of moves played consecutively by the offender
+    /// (BGA, "Illegal Moves").
+    WholeSequence,
+}
+
 /// A ruleset profile: every choice the engine makes, as data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ruleset {
@@ -353,6 +376,12 @@ pub struct Ruleset {
     pub handicap_compensation: HandicapCompensation,
     /// What follows a colour or handicap error.
     pub colour_or_handicap_error: ColourOrHandicapErrorRule,
+    /// Whether a stone on an occupied point is an illegal move.
+    pub occupied_point: OccupiedPointRule,
+    /// What the illegal move is in a failure of alternation.
+    pub alternation_failure: AlternationFailure,
+    /// The tournament rules the games are conducted under.
+    pub conduct: Conduct,
     /// The default time system, as the document states it.
     pub default_time_system: String,
     /// The document's words behind the choices (empty for profiles not
@@ -371,7 +400,161 @@ pub const PROFILE_NAMES: &[&str] = &[
     "japanese",
 ];
 
+/// The genesis override keys [`Ruleset::apply_override`] knows, each
+/// documented in `docs/RULESETS.md`.
+pub const OVERRIDE_KEYS: &[&str] = &[
+    "ko",
+    "suicide",
+    "scoring",
+    "pass_stones",
+    "repetition",
+    "move_limit",
+    "handicap_placement",
+    "abnormal_terminations",
+];
+
+fn pick<T: Copy>(
+    key: &str,
+    value: &str,
+    expected: &'static str,
+    table: &[(&str, T)],
+) -> Result<T, Error> {
+    let v = value.trim().to_ascii_lowercase();
+    table
+        .iter()
+        .find(|(name, _)| *name == v)
+        .map(|(_, t)| *t)
+        .ok_or_else(|| Error::BadOverride {
+            key: key.to_string(),
+            value: value.to_string(),
+            expected,
+        })
+}
+
 impl Ruleset {
+    /// Applies one genesis override (a departure from the profile stated
+    /// when the game is created). Overrides are applied in the order
+    /// recorded, so a later one for the same key replaces an earlier one.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::UnknownOverride`] for a key not in [`OVERRIDE_KEYS`];
+    /// [`Error::BadOverride`] for a value the key does not take. The ruleset
+    /// is unchanged on error.
+    ///
+    /// ```
+    /// use kifu_go::{HandicapPlacement, Ruleset};
+    /// let mut r = Ruleset::lgc_2023();
+    /// r.apply_override("handicap_placement", "free").unwrap();
+    /// assert_eq!(r.handicap_placement, HandicapPlacement::Free);
+    /// assert!(r.apply_override("no_such_key", "1").is_err());
+    /// assert!(r.apply_override("scoring", "japanese").is_err());
+    /// ```
+    pub fn apply_override(&mut self, key: &str, value: &str) -> Result<(), Error> {
+        match key {
+            "ko" => {
+                self.ko = pick(
+                    key,
+                    value,
+                    "simple, positional_superko, situational_superko, natural_situational_superko",
+                    &[
+                        ("simple", KoRule::Simple),
+                        ("positional_superko", KoRule::PositionalSuperko),
+                        ("situational_superko", KoRule::SituationalSuperko),
+                        (
+                            "natural_situational_superko",
+                            KoRule::NaturalSituationalSuperko,
+                        ),
+                    ],
+                )?
+            }
+            "suicide" => {
+                self.suicide = pick(
+                    key,
+                    value,
+                    "forbidden, multi_stone_only, allowed",
+                    &[
+                        ("forbidden", SuicideRule::Forbidden),
+                        ("multi_stone_only", SuicideRule::MultiStoneOnly),
+                        ("allowed", SuicideRule::Allowed),
+                    ],
+                )?
+            }
+            "scoring" => {
+                self.scoring = pick(
+                    key,
+                    value,
+                    "territory, area",
+                    &[("territory", Scoring::Territory), ("area", Scoring::Area)],
+                )?
+            }
+            "pass_stones" => {
+                self.pass_stones = pick(
+                    key,
+                    value,
+                    "true, false",
+                    &[("true", true), ("false", false)],
+                )?
+            }
+            "repetition" => {
+                self.repetition = pick(
+                    key,
+                    value,
+                    "by_ko_rule, draw, no_result",
+                    &[
+                        ("by_ko_rule", RepetitionRule::ByKoRule),
+                        ("draw", RepetitionRule::Draw),
+                        ("no_result", RepetitionRule::NoResult),
+                    ],
+                )?
+            }
+            "move_limit" => {
+                let v = value.trim();
+                self.move_limit = if v.eq_ignore_ascii_case("none") {
+                    None
+                } else {
+                    Some(v.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                        Error::BadOverride {
+                            key: key.to_string(),
+                            value: value.to_string(),
+                            expected: "none or a positive number of moves",
+                        }
+                    })?)
+                }
+            }
+            "handicap_placement" => {
+                self.handicap_placement = pick(
+                    key,
+                    value,
+                    "fixed, free, fixed_or_free, not_used",
+                    &[
+                        ("fixed", HandicapPlacement::Fixed),
+                        ("free", HandicapPlacement::Free),
+                        ("fixed_or_free", HandicapPlacement::FixedOrFree),
+                        ("not_used", HandicapPlacement::NotUsed),
+                    ],
+                )?
+            }
+            "abnormal_terminations" => {
+                let mut who = Vec::new();
+                for part in value.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+                    who.push(pick(
+                        key,
+                        part,
+                        "a comma-separated list of black and white",
+                        &[
+                            ("black", crate::Color::Black),
+                            ("white", crate::Color::White),
+                        ],
+                    )?);
+                }
+                self.conduct.earlier_abnormal_terminations = who;
+            }
+            other => return Err(Error::UnknownOverride(other.to_string())),
+        }
+        Ok(())
+    }
+
     /// The profile with this name (see [`PROFILE_NAMES`]).
     ///
     /// ```
@@ -394,6 +577,12 @@ impl Ruleset {
         }
     }
 
+    /// The profile a game of unknown profile is projected under (the first
+    /// of [`PROFILE_NAMES`]).
+    pub fn fallback() -> Ruleset {
+        Ruleset::lgc_2023()
+    }
+
     /// The profile's short name.
     pub fn name(&self) -> &str {
         &self.name
@@ -408,7 +597,10 @@ impl Ruleset {
     /// assert_eq!(c.section, "Illegal move");
     /// ```
     pub fn clause(&self, topic: Topic) -> Option<&Clause> {
-        self.clauses.iter().find(|c| c.topic == topic)
+        self.clauses
+            .iter()
+            .find(|c| c.topic == topic)
+            .or_else(|| self.conduct.clause(topic))
     }
 
     /// Komi for a game with `handicap` stones: 0 is an even game, any
@@ -466,6 +658,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::FixedOrFree,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::RestartBeforeThirdMove,
+            occupied_point: OccupiedPointRule::Irregularity,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::lgc_2023(),
             default_time_system:
                 "Fischer time (\"the default method when digital clocks are used\"); \
                 sudden death, Canadian overtime and Japanese byo-yomi also provided"
@@ -506,6 +701,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::Fixed,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::CorrectBeforeWhitesFirstMove,
+            occupied_point: OccupiedPointRule::Irregularity,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::lgc_arbitration(),
             default_time_system: "not stated in the rules of play".into(),
             clauses: clause::london_open(),
         }
@@ -541,6 +739,9 @@ impl Ruleset {
             // the first, so area and territory counts agree.
             handicap_compensation: HandicapCompensation::PerStoneAfterFirst,
             colour_or_handicap_error: ColourOrHandicapErrorRule::CorrectBeforeWhitesFirstMove,
+            occupied_point: OccupiedPointRule::Irregularity,
+            alternation_failure: AlternationFailure::WholeSequence,
+            conduct: Conduct::lgc_arbitration(),
             default_time_system: "not stated in the summary".into(),
             clauses: clause::bga_aga(),
         }
@@ -576,6 +777,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::NotUsed,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
+            occupied_point: OccupiedPointRule::IllegalMove,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::uec_cup(),
             default_time_system:
                 "30 minutes sudden death per player, measured by the server in 0.1 s".into(),
             clauses: clause::uec_cup(),
@@ -605,6 +809,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::Free,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
+            occupied_point: OccupiedPointRule::IllegalMove,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::unstated(),
             default_time_system: "not part of the rules".into(),
             clauses: Vec::new(),
         }
@@ -633,6 +840,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::FixedOrFree,
             handicap_compensation: HandicapCompensation::PerStone,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
+            occupied_point: OccupiedPointRule::IllegalMove,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::unstated(),
             default_time_system: "not part of the rules".into(),
             clauses: Vec::new(),
         }
@@ -661,6 +871,9 @@ impl Ruleset {
             handicap_placement: HandicapPlacement::Fixed,
             handicap_compensation: HandicapCompensation::None,
             colour_or_handicap_error: ColourOrHandicapErrorRule::Referee,
+            occupied_point: OccupiedPointRule::IllegalMove,
+            alternation_failure: AlternationFailure::SingleMove,
+            conduct: Conduct::unstated(),
             default_time_system: "not part of the rules".into(),
             clauses: Vec::new(),
         }

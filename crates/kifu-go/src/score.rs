@@ -31,6 +31,11 @@ pub struct ColorScore {
     pub komi: Komi,
     /// Points for handicap stones received under area counting (White only).
     pub handicap_compensation: u32,
+    /// Territory counting: prisoners held by the opponent beyond this
+    /// colour's territory, counted as negative territory (LGC 2023:
+    /// "the surplus is counted as negative territory"); 0 otherwise.
+    #[serde(default)]
+    pub negative_territory: u32,
     /// The total under the scoring method, in half-points. Territory:
     /// territory minus the opponent's prisoners (may be negative), plus komi.
     /// Area: stones plus territory plus compensation plus komi.
@@ -191,6 +196,10 @@ pub fn score_position(
             dead_stones: dead_taken[i],
             komi: komi_here,
             handicap_compensation: comp,
+            negative_territory: match ruleset.scoring {
+                Scoring::Territory => prisoners_of_opponent.saturating_sub(territory[i]),
+                Scoring::Area => 0,
+            },
             points,
         }
     };

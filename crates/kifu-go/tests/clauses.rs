@@ -608,6 +608,7 @@ fn off_board_and_wrong_colour_are_recorded_with_their_verdicts() {
 
 fn normalise(text: &str) -> String {
     text.replace(['\u{2019}', '\u{2018}'], "'")
+        .replace(['\u{201c}', '\u{201d}'], "\"")
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
@@ -624,7 +625,13 @@ fn every_quoted_clause_is_found_word_for_word_in_its_document() {
             "{name}: no ko clause"
         );
         assert!(ruleset.clause(kifu_go::Topic::Komi).is_some() || name == "bga-aga");
-        for clause in &ruleset.clauses {
+        let rif = kifu_go::Conduct::rif_world_championship();
+        for clause in ruleset
+            .clauses
+            .iter()
+            .chain(ruleset.conduct.clauses.iter())
+            .chain(rif.clauses.iter())
+        {
             let path = rules.join(&clause.document);
             let document = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("rule document {} is missing: {e}", path.display()));

@@ -8,7 +8,68 @@
 use serde::{Deserialize, Serialize};
 
 use crate::key::PublicKey;
-pub use kifu_clock::TimeControl;
+/// A time control, as recorded in a game's genesis event.
+///
+/// All durations are integer milliseconds. The serde shape of this type is
+/// part of the byte format (`docs/FORMAT.md`): variants may be appended,
+/// never reordered or changed. The clock that runs it lives in `kifu-clock`;
+/// the game projection converts one to the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeControl {
+    /// No clock.
+    Untimed,
+    /// Sudden death (absolute): fixed main time, no overtime.
+    SuddenDeath {
+        /// Main time.
+        main_ms: u64,
+    },
+    /// Fischer: main time plus an increment after every move completed in time.
+    Fischer {
+        /// Main time.
+        main_ms: u64,
+        /// Added after each move completed in time, from move 1.
+        increment_ms: u64,
+        /// Optional cap on the time a player may accumulate.
+        max_ms: Option<u64>,
+    },
+    /// Simple: a fixed time per move, nothing carried over.
+    Simple {
+        /// Time per move.
+        per_move_ms: u64,
+    },
+    /// Japanese byo-yomi: main time, then `periods` periods of `period_ms`.
+    Byoyomi {
+        /// Main time.
+        main_ms: u64,
+        /// Number of periods.
+        periods: u32,
+        /// Length of one period.
+        period_ms: u64,
+    },
+    /// Canadian: main time, then blocks of `stones` moves in `block_ms`.
+    Canadian {
+        /// Main time.
+        main_ms: u64,
+        /// Moves to play in each block.
+        stones: u32,
+        /// Length of one block.
+        block_ms: u64,
+    },
+}
+
+impl TimeControl {
+    /// The main (basic) time, 0 for simple time and no clock.
+    pub fn main_ms(&self) -> u64 {
+        match *self {
+            TimeControl::Untimed | TimeControl::Simple { .. } => 0,
+            TimeControl::SuddenDeath { main_ms }
+            | TimeControl::Fischer { main_ms, .. }
+            | TimeControl::Byoyomi { main_ms, .. }
+            | TimeControl::Canadian { main_ms, .. } => main_ms,
+        }
+    }
+}
 
 /// A stone colour, and also the name of a player's seat in the genesis roster.
 ///
@@ -678,6 +739,15 @@ pub enum Body {
         command: String,
         /// The answer, without the GTP status mark.
         answer: String,
+    },
+    /// Kind 41: A player declines to rewind the game to just before an
+    ///     illegal move (BGA, "Illegal Moves": the offer then closes and play
+    ///     continues as is).
+    RewindDeclined {
+        /// Who declines.
+        player: Color,
+        /// The sequence number of the illegal move.
+        move_seq: u64,
     },
 }
 

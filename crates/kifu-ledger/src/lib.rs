@@ -18,7 +18,6 @@
 pub mod archive;
 pub mod body;
 pub mod chain;
-pub mod convert;
 pub mod event;
 pub mod key;
 pub mod kinds;

@@ -145,6 +145,7 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         // BGA, "Illegal Moves": a rewind is by mutual agreement, each player
         // agreeing for himself.
         Body::RewindAgreed { player, .. }
+        | Body::RewindDeclined { player, .. }
         | Body::StatusDisputed { player, .. }
         | Body::AppealLodged { player, .. }
         | Body::DrawDeclined { player } => {
@@ -305,8 +306,14 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_name_and_a_stable_index() {
-        assert_eq!(kind_names().len(), 41);
+        assert_eq!(kind_names().len(), 42);
         assert_eq!(kind_names()[26], "member_coopted");
+        let declined = Body::RewindDeclined {
+            player: Color::White,
+            move_seq: 3,
+        };
+        assert_eq!(declined.kind_index(), 41);
+        assert_eq!(declined.kind_name(), "rewind declined");
         let time = Body::ServerTimeUsed {
             player: Color::Black,
             used_ms: 0,

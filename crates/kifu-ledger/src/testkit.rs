@@ -583,5 +583,12 @@ pub fn every_kind<'a>(cast: &'a Cast, committee: &'a [Keypair]) -> Vec<(&'a Keyp
                 answer: "W+2.5".into(),
             },
         ),
+        (
+            &cast.black,
+            Body::RewindDeclined {
+                player: Color::Black,
+                move_seq: 3,
+            },
+        ),
     ]
 }

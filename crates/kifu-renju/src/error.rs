@@ -33,6 +33,12 @@ pub enum Error {
         /// The text as given.
         input: String,
     },
+    /// A genesis override key the Renju settings do not know.
+    #[error("unknown override {key:?} (known: opening)")]
+    UnknownOverride {
+        /// The key.
+        key: String,
+    },
     /// The same point holds more than one stone in the input.
     #[error("duplicate stone at {point}")]
     DuplicateStone {

@@ -33,6 +33,32 @@ pub struct GameSettings {
     pub auto_claim_forbidden: bool,
 }
 
+/// The genesis override keys [`GameSettings::apply_override`] knows.
+pub const OVERRIDE_KEYS: &[&str] = &["opening"];
+
+impl GameSettings {
+    /// Applies one genesis override, the same rule as for Go rulesets:
+    /// applied in the order recorded (a later one replaces an earlier one),
+    /// unknown keys refused.
+    ///
+    /// # Errors
+    ///
+    /// [`crate::Error::UnknownOverride`] for a key not in [`OVERRIDE_KEYS`];
+    /// [`crate::Error::UnknownOpening`] for an opening rule not known. The settings
+    /// are unchanged on error.
+    pub fn apply_override(&mut self, key: &str, value: &str) -> Result<(), crate::Error> {
+        match key {
+            "opening" => self.opening = value.parse()?,
+            other => {
+                return Err(crate::Error::UnknownOverride {
+                    key: other.to_string(),
+                })
+            }
+        }
+        Ok(())
+    }
+}
+
 /// One input to the game: something a player or the referee did.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "input")]
@@ -468,6 +494,40 @@ pub struct RenjuGame {
     passes: u8,
     decided_claim: Option<DecidedClaim>,
     result: Option<RenjuResult>,
+}
+
+impl std::fmt::Display for Expected {
+    /// In words: `the second player to move with White`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Expected::OpeningStone { number, by, region } => write!(
+                f,
+                "the {by} player to place opening stone {number} within the central {region}x{region} square"
+            ),
+            Expected::SwapDecision { by } => write!(f, "the {by} player to decide whether to swap"),
+            Expected::FifthCount { by, max } => write!(
+                f,
+                "the {by} player to declare how many fifth moves he offers (at most {max})"
+            ),
+            Expected::FifthProposals { by, count } => {
+                write!(f, "the {by} player to offer {count} fifth move(s)")
+            }
+            Expected::FifthStoneOrProposals { by, region, count } => write!(
+                f,
+                "the {by} player to place the fifth stone within the central {region}x{region} square or offer {count} alternatives"
+            ),
+            Expected::FifthChoice { by, offered } => write!(
+                f,
+                "the {by} player to choose one of the {} fifth moves offered",
+                offered.len()
+            ),
+            Expected::Move { by, colour } => {
+                write!(f, "the {by} player to move, with {colour}")
+            }
+            Expected::RefereeRuling => f.write_str("the referee's ruling on the disputed claim"),
+            Expected::Nothing => f.write_str("nothing: the game is over"),
+        }
+    }
 }
 
 impl RenjuGame {

@@ -55,7 +55,7 @@ pub use error::Error;
 pub use forbidden::{forbidden_points, verdict, Verdict};
 pub use game::{
     Claim, ClaimRejection, Expected, GameError, GameInput, GameSettings, MoveRecord, Outcome,
-    RenjuGame,
+    RenjuGame, OVERRIDE_KEYS,
 };
 pub use opening::OpeningRule;
 pub use point::{parse_moves, parse_points, Move, Point, Stone, BOARD_POINTS, BOARD_SIZE};

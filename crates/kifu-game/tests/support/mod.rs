@@ -212,13 +212,14 @@ impl G {
     }
 
     /// The state after every event, checked against the incremental one at
-    /// every prefix.
+    /// every prefix, every consequence's quote checked against its document.
     pub fn state(&self) -> GameState {
         let mut inc = GameState::new();
         for (i, e) in self.events.iter().enumerate() {
             inc.apply(e);
             assert_eq!(inc, GameState::replay(&self.events[..=i]), "prefix {i}");
         }
+        check_citations(&inc);
         inc
     }
 
@@ -270,4 +271,77 @@ pub fn ko_game(g: &mut G) -> u64 {
     let s = g.play(W, "bb");
     g.push(W, Body::ClockPressed { player: W });
     s
+}
+
+/// Where the rule documents are read from, relative to this crate.
+pub const RULES_DIR: &str = "../../../shared/rules";
+
+/// The documents' text with quotes and spacing made uniform (and the BGA
+/// summary's misspelt heading "lllegal" read as "Illegal").
+pub fn normalise(text: &str) -> String {
+    text.replace(['\u{2019}', '\u{2018}'], "'")
+        .replace(['\u{201c}', '\u{201d}'], "\"")
+        .replace("lllegal", "Illegal")
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Every consequence citing a rule document: the quote is there, word for
+/// word, under the clause named (each part of the section found after the
+/// one before, the quote after the last).
+pub fn check_citations(st: &GameState) {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(RULES_DIR);
+    let found = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("rule documents {} are missing: {e}", dir.display()));
+    let files: Vec<String> = found
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|f| f.ends_with(".txt"))
+        .collect();
+    // Words, not debug output.
+    for line in st
+        .consequences
+        .iter()
+        .map(|c| &c.what)
+        .chain(st.events.iter().map(|e| &e.summary))
+    {
+        assert!(
+            !line.contains(" { ") && !line.contains("Some(") && !line.contains("[\""),
+            "debug formatting in {line:?}"
+        );
+    }
+    let decided = [&st.result.by_play, &st.result.forfeit, &st.result.ruled];
+    let mut cited: Vec<(String, Option<String>, String)> = st
+        .consequences
+        .iter()
+        .map(|c| (c.rule.clone(), c.quote.clone(), c.what.clone()))
+        .collect();
+    for d in decided.into_iter().flatten() {
+        cited.push((d.rule.clone(), d.quote.clone(), "the decided result".into()));
+    }
+    for (rule, quote, what) in cited {
+        let Some(file) = files.iter().find(|f| rule.contains(&format!("({f})"))) else {
+            continue;
+        };
+        let quote = quote.unwrap_or_else(|| panic!("no quote for {rule:?} ({what})"));
+        let text = std::fs::read_to_string(dir.join(file)).expect("rule document");
+        let doc = normalise(&text);
+        let section = rule
+            .split_once(&format!("({file}), \""))
+            .and_then(|(_, s)| s.strip_suffix('"'))
+            .unwrap_or_else(|| panic!("rule {rule:?} names no clause"));
+        let mut at = 0;
+        for part in section.split(", ") {
+            let part = normalise(part);
+            match doc[at..].find(&part) {
+                Some(i) => at += i,
+                None => panic!("{file}: clause {section:?} not found ({what})"),
+            }
+        }
+        assert!(
+            doc[at..].contains(&normalise(&quote)),
+            "{file}: under {section:?} the words {quote:?} are not found ({what})"
+        );
+    }
 }

@@ -1,0 +1,213 @@
+//! The one home of conversions between the ledger's values and the engines':
+//! recorded facts as the clock projection's inputs, colours and points for
+//! the Go and Renju engines. Functions, not `From` impls: both types are
+//! foreign to this crate.
+
+use kifu_clock::{ClockEvent, PauseReason as ClockPause, Player};
+use kifu_ledger::{Body, Color, PauseReason, Point, TimeControl};
+
+/// The clock's time control for a recorded one (same variants, same values).
+pub fn clock_time_control(tc: &TimeControl) -> kifu_clock::TimeControl {
+    use kifu_clock::TimeControl as C;
+    match *tc {
+        TimeControl::Untimed => C::Untimed,
+        TimeControl::SuddenDeath { main_ms } => C::SuddenDeath { main_ms },
+        TimeControl::Fischer {
+            main_ms,
+            increment_ms,
+            max_ms,
+        } => C::Fischer {
+            main_ms,
+            increment_ms,
+            max_ms,
+        },
+        TimeControl::Simple { per_move_ms } => C::Simple { per_move_ms },
+        TimeControl::Byoyomi {
+            main_ms,
+            periods,
+            period_ms,
+        } => C::Byoyomi {
+            main_ms,
+            periods,
+            period_ms,
+        },
+        TimeControl::Canadian {
+            main_ms,
+            stones,
+            block_ms,
+        } => C::Canadian {
+            main_ms,
+            stones,
+            block_ms,
+        },
+    }
+}
+
+/// The recorded time control for a clock's (same variants, same values).
+pub fn ledger_time_control(tc: &kifu_clock::TimeControl) -> TimeControl {
+    use kifu_clock::TimeControl as C;
+    match *tc {
+        C::Untimed => TimeControl::Untimed,
+        C::SuddenDeath { main_ms } => TimeControl::SuddenDeath { main_ms },
+        C::Fischer {
+            main_ms,
+            increment_ms,
+            max_ms,
+        } => TimeControl::Fischer {
+            main_ms,
+            increment_ms,
+            max_ms,
+        },
+        C::Simple { per_move_ms } => TimeControl::Simple { per_move_ms },
+        C::Byoyomi {
+            main_ms,
+            periods,
+            period_ms,
+        } => TimeControl::Byoyomi {
+            main_ms,
+            periods,
+            period_ms,
+        },
+        C::Canadian {
+            main_ms,
+            stones,
+            block_ms,
+        } => TimeControl::Canadian {
+            main_ms,
+            stones,
+            block_ms,
+        },
+    }
+}
+
+/// The clock side of a seat's colour.
+pub fn clock_player(c: Color) -> Player {
+    match c {
+        Color::Black => Player::Black,
+        Color::White => Player::White,
+    }
+}
+
+/// The clock's pause reason for a recorded one.
+pub fn clock_pause(r: &PauseReason) -> ClockPause {
+    match r {
+        PauseReason::StatusAssessment => ClockPause::StatusAssessment,
+        PauseReason::Counting => ClockPause::Counting,
+        PauseReason::ResetClock => ClockPause::OvertimeReset,
+        PauseReason::Toilet => ClockPause::Toilet,
+        PauseReason::RemoveStones => ClockPause::StoneRemoval,
+        PauseReason::ClockMalfunction => ClockPause::ClockMalfunction,
+        PauseReason::Adjournment => ClockPause::Adjournment,
+        // The ledger records one reason for both steps of sealing.
+        PauseReason::Sealing => ClockPause::FetchSealingForm,
+        PauseReason::CallReferee => ClockPause::CallReferee,
+        PauseReason::Arbitration => ClockPause::Arbitration,
+        PauseReason::Announcement => ClockPause::Announcement,
+        PauseReason::Other(s) => ClockPause::Other(s.clone()),
+    }
+}
+
+/// The clock event a recorded fact amounts to, if any.
+///
+/// Stones and passes do not move the clock: the press does. A referee's
+/// adjustment is a clock event of its own.
+pub fn clock_event(at_ms: u64, body: &Body) -> Option<ClockEvent> {
+    Some(match body {
+        Body::ClockStarted { running } => ClockEvent::Started {
+            at_ms,
+            running: clock_player(*running),
+        },
+        Body::ClockPressed { player } => ClockEvent::Pressed {
+            at_ms,
+            player: clock_player(*player),
+        },
+        Body::ClockPaused { reason } => ClockEvent::Paused {
+            at_ms,
+            reason: clock_pause(reason),
+        },
+        Body::ClockResumed { running } => ClockEvent::Resumed {
+            at_ms,
+            running: Some(clock_player(*running)),
+        },
+        Body::ClockAdjusted {
+            player,
+            delta_ms,
+            reason,
+        } => ClockEvent::Adjusted {
+            at_ms,
+            player: clock_player(*player),
+            delta_ms: *delta_ms,
+            reason: reason.clone(),
+        },
+        _ => return None,
+    })
+}
+
+// Colours and points for the engines.
+
+/// Ledger colour to engine colour.
+pub(crate) fn go_color(c: Color) -> kifu_go::Color {
+    match c {
+        Color::Black => kifu_go::Color::Black,
+        Color::White => kifu_go::Color::White,
+    }
+}
+
+/// Engine colour to ledger colour.
+pub(crate) fn ledger_color(c: kifu_go::Color) -> Color {
+    match c {
+        kifu_go::Color::Black => Color::Black,
+        kifu_go::Color::White => Color::White,
+    }
+}
+
+/// Ledger point to engine point (same convention: column from the left, row
+/// from the top, from 0).
+pub(crate) fn go_point(p: Point) -> kifu_go::Point {
+    kifu_go::Point::new(p.x, p.y)
+}
+
+/// Ledger seat to engine player.
+pub(crate) fn player_id(c: Color) -> kifu_renju::PlayerId {
+    match c {
+        Color::Black => kifu_renju::PlayerId::First,
+        Color::White => kifu_renju::PlayerId::Second,
+    }
+}
+
+/// Engine player to ledger seat.
+pub(crate) fn seat(p: kifu_renju::PlayerId) -> Color {
+    match p {
+        kifu_renju::PlayerId::First => Color::Black,
+        kifu_renju::PlayerId::Second => Color::White,
+    }
+}
+
+/// Ledger point (row from the top) to a Renju point (row from the bottom).
+pub(crate) fn renju_point(p: Point) -> Option<kifu_renju::Point> {
+    if p.y >= kifu_renju::BOARD_SIZE {
+        return None;
+    }
+    kifu_renju::Point::new(p.x, kifu_renju::BOARD_SIZE - 1 - p.y)
+}
+
+/// 0 for Black, 1 for White: the index into per-side arrays.
+pub(crate) fn idx(c: Color) -> usize {
+    match c {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// The clock side of a colour.
+pub(crate) fn player(c: Color) -> Player {
+    clock_player(c)
+}
+
+/// The colour of a clock side.
+pub(crate) fn colour_of(p: Player) -> Color {
+    match p {
+        Player::Black => Color::Black,
+        Player::White => Color::White,
+    }
+}

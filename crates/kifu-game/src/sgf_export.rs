@@ -1,0 +1,223 @@
+//! A recorded Go game as SGF (`FF[4]`): the moves that stand after every
+//! unwinding, the handicap stones, both clocks after each move as the
+//! projection has them (`BL`/`WL`/`OB`/`OW` equal what the replay shows at
+//! the press completing the move), and rulings, sanctions, protests and
+//! moves taken back as comments.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use kifu_go::sgf::{SgfGame, SgfMove};
+use kifu_ledger::{Body, Color, Event, GameKind, GameResult, Outcome, ResultBy, Role};
+
+use crate::state::{BoardState, GameState};
+use crate::text::{half_points, sgf_point};
+use crate::words;
+
+/// Why a game cannot be written as SGF.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExportError {
+    /// The first event is not a genesis.
+    NoGenesis,
+    /// SGF export is for Go games.
+    NotGo,
+    /// The board cannot be projected.
+    NoBoard,
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ExportError::NoGenesis => "the game has no genesis",
+            ExportError::NotGo => "SGF export is for Go games",
+            ExportError::NoBoard => "the game's board cannot be projected",
+        })
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+/// A result as SGF's `RE` writes it: `B+R`, `W+7.5`, `0` (draw), `Void`.
+pub fn sgf_result(r: &GameResult) -> String {
+    match (&r.outcome, &r.by) {
+        (Outcome::Win(c), by) => {
+            let how = match by {
+                ResultBy::Resignation => "R".to_string(),
+                ResultBy::Time => "T".to_string(),
+                ResultBy::Forfeit => "F".to_string(),
+                ResultBy::Score { margin_half_points } => {
+                    half_points(i64::from(*margin_half_points).abs())
+                }
+                _ => String::new(),
+            };
+            let letter = match c {
+                Color::Black => "B",
+                Color::White => "W",
+            };
+            format!("{letter}+{how}")
+        }
+        (Outcome::Draw, _) => "0".into(),
+        (Outcome::NoResult, _) | (Outcome::BothLose, _) => "Void".into(),
+    }
+}
+
+fn go_colour(c: Color) -> kifu_go::Color {
+    match c {
+        Color::Black => kifu_go::Color::Black,
+        Color::White => kifu_go::Color::White,
+    }
+}
+
+/// Builds the SGF of a recorded game from its events (genesis first).
+///
+/// # Errors
+///
+/// [`ExportError`] when the events do not start with a Go genesis or the
+/// board cannot be projected.
+pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
+    let Some(Body::GameCreated(g)) = events.first().map(|e| &e.body) else {
+        return Err(ExportError::NoGenesis);
+    };
+    if g.game != GameKind::Go {
+        return Err(ExportError::NotGo);
+    }
+    let state = GameState::replay(events);
+    let BoardState::Go(board) = &state.board else {
+        return Err(ExportError::NoBoard);
+    };
+    let mut out = SgfGame::new(g.board_size);
+    out.komi = Some(kifu_go::Komi(g.komi_half_points));
+    out.handicap = u32::from(g.handicap);
+    out.rules = Some(g.ruleset.clone());
+    out.black_player = g.holder(Role::Black).map(|p| p.name.clone());
+    out.white_player = g.holder(Role::White).map(|p| p.name.clone());
+    out.comment = (!g.title.is_empty()).then(|| g.title.clone());
+    out.setup_black = board
+        .handicap_stones()
+        .into_iter()
+        .map(|p| kifu_go::Point::new(p.x, p.y))
+        .collect();
+    for (k, v) in
+        kifu_clock::sgf_root_properties(&crate::convert::clock_time_control(&g.time_control))
+    {
+        out.other.push((k.to_string(), vec![v]));
+    }
+
+    // Comments, attached to the move they follow.
+    let mut comments: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    let mut last_move = 0u64;
+    for e in &events[1..] {
+        if matches!(e.body, Body::StonePlaced { .. } | Body::Pass { .. }) {
+            last_move = e.seq;
+        }
+        let comment = match &e.body {
+            Body::RefereeRuling(r) => Some(format!(
+                "Referee ({}): {} Reasons: {} Rules: {}",
+                match r.kind {
+                    kifu_ledger::RulingKind::Clarification => "clarification",
+                    kifu_ledger::RulingKind::Judgement => "judgement",
+                },
+                r.decision,
+                r.reasons,
+                r.rules_cited.join("; ")
+            )),
+            Body::SanctionImposed(s) => Some(format!(
+                "Sanction on {}: {} ({})",
+                words::sanction_target(&s.target),
+                words::sanction(&s.kind),
+                s.reason
+            )),
+            Body::ProtestDeclared { player, statement } => Some(format!(
+                "{} plays under protest: {statement}",
+                words::colour(*player)
+            )),
+            Body::Resigned { player, .. } => Some(format!("{} resigns", words::colour(*player))),
+            Body::ResultDeclared(r) => {
+                out.result = Some(sgf_result(r));
+                None
+            }
+            _ => None,
+        };
+        if let Some(c) = comment {
+            comments.entry(last_move).or_default().push(c);
+        }
+    }
+
+    // The moves that stand, in order; a move taken back is told in a comment.
+    let standing: Vec<(u64, Color, Option<kifu_ledger::Point>)> = board
+        .ops
+        .iter()
+        .filter_map(|op| match op {
+            crate::go::Op::Move {
+                seq, stone, point, ..
+            } => Some((*seq, *stone, *point)),
+            _ => None,
+        })
+        .collect();
+    let standing_seqs: BTreeSet<u64> = standing.iter().map(|m| m.0).collect();
+    for e in &events[1..] {
+        if let Body::StonePlaced { stone, point, .. } = &e.body {
+            let handicap = out
+                .setup_black
+                .iter()
+                .any(|p| p.x == point.x && p.y == point.y)
+                && *stone == Color::Black;
+            if !standing_seqs.contains(&e.seq) && !handicap {
+                comments.entry(e.seq).or_default().push(format!(
+                    "{} {} (event {}) was taken back",
+                    words::colour(*stone),
+                    sgf_point(*point),
+                    e.seq
+                ));
+            }
+        }
+    }
+    let mut root_comments: Vec<String> = out.comment.take().into_iter().collect();
+    let mut pending: Vec<String> = Vec::new();
+    let mut iter = comments.into_iter().peekable();
+    for (seq, stone, point) in &standing {
+        while let Some((cseq, _)) = iter.peek() {
+            if cseq >= seq {
+                break;
+            }
+            if let Some((_, c)) = iter.next() {
+                pending.extend(c);
+            }
+        }
+        let mut m = SgfMove::new(
+            go_colour(*stone),
+            point.map(|p| kifu_go::Point::new(p.x, p.y)),
+        );
+        // The one clock projection: both clocks as the press completing the
+        // move left them.
+        if let Some(t) = state.clocks_after(*seq) {
+            m.black_time_left_ms = Some(t.black.time_left_ms as i64);
+            m.white_time_left_ms = Some(t.white.time_left_ms as i64);
+            m.black_overtime_left = t.black.overtime_left;
+            m.white_overtime_left = t.white.overtime_left;
+        }
+        if !pending.is_empty() {
+            match out.moves.last_mut() {
+                Some(prev) => prev.comment = Some(pending.join("\n")),
+                None => root_comments.append(&mut pending),
+            }
+            pending.clear();
+        }
+        out.moves.push(m);
+    }
+    pending.extend(iter.flat_map(|(_, c)| c));
+    if !pending.is_empty() {
+        match out.moves.last_mut() {
+            Some(prev) => {
+                let mut all: Vec<String> = prev.comment.take().into_iter().collect();
+                all.extend(pending);
+                prev.comment = Some(all.join("\n"));
+            }
+            None => root_comments.extend(pending),
+        }
+    }
+    if !root_comments.is_empty() {
+        out.comment = Some(root_comments.join("\n"));
+    }
+    Ok(out)
+}

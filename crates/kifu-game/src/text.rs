@@ -1,0 +1,65 @@
+//! Text for values shared by every output: SGF point letters, results and
+//! half-points, colour and point conversions.
+
+use kifu_ledger::{Color, GameResult, Outcome, Point, ResultBy};
+
+/// A point in SGF letters (`aa` is the top-left corner). Safe on any point:
+/// coordinates past `z` are written `?`.
+pub fn sgf_point(p: Point) -> String {
+    let c = |n: u8| -> char {
+        if n < 26 {
+            (b'a' + n) as char
+        } else {
+            '?'
+        }
+    };
+    format!("{}{}", c(p.x), c(p.y))
+}
+
+/// Half-points as points: `7.5`, `-3`, `0`.
+pub fn half_points(h: i64) -> String {
+    let sign = if h < 0 { "-" } else { "" };
+    let a = h.unsigned_abs();
+    if a % 2 == 0 {
+        format!("{sign}{}", a / 2)
+    } else {
+        format!("{sign}{}.5", a / 2)
+    }
+}
+
+/// A result in words: `W+7.5`, `B+R`, `draw (score)`, ...
+pub fn result_text(r: &GameResult) -> String {
+    let who = match &r.outcome {
+        Outcome::Win(Color::Black) => "B+",
+        Outcome::Win(Color::White) => "W+",
+        Outcome::Draw => return format!("draw ({})", by_text(&r.by)),
+        Outcome::BothLose => return format!("both lose ({})", by_text(&r.by)),
+        Outcome::NoResult => return format!("no result ({})", by_text(&r.by)),
+    };
+    match &r.by {
+        ResultBy::Score { margin_half_points } => {
+            format!("{who}{}", half_points(i64::from(*margin_half_points).abs()))
+        }
+        ResultBy::Resignation => format!("{who}R"),
+        ResultBy::Time => format!("{who}T"),
+        ResultBy::Forfeit => format!("{who}F"),
+        other => format!("{who} ({})", by_text(other)),
+    }
+}
+
+/// How a result came about, in words.
+pub fn by_text(by: &ResultBy) -> String {
+    match by {
+        ResultBy::Resignation => "resignation".into(),
+        ResultBy::Time => "time".into(),
+        ResultBy::Forfeit => "forfeit".into(),
+        ResultBy::Score { .. } => "score".into(),
+        ResultBy::Five => "five".into(),
+        ResultBy::ForbiddenMove => "forbidden move".into(),
+        ResultBy::IllegalMove => "illegal move".into(),
+        ResultBy::Agreement => "agreement".into(),
+        ResultBy::Repetition => "repetition".into(),
+        ResultBy::AbnormalTermination => "abnormal termination".into(),
+        ResultBy::Other(s) => s.clone(),
+    }
+}
