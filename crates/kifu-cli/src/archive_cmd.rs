@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::cli::{ExportArgs, ImportArgs, VerifyArgs};
 use crate::render::{count, short};
-use crate::store_open::{open, open_existing};
+use crate::remote::{open, open_existing};
 use crate::{CmdResult, Failure};
 
 /// Exit code when verification finds a problem.
@@ -23,14 +23,7 @@ fn spinner(msg: &str) -> indicatif::ProgressBar {
 
 /// The report as JSON.
 pub fn report_json(r: &VerifyReport) -> serde_json::Value {
-    json!({
-        "ok": r.ok(),
-        "records": r.records,
-        "games": r.games.iter().map(|(g, n, h)| json!({"game": hex::encode(g), "events": n, "head": hex::encode(h)})).collect::<Vec<_>>(),
-        "problems": r.problems.iter().map(|p| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what})).collect::<Vec<_>>(),
-        "forks": r.forks.iter().map(|f| json!({"game": hex::encode(f.game), "seq": f.seq, "first": hex::encode(f.first), "second": hex::encode(f.second)})).collect::<Vec<_>>(),
-        "uninterpreted": r.uninterpreted.iter().map(|(g, s, k)| json!({"game": hex::encode(g), "seq": s, "kind_index": k})).collect::<Vec<_>>(),
-    })
+    kifu_game::document::verify_report_json(r)
 }
 
 fn print_report(r: &VerifyReport, what: &str, as_json: bool) -> CmdResult {

@@ -14,7 +14,8 @@ use crate::cli::DemoArgs;
 use crate::game_cmd::{append_body, create_game};
 use crate::keys::{generate, write_pair};
 use crate::render::{count, describe};
-use crate::store_open::{now_ms, open};
+use crate::remote::open;
+use crate::store_open::now_ms;
 use crate::{CmdResult, Failure};
 
 struct Cast {

@@ -6,13 +6,14 @@ use std::path::Path;
 use kifu_ledger::{
     Body, Event, GameKind, Genesis, Hash, Participant, Record, Role, TimeControl, TournamentRef,
 };
-use kifu_store::Store;
+use crate::remote::Backend;
 use serde_json::json;
 
 use crate::cli::{AppendArgs, LogArgs, NewGameArgs, SoakArgs};
 use crate::keys::{read_private, read_public};
 use crate::render::{describe, record_json, short};
-use crate::store_open::{now_ms, open, open_existing};
+use crate::remote::{open, open_existing};
+use crate::store_open::now_ms;
 use crate::{CmdResult, Failure};
 
 /// Parses komi such as `7.5`, `-3`, `0.5` into half points.
@@ -130,7 +131,7 @@ pub fn check_genesis_values(g: &Genesis) -> Result<(), Failure> {
 
 /// Signs and stores a genesis; returns the game id.
 pub fn create_game(
-    store: &Store,
+    store: &Backend,
     key: &kifu_ledger::Keypair,
     g: Genesis,
     at_ms: u64,
@@ -143,7 +144,7 @@ pub fn create_game(
 
 /// Signs and appends one body to a game; returns the record and its place.
 pub fn append_body(
-    store: &Store,
+    store: &Backend,
     game: &Hash,
     key: &kifu_ledger::Keypair,
     at_ms: u64,

@@ -25,9 +25,11 @@ mod demo;
 mod feed_cmd;
 mod game_cmd;
 mod keys;
+mod remote;
 mod render;
 mod renju_cmd;
 mod replay_cmd;
+mod serve_cmd;
 mod sgf_cmd;
 mod store_open;
 
@@ -77,6 +79,7 @@ pub type CmdResult = Result<(), Failure>;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    remote::set_server(cli.server.clone());
     let result = match cli.command {
         Command::Keygen(a) => keys::keygen(a),
         Command::NewGame(a) => game_cmd::new_game(&cli.data, a),
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => replay_cmd::replay(&cli.data, a),
         Command::Sanctions(a) => replay_cmd::sanctions(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
+        Command::Serve(a) => serve_cmd::serve(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -20,6 +20,9 @@ pub fn open(dir: &Path) -> Result<Store, Failure> {
             Err(StoreError::Sled(sled::Error::Io(e)))
                 if e.kind() == std::io::ErrorKind::WouldBlock || e.to_string().contains("lock") =>
             {
+                if let Some(line) = crate::remote::held_by_server(dir) {
+                    return Err(Failure::new(line));
+                }
                 if started.elapsed() > LOCK_WAIT {
                     return Err(Failure::new(format!(
                         "the store in {} is in use by another process",

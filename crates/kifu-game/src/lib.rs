@@ -41,6 +41,7 @@
 mod arbitration;
 pub mod cite;
 mod clock;
+pub mod document;
 pub mod go;
 mod play;
 pub mod record;

@@ -19,6 +19,7 @@
 //! [`StoreError::Ledger`] with [`LedgerError::Conflict`].
 #![deny(missing_docs)]
 
+mod batch;
 mod sync;
 
 use std::collections::HashMap;
@@ -30,6 +31,8 @@ use kifu_ledger::{check_append, check_genesis, Genesis, Hash, Head, LedgerError,
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use crate::sync::GroupSync;
+
+pub use crate::batch::EachOutcome;
 
 /// What can go wrong when storing or reading.
 #[derive(Debug, thiserror::Error)]

@@ -1,0 +1,206 @@
+//! The global feed over HTTP: NDJSON pages with long-poll, and a Server-Sent
+//! Events stream whose `id:` is the cursor.
+//!
+//! Both read the store at the consumer's pace, a page at a time, and only
+//! below the cursor the writer has published (every record below it is
+//! durable and committed), so a consumer sees each record once, in cursor
+//! order, without gaps, and a slow one costs a page of memory, not a queue.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::Stream;
+use kifu_game::document::record_json;
+use kifu_store::FeedItem;
+use serde::Deserialize;
+use tokio::sync::watch;
+
+use crate::api::blocking;
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::App;
+
+/// Records read from the store at a time for a stream.
+const STREAM_PAGE: usize = 128;
+
+/// The longest a long-poll waits.
+const MAX_WAIT_S: f64 = 60.0;
+
+/// One feed line: the record as `kifu feed` prints it, with its cursor.
+pub fn line(item: &FeedItem) -> String {
+    let mut v = record_json(&item.game, &item.record);
+    v["cursor"] = serde_json::json!(item.cursor);
+    v.to_string()
+}
+
+/// Counts a follower while it is connected.
+struct Follower(Arc<Metrics>);
+
+impl Follower {
+    fn new(m: Arc<Metrics>) -> Follower {
+        m.followers.fetch_add(1, Ordering::Relaxed);
+        Follower(m)
+    }
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        self.0.followers.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Reads up to `limit` items after `after`, never at or beyond `published`.
+fn read_below(
+    app: &App,
+    after: Option<u64>,
+    limit: usize,
+    published: u64,
+) -> Result<Vec<FeedItem>, ApiError> {
+    let first = after.map(|a| a.saturating_add(1)).unwrap_or(0);
+    if first >= published {
+        return Ok(Vec::new());
+    }
+    let room = usize::try_from(published - first).unwrap_or(usize::MAX);
+    let mut items = app.store.feed(after, limit.min(room))?;
+    items.retain(|i| i.cursor < published);
+    Ok(items)
+}
+
+/// `GET /feed` parameters.
+#[derive(Debug, Deserialize)]
+pub struct FeedQuery {
+    after: Option<u64>,
+    limit: Option<usize>,
+    /// Seconds to wait for something new when nothing is there yet.
+    wait: Option<f64>,
+}
+
+/// `GET /feed?after=CURSOR&limit=N&wait=S`: NDJSON, one record per line
+/// with its cursor. With `wait`, an empty answer waits up to that long for
+/// the next record.
+pub async fn page(State(app): State<Arc<App>>, Query(q): Query<FeedQuery>) -> Response {
+    match page_inner(app, q).await {
+        Ok(r) => r,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn page_inner(app: Arc<App>, q: FeedQuery) -> Result<Response, ApiError> {
+    let limit = q
+        .limit
+        .unwrap_or(app.limits.max_records_per_read)
+        .clamp(1, app.limits.max_records_per_read);
+    let wait = Duration::from_secs_f64(q.wait.unwrap_or(0.0).clamp(0.0, MAX_WAIT_S));
+    let mut published = app.ingest.published();
+    let mut shutdown = app.shutdown.clone();
+    let deadline = tokio::time::Instant::now() + wait;
+    let _follower = (!wait.is_zero()).then(|| Follower::new(app.metrics.clone()));
+    let items = loop {
+        let upto = *published.borrow_and_update();
+        let a = app.clone();
+        let items = blocking(move || read_below(&a, q.after, limit, upto)).await?;
+        if !items.is_empty() || tokio::time::Instant::now() >= deadline {
+            break items;
+        }
+        tokio::select! {
+            r = published.changed() => if r.is_err() { break items },
+            _ = tokio::time::sleep_until(deadline) => {},
+            _ = shutdown.changed() => break items,
+        }
+    };
+    let mut body = String::new();
+    for it in &items {
+        body.push_str(&line(it));
+        body.push('\n');
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+}
+
+/// `GET /feed/stream` parameters.
+#[derive(Debug, Deserialize)]
+pub struct StreamQuery {
+    after: Option<u64>,
+}
+
+struct Follow {
+    app: Arc<App>,
+    after: Option<u64>,
+    buffer: VecDeque<FeedItem>,
+    published: watch::Receiver<u64>,
+    shutdown: watch::Receiver<bool>,
+    _follower: Follower,
+}
+
+/// `GET /feed/stream?after=CURSOR`: Server-Sent Events, `id:` the cursor
+/// and `data:` the feed line. A reconnecting `EventSource` (or `curl -N
+/// -H 'Last-Event-ID: N'`) resumes after the last id it saw; the header wins
+/// over `after`.
+pub async fn stream(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(q): Query<StreamQuery>,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let after = match headers.get("last-event-id") {
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .and_then(|s| s.trim().parse::<u64>().ok())
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "bad_cursor",
+                        "Last-Event-ID must be a cursor (a decimal number)",
+                    )
+                })?,
+        ),
+        None => q.after,
+    };
+    let state = Follow {
+        published: app.ingest.published(),
+        shutdown: app.shutdown.clone(),
+        _follower: Follower::new(app.metrics.clone()),
+        app,
+        after,
+        buffer: VecDeque::new(),
+    };
+    let s = futures_util::stream::unfold(state, |mut st| async move {
+        loop {
+            if let Some(item) = st.buffer.pop_front() {
+                st.after = Some(item.cursor);
+                let ev = SseEvent::default()
+                    .id(item.cursor.to_string())
+                    .data(line(&item));
+                return Some((Ok(ev), st));
+            }
+            if *st.shutdown.borrow() {
+                return None;
+            }
+            let upto = *st.published.borrow_and_update();
+            let first = st.after.map(|a| a.saturating_add(1)).unwrap_or(0);
+            if first < upto {
+                let a = st.app.clone();
+                let after = st.after;
+                match blocking(move || read_below(&a, after, STREAM_PAGE, upto)).await {
+                    Ok(items) if !items.is_empty() => {
+                        st.buffer.extend(items);
+                        continue;
+                    }
+                    // A store that cannot be read ends the stream; the
+                    // client resumes from its last id.
+                    Ok(_) | Err(_) => return None,
+                }
+            }
+            tokio::select! {
+                r = st.published.changed() => if r.is_err() { return None },
+                _ = st.shutdown.changed() => return None,
+            }
+        }
+    });
+    Ok(Sse::new(s).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}

@@ -1,0 +1,239 @@
+//! The ingest pipeline: one bounded queue, one writer.
+//!
+//! Submitters put their records in the queue and wait for the answer. The
+//! writer takes everything waiting, hands it to [`Store::append_each`]
+//! (envelopes, one batch signature verification, link and role of each
+//! record, one commit, one sync) and answers every submitter. A full queue
+//! refuses new submissions at once ([`IngestError::Busy`]) instead of
+//! growing: memory is bounded by the queue's capacity in records.
+//!
+//! After each batch is durable, the writer publishes the feed's next cursor
+//! on a watch channel: followers read the store up to that cursor and never
+//! beyond, so they see only durable records, in cursor order, without gaps.
+
+use std::collections::VecDeque;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Condvar, Mutex};
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use kifu_ledger::Record;
+use kifu_store::{Appended, Store, StoreError};
+use tokio::sync::{oneshot, watch};
+
+use crate::metrics::Metrics;
+
+/// The answer to one submission: one result per record, in order.
+pub type Answer = Vec<Result<Appended, StoreError>>;
+
+/// Why a submission was not queued.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum IngestError {
+    /// The queue holds as many records as it may; try again shortly.
+    #[error("the ingest queue is full ({0} records waiting); retry shortly")]
+    Busy(usize),
+    /// The submission alone is larger than the whole queue.
+    #[error("{0} records in one submission; the queue holds at most {1}")]
+    TooLarge(usize, usize),
+    /// The server is stopping and takes no new appends.
+    #[error("the server is shutting down")]
+    ShuttingDown,
+    /// The writer stopped before answering.
+    #[error("the writer stopped before answering")]
+    WriterGone,
+}
+
+struct Job {
+    records: Vec<Record>,
+    reply: oneshot::Sender<Answer>,
+    queued_at: Instant,
+}
+
+struct Queue {
+    jobs: VecDeque<Job>,
+    records: usize,
+    closed: bool,
+}
+
+struct Shared {
+    queue: Mutex<Queue>,
+    wake: Condvar,
+    capacity: usize,
+    metrics: Arc<Metrics>,
+}
+
+/// The running pipeline.
+pub struct Ingest {
+    shared: Arc<Shared>,
+    writer: Mutex<Option<JoinHandle<()>>>,
+    published: watch::Receiver<u64>,
+}
+
+impl Ingest {
+    /// Starts the writer over `store`; the queue holds at most `capacity`
+    /// records.
+    pub fn start(
+        store: Arc<Store>,
+        capacity: usize,
+        metrics: Arc<Metrics>,
+    ) -> Result<Ingest, StoreError> {
+        let (tx, rx) = watch::channel(store.next_cursor()?);
+        let shared = Arc::new(Shared {
+            queue: Mutex::new(Queue {
+                jobs: VecDeque::new(),
+                records: 0,
+                closed: false,
+            }),
+            wake: Condvar::new(),
+            capacity: capacity.max(1),
+            metrics,
+        });
+        let s = shared.clone();
+        let writer = std::thread::Builder::new()
+            .name("kifu-writer".into())
+            .spawn(move || writer_loop(&s, &store, &tx))?;
+        Ok(Ingest {
+            shared,
+            writer: Mutex::new(Some(writer)),
+            published: rx,
+        })
+    }
+
+    /// Queues records without waiting; the receiver gets the answer once
+    /// they are durable (or refused).
+    pub fn submit(&self, records: Vec<Record>) -> Result<oneshot::Receiver<Answer>, IngestError> {
+        let n = records.len();
+        if n > self.shared.capacity {
+            return Err(IngestError::TooLarge(n, self.shared.capacity));
+        }
+        let (reply, rx) = oneshot::channel();
+        let mut q = self
+            .shared
+            .queue
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if q.closed {
+            return Err(IngestError::ShuttingDown);
+        }
+        if q.records + n > self.shared.capacity {
+            self.shared.metrics.queue_full.fetch_add(1, Ordering::Relaxed);
+            return Err(IngestError::Busy(q.records));
+        }
+        q.records += n;
+        q.jobs.push_back(Job {
+            records,
+            reply,
+            queued_at: Instant::now(),
+        });
+        self.shared
+            .metrics
+            .queue_records
+            .store(q.records as u64, Ordering::Relaxed);
+        drop(q);
+        self.shared.wake.notify_one();
+        Ok(rx)
+    }
+
+    /// Queues records and waits for the answer.
+    pub async fn append(&self, records: Vec<Record>) -> Result<Answer, IngestError> {
+        let rx = self.submit(records)?;
+        rx.await.map_err(|_| IngestError::WriterGone)
+    }
+
+    /// Queues records and blocks the calling thread until the answer (for
+    /// callers outside an async runtime, such as benches).
+    pub fn append_blocking(&self, records: Vec<Record>) -> Result<Answer, IngestError> {
+        let rx = self.submit(records)?;
+        rx.blocking_recv().map_err(|_| IngestError::WriterGone)
+    }
+
+    /// The next feed cursor whose records are all durable: followers read
+    /// below it.
+    pub fn published(&self) -> watch::Receiver<u64> {
+        self.published.clone()
+    }
+
+    /// Stops taking submissions, lets the writer finish and sync everything
+    /// already queued (and answer it), and waits for it.
+    pub fn shutdown(&self) {
+        {
+            let mut q = self
+                .shared
+                .queue
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            q.closed = true;
+        }
+        self.shared.wake.notify_all();
+        let handle = self
+            .writer
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(h) = handle {
+            let _ = h.join();
+        }
+    }
+}
+
+impl Drop for Ingest {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+fn writer_loop(shared: &Shared, store: &Store, published: &watch::Sender<u64>) {
+    loop {
+        let jobs: Vec<Job> = {
+            let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
+            while q.jobs.is_empty() && !q.closed {
+                q = shared.wake.wait(q).unwrap_or_else(|p| p.into_inner());
+            }
+            if q.jobs.is_empty() {
+                return;
+            }
+            q.records = 0;
+            shared.metrics.queue_records.store(0, Ordering::Relaxed);
+            q.jobs.drain(..).collect()
+        };
+        let sizes: Vec<usize> = jobs.iter().map(|j| j.records.len()).collect();
+        let mut replies = Vec::with_capacity(jobs.len());
+        let mut records = Vec::with_capacity(sizes.iter().sum());
+        for j in jobs {
+            records.extend(j.records);
+            replies.push((j.reply, j.queued_at));
+        }
+        let m = &shared.metrics;
+        m.batch_records.observe(records.len() as f64);
+        let outcome = store.append_each(records);
+        m.verify_seconds.observe_duration(outcome.verify_time);
+        m.commit_seconds.observe_duration(outcome.commit_time);
+        if outcome.written > 0 {
+            m.sync_seconds.observe_duration(outcome.sync_time);
+            if let Ok(next) = store.next_cursor() {
+                published.send_if_modified(|p| {
+                    let grew = next > *p;
+                    if grew {
+                        *p = next;
+                    }
+                    grew
+                });
+            }
+        }
+        let mut results = outcome.results.into_iter();
+        for ((reply, queued_at), n) in replies.into_iter().zip(sizes) {
+            let answer: Answer = results.by_ref().take(n).collect();
+            for r in &answer {
+                let c = match r {
+                    Ok(a) if a.new => &m.appends_written,
+                    Ok(_) => &m.appends_retried,
+                    Err(_) => &m.appends_refused,
+                };
+                c.fetch_add(1, Ordering::Relaxed);
+            }
+            m.ack_seconds.observe_duration(queued_at.elapsed());
+            // A submitter that went away no longer needs its answer.
+            let _ = reply.send(answer);
+        }
+    }
+}

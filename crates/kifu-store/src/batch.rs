@@ -1,0 +1,353 @@
+//! Many appends in one commit and one sync, each accepted or refused on its
+//! own: what a server's writer needs when it drains a queue of appends from
+//! many boards at once.
+//!
+//! [`Store::append_batch`] is all or nothing, which suits an import. A queue
+//! of appends from unrelated clients is different: a bad event must fail
+//! alone, with its reason, and the others must still commit. So
+//! [`Store::append_each`]:
+//!
+//! 1. reads every envelope;
+//! 2. verifies the signatures of the whole batch at once with the ledger's
+//!    batch verification ([`kifu_ledger::chain::verify_signatures`], which
+//!    gives the strict verdict);
+//! 3. under the store's write lock, places each record in order against the
+//!    stored heads and the records placed before it in the same batch (link,
+//!    sequence, role), so that two appends at the same place of one game get
+//!    one winner and one [`LedgerError::Conflict`];
+//! 4. writes every accepted record in one sled transaction;
+//! 5. makes them durable with one shared sync (group commit) and only then
+//!    returns.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kifu_ledger::{check_genesis, roles, Genesis, Hash, Head, LedgerError, Record};
+use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
+
+use crate::{event_key, head_value, parse_u64, Appended, Store, StoreError, FEED_NEXT};
+
+/// What [`Store::append_each`] did with a batch.
+#[derive(Debug)]
+pub struct EachOutcome {
+    /// One result per record, in the order given.
+    pub results: Vec<Result<Appended, StoreError>>,
+    /// Records written (new, not retries of stored ones).
+    pub written: usize,
+    /// Time spent verifying signatures.
+    pub verify_time: Duration,
+    /// Time spent placing and committing (under the write lock).
+    pub commit_time: Duration,
+    /// Time spent waiting for the records to reach stable storage.
+    pub sync_time: Duration,
+}
+
+/// How a record of the batch was placed.
+enum Place {
+    /// Refused with this error.
+    Refused(StoreError),
+    /// To be written: index into the planned writes.
+    Write(usize),
+    /// Identical to a record already stored at this place.
+    Stored { game: Hash, seq: u64, hash: Hash },
+    /// Identical to a record written earlier in this batch.
+    SameAs(usize),
+}
+
+struct Planned {
+    game: Hash,
+    seq: u64,
+    hash: Hash,
+    stored: Vec<u8>,
+}
+
+impl Store {
+    /// Appends each record on its own, all in one commit and one sync.
+    ///
+    /// Records are placed in the order given; records of many games may be
+    /// mixed, and a genesis may come before the events of its game. A record
+    /// that is malformed, badly signed, signed by a key whose role may not
+    /// state it, or that does not link to its game's head is refused alone,
+    /// with its reason; one that is byte-identical to a stored record at the
+    /// same place is an idempotent retry (`new: false`). Returns once every
+    /// accepted record is on stable storage.
+    pub fn append_each(&self, records: Vec<Record>) -> EachOutcome {
+        let n = records.len();
+        let mut place: Vec<Option<Place>> = (0..n).map(|_| None).collect();
+
+        // 1. Envelopes.
+        let mut headers = Vec::with_capacity(n);
+        for (i, r) in records.iter().enumerate() {
+            match r.header() {
+                Ok(h) => headers.push(Some(h)),
+                Err(e) => {
+                    place[i] = Some(Place::Refused(e.into()));
+                    headers.push(None);
+                }
+            }
+        }
+
+        // 2. Signatures of every non-genesis record, in one batch. A genesis
+        // is checked completely by `check_genesis` below.
+        let started = Instant::now();
+        let mut keyed = Vec::with_capacity(n);
+        let mut keyed_index = Vec::with_capacity(n);
+        for (i, h) in headers.iter().enumerate() {
+            let Some(h) = h else { continue };
+            if h.seq == 0 {
+                continue;
+            }
+            match h.signer.verifying_key() {
+                Ok(vk) => {
+                    keyed.push((&records[i], vk));
+                    keyed_index.push(i);
+                }
+                Err(e) => place[i] = Some(Place::Refused(e.into())),
+            }
+        }
+        for bad in kifu_ledger::chain::verify_signatures(&keyed) {
+            if let Some(&i) = keyed_index.get(bad) {
+                place[i] = Some(Place::Refused(LedgerError::BadSignature.into()));
+            }
+        }
+        let verify_time = started.elapsed();
+
+        // 3. Place each record against the heads, under the write lock.
+        let started = Instant::now();
+        let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let mut heads: HashMap<Hash, Head> = HashMap::new();
+        let mut local_genesis: HashMap<Hash, Arc<Genesis>> = HashMap::new();
+        // Planned writes, and where each game's batch records are.
+        let mut planned: Vec<Planned> = Vec::new();
+        let mut planned_at: HashMap<(Hash, u64), usize> = HashMap::new();
+        for i in 0..n {
+            if place[i].is_some() {
+                continue;
+            }
+            let (Some(header), record) = (&headers[i], &records[i]) else {
+                continue;
+            };
+            let p = self.place_one(
+                header,
+                record,
+                &mut heads,
+                &local_genesis,
+                &planned,
+                &planned_at,
+            );
+            let p = match p {
+                Ok(Some((game, genesis))) => {
+                    let hash = record.hash();
+                    let seq = header.seq;
+                    if let Some(g) = genesis {
+                        local_genesis.insert(game, g);
+                    }
+                    heads.insert(game, Head { seq, hash });
+                    planned_at.insert((game, seq), planned.len());
+                    planned.push(Planned {
+                        game,
+                        seq,
+                        hash,
+                        stored: record.to_stored(),
+                    });
+                    Place::Write(planned.len() - 1)
+                }
+                Ok(None) => {
+                    // Identical to something stored or planned.
+                    let game = if header.seq == 0 {
+                        record.hash()
+                    } else {
+                        header.chain
+                    };
+                    match planned_at.get(&(game, header.seq)) {
+                        Some(&j) => Place::SameAs(j),
+                        None => Place::Stored {
+                            game,
+                            seq: header.seq,
+                            hash: record.hash(),
+                        },
+                    }
+                }
+                Err(e) => Place::Refused(e),
+            };
+            place[i] = Some(p);
+        }
+
+        // 4. One transaction for everything accepted.
+        let committed: Result<Vec<u64>, String> = if planned.is_empty() {
+            Ok(Vec::new())
+        } else {
+            let r = (&self.events, &self.heads, &self.feed, &self.meta).transaction(
+                |(ev, hd, fd, mt)| {
+                    let mut next = match mt.get(FEED_NEXT)? {
+                        Some(v) => parse_u64(&v)
+                            .map_err(|e| ConflictableTransactionError::Abort(e.to_string()))?,
+                        None => 0,
+                    };
+                    let mut cursors = Vec::with_capacity(planned.len());
+                    for p in &planned {
+                        let key = event_key(&p.game, p.seq);
+                        ev.insert(&key[..], p.stored.as_slice())?;
+                        hd.insert(
+                            &p.game[..],
+                            &head_value(Head {
+                                seq: p.seq,
+                                hash: p.hash,
+                            })[..],
+                        )?;
+                        fd.insert(&next.to_be_bytes()[..], &key[..])?;
+                        cursors.push(next);
+                        next += 1;
+                    }
+                    mt.insert(FEED_NEXT, &next.to_be_bytes())?;
+                    Ok(cursors)
+                },
+            );
+            r.map_err(|e| match e {
+                TransactionError::Abort(s) => s,
+                TransactionError::Storage(e) => e.to_string(),
+            })
+        };
+        let ticket = match &committed {
+            Ok(c) if !c.is_empty() => Some(self.sync.note_written()),
+            _ => None,
+        };
+        drop(guard);
+        let commit_time = started.elapsed();
+
+        // 5. One sync for the whole batch.
+        let started = Instant::now();
+        let synced = match ticket {
+            Some(t) => self
+                .sync
+                .wait_durable_ticket(&self.db, t)
+                .map_err(|e| e.to_string()),
+            None => Ok(()),
+        };
+        let sync_time = started.elapsed();
+
+        let written = planned.len();
+        let failure: Option<String> = match (&committed, &synced) {
+            (Err(e), _) => Some(format!("commit failed: {e}")),
+            (_, Err(e)) => Some(format!("sync failed: {e}")),
+            _ => None,
+        };
+        let cursors = committed.unwrap_or_default();
+        let results = place
+            .into_iter()
+            .map(|p| match p {
+                Some(Place::Refused(e)) => Err(e),
+                Some(Place::Write(j)) | Some(Place::SameAs(j)) => {
+                    let new = matches!(p, Some(Place::Write(_)));
+                    if let Some(f) = &failure {
+                        return Err(StoreError::Io(std::io::Error::other(f.clone())));
+                    }
+                    let p = &planned[j];
+                    let cursor = cursors.get(j).copied().ok_or_else(|| {
+                        StoreError::Damaged("a written record has no cursor".into())
+                    })?;
+                    Ok(Appended {
+                        game: p.game,
+                        seq: p.seq,
+                        hash: p.hash,
+                        cursor,
+                        new,
+                    })
+                }
+                Some(Place::Stored { game, seq, hash }) => {
+                    self.cursor_of(&game, seq).map(|cursor| Appended {
+                        game,
+                        seq,
+                        hash,
+                        cursor,
+                        new: false,
+                    })
+                }
+                None => Err(StoreError::Damaged("a record was not placed".into())),
+            })
+            .collect();
+        EachOutcome {
+            results,
+            written: if failure.is_some() { 0 } else { written },
+            verify_time,
+            commit_time,
+            sync_time,
+        }
+    }
+
+    /// Places one record whose envelope and signature passed. `Ok(Some)`:
+    /// write it (with its genesis when it creates a game); `Ok(None)`: it is
+    /// identical to a record already stored or planned at that place.
+    fn place_one(
+        &self,
+        header: &kifu_ledger::Header,
+        record: &Record,
+        heads: &mut HashMap<Hash, Head>,
+        local_genesis: &HashMap<Hash, Arc<Genesis>>,
+        planned: &[Planned],
+        planned_at: &HashMap<(Hash, u64), usize>,
+    ) -> Result<Option<(Hash, Option<Arc<Genesis>>)>, StoreError> {
+        if header.seq == 0 {
+            let (_, g) = check_genesis(record)?;
+            let game = record.hash();
+            // The game id is the genesis hash: a stored game with this id
+            // holds this very record.
+            if heads.contains_key(&game) || self.head(&game)?.is_some() {
+                return Ok(None);
+            }
+            return Ok(Some((game, Some(Arc::new(g)))));
+        }
+        let game = header.chain;
+        let head = match heads.get(&game) {
+            Some(h) => *h,
+            None => {
+                let h = self
+                    .head(&game)?
+                    .ok_or_else(|| StoreError::NoSuchGame(hex::encode(game)))?;
+                heads.insert(game, h);
+                h
+            }
+        };
+        if header.seq <= head.seq {
+            let same = match planned_at.get(&(game, header.seq)) {
+                Some(&j) => planned[j].stored == record.to_stored(),
+                None => self.get(&game, header.seq)?.as_ref() == Some(record),
+            };
+            if same {
+                return Ok(None);
+            }
+            return Err(LedgerError::Conflict {
+                expected_seq: head.seq + 1,
+                got_seq: header.seq,
+            }
+            .into());
+        }
+        // The checks of `kifu_ledger::check_append` other than the signature,
+        // which the batch has verified already.
+        let event = record.decode()?;
+        if event.seq != head.seq + 1 || event.prev_hash != head.hash {
+            return Err(LedgerError::Conflict {
+                expected_seq: head.seq + 1,
+                got_seq: event.seq,
+            }
+            .into());
+        }
+        let genesis = match local_genesis.get(&game) {
+            Some(g) => g.clone(),
+            None => self.genesis(&game)?,
+        };
+        let held = genesis.roles_of(&event.signer);
+        roles::check(&held, &event.body, event.seq).map_err(LedgerError::Refused)?;
+        Ok(Some((game, None)))
+    }
+
+    /// The cursor the next appended record will get (the number of records
+    /// in the feed).
+    pub fn next_cursor(&self) -> Result<u64, StoreError> {
+        match self.meta.get(FEED_NEXT)? {
+            Some(v) => parse_u64(&v),
+            None => Ok(0),
+        }
+    }
+}
