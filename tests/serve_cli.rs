@@ -124,7 +124,8 @@ fn sse_raw(url: &str, last_id: Option<u64>, max: usize, quiet: Duration) -> Vec<
     let hostport = url.trim_start_matches("http://");
     let mut s = TcpStream::connect(hostport).expect("connect");
     s.set_read_timeout(Some(quiet)).unwrap();
-    let mut req = format!("GET /feed/stream HTTP/1.1\r\nHost: {hostport}\r\nAccept: text/event-stream\r\n");
+    let mut req =
+        format!("GET /feed/stream HTTP/1.1\r\nHost: {hostport}\r\nAccept: text/event-stream\r\n");
     if let Some(id) = last_id {
         req.push_str(&format!("Last-Event-ID: {id}\r\n"));
     }
@@ -197,7 +198,11 @@ fn sse_curl(url: &str, last_id: Option<u64>, max: usize) -> Vec<(u64, Value)> {
 
 fn assert_exactly_once_in_order(seen: &[(u64, Value)], total: u64) {
     let ids: Vec<u64> = seen.iter().map(|(i, _)| *i).collect();
-    assert_eq!(ids, (0..total).collect::<Vec<_>>(), "every event once, in order");
+    assert_eq!(
+        ids,
+        (0..total).collect::<Vec<_>>(),
+        "every event once, in order"
+    );
     for (id, v) in seen {
         assert_eq!(v["cursor"].as_u64(), Some(*id));
     }
@@ -231,7 +236,12 @@ fn the_demo_recorded_through_the_server_and_its_feed_followed_across_disconnects
     let first = sse_raw(&url, None, 20, Duration::from_secs(10));
     assert_eq!(first.len(), 20);
     let last = first.last().unwrap().0;
-    let rest = sse_raw(&url, Some(last), (total - 20) as usize, Duration::from_secs(10));
+    let rest = sse_raw(
+        &url,
+        Some(last),
+        (total - 20) as usize,
+        Duration::from_secs(10),
+    );
     let all: Vec<_> = first.into_iter().chain(rest).collect();
     assert_exactly_once_in_order(&all, total);
     for (_, v) in &all {
@@ -252,49 +262,103 @@ fn the_demo_recorded_through_the_server_and_its_feed_followed_across_disconnects
     }
 
     // The long-poll page with the same lines as `kifu feed`.
-    let remote_feed = ok(&run(&client, &["--server", &url, "feed", "--after", "9", "--limit", "5"]));
+    let remote_feed = ok(&run(
+        &client,
+        &["--server", &url, "feed", "--after", "9", "--limit", "5"],
+    ));
     assert_eq!(remote_feed.lines().count(), 5);
     let first_line: Value = serde_json::from_str(remote_feed.lines().next().unwrap()).unwrap();
     assert_eq!(first_line["cursor"].as_u64(), Some(10));
 
     // Reading through the server.
-    let remote_replay = ok(&run(&client, &["--server", &url, "replay", &game[..10], "--at", "26", "--json"]));
+    let remote_replay = ok(&run(
+        &client,
+        &[
+            "--server",
+            &url,
+            "replay",
+            &game[..10],
+            "--at",
+            "26",
+            "--json",
+        ],
+    ));
     let (status, state) = get_json(&format!("{url}/games/{}/state?at=26", &game[..10]));
     assert_eq!(status, 200);
     let remote_replay: Value = serde_json::from_str(&remote_replay).unwrap();
     assert_eq!(remote_replay, state);
-    let remote_explain: Value =
-        serde_json::from_str(&ok(&run(&client, &["--server", &url, "explain", &game, "--json"]))).unwrap();
+    let remote_explain: Value = serde_json::from_str(&ok(&run(
+        &client,
+        &["--server", &url, "explain", &game, "--json"],
+    )))
+    .unwrap();
     let (_, explain) = get_json(&format!("{url}/games/{game}/explain"));
     assert_eq!(remote_explain, explain);
     let log = ok(&run(&client, &["--server", &url, "log", &game]));
     assert!(log.contains("illegal move"), "{log}");
     assert!(ok(&run(&client, &["--server", &url, "verify"])).starts_with("ok:"));
     let archive = t.path().join("demo.kifu");
-    ok(&run(&client, &["--server", &url, "export", "--out", archive.to_str().unwrap()]));
+    ok(&run(
+        &client,
+        &[
+            "--server",
+            &url,
+            "export",
+            "--out",
+            archive.to_str().unwrap(),
+        ],
+    ));
     assert!(ok(&run(&client, &["verify", archive.to_str().unwrap()])).starts_with("ok:"));
-    let sgf = ureq::get(&format!("{url}/games/{game}/sgf")).call().unwrap().into_string().unwrap();
+    let sgf = ureq::get(&format!("{url}/games/{game}/sgf"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
     assert!(sgf.starts_with("(;"), "{sgf}");
-    let (_, games) = get_json(&format!("{url}/games?tournament=kifu%20demonstration%20open"));
+    let (_, games) = get_json(&format!(
+        "{url}/games?tournament=kifu%20demonstration%20open"
+    ));
     assert_eq!(games["games"].as_array().unwrap().len(), 1);
     assert_eq!(games["games"][0]["black"], "Black player");
-    let metrics = ureq::get(&format!("{url}/metrics")).call().unwrap().into_string().unwrap();
-    assert!(metrics.contains(&format!("kifu_appends_total{{outcome=\"written\"}} {total}")), "{metrics}");
+    let metrics = ureq::get(&format!("{url}/metrics"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(
+        metrics.contains(&format!(
+            "kifu_appends_total{{outcome=\"written\"}} {total}"
+        )),
+        "{metrics}"
+    );
 
     // SIGTERM: a clean stop, exit 0, and the store is the local one again.
     assert!(server.terminate().success());
     assert!(ok(&run(&data, &["verify"])).starts_with("ok:"));
     let local: Value =
         serde_json::from_str(&ok(&run(&data, &["replay", &game, "--at", "26", "--json"]))).unwrap();
-    assert_eq!(local, remote_replay, "the same JSON from the store and from the server");
+    assert_eq!(
+        local, remote_replay,
+        "the same JSON from the store and from the server"
+    );
 }
 
 /// Signs the next clock press of `c` with `key` at `head`.
 fn press_at(c: &ChainBuilder, head: Head, key: &kifu_ledger::Keypair, i: u64) -> Record {
-    let color = if head.seq % 2 == 0 { Color::Black } else { Color::White };
-    Event::next(c.game, head, 1_000 + i, key.public(), Body::ClockPressed { player: color })
-        .sign(key)
-        .unwrap()
+    let color = if head.seq % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    Event::next(
+        c.game,
+        head,
+        1_000 + i,
+        key.public(),
+        Body::ClockPressed { player: color },
+    )
+    .sign(key)
+    .unwrap()
 }
 
 #[test]
@@ -312,17 +376,27 @@ fn concurrent_boards_and_racing_writers_lose_nothing_acknowledged_to_sigkill() {
     for board in 0..64u32 {
         let (url, cast, acked) = (url.clone(), cast.clone(), acked.clone());
         handles.push(std::thread::spawn(move || {
-            let mut c = ChainBuilder::start(&cast.referee, cast.genesis(&format!("board {board}")), 0);
+            let mut c =
+                ChainBuilder::start(&cast.referee, cast.genesis(&format!("board {board}")), 0);
             let (s, _) = post_records(&url, &c.records);
             assert_eq!(s, 200);
             for i in 0..20u64 {
-                let color = if i % 2 == 0 { Color::Black } else { Color::White };
-                let r = c.push(&cast.recorder, Body::ClockPressed { player: color }).clone();
+                let color = if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let r = c
+                    .push(&cast.recorder, Body::ClockPressed { player: color })
+                    .clone();
                 let (s, v) = post_records(&url, &[r]);
                 assert_eq!(s, 200, "{v}");
                 let a = &v["results"][0];
                 acked.lock().unwrap().insert(
-                    (a["game"].as_str().unwrap().into(), a["seq"].as_u64().unwrap()),
+                    (
+                        a["game"].as_str().unwrap().into(),
+                        a["seq"].as_u64().unwrap(),
+                    ),
                     a["hash"].as_str().unwrap().into(),
                 );
             }
@@ -335,8 +409,13 @@ fn concurrent_boards_and_racing_writers_lose_nothing_acknowledged_to_sigkill() {
     let race = Arc::new(race);
     let conflicts = Arc::new(Mutex::new(0u64));
     for w in 0..8u64 {
-        let (url, cast, acked, race, conflicts) =
-            (url.clone(), cast.clone(), acked.clone(), race.clone(), conflicts.clone());
+        let (url, cast, acked, race, conflicts) = (
+            url.clone(),
+            cast.clone(),
+            acked.clone(),
+            race.clone(),
+            conflicts.clone(),
+        );
         handles.push(std::thread::spawn(move || {
             let mut won = 0;
             for attempt in 0..400u64 {
@@ -346,7 +425,10 @@ fn concurrent_boards_and_racing_writers_lose_nothing_acknowledged_to_sigkill() {
                 let (_, h) = get_json(&format!("{url}/games/{}/head", hex::encode(race.game)));
                 let head = Head {
                     seq: h["seq"].as_u64().unwrap(),
-                    hash: hex::decode(h["hash"].as_str().unwrap()).unwrap().try_into().unwrap(),
+                    hash: hex::decode(h["hash"].as_str().unwrap())
+                        .unwrap()
+                        .try_into()
+                        .unwrap(),
                 };
                 let r = press_at(&race, head, &cast.recorder, w * 1_000 + attempt);
                 let (s, v) = post_records(&url, &[r]);
@@ -355,7 +437,10 @@ fn concurrent_boards_and_racing_writers_lose_nothing_acknowledged_to_sigkill() {
                         won += 1;
                         let a = &v["results"][0];
                         acked.lock().unwrap().insert(
-                            (a["game"].as_str().unwrap().into(), a["seq"].as_u64().unwrap()),
+                            (
+                                a["game"].as_str().unwrap().into(),
+                                a["seq"].as_u64().unwrap(),
+                            ),
                             a["hash"].as_str().unwrap().into(),
                         );
                     }
@@ -384,16 +469,26 @@ fn concurrent_boards_and_racing_writers_lose_nothing_acknowledged_to_sigkill() {
     assert_eq!(acked.len(), 64 * 20 + 8 * 10);
     for ((game, seq), hash) in &acked {
         let g: [u8; 32] = hex::decode(game).unwrap().try_into().unwrap();
-        let r = store.get(&g, *seq).unwrap().expect("acknowledged record present");
+        let r = store
+            .get(&g, *seq)
+            .unwrap()
+            .expect("acknowledged record present");
         assert_eq!(&hex::encode(r.hash()), hash);
     }
     let race_head = store.head(&race.game).unwrap().unwrap();
-    assert_eq!(race_head.seq, 80, "8 writers x 10 wins on one chain, no fork");
+    assert_eq!(
+        race_head.seq, 80,
+        "8 writers x 10 wins on one chain, no fork"
+    );
     drop(store);
 
     // A restart after the kill serves the same store.
     let server = Served::start(&data, &[]);
-    let (_, h) = get_json(&format!("{}/games/{}/head", server.url, hex::encode(race.game)));
+    let (_, h) = get_json(&format!(
+        "{}/games/{}/head",
+        server.url,
+        hex::encode(race.game)
+    ));
     assert_eq!(h["seq"], 80);
     assert!(server.terminate().success());
 }
@@ -407,40 +502,136 @@ fn bad_input_gets_a_4xx_naming_the_problem_and_nothing_is_written() {
     let cast = Cast::new();
     let mut c = ChainBuilder::start(&cast.referee, cast.genesis("bad input"), 0);
     assert_eq!(post_records(&url, &c.records).0, 200);
-    let cursor = |url: &str| get_json(&format!("{url}/healthz")).1["next_cursor"].as_u64().unwrap();
+    let cursor = |url: &str| {
+        get_json(&format!("{url}/healthz")).1["next_cursor"]
+            .as_u64()
+            .unwrap()
+    };
     assert_eq!(cursor(&url), 1);
 
-    let good = c.next(&cast.recorder, Body::ClockPressed { player: Color::Black });
+    let good = c.next(
+        &cast.recorder,
+        Body::ClockPressed {
+            player: Color::Black,
+        },
+    );
     let mut bad_sig = good.clone();
     bad_sig.signature[3] ^= 0x40;
-    let wrong_signer = c.next(&cast.stranger, Body::ClockPressed { player: Color::Black });
-    let player_for_opponent = c.next(&cast.black, Body::ClockPressed { player: Color::White });
+    let wrong_signer = c.next(
+        &cast.stranger,
+        Body::ClockPressed {
+            player: Color::Black,
+        },
+    );
+    let player_for_opponent = c.next(
+        &cast.black,
+        Body::ClockPressed {
+            player: Color::White,
+        },
+    );
     let unknown_game = {
         let other = ChainBuilder::start(&cast.referee, cast.genesis("elsewhere"), 0);
-        other.next(&cast.recorder, Body::ClockPressed { player: Color::Black })
+        other.next(
+            &cast.recorder,
+            Body::ClockPressed {
+                player: Color::Black,
+            },
+        )
     };
     let stale = {
-        let far = Head { seq: c.head.seq + 5, hash: c.head.hash };
+        let far = Head {
+            seq: c.head.seq + 5,
+            hash: c.head.hash,
+        };
         press_at(&c, far, &cast.recorder, 0)
     };
     let cases: Vec<(&str, &str, Vec<u8>, u16, &str)> = vec![
-        ("truncated bytes", "application/octet-stream", good.to_stored()[..30].to_vec(), 400, "malformed"),
-        ("garbage", "application/octet-stream", b"\xff\xff\xff\x7fhello".to_vec(), 400, "malformed"),
-        ("bad JSON", "application/json", b"{\"records\": [".to_vec(), 400, "bad_json"),
-        ("not hex", "application/json", b"{\"records\": [\"zz\"]}".to_vec(), 400, "bad_encoding"),
-        ("empty", "application/octet-stream", Vec::new(), 400, "empty"),
-        ("bad signature", "application/octet-stream", bad_sig.to_stored(), 422, "bad_signature"),
-        ("key not in the roster", "application/octet-stream", wrong_signer.to_stored(), 403, "role_refused"),
-        ("a player signs for the opponent", "application/octet-stream", player_for_opponent.to_stored(), 403, "role_refused"),
-        ("unknown game", "application/octet-stream", unknown_game.to_stored(), 404, "unknown_game"),
-        ("a seq that does not follow", "application/octet-stream", stale.to_stored(), 409, "conflict"),
-        ("too many records", "application/octet-stream", good.to_stored().repeat(6), 413, "too_many_records"),
+        (
+            "truncated bytes",
+            "application/octet-stream",
+            good.to_stored()[..30].to_vec(),
+            400,
+            "malformed",
+        ),
+        (
+            "garbage",
+            "application/octet-stream",
+            b"\xff\xff\xff\x7fhello".to_vec(),
+            400,
+            "malformed",
+        ),
+        (
+            "bad JSON",
+            "application/json",
+            b"{\"records\": [".to_vec(),
+            400,
+            "bad_json",
+        ),
+        (
+            "not hex",
+            "application/json",
+            b"{\"records\": [\"zz\"]}".to_vec(),
+            400,
+            "bad_encoding",
+        ),
+        (
+            "empty",
+            "application/octet-stream",
+            Vec::new(),
+            400,
+            "empty",
+        ),
+        (
+            "bad signature",
+            "application/octet-stream",
+            bad_sig.to_stored(),
+            422,
+            "bad_signature",
+        ),
+        (
+            "key not in the roster",
+            "application/octet-stream",
+            wrong_signer.to_stored(),
+            403,
+            "role_refused",
+        ),
+        (
+            "a player signs for the opponent",
+            "application/octet-stream",
+            player_for_opponent.to_stored(),
+            403,
+            "role_refused",
+        ),
+        (
+            "unknown game",
+            "application/octet-stream",
+            unknown_game.to_stored(),
+            404,
+            "unknown_game",
+        ),
+        (
+            "a seq that does not follow",
+            "application/octet-stream",
+            stale.to_stored(),
+            409,
+            "conflict",
+        ),
+        (
+            "too many records",
+            "application/octet-stream",
+            good.to_stored().repeat(6),
+            413,
+            "too_many_records",
+        ),
     ];
     for (what, ct, body, status, code) in cases {
         let (s, v) = post(&format!("{url}/records"), ct, &body);
         assert_eq!(s, status, "{what}: {v}");
         assert_eq!(v["error"]["code"], code, "{what}: {v}");
-        assert!(!v["error"]["message"].as_str().unwrap().is_empty(), "{what}");
+        assert!(
+            !v["error"]["message"].as_str().unwrap().is_empty(),
+            "{what}"
+        );
         assert_eq!(cursor(&url), 1, "{what}: nothing written");
     }
     // A body over the size limit.
@@ -450,9 +641,15 @@ fn bad_input_gets_a_4xx_naming_the_problem_and_nothing_is_written() {
         other => panic!("oversized body: {:?}", other.map(|r| r.status())),
     }
     let (s, v) = get_json(&format!("{url}/games/ffff/state"));
-    assert_eq!((s, v["error"]["code"].as_str()), (404, Some("unknown_game")));
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (404, Some("unknown_game"))
+    );
     let (s, v) = get_json(&format!("{url}/games/{}/state?at=99", hex::encode(c.game)));
-    assert_eq!((s, v["error"]["code"].as_str()), (404, Some("no_such_event")));
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (404, Some("no_such_event"))
+    );
     let (s, _) = get_json(&format!("{url}/no/such/thing"));
     assert_eq!(s, 404);
 
@@ -460,11 +657,20 @@ fn bad_input_gets_a_4xx_naming_the_problem_and_nothing_is_written() {
     let (s, v) = post(
         &format!("{url}/records"),
         "application/json",
-        format!("{{\"records\": [{{\"hex\": \"{}\"}}]}}", hex::encode(good.to_stored())).as_bytes(),
+        format!(
+            "{{\"records\": [{{\"hex\": \"{}\"}}]}}",
+            hex::encode(good.to_stored())
+        )
+        .as_bytes(),
     );
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["results"][0]["seq"], 1);
-    c.push(&cast.recorder, Body::ClockPressed { player: Color::Black });
+    c.push(
+        &cast.recorder,
+        Body::ClockPressed {
+            player: Color::Black,
+        },
+    );
     assert!(server.terminate().success());
     let o = ok(&run(&data, &["verify"]));
     assert!(o.contains("1 game, 2 events"), "{o}");
@@ -472,8 +678,9 @@ fn bad_input_gets_a_4xx_naming_the_problem_and_nothing_is_written() {
 
 /// The `curl` lines of `docs/API.md`, as written.
 fn api_doc_examples() -> Vec<String> {
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/API.md"))
-        .expect("docs/API.md");
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/API.md"))
+            .expect("docs/API.md");
     let mut out = Vec::new();
     let mut in_sh = false;
     for line in doc.lines() {
@@ -511,7 +718,10 @@ fn api_examples_run_as_documented() {
     let (_, h) = get_json(&format!("{url}/games/{game}/head"));
     let head = Head {
         seq: h["seq"].as_u64().unwrap(),
-        hash: hex::decode(h["hash"].as_str().unwrap()).unwrap().try_into().unwrap(),
+        hash: hex::decode(h["hash"].as_str().unwrap())
+            .unwrap()
+            .try_into()
+            .unwrap(),
     };
     let g: [u8; 32] = hex::decode(&game).unwrap().try_into().unwrap();
     let rec = Event::next(
@@ -519,7 +729,9 @@ fn api_examples_run_as_documented() {
         head,
         demo_time(&url, &game) + 1_000,
         key.public(),
-        Body::ClockPaused { reason: kifu_ledger::PauseReason::Announcement },
+        Body::ClockPaused {
+            reason: kifu_ledger::PauseReason::Announcement,
+        },
     )
     .sign(&key)
     .unwrap();
@@ -544,13 +756,16 @@ fn api_examples_run_as_documented() {
             String::from_utf8_lossy(&o.stderr)
         );
     }
-    assert!(ok(&run(&client, &["verify", work.join("all.kifu").to_str().unwrap()])).starts_with("ok:"));
+    assert!(ok(&run(
+        &client,
+        &["verify", work.join("all.kifu").to_str().unwrap()]
+    ))
+    .starts_with("ok:"));
     assert!(server.terminate().success());
 }
 
 fn demo_time(url: &str, game: &str) -> u64 {
-    get_json(&format!("{url}/games/{game}"))
-        .1["last_at_ms"]
+    get_json(&format!("{url}/games/{game}")).1["last_at_ms"]
         .as_u64()
         .unwrap()
 }

@@ -7,8 +7,8 @@ use kifu_ledger::{archive, verify_records, Record, VerifyReport};
 use serde_json::json;
 
 use crate::cli::{ExportArgs, ImportArgs, VerifyArgs};
-use crate::render::{count, short};
 use crate::remote::{open, open_existing};
+use crate::render::{count, short};
 use crate::{CmdResult, Failure};
 
 /// Exit code when verification finds a problem.

@@ -13,8 +13,8 @@ use serde_json::json;
 use crate::cli::DemoArgs;
 use crate::game_cmd::{append_body, create_game};
 use crate::keys::{generate, write_pair};
-use crate::render::{count, describe};
 use crate::remote::open;
+use crate::render::{count, describe};
 use crate::store_open::now_ms;
 use crate::{CmdResult, Failure};
 

@@ -6,13 +6,12 @@ use std::path::Path;
 use kifu_ledger::{
     Body, Event, GameKind, Genesis, Hash, Participant, Record, Role, TimeControl, TournamentRef,
 };
-use crate::remote::Backend;
 use serde_json::json;
 
 use crate::cli::{AppendArgs, LogArgs, NewGameArgs, SoakArgs};
 use crate::keys::{read_private, read_public};
+use crate::remote::{open, open_existing, Backend};
 use crate::render::{describe, record_json, short};
-use crate::remote::{open, open_existing};
 use crate::store_open::now_ms;
 use crate::{CmdResult, Failure};
 

@@ -348,7 +348,9 @@ impl Client {
         }
         .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))?;
         let Some(results) = v["results"].as_array() else {
-            let msg = v["error"]["message"].as_str().unwrap_or("no answer per record");
+            let msg = v["error"]["message"]
+                .as_str()
+                .unwrap_or("no answer per record");
             return Err(Failure::new(format!("server: {msg}")));
         };
         Ok(results

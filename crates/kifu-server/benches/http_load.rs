@@ -23,8 +23,13 @@ use kifu_store::Store;
 fn presses(c: &mut ChainBuilder, cast: &Cast, n: usize) -> Vec<Record> {
     (0..n)
         .map(|j| {
-            let player = if j % 2 == 0 { Color::Black } else { Color::White };
-            c.push(&cast.recorder, Body::ClockPressed { player }).clone()
+            let player = if j % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            c.push(&cast.recorder, Body::ClockPressed { player })
+                .clone()
         })
         .collect()
 }
@@ -158,7 +163,14 @@ fn follow(addr: SocketAddr, after: u64, want: usize, arrived: Arc<Mutex<Vec<(u64
     arrived.lock().unwrap().extend(got);
 }
 
-fn followers(url: &str, addr: SocketAddr, cast: &Cast, n_followers: usize, rate: usize, secs: usize) {
+fn followers(
+    url: &str,
+    addr: SocketAddr,
+    cast: &Cast,
+    n_followers: usize,
+    rate: usize,
+    secs: usize,
+) {
     let mut chains = new_games(url, cast, 50, "followed");
     let agent = ureq::Agent::new();
     let (_, h) = {
@@ -168,7 +180,10 @@ fn followers(url: &str, addr: SocketAddr, cast: &Cast, n_followers: usize, rate:
     let start_cursor = h["next_cursor"].as_u64().unwrap();
     let total = rate * secs;
     let per_game = total / chains.len();
-    let work: Vec<Vec<Record>> = chains.iter_mut().map(|c| presses(c, cast, per_game)).collect();
+    let work: Vec<Vec<Record>> = chains
+        .iter_mut()
+        .map(|c| presses(c, cast, per_game))
+        .collect();
     let total = per_game * chains.len();
     let arrived = Arc::new(Mutex::new(Vec::new()));
     let rss_before = rss_kib();
@@ -200,7 +215,10 @@ fn followers(url: &str, addr: SocketAddr, cast: &Cast, n_followers: usize, rate:
                         .expect("append");
                     let at = Instant::now();
                     let v: serde_json::Value = resp.into_json().unwrap();
-                    acked.lock().unwrap().push((v["results"][0]["cursor"].as_u64().unwrap(), at));
+                    acked
+                        .lock()
+                        .unwrap()
+                        .push((v["results"][0]["cursor"].as_u64().unwrap(), at));
                     next += interval;
                     if let Some(d) = next.checked_duration_since(Instant::now()) {
                         std::thread::sleep(d);
@@ -214,7 +232,8 @@ fn followers(url: &str, addr: SocketAddr, cast: &Cast, n_followers: usize, rate:
     for h in handles {
         let _ = h.join();
     }
-    let acked: std::collections::HashMap<u64, Instant> = acked.lock().unwrap().iter().copied().collect();
+    let acked: std::collections::HashMap<u64, Instant> =
+        acked.lock().unwrap().iter().copied().collect();
     let mut lat: Vec<Duration> = arrived
         .lock()
         .unwrap()
@@ -257,13 +276,19 @@ fn main() {
         queue_records: 1 << 20,
         ..Limits::default()
     };
-    let server = Server::new(store, limits, Arc::new(|_: &[Record]| Err("no SGF".to_string())))
-        .expect("server");
+    let server = Server::new(
+        store,
+        limits,
+        Arc::new(|_: &[Record]| Err("no SGF".to_string())),
+    )
+    .expect("server");
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .expect("runtime");
-    let (listener, addr) = rt.block_on(kifu_server::bind("127.0.0.1:0".parse().unwrap())).expect("bind");
+    let (listener, addr) = rt
+        .block_on(kifu_server::bind("127.0.0.1:0".parse().unwrap()))
+        .expect("bind");
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let served = rt.spawn(server.run(listener, async {
         let _ = stop_rx.await;
@@ -280,7 +305,10 @@ fn main() {
         latency(&url, &cast, 2000);
     }
     if run("followers") {
-        let n = std::env::var("FOLLOWERS").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+        let n = std::env::var("FOLLOWERS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1000);
         followers(&url, addr, &cast, n, 5000, 4);
     }
     let _ = stop_tx.send(());

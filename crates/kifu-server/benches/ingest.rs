@@ -47,8 +47,13 @@ fn ingest(c: &mut Criterion) {
                     .map(|c| {
                         (0..EVENTS_EACH)
                             .map(|j| {
-                                let player = if j % 2 == 0 { Color::Black } else { Color::White };
-                                c.push(&cast.recorder, Body::ClockPressed { player }).clone()
+                                let player = if j % 2 == 0 {
+                                    Color::Black
+                                } else {
+                                    Color::White
+                                };
+                                c.push(&cast.recorder, Body::ClockPressed { player })
+                                    .clone()
                             })
                             .collect()
                     })
@@ -81,7 +86,10 @@ fn ingest(c: &mut Criterion) {
 }
 
 fn report(m: &Metrics) {
-    eprintln!("\nbatches: {}, records per batch (bucket upper bound: batches):", m.batch_records.count());
+    eprintln!(
+        "\nbatches: {}, records per batch (bucket upper bound: batches):",
+        m.batch_records.count()
+    );
     for (bound, n) in m.batch_records.buckets() {
         if n > 0 {
             eprintln!("  <= {bound}: {n}");

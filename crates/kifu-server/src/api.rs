@@ -57,7 +57,10 @@ async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Res
         wire::records_from_bytes(body, max)?
     };
     if records.is_empty() {
-        return Err(ApiError::bad_request("empty", "the request holds no record"));
+        return Err(ApiError::bad_request(
+            "empty",
+            "the request holds no record",
+        ));
     }
     let answer = app.ingest.append(records).await?;
     let mut refused: Vec<ApiError> = Vec::new();
@@ -121,12 +124,7 @@ fn summary(app: &App, game: &Hash) -> Result<Value, ApiError> {
         .store
         .head(game)?
         .ok_or_else(|| ApiError::from(kifu_store::StoreError::NoSuchGame(hex::encode(game))))?;
-    if let Some((seq, v)) = app
-        .summaries
-        .lock()
-        .ok()
-        .and_then(|c| c.get(game).cloned())
-    {
+    if let Some((seq, v)) = app.summaries.lock().ok().and_then(|c| c.get(game).cloned()) {
         if seq == head.seq {
             return Ok(v);
         }
@@ -229,11 +227,7 @@ fn wants_bytes(headers: &HeaderMap, format: Option<&str>) -> bool {
 }
 
 fn octets(bytes: Vec<u8>) -> Response {
-    (
-        [(header::CONTENT_TYPE, "application/octet-stream")],
-        bytes,
-    )
-        .into_response()
+    ([(header::CONTENT_TYPE, "application/octet-stream")], bytes).into_response()
 }
 
 /// `GET /games/{id}/records?from=&to=`: JSON (as `kifu log --json`), or the
@@ -258,7 +252,10 @@ pub async fn records(
             }
             return Ok(octets(out));
         }
-        let list: Vec<Value> = records.iter().map(|r| document::record_json(&g, r)).collect();
+        let list: Vec<Value> = records
+            .iter()
+            .map(|r| document::record_json(&g, r))
+            .collect();
         Ok(Json(json!({"game": hex::encode(g), "records": list})).into_response())
     })
     .await
@@ -302,18 +299,24 @@ pub async fn explain(
     blocking(move || {
         let (game, records) = load(&app, &id)?;
         let verified = verify_records(&records).ok();
-        Ok(Json(document::explain_json(&game, &decoded(&records), verified)))
+        Ok(Json(document::explain_json(
+            &game,
+            &decoded(&records),
+            verified,
+        )))
     })
     .await
 }
 
 /// `GET /games/{id}/sgf`.
-pub async fn sgf(State(app): State<Arc<App>>, Path(id): Path<String>) -> Result<Response, ApiError> {
+pub async fn sgf(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
     blocking(move || {
         let (_, records) = load(&app, &id)?;
-        let text = (app.sgf)(&records).map_err(|e| {
-            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "no_sgf", e)
-        })?;
+        let text = (app.sgf)(&records)
+            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "no_sgf", e))?;
         Ok(([(header::CONTENT_TYPE, "application/x-go-sgf")], text).into_response())
     })
     .await
@@ -343,7 +346,9 @@ pub async fn game_verify(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let (_, records) = load(&app, &id)?;
-        Ok(Json(document::verify_report_json(&verify_records(&records))))
+        Ok(Json(document::verify_report_json(&verify_records(
+            &records,
+        ))))
     })
     .await
 }
@@ -352,7 +357,9 @@ pub async fn game_verify(
 pub async fn store_verify(State(app): State<Arc<App>>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let records = app.store.all_records()?;
-        Ok(Json(document::verify_report_json(&verify_records(&records))))
+        Ok(Json(document::verify_report_json(&verify_records(
+            &records,
+        ))))
     })
     .await
 }
@@ -374,7 +381,11 @@ pub async fn metrics(State(app): State<Arc<App>>) -> Response {
 
 /// Any other path.
 pub async fn not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such endpoint; see docs/API.md")
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "no such endpoint; see docs/API.md",
+    )
 }
 
 /// Summaries of games, by the head seq they were computed at.

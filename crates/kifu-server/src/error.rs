@@ -79,12 +79,16 @@ impl From<IngestError> for ApiError {
             IngestError::Busy(_) => {
                 ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "busy", e.to_string())
             }
-            IngestError::TooLarge(..) => {
-                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "too_many_records", e.to_string())
-            }
-            IngestError::ShuttingDown | IngestError::WriterGone => {
-                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "shutting_down", e.to_string())
-            }
+            IngestError::TooLarge(..) => ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_many_records",
+                e.to_string(),
+            ),
+            IngestError::ShuttingDown | IngestError::WriterGone => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "shutting_down",
+                e.to_string(),
+            ),
         }
     }
 }

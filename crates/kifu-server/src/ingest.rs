@@ -107,16 +107,15 @@ impl Ingest {
             return Err(IngestError::TooLarge(n, self.shared.capacity));
         }
         let (reply, rx) = oneshot::channel();
-        let mut q = self
-            .shared
-            .queue
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        let mut q = self.shared.queue.lock().unwrap_or_else(|p| p.into_inner());
         if q.closed {
             return Err(IngestError::ShuttingDown);
         }
         if q.records + n > self.shared.capacity {
-            self.shared.metrics.queue_full.fetch_add(1, Ordering::Relaxed);
+            self.shared
+                .metrics
+                .queue_full
+                .fetch_add(1, Ordering::Relaxed);
             return Err(IngestError::Busy(q.records));
         }
         q.records += n;
@@ -157,19 +156,11 @@ impl Ingest {
     /// already queued (and answer it), and waits for it.
     pub fn shutdown(&self) {
         {
-            let mut q = self
-                .shared
-                .queue
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
+            let mut q = self.shared.queue.lock().unwrap_or_else(|p| p.into_inner());
             q.closed = true;
         }
         self.shared.wake.notify_all();
-        let handle = self
-            .writer
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
+        let handle = self.writer.lock().unwrap_or_else(|p| p.into_inner()).take();
         if let Some(h) = handle {
             let _ = h.join();
         }

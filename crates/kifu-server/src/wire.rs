@@ -42,7 +42,10 @@ pub fn records_from_bytes(bytes: &[u8], max: usize) -> Result<Vec<Record>, ApiEr
         }
         let offset = bytes.len() - rest.len();
         let (r, more) = Record::from_stored_prefix(rest).map_err(|e| {
-            ApiError::bad_request("malformed", format!("record #{} at byte {offset}: {e}", out.len()))
+            ApiError::bad_request(
+                "malformed",
+                format!("record #{} at byte {offset}: {e}", out.len()),
+            )
         })?;
         out.push(r);
         rest = more;
@@ -77,11 +80,21 @@ pub fn records_from_json(bytes: &[u8], max: usize) -> Result<Vec<Record>, ApiErr
         .enumerate()
         .map(|(i, r)| {
             let bytes = match r {
-                JsonRecord::Hex(h) | JsonRecord::Tagged { hex: Some(h), .. } => hex::decode(h.trim())
-                    .map_err(|e| ApiError::bad_request("bad_encoding", format!("record #{i}: not hex: {e}")))?,
-                JsonRecord::Tagged { base64: Some(b), .. } => base64::engine::general_purpose::STANDARD
+                JsonRecord::Hex(h) | JsonRecord::Tagged { hex: Some(h), .. } => {
+                    hex::decode(h.trim()).map_err(|e| {
+                        ApiError::bad_request("bad_encoding", format!("record #{i}: not hex: {e}"))
+                    })?
+                }
+                JsonRecord::Tagged {
+                    base64: Some(b), ..
+                } => base64::engine::general_purpose::STANDARD
                     .decode(b.trim())
-                    .map_err(|e| ApiError::bad_request("bad_encoding", format!("record #{i}: not base64: {e}")))?,
+                    .map_err(|e| {
+                        ApiError::bad_request(
+                            "bad_encoding",
+                            format!("record #{i}: not base64: {e}"),
+                        )
+                    })?,
                 JsonRecord::Tagged { .. } => {
                     return Err(ApiError::bad_request(
                         "bad_json",

@@ -113,9 +113,23 @@ fn a_record_after_a_refused_one_of_its_game_does_not_link() {
     let cast = Cast::new();
     let mut a = sample_game(&cast, "a");
     store.append_batch(a.records.clone()).unwrap();
-    let mut bad = a.push(&cast.black, Body::ClockPressed { player: Color::Black }).clone();
+    let mut bad = a
+        .push(
+            &cast.black,
+            Body::ClockPressed {
+                player: Color::Black,
+            },
+        )
+        .clone();
     bad.signature[0] ^= 1;
-    let next = a.push(&cast.white, Body::ClockPressed { player: Color::White }).clone();
+    let next = a
+        .push(
+            &cast.white,
+            Body::ClockPressed {
+                player: Color::White,
+            },
+        )
+        .clone();
     let out = store.append_each(vec![bad, next]);
     assert!(out.results[0].is_err());
     assert!(matches!(
