@@ -153,7 +153,7 @@ pub fn append_body(
         .head(game)?
         .ok_or_else(|| Failure::new(format!("no game {}", short(game))))?;
     let rec = Event::next(*game, head, at_ms, key.public(), body).sign(key)?;
-    Ok(store.append(rec)?)
+    store.append(rec)
 }
 
 /// `kifu new-game`.

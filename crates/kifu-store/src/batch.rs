@@ -55,6 +55,14 @@ enum Place {
     SameAs(usize),
 }
 
+/// Where a record fits, once its envelope and signature passed.
+enum Fit {
+    /// The next record of `game` (a new game when the genesis is given).
+    New(Hash, Option<Arc<Genesis>>),
+    /// Identical to a record already stored or planned at its place.
+    Same,
+}
+
 struct Planned {
     game: Hash,
     seq: u64,
@@ -137,7 +145,7 @@ impl Store {
                 &planned_at,
             );
             let p = match p {
-                Ok(Some((game, genesis))) => {
+                Ok(Fit::New(game, genesis)) => {
                     let hash = record.hash();
                     let seq = header.seq;
                     if let Some(g) = genesis {
@@ -153,8 +161,7 @@ impl Store {
                     });
                     Place::Write(planned.len() - 1)
                 }
-                Ok(None) => {
-                    // Identical to something stored or planned.
+                Ok(Fit::Same) => {
                     let game = if header.seq == 0 {
                         record.hash()
                     } else {
@@ -276,9 +283,7 @@ impl Store {
         }
     }
 
-    /// Places one record whose envelope and signature passed. `Ok(Some)`:
-    /// write it (with its genesis when it creates a game); `Ok(None)`: it is
-    /// identical to a record already stored or planned at that place.
+    /// Places one record whose envelope and signature passed.
     fn place_one(
         &self,
         header: &kifu_ledger::Header,
@@ -287,16 +292,16 @@ impl Store {
         local_genesis: &HashMap<Hash, Arc<Genesis>>,
         planned: &[Planned],
         planned_at: &HashMap<(Hash, u64), usize>,
-    ) -> Result<Option<(Hash, Option<Arc<Genesis>>)>, StoreError> {
+    ) -> Result<Fit, StoreError> {
         if header.seq == 0 {
             let (_, g) = check_genesis(record)?;
             let game = record.hash();
             // The game id is the genesis hash: a stored game with this id
             // holds this very record.
             if heads.contains_key(&game) || self.head(&game)?.is_some() {
-                return Ok(None);
+                return Ok(Fit::Same);
             }
-            return Ok(Some((game, Some(Arc::new(g)))));
+            return Ok(Fit::New(game, Some(Arc::new(g))));
         }
         let game = header.chain;
         let head = match heads.get(&game) {
@@ -315,7 +320,7 @@ impl Store {
                 None => self.get(&game, header.seq)?.as_ref() == Some(record),
             };
             if same {
-                return Ok(None);
+                return Ok(Fit::Same);
             }
             return Err(LedgerError::Conflict {
                 expected_seq: head.seq + 1,
@@ -339,7 +344,7 @@ impl Store {
         };
         let held = genesis.roles_of(&event.signer);
         roles::check(&held, &event.body, event.seq).map_err(LedgerError::Refused)?;
-        Ok(Some((game, None)))
+        Ok(Fit::New(game, None))
     }
 
     /// The cursor the next appended record will get (the number of records
