@@ -332,6 +332,22 @@ fn the_demo_recorded_through_the_server_and_its_feed_followed_across_disconnects
         "{metrics}"
     );
 
+    // The replay page for a browser, from the binary itself.
+    for path in [
+        "/".to_string(),
+        format!("/games/{game}"),
+        format!("/games/{game}/at/26"),
+    ] {
+        let r = ureq::get(&format!("{url}{path}"))
+            .set("Accept", "text/html")
+            .call()
+            .unwrap();
+        assert_eq!(r.content_type(), "text/html", "{path}");
+        assert!(r.into_string().unwrap().contains("<title>kifu"));
+    }
+    let (_, state) = get_json(&format!("{url}/games/{game}/state?at=26"));
+    assert_eq!(state["board_view"]["rows"][0], ".XO......");
+
     // SIGTERM: a clean stop, exit 0, and the store is the local one again.
     assert!(server.terminate().success());
     assert!(ok(&run(&data, &["verify"])).starts_with("ok:"));

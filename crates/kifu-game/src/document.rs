@@ -5,7 +5,7 @@
 use kifu_ledger::{Event, Hash, Record, VerifyReport, KIND_NAMES};
 use serde_json::{json, Value};
 
-use crate::state::{result_text, GameState};
+use crate::state::{result_text, BoardState, GameState};
 
 /// One record as a JSON object: envelope, body, and the raw bytes and
 /// signature in hex so a consumer can verify it independently.
@@ -37,16 +37,24 @@ pub fn record_json(game: &Hash, record: &Record) -> Value {
 }
 
 /// The state of a game at event `at` (`kifu replay --json`): the whole
-/// projection, with the result the rules give so far. `verified` says
-/// whether every link, signature and role of the game checked.
+/// projection, the board as a picture (`board_view`: rows of `X`, `O`, `.`,
+/// top first, with prisoners and the side to move), and the result the rules
+/// give so far. `verified` says whether every link, signature and role of the
+/// game checked.
 pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Value {
     let last = events.last().map(|e| e.seq).unwrap_or(0);
     let state = GameState::at(events, at);
+    let board_view = match &state.board {
+        BoardState::Go(b) => serde_json::to_value(b.view()).unwrap_or(Value::Null),
+        BoardState::Renju(r) => serde_json::to_value(r.view()).unwrap_or(Value::Null),
+        BoardState::None => Value::Null,
+    };
     json!({
         "game": hex::encode(game),
         "verified": verified,
         "last_seq": last,
         "state": state,
+        "board_view": board_view,
         "result_computed": state.result.computed(),
     })
 }

@@ -178,14 +178,19 @@ pub async fn games(
     .await
 }
 
-/// `GET /games/{id}`: one game's summary.
+/// `GET /games/{id}`: one game's summary; the replay page for a browser
+/// (a request that accepts HTML).
 pub async fn game(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if crate::page::wants_html(&headers) {
+        return Ok(crate::page::page().await);
+    }
     blocking(move || {
         let g = app.store.resolve(&id)?;
-        Ok(Json(summary(&app, &g)?))
+        Ok(Json(summary(&app, &g)?).into_response())
     })
     .await
 }

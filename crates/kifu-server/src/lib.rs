@@ -20,6 +20,7 @@ pub mod feed;
 pub mod ingest;
 pub mod marker;
 pub mod metrics;
+pub mod page;
 pub mod wire;
 
 use std::future::Future;
@@ -124,7 +125,9 @@ pub fn router(app: Arc<App>) -> Router {
     let timed = Router::new()
         .route("/records", post(api::submit))
         .route("/games", get(api::games))
+        .route("/", get(page::page))
         .route("/games/{id}", get(api::game))
+        .route("/games/{id}/at/{seq}", get(page::page))
         .route("/games/{id}/head", get(api::head))
         .route("/games/{id}/records", get(api::records))
         .route("/games/{id}/state", get(api::state))
