@@ -139,3 +139,41 @@ fn a_record_after_a_refused_one_of_its_game_does_not_link() {
     assert_eq!(out.written, 0);
     assert_eq!(store.len(), a.records.len() - 2);
 }
+
+#[test]
+fn bad_signatures_anywhere_in_a_large_batch_are_named_exactly() {
+    let (_dir, store) = fresh();
+    let cast = Cast::new();
+    // 150 games, each with its genesis stored, then one event per game in one batch.
+    let games: Vec<ChainBuilder> = (0..150)
+        .map(|i| ChainBuilder::start(&cast.referee, cast.genesis(&format!("g{i}")), 0))
+        .collect();
+    store
+        .append_batch(games.iter().map(|c| c.records[0].clone()).collect())
+        .unwrap();
+    let bad_at = [0usize, 74, 75, 76, 149];
+    let batch: Vec<Record> = games
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut r = press(c, &cast.recorder, Color::Black);
+            if bad_at.contains(&i) {
+                r.signature[10] ^= 0x01;
+            }
+            r
+        })
+        .collect();
+    let out = store.append_each(batch);
+    for (i, r) in out.results.iter().enumerate() {
+        if bad_at.contains(&i) {
+            assert!(
+                matches!(r, Err(StoreError::Ledger(LedgerError::BadSignature))),
+                "{i}: {r:?}"
+            );
+        } else {
+            assert!(r.as_ref().unwrap().new, "{i}");
+        }
+    }
+    assert_eq!(out.written, 150 - bad_at.len());
+    assert!(verify_records(&store.all_records().unwrap()).ok());
+}
