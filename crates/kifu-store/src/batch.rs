@@ -70,6 +70,35 @@ struct Planned {
     stored: Vec<u8>,
 }
 
+/// A batch whose envelopes and signatures are checked: the part of
+/// [`Store::append_each`] that takes no lock, so that a writer can verify the
+/// next batch while the previous one is committed and synced.
+pub struct Prepared {
+    records: Vec<Record>,
+    headers: Vec<Option<kifu_ledger::Header>>,
+    place: Vec<Option<Place>>,
+    verify_time: Duration,
+}
+
+/// A batch committed to sled, not yet known to be on stable storage.
+pub struct Committed {
+    place: Vec<Option<Place>>,
+    planned: Vec<Planned>,
+    cursors: Result<Vec<u64>, String>,
+    ticket: Option<u64>,
+    next_cursor: u64,
+    verify_time: Duration,
+    commit_time: Duration,
+}
+
+impl Committed {
+    /// The feed's next cursor right after this commit: once this batch is
+    /// durable, so is every record below it.
+    pub fn next_cursor(&self) -> u64 {
+        self.next_cursor
+    }
+}
+
 impl Store {
     /// Appends each record on its own, all in one commit and one sync.
     ///
@@ -80,7 +109,18 @@ impl Store {
     /// with its reason; one that is byte-identical to a stored record at the
     /// same place is an idempotent retry (`new: false`). Returns once every
     /// accepted record is on stable storage.
+    ///
+    /// The same in three steps, for a pipeline: [`Store::prepare_each`],
+    /// [`Store::commit_prepared`], [`Store::make_durable`].
     pub fn append_each(&self, records: Vec<Record>) -> EachOutcome {
+        let prepared = self.prepare_each(records);
+        let committed = self.commit_prepared(prepared);
+        self.make_durable(committed)
+    }
+
+    /// Reads the envelopes and verifies the signatures of a batch (no lock
+    /// taken, nothing written).
+    pub fn prepare_each(&self, records: Vec<Record>) -> Prepared {
         let n = records.len();
         let mut place: Vec<Option<Place>> = (0..n).map(|_| None).collect();
 
@@ -97,7 +137,7 @@ impl Store {
         }
 
         // 2. Signatures of every non-genesis record, in one batch. A genesis
-        // is checked completely by `check_genesis` below.
+        // is checked completely by `check_genesis` when it is placed.
         let started = Instant::now();
         let mut keyed = Vec::with_capacity(n);
         let mut keyed_index = Vec::with_capacity(n);
@@ -119,14 +159,30 @@ impl Store {
                 place[i] = Some(Place::Refused(LedgerError::BadSignature.into()));
             }
         }
-        let verify_time = started.elapsed();
+        Prepared {
+            records,
+            headers,
+            place,
+            verify_time: started.elapsed(),
+        }
+    }
 
-        // 3. Place each record against the heads, under the write lock.
+    /// Places each record of a prepared batch against the heads (link,
+    /// sequence, role) and commits the accepted ones in one transaction,
+    /// under the write lock. Nothing is acknowledged yet: see
+    /// [`Store::make_durable`].
+    pub fn commit_prepared(&self, prepared: Prepared) -> Committed {
+        let Prepared {
+            records,
+            headers,
+            mut place,
+            verify_time,
+        } = prepared;
+        let n = records.len();
         let started = Instant::now();
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
         let mut heads: HashMap<Hash, Head> = HashMap::new();
         let mut local_genesis: HashMap<Hash, Arc<Genesis>> = HashMap::new();
-        // Planned writes, and where each game's batch records are.
         let mut planned: Vec<Planned> = Vec::new();
         let mut planned_at: HashMap<(Hash, u64), usize> = HashMap::new();
         for i in 0..n {
@@ -181,10 +237,8 @@ impl Store {
             place[i] = Some(p);
         }
 
-        // 4. One transaction for everything accepted.
-        let committed: Result<Vec<u64>, String> = if planned.is_empty() {
-            Ok(Vec::new())
-        } else {
+        // One transaction for everything accepted.
+        let committed: Result<(Vec<u64>, u64), String> = {
             let r = (&self.events, &self.heads, &self.feed, &self.meta).transaction(
                 |(ev, hd, fd, mt)| {
                     let mut next = match mt.get(FEED_NEXT)? {
@@ -207,8 +261,10 @@ impl Store {
                         cursors.push(next);
                         next += 1;
                     }
-                    mt.insert(FEED_NEXT, &next.to_be_bytes())?;
-                    Ok(cursors)
+                    if !planned.is_empty() {
+                        mt.insert(FEED_NEXT, &next.to_be_bytes())?;
+                    }
+                    Ok((cursors, next))
                 },
             );
             r.map_err(|e| match e {
@@ -217,13 +273,37 @@ impl Store {
             })
         };
         let ticket = match &committed {
-            Ok(c) if !c.is_empty() => Some(self.sync.note_written()),
+            Ok((c, _)) if !c.is_empty() => Some(self.sync.note_written()),
             _ => None,
         };
         drop(guard);
-        let commit_time = started.elapsed();
+        let (cursors, next_cursor) = match committed {
+            Ok((c, next)) => (Ok(c), next),
+            Err(e) => (Err(e), 0),
+        };
+        Committed {
+            place,
+            planned,
+            cursors,
+            ticket,
+            next_cursor,
+            verify_time,
+            commit_time: started.elapsed(),
+        }
+    }
 
-        // 5. One sync for the whole batch.
+    /// Waits until a committed batch is on stable storage (one sync shared
+    /// with every commit before it) and gives each record's answer.
+    pub fn make_durable(&self, committed: Committed) -> EachOutcome {
+        let Committed {
+            place,
+            planned,
+            cursors,
+            ticket,
+            next_cursor: _,
+            verify_time,
+            commit_time,
+        } = committed;
         let started = Instant::now();
         let synced = match ticket {
             Some(t) => self
@@ -235,12 +315,12 @@ impl Store {
         let sync_time = started.elapsed();
 
         let written = planned.len();
-        let failure: Option<String> = match (&committed, &synced) {
+        let failure: Option<String> = match (&cursors, &synced) {
             (Err(e), _) => Some(format!("commit failed: {e}")),
             (_, Err(e)) => Some(format!("sync failed: {e}")),
             _ => None,
         };
-        let cursors = committed.unwrap_or_default();
+        let cursors = cursors.unwrap_or_default();
         let results = place
             .into_iter()
             .map(|p| match p {

@@ -32,7 +32,7 @@ use sled::transaction::{ConflictableTransactionError, TransactionError, Transact
 
 use crate::sync::GroupSync;
 
-pub use crate::batch::EachOutcome;
+pub use crate::batch::{Committed, EachOutcome, Prepared};
 
 /// What can go wrong when storing or reading.
 #[derive(Debug, thiserror::Error)]
