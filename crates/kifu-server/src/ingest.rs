@@ -1,9 +1,12 @@
 //! The ingest pipeline: one bounded queue, one writer.
 //!
 //! Submitters put their records in the queue and wait for the answer. The
-//! writer takes everything waiting, hands it to [`Store::append_each`]
-//! (envelopes, one batch signature verification, link and role of each
-//! record, one commit, one sync) and answers every submitter. A full queue
+//! writer takes everything waiting and runs [`Store::append_each`] on it in
+//! its three steps, each on its own thread so that consecutive batches
+//! overlap: envelopes and one batch signature verification
+//! ([`Store::prepare_each`]); link and role of each record and one commit
+//! ([`Store::commit_prepared`]); one sync ([`Store::make_durable`]), after
+//! which every submitter of the batch gets its answer. A full queue
 //! refuses new submissions at once ([`IngestError::Busy`]) instead of
 //! growing: memory is bounded by the queue's capacity in records.
 //!
@@ -18,7 +21,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use kifu_ledger::Record;
-use kifu_store::{Appended, Store, StoreError};
+use kifu_store::{Appended, Committed, EachOutcome, Prepared, Store, StoreError};
 use tokio::sync::{oneshot, watch};
 
 use crate::metrics::Metrics;
@@ -65,7 +68,7 @@ struct Shared {
 /// The running pipeline.
 pub struct Ingest {
     shared: Arc<Shared>,
-    writer: Mutex<Option<JoinHandle<()>>>,
+    writer: Mutex<Vec<JoinHandle<()>>>,
     published: watch::Receiver<u64>,
 }
 
@@ -88,13 +91,10 @@ impl Ingest {
             capacity: capacity.max(1),
             metrics,
         });
-        let s = shared.clone();
-        let writer = std::thread::Builder::new()
-            .name("kifu-writer".into())
-            .spawn(move || writer_loop(&s, &store, &tx))?;
+        let threads = start_pipeline(shared.clone(), store, tx)?;
         Ok(Ingest {
             shared,
-            writer: Mutex::new(Some(writer)),
+            writer: Mutex::new(threads),
             published: rx,
         })
     }
@@ -160,9 +160,10 @@ impl Ingest {
             q.closed = true;
         }
         self.shared.wake.notify_all();
-        let handle = self.writer.lock().unwrap_or_else(|p| p.into_inner()).take();
-        if let Some(h) = handle {
-            let _ = h.join();
+        let threads = std::mem::take(&mut *self.writer.lock().unwrap_or_else(|p| p.into_inner()));
+        // In pipeline order: each stage ends once the one before it has.
+        for t in threads {
+            let _ = t.join();
         }
     }
 }
@@ -173,58 +174,111 @@ impl Drop for Ingest {
     }
 }
 
-fn writer_loop(shared: &Shared, store: &Store, published: &watch::Sender<u64>) {
-    loop {
-        let jobs: Vec<Job> = {
-            let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-            while q.jobs.is_empty() && !q.closed {
-                q = shared.wake.wait(q).unwrap_or_else(|p| p.into_inner());
+type Replies = Vec<(oneshot::Sender<Answer>, Instant, usize)>;
+
+/// The writer, as three threads so that the stages overlap: while one batch
+/// waits for its sync, the next is committed, and the one after that has its
+/// signatures verified. Each hand-over holds one batch at most.
+fn start_pipeline(
+    shared: Arc<Shared>,
+    store: Arc<Store>,
+    published: watch::Sender<u64>,
+) -> std::io::Result<Vec<JoinHandle<()>>> {
+    let (to_commit, committing) = std::sync::mpsc::sync_channel::<(Prepared, Replies)>(1);
+    let (to_sync, syncing) = std::sync::mpsc::sync_channel::<(Committed, Replies)>(1);
+    let m = shared.metrics.clone();
+    let s1 = store.clone();
+    let verify = std::thread::Builder::new()
+        .name("kifu-verify".into())
+        .spawn(move || {
+            while let Some((records, replies)) = take_waiting(&shared) {
+                let prepared = s1.prepare_each(records);
+                if to_commit.send((prepared, replies)).is_err() {
+                    return;
+                }
             }
-            if q.jobs.is_empty() {
-                return;
+        })?;
+    let s2 = store.clone();
+    let commit = std::thread::Builder::new()
+        .name("kifu-commit".into())
+        .spawn(move || {
+            while let Ok((prepared, replies)) = committing.recv() {
+                let committed = s2.commit_prepared(prepared);
+                if to_sync.send((committed, replies)).is_err() {
+                    return;
+                }
             }
-            q.records = 0;
-            shared.metrics.queue_records.store(0, Ordering::Relaxed);
-            q.jobs.drain(..).collect()
-        };
-        let sizes: Vec<usize> = jobs.iter().map(|j| j.records.len()).collect();
-        let mut replies = Vec::with_capacity(jobs.len());
-        let mut records = Vec::with_capacity(sizes.iter().sum());
-        for j in jobs {
-            records.extend(j.records);
-            replies.push((j.reply, j.queued_at));
+        })?;
+    let sync = std::thread::Builder::new()
+        .name("kifu-sync".into())
+        .spawn(move || {
+            while let Ok((committed, replies)) = syncing.recv() {
+                let next = committed.next_cursor();
+                let outcome = store.make_durable(committed);
+                answer(&m, &published, outcome, next, replies);
+            }
+        })?;
+    Ok(vec![verify, commit, sync])
+}
+
+/// Everything waiting in the queue (blocks until something is, or the
+/// queue is closed and empty).
+fn take_waiting(shared: &Shared) -> Option<(Vec<Record>, Replies)> {
+    let jobs: Vec<Job> = {
+        let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
+        while q.jobs.is_empty() && !q.closed {
+            q = shared.wake.wait(q).unwrap_or_else(|p| p.into_inner());
         }
-        let m = &shared.metrics;
-        m.batch_records.observe(records.len() as f64);
-        let outcome = store.append_each(records);
-        m.verify_seconds.observe_duration(outcome.verify_time);
-        m.commit_seconds.observe_duration(outcome.commit_time);
-        if outcome.written > 0 {
-            m.sync_seconds.observe_duration(outcome.sync_time);
-            if let Ok(next) = store.next_cursor() {
-                published.send_if_modified(|p| {
-                    let grew = next > *p;
-                    if grew {
-                        *p = next;
-                    }
-                    grew
-                });
-            }
+        if q.jobs.is_empty() {
+            return None;
         }
-        let mut results = outcome.results.into_iter();
-        for ((reply, queued_at), n) in replies.into_iter().zip(sizes) {
-            let answer: Answer = results.by_ref().take(n).collect();
-            for r in &answer {
-                let c = match r {
-                    Ok(a) if a.new => &m.appends_written,
-                    Ok(_) => &m.appends_retried,
-                    Err(_) => &m.appends_refused,
-                };
-                c.fetch_add(1, Ordering::Relaxed);
+        q.records = 0;
+        shared.metrics.queue_records.store(0, Ordering::Relaxed);
+        q.jobs.drain(..).collect()
+    };
+    let mut records = Vec::with_capacity(jobs.iter().map(|j| j.records.len()).sum());
+    let mut replies = Vec::with_capacity(jobs.len());
+    for j in jobs {
+        replies.push((j.reply, j.queued_at, j.records.len()));
+        records.extend(j.records);
+    }
+    shared.metrics.batch_records.observe(records.len() as f64);
+    Some((records, replies))
+}
+
+/// Publishes the durable cursor and answers every submitter of a batch.
+fn answer(
+    m: &Metrics,
+    published: &watch::Sender<u64>,
+    outcome: EachOutcome,
+    next: u64,
+    replies: Replies,
+) {
+    m.verify_seconds.observe_duration(outcome.verify_time);
+    m.commit_seconds.observe_duration(outcome.commit_time);
+    if outcome.written > 0 {
+        m.sync_seconds.observe_duration(outcome.sync_time);
+        published.send_if_modified(|p| {
+            let grew = next > *p;
+            if grew {
+                *p = next;
             }
-            m.ack_seconds.observe_duration(queued_at.elapsed());
-            // A submitter that went away no longer needs its answer.
-            let _ = reply.send(answer);
+            grew
+        });
+    }
+    let mut results = outcome.results.into_iter();
+    for (reply, queued_at, n) in replies {
+        let answer: Answer = results.by_ref().take(n).collect();
+        for r in &answer {
+            let c = match r {
+                Ok(a) if a.new => &m.appends_written,
+                Ok(_) => &m.appends_retried,
+                Err(_) => &m.appends_refused,
+            };
+            c.fetch_add(1, Ordering::Relaxed);
         }
+        m.ack_seconds.observe_duration(queued_at.elapsed());
+        // A submitter that went away no longer needs its answer.
+        let _ = reply.send(answer);
     }
 }
