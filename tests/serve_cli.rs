@@ -785,3 +785,68 @@ fn demo_time(url: &str, game: &str) -> u64 {
         .as_u64()
         .unwrap()
 }
+
+fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser"].into_iter().find(|c| {
+        std::process::Command::new(c)
+            .arg("--version")
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    })
+}
+
+#[test]
+fn the_replay_page_draws_the_board_of_the_projection_in_a_real_browser() {
+    let Some(browser) = chromium() else {
+        assert!(
+            !peers_required(),
+            "chromium is required (KIFU_REQUIRE_PEERS=1)"
+        );
+        eprintln!("skipping the replay page in a browser: chromium is not installed");
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("served");
+    let client = t.path().join("client");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let demo: Value =
+        serde_json::from_str(&ok(&run(&client, &["--server", &url, "demo", "--json"]))).unwrap();
+    let game = demo["game"].as_str().unwrap().to_string();
+    let (_, state) = get_json(&format!("{url}/games/{game}/state?at=26"));
+    let stones: usize = state["board_view"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            r.as_str()
+                .unwrap()
+                .chars()
+                .filter(|c| *c == 'X' || *c == 'O')
+                .count()
+        })
+        .sum();
+    let o = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--virtual-time-budget=5000",
+            "--dump-dom",
+            &format!("{url}/games/{game}/at/26?live=0"),
+        ])
+        .stderr(Stdio::null())
+        .output()
+        .expect("chromium runs");
+    let dom = String::from_utf8_lossy(&o.stdout);
+    assert!(dom.contains("event 26 of 62"), "{dom}");
+    assert_eq!(
+        dom.matches("<circle").count(),
+        stones,
+        "stones drawn = stones in the projection"
+    );
+    assert!(dom.contains("If any illegal move is made and if this is noticed within three moves"));
+    assert!(dom.contains("verified: every link, signature and role"));
+    assert!(server.terminate().success());
+}
