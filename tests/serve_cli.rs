@@ -653,7 +653,10 @@ fn bad_input_gets_a_4xx_naming_the_problem_and_nothing_is_written() {
     // A body over the size limit.
     let big = vec![0u8; 2 << 20];
     match ureq::post(&format!("{url}/records")).send_bytes(&big) {
-        Err(ureq::Error::Status(413, _)) => {}
+        Err(ureq::Error::Status(413, r)) => {
+            let v: Value = r.into_json().expect("a JSON error");
+            assert_eq!(v["error"]["code"], "body_too_large");
+        }
         other => panic!("oversized body: {:?}", other.map(|r| r.status())),
     }
     let (s, v) = get_json(&format!("{url}/games/ffff/state"));
@@ -668,6 +671,27 @@ fn bad_input_gets_a_4xx_naming_the_problem_and_nothing_is_written() {
     );
     let (s, _) = get_json(&format!("{url}/no/such/thing"));
     assert_eq!(s, 404);
+    for (path, status) in [
+        (
+            format!("/games/{}/state?at=minus-one", hex::encode(c.game)),
+            400,
+        ),
+        ("/feed?after=x".to_string(), 400),
+        ("/feed?wait=NaN&after=0".to_string(), 200),
+    ] {
+        let r = match ureq::get(&format!("{url}{path}")).call() {
+            Ok(r) => r,
+            Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => panic!("{path}: {e}"),
+        };
+        assert_eq!(r.status(), status, "{path}");
+        if status >= 400 {
+            let v: Value = r.into_json().expect("a JSON error");
+            assert!(v["error"]["message"].as_str().is_some(), "{path}: {v}");
+        }
+    }
+    let r = ureq::get(&format!("{url}/records")).call();
+    assert!(matches!(r, Err(ureq::Error::Status(405, _))));
 
     // The good one still goes in, and the JSON form works too.
     let (s, v) = post(

@@ -349,7 +349,9 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
         }
         say!(
             "verified the store in {}: {}, {}, every link, signature and role checks",
-            data.display(),
+            crate::remote::server()
+                .map(str::to_string)
+                .unwrap_or_else(|| data.display().to_string()),
             count(report.games.len(), "game"),
             count(records.len(), "event")
         );

@@ -97,7 +97,8 @@ async fn page_inner(app: Arc<App>, q: FeedQuery) -> Result<Response, ApiError> {
         .limit
         .unwrap_or(app.limits.max_records_per_read)
         .clamp(1, app.limits.max_records_per_read);
-    let wait = Duration::from_secs_f64(q.wait.unwrap_or(0.0).clamp(0.0, MAX_WAIT_S));
+    let wait = q.wait.filter(|w| w.is_finite()).unwrap_or(0.0);
+    let wait = Duration::from_secs_f64(wait.clamp(0.0, MAX_WAIT_S));
     let mut published = app.ingest.published();
     let mut shutdown = app.shutdown.clone();
     let deadline = tokio::time::Instant::now() + wait;

@@ -119,6 +119,42 @@ async fn timeout(
     }
 }
 
+/// Gives every refusal the JSON form of [`ApiError`], including those
+/// answered before a handler runs (a query or path that does not parse, a
+/// body over the limit, a method the route does not take).
+async fn json_errors(req: Request, next: Next) -> Response {
+    let r = next.run(req).await;
+    let status = r.status();
+    let is_json = r
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.starts_with("application/json"))
+        .unwrap_or(false);
+    if !status.is_client_error() || is_json {
+        return r;
+    }
+    let text = match axum::body::to_bytes(r.into_body(), 64 << 10).await {
+        Ok(b) => String::from_utf8_lossy(&b).trim().to_string(),
+        Err(_) => String::new(),
+    };
+    let code = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "body_too_large",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+        _ => "bad_request",
+    };
+    let message = if text.is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("bad request")
+            .to_string()
+    } else {
+        text
+    };
+    ApiError::new(status, code, message).into_response()
+}
+
 /// The routes (see `docs/API.md`).
 pub fn router(app: Arc<App>) -> Router {
     let limit = app.limits.request_timeout;
@@ -146,6 +182,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(timed)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(app.limits.max_body_bytes))
+        .layer(axum::middleware::from_fn(json_errors))
         .with_state(app)
 }
 
