@@ -874,3 +874,71 @@ fn the_replay_page_draws_the_board_of_the_projection_in_a_real_browser() {
     assert!(dom.contains("verified: every link, signature and role"));
     assert!(server.terminate().success());
 }
+
+#[test]
+fn sigterm_under_load_answers_what_it_accepted_and_loses_none_of_it() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("served");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let cast = Arc::new(Cast::new());
+    let acked: Arc<Mutex<Vec<(String, u64, String)>>> = Default::default();
+    let handles: Vec<_> = (0..16u32)
+        .map(|board| {
+            let (url, cast, acked) = (url.clone(), cast.clone(), acked.clone());
+            std::thread::spawn(move || {
+                let mut c =
+                    ChainBuilder::start(&cast.referee, cast.genesis(&format!("term {board}")), 0);
+                let agent = ureq::AgentBuilder::new()
+                    .timeout(Duration::from_secs(20))
+                    .build();
+                let mut next = c.records[0].clone();
+                // Until the server stops answering; bounded in count.
+                for i in 0..100_000u64 {
+                    let r = agent
+                        .post(&format!("{url}/records"))
+                        .set("Content-Type", "application/octet-stream")
+                        .send_bytes(&next.to_stored());
+                    let Ok(r) = r else { break };
+                    let v: Value = r.into_json().unwrap();
+                    let a = &v["results"][0];
+                    acked.lock().unwrap().push((
+                        a["game"].as_str().unwrap().into(),
+                        a["seq"].as_u64().unwrap(),
+                        a["hash"].as_str().unwrap().into(),
+                    ));
+                    let color = if i % 2 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    next = c
+                        .push(&cast.recorder, Body::ClockPressed { player: color })
+                        .clone();
+                }
+            })
+        })
+        .collect();
+    // Let the boards record for a while, then stop the server under load.
+    let started = Instant::now();
+    while acked.lock().unwrap().len() < 500 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = server.terminate();
+    assert!(status.success(), "{status:?}");
+    for h in handles {
+        h.join().unwrap();
+    }
+    let acked = acked.lock().unwrap().clone();
+    assert!(acked.len() >= 500);
+    let store = Store::open(&data).unwrap();
+    assert!(verify_records(&store.all_records().unwrap()).ok());
+    for (game, seq, hash) in &acked {
+        let g: [u8; 32] = hex::decode(game).unwrap().try_into().unwrap();
+        let r = store
+            .get(&g, *seq)
+            .unwrap()
+            .expect("acknowledged record present");
+        assert_eq!(&hex::encode(r.hash()), hash);
+    }
+}

@@ -103,3 +103,47 @@ impl IntoResponse for ApiError {
         r
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_queue_is_503_with_retry_after_and_a_named_code() {
+        let r = ApiError::from(IngestError::Busy(65_536)).into_response();
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(r.headers()[header::RETRY_AFTER], "1");
+        let e = ApiError::from(IngestError::Busy(3));
+        assert_eq!(e.code, "busy");
+        assert!(e.message.contains("full"));
+    }
+
+    #[test]
+    fn refusals_map_to_their_status() {
+        let cases = [
+            (
+                StoreError::Ledger(LedgerError::BadSignature),
+                422,
+                "bad_signature",
+            ),
+            (
+                StoreError::Ledger(LedgerError::Conflict {
+                    expected_seq: 2,
+                    got_seq: 1,
+                }),
+                409,
+                "conflict",
+            ),
+            (StoreError::NoSuchGame("ab".into()), 404, "unknown_game"),
+            (
+                StoreError::Ledger(LedgerError::Malformed("x".into())),
+                400,
+                "malformed",
+            ),
+        ];
+        for (e, status, code) in cases {
+            let a = ApiError::from(&e);
+            assert_eq!((a.status.as_u16(), a.code), (status, code));
+        }
+    }
+}

@@ -282,3 +282,46 @@ fn answer(
         let _ = reply.send(answer);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_submission_larger_than_the_queue_is_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(dir.path()).unwrap());
+        let ingest = Ingest::start(store, 2, Arc::new(Metrics::default())).unwrap();
+        let cast = kifu_ledger::testkit::Cast::new();
+        let c = kifu_ledger::testkit::sample_game(&cast, "big");
+        let three = c.records[..3].to_vec();
+        assert_eq!(
+            ingest.submit(three).unwrap_err(),
+            IngestError::TooLarge(3, 2)
+        );
+        ingest.shutdown();
+        let one = c.records[..1].to_vec();
+        assert_eq!(ingest.submit(one).unwrap_err(), IngestError::ShuttingDown);
+    }
+
+    #[test]
+    fn everything_queued_is_answered_after_shutdown_begins() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(dir.path()).unwrap());
+        let ingest = Ingest::start(store.clone(), 1_000, Arc::new(Metrics::default())).unwrap();
+        let cast = kifu_ledger::testkit::Cast::new();
+        let c = kifu_ledger::testkit::sample_game(&cast, "drain");
+        let receivers: Vec<_> = c
+            .records
+            .iter()
+            .map(|r| ingest.submit(vec![r.clone()]).unwrap())
+            .collect();
+        ingest.shutdown();
+        for rx in receivers {
+            let answer = rx.blocking_recv().expect("answered");
+            assert!(answer[0].as_ref().unwrap().new);
+        }
+        assert_eq!(store.len(), c.records.len());
+        assert_eq!(*ingest.published().borrow(), c.records.len() as u64);
+    }
+}
