@@ -81,7 +81,10 @@ pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
         Some(f) => (read_archive(f)?, f.display().to_string()),
         None => {
             let store = open_existing(data)?;
-            (store.all_records()?, format!("store {}", data.display()))
+            let place = crate::remote::server()
+                .map(|url| format!("server {url}"))
+                .unwrap_or_else(|| format!("store {}", data.display()));
+            (store.all_records()?, place)
         }
     };
     pb.set_message(format!("verifying {} events", records.len()));
