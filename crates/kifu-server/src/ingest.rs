@@ -174,6 +174,12 @@ impl Drop for Ingest {
     }
 }
 
+/// A batch smaller than this may linger when the one before was not.
+const LINGER_BELOW: usize = 32;
+
+/// How long a small batch waits for more when the writer is busy.
+const LINGER: std::time::Duration = std::time::Duration::from_micros(500);
+
 type Replies = Vec<(oneshot::Sender<Answer>, Instant, usize)>;
 
 /// The writer, as three threads so that the stages overlap: while one batch
@@ -191,7 +197,8 @@ fn start_pipeline(
     let verify = std::thread::Builder::new()
         .name("kifu-verify".into())
         .spawn(move || {
-            while let Some((records, replies)) = take_waiting(&shared) {
+            let mut last_batch = 0;
+            while let Some((records, replies)) = take_waiting(&shared, &mut last_batch) {
                 let prepared = s1.prepare_each(records);
                 if to_commit.send((prepared, replies)).is_err() {
                     return;
@@ -223,7 +230,12 @@ fn start_pipeline(
 
 /// Everything waiting in the queue (blocks until something is, or the
 /// queue is closed and empty).
-fn take_waiting(shared: &Shared) -> Option<(Vec<Record>, Replies)> {
+///
+/// When the previous batch was large (many boards are waiting on the
+/// writer), a small batch lingers up to [`LINGER`] for the rest of them to
+/// arrive: a batch of one would cost a whole commit and sync cycle while
+/// hundreds of appends queue behind it. A lone client never lingers.
+fn take_waiting(shared: &Shared, last_batch: &mut usize) -> Option<(Vec<Record>, Replies)> {
     let jobs: Vec<Job> = {
         let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
         while q.jobs.is_empty() && !q.closed {
@@ -232,6 +244,21 @@ fn take_waiting(shared: &Shared) -> Option<(Vec<Record>, Replies)> {
         if q.jobs.is_empty() {
             return None;
         }
+        if *last_batch >= LINGER_BELOW && q.records < LINGER_BELOW && !q.closed {
+            let until = Instant::now() + LINGER;
+            while q.records < LINGER_BELOW && !q.closed {
+                let now = Instant::now();
+                if now >= until {
+                    break;
+                }
+                q = shared
+                    .wake
+                    .wait_timeout(q, until - now)
+                    .unwrap_or_else(|p| p.into_inner())
+                    .0;
+            }
+        }
+        *last_batch = q.records;
         q.records = 0;
         shared.metrics.queue_records.store(0, Ordering::Relaxed);
         q.jobs.drain(..).collect()
