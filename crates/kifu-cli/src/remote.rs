@@ -39,9 +39,18 @@ pub fn server() -> Option<&'static str> {
     SERVER.get().and_then(|s| s.as_deref())
 }
 
-/// When a running `kifu serve` holds `dir`, the line to tell the user.
+/// When a running `kifu serve` holds `dir`, the line to tell the user. A
+/// note left by a server that was killed names a server that no longer
+/// answers, and is ignored.
 pub fn held_by_server(dir: &Path) -> Option<String> {
-    kifu_server::marker::read(dir).map(|url| {
+    let url = kifu_server::marker::read(dir)?;
+    let alive = ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(2))
+        .build()
+        .get(&format!("{url}/healthz"))
+        .call()
+        .is_ok();
+    alive.then(|| {
         format!(
             "the store in {} is held by `kifu serve` at {url}; run the command with --server {url} (or KIFU_SERVER={url})",
             dir.display()
