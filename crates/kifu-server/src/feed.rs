@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::extract::{Query, State};
@@ -73,6 +73,85 @@ fn read_below(
     Ok(items)
 }
 
+/// A feed line and its cursor.
+pub type Line = (u64, Arc<str>);
+
+/// The most recent feed lines, encoded once and shared by every follower:
+/// a thousand followers of a live feed cost one encoding per record, not a
+/// thousand. Holds a run of consecutive cursors, at most [`CACHED_LINES`].
+#[derive(Default)]
+pub struct LineCache {
+    lines: Mutex<VecDeque<Line>>,
+}
+
+/// Lines the cache keeps.
+const CACHED_LINES: usize = 8192;
+
+impl LineCache {
+    /// Lines from cursor `first` on, below `upto`, at most `max`, when the
+    /// cache holds `first`.
+    fn from(&self, first: u64, upto: u64, max: usize) -> Option<Vec<Line>> {
+        let q = self.lines.lock().ok()?;
+        let front = q.front()?.0;
+        let start = usize::try_from(first.checked_sub(front)?).ok()?;
+        if start >= q.len() {
+            return None;
+        }
+        Some(
+            q.iter()
+                .skip(start)
+                .take_while(|(c, _)| *c < upto)
+                .take(max)
+                .cloned()
+                .collect(),
+        )
+    }
+
+    /// Keeps lines that extend the run at its end (or start a new run
+    /// after a gap).
+    fn remember(&self, lines: &[Line]) {
+        let Ok(mut q) = self.lines.lock() else { return };
+        for (c, l) in lines {
+            match q.back().map(|b| b.0) {
+                Some(b) if *c == b + 1 => q.push_back((*c, l.clone())),
+                Some(b) if *c <= b => continue,
+                _ => {
+                    q.clear();
+                    q.push_back((*c, l.clone()));
+                }
+            }
+            while q.len() > CACHED_LINES {
+                q.pop_front();
+            }
+        }
+    }
+}
+
+/// Up to `limit` feed lines after `after`, below `published`: from the
+/// cache when it holds them, else read from the store, encoded and kept.
+fn lines_below(
+    app: &App,
+    after: Option<u64>,
+    limit: usize,
+    published: u64,
+) -> Result<Vec<Line>, ApiError> {
+    let first = after.map(|a| a.saturating_add(1)).unwrap_or(0);
+    if first >= published {
+        return Ok(Vec::new());
+    }
+    if let Some(lines) = app.lines.from(first, published, limit) {
+        if !lines.is_empty() {
+            return Ok(lines);
+        }
+    }
+    let lines: Vec<Line> = read_below(app, after, limit, published)?
+        .iter()
+        .map(|it| (it.cursor, Arc::from(line(it))))
+        .collect();
+    app.lines.remember(&lines);
+    Ok(lines)
+}
+
 /// `GET /feed` parameters.
 #[derive(Debug, Deserialize)]
 pub struct FeedQuery {
@@ -106,7 +185,7 @@ async fn page_inner(app: Arc<App>, q: FeedQuery) -> Result<Response, ApiError> {
     let items = loop {
         let upto = *published.borrow_and_update();
         let a = app.clone();
-        let items = blocking(move || read_below(&a, q.after, limit, upto)).await?;
+        let items = blocking(move || lines_below(&a, q.after, limit, upto)).await?;
         if !items.is_empty() || tokio::time::Instant::now() >= deadline {
             break items;
         }
@@ -117,8 +196,8 @@ async fn page_inner(app: Arc<App>, q: FeedQuery) -> Result<Response, ApiError> {
         }
     };
     let mut body = String::new();
-    for it in &items {
-        body.push_str(&line(it));
+    for (_, l) in &items {
+        body.push_str(l);
         body.push('\n');
     }
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
@@ -133,7 +212,7 @@ pub struct StreamQuery {
 struct Follow {
     app: Arc<App>,
     after: Option<u64>,
-    buffer: VecDeque<FeedItem>,
+    buffer: VecDeque<Line>,
     published: watch::Receiver<u64>,
     shutdown: watch::Receiver<bool>,
     _follower: Follower,
@@ -172,11 +251,9 @@ pub async fn stream(
     };
     let s = futures_util::stream::unfold(state, |mut st| async move {
         loop {
-            if let Some(item) = st.buffer.pop_front() {
-                st.after = Some(item.cursor);
-                let ev = SseEvent::default()
-                    .id(item.cursor.to_string())
-                    .data(line(&item));
+            if let Some((cursor, l)) = st.buffer.pop_front() {
+                st.after = Some(cursor);
+                let ev = SseEvent::default().id(cursor.to_string()).data(&*l);
                 return Some((Ok(ev), st));
             }
             if *st.shutdown.borrow() {
@@ -187,7 +264,7 @@ pub async fn stream(
             if first < upto {
                 let a = st.app.clone();
                 let after = st.after;
-                match blocking(move || read_below(&a, after, STREAM_PAGE, upto)).await {
+                match blocking(move || lines_below(&a, after, STREAM_PAGE, upto)).await {
                     Ok(items) if !items.is_empty() => {
                         st.buffer.extend(items);
                         continue;

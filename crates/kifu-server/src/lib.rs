@@ -87,6 +87,7 @@ pub struct App {
     /// Becomes true when the server stops: streams and long-polls end.
     pub shutdown: watch::Receiver<bool>,
     summaries: api::SummaryCache,
+    lines: feed::LineCache,
 }
 
 /// Errors starting or running the server.
@@ -207,6 +208,7 @@ impl Server {
                 sgf,
                 shutdown,
                 summaries: Default::default(),
+                lines: Default::default(),
             }),
             stop,
         })
