@@ -1,7 +1,8 @@
 //! HTTP load generator: a server on loopback, driven by many connections.
 //!
 //! `cargo bench -p kifu-server --bench http_load` runs every scenario;
-//! `-- batches|single|latency|followers` runs one. Figures are printed; the
+//! `-- batches|single|latency|followers` runs one (the followers scenario
+//! reads `FOLLOWERS`, `RATE` events/s and `SECS`: 1,000, 5,000 and 4). Figures are printed; the
 //! ones in `docs/PERFORMANCE.md` come from this program.
 //!
 //! - batches: 64 connections, each its own game, sending batches of 100;
@@ -305,11 +306,14 @@ fn main() {
         latency(&url, &cast, 2000);
     }
     if run("followers") {
-        let n = std::env::var("FOLLOWERS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(1000);
-        followers(&url, addr, &cast, n, 5000, 4);
+        let env = |k: &str, d: usize| {
+            std::env::var(k)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d)
+        };
+        let (n, rate, secs) = (env("FOLLOWERS", 1000), env("RATE", 5000), env("SECS", 4));
+        followers(&url, addr, &cast, n, rate, secs);
     }
     let _ = stop_tx.send(());
     let _ = rt.block_on(served);

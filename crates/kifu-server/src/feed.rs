@@ -282,3 +282,40 @@ pub async fn stream(
     });
     Ok(Sse::new(s).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(range: std::ops::Range<u64>) -> Vec<Line> {
+        range.map(|c| (c, Arc::from(format!("line {c}")))).collect()
+    }
+
+    #[test]
+    fn the_cache_serves_a_run_of_consecutive_cursors_and_nothing_else() {
+        let cache = LineCache::default();
+        assert!(cache.from(0, 10, 10).is_none());
+        cache.remember(&lines(5..10));
+        let got = cache.from(6, 9, 100).unwrap();
+        assert_eq!(got.iter().map(|l| l.0).collect::<Vec<_>>(), vec![6, 7, 8]);
+        assert_eq!(&*got[0].1, "line 6");
+        // Before the run, or past it: the store is read instead.
+        assert!(cache.from(4, 10, 10).is_none());
+        assert!(cache.from(10, 20, 10).is_none());
+        // Older lines do not disturb the run; a gap starts a new one.
+        cache.remember(&lines(0..3));
+        assert_eq!(cache.from(5, 10, 1).unwrap()[0].0, 5);
+        cache.remember(&lines(20..22));
+        assert!(cache.from(5, 30, 10).is_none());
+        assert_eq!(cache.from(20, 30, 10).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_cache_is_bounded() {
+        let cache = LineCache::default();
+        cache.remember(&lines(0..(CACHED_LINES as u64 + 100)));
+        assert!(cache.from(0, u64::MAX, 1).is_none());
+        let first = cache.from(100, u64::MAX, 1).unwrap();
+        assert_eq!(first[0].0, 100);
+    }
+}
