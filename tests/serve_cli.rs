@@ -952,3 +952,37 @@ fn sigterm_under_load_answers_what_it_accepted_and_loses_none_of_it() {
         assert_eq!(&hex::encode(r.hash()), hash);
     }
 }
+
+#[test]
+fn a_long_poll_returns_with_the_next_record_once_it_is_durable() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("served");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let cast = Cast::new();
+    let mut c = ChainBuilder::start(&cast.referee, cast.genesis("long poll"), 0);
+    assert_eq!(post_records(&url, &c.records).0, 200);
+    // Nothing after cursor 0 yet: the poll waits (up to 30 s) for the next.
+    let poll_url = format!("{url}/feed?after=0&wait=30");
+    let poll =
+        std::thread::spawn(move || ureq::get(&poll_url).call().unwrap().into_string().unwrap());
+    std::thread::sleep(Duration::from_millis(300));
+    let r = c
+        .push(
+            &cast.recorder,
+            Body::ClockPressed {
+                player: Color::Black,
+            },
+        )
+        .clone();
+    assert_eq!(post_records(&url, std::slice::from_ref(&r)).0, 200);
+    let body = poll.join().unwrap();
+    let lines: Vec<Value> = body
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{body}");
+    assert_eq!(lines[0]["cursor"], 1);
+    assert_eq!(lines[0]["event_bytes"], hex::encode(&r.event_bytes));
+    assert!(server.terminate().success());
+}
