@@ -77,6 +77,9 @@ pub struct Prepared {
     records: Vec<Record>,
     headers: Vec<Option<kifu_ledger::Header>>,
     place: Vec<Option<Place>>,
+    /// Body and role already checked (the game was stored).
+    checked: Vec<bool>,
+    hashes: Vec<Hash>,
     verify_time: Duration,
 }
 
@@ -159,10 +162,38 @@ impl Store {
                 place[i] = Some(Place::Refused(LedgerError::BadSignature.into()));
             }
         }
+
+        // 3. The body and the signer's role need only the game's genesis,
+        // which never changes: checked here, outside the write lock, when
+        // the game is stored already (a game created in this batch is
+        // checked when its records are placed).
+        let mut checked = vec![false; n];
+        for i in 0..n {
+            let Some(h) = &headers[i] else { continue };
+            if place[i].is_some() || h.seq == 0 {
+                continue;
+            }
+            let Ok(genesis) = self.genesis(&h.chain) else {
+                continue;
+            };
+            match h.clone().into_event() {
+                Ok(event) => {
+                    let held = genesis.roles_of(&event.signer);
+                    match roles::check(&held, &event.body, event.seq) {
+                        Ok(()) => checked[i] = true,
+                        Err(r) => place[i] = Some(Place::Refused(LedgerError::Refused(r).into())),
+                    }
+                }
+                Err(e) => place[i] = Some(Place::Refused(e.into())),
+            }
+        }
+        let hashes = records.iter().map(|r| r.hash()).collect();
         Prepared {
             records,
             headers,
             place,
+            checked,
+            hashes,
             verify_time: started.elapsed(),
         }
     }
@@ -176,6 +207,8 @@ impl Store {
             records,
             headers,
             mut place,
+            checked,
+            hashes,
             verify_time,
         } = prepared;
         let n = records.len();
@@ -195,14 +228,14 @@ impl Store {
             let p = self.place_one(
                 header,
                 record,
+                (hashes[i], checked[i]),
                 &mut heads,
                 &local_genesis,
-                &planned,
-                &planned_at,
+                (&planned, &planned_at),
             );
             let p = match p {
                 Ok(Fit::New(game, genesis)) => {
-                    let hash = record.hash();
+                    let hash = hashes[i];
                     let seq = header.seq;
                     if let Some(g) = genesis {
                         local_genesis.insert(game, g);
@@ -219,7 +252,7 @@ impl Store {
                 }
                 Ok(Fit::Same) => {
                     let game = if header.seq == 0 {
-                        record.hash()
+                        hashes[i]
                     } else {
                         header.chain
                     };
@@ -228,7 +261,7 @@ impl Store {
                         None => Place::Stored {
                             game,
                             seq: header.seq,
-                            hash: record.hash(),
+                            hash: hashes[i],
                         },
                     }
                 }
@@ -368,14 +401,14 @@ impl Store {
         &self,
         header: &kifu_ledger::Header,
         record: &Record,
+        (hash, checked): (Hash, bool),
         heads: &mut HashMap<Hash, Head>,
         local_genesis: &HashMap<Hash, Arc<Genesis>>,
-        planned: &[Planned],
-        planned_at: &HashMap<(Hash, u64), usize>,
+        (planned, planned_at): (&[Planned], &HashMap<(Hash, u64), usize>),
     ) -> Result<Fit, StoreError> {
         if header.seq == 0 {
             let (_, g) = check_genesis(record)?;
-            let game = record.hash();
+            let game = hash;
             // The game id is the genesis hash: a stored game with this id
             // holds this very record.
             if heads.contains_key(&game) || self.head(&game)?.is_some() {
@@ -409,8 +442,18 @@ impl Store {
             .into());
         }
         // The checks of `kifu_ledger::check_append` other than the signature,
-        // which the batch has verified already.
-        // The envelope was read (strictly) already; only the body is left.
+        // which the batch has verified already (and the body and role, when
+        // `prepare_each` could check them).
+        if header.seq != head.seq + 1 || header.prev_hash != head.hash {
+            return Err(LedgerError::Conflict {
+                expected_seq: head.seq + 1,
+                got_seq: header.seq,
+            }
+            .into());
+        }
+        if checked {
+            return Ok(Fit::New(game, None));
+        }
         let event = header.clone().into_event()?;
         if event.seq != head.seq + 1 || event.prev_hash != head.hash {
             return Err(LedgerError::Conflict {
