@@ -13,8 +13,9 @@ use serde_json::json;
 
 use crate::cli::{ExportArgs, ImportArgs, VerifyArgs};
 use crate::keys::read_private;
+use crate::remote::{open, open_existing};
 use crate::render::{count, short};
-use crate::store_open::{now_ms, open, open_existing};
+use crate::store_open::now_ms;
 use crate::{CmdResult, Failure};
 
 /// Exit code when verification finds a problem (a fork included).
@@ -48,27 +49,11 @@ fn manifest_json(m: Option<&ManifestCheck>) -> serde_json::Value {
 
 /// The report as JSON.
 pub fn report_json(r: &VerifyReport, manifest: Option<&ManifestCheck>) -> serde_json::Value {
-    json!({
-        "ok": r.ok(),
-        "records": r.records,
-        "distinct": r.distinct,
-        "games": r.games.iter().map(|g| json!({
-            "game": hex::encode(g.game),
-            "events": g.events,
-            "head": hex::encode(g.head.hash),
-            "head_seq": g.head.seq,
-            "head_at_ms": g.head_at_ms,
-            "result_seq": g.result_seq,
-            "pending_appeals": g.pending_appeals,
-            "finished": g.finished(),
-        })).collect::<Vec<_>>(),
-        "problems": r.problems.iter().map(|p| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what})).collect::<Vec<_>>(),
-        "forks": r.forks.iter().map(|f| json!({"game": hex::encode(f.game), "seq": f.seq, "first": hex::encode(f.first), "second": hex::encode(f.second), "records": f.all.iter().map(hex::encode).collect::<Vec<_>>()})).collect::<Vec<_>>(),
-        "duplicates": r.duplicates.iter().map(|d| json!({"game": hex::encode(d.game), "seq": d.seq, "hash": hex::encode(d.hash), "copies": d.copies})).collect::<Vec<_>>(),
-        "uninterpreted": r.uninterpreted.iter().map(|(g, s, k)| json!({"game": hex::encode(g), "seq": s, "kind_index": k})).collect::<Vec<_>>(),
-        "warnings": r.warnings.iter().map(|p| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what})).collect::<Vec<_>>(),
-        "manifest": manifest_json(manifest),
-    })
+    let mut v = kifu_game::document::verify_report_json(r);
+    if let Some(o) = v.as_object_mut() {
+        o.insert("manifest".into(), manifest_json(manifest));
+    }
+    v
 }
 
 fn print_report(
@@ -202,10 +187,13 @@ pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
         }
         None => {
             let store = open_existing(data)?;
+            let place = crate::remote::server()
+                .map(|url| format!("server {url}"))
+                .unwrap_or_else(|| format!("store {}", data.display()));
             let records = store.records_for_verification()?;
             let report = verify_records(&records);
             pb.finish_and_clear();
-            print_report(&report, None, &format!("store {}", data.display()), a.json)
+            print_report(&report, None, &place, a.json)
         }
     }
 }

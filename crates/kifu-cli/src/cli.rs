@@ -11,6 +11,10 @@ pub struct Cli {
     /// Data directory of the store.
     #[arg(long, global = true, env = "KIFU_DATA", default_value = "./kifu-data")]
     pub data: PathBuf,
+    /// Act through a `kifu serve` at this URL (http://host:port) instead of
+    /// opening the data directory.
+    #[arg(long, global = true, env = "KIFU_SERVER")]
+    pub server: Option<String>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -84,6 +88,29 @@ pub enum Command {
     Publish(crate::nats_cmd::PublishArgs),
     /// Copy a NATS JetStream stream of kifu records, verified, into this store.
     Mirror(crate::nats_cmd::MirrorArgs),
+    /// Serve the data directory over HTTP: many boards append at once, readers
+    /// and feed followers connect (see docs/API.md).
+    Serve(ServeArgs),
+}
+
+/// `kifu serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on (port 0: any free port; the address is printed).
+    #[arg(long, default_value = "127.0.0.1:7447")]
+    pub listen: std::net::SocketAddr,
+    /// Records the ingest queue holds before it answers 503.
+    #[arg(long, default_value_t = 65_536)]
+    pub queue: usize,
+    /// Most records in one request (submitted or read).
+    #[arg(long, default_value_t = 10_000)]
+    pub max_records: usize,
+    /// Largest request body, in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub max_body_mib: usize,
+    /// Longest time for one request (streams and long-polls excepted), in seconds.
+    #[arg(long, default_value_t = 30)]
+    pub timeout_s: u64,
 }
 
 /// `kifu replay`.

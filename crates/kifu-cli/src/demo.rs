@@ -13,8 +13,9 @@ use serde_json::json;
 use crate::cli::DemoArgs;
 use crate::game_cmd::{append_body, create_game};
 use crate::keys::{generate, write_pair};
+use crate::remote::open;
 use crate::render::{count, describe};
-use crate::store_open::{now_ms, open};
+use crate::store_open::now_ms;
 use crate::{CmdResult, Failure};
 
 struct Cast {
@@ -348,7 +349,9 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
         }
         say!(
             "verified the store in {}: {}, {}, every link, signature and role checks",
-            data.display(),
+            crate::remote::server()
+                .map(str::to_string)
+                .unwrap_or_else(|| data.display().to_string()),
             count(report.games.len(), "game"),
             count(records.len(), "event")
         );

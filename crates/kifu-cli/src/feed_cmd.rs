@@ -5,8 +5,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::cli::FeedArgs;
+use crate::remote::{open, open_existing};
 use crate::render::record_json;
-use crate::store_open::{open, open_existing};
 use crate::{CmdResult, Failure};
 
 /// Lines read from the store at a time.

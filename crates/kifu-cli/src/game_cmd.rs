@@ -6,13 +6,13 @@ use std::path::Path;
 use kifu_ledger::{
     Body, Event, GameKind, Genesis, Hash, Participant, Record, Role, TimeControl, TournamentRef,
 };
-use kifu_store::Store;
 use serde_json::json;
 
 use crate::cli::{AppendArgs, LogArgs, NewGameArgs, SoakArgs};
 use crate::keys::{read_private, read_public};
+use crate::remote::{open, open_existing, Backend};
 use crate::render::{describe, record_json, short};
-use crate::store_open::{now_ms, open, open_existing};
+use crate::store_open::now_ms;
 use crate::{CmdResult, Failure};
 
 /// Parses komi such as `7.5`, `-3`, `0.5` into half points.
@@ -133,7 +133,7 @@ pub fn check_genesis_values(g: &Genesis) -> Result<(), Failure> {
 
 /// Signs and stores a genesis; returns the game id.
 pub fn create_game(
-    store: &Store,
+    store: &Backend,
     key: &kifu_ledger::Keypair,
     g: Genesis,
     at_ms: u64,
@@ -146,7 +146,7 @@ pub fn create_game(
 
 /// Signs and appends one body to a game; returns the record and its place.
 pub fn append_body(
-    store: &Store,
+    store: &Backend,
     game: &Hash,
     key: &kifu_ledger::Keypair,
     at_ms: u64,
@@ -156,7 +156,7 @@ pub fn append_body(
         .head(game)?
         .ok_or_else(|| Failure::new(format!("no game {}", short(game))))?;
     let rec = Event::next(*game, head, at_ms, key.public(), body).sign(key)?;
-    Ok(store.append(rec)?)
+    store.append(rec)
 }
 
 /// `kifu new-game`.

@@ -27,9 +27,11 @@ mod game_cmd;
 mod keys;
 mod match_cmd;
 mod nats_cmd;
+mod remote;
 mod render;
 mod renju_cmd;
 mod replay_cmd;
+mod serve_cmd;
 mod sgf_cmd;
 mod store_open;
 mod tlog_cmd;
@@ -80,6 +82,7 @@ pub type CmdResult = Result<(), Failure>;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    remote::set_server(cli.server.clone());
     let result = match cli.command {
         Command::Keygen(a) => keys::keygen(a),
         Command::NewGame(a) => game_cmd::new_game(&cli.data, a),
@@ -123,6 +126,7 @@ fn main() -> ExitCode {
         Command::Tiles(a) => tlog_cmd::tiles(&cli.data, a),
         Command::Publish(a) => nats_cmd::publish(&cli.data, a),
         Command::Mirror(a) => nats_cmd::mirror(&cli.data, a),
+        Command::Serve(a) => serve_cmd::serve(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

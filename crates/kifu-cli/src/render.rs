@@ -1,7 +1,7 @@
 //! Rendering records for people and for scripts.
 
-use kifu_ledger::{human_kind_name, Body, Hash, Record};
-use serde_json::{json, Value};
+use kifu_ledger::{Body, Hash, Record};
+use serde_json::Value;
 
 /// A short id: the first 12 hex digits.
 pub fn short(h: &Hash) -> String {
@@ -20,31 +20,9 @@ pub fn count(n: impl TryInto<u64>, noun: &str) -> String {
     }
 }
 
+/// One record as a JSON object (see `kifu_game::document::record_json`).
 pub fn record_json(game: &Hash, record: &Record) -> Value {
-    let hash = record.hash();
-    match record.header() {
-        Ok(h) => {
-            let body = record.decode().ok().map(|e| e.body);
-            json!({
-                "game": hex::encode(game),
-                "seq": h.seq,
-                "hash": hex::encode(hash),
-                "prev_hash": hex::encode(h.prev_hash),
-                "at_ms": h.at_ms,
-                "signer": h.signer.to_hex(),
-                "kind": human_kind_name(h.kind),
-                "kind_index": h.kind,
-                "body": body.map(|b| serde_json::to_value(b).unwrap_or(Value::Null)),
-                "event_bytes": hex::encode(&record.event_bytes),
-                "signature": hex::encode(record.signature),
-            })
-        }
-        Err(e) => json!({
-            "game": hex::encode(game),
-            "hash": hex::encode(hash),
-            "error": e.to_string(),
-        }),
-    }
+    kifu_game::document::record_json(game, record)
 }
 
 /// A one-line human summary of a body (the game projection's wording).

@@ -6,10 +6,9 @@ use std::path::Path;
 use kifu_clock::{format_time, Resolution};
 use kifu_game::{result_text, Admissibility, BoardState, GameState, Phase};
 use kifu_ledger::{verify_records, Event, Hash};
-use serde_json::json;
 
 use crate::cli::{ExplainArgs, ReplayArgs, SanctionsArgs};
-use crate::store_open::open_existing;
+use crate::remote::open_existing;
 use crate::{CmdResult, Failure};
 
 /// Reads, verifies and decodes a game's events.
@@ -39,19 +38,14 @@ pub fn replay(data: &Path, a: ReplayArgs) -> CmdResult {
             "the game has events 0 to {last}; there is no event {at}"
         )));
     }
-    let state = GameState::at(&events, at);
     if a.json {
-        let v = json!({
-            "game": hex::encode(game),
-            "verified": verified,
-            "last_seq": last,
-            "state": state,
-            "result_computed": state.result.computed(),
-            "view": state.view(),
-        });
-        say!("{v}");
+        say!(
+            "{}",
+            kifu_game::document::replay_json(&game, &events, at, verified)
+        );
         return Ok(());
     }
+    let state = GameState::at(&events, at);
     for line in replay_text(&game, &state, last, verified) {
         say!("{line}");
     }
@@ -325,33 +319,14 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
 /// `kifu explain GAME [--json]`.
 pub fn explain(data: &Path, a: ExplainArgs) -> CmdResult {
     let (game, events, verified) = load(data, &a.game)?;
-    let state = GameState::replay(&events);
     if a.json {
-        let story: Vec<_> = state
-            .events
-            .iter()
-            .map(|e| {
-                let cons: Vec<_> = state.consequences_of(e.seq).collect();
-                json!({
-                    "seq": e.seq,
-                    "at_ms": e.at_ms,
-                    "kind": e.kind,
-                    "signer": e.signer,
-                    "summary": e.summary,
-                    "consequences": cons,
-                })
-            })
-            .collect();
-        let v = json!({
-            "game": hex::encode(game),
-            "verified": verified,
-            "events": story,
-            "result_computed": state.result.computed(),
-            "result": state.result,
-        });
-        say!("{v}");
+        say!(
+            "{}",
+            kifu_game::document::explain_json(&game, &events, verified)
+        );
         return Ok(());
     }
+    let state = GameState::replay(&events);
     say!(
         "game {}{}",
         hex::encode(game),

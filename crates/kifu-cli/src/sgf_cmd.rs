@@ -13,8 +13,9 @@ use serde_json::json;
 use crate::cli::{SgfBoardArgs, SgfExportArgs, SgfImportArgs};
 use crate::clock_cmd::read_input;
 use crate::keys::{read_private, read_public};
+use crate::remote::{open, open_existing};
 use crate::render::short;
-use crate::store_open::{now_ms, open, open_existing};
+use crate::store_open::now_ms;
 use crate::{CmdResult, Failure};
 
 fn fail(e: impl std::fmt::Display) -> Failure {

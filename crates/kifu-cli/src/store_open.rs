@@ -18,6 +18,9 @@ pub fn open(dir: &Path) -> Result<Store, Failure> {
         match Store::open(dir) {
             Ok(s) => return Ok(s),
             Err(StoreError::Locked(_)) => {
+                if let Some(line) = crate::remote::held_by_server(dir) {
+                    return Err(Failure::new(line));
+                }
                 if started.elapsed() > LOCK_WAIT {
                     return Err(Failure::new(format!(
                         "the store in {} is in use by another process",

@@ -43,6 +43,7 @@ pub mod cite;
 mod clock;
 pub mod convert;
 pub mod digest;
+pub mod document;
 mod ending;
 pub mod go;
 mod illegal;

@@ -39,6 +39,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod batch;
 mod kv;
 mod sync;
 pub mod tlog;
@@ -56,6 +57,8 @@ use kifu_ledger::{
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use crate::sync::GroupSync;
+
+pub use crate::batch::{Committed, EachOutcome, Prepared};
 
 /// What can go wrong when storing or reading.
 #[derive(Debug, thiserror::Error)]

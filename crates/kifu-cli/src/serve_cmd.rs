@@ -1,0 +1,46 @@
+//! `kifu serve`: serve the data directory over HTTP (see `docs/API.md`).
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kifu_server::{marker, Limits, Server};
+
+use crate::cli::ServeArgs;
+use crate::{CmdResult, Failure};
+
+/// `kifu serve [--listen ADDR]`: prints `listening on http://ADDR` once it
+/// accepts connections, and runs until Ctrl-C or SIGTERM; then it stops
+/// accepting, commits and syncs what was accepted, answers it, and exits 0.
+pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
+    let store = Arc::new(crate::store_open::open(data)?);
+    let limits = Limits {
+        max_body_bytes: a.max_body_mib.saturating_mul(1 << 20),
+        max_records_per_request: a.max_records.max(1),
+        max_records_per_read: a.max_records.max(1),
+        queue_records: a.queue.max(a.max_records).max(1),
+        request_timeout: Duration::from_secs(a.timeout_s.max(1)),
+    };
+    // SGF export is the command line's today; the server calls it.
+    let sgf: kifu_server::SgfExport = Arc::new(|records: &[kifu_ledger::Record]| {
+        crate::sgf_cmd::game_to_sgf(records)
+            .map(|g| kifu_go::sgf::write(&g))
+            .map_err(|f| f.message)
+    });
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let result = rt.block_on(async {
+        let (listener, addr) = kifu_server::bind(a.listen).await?;
+        let server = Server::new(store.clone(), limits, sgf)?;
+        let url = format!("http://{addr}");
+        marker::write(data, &url)?;
+        say!("listening on {url}");
+        let r = server.run(listener, kifu_server::stop_signal()).await;
+        marker::remove(data);
+        r
+    });
+    result.map_err(|e| Failure::new(format!("kifu serve: {e}")))?;
+    eprintln!("kifu serve: stopped; everything acknowledged is on disk");
+    Ok(())
+}

@@ -1,0 +1,142 @@
+//! The JSON documents about records and games that `kifu ... --json` prints
+//! and `kifu serve` answers: one definition for both faces, so a script gets
+//! the same object from the command line and from the HTTP API.
+
+use kifu_ledger::{human_kind_name, Event, Hash, Record, VerifyReport};
+use serde_json::{json, Value};
+
+use crate::state::{result_text, BoardState, GameState};
+
+/// One record as a JSON object: envelope, body, and the raw bytes and
+/// signature in hex so a consumer can verify it independently.
+pub fn record_json(game: &Hash, record: &Record) -> Value {
+    let hash = record.hash();
+    match record.header() {
+        Ok(h) => {
+            let body = record.decode().ok().map(|e| e.body);
+            json!({
+                "game": hex::encode(game),
+                "seq": h.seq,
+                "hash": hex::encode(hash),
+                "prev_hash": hex::encode(h.prev_hash),
+                "at_ms": h.at_ms,
+                "signer": h.signer.to_hex(),
+                "kind": human_kind_name(h.kind),
+                "kind_index": h.kind,
+                "body": body.map(|b| serde_json::to_value(b).unwrap_or(Value::Null)),
+                "event_bytes": hex::encode(&record.event_bytes),
+                "signature": hex::encode(record.signature),
+            })
+        }
+        Err(e) => json!({
+            "game": hex::encode(game),
+            "hash": hex::encode(hash),
+            "error": e.to_string(),
+        }),
+    }
+}
+
+/// The state of a game at event `at` (`kifu replay --json`): the whole
+/// projection, the board as a picture (`board_view`: rows of `X`, `O`, `.`,
+/// top first, with prisoners and the side to move), and the result the rules
+/// give so far. `verified` says whether every link, signature and role of the
+/// game checked.
+pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Value {
+    let last = events.last().map(|e| e.seq).unwrap_or(0);
+    let state = GameState::at(events, at);
+    let board_view = match &state.board {
+        BoardState::Go(b) => serde_json::to_value(b.view()).unwrap_or(Value::Null),
+        BoardState::Renju(r) => serde_json::to_value(r.view()).unwrap_or(Value::Null),
+        BoardState::None => Value::Null,
+    };
+    json!({
+        "game": hex::encode(game),
+        "verified": verified,
+        "last_seq": last,
+        "state": state,
+        "board_view": board_view,
+        "result_computed": state.result.computed(),
+        "view": state.view(),
+    })
+}
+
+/// The game as a story (`kifu explain --json`): every event with its signer
+/// and wording, and each consequence with the rule behind it.
+pub fn explain_json(game: &Hash, events: &[Event], verified: bool) -> Value {
+    let state = GameState::replay(events);
+    let story: Vec<_> = state
+        .events
+        .iter()
+        .map(|e| {
+            let cons: Vec<_> = state.consequences_of(e.seq).collect();
+            json!({
+                "seq": e.seq,
+                "at_ms": e.at_ms,
+                "kind": e.kind,
+                "signer": e.signer,
+                "summary": e.summary,
+                "consequences": cons,
+            })
+        })
+        .collect();
+    json!({
+        "game": hex::encode(game),
+        "verified": verified,
+        "events": story,
+        "result_computed": state.result.computed(),
+        "result": state.result,
+    })
+}
+
+/// A verification report (`kifu verify --json`).
+pub fn verify_report_json(r: &VerifyReport) -> Value {
+    json!({
+        "ok": r.ok(),
+        "records": r.records,
+        "distinct": r.distinct,
+        "games": r.games.iter().map(|g| json!({
+            "game": hex::encode(g.game),
+            "events": g.events,
+            "head": hex::encode(g.head.hash),
+            "head_seq": g.head.seq,
+            "head_at_ms": g.head_at_ms,
+            "result_seq": g.result_seq,
+            "pending_appeals": g.pending_appeals,
+            "finished": g.finished(),
+        })).collect::<Vec<_>>(),
+        "problems": r.problems.iter().map(|p| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what})).collect::<Vec<_>>(),
+        "forks": r.forks.iter().map(|f| json!({"game": hex::encode(f.game), "seq": f.seq, "first": hex::encode(f.first), "second": hex::encode(f.second), "records": f.all.iter().map(hex::encode).collect::<Vec<_>>()})).collect::<Vec<_>>(),
+        "duplicates": r.duplicates.iter().map(|d| json!({"game": hex::encode(d.game), "seq": d.seq, "hash": hex::encode(d.hash), "copies": d.copies})).collect::<Vec<_>>(),
+        "uninterpreted": r.uninterpreted.iter().map(|(g, s, k)| json!({"game": hex::encode(g), "seq": s, "kind_index": k})).collect::<Vec<_>>(),
+        "warnings": r.warnings.iter().map(|p| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what})).collect::<Vec<_>>(),
+    })
+}
+
+/// One line of a list of games: where it is played (tournament, round,
+/// board), by whom, under which rules, its phase and its result so far.
+pub fn game_summary_json(game: &Hash, events: &[Event]) -> Value {
+    let state = GameState::replay(events);
+    let g = state.genesis.as_ref();
+    let name = |role| {
+        g.and_then(|g| g.holder(role))
+            .map(|p| p.name.clone())
+            .unwrap_or_default()
+    };
+    let last = events.last();
+    json!({
+        "game": hex::encode(game),
+        "events": events.len(),
+        "last_seq": last.map(|e| e.seq),
+        "last_at_ms": last.map(|e| e.at_ms),
+        "kind": g.map(|g| g.game),
+        "ruleset": g.map(|g| g.ruleset.clone()),
+        "board_size": g.map(|g| g.board_size),
+        "title": g.map(|g| g.title.clone()),
+        "tournament": g.and_then(|g| g.tournament.clone()),
+        "black": name(kifu_ledger::Role::Black),
+        "white": name(kifu_ledger::Role::White),
+        "phase": state.phase,
+        "result": state.result.computed().map(|d| result_text(&d.result)),
+        "declared": state.result.declared.iter().map(|d| result_text(&d.result)).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,397 @@
+//! The HTTP API: submitting records, reading games, their projection and
+//! their archive. Every answer is computed by the library crates; this
+//! module only translates.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use kifu_game::document;
+use kifu_ledger::{archive, verify_records, Event, Hash, Record};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::error::ApiError;
+use crate::wire;
+use crate::App;
+
+/// Runs blocking library work (sled reads, projections, verification) off
+/// the async workers.
+pub async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("a worker failed: {e}"),
+        )
+    })?
+}
+
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.trim_start().starts_with("application/json"))
+        .unwrap_or(false)
+}
+
+/// `POST /records`: one or many signed records; an answer per record.
+pub async fn submit(State(app): State<Arc<App>>, headers: HeaderMap, body: Bytes) -> Response {
+    match submit_inner(&app, &headers, &body).await {
+        Ok(r) => r,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Response, ApiError> {
+    let max = app.limits.max_records_per_request;
+    let records = if is_json(headers) {
+        wire::records_from_json(body, max)?
+    } else {
+        wire::records_from_bytes(body, max)?
+    };
+    if records.is_empty() {
+        return Err(ApiError::bad_request(
+            "empty",
+            "the request holds no record",
+        ));
+    }
+    let answer = app.ingest.append(records).await?;
+    let mut refused: Vec<ApiError> = Vec::new();
+    let results: Vec<Value> = answer
+        .iter()
+        .map(|r| match r {
+            Ok(a) => json!({
+                "ok": true,
+                "game": hex::encode(a.game),
+                "seq": a.seq,
+                "hash": hex::encode(a.hash),
+                "cursor": a.cursor,
+                "new": a.new,
+            }),
+            Err(e) => {
+                let err = ApiError::from(e);
+                let v = json!({"ok": false, "error": err.body()});
+                refused.push(err);
+                v
+            }
+        })
+        .collect();
+    let accepted = results.len() - refused.len();
+    let status = match refused.first() {
+        None => StatusCode::OK,
+        Some(first) if accepted == 0 && refused.iter().all(|e| e.status == first.status) => {
+            first.status
+        }
+        Some(_) => StatusCode::MULTI_STATUS,
+    };
+    let mut body = json!({"accepted": accepted, "refused": refused.len(), "results": results});
+    if let (Some(first), true) = (refused.first(), accepted == 0) {
+        body["error"] = first.body();
+    }
+    Ok((status, Json(body)).into_response())
+}
+
+/// Filters of `GET /games`.
+#[derive(Debug, Deserialize)]
+pub struct GamesQuery {
+    tournament: Option<String>,
+    round: Option<u32>,
+    player: Option<String>,
+}
+
+/// A game's decoded events (kinds this build does not know are left out of
+/// the projection, as `kifu replay` does) and whether the chain verifies.
+fn load(app: &App, prefix: &str) -> Result<(Hash, Vec<Record>), ApiError> {
+    let game = app.store.resolve(prefix)?;
+    let records = app.store.read(&game, 0, None)?;
+    Ok((game, records))
+}
+
+fn decoded(records: &[Record]) -> Vec<Event> {
+    records.iter().filter_map(|r| r.decode().ok()).collect()
+}
+
+/// The summary of a game, cached by its head.
+fn summary(app: &App, game: &Hash) -> Result<Value, ApiError> {
+    let head = app
+        .store
+        .head(game)?
+        .ok_or_else(|| ApiError::from(kifu_store::StoreError::NoSuchGame(hex::encode(game))))?;
+    if let Some((seq, v)) = app.summaries.lock().ok().and_then(|c| c.get(game).cloned()) {
+        if seq == head.seq {
+            return Ok(v);
+        }
+    }
+    let records = app.store.read(game, 0, Some(head.seq))?;
+    let mut v = document::game_summary_json(game, &decoded(&records));
+    v["head"] = json!({"seq": head.seq, "hash": hex::encode(head.hash)});
+    if let Ok(mut c) = app.summaries.lock() {
+        c.insert(*game, (head.seq, v.clone()));
+    }
+    Ok(v)
+}
+
+fn matches(v: &Value, q: &GamesQuery) -> bool {
+    if let Some(t) = &q.tournament {
+        if v["tournament"]["tournament"].as_str() != Some(t.as_str()) {
+            return false;
+        }
+    }
+    if let Some(r) = q.round {
+        if v["tournament"]["round"].as_u64() != Some(u64::from(r)) {
+            return false;
+        }
+    }
+    if let Some(p) = &q.player {
+        let p = p.to_lowercase();
+        let has = |k: &str| v[k].as_str().unwrap_or("").to_lowercase().contains(&p);
+        if !has("black") && !has("white") {
+            return false;
+        }
+    }
+    true
+}
+
+/// `GET /games`: every game with where it is played, by whom, its phase and
+/// result.
+pub async fn games(
+    State(app): State<Arc<App>>,
+    Query(q): Query<GamesQuery>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let mut out = Vec::new();
+        for g in app.store.games()? {
+            let v = summary(&app, &g)?;
+            if matches(&v, &q) {
+                out.push(v);
+            }
+        }
+        Ok(Json(json!({ "games": out })))
+    })
+    .await
+}
+
+/// `GET /games/{id}`: one game's summary; the replay page for a browser
+/// (a request that accepts HTML).
+pub async fn game(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if crate::page::wants_html(&headers) {
+        return Ok(crate::page::page().await);
+    }
+    blocking(move || {
+        let g = app.store.resolve(&id)?;
+        Ok(Json(summary(&app, &g)?).into_response())
+    })
+    .await
+}
+
+/// `GET /games/{id}/head`.
+pub async fn head(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let g = app.store.resolve(&id)?;
+        let h = app
+            .store
+            .head(&g)?
+            .ok_or_else(|| ApiError::from(kifu_store::StoreError::NoSuchGame(id.clone())))?;
+        Ok(Json(
+            json!({"game": hex::encode(g), "seq": h.seq, "hash": hex::encode(h.hash)}),
+        ))
+    })
+    .await
+}
+
+/// Range of `GET /games/{id}/records`.
+#[derive(Debug, Deserialize)]
+pub struct RangeQuery {
+    from: Option<u64>,
+    to: Option<u64>,
+    /// `bytes` for the stored records concatenated.
+    format: Option<String>,
+}
+
+fn wants_bytes(headers: &HeaderMap, format: Option<&str>) -> bool {
+    format == Some("bytes")
+        || headers
+            .get(header::ACCEPT)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.contains("application/octet-stream"))
+            .unwrap_or(false)
+}
+
+fn octets(bytes: Vec<u8>) -> Response {
+    ([(header::CONTENT_TYPE, "application/octet-stream")], bytes).into_response()
+}
+
+/// `GET /games/{id}/records?from=&to=`: JSON (as `kifu log --json`), or the
+/// stored bytes concatenated with `format=bytes`.
+pub async fn records(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    Query(q): Query<RangeQuery>,
+) -> Result<Response, ApiError> {
+    let bytes = wants_bytes(&headers, q.format.as_deref());
+    blocking(move || {
+        let g = app.store.resolve(&id)?;
+        let from = q.from.unwrap_or(0);
+        let limit = (app.limits.max_records_per_read as u64).max(1);
+        let to = Some(q.to.unwrap_or(u64::MAX).min(from.saturating_add(limit - 1)));
+        let records = app.store.read(&g, from, to)?;
+        if bytes {
+            let mut out = Vec::new();
+            for r in &records {
+                out.extend_from_slice(&r.to_stored());
+            }
+            return Ok(octets(out));
+        }
+        let list: Vec<Value> = records
+            .iter()
+            .map(|r| document::record_json(&g, r))
+            .collect();
+        Ok(Json(json!({"game": hex::encode(g), "records": list})).into_response())
+    })
+    .await
+}
+
+/// `?at=` of `GET /games/{id}/state`.
+#[derive(Debug, Deserialize)]
+pub struct AtQuery {
+    at: Option<u64>,
+}
+
+/// `GET /games/{id}/state?at=SEQ`: `kifu replay --json`.
+pub async fn state(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    Query(q): Query<AtQuery>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (game, records) = load(&app, &id)?;
+        let verified = verify_records(&records).ok();
+        let events = decoded(&records);
+        let last = events.last().map(|e| e.seq).unwrap_or(0);
+        let at = q.at.unwrap_or(last);
+        if at > last {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "no_such_event",
+                format!("the game has events 0 to {last}; there is no event {at}"),
+            ));
+        }
+        Ok(Json(document::replay_json(&game, &events, at, verified)))
+    })
+    .await
+}
+
+/// `GET /games/{id}/explain`: `kifu explain --json`.
+pub async fn explain(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (game, records) = load(&app, &id)?;
+        let verified = verify_records(&records).ok();
+        Ok(Json(document::explain_json(
+            &game,
+            &decoded(&records),
+            verified,
+        )))
+    })
+    .await
+}
+
+/// `GET /games/{id}/sgf`.
+pub async fn sgf(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    blocking(move || {
+        let (_, records) = load(&app, &id)?;
+        let text = (app.sgf)(&records)
+            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "no_sgf", e))?;
+        Ok(([(header::CONTENT_TYPE, "application/x-go-sgf")], text).into_response())
+    })
+    .await
+}
+
+/// `GET /games/{id}/archive`: the game as an archive file.
+pub async fn game_archive(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    blocking(move || {
+        let (_, records) = load(&app, &id)?;
+        Ok(octets(archive::write(&records)))
+    })
+    .await
+}
+
+/// `GET /archive`: every game as one archive file.
+pub async fn store_archive(State(app): State<Arc<App>>) -> Result<Response, ApiError> {
+    blocking(move || Ok(octets(archive::write(&app.store.all_records()?)))).await
+}
+
+/// `GET /games/{id}/verify`: `kifu verify --json` of one game.
+pub async fn game_verify(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (_, records) = load(&app, &id)?;
+        Ok(Json(document::verify_report_json(&verify_records(
+            &records,
+        ))))
+    })
+    .await
+}
+
+/// `GET /verify`: `kifu verify --json` of the whole store.
+pub async fn store_verify(State(app): State<Arc<App>>) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let records = app.store.all_records()?;
+        Ok(Json(document::verify_report_json(&verify_records(
+            &records,
+        ))))
+    })
+    .await
+}
+
+/// `GET /healthz`.
+pub async fn healthz(State(app): State<Arc<App>>) -> Json<Value> {
+    let published = *app.ingest.published().borrow();
+    Json(json!({"status": "ok", "next_cursor": published}))
+}
+
+/// `GET /metrics`: Prometheus text.
+pub async fn metrics(State(app): State<Arc<App>>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
+        app.metrics.render(),
+    )
+        .into_response()
+}
+
+/// Any other path.
+pub async fn not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "no such endpoint; see docs/API.md",
+    )
+}
+
+/// Summaries of games, by the head seq they were computed at.
+pub type SummaryCache = std::sync::Mutex<HashMap<Hash, (u64, Value)>>;

@@ -1,0 +1,321 @@
+//! The global feed over HTTP: NDJSON pages with long-poll, and a Server-Sent
+//! Events stream whose `id:` is the cursor.
+//!
+//! Both read the store at the consumer's pace, a page at a time, and only
+//! below the cursor the writer has published (every record below it is
+//! durable and committed), so a consumer sees each record once, in cursor
+//! order, without gaps, and a slow one costs a page of memory, not a queue.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::{Query, State};
+use axum::http::{header, HeaderMap};
+use axum::response::sse::{Event as SseEvent, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use futures_util::Stream;
+use kifu_game::document::record_json;
+use kifu_store::FeedItem;
+use serde::Deserialize;
+use tokio::sync::watch;
+
+use crate::api::blocking;
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::App;
+
+/// Records read from the store at a time for a stream.
+const STREAM_PAGE: usize = 128;
+
+/// The longest a long-poll waits.
+const MAX_WAIT_S: f64 = 60.0;
+
+/// One feed line: the record as `kifu feed` prints it, with its cursor.
+pub fn line(item: &FeedItem) -> String {
+    let mut v = record_json(&item.game, &item.record);
+    v["cursor"] = serde_json::json!(item.cursor);
+    v.to_string()
+}
+
+/// Counts a follower while it is connected.
+struct Follower(Arc<Metrics>);
+
+impl Follower {
+    fn new(m: Arc<Metrics>) -> Follower {
+        m.followers.fetch_add(1, Ordering::Relaxed);
+        Follower(m)
+    }
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        self.0.followers.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Reads up to `limit` items after `after`, never at or beyond `published`.
+fn read_below(
+    app: &App,
+    after: Option<u64>,
+    limit: usize,
+    published: u64,
+) -> Result<Vec<FeedItem>, ApiError> {
+    let first = after.map(|a| a.saturating_add(1)).unwrap_or(0);
+    if first >= published {
+        return Ok(Vec::new());
+    }
+    let room = usize::try_from(published - first).unwrap_or(usize::MAX);
+    let mut items = app.store.feed(after, limit.min(room))?;
+    items.retain(|i| i.cursor < published);
+    Ok(items)
+}
+
+/// A feed line and its cursor.
+pub type Line = (u64, Arc<str>);
+
+/// The most recent feed lines, encoded once and shared by every follower:
+/// a thousand followers of a live feed cost one encoding per record, not a
+/// thousand. Holds a run of consecutive cursors, at most [`CACHED_LINES`].
+#[derive(Default)]
+pub struct LineCache {
+    lines: Mutex<VecDeque<Line>>,
+}
+
+/// Lines the cache keeps.
+const CACHED_LINES: usize = 8192;
+
+impl LineCache {
+    /// Lines from cursor `first` on, below `upto`, at most `max`, when the
+    /// cache holds `first`.
+    fn from(&self, first: u64, upto: u64, max: usize) -> Option<Vec<Line>> {
+        let q = self.lines.lock().ok()?;
+        let front = q.front()?.0;
+        let start = usize::try_from(first.checked_sub(front)?).ok()?;
+        if start >= q.len() {
+            return None;
+        }
+        Some(
+            q.iter()
+                .skip(start)
+                .take_while(|(c, _)| *c < upto)
+                .take(max)
+                .cloned()
+                .collect(),
+        )
+    }
+
+    /// Keeps lines that extend the run at its end (or start a new run
+    /// after a gap).
+    fn remember(&self, lines: &[Line]) {
+        let Ok(mut q) = self.lines.lock() else { return };
+        for (c, l) in lines {
+            match q.back().map(|b| b.0) {
+                Some(b) if *c == b + 1 => q.push_back((*c, l.clone())),
+                Some(b) if *c <= b => continue,
+                _ => {
+                    q.clear();
+                    q.push_back((*c, l.clone()));
+                }
+            }
+            while q.len() > CACHED_LINES {
+                q.pop_front();
+            }
+        }
+    }
+}
+
+/// Up to `limit` feed lines after `after`, below `published`: from the
+/// cache when it holds them, else read from the store, encoded and kept.
+fn lines_below(
+    app: &App,
+    after: Option<u64>,
+    limit: usize,
+    published: u64,
+) -> Result<Vec<Line>, ApiError> {
+    let first = after.map(|a| a.saturating_add(1)).unwrap_or(0);
+    if first >= published {
+        return Ok(Vec::new());
+    }
+    if let Some(lines) = app.lines.from(first, published, limit) {
+        if !lines.is_empty() {
+            return Ok(lines);
+        }
+    }
+    let lines: Vec<Line> = read_below(app, after, limit, published)?
+        .iter()
+        .map(|it| (it.cursor, Arc::from(line(it))))
+        .collect();
+    app.lines.remember(&lines);
+    Ok(lines)
+}
+
+/// `GET /feed` parameters.
+#[derive(Debug, Deserialize)]
+pub struct FeedQuery {
+    after: Option<u64>,
+    limit: Option<usize>,
+    /// Seconds to wait for something new when nothing is there yet.
+    wait: Option<f64>,
+}
+
+/// `GET /feed?after=CURSOR&limit=N&wait=S`: NDJSON, one record per line
+/// with its cursor. With `wait`, an empty answer waits up to that long for
+/// the next record.
+pub async fn page(State(app): State<Arc<App>>, Query(q): Query<FeedQuery>) -> Response {
+    match page_inner(app, q).await {
+        Ok(r) => r,
+        Err(e) => e.into_response(),
+    }
+}
+
+async fn page_inner(app: Arc<App>, q: FeedQuery) -> Result<Response, ApiError> {
+    let limit = q
+        .limit
+        .unwrap_or(app.limits.max_records_per_read)
+        .clamp(1, app.limits.max_records_per_read);
+    let wait = q.wait.filter(|w| w.is_finite()).unwrap_or(0.0);
+    let wait = Duration::from_secs_f64(wait.clamp(0.0, MAX_WAIT_S));
+    let mut published = app.ingest.published();
+    let mut shutdown = app.shutdown.clone();
+    let deadline = tokio::time::Instant::now() + wait;
+    let _follower = (!wait.is_zero()).then(|| Follower::new(app.metrics.clone()));
+    let items = loop {
+        let upto = *published.borrow_and_update();
+        let a = app.clone();
+        let items = blocking(move || lines_below(&a, q.after, limit, upto)).await?;
+        if !items.is_empty() || tokio::time::Instant::now() >= deadline {
+            break items;
+        }
+        tokio::select! {
+            r = published.changed() => if r.is_err() { break items },
+            _ = tokio::time::sleep_until(deadline) => {},
+            _ = shutdown.changed() => break items,
+        }
+    };
+    let mut body = String::new();
+    for (_, l) in &items {
+        body.push_str(l);
+        body.push('\n');
+    }
+    Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response())
+}
+
+/// `GET /feed/stream` parameters.
+#[derive(Debug, Deserialize)]
+pub struct StreamQuery {
+    after: Option<u64>,
+}
+
+struct Follow {
+    app: Arc<App>,
+    after: Option<u64>,
+    buffer: VecDeque<Line>,
+    published: watch::Receiver<u64>,
+    shutdown: watch::Receiver<bool>,
+    _follower: Follower,
+}
+
+/// `GET /feed/stream?after=CURSOR`: Server-Sent Events, `id:` the cursor
+/// and `data:` the feed line. A reconnecting `EventSource` (or `curl -N
+/// -H 'Last-Event-ID: N'`) resumes after the last id it saw; the header wins
+/// over `after`.
+pub async fn stream(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(q): Query<StreamQuery>,
+) -> Result<Sse<impl Stream<Item = Result<SseEvent, Infallible>>>, ApiError> {
+    let after = match headers.get("last-event-id") {
+        Some(v) => Some(
+            v.to_str()
+                .ok()
+                .and_then(|s| s.trim().parse::<u64>().ok())
+                .ok_or_else(|| {
+                    ApiError::bad_request(
+                        "bad_cursor",
+                        "Last-Event-ID must be a cursor (a decimal number)",
+                    )
+                })?,
+        ),
+        None => q.after,
+    };
+    let state = Follow {
+        published: app.ingest.published(),
+        shutdown: app.shutdown.clone(),
+        _follower: Follower::new(app.metrics.clone()),
+        app,
+        after,
+        buffer: VecDeque::new(),
+    };
+    let s = futures_util::stream::unfold(state, |mut st| async move {
+        loop {
+            if let Some((cursor, l)) = st.buffer.pop_front() {
+                st.after = Some(cursor);
+                let ev = SseEvent::default().id(cursor.to_string()).data(&*l);
+                return Some((Ok(ev), st));
+            }
+            if *st.shutdown.borrow() {
+                return None;
+            }
+            let upto = *st.published.borrow_and_update();
+            let first = st.after.map(|a| a.saturating_add(1)).unwrap_or(0);
+            if first < upto {
+                let a = st.app.clone();
+                let after = st.after;
+                match blocking(move || lines_below(&a, after, STREAM_PAGE, upto)).await {
+                    Ok(items) if !items.is_empty() => {
+                        st.buffer.extend(items);
+                        continue;
+                    }
+                    // A store that cannot be read ends the stream; the
+                    // client resumes from its last id.
+                    Ok(_) | Err(_) => return None,
+                }
+            }
+            tokio::select! {
+                r = st.published.changed() => if r.is_err() { return None },
+                _ = st.shutdown.changed() => return None,
+            }
+        }
+    });
+    Ok(Sse::new(s).keep_alive(KeepAlive::new().interval(Duration::from_secs(15))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(range: std::ops::Range<u64>) -> Vec<Line> {
+        range.map(|c| (c, Arc::from(format!("line {c}")))).collect()
+    }
+
+    #[test]
+    fn the_cache_serves_a_run_of_consecutive_cursors_and_nothing_else() {
+        let cache = LineCache::default();
+        assert!(cache.from(0, 10, 10).is_none());
+        cache.remember(&lines(5..10));
+        let got = cache.from(6, 9, 100).unwrap();
+        assert_eq!(got.iter().map(|l| l.0).collect::<Vec<_>>(), vec![6, 7, 8]);
+        assert_eq!(&*got[0].1, "line 6");
+        // Before the run, or past it: the store is read instead.
+        assert!(cache.from(4, 10, 10).is_none());
+        assert!(cache.from(10, 20, 10).is_none());
+        // Older lines do not disturb the run; a gap starts a new one.
+        cache.remember(&lines(0..3));
+        assert_eq!(cache.from(5, 10, 1).unwrap()[0].0, 5);
+        cache.remember(&lines(20..22));
+        assert!(cache.from(5, 30, 10).is_none());
+        assert_eq!(cache.from(20, 30, 10).unwrap().len(), 2);
+    }
+
+    #[test]
+    fn the_cache_is_bounded() {
+        let cache = LineCache::default();
+        cache.remember(&lines(0..(CACHED_LINES as u64 + 100)));
+        assert!(cache.from(0, u64::MAX, 1).is_none());
+        let first = cache.from(100, u64::MAX, 1).unwrap();
+        assert_eq!(first[0].0, 100);
+    }
+}

@@ -1,0 +1,273 @@
+//! `kifu serve`: one process owns a kifu store and serves it over HTTP to
+//! many boards, readers and feed followers at once.
+//!
+//! The one decision a reader must know: **all appends go through one bounded
+//! queue and one writer** ([`ingest`]). The writer takes everything waiting,
+//! verifies the batch's signatures together, places each record on its own
+//! (a bad one fails alone), commits them in one transaction and makes them
+//! durable with one sync before it answers anyone. That is what turns a few
+//! thousand durable appends a second into tens of thousands on the same
+//! disk, and what lets a full queue say 503 instead of growing.
+//!
+//! The server is a thin face: records are checked by `kifu-ledger`, stored by
+//! `kifu-store`, projected by `kifu-game`; the JSON documents are those of
+//! `kifu_game::document`, the same the command line prints with `--json`.
+#![deny(missing_docs)]
+
+pub mod api;
+pub mod error;
+pub mod feed;
+pub mod ingest;
+pub mod marker;
+pub mod metrics;
+pub mod page;
+pub mod wire;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use kifu_ledger::Record;
+use kifu_store::Store;
+use tokio::sync::watch;
+
+pub use crate::error::ApiError;
+pub use crate::ingest::{Ingest, IngestError};
+pub use crate::metrics::Metrics;
+
+/// Turns a game's records into SGF text, or says why it cannot.
+pub type SgfExport = Arc<dyn Fn(&[Record]) -> Result<String, String> + Send + Sync>;
+
+/// Limits on what one request may ask.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Largest request body, in bytes.
+    pub max_body_bytes: usize,
+    /// Most records in one submission.
+    pub max_records_per_request: usize,
+    /// Most records in one read (a range of a game, a feed page).
+    pub max_records_per_read: usize,
+    /// Records the ingest queue holds before it answers 503.
+    pub queue_records: usize,
+    /// Longest time for a request that is not a stream or a long-poll.
+    pub request_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body_bytes: 16 << 20,
+            max_records_per_request: 10_000,
+            max_records_per_read: 10_000,
+            queue_records: 65_536,
+            request_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// What the handlers share.
+pub struct App {
+    /// The store.
+    pub store: Arc<Store>,
+    /// The ingest pipeline.
+    pub ingest: Ingest,
+    /// Counters.
+    pub metrics: Arc<Metrics>,
+    /// Limits.
+    pub limits: Limits,
+    /// SGF export.
+    pub sgf: SgfExport,
+    /// Becomes true when the server stops: streams and long-polls end.
+    pub shutdown: watch::Receiver<bool>,
+    summaries: api::SummaryCache,
+    lines: feed::LineCache,
+}
+
+/// Errors starting or running the server.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] kifu_store::StoreError),
+    /// The network or the file system failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+async fn timeout(
+    axum::extract::State(limit): axum::extract::State<Duration>,
+    req: Request,
+    next: Next,
+) -> Response {
+    match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "timeout",
+            format!(
+                "the request took longer than {} s; an append may still have been written: retrying the same record is safe",
+                limit.as_secs()
+            ),
+        )
+        .into_response(),
+    }
+}
+
+/// Gives every refusal the JSON form of [`ApiError`], including those
+/// answered before a handler runs (a query or path that does not parse, a
+/// body over the limit, a method the route does not take).
+async fn json_errors(req: Request, next: Next) -> Response {
+    let r = next.run(req).await;
+    let status = r.status();
+    let is_json = r
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.starts_with("application/json"))
+        .unwrap_or(false);
+    if !status.is_client_error() || is_json {
+        return r;
+    }
+    let text = match axum::body::to_bytes(r.into_body(), 64 << 10).await {
+        Ok(b) => String::from_utf8_lossy(&b).trim().to_string(),
+        Err(_) => String::new(),
+    };
+    let code = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => "body_too_large",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported_media_type",
+        _ => "bad_request",
+    };
+    let message = if text.is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("bad request")
+            .to_string()
+    } else {
+        text
+    };
+    ApiError::new(status, code, message).into_response()
+}
+
+/// The routes (see `docs/API.md`).
+pub fn router(app: Arc<App>) -> Router {
+    let limit = app.limits.request_timeout;
+    let timed = Router::new()
+        .route("/records", post(api::submit))
+        .route("/games", get(api::games))
+        .route("/", get(page::page))
+        .route("/games/{id}", get(api::game))
+        .route("/games/{id}/at/{seq}", get(page::page))
+        .route("/games/{id}/head", get(api::head))
+        .route("/games/{id}/records", get(api::records))
+        .route("/games/{id}/state", get(api::state))
+        .route("/games/{id}/explain", get(api::explain))
+        .route("/games/{id}/sgf", get(api::sgf))
+        .route("/games/{id}/archive", get(api::game_archive))
+        .route("/games/{id}/verify", get(api::game_verify))
+        .route("/archive", get(api::store_archive))
+        .route("/verify", get(api::store_verify))
+        .route("/healthz", get(api::healthz))
+        .route("/metrics", get(api::metrics))
+        .layer(axum::middleware::from_fn_with_state(limit, timeout));
+    Router::new()
+        .route("/feed", get(feed::page))
+        .route("/feed/stream", get(feed::stream))
+        .merge(timed)
+        .fallback(api::not_found)
+        .layer(DefaultBodyLimit::max(app.limits.max_body_bytes))
+        .layer(axum::middleware::from_fn(json_errors))
+        .with_state(app)
+}
+
+/// A server over an open store, not yet listening.
+pub struct Server {
+    app: Arc<App>,
+    stop: watch::Sender<bool>,
+}
+
+impl Server {
+    /// Starts the ingest pipeline over `store`.
+    pub fn new(store: Arc<Store>, limits: Limits, sgf: SgfExport) -> Result<Server, ServerError> {
+        let metrics = Arc::new(Metrics::default());
+        let ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
+        let (stop, shutdown) = watch::channel(false);
+        Ok(Server {
+            app: Arc::new(App {
+                store,
+                ingest,
+                metrics,
+                limits,
+                sgf,
+                shutdown,
+                summaries: Default::default(),
+                lines: Default::default(),
+            }),
+            stop,
+        })
+    }
+
+    /// The shared state (for in-process use and tests).
+    pub fn app(&self) -> Arc<App> {
+        self.app.clone()
+    }
+
+    /// Serves on `listener` until `signal` completes; then stops accepting,
+    /// ends the feed streams, lets requests in flight finish, and has the
+    /// writer commit, sync and answer everything already queued.
+    pub async fn run(
+        self,
+        listener: tokio::net::TcpListener,
+        signal: impl Future<Output = ()> + Send + 'static,
+    ) -> Result<(), ServerError> {
+        let stop = self.stop;
+        let app = self.app;
+        let shutdown = async move {
+            signal.await;
+            let _ = stop.send(true);
+        };
+        axum::serve(listener, router(app.clone()))
+            .with_graceful_shutdown(shutdown)
+            .await?;
+        app.ingest.shutdown();
+        app.store.sync()?;
+        Ok(())
+    }
+}
+
+/// Waits for Ctrl-C or SIGTERM.
+pub async fn stop_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+/// Binds `addr` (port 0 for any free port) and gives the listener and the
+/// address it got.
+pub async fn bind(addr: SocketAddr) -> Result<(tokio::net::TcpListener, SocketAddr), ServerError> {
+    let l = tokio::net::TcpListener::bind(addr).await?;
+    let a = l.local_addr()?;
+    Ok((l, a))
+}

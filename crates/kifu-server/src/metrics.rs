@@ -1,0 +1,182 @@
+//! Counters and histograms, rendered in the Prometheus text format.
+
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+/// A histogram with fixed upper bounds (cumulative when rendered).
+#[derive(Debug)]
+pub struct Histogram {
+    bounds: &'static [f64],
+    counts: Vec<AtomicU64>,
+    /// Sum of observations, in millionths of the unit.
+    sum_micro: AtomicU64,
+    count: AtomicU64,
+}
+
+impl Histogram {
+    fn new(bounds: &'static [f64]) -> Histogram {
+        Histogram {
+            bounds,
+            counts: (0..=bounds.len()).map(|_| AtomicU64::new(0)).collect(),
+            sum_micro: AtomicU64::new(0),
+            count: AtomicU64::new(0),
+        }
+    }
+
+    /// Records one observation.
+    pub fn observe(&self, v: f64) {
+        let i = self
+            .bounds
+            .iter()
+            .position(|b| v <= *b)
+            .unwrap_or(self.bounds.len());
+        self.counts[i].fetch_add(1, Ordering::Relaxed);
+        self.sum_micro
+            .fetch_add((v * 1e6).max(0.0) as u64, Ordering::Relaxed);
+        self.count.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Records a duration in seconds.
+    pub fn observe_duration(&self, d: Duration) {
+        self.observe(d.as_secs_f64());
+    }
+
+    /// (upper bound, observations in this bucket alone), the last bucket
+    /// unbounded (`f64::INFINITY`).
+    pub fn buckets(&self) -> Vec<(f64, u64)> {
+        self.bounds
+            .iter()
+            .copied()
+            .chain(std::iter::once(f64::INFINITY))
+            .zip(self.counts.iter().map(|c| c.load(Ordering::Relaxed)))
+            .collect()
+    }
+
+    /// Number of observations.
+    pub fn count(&self) -> u64 {
+        self.count.load(Ordering::Relaxed)
+    }
+
+    /// Sum of observations.
+    pub fn sum(&self) -> f64 {
+        self.sum_micro.load(Ordering::Relaxed) as f64 / 1e6
+    }
+
+    fn render(&self, out: &mut String, name: &str, help: &str) {
+        let _ = writeln!(out, "# HELP {name} {help}");
+        let _ = writeln!(out, "# TYPE {name} histogram");
+        let mut cumulative = 0;
+        for (bound, n) in self.buckets() {
+            cumulative += n;
+            let le = if bound.is_infinite() {
+                "+Inf".to_string()
+            } else {
+                format!("{bound}")
+            };
+            let _ = writeln!(out, "{name}_bucket{{le=\"{le}\"}} {cumulative}");
+        }
+        let _ = writeln!(out, "{name}_sum {}", self.sum());
+        let _ = writeln!(out, "{name}_count {}", self.count());
+    }
+}
+
+const BATCH_BOUNDS: &[f64] = &[
+    1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0, 4096.0,
+];
+const SECONDS_BOUNDS: &[f64] = &[
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
+];
+
+/// Everything the server counts.
+#[derive(Debug)]
+pub struct Metrics {
+    /// Appends written (new records).
+    pub appends_written: AtomicU64,
+    /// Appends that were identical retries of stored records.
+    pub appends_retried: AtomicU64,
+    /// Appends refused (each with its reason).
+    pub appends_refused: AtomicU64,
+    /// Submissions turned away because the queue was full.
+    pub queue_full: AtomicU64,
+    /// Records waiting in the ingest queue now.
+    pub queue_records: AtomicU64,
+    /// Feed followers connected now (SSE streams and waiting long-polls).
+    pub followers: AtomicU64,
+    /// Records per batch taken by the writer.
+    pub batch_records: Histogram,
+    /// Time from a batch's commit to its records being on stable storage.
+    pub sync_seconds: Histogram,
+    /// Time to verify a batch's signatures.
+    pub verify_seconds: Histogram,
+    /// Time to place and commit a batch.
+    pub commit_seconds: Histogram,
+    /// Time from a submission entering the queue to its acknowledgement.
+    pub ack_seconds: Histogram,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics {
+            appends_written: AtomicU64::new(0),
+            appends_retried: AtomicU64::new(0),
+            appends_refused: AtomicU64::new(0),
+            queue_full: AtomicU64::new(0),
+            queue_records: AtomicU64::new(0),
+            followers: AtomicU64::new(0),
+            batch_records: Histogram::new(BATCH_BOUNDS),
+            sync_seconds: Histogram::new(SECONDS_BOUNDS),
+            verify_seconds: Histogram::new(SECONDS_BOUNDS),
+            commit_seconds: Histogram::new(SECONDS_BOUNDS),
+            ack_seconds: Histogram::new(SECONDS_BOUNDS),
+        }
+    }
+}
+
+impl Metrics {
+    /// The Prometheus text exposition.
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let _ = writeln!(
+            out,
+            "# HELP kifu_appends_total Appends by outcome.\n# TYPE kifu_appends_total counter"
+        );
+        for (outcome, v) in [
+            ("written", get(&self.appends_written)),
+            ("retry", get(&self.appends_retried)),
+            ("refused", get(&self.appends_refused)),
+        ] {
+            let _ = writeln!(out, "kifu_appends_total{{outcome=\"{outcome}\"}} {v}");
+        }
+        let _ = writeln!(out, "# HELP kifu_queue_full_total Submissions answered 503 because the ingest queue was full.\n# TYPE kifu_queue_full_total counter\nkifu_queue_full_total {}", get(&self.queue_full));
+        let _ = writeln!(out, "# HELP kifu_queue_depth Records waiting in the ingest queue.\n# TYPE kifu_queue_depth gauge\nkifu_queue_depth {}", get(&self.queue_records));
+        let _ = writeln!(out, "# HELP kifu_feed_followers Feed followers connected (SSE streams and waiting long-polls).\n# TYPE kifu_feed_followers gauge\nkifu_feed_followers {}", get(&self.followers));
+        self.batch_records.render(
+            &mut out,
+            "kifu_batch_records",
+            "Records per batch taken by the writer.",
+        );
+        self.sync_seconds.render(
+            &mut out,
+            "kifu_sync_seconds",
+            "Time for a batch to reach stable storage after its commit.",
+        );
+        self.verify_seconds.render(
+            &mut out,
+            "kifu_verify_seconds",
+            "Time to verify a batch's signatures.",
+        );
+        self.commit_seconds.render(
+            &mut out,
+            "kifu_commit_seconds",
+            "Time to place and commit a batch.",
+        );
+        self.ack_seconds.render(
+            &mut out,
+            "kifu_ack_seconds",
+            "Time from a submission entering the queue to its acknowledgement.",
+        );
+        out
+    }
+}
