@@ -69,6 +69,25 @@ fn summaries(data: &Path, id: &str) -> Vec<String> {
         .collect()
 }
 
+/// Milliseconds from a duration as the story words it: `300 ms`, `3 s`,
+/// `4.5 s`, `1 min 2.5 s`, `2 min`.
+fn words_ms(text: &str) -> u64 {
+    let mut total = 0u64;
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    for pair in parts.chunks(2) {
+        let (n, unit) = (pair[0], pair.get(1).copied().unwrap_or(""));
+        let value: f64 = n.parse().unwrap_or_else(|_| panic!("a duration: {text}"));
+        total += match unit {
+            "ms" => value,
+            "s" => value * 1000.0,
+            "min" => value * 60_000.0,
+            _ => panic!("a duration: {text}"),
+        }
+        .round() as u64;
+    }
+    total
+}
+
 fn computed(data: &Path, id: &str) -> Value {
     replay_json(data, id)["result_computed"]["result"].clone()
 }
@@ -207,7 +226,7 @@ fn time_is_counted_in_tenths_against_the_wall_clock_and_shown_move_by_move() {
     let mut black = Vec::new();
     for s in summaries(&data, id) {
         if let Some(ms) = s.strip_prefix("server: Black used ") {
-            black.push(ms.trim_end_matches(" ms").parse::<u64>().unwrap());
+            black.push(words_ms(ms));
         }
     }
     // Four genmoves (three stones and a pass), each slept 350 ms.
@@ -241,7 +260,7 @@ fn time_is_counted_in_tenths_against_the_wall_clock_and_shown_move_by_move() {
         let Some(ms) = summary.strip_prefix("server: Black used ") else {
             continue;
         };
-        running += ms.trim_end_matches(" ms").parse::<u64>().unwrap();
+        running += words_ms(ms);
         let seq = e["seq"].as_u64().unwrap().to_string();
         let text = ok(&run(&data, &["replay", id, "--at", &seq]));
         let want = format!(
@@ -281,7 +300,7 @@ fn d_a_program_past_its_time_loses_and_is_stopped_at_the_flag() {
     let used: u64 = s
         .iter()
         .filter_map(|l| l.strip_prefix("server: Black used "))
-        .map(|ms| ms.trim_end_matches(" ms").parse::<u64>().unwrap())
+        .map(words_ms)
         .sum();
     assert_eq!(used, 3000, "the whole limit, counted to the tenth");
     assert_eq!(computed(&data, id)["outcome"]["win"], "white");
