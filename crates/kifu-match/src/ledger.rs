@@ -7,7 +7,9 @@
 
 use std::collections::HashMap;
 
-use kifu_ledger::{check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, Record};
+use kifu_ledger::{
+    check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, Record, Standing,
+};
 use kifu_store::Store;
 
 use crate::MatchError;
@@ -147,7 +149,13 @@ impl GameLedger for MemoryLedger {
             hash: last.hash(),
         };
         let rec = Event::next(*game, head, at_ms, key.public(), body).sign(key)?;
-        check_append(game, genesis, head, &rec)?;
+        let events = records
+            .iter()
+            .map(|r| r.decode())
+            .collect::<Result<Vec<Event>, _>>()?;
+        let standing = Standing::replay(&events)
+            .unwrap_or_else(|| Standing::new(genesis, last.decode().map(|e| e.at_ms).unwrap_or(0)));
+        check_append(game, &standing, head, &rec)?;
         records.push(rec);
         Ok(head.seq + 1)
     }
