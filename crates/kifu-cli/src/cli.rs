@@ -80,6 +80,9 @@ pub enum Command {
     Bundle(crate::tlog_cmd::BundleArgs),
     /// Write the log as a static C2SP tlog-tiles directory (checkpoint, tiles, entry bundles).
     Tiles(crate::tlog_cmd::TilesArgs),
+    /// Replace or revoke a participant's key mid-game, as an event of the chain.
+    #[command(subcommand)]
+    Key(crate::key_cmd::KeyCommand),
 }
 
 /// `kifu replay`.

@@ -24,6 +24,7 @@ mod clock_cmd;
 mod demo;
 mod feed_cmd;
 mod game_cmd;
+mod key_cmd;
 mod keys;
 mod match_cmd;
 mod render;
@@ -119,6 +120,7 @@ fn main() -> ExitCode {
         }
         Command::Bundle(a) => tlog_cmd::bundle(&cli.data, a),
         Command::Tiles(a) => tlog_cmd::tiles(&cli.data, a),
+        Command::Key(a) => key_cmd::run(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
