@@ -1,6 +1,7 @@
 //! Who may state which fact.
 //!
-//! The genesis roster gives each key its roles. Every other event is checked
+//! The genesis roster gives each key its roles (and the chain changes them:
+//! committee events, key replacements, see `crate::standing`). Every other event is checked
 //! against this table before it is written, and again when a chain is
 //! verified. A rule that refuses names itself in the error, so that an operator
 //! knows which rule refused and why.

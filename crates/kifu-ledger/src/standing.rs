@@ -278,22 +278,27 @@ impl Standing {
     /// Whether `signer` may replace or revoke `target`, a key of the roster
     /// now (`docs/FORMAT.md` section 5.2).
     fn key_change_allowed(&self, signer: &PublicKey, target: &PublicKey) -> Result<(), String> {
-        let target_roles: Vec<Role> = self
+        let mut target_roles: Vec<Role> = self
             .roster
             .iter()
             .filter(|p| &p.key == target)
             .map(|p| p.role)
             .collect();
+        // A person named only by the committee's events holds the committee
+        // role.
+        if target_roles.is_empty()
+            && !self.ended.contains_key(target)
+            && self.committee.as_ref().is_some_and(|c| c.names(target))
+        {
+            target_roles.push(Role::Committee);
+        }
         if target_roles.is_empty() {
             return Err(match self.ended.get(target) {
                 Some(end) => format!(
                     "key {} is no longer in the roster: {end}",
                     &target.to_hex()[..12]
                 ),
-                None => format!(
-                    "key {} is not a key of the roster (a committee member named by the committee's events is recused instead)",
-                    &target.to_hex()[..12]
-                ),
+                None => format!("key {} is not a key of the roster", &target.to_hex()[..12]),
             });
         }
         if signer == target {
@@ -499,6 +504,20 @@ impl Standing {
                 }
                 for k in self.players.iter_mut().filter(|k| *k == participant) {
                     *k = *new_key;
+                }
+                if let Some(c) = &mut self.committee {
+                    for p in c
+                        .members
+                        .iter_mut()
+                        .chain(c.reserves.iter_mut())
+                        .chain(c.coopted.iter_mut())
+                        .filter(|p| &p.key == participant)
+                    {
+                        p.key = *new_key;
+                    }
+                    for k in c.recused.iter_mut().filter(|k| *k == participant) {
+                        *k = *new_key;
+                    }
                 }
                 self.ended.entry(*participant).or_insert(KeyEnd::Replaced {
                     seq: event.seq,

@@ -264,3 +264,57 @@ fn forks_keep_their_own_keys() {
     // Both branches are valid: the only problem is the fork itself.
     assert!(report.problems.iter().all(|p| p.what.starts_with("fork")));
 }
+
+#[test]
+fn a_committee_members_key_is_replaced_by_the_director_and_the_member_still_sits() {
+    let cast = Cast::new();
+    let m = kifu_ledger::testkit::committee_keys();
+    let member = |i: usize| Participant {
+        role: Role::Committee,
+        name: format!("Member {i}"),
+        key: m[i].public(),
+    };
+    let mut c = opening(&cast);
+    append(
+        &mut c,
+        &cast.director,
+        Body::CommitteeFormed {
+            members: vec![member(0), member(1), member(2)],
+            reserves: vec![member(3)],
+            formed_before_round: 1,
+        },
+    )
+    .unwrap();
+    let appeal = append(
+        &mut c,
+        &cast.black,
+        Body::AppealLodged {
+            player: Color::Black,
+            ruling_seq: 1,
+            grounds: "g".into(),
+        },
+    )
+    .unwrap()
+    .seq;
+    let new = Keypair::from_seed([14; 32]);
+    // Only the director has the power over a committee member's key.
+    let r = refusal(append(&mut c.clone(), &cast.referee, replace(&m[0], &new)));
+    assert!(r.contains("the director"), "{r}");
+    append(&mut c, &cast.director, replace(&m[0], &new)).unwrap();
+    let decision = Body::CommitteeDecision {
+        appeal_seq: appeal,
+        verdict: CommitteeVerdict::Rejected,
+        reasons: "r".into(),
+    };
+    let r = refusal(append(&mut c.clone(), &m[0], decision.clone()));
+    assert!(r.contains("replaced at seq 8"), "{r}");
+    append(&mut c, &new, decision.clone()).expect("the member sits with the new key");
+    append(&mut c, &m[1], decision).unwrap();
+    let s = c.standing();
+    assert_eq!(s.appeals[&appeal].decided_at, Some(10));
+    assert_eq!(
+        s.sitting(),
+        vec![new.public(), m[1].public(), m[2].public()]
+    );
+    assert!(verify_records(&c.records).ok());
+}
