@@ -143,6 +143,13 @@ fn a_lost_tablet_is_replaced_by_the_referee_and_the_game_verifies_everywhere() {
             && v.contains("1 game, 10 events; every link, signature and role checks"),
         "{v}"
     );
+    // The log names the new key as the participant it speaks for.
+    let log = ok(&run(&data, &["log", &game]));
+    let seq4 = log
+        .lines()
+        .find(|l| l.trim_start().starts_with("4 "))
+        .unwrap();
+    assert!(seq4.contains("Ann (Black)"), "{log}");
     let explain = ok(&run(&data, &["explain", &game]));
     assert!(explain.contains("is replaced by the key"), "{explain}");
     assert!(explain.contains("is revoked"), "{explain}");
