@@ -285,11 +285,8 @@ impl Standing {
             .map(|p| p.role)
             .collect();
         // A person named only by the committee's events holds the committee
-        // role.
-        if target_roles.is_empty()
-            && !self.ended.contains_key(target)
-            && self.committee.as_ref().is_some_and(|c| c.names(target))
-        {
+        // role (a replaced key is no longer named there).
+        if target_roles.is_empty() && self.committee.as_ref().is_some_and(|c| c.names(target)) {
             target_roles.push(Role::Committee);
         }
         if target_roles.is_empty() {
@@ -315,8 +312,10 @@ impl Standing {
             .unwrap_or_default()
     }
 
-    /// The roles `key` holds now: its genesis roles, and `Committee` while it
-    /// sits on the appeals committee.
+    /// The roles `key` holds now: its roles in the roster now (the genesis
+    /// roster with replaced keys), and `Committee` while it sits on the
+    /// appeals committee. A key whose window has ended is refused before its
+    /// roles are asked.
     pub fn roles_of(&self, key: &PublicKey) -> Vec<Role> {
         let mut r: Vec<Role> = self
             .roster

@@ -318,3 +318,33 @@ fn a_committee_members_key_is_replaced_by_the_director_and_the_member_still_sits
     );
     assert!(verify_records(&c.records).ok());
 }
+
+#[test]
+fn a_committee_members_revoked_key_is_replaced_by_the_director() {
+    let cast = Cast::new();
+    let m = kifu_ledger::testkit::committee_keys();
+    let member = |i: usize| Participant {
+        role: Role::Committee,
+        name: format!("Member {i}"),
+        key: m[i].public(),
+    };
+    let mut c = opening(&cast);
+    append(
+        &mut c,
+        &cast.director,
+        Body::CommitteeFormed {
+            members: vec![member(0), member(1), member(2)],
+            reserves: vec![],
+            formed_before_round: 1,
+        },
+    )
+    .unwrap();
+    append(&mut c, &m[2], revoke(&m[2])).expect("a member revokes its own key");
+    let new = Keypair::from_seed([15; 32]);
+    let r = refusal(append(&mut c.clone(), &m[2], replace(&m[2], &new)));
+    assert!(r.contains("revoked at seq 7"), "{r}");
+    append(&mut c, &cast.director, replace(&m[2], &new)).unwrap();
+    assert!(c.standing().in_roster(&new.public()));
+    assert_eq!(c.standing().sitting()[2], new.public());
+    assert!(verify_records(&c.records).ok());
+}
