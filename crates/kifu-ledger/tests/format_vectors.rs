@@ -554,6 +554,7 @@ fn build() -> Value {
         ("recorder".into(), [4; 32], &cast.recorder),
         ("director".into(), [5; 32], &cast.director),
         ("stranger".into(), [9; 32], &cast.stranger),
+        ("black-new".into(), [10; 32], &cast.black_new),
     ];
     for (i, k) in committee.iter().enumerate() {
         named.push((format!("committee-{}", i + 1), [20 + i as u8; 32], k));
