@@ -32,11 +32,12 @@ fn has(roles: &[Role], want: &[Role]) -> bool {
 ///
 /// - A player's or a recording device's key: a referee or the director.
 ///   LGC 2023, "Referees": the referees "enforce the rules and judge
-///   disputes"; "Faulty clock": equipment found malfunctioning is "replaced
-///   and set by the referee". A lost or broken device is equipment.
+///   disputes"; "Faulty clock": "A clock found to be malfunctioning shall
+///   be replaced and set by the referee". kifu treats a lost or broken
+///   tablet or recording device the same way.
 /// - A referee's or a committee member's key: the director. RIF World
-///   Championship rules, "Referee": "The tournament director may appoint
-///   additional referees"; LGC 2023, "Tournament Director": "the head of
+///   Championship rules, the paragraph on referees: "The tournament director
+///   may appoint additional referees"; LGC 2023, "Tournament Director": "the head of
 ///   local organisation of the tournament".
 /// - The director's key: the director alone (kifu's rule: no rule document
 ///   places anyone above the director within a game).
