@@ -189,3 +189,40 @@ fn a_lost_tablet_is_replaced_by_the_referee_and_the_game_verifies_everywhere() {
         serde_json::from_str(&std::fs::read_to_string(k("appeal.kifu-bundle")).unwrap()).unwrap();
     assert_eq!(b["records"].as_array().unwrap().len(), 10);
 }
+
+#[test]
+fn an_archive_with_a_move_signed_by_a_replaced_key_fails_verification_and_import() {
+    use kifu_ledger::testkit::{Cast, ChainBuilder};
+    use kifu_ledger::{archive, Body, Color, Point};
+    let cast = Cast::new();
+    let mut c = ChainBuilder::start(&cast.referee, cast.genesis("old key"), 1_767_225_600_000);
+    let stone = |x| Body::StonePlaced {
+        player: Color::Black,
+        stone: Color::Black,
+        point: Point { x, y: 2 },
+    };
+    c.push(&cast.black, stone(2));
+    c.push(
+        &cast.referee,
+        Body::KeyReplaced {
+            participant: cast.black.public(),
+            new_key: cast.black_new.public(),
+            reason: "tablet lost".into(),
+        },
+    );
+    // The lost tablet signs a move after its replacement.
+    c.push(&cast.black, stone(4));
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let file = dir.path().join("old-key.kifu");
+    std::fs::write(&file, archive::write(&c.records)).unwrap();
+    let o = run(&data, &["verify", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", common::out(&o));
+    let all = format!("{}{}", common::out(&o), err(&o));
+    assert!(
+        all.contains("seq 3") && all.contains("replaced at seq 2"),
+        "{all}"
+    );
+    let o = run(&data, &["import", file.to_str().unwrap()]);
+    assert!(!o.status.success());
+}
