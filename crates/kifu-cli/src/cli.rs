@@ -91,6 +91,9 @@ pub enum Command {
     /// Serve the data directory over HTTP: many boards append at once, readers
     /// and feed followers connect (see docs/API.md).
     Serve(ServeArgs),
+    /// Replace or revoke a participant's key mid-game, as an event of the chain.
+    #[command(subcommand)]
+    Key(crate::key_cmd::KeyCommand),
 }
 
 /// `kifu serve`.

@@ -234,6 +234,9 @@ pub fn append(data: &Path, a: AppendArgs) -> CmdResult {
 }
 
 fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: bool) {
+    // The roster as the chain has changed it so far (key_replaced), so that
+    // a new key is named as the participant it speaks for.
+    let mut roster: Vec<kifu_ledger::Participant> = g.map(|g| g.roster.clone()).unwrap_or_default();
     for r in records {
         if as_json {
             say!("{}", record_json(game, r));
@@ -241,10 +244,21 @@ fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: 
         }
         match r.decode() {
             Ok(e) => {
-                let who = g
-                    .and_then(|g| g.roster.iter().find(|p| p.key == e.signer))
+                let who = roster
+                    .iter()
+                    .find(|p| p.key == e.signer)
                     .map(|p| format!("{} ({:?})", p.name, p.role))
                     .unwrap_or_else(|| format!("key {}", &e.signer.to_hex()[..12]));
+                if let Body::KeyReplaced {
+                    participant,
+                    new_key,
+                    ..
+                } = &e.body
+                {
+                    for p in roster.iter_mut().filter(|p| &p.key == participant) {
+                        p.key = *new_key;
+                    }
+                }
                 say!(
                     "{:>4}  {}  {:<28} {}",
                     e.seq,

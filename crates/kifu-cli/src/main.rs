@@ -24,6 +24,7 @@ mod clock_cmd;
 mod demo;
 mod feed_cmd;
 mod game_cmd;
+mod key_cmd;
 mod keys;
 mod match_cmd;
 mod nats_cmd;
@@ -127,6 +128,7 @@ fn main() -> ExitCode {
         Command::Publish(a) => nats_cmd::publish(&cli.data, a),
         Command::Mirror(a) => nats_cmd::mirror(&cli.data, a),
         Command::Serve(a) => serve_cmd::serve(&cli.data, a),
+        Command::Key(a) => key_cmd::run(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

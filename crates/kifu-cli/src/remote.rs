@@ -231,6 +231,34 @@ impl Backend {
         }
     }
 
+    /// The game's head and who may sign what there (the roster as the chain
+    /// has made it so far).
+    pub fn standing(
+        &self,
+        game: &Hash,
+    ) -> Result<(Head, Arc<kifu_ledger::standing::Standing>), Failure> {
+        match self {
+            Backend::Local(s) => Ok(s.standing(game)?),
+            Backend::Remote(_) => {
+                let records = self.read(game, 0, None)?;
+                let last = records
+                    .last()
+                    .ok_or_else(|| Failure::new("the server sent no records"))?;
+                let head = Head {
+                    seq: records.len() as u64 - 1,
+                    hash: last.hash(),
+                };
+                let events = records
+                    .iter()
+                    .map(|r| r.decode())
+                    .collect::<Result<Vec<_>, _>>()?;
+                let standing = kifu_ledger::standing::Standing::replay(&events)
+                    .ok_or_else(|| Failure::new("the server sent a game without its genesis"))?;
+                Ok((head, Arc::new(standing)))
+            }
+        }
+    }
+
     /// Every record to verify: the chains and, locally, the evidence of
     /// forks kept beside them.
     pub fn records_for_verification(&self) -> Result<Vec<Record>, Failure> {

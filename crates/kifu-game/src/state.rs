@@ -695,7 +695,38 @@ impl GameState {
             // A program's own words (its count, its dead stones) are evidence
             // for the referee; the rules' count is made from the facts.
             Body::ProgramAnswered { .. } => {}
+            Body::KeyReplaced {
+                participant,
+                new_key,
+                ..
+            } => self.key_replaced(participant, new_key),
+            Body::KeyRevoked { key, .. } => {
+                let who = self.signer_name(key);
+                self.note(
+                    format!("{who}: this key is revoked; nothing it signs from here on counts"),
+                    "docs/FORMAT.md, \"Keys along the chain\"",
+                );
+            }
         }
+    }
+
+    /// From here on `new_key` speaks for whoever `participant` spoke for:
+    /// the projection's roster follows the chain's (the ledger has checked
+    /// who may replace which key).
+    fn key_replaced(&mut self, participant: &PublicKey, new_key: &PublicKey) {
+        let who = self.signer_name(participant);
+        if let Some(g) = &mut self.genesis {
+            for p in g.roster.iter_mut().filter(|p| &p.key == participant) {
+                p.key = *new_key;
+            }
+        }
+        self.note(
+            format!(
+                "{who}: a new key ({}) signs for them from here on; the old key signs nothing more",
+                &new_key.to_hex()[..12]
+            ),
+            "docs/FORMAT.md, \"Keys along the chain\"",
+        );
     }
 
     /// Records a result that follows from play, unless one already stands.

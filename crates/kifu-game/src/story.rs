@@ -231,5 +231,18 @@ pub fn describe(body: &Body) -> String {
             "{} declines to rewind the illegal move at event {move_seq}",
             who(player)
         ),
+        Body::KeyReplaced {
+            participant,
+            new_key,
+            reason,
+        } => format!(
+            "the key {} is replaced by the key {} ({reason}): from here on the new key signs for that participant",
+            &participant.to_hex()[..12],
+            &new_key.to_hex()[..12]
+        ),
+        Body::KeyRevoked { key, reason } => format!(
+            "the key {} is revoked ({reason}): nothing it signs from here on is accepted; what it signed before stands",
+            &key.to_hex()[..12]
+        ),
     }
 }

@@ -749,6 +749,25 @@ pub enum Body {
         /// The sequence number of the illegal move.
         move_seq: u64,
     },
+    /// Kind 42: From this event on, `new_key` speaks for the roster
+    ///     participant whose current key is `participant`; the old key signs
+    ///     nothing more (`docs/FORMAT.md`, "Keys along the chain").
+    KeyReplaced {
+        /// The participant's current key.
+        participant: PublicKey,
+        /// The key that speaks for them from this event on.
+        new_key: PublicKey,
+        /// Why, in plain words ("tablet lost").
+        reason: String,
+    },
+    /// Kind 43: A roster key is revoked (compromised): nothing it signs after
+    ///     this event is accepted; what it signed before stays valid.
+    KeyRevoked {
+        /// The revoked key (a participant's current key).
+        key: PublicKey,
+        /// Why, in plain words.
+        reason: String,
+    },
 }
 
 impl Body {

@@ -34,7 +34,7 @@ pub use chain::{
 };
 pub use event::{Event, Hash, Header, Record, FORMAT_VERSION, HASH_DOMAIN, SIGN_DOMAIN, ZERO_HASH};
 pub use key::{Keypair, PublicKey};
-pub use standing::{Irregularity, Standing};
+pub use standing::{Irregularity, KeyEnd, Standing};
 
 /// Everything that can be wrong with a record, a key or an append.
 #[derive(Debug, thiserror::Error)]

@@ -1,6 +1,7 @@
 //! Who may state which fact.
 //!
-//! The genesis roster gives each key its roles. Every other event is checked
+//! The genesis roster gives each key its roles (and the chain changes them:
+//! committee events, key replacements, see `crate::standing`). Every other event is checked
 //! against this table before it is written, and again when a chain is
 //! verified. A rule that refuses names itself in the error, so that an operator
 //! knows which rule refused and why.
@@ -23,6 +24,45 @@ fn is_player(roles: &[Role], c: Color) -> bool {
 
 fn has(roles: &[Role], want: &[Role]) -> bool {
     roles.iter().any(|r| want.contains(r))
+}
+
+/// Checks that an official holding `signer` roles may replace or revoke the
+/// key of a participant holding `target` roles (the key's own holder always
+/// may: [`crate::Standing::check`] lets it through before asking this).
+///
+/// - A player's or a recording device's key: a referee or the director.
+///   LGC 2023, "Referees": the referees "enforce the rules and judge
+///   disputes"; "Faulty clock": "A clock found to be malfunctioning shall
+///   be replaced and set by the referee". kifu treats a lost or broken
+///   tablet or recording device the same way.
+/// - A referee's or a committee member's key: the director. RIF World
+///   Championship rules, the paragraph on referees: "The tournament director
+///   may appoint additional referees"; LGC 2023, "Tournament Director": "the head of
+///   local organisation of the tournament".
+/// - The director's key: the director alone (kifu's rule: no rule document
+///   places anyone above the director within a game).
+pub fn may_change_key(signer: &[Role], target: &[Role]) -> Result<(), String> {
+    for t in target {
+        let (who, needed): (&str, &[Role]) = match t {
+            Role::Black | Role::White | Role::Recorder => (
+                "a player's or a recorder's",
+                &[Role::Referee, Role::Director],
+            ),
+            Role::Referee | Role::Committee => {
+                ("a referee's or a committee member's", &[Role::Director])
+            }
+            Role::Director => ("the director's", &[]),
+        };
+        if !has(signer, needed) {
+            let by = match needed {
+                [] => "its own holder only".to_string(),
+                [Role::Director] => "its own holder or the director".to_string(),
+                _ => "its own holder, a referee or the director".to_string(),
+            };
+            return Err(format!("{who} key is replaced or revoked by {by}"));
+        }
+    }
+    Ok(())
 }
 
 /// Checks that a signer holding `roles` may sign `body` at sequence `seq`.
@@ -230,6 +270,11 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
                 return refuse("only the server (recorder) records what a program answered");
             }
         }
+        // Any roster key may state a key change; whether it has the power
+        // over the key named is read from the chain by
+        // `Standing::check` with [`may_change_key`] (the key's own holder,
+        // or an official over that participant's roles).
+        Body::KeyReplaced { .. } | Body::KeyRevoked { .. } => true,
     };
     if ok {
         Ok(())
@@ -306,7 +351,7 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_name_and_a_stable_index() {
-        assert_eq!(kind_names().len(), 42);
+        assert_eq!(kind_names().len(), 44);
         assert_eq!(kind_names()[26], "member_coopted");
         let declined = Body::RewindDeclined {
             player: Color::White,
@@ -333,5 +378,37 @@ mod tests {
         assert_eq!(bytes[0], 40, "the postcard variant index is the kind index");
         assert!(check(&[Role::Recorder], &last, 5).is_ok());
         assert!(check(&[Role::White, Role::Referee], &last, 5).is_err());
+        let k = crate::key::Keypair::from_seed([1; 32]).public();
+        let replaced = Body::KeyReplaced {
+            participant: k,
+            new_key: k,
+            reason: String::new(),
+        };
+        assert_eq!(replaced.kind_index(), 42);
+        let revoked = Body::KeyRevoked {
+            key: k,
+            reason: String::new(),
+        };
+        assert_eq!(revoked.kind_index(), 43);
+        assert_eq!(revoked.kind_name(), "key revoked");
+    }
+
+    #[test]
+    fn who_may_replace_or_revoke_whose_key() {
+        use Role::*;
+        for target in [Black, White, Recorder] {
+            assert!(may_change_key(&[Referee], &[target]).is_ok());
+            assert!(may_change_key(&[Director], &[target]).is_ok());
+            assert!(may_change_key(&[Black, White, Recorder, Committee], &[target]).is_err());
+        }
+        for target in [Referee, Committee] {
+            assert!(may_change_key(&[Director], &[target]).is_ok());
+            assert!(may_change_key(&[Referee, Recorder], &[target]).is_err());
+        }
+        assert!(may_change_key(&[Referee, Recorder, Committee], &[Director]).is_err());
+        assert!(may_change_key(&[Director], &[Director]).is_err());
+        // A key holding several roles needs the power over each.
+        assert!(may_change_key(&[Referee], &[Recorder, Referee]).is_err());
+        assert!(may_change_key(&[Director], &[Recorder, Referee]).is_ok());
     }
 }

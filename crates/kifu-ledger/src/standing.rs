@@ -8,6 +8,11 @@
 //! right to sign a `committee_decision` is read from the chain up to that
 //! point: see [`Standing::check`] and `docs/FORMAT.md` section 5.1.
 //!
+//! Keys change along the chain the same way: `key_replaced` and `key_revoked`
+//! events give each roster key a validity window (from the genesis, or from
+//! the event that brought it in, to the event that replaced or revoked it);
+//! see `docs/FORMAT.md` section 5.2, "Keys along the chain".
+//!
 //! A `Standing` is built by applying the events of a chain in order; it holds
 //! no I/O and no clock.
 
@@ -154,10 +159,52 @@ pub fn irregularities(size: u8, prev_at_ms: Option<u64>, event: &Event) -> Vec<I
     out
 }
 
+/// How a key's validity window ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyEnd {
+    /// Replaced by `by` at this seq (`key_replaced`).
+    Replaced {
+        /// Seq of the `key_replaced` event.
+        seq: u64,
+        /// The key that speaks for the participant from then on.
+        by: PublicKey,
+    },
+    /// Revoked at this seq (`key_revoked`).
+    Revoked {
+        /// Seq of the `key_revoked` event.
+        seq: u64,
+    },
+}
+
+impl KeyEnd {
+    /// The seq of the event that ended the window: the key signs nothing
+    /// after it.
+    pub fn seq(&self) -> u64 {
+        match self {
+            KeyEnd::Replaced { seq, .. } | KeyEnd::Revoked { seq } => *seq,
+        }
+    }
+}
+
+impl std::fmt::Display for KeyEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyEnd::Replaced { seq, by } => {
+                write!(f, "replaced at seq {seq} by key {}", &by.to_hex()[..12])
+            }
+            KeyEnd::Revoked { seq } => write!(f, "revoked at seq {seq}"),
+        }
+    }
+}
+
 /// The state of a chain that decides who may sign what next.
 #[derive(Debug, Clone)]
 pub struct Standing {
     genesis: Genesis,
+    /// The genesis roster with the keys replaced so far.
+    roster: Vec<Participant>,
+    /// Keys whose window has ended, each with its first end.
+    ended: BTreeMap<PublicKey, KeyEnd>,
     players: Vec<PublicKey>,
     /// The committee, once formed.
     pub committee: Option<Committee>,
@@ -193,6 +240,8 @@ impl Standing {
             .collect();
         Standing {
             genesis: genesis.clone(),
+            roster: genesis.roster.clone(),
+            ended: BTreeMap::new(),
             players,
             committee: None,
             appeals: BTreeMap::new(),
@@ -206,11 +255,53 @@ impl Standing {
         &self.genesis
     }
 
-    /// True when `key` is in the roster: the genesis roster, or named by the
-    /// chain's committee events.
+    /// The roster now: the genesis roster with every `key_replaced` so far
+    /// applied (a revoked key stays in its place until it is replaced, but
+    /// signs nothing).
+    pub fn roster(&self) -> &[Participant] {
+        &self.roster
+    }
+
+    /// How `key`'s validity window ended, if it has.
+    pub fn key_end(&self, key: &PublicKey) -> Option<KeyEnd> {
+        self.ended.get(key).copied()
+    }
+
+    /// True when `key` is in the roster: the roster now, or named by the
+    /// chain's committee events, and its window has not ended.
     pub fn in_roster(&self, key: &PublicKey) -> bool {
-        self.genesis.roster.iter().any(|p| &p.key == key)
-            || self.committee.as_ref().is_some_and(|c| c.names(key))
+        !self.ended.contains_key(key)
+            && (self.roster.iter().any(|p| &p.key == key)
+                || self.committee.as_ref().is_some_and(|c| c.names(key)))
+    }
+
+    /// Whether `signer` may replace or revoke `target`, a key of the roster
+    /// now (`docs/FORMAT.md` section 5.2).
+    fn key_change_allowed(&self, signer: &PublicKey, target: &PublicKey) -> Result<(), String> {
+        let mut target_roles: Vec<Role> = self
+            .roster
+            .iter()
+            .filter(|p| &p.key == target)
+            .map(|p| p.role)
+            .collect();
+        // A person named only by the committee's events holds the committee
+        // role (a replaced key is no longer named there).
+        if target_roles.is_empty() && self.committee.as_ref().is_some_and(|c| c.names(target)) {
+            target_roles.push(Role::Committee);
+        }
+        if target_roles.is_empty() {
+            return Err(match self.ended.get(target) {
+                Some(end) => format!(
+                    "key {} is no longer in the roster: {end}",
+                    &target.to_hex()[..12]
+                ),
+                None => format!("key {} is not a key of the roster", &target.to_hex()[..12]),
+            });
+        }
+        if signer == target {
+            return Ok(());
+        }
+        roles::may_change_key(&self.roles_of(signer), &target_roles)
     }
 
     /// The committee members sitting now.
@@ -221,10 +312,17 @@ impl Standing {
             .unwrap_or_default()
     }
 
-    /// The roles `key` holds now: its genesis roles, and `Committee` while it
-    /// sits on the appeals committee.
+    /// The roles `key` holds now: its roles in the roster now (the genesis
+    /// roster with replaced keys), and `Committee` while it sits on the
+    /// appeals committee. A key whose window has ended is refused before its
+    /// roles are asked.
     pub fn roles_of(&self, key: &PublicKey) -> Vec<Role> {
-        let mut r = self.genesis.roles_of(key);
+        let mut r: Vec<Role> = self
+            .roster
+            .iter()
+            .filter(|p| &p.key == key)
+            .map(|p| p.role)
+            .collect();
         if !r.contains(&Role::Committee) && self.sitting().contains(key) {
             r.push(Role::Committee);
         }
@@ -235,6 +333,11 @@ impl Standing {
     pub fn check(&self, event: &Event) -> Result<(), Refusal> {
         let kind = event.body.kind_name();
         let refuse = |rule: String| Err(Refusal { kind, rule });
+        if let Some(end) = self.ended.get(&event.signer) {
+            return refuse(format!(
+                "the signer's key was {end}: nothing it signs after that is accepted"
+            ));
+        }
         if !self.in_roster(&event.signer) {
             return refuse("the signer's key is not in the game's roster".into());
         }
@@ -285,6 +388,35 @@ impl Standing {
                     Some(_) => Ok(()),
                 }
             }
+            Body::KeyReplaced {
+                participant,
+                new_key,
+                ..
+            } => {
+                if let Some(end @ KeyEnd::Replaced { .. }) = self.ended.get(participant) {
+                    return refuse(format!(
+                        "key {} was already {end}; name the participant's current key",
+                        &participant.to_hex()[..12],
+                    ));
+                }
+                if new_key == participant
+                    || self.ended.contains_key(new_key)
+                    || self.roster.iter().any(|p| &p.key == new_key)
+                    || self.committee.as_ref().is_some_and(|c| c.names(new_key))
+                {
+                    return refuse(
+                        "the new key is already used in this game: a key speaks for one participant, once".into(),
+                    );
+                }
+                self.key_change_allowed(&event.signer, participant)
+                    .or_else(refuse)
+            }
+            Body::KeyRevoked { key, .. } => {
+                if let Some(end) = self.ended.get(key) {
+                    return refuse(format!("key {} was already {end}", &key.to_hex()[..12]));
+                }
+                self.key_change_allowed(&event.signer, key).or_else(refuse)
+            }
             _ => Ok(()),
         }
     }
@@ -292,6 +424,14 @@ impl Standing {
     /// Checks that an event of a kind this library does not know may come
     /// next: only a key in the roster may sign anything.
     pub fn check_unknown(&self, signer: &PublicKey, _kind: u32) -> Result<(), Refusal> {
+        if let Some(end) = self.ended.get(signer) {
+            return Err(Refusal {
+                kind: "unknown kind",
+                rule: format!(
+                    "the signer's key was {end}: nothing it signs after that is accepted"
+                ),
+            });
+        }
         if self.in_roster(signer) {
             Ok(())
         } else {
@@ -352,6 +492,41 @@ impl Standing {
                         }
                     }
                 }
+            }
+            Body::KeyReplaced {
+                participant,
+                new_key,
+                ..
+            } => {
+                for p in self.roster.iter_mut().filter(|p| &p.key == participant) {
+                    p.key = *new_key;
+                }
+                for k in self.players.iter_mut().filter(|k| *k == participant) {
+                    *k = *new_key;
+                }
+                if let Some(c) = &mut self.committee {
+                    for p in c
+                        .members
+                        .iter_mut()
+                        .chain(c.reserves.iter_mut())
+                        .chain(c.coopted.iter_mut())
+                        .filter(|p| &p.key == participant)
+                    {
+                        p.key = *new_key;
+                    }
+                    for k in c.recused.iter_mut().filter(|k| *k == participant) {
+                        *k = *new_key;
+                    }
+                }
+                self.ended.entry(*participant).or_insert(KeyEnd::Replaced {
+                    seq: event.seq,
+                    by: *new_key,
+                });
+            }
+            Body::KeyRevoked { key, .. } => {
+                self.ended
+                    .entry(*key)
+                    .or_insert(KeyEnd::Revoked { seq: event.seq });
             }
             Body::ResultDeclared(_) => self.result_seq = Some(event.seq),
             Body::RefereeRuling(r) if sets_result(&r.effects) => self.result_seq = Some(event.seq),

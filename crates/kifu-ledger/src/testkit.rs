@@ -22,6 +22,9 @@ pub struct Cast {
     pub director: Keypair,
     /// A key in nobody's roster (seed 0x09 repeated).
     pub stranger: Keypair,
+    /// Black's replacement key, in no genesis roster (seed 0x0a repeated):
+    /// see [`Body::KeyReplaced`].
+    pub black_new: Keypair,
 }
 
 impl Cast {
@@ -34,6 +37,7 @@ impl Cast {
             recorder: Keypair::from_seed([4; 32]),
             director: Keypair::from_seed([5; 32]),
             stranger: Keypair::from_seed([9; 32]),
+            black_new: Keypair::from_seed([10; 32]),
         }
     }
 
@@ -588,6 +592,21 @@ pub fn every_kind<'a>(cast: &'a Cast, committee: &'a [Keypair]) -> Vec<(&'a Keyp
             Body::RewindDeclined {
                 player: Color::Black,
                 move_seq: 3,
+            },
+        ),
+        (
+            &cast.referee,
+            Body::KeyReplaced {
+                participant: cast.black.public(),
+                new_key: cast.black_new.public(),
+                reason: "tablet lost".into(),
+            },
+        ),
+        (
+            &cast.director,
+            Body::KeyRevoked {
+                key: cast.recorder.public(),
+                reason: "recorder compromised".into(),
             },
         ),
     ]

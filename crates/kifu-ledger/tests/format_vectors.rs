@@ -308,7 +308,10 @@ fn cases(cast: &Cast, c: &ChainBuilder) -> Vec<Value> {
     let last = c.records.last().unwrap().to_stored().len();
     out.push(case(
         "truncated_signed_manifest",
-        "the same archive without its last record: the manifest states seq 39",
+        &format!(
+            "the same archive without its last record: the manifest states seq {}",
+            c.head.seq
+        ),
         signed[..signed.len() - last].to_vec(),
         Some("incomplete"),
     ));
@@ -420,6 +423,82 @@ fn cases(cast: &Cast, c: &ChainBuilder) -> Vec<Value> {
         archive::write(&facts.records),
         None,
     ));
+    // Keys along the chain (FORMAT.md section 5.2).
+    let mut keys = ChainBuilder::start(&cast.referee, cast.genesis("format vectors: keys"), T0);
+    keys.push(
+        &cast.referee,
+        Body::ClockStarted {
+            running: Color::Black,
+        },
+    );
+    keys.push(
+        &cast.black,
+        Body::StonePlaced {
+            player: Color::Black,
+            stone: Color::Black,
+            point: Point { x: 2, y: 2 },
+        },
+    );
+    keys.push(
+        &cast.referee,
+        Body::KeyReplaced {
+            participant: cast.black.public(),
+            new_key: cast.black_new.public(),
+            reason: "tablet lost".into(),
+        },
+    );
+    keys.push(
+        &cast.white,
+        Body::KeyRevoked {
+            key: cast.white.public(),
+            reason: "compromised".into(),
+        },
+    );
+    let mut rotated = keys.clone();
+    rotated.push(
+        &cast.black_new,
+        Body::StonePlaced {
+            player: Color::Black,
+            stone: Color::Black,
+            point: Point { x: 6, y: 6 },
+        },
+    );
+    out.push(case(
+        "key_replaced_and_revoked",
+        "Black's key replaced by the referee at seq 3, White's key revoked by itself at seq 4, Black plays on with the new key: valid (Black's move at seq 2 stays valid)",
+        archive::write(&rotated.records),
+        None,
+    ));
+    let mut old = keys.clone();
+    old.push(
+        &cast.black,
+        Body::StonePlaced {
+            player: Color::Black,
+            stone: Color::Black,
+            point: Point { x: 6, y: 6 },
+        },
+    );
+    out.push(case(
+        "replaced_key_signs_after",
+        "the old Black key signs a move after its replacement at seq 3: refused",
+        archive::write(&old.records),
+        Some("replaced at seq 3"),
+    ));
+    let mut revoked = keys;
+    revoked.push(
+        &cast.white,
+        Body::StonePlaced {
+            player: Color::White,
+            stone: Color::White,
+            point: Point { x: 6, y: 6 },
+        },
+    );
+    out.push(case(
+        "revoked_key_signs_after",
+        "White's key signs a move after its revocation at seq 4: refused",
+        archive::write(&revoked.records),
+        Some("revoked at seq 4"),
+    ));
     out
 }
 
@@ -475,6 +554,7 @@ fn build() -> Value {
         ("recorder".into(), [4; 32], &cast.recorder),
         ("director".into(), [5; 32], &cast.director),
         ("stranger".into(), [9; 32], &cast.stranger),
+        ("black-new".into(), [10; 32], &cast.black_new),
     ];
     for (i, k) in committee.iter().enumerate() {
         named.push((format!("committee-{}", i + 1), [20 + i as u8; 32], k));

@@ -1,0 +1,168 @@
+//! `kifu key replace` and `kifu key revoke`: a roster key replaced or revoked
+//! as an event of the game's chain (`docs/FORMAT.md`, section 5.2 "Keys along
+//! the chain"). Who may sign which is the ledger's rule; this module only
+//! finds the participant and appends the event.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use kifu_ledger::{Body, Participant, PublicKey, Standing};
+use serde_json::json;
+
+use crate::game_cmd::append_body;
+use crate::keys::{read_private, read_public};
+use crate::remote::open_existing;
+use crate::render::short;
+use crate::store_open::now_ms;
+use crate::{CmdResult, Failure};
+
+/// `kifu key ...`.
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// From the next event on, a new key speaks for a participant; the old key
+    /// signs nothing more. Signed by the old key, or by an official with the
+    /// power (a referee or the director for players and recorders, the
+    /// director for referees and committee members).
+    Replace(ReplaceArgs),
+    /// Revoke a participant's key (compromised): nothing it signs after this
+    /// event is accepted; what it signed before stays valid.
+    Revoke(RevokeArgs),
+}
+
+/// `kifu key replace`.
+#[derive(Debug, Args)]
+pub struct ReplaceArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// The participant: their name in the roster, their role (`black`,
+    /// `white`, `referee`, `recorder`, `director`), or their current key (hex).
+    #[arg(long)]
+    pub participant: String,
+    /// The new public key: a `.pub` file (SPKI PEM) or 64 hex digits.
+    #[arg(long)]
+    pub new_key: String,
+    /// Private key (PKCS#8 PEM) of the signer.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// Why, in plain words.
+    #[arg(long, default_value = "device lost")]
+    pub reason: String,
+    /// Timestamp in ms since the Unix epoch (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu key revoke`.
+#[derive(Debug, Args)]
+pub struct RevokeArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// The participant whose current key is revoked: name, role or key (hex).
+    #[arg(long)]
+    pub participant: String,
+    /// Private key (PKCS#8 PEM) of the signer.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// Why, in plain words.
+    #[arg(long, default_value = "key compromised")]
+    pub reason: String,
+    /// Timestamp in ms since the Unix epoch (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `kifu key ...`.
+pub fn run(data: &Path, cmd: KeyCommand) -> CmdResult {
+    match cmd {
+        KeyCommand::Replace(a) => {
+            let new_key = read_public(&a.new_key)?;
+            let key = read_private(&a.key)?;
+            change(data, &a.game, &a.participant, &key, a.at_ms, a.json, |p| {
+                Body::KeyReplaced {
+                    participant: p,
+                    new_key,
+                    reason: a.reason.clone(),
+                }
+            })
+        }
+        KeyCommand::Revoke(a) => {
+            let key = read_private(&a.key)?;
+            change(data, &a.game, &a.participant, &key, a.at_ms, a.json, |p| {
+                Body::KeyRevoked {
+                    key: p,
+                    reason: a.reason.clone(),
+                }
+            })
+        }
+    }
+}
+
+fn change(
+    data: &Path,
+    game: &str,
+    participant: &str,
+    key: &kifu_ledger::Keypair,
+    at_ms: Option<u64>,
+    as_json: bool,
+    body: impl FnOnce(PublicKey) -> Body,
+) -> CmdResult {
+    let store = open_existing(data)?;
+    let game = store.resolve(game)?;
+    let (_, standing) = store.standing(&game)?;
+    let (target, who) = find(&standing, participant)?;
+    let body = body(target);
+    let what = body.kind_name();
+    let done = append_body(&store, &game, key, at_ms.unwrap_or_else(now_ms), body)?;
+    if as_json {
+        say!(
+            "{}",
+            json!({"game": hex::encode(done.game), "seq": done.seq, "hash": hex::encode(done.hash), "kind": what, "participant": who, "key": target.to_hex()})
+        );
+    } else {
+        say!(
+            "appended seq {} to game {}: {what} for {who} (key {})",
+            done.seq,
+            short(&done.game),
+            &target.to_hex()[..12]
+        );
+    }
+    Ok(())
+}
+
+/// The current key of the participant named by `spec` (name, role or key),
+/// and how to name them.
+fn find(standing: &Standing, spec: &str) -> Result<(PublicKey, String), Failure> {
+    let roster = standing.roster();
+    let label =
+        |p: &Participant| format!("{} ({})", p.name, format!("{:?}", p.role).to_lowercase());
+    let by_key = PublicKey::from_hex(spec.trim()).ok();
+    let matches: Vec<&Participant> = roster
+        .iter()
+        .filter(|p| {
+            Some(p.key) == by_key
+                || p.name.eq_ignore_ascii_case(spec)
+                || format!("{:?}", p.role).eq_ignore_ascii_case(spec)
+        })
+        .collect();
+    let Some(first) = matches.first() else {
+        let names: Vec<String> = roster.iter().map(label).collect();
+        return Err(Failure::new(format!(
+            "no participant {spec:?} in the game's roster (it has: {})",
+            names.join(", ")
+        )));
+    };
+    if matches.iter().any(|p| p.key != first.key) {
+        let names: Vec<String> = matches.iter().map(|p| label(p)).collect();
+        return Err(Failure::new(format!(
+            "{spec:?} names several keys ({}): give the participant's key in hex",
+            names.join(", ")
+        )));
+    }
+    Ok((first.key, label(first)))
+}
