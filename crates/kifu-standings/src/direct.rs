@@ -88,12 +88,11 @@ pub fn dc(ids: &[&str], games: &[&Game], secondary: &[Vec<Value>]) -> Vec<Value>
     // Transitive closure: reach[i][j] when i beat j through a chain.
     let mut reach = beats.clone();
     for k in 0..n {
-        for i in 0..n {
-            if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
+        let via = reach[k].clone();
+        for row in reach.iter_mut() {
+            if row[k] {
+                for (cell, &through) in row.iter_mut().zip(&via) {
+                    *cell |= through;
                 }
             }
         }

@@ -19,14 +19,18 @@
 //! This crate does no I/O.
 #![deny(missing_docs)]
 
+pub mod aga;
 mod compute;
 mod criterion;
 mod direct;
+pub mod h9;
+mod info;
 
 mod model;
 mod value;
 
 pub use compute::{scores, standings, PlayerScores, Row, Standings};
 pub use criterion::Criterion;
+pub use info::EventInfo;
 pub use model::{Game, GameResult, ModelError, Participation, Player, Rank, Settings, Tournament};
 pub use value::Value;

@@ -27,13 +27,13 @@ fn build(n: usize, ranks: &[i32], plans: &[RoundPlan], half: bool) -> Tournament
     let mut settings = Settings::mcmahon(plans.len() as u32);
     settings.unplayed_as_half = half;
     let mut t = Tournament::new(settings);
-    for i in 0..n {
+    for (i, &rank) in ranks.iter().enumerate().take(n) {
         let id = format!("P{i}");
         t.players.push(Player::new(
             &id,
             &format!("N{}", i % 3),
             &id,
-            Rank::from_value(ranks[i]),
+            Rank::from_value(rank),
         ));
     }
     for (r, plan) in plans.iter().enumerate() {
