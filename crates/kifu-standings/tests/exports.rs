@@ -24,6 +24,10 @@ fn info() -> EventInfo {
     }
 }
 
+/// (opponent row, result symbol, by default, colour, handicap); row 0 is a
+/// round without a game.
+type Entry = (usize, char, bool, Option<char>, Option<u32>);
+
 /// One line of an EGD table as its parser sees it.
 #[derive(Debug)]
 struct H9Line {
@@ -35,11 +39,11 @@ struct H9Line {
     club: String,
     /// (opponent row, result symbol, by default, colour, handicap); row 0
     /// is a round without a game.
-    rounds: Vec<(usize, char, bool, Option<char>, Option<u32>)>,
+    rounds: Vec<Entry>,
 }
 
 /// `<row><+|-|=|?>[</|!><w|b|?><h>]`.
-fn round_entry(tok: &str) -> Option<(usize, char, bool, Option<char>, Option<u32>)> {
+fn round_entry(tok: &str) -> Option<Entry> {
     let digits: String = tok.chars().take_while(|c| c.is_ascii_digit()).collect();
     let row: usize = digits.parse().ok()?;
     let mut rest = tok[digits.len()..].chars();
