@@ -8,6 +8,9 @@
 use serde::{Deserialize, Serialize};
 
 use crate::key::PublicKey;
+pub use crate::tournament::{
+    AbsenceReason, BoardResult, Checkpoint, Pairing, PairingSystem, Registration, TournamentGenesis,
+};
 pub use kifu_clock::TimeControl;
 
 /// A stone colour, and also the name of a player's seat in the genesis roster.
@@ -669,6 +672,58 @@ pub enum Body {
         /// Milliseconds used.
         used_ms: u64,
     },
+    /// The genesis of a tournament chain (`tournament.rs`).
+    TournamentCreated(TournamentGenesis),
+    /// A player is registered in the tournament.
+    PlayerRegistered(Registration),
+    /// A registration is corrected (same id; every field replaced).
+    RegistrationCorrected(Registration),
+    /// One board of a round is paired (a later pairing of the same round and
+    /// board replaces it, e.g. to add the game id).
+    Paired(Pairing),
+    /// A player has the bye in a round.
+    ByeGiven {
+        /// Round, from 1.
+        round: u32,
+        /// Registration id.
+        player: String,
+    },
+    /// A player misses a round.
+    PlayerAbsent {
+        /// Round, from 1 (for a withdrawal, the first round missed).
+        round: u32,
+        /// Registration id.
+        player: String,
+        /// Why.
+        reason: AbsenceReason,
+    },
+    /// An official enters the result of a board (by default, both lose,
+    /// both win, a game played off the record, a correction).
+    BoardResultEntered {
+        /// Round, from 1.
+        round: u32,
+        /// Board, from 1.
+        board: u32,
+        /// The result.
+        result: BoardResult,
+        /// Decided by default (forfeit), not over the board.
+        by_default: bool,
+        /// Why, in words.
+        reason: String,
+    },
+    /// A game chain's head and result tied into the tournament.
+    GameCheckpointed(Checkpoint),
+    /// A sanction that reaches beyond one game (LGC 2023, "Hindrance").
+    TournamentSanction {
+        /// Registration id.
+        player: String,
+        /// Removal from rounds, from the tournament, debarment...
+        kind: SanctionKind,
+        /// First round it affects (removal from the tournament).
+        from_round: u32,
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 impl Body {
@@ -715,6 +770,15 @@ impl Body {
             Body::PlayerArrived { .. } => 37,
             Body::ProgramTerminated { .. } => 38,
             Body::ServerTimeUsed { .. } => 39,
+            Body::TournamentCreated(_) => 40,
+            Body::PlayerRegistered(_) => 41,
+            Body::RegistrationCorrected(_) => 42,
+            Body::Paired(_) => 43,
+            Body::ByeGiven { .. } => 44,
+            Body::PlayerAbsent { .. } => 45,
+            Body::BoardResultEntered { .. } => 46,
+            Body::GameCheckpointed(_) => 47,
+            Body::TournamentSanction { .. } => 48,
         }
     }
 
@@ -769,4 +833,13 @@ pub const KIND_NAMES: &[&str] = &[
     "player arrived",
     "program terminated",
     "server time used",
+    "tournament created",
+    "player registered",
+    "registration corrected",
+    "paired",
+    "bye given",
+    "player absent",
+    "board result entered",
+    "game checkpointed",
+    "tournament sanction",
 ];

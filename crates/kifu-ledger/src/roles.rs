@@ -220,6 +220,17 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
                 return refuse("only the server (recorder) measures time used");
             }
         }
+        Body::TournamentCreated(_)
+        | Body::PlayerRegistered(_)
+        | Body::RegistrationCorrected(_)
+        | Body::Paired(_)
+        | Body::ByeGiven { .. }
+        | Body::PlayerAbsent { .. }
+        | Body::BoardResultEntered { .. }
+        | Body::GameCheckpointed(_)
+        | Body::TournamentSanction { .. } => {
+            return refuse("a tournament fact belongs to a tournament chain, not a game chain");
+        }
     };
     if ok {
         Ok(())
@@ -295,7 +306,7 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_name_and_a_stable_index() {
-        assert_eq!(KIND_NAMES.len(), 40);
+        assert_eq!(KIND_NAMES.len(), 49);
         let last = Body::ServerTimeUsed {
             player: Color::Black,
             used_ms: 0,
