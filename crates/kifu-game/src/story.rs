@@ -32,9 +32,7 @@ pub fn describe(body: &Body) -> String {
         | Body::PlayerAbsent { .. }
         | Body::BoardResultEntered { .. }
         | Body::GameCheckpointed(_)
-        | Body::TournamentSanction { .. } => {
-            kifu_ledger::tournament::describe(body)
-        }
+        | Body::TournamentSanction { .. } => kifu_ledger::tournament::describe(body),
         Body::GameCreated(g) => format!(
             "game created: {:?} {}x{} under {}, handicap {}, komi {}, time {}",
             g.game,

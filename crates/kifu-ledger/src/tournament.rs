@@ -315,10 +315,7 @@ pub fn verify_tournament(records: &[Record]) -> Result<Vec<Event>, LedgerError> 
         .ok_or_else(|| LedgerError::Link("an empty tournament chain".into()))?;
     let (event, genesis) = check_tournament_genesis(first)?;
     let id = tournament_id(first);
-    let mut head = Head {
-        seq: 0,
-        hash: id,
-    };
+    let mut head = Head { seq: 0, hash: id };
     let mut events = vec![event];
     for r in &records[1..] {
         let e = check_tournament_append(&id, &genesis, head, r)?;
