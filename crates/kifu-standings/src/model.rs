@@ -64,8 +64,8 @@ pub enum ModelError {
 }
 
 /// A Go rank in OpenGotha's numbering: 1d = 0, 2d = 1, 1k = −1, 30k = −29
-/// (`Player.convertKDPToInt`). Professional ranks 1p..9p are stored as 9d..
-/// after the amateur ranks, as OpenGotha does not distinguish them in scores.
+/// (`Player.convertKDPToInt`). Professional ranks are read as OpenGotha
+/// reads them: 1p-3p as 7d, 4p-6p as 8d, 7p-9p as 9d.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub struct Rank(i32);
@@ -108,8 +108,10 @@ impl FromStr for Rank {
         match kind {
             "k" if (1..=30).contains(&n) => Ok(Rank(-n)),
             "d" if (1..=9).contains(&n) => Ok(Rank(n - 1)),
-            // OpenGotha reads professional ranks as 9d (its highest).
-            "p" if (1..=9).contains(&n) => Ok(Rank::MAX),
+            // OpenGotha (`convertKDPToInt`): 1p-3p are 7d, 4p-6p 8d, 7p-9p 9d.
+            "p" if (1..=3).contains(&n) => Ok(Rank(6)),
+            "p" if (4..=6).contains(&n) => Ok(Rank(7)),
+            "p" if (7..=9).contains(&n) => Ok(Rank::MAX),
             _ => Err(bad()),
         }
     }

@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 mod chain;
+pub mod opengotha;
 mod projection;
 
 pub use chain::{mcmahon_genesis, Chain, ChainError};
