@@ -61,6 +61,9 @@ pub enum Command {
     /// The game as a story: every event, who signed it, and each consequence
     /// with the rule behind it.
     Explain(ExplainArgs),
+    /// Tournaments: the signed tournament chain, standings, EGD and AGA results.
+    #[command(subcommand)]
+    Tournament(crate::tournament_cmd::TournamentCommand),
 }
 
 /// `kifu replay`.

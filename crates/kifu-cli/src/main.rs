@@ -30,6 +30,7 @@ mod renju_cmd;
 mod replay_cmd;
 mod sgf_cmd;
 mod store_open;
+mod tournament_cmd;
 
 use std::process::ExitCode;
 
@@ -96,6 +97,7 @@ fn main() -> ExitCode {
         Command::Replay(a) => replay_cmd::replay(&cli.data, a),
         Command::Sanctions(a) => replay_cmd::sanctions(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
+        Command::Tournament(c) => tournament_cmd::run(&cli.data, c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
