@@ -358,5 +358,6 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
             &hex::encode(game)[..12]
         );
     }
+    crate::tournament_cmd::demo_tournament(data, &store, game, &c.director, &c.referee, a.json)?;
     Ok(())
 }

@@ -1220,3 +1220,176 @@ fn import_opengotha(data: &Path, a: ImportArgs) -> CmdResult {
     say!("{}", hex::encode(chain.id()));
     Ok(())
 }
+
+// ---- the demonstration --------------------------------------------------
+
+/// `kifu demo`'s tournament: five players, three rounds, a bye, a forfeit
+/// entered by the referee, an absence, and the demo game (round 1, board 1)
+/// checkpointed into it; prints its standings unless `json`.
+pub fn demo_tournament(
+    data: &Path,
+    store: &kifu_store::Store,
+    game: Hash,
+    director: &Keypair,
+    referee: &Keypair,
+    json: bool,
+) -> CmdResult {
+    let fail = |e: kifu_tournament::ChainError| Failure::new(format!("demo tournament: {e}"));
+    let genesis = store.genesis(&game)?;
+    let short_name = genesis
+        .tournament
+        .as_ref()
+        .map(|t| t.tournament.clone())
+        .unwrap_or_else(|| "kifu demonstration open".into());
+    let officials = vec![
+        Participant {
+            role: Role::Director,
+            name: "Tournament director".into(),
+            key: director.public(),
+        },
+        Participant {
+            role: Role::Referee,
+            name: "Referee".into(),
+            key: referee.public(),
+        },
+    ];
+    let mut g =
+        kifu_tournament::mcmahon_genesis("kifu demonstration open", &short_name, 3, officials);
+    g.city = "Berlin".into();
+    g.country = "DE".into();
+    let mut t = now_ms();
+    let mut chain = Chain::create(director, t, g).map_err(fail)?;
+    let key_of = |role: Role| genesis.holder(role).map(|p| p.key);
+    let players = [
+        ("W", "White", "Wanda", "2d", key_of(Role::White)),
+        ("B", "Black", "Bo", "1d", key_of(Role::Black)),
+        ("C", "Carter", "Cy", "1k", None),
+        ("D", "Dietz", "Dana", "2k", None),
+        ("E", "Ebert", "Eli", "1d", None),
+    ];
+    let mut facts: Vec<(bool, Body)> = Vec::new();
+    for (id, surname, given, rank, key) in players {
+        facts.push((
+            false,
+            Body::PlayerRegistered(kifu_ledger::Registration {
+                id: id.into(),
+                surname: surname.into(),
+                given: given.into(),
+                rank: rank.into(),
+                rating: 0,
+                country: "DE".into(),
+                club: "Berl".into(),
+                egd_pin: String::new(),
+                aga_id: String::new(),
+                smms_correction: 0,
+                key,
+            }),
+        ));
+    }
+    let result = |round, board, result, by_default: bool, reason: &str| Body::BoardResultEntered {
+        round,
+        board,
+        result,
+        by_default,
+        reason: reason.into(),
+    };
+    facts.extend([
+        (false, pairing(1, 1, "W", "B", 0, Some(game))),
+        (false, pairing(1, 2, "C", "D", 0, None)),
+        (
+            false,
+            result(1, 2, BoardResult::WhiteWins, false, "result sheet"),
+        ),
+        (
+            false,
+            Body::ByeGiven {
+                round: 1,
+                player: "E".into(),
+            },
+        ),
+    ]);
+    for (referee_signs, body) in facts.drain(..) {
+        let key = if referee_signs { referee } else { director };
+        t += 1000;
+        chain.append(key, t, body).map_err(fail)?;
+    }
+    // The demo game's own signed record gives round 1, board 1.
+    let c = game_checkpoint(store, &chain, game)?;
+    t += 1000;
+    chain
+        .append(director, t, Body::GameCheckpointed(c))
+        .map_err(fail)?;
+    facts.extend([
+        (false, pairing(2, 1, "E", "W", 0, None)),
+        (
+            false,
+            result(2, 1, BoardResult::BlackWins, false, "result sheet"),
+        ),
+        (false, pairing(2, 2, "B", "C", 0, None)),
+        // LGC 2023, "Start": late by 30 minutes or more forfeits; the
+        // referee declares it ("Game forfeit").
+        (
+            true,
+            result(
+                2,
+                2,
+                BoardResult::WhiteWins,
+                true,
+                "Black arrived 30 minutes late",
+            ),
+        ),
+        (
+            false,
+            Body::ByeGiven {
+                round: 2,
+                player: "D".into(),
+            },
+        ),
+        (
+            false,
+            Body::PlayerAbsent {
+                round: 3,
+                player: "B".into(),
+                reason: AbsenceReason::RoundSkipped,
+            },
+        ),
+        (false, pairing(3, 1, "W", "D", 0, None)),
+        (
+            false,
+            result(3, 1, BoardResult::WhiteWins, false, "result sheet"),
+        ),
+        (false, pairing(3, 2, "C", "E", 0, None)),
+        (
+            false,
+            result(3, 2, BoardResult::BlackWins, false, "result sheet"),
+        ),
+    ]);
+    for (referee_signs, body) in facts {
+        let key = if referee_signs { referee } else { director };
+        t += 1000;
+        chain.append(key, t, body).map_err(fail)?;
+    }
+    let flags = chain.projection.game_flags(&game, &genesis);
+    if !flags.is_empty() {
+        return Err(Failure::new(format!(
+            "demo tournament: {}",
+            flags.join("; ")
+        )));
+    }
+    save(&file_of(data, &chain.id()), &chain)?;
+    if !json {
+        let st = compute(&chain, Some(3), None, false)?;
+        say!(
+            "tournament {}: {} players, 3 rounds, a bye, a forfeit, the demo game checkpointed",
+            short(&chain.id()),
+            chain.projection.players.len()
+        );
+        print!("{}", standings_table(&chain, &st));
+        say!(
+            "try: kifu tournament standings {} --all-criteria; kifu tournament export {} --format h9",
+            &hex::encode(chain.id())[..12],
+            &hex::encode(chain.id())[..12]
+        );
+    }
+    Ok(())
+}
