@@ -408,3 +408,62 @@ pub fn describe(body: &Body) -> String {
         _ => String::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::body::KIND_NAMES;
+
+    fn result(by_default: bool) -> Body {
+        Body::BoardResultEntered {
+            round: 1,
+            board: 1,
+            result: BoardResult::WhiteWins,
+            by_default,
+            reason: "r".into(),
+        }
+    }
+
+    #[test]
+    fn tournament_kinds_are_appended_with_stable_indices() {
+        assert_eq!(KIND_NAMES.len(), 49);
+        let bye = Body::ByeGiven {
+            round: 3,
+            player: "P5".into(),
+        };
+        assert_eq!(bye.kind_index(), 44);
+        assert_eq!(bye.kind_name(), "bye given");
+        let bytes = postcard::to_allocvec(&bye).expect("encodes");
+        assert_eq!(bytes[0], 44, "the postcard variant index is the kind index");
+    }
+
+    #[test]
+    fn director_records_referee_forfeits_and_sanctions() {
+        let d = [Role::Director];
+        let r = [Role::Referee];
+        let bye = Body::ByeGiven {
+            round: 1,
+            player: "P".into(),
+        };
+        assert!(check_role(&d, &bye, 1).is_ok());
+        assert!(check_role(&r, &bye, 1).is_err());
+        assert!(check_role(&r, &result(true), 1).is_ok());
+        assert!(check_role(&r, &result(false), 1).is_err());
+        assert!(check_role(&d, &result(false), 1).is_ok());
+        let sanction = Body::TournamentSanction {
+            player: "P".into(),
+            kind: crate::body::SanctionKind::Debarment,
+            from_round: 1,
+            reason: "r".into(),
+        };
+        assert!(check_role(&r, &sanction, 1).is_ok());
+        assert!(check_role(&[Role::Committee], &sanction, 1).is_err());
+        assert!(check_role(&[], &bye, 1).is_err());
+        // Only tournament facts, and the genesis only at seq 0.
+        let game_fact = Body::ClockStarted {
+            running: crate::body::Color::Black,
+        };
+        assert!(check_role(&d, &game_fact, 1).is_err());
+        assert!(check_role(&d, &bye, 0).is_err());
+    }
+}
