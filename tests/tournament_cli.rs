@@ -429,4 +429,19 @@ fn demo_tournament_checkpoints_the_demo_game_and_verifies() {
             dk.to_str().unwrap(),
         ],
     ));
+    let all = ok(&run(
+        &data,
+        &[
+            "tournament",
+            "checkpoint",
+            &id,
+            "--all",
+            "--key",
+            dk.to_str().unwrap(),
+        ],
+    ));
+    assert!(
+        all.contains("every game of the tournament is checkpointed at its head"),
+        "{all}"
+    );
 }

@@ -327,7 +327,12 @@ pub struct CheckpointArgs {
     #[command(flatten)]
     pub target: Target,
     /// Game id or unique prefix in the store.
-    pub game: String,
+    #[arg(required_unless_present = "all")]
+    pub game: Option<String>,
+    /// Every game of the store that is paired in this tournament, or whose
+    /// genesis names it, and whose head moved since its last checkpoint.
+    #[arg(long, conflicts_with_all = ["game", "seq", "hash"])]
+    pub all: bool,
     /// Expected head sequence number (refused if the stored chain differs).
     #[arg(long)]
     pub seq: Option<u64>,
@@ -887,7 +892,10 @@ fn game_checkpoint(
 fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
     let (_, chain) = find(data, &a.target.tournament)?;
     let store = open_existing(data)?;
-    let game = store.resolve(&a.game)?;
+    if a.all {
+        return checkpoint_all(data, &a.target, store, &chain);
+    }
+    let game = store.resolve(a.game.as_deref().unwrap_or_default())?;
     let c = game_checkpoint(&store, &chain, game)?;
     if let Some(seq) = a.seq {
         if seq != c.head_seq {
@@ -914,6 +922,46 @@ fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
         eprintln!("warning: {f}");
     }
     write_facts(data, &a.target, vec![Body::GameCheckpointed(c)])
+}
+
+/// Checkpoints every game of the tournament whose head moved.
+fn checkpoint_all(
+    data: &Path,
+    target: &Target,
+    store: kifu_store::Store,
+    chain: &Chain,
+) -> CmdResult {
+    let p = &chain.projection;
+    let id_hex = hex::encode(chain.id());
+    let mut bodies = Vec::new();
+    for game in store.games()? {
+        let genesis = store.genesis(&game)?;
+        let paired = p.boards.values().any(|b| b.pairing.game == Some(game));
+        let names_us = genesis.tournament.as_ref().is_some_and(|t| {
+            t.tournament == p.genesis.short_name
+                || (t.tournament.len() >= 16 && id_hex.starts_with(&t.tournament))
+        });
+        if !paired && !names_us {
+            continue;
+        }
+        let c = game_checkpoint(&store, chain, game)?;
+        let last = p
+            .boards
+            .get(&(c.round, c.board))
+            .and_then(|b| b.checkpoint.as_ref());
+        if last.map(|l| (l.game, l.head_seq, l.head_hash))
+            == Some((c.game, c.head_seq, c.head_hash))
+        {
+            continue;
+        }
+        bodies.push(Body::GameCheckpointed(c));
+    }
+    drop(store);
+    if bodies.is_empty() {
+        say!("every game of the tournament is checkpointed at its head");
+        return Ok(());
+    }
+    write_facts(data, target, bodies)
 }
 
 fn log(data: &Path, a: TLogArgs) -> CmdResult {
