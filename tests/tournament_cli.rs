@@ -445,3 +445,75 @@ fn demo_tournament_checkpoints_the_demo_game_and_verifies() {
         "{all}"
     );
 }
+
+#[test]
+fn new_from_a_toml_file_with_flags_overriding_it() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("data");
+    let (dk, _) = keys(t.path());
+    let config = t.path().join("t.toml");
+    std::fs::write(
+        &config,
+        "name = \"Renju Cup\"\nshort_name = \"rc\"\nrounds = 4\nsystem = \"swiss\"\n\
+         game = \"renju\"\nruleset = \"rif-renju\"\ncriteria = \"POINTS,BUCHHOLZ,SONNEBORN-BERGER,WINS,H2H\"\n",
+    )
+    .unwrap();
+    ok(&run(
+        &data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            dk.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+            "--rounds",
+            "5",
+            "--unplayed-as-half",
+        ],
+    ));
+    let log = ok(&run(&data, &["tournament", "log", "rc", "--json"]));
+    let genesis: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    let g = &genesis["body"]["tournament_created"];
+    assert_eq!(g["rounds"], 5, "the flag overrides the file");
+    assert_eq!(g["game"], "renju");
+    assert_eq!(g["unplayed_as_half"], true);
+    assert_eq!(
+        g["criteria"],
+        serde_json::json!(["POINTS", "BUCHHOLZ", "SONNEBORN-BERGER", "WINS", "H2H"])
+    );
+    // Unknown settings and unknown criteria are refused.
+    std::fs::write(&config, "name = \"x\"\nrounds = 3\ncolour = \"blue\"\n").unwrap();
+    let o = run(
+        &data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            dk.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ],
+    );
+    assert!(!o.status.success());
+    let o = run(
+        &data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            dk.to_str().unwrap(),
+            "--name",
+            "x",
+            "--rounds",
+            "3",
+            "--criteria",
+            "MMS,SOS",
+        ],
+    );
+    assert!(
+        err(&o).contains("unknown placement criterion"),
+        "{}",
+        err(&o)
+    );
+}

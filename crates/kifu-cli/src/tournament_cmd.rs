@@ -112,10 +112,10 @@ pub struct NewSettings {
     #[arg(long)]
     pub absent_mms: Option<String>,
     /// Keep half points of byes and absences (default: their sum is rounded down).
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
     pub no_round_down: Option<bool>,
     /// Count opponents' unplayed rounds as ½ in SOS.
-    #[arg(long)]
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
     pub unplayed_as_half: Option<bool>,
     /// go, renju, gomoku-freestyle, gomoku-standard (default go).
     #[arg(long)]
