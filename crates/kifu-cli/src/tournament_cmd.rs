@@ -1246,8 +1246,9 @@ fn export(data: &Path, a: TExportArgs) -> CmdResult {
 
 fn import_opengotha(data: &Path, a: ImportArgs) -> CmdResult {
     let key = read_private(&a.key)?;
-    let xml = std::fs::read_to_string(&a.file)
-        .map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
+    let bytes =
+        std::fs::read(&a.file).map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
+    let xml = opengotha::decode(&bytes);
     let officials = vec![Participant {
         role: Role::Director,
         name: a.director.clone(),

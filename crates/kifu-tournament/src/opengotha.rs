@@ -275,3 +275,25 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
     }
     Ok(Imported { genesis, facts })
 }
+
+/// The text of a tournament file: UTF-8 when it is valid UTF-8, otherwise
+/// ISO-8859-15 (the encoding OpenGotha writes its other files in).
+pub fn decode(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.to_string(),
+        Err(_) => bytes
+            .iter()
+            .map(|&b| match b {
+                0xA4 => '€',
+                0xA6 => 'Š',
+                0xA8 => 'š',
+                0xB4 => 'Ž',
+                0xB8 => 'ž',
+                0xBC => 'Œ',
+                0xBD => 'œ',
+                0xBE => 'Ÿ',
+                _ => char::from(b),
+            })
+            .collect(),
+    }
+}

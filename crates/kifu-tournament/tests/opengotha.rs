@@ -91,3 +91,10 @@ fn bad_opengotha_files_are_refused() {
     let e = import(&bad_criterion, vec![]).expect_err("STS is not supported");
     assert!(e.to_string().contains("STS"));
 }
+
+#[test]
+fn an_iso_8859_15_file_is_read() {
+    use kifu_tournament::opengotha::decode;
+    assert_eq!(decode("Nemo André".as_bytes()), "Nemo André");
+    assert_eq!(decode(b"Nemo Andr\xe9 \xbd"), "Nemo André œ");
+}
