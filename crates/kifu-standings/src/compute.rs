@@ -384,8 +384,8 @@ pub fn standings(
 
     // The group criteria are computed within groups tied on every criterion
     // before the first of them (OpenGotha `orderedScoredPlayersList`); group
-    // criteria only shown, not ordered on, within groups tied on the whole
-    // ordering list.
+    // head-to-head only shown, not ordered on, within groups tied on the
+    // whole ordering list.
     let first_direct = criteria
         .iter()
         .position(|c| c.is_direct())
@@ -399,10 +399,14 @@ pub fn standings(
     if !in_list.is_empty() {
         passes.push((criteria[..first_direct].to_vec(), in_list, criteria.clone()));
     }
+    // OpenGotha computes DC and SDC only when they are placement criteria
+    // (`fillDirScoringInfo` returns early otherwise): shown outside the
+    // ordering list they are 0. Head-to-head is not OpenGotha's and is
+    // computed within the groups tied on the whole list.
     let extra: Vec<Criterion> = shown
         .iter()
         .copied()
-        .filter(|c| c.is_direct() && !criteria.contains(c))
+        .filter(|c| *c == Criterion::HeadToHead && !criteria.contains(c))
         .collect();
     if !extra.is_empty() {
         passes.push((criteria.clone(), extra, Vec::new()));

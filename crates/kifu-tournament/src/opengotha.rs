@@ -85,11 +85,28 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
     let mut general: Option<BTreeMap<String, String>> = None;
     let mut criteria: Vec<(u32, String)> = Vec::new();
     let mut seen_root = false;
+    // Element names open around the current one: team tournaments have
+    // their own parameter sets and criteria, which are not the players'.
+    let mut open: Vec<Vec<u8>> = Vec::new();
     loop {
-        match reader.read_event() {
+        let event = reader.read_event();
+        if let Ok(Xml::End(_)) = &event {
+            open.pop();
+            continue;
+        }
+        let in_team = open.iter().any(|n| n.starts_with(b"Team"));
+        let start = matches!(event, Ok(Xml::Start(_)));
+        match event {
             Ok(Xml::Start(e)) | Ok(Xml::Empty(e)) => {
                 let m = attrs(&e)?;
-                match e.name().as_ref() {
+                let name = e.name().as_ref().to_vec();
+                if start {
+                    open.push(name.clone());
+                }
+                if in_team || name.starts_with(b"Team") {
+                    continue;
+                }
+                match name.as_slice() {
                     b"Tournament" => seen_root = true,
                     b"Player" => players.push(m),
                     b"Game" => games.push(m),
