@@ -382,23 +382,29 @@ pub fn standings(
         Ordering::Equal
     };
 
-    // The group criteria are computed within groups tied on every criterion
-    // before the first of them (OpenGotha `orderedScoredPlayersList`); group
-    // head-to-head only shown, not ordered on, within groups tied on the
-    // whole ordering list.
-    let first_direct = criteria
+    // DC and SDC are computed together, within the groups tied on every
+    // criterion before the first of them, whenever either is a placement
+    // criterion (OpenGotha `orderedScoredPlayersList`, `fillDirScoringInfo`);
+    // head-to-head within the groups tied on every criterion before it.
+    let mut staged: Vec<(usize, Vec<Criterion>, Vec<Criterion>)> = Vec::new();
+    if let Some(pos) = criteria
         .iter()
-        .position(|c| c.is_direct())
-        .unwrap_or(criteria.len());
-    let mut passes: Vec<(Vec<Criterion>, Vec<Criterion>, Vec<Criterion>)> = Vec::new();
-    let in_list: Vec<Criterion> = criteria[first_direct..]
-        .iter()
-        .copied()
-        .filter(|c| c.is_direct())
-        .collect();
-    if !in_list.is_empty() {
-        passes.push((criteria[..first_direct].to_vec(), in_list, criteria.clone()));
+        .position(|c| matches!(c, Criterion::Dc | Criterion::Sdc))
+    {
+        staged.push((
+            pos,
+            criteria[..pos].to_vec(),
+            vec![Criterion::Dc, Criterion::Sdc],
+        ));
     }
+    if let Some(pos) = criteria.iter().position(|c| *c == Criterion::HeadToHead) {
+        staged.push((pos, criteria[..pos].to_vec(), vec![Criterion::HeadToHead]));
+    }
+    staged.sort_by_key(|p| p.0);
+    let mut passes: Vec<(Vec<Criterion>, Vec<Criterion>, Vec<Criterion>)> = staged
+        .into_iter()
+        .map(|(_, primary, directs)| (primary, directs, criteria.clone()))
+        .collect();
     // OpenGotha computes DC and SDC only when they are placement criteria
     // (`fillDirScoringInfo` returns early otherwise): shown outside the
     // ordering list they are 0. Head-to-head is not OpenGotha's and is

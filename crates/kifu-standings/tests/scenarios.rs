@@ -510,3 +510,40 @@ fn bad_input_is_refused() {
     assert!("SOS".parse::<Criterion>().is_err());
     assert!("31z".parse::<kifu_standings::Rank>().is_err());
 }
+
+#[test]
+fn dc_and_sdc_exist_only_when_one_of_them_is_a_placement_criterion() {
+    // Everybody has one win: A>B, B>C, C>A (a cycle), D>A.
+    let t = T::new(4)
+        .players(&["A", "B", "C", "D"])
+        .game(1, "A", "B", WhiteWins)
+        .game(2, "B", "C", WhiteWins)
+        .game(3, "C", "A", WhiteWins)
+        .game(4, "D", "A", WhiteWins);
+    let dc_of = |st: &kifu_standings::Standings, id: &str| {
+        st.rows
+            .iter()
+            .find(|r| r.player == id)
+            .and_then(|r| r.get(Criterion::Dc))
+            .expect("row")
+    };
+    // Shown only: OpenGotha does not compute them (`fillDirScoringInfo`).
+    let st = standings(
+        &t.0,
+        4,
+        &[Criterion::Points],
+        &[Criterion::Dc, Criterion::Sdc],
+    )
+    .expect("standings");
+    assert_eq!(dc_of(&st, "D"), pts(0));
+    // SDC in the list brings DC along, within the tie on points.
+    let st = standings(
+        &t.0,
+        4,
+        &[Criterion::Points, Criterion::Sdc],
+        &[Criterion::Dc],
+    )
+    .expect("standings");
+    assert_eq!(dc_of(&st, "D"), pts(1));
+    assert_eq!(dc_of(&st, "A"), pts(0));
+}
