@@ -135,6 +135,9 @@ pub struct NewSettings {
     /// EGF adjusted time in minutes (default 75).
     #[arg(long)]
     pub adjusted_time: Option<u32>,
+    /// Handicap reduction for the EGD file (`HA[hN]`, default 0).
+    #[arg(long)]
+    pub handicap_reduction: Option<u32>,
     /// Referees: NAME=PUBLIC_KEY (file or hex), repeatable.
     #[arg(long = "referee")]
     pub referees: Option<Vec<String>>,
@@ -674,6 +677,7 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
         criteria: criteria.iter().map(|c| c.name().to_string()).collect(),
         egf_class: pick!(egf_class).unwrap_or("A".into()),
         adjusted_time_minutes: pick!(adjusted_time).unwrap_or(75),
+        handicap_reduction: pick!(handicap_reduction).unwrap_or(0),
         officials,
     };
     kifu_tournament::genesis_settings(&g).map_err(|e| Failure::new(e.to_string()))?;

@@ -81,6 +81,8 @@ pub struct TournamentGenesis {
     pub egf_class: String,
     /// EGF adjusted time in minutes.
     pub adjusted_time_minutes: u32,
+    /// Handicap reduction (stones taken off the rank difference; `HA[hN]`).
+    pub handicap_reduction: u32,
     /// The officials: the director, referees and appeals committee members.
     pub officials: Vec<Participant>,
 }

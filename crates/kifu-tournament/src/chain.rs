@@ -66,6 +66,7 @@ pub fn mcmahon_genesis(
         criteria: vec!["MMS".into(), "SOSM".into(), "SOSOSM".into()],
         egf_class: "A".into(),
         adjusted_time_minutes: 75,
+        handicap_reduction: 0,
         officials,
     }
 }

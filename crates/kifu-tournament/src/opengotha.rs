@@ -83,6 +83,7 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
     let mut games: Vec<BTreeMap<String, String>> = Vec::new();
     let mut byes: Vec<BTreeMap<String, String>> = Vec::new();
     let mut general: Option<BTreeMap<String, String>> = None;
+    let mut handicap: Option<BTreeMap<String, String>> = None;
     let mut criteria: Vec<(u32, String)> = Vec::new();
     let mut seen_root = false;
     // Element names open around the current one: team tournaments have
@@ -112,6 +113,7 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
                     b"Game" => games.push(m),
                     b"ByePlayer" => byes.push(m),
                     b"GeneralParameterSet" => general = Some(m),
+                    b"HandicapParameterSet" => handicap = Some(m),
                     b"PlacementCriterion" => {
                         let name = text(&m, "name", "NULL");
                         criteria.push((num(&m, "number", 0)?, name));
@@ -162,6 +164,7 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
     };
     let komi: f64 = num(&g, "komi", 7.5)?;
     let basic_min: u64 = num(&g, "basicTime", 60)?;
+    let (adjusted_s, class) = egf_time_and_class(&g)?;
     let time_control = match text(&g, "complementaryTimeSystem", "CANBYOYOMI").as_str() {
         "SUDDENDEATH" => TimeControl::SuddenDeath {
             main_ms: basic_min * 60_000,
@@ -205,8 +208,12 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
         round_down_bye_absent: text(&g, "genRoundDownNBWMMS", "true") == "true",
         unplayed_as_half: text(&g, "genCountNotPlayedGamesAsHalfPoint", "false") == "true",
         criteria,
-        egf_class: "A".into(),
-        adjusted_time_minutes: basic_min as u32,
+        egf_class: class.into(),
+        adjusted_time_minutes: (adjusted_s / 60) as u32,
+        handicap_reduction: match &handicap {
+            Some(h) => num(h, "hdCorrection", 1)?,
+            None => 0,
+        },
         officials,
     };
 
@@ -313,4 +320,40 @@ pub fn decode(bytes: &[u8]) -> String {
             })
             .collect(),
     }
+}
+
+/// The EGF adjusted time in seconds and the tournament class, as OpenGotha
+/// computes them for its `.h9` header (`Tournament.egfAdjustedTime`,
+/// `egfClass`; games over the board): basic time plus 45 standard byo-yomi
+/// periods, or 60 moves' worth of Canadian byo-yomi, or 120 Fischer
+/// increments.
+fn egf_time_and_class(
+    g: &BTreeMap<String, String>,
+) -> Result<(i64, &'static str), TournamentError> {
+    let bt = num::<i64>(g, "basicTime", 60)? * 60;
+    let system = text(g, "complementaryTimeSystem", "CANBYOYOMI");
+    let at = match system.as_str() {
+        "SUDDENDEATH" => bt,
+        "STDBYOYOMI" => bt + 45 * num::<i64>(g, "stdByoYomiTime", 30)?,
+        "FISCHER" => bt + 120 * num::<i64>(g, "fischerTime", 10)?,
+        _ => {
+            let stones = num::<i64>(g, "nbMovesCanTime", 15)?.max(1);
+            bt + 60 * num::<i64>(g, "canByoYomiTime", 300)? / stones
+        }
+    };
+    let (c, b, a) = if system == "FISCHER" {
+        ((1200, 1800), (1800, 3000), (2700, 4500))
+    } else {
+        ((1500, 1800), (2400, 3000), (3600, 4500))
+    };
+    let class = if bt >= a.0 && at >= a.1 {
+        "A"
+    } else if bt >= b.0 && at >= b.1 {
+        "B"
+    } else if bt >= c.0 && at >= c.1 {
+        "C"
+    } else {
+        "X"
+    };
+    Ok((at, class))
 }

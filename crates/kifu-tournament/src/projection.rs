@@ -541,7 +541,7 @@ impl Projection {
                 _ => "Standard byo-yomi",
             }
             .to_string(),
-            handicap_reduction: 0,
+            handicap_reduction: g.handicap_reduction,
             rules: g.ruleset.clone(),
         }
     }
