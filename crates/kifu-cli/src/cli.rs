@@ -94,6 +94,9 @@ pub enum Command {
     /// Replace or revoke a participant's key mid-game, as an event of the chain.
     #[command(subcommand)]
     Key(crate::key_cmd::KeyCommand),
+    /// Tournaments: the signed tournament chain, standings, EGD and AGA results.
+    #[command(subcommand)]
+    Tournament(crate::tournament_cmd::TournamentCommand),
 }
 
 /// `kifu serve`.

@@ -361,5 +361,10 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
             &hex::encode(game)[..12]
         );
     }
+    // Tournament chains are files of the data directory: through a server
+    // the demo records the game only.
+    if let crate::remote::Backend::Local(store) = &store {
+        crate::tournament_cmd::demo_tournament(data, store, game, &c.director, &c.referee, a.json)?;
+    }
     Ok(())
 }

@@ -36,6 +36,7 @@ mod serve_cmd;
 mod sgf_cmd;
 mod store_open;
 mod tlog_cmd;
+mod tournament_cmd;
 
 use std::process::ExitCode;
 
@@ -129,6 +130,7 @@ fn main() -> ExitCode {
         Command::Mirror(a) => nats_cmd::mirror(&cli.data, a),
         Command::Serve(a) => serve_cmd::serve(&cli.data, a),
         Command::Key(a) => key_cmd::run(&cli.data, a),
+        Command::Tournament(c) => tournament_cmd::run(&cli.data, c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

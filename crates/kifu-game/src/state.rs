@@ -453,6 +453,18 @@ impl GameState {
                 "a second genesis in one chain: ignored",
                 "docs/FORMAT.md, \"Verifying a chain\"",
             ),
+            Body::TournamentCreated(_)
+            | Body::PlayerRegistered(_)
+            | Body::RegistrationCorrected(_)
+            | Body::Paired(_)
+            | Body::ByeGiven { .. }
+            | Body::PlayerAbsent { .. }
+            | Body::BoardResultEntered { .. }
+            | Body::GameCheckpointed(_)
+            | Body::TournamentSanction { .. } => self.note(
+                "a tournament fact in a game chain: ignored",
+                "docs/FORMAT.md, \"Tournament chains\"",
+            ),
             Body::ClockStarted { running } => {
                 self.clock_event(ClockEvent::Started {
                     at_ms: event.at_ms,

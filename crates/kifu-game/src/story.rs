@@ -24,6 +24,15 @@ fn who(c: &Color) -> &'static str {
 /// What a fact says, in words.
 pub fn describe(body: &Body) -> String {
     match body {
+        Body::TournamentCreated(_)
+        | Body::PlayerRegistered(_)
+        | Body::RegistrationCorrected(_)
+        | Body::Paired(_)
+        | Body::ByeGiven { .. }
+        | Body::PlayerAbsent { .. }
+        | Body::BoardResultEntered { .. }
+        | Body::GameCheckpointed(_)
+        | Body::TournamentSanction { .. } => kifu_ledger::tournament::describe(body),
         Body::GameCreated(g) => format!(
             "game created: {} {}x{} under {}, handicap {}, komi {}, time {}",
             crate::words::game_kind(&g.game),

@@ -71,6 +71,10 @@ impl TimeControl {
     }
 }
 
+pub use crate::tournament::{
+    AbsenceReason, BoardResult, Checkpoint, Pairing, PairingSystem, Registration, TournamentGenesis,
+};
+
 /// A stone colour, and also the name of a player's seat in the genesis roster.
 ///
 /// In Renju the colours may change hands during the opening (swaps); there
@@ -766,6 +770,58 @@ pub enum Body {
         /// The revoked key (a participant's current key).
         key: PublicKey,
         /// Why, in plain words.
+        reason: String,
+    },
+    /// Kind 44: The genesis of a tournament chain (`tournament.rs`).
+    TournamentCreated(TournamentGenesis),
+    /// Kind 45: A player is registered in the tournament.
+    PlayerRegistered(Registration),
+    /// Kind 46: A registration is corrected (same id; every field replaced).
+    RegistrationCorrected(Registration),
+    /// Kind 47: One board of a round is paired (a later pairing of the same round and
+    /// board replaces it, e.g. to add the game id).
+    Paired(Pairing),
+    /// Kind 48: A player has the bye in a round.
+    ByeGiven {
+        /// Round, from 1.
+        round: u32,
+        /// Registration id.
+        player: String,
+    },
+    /// Kind 49: A player misses a round.
+    PlayerAbsent {
+        /// Round, from 1 (for a withdrawal, the first round missed).
+        round: u32,
+        /// Registration id.
+        player: String,
+        /// Why.
+        reason: AbsenceReason,
+    },
+    /// Kind 50: An official enters the result of a board (by default, both lose,
+    /// both win, a game played off the record, a correction).
+    BoardResultEntered {
+        /// Round, from 1.
+        round: u32,
+        /// Board, from 1.
+        board: u32,
+        /// The result.
+        result: BoardResult,
+        /// Decided by default (forfeit), not over the board.
+        by_default: bool,
+        /// Why, in words.
+        reason: String,
+    },
+    /// Kind 51: A game chain's head and result tied into the tournament.
+    GameCheckpointed(Checkpoint),
+    /// Kind 52: A sanction that reaches beyond one game (LGC 2023, "Hindrance").
+    TournamentSanction {
+        /// Registration id.
+        player: String,
+        /// Removal from rounds, from the tournament, debarment...
+        kind: SanctionKind,
+        /// First round it affects (removal from the tournament).
+        from_round: u32,
+        /// Why, in words.
         reason: String,
     },
 }

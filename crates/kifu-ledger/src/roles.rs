@@ -275,6 +275,17 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         // `Standing::check` with [`may_change_key`] (the key's own holder,
         // or an official over that participant's roles).
         Body::KeyReplaced { .. } | Body::KeyRevoked { .. } => true,
+        Body::TournamentCreated(_)
+        | Body::PlayerRegistered(_)
+        | Body::RegistrationCorrected(_)
+        | Body::Paired(_)
+        | Body::ByeGiven { .. }
+        | Body::PlayerAbsent { .. }
+        | Body::BoardResultEntered { .. }
+        | Body::GameCheckpointed(_)
+        | Body::TournamentSanction { .. } => {
+            return refuse("a tournament fact belongs to a tournament chain, not a game chain");
+        }
     };
     if ok {
         Ok(())
@@ -351,7 +362,7 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_name_and_a_stable_index() {
-        assert_eq!(kind_names().len(), 44);
+        assert_eq!(kind_names().len(), 53);
         assert_eq!(kind_names()[26], "member_coopted");
         let declined = Body::RewindDeclined {
             player: Color::White,

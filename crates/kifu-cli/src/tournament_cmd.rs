@@ -1,0 +1,1448 @@
+//! `kifu tournament ...`: the signed tournament chain, its standings and its
+//! results files.
+//!
+//! A tournament chain is kept beside the game store, one archive file per
+//! tournament: `<data>/tournaments/<id>.kifu` (the archive framing of
+//! `docs/FORMAT.md`). Every command that writes reads and verifies the whole
+//! chain, checks the new facts against it (`kifu_tournament::Chain::append`),
+//! and only then replaces the file (write to a temporary file, fsync,
+//! rename), so a refused fact leaves nothing behind.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use kifu_ledger::{
+    archive, AbsenceReason, BoardResult, Body, Checkpoint, Hash, Keypair, PairingSystem,
+    Participant, Record, Role, SanctionKind, TournamentGenesis,
+};
+use kifu_standings::{aga, h9, standings, Criterion, Standings, Value};
+use kifu_tournament::{opengotha, Chain};
+use serde::Deserialize;
+use serde_json::{json, Value as Json};
+
+use crate::game_cmd::{parse_game_kind, parse_komi, parse_time};
+use crate::keys::{read_private, read_public};
+use crate::store_open::{now_ms, open_existing};
+use crate::{CmdResult, Failure};
+
+/// `kifu tournament` subcommands.
+// Parsed once per run; boxing the larger argument sets would buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum TournamentCommand {
+    /// Create a tournament: sign its genesis (flags, or a TOML file with the same names).
+    New(NewArgs),
+    /// List the tournaments in the data directory.
+    List,
+    /// Register a player (or correct a registration with --correct).
+    Register(RegisterArgs),
+    /// Pair one board, or a whole round from a file (`board white black [handicap]` per line).
+    Pair(PairArgs),
+    /// Give a player the bye in a round.
+    Bye(ByeArgs),
+    /// Mark a player absent (late arrival, skipped round, withdrawal, sanction).
+    Absent(AbsentArgs),
+    /// Enter a board's result as an official (by default, both lose, both win, off the record).
+    Result(ResultArgs),
+    /// Record a sanction beyond one game (removal from rounds or the tournament, debarment).
+    Sanction(SanctionArgs),
+    /// Tie a game chain of the store into the tournament: its head and result.
+    Checkpoint(CheckpointArgs),
+    /// Show the tournament's events.
+    Log(TLogArgs),
+    /// Verify the tournament chain and every game it checkpoints.
+    Verify(TVerifyArgs),
+    /// The standings after a round.
+    Standings(StandingsArgs),
+    /// Write the results: EGD `.h9`, AGA, CSV or JSON.
+    Export(TExportArgs),
+    /// Import an OpenGotha tournament file as a new, signed tournament chain.
+    ImportOpengotha(ImportArgs),
+}
+
+/// Settings of `kifu tournament new`; each can also come from `--config`.
+#[derive(Debug, Default, Args, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct NewSettings {
+    /// Full name.
+    #[arg(long)]
+    pub name: Option<String>,
+    /// Short name (used on the command line and in game geneses).
+    #[arg(long)]
+    pub short_name: Option<String>,
+    /// City.
+    #[arg(long)]
+    pub city: Option<String>,
+    /// Two-letter country code.
+    #[arg(long)]
+    pub country: Option<String>,
+    /// First day, YYYY-MM-DD.
+    #[arg(long)]
+    pub start: Option<String>,
+    /// Last day, YYYY-MM-DD.
+    #[arg(long)]
+    pub finish: Option<String>,
+    /// Number of rounds.
+    #[arg(long)]
+    pub rounds: Option<u32>,
+    /// mcmahon, swiss, round-robin or knockout.
+    #[arg(long)]
+    pub system: Option<String>,
+    /// Placement criteria in order (default MMS,SOSM,SOSOSM for McMahon, NBW,SOSW,SOSOSW otherwise).
+    #[arg(long)]
+    pub criteria: Option<String>,
+    /// McMahon bar (default 4d).
+    #[arg(long)]
+    pub bar: Option<String>,
+    /// McMahon floor (default 20k).
+    #[arg(long)]
+    pub floor: Option<String>,
+    /// NBW points for a bye (default 1).
+    #[arg(long)]
+    pub bye_nbw: Option<String>,
+    /// MMS points for a bye (default 1).
+    #[arg(long)]
+    pub bye_mms: Option<String>,
+    /// NBW points for an absent round (default 0).
+    #[arg(long)]
+    pub absent_nbw: Option<String>,
+    /// MMS points for an absent round (default 0.5).
+    #[arg(long)]
+    pub absent_mms: Option<String>,
+    /// Keep half points of byes and absences (default: their sum is rounded down).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub no_round_down: Option<bool>,
+    /// Count opponents' unplayed rounds as ½ in SOS.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub unplayed_as_half: Option<bool>,
+    /// go, renju, gomoku-freestyle, gomoku-standard (default go).
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Default ruleset profile of the games (default lgc-2023).
+    #[arg(long)]
+    pub ruleset: Option<String>,
+    /// Default time control (`canadian:60m+15/5m`...).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// Default komi (default 7.5).
+    #[arg(long)]
+    pub komi: Option<String>,
+    /// EGF class A, B or C (default A).
+    #[arg(long)]
+    pub egf_class: Option<String>,
+    /// EGF adjusted time in minutes (default 75).
+    #[arg(long)]
+    pub adjusted_time: Option<u32>,
+    /// Handicap reduction for the EGD file (`HA[hN]`, default 0).
+    #[arg(long)]
+    pub handicap_reduction: Option<u32>,
+    /// Referees: NAME=PUBLIC_KEY (file or hex), repeatable.
+    #[arg(long = "referee")]
+    pub referees: Option<Vec<String>>,
+    /// Appeals committee members: NAME=PUBLIC_KEY, repeatable.
+    #[arg(long = "committee")]
+    pub committee: Option<Vec<String>>,
+}
+
+/// `kifu tournament new`.
+#[derive(Debug, Args)]
+pub struct NewArgs {
+    /// The director's private key (signs the genesis).
+    #[arg(long)]
+    pub key: PathBuf,
+    /// The director's name.
+    #[arg(long, default_value = "Tournament director")]
+    pub director: String,
+    /// A TOML file with the settings (same names as the flags, with `_`).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// The settings.
+    #[command(flatten)]
+    pub settings: NewSettings,
+}
+
+/// The tournament and the key that signs.
+#[derive(Debug, Args)]
+pub struct Target {
+    /// Tournament id (or unique prefix) or short name.
+    pub tournament: String,
+    /// The signer's private key (director or referee).
+    #[arg(long)]
+    pub key: PathBuf,
+}
+
+/// `kifu tournament register`.
+#[derive(Debug, Args)]
+pub struct RegisterArgs {
+    /// Tournament and signer.
+    #[command(flatten)]
+    pub target: Target,
+    /// Registration id (unique, no blanks).
+    #[arg(long)]
+    pub id: String,
+    /// Family name.
+    #[arg(long)]
+    pub surname: String,
+    /// Given name.
+    #[arg(long, default_value = "")]
+    pub given: String,
+    /// Rank (`2d`, `5k`).
+    #[arg(long)]
+    pub rank: String,
+    /// Rating.
+    #[arg(long, default_value_t = 0)]
+    pub rating: i32,
+    /// Two-letter country code.
+    #[arg(long, default_value = "")]
+    pub country: String,
+    /// Club.
+    #[arg(long, default_value = "")]
+    pub club: String,
+    /// EGD PIN.
+    #[arg(long, default_value = "")]
+    pub egd_pin: String,
+    /// AGA ID.
+    #[arg(long, default_value = "")]
+    pub aga_id: String,
+    /// Correction to the starting McMahon score.
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    pub smms_correction: i32,
+    /// The player's public key, if the player signs games.
+    #[arg(long)]
+    pub player_key: Option<String>,
+    /// Correct an existing registration instead.
+    #[arg(long)]
+    pub correct: bool,
+}
+
+/// `kifu tournament pair`.
+#[derive(Debug, Args)]
+pub struct PairArgs {
+    /// Tournament and signer.
+    #[command(flatten)]
+    pub target: Target,
+    /// Round.
+    #[arg(long)]
+    pub round: u32,
+    /// Board (one pairing).
+    #[arg(long)]
+    pub board: Option<u32>,
+    /// White's registration id.
+    #[arg(long)]
+    pub white: Option<String>,
+    /// Black's registration id.
+    #[arg(long)]
+    pub black: Option<String>,
+    /// Handicap stones.
+    #[arg(long, default_value_t = 0)]
+    pub handicap: u8,
+    /// The game chain, once it exists (id or prefix in the store).
+    #[arg(long)]
+    pub game: Option<String>,
+    /// A whole round: lines `board white black [handicap]`, `#` comments.
+    #[arg(long, conflicts_with_all = ["board", "white", "black", "game"])]
+    pub file: Option<PathBuf>,
+}
+
+/// `kifu tournament bye`.
+#[derive(Debug, Args)]
+pub struct ByeArgs {
+    /// Tournament and signer.
+    #[command(flatten)]
+    pub target: Target,
+    /// Round.
+    #[arg(long)]
+    pub round: u32,
+    /// Registration id.
+    #[arg(long)]
+    pub player: String,
+}
+
+/// `kifu tournament absent`.
+#[derive(Debug, Args)]
+pub struct AbsentArgs {
+    /// Tournament and signer.
+    #[command(flatten)]
+    pub target: Target,
+    /// Round (for a withdrawal, the first round missed).
+    #[arg(long)]
+    pub round: u32,
+    /// Registration id.
+    #[arg(long)]
+    pub player: String,
+    /// late, skip, withdrawal or sanction.
+    #[arg(long, default_value = "skip")]
+    pub reason: String,
+}
+
+/// `kifu tournament result`.
+#[derive(Debug, Args)]
+pub struct ResultArgs {
+    /// Tournament and signer.
+    #[command(flatten)]
+    pub target: Target,
+    /// Round.
+    #[arg(long)]
+    pub round: u32,
+    /// Board.
+    #[arg(long)]
+    pub board: u32,
+    /// W+, B+, jigo, both-lose, both-win or unknown.
+    #[arg(long)]
+    pub result: String,
+    /// Decided by default (forfeit), not over the board.
+    #[arg(long)]
+    pub by_default: bool,
+    /// Why, in words.
+    #[arg(long, default_value = "entered by an official")]
+    pub reason: String,
+}
+
+/// `kifu tournament sanction`.
+#[derive(Debug, Args)]
+pub struct SanctionArgs {
+    /// Tournament and signer.
+    #[command(flatten)]
+    pub target: Target,
+    /// Registration id.
+    #[arg(long)]
+    pub player: String,
+    /// removed-from-rounds, removed-from-tournament, debarment or disqualification.
+    #[arg(long)]
+    pub kind: String,
+    /// Rounds, for removed-from-rounds (`2,3`).
+    #[arg(long, default_value = "")]
+    pub rounds: String,
+    /// First round affected (removal from the tournament).
+    #[arg(long, default_value_t = 1)]
+    pub from_round: u32,
+    /// Why, in words.
+    #[arg(long)]
+    pub reason: String,
+}
+
+/// `kifu tournament checkpoint`.
+#[derive(Debug, Args)]
+pub struct CheckpointArgs {
+    /// Tournament and signer.
+    #[command(flatten)]
+    pub target: Target,
+    /// Game id or unique prefix in the store.
+    #[arg(required_unless_present = "all")]
+    pub game: Option<String>,
+    /// Every game of the store that is paired in this tournament, or whose
+    /// genesis names it, and whose head moved since its last checkpoint.
+    #[arg(long, conflicts_with_all = ["game", "seq", "hash"])]
+    pub all: bool,
+    /// Expected head sequence number (refused if the stored chain differs).
+    #[arg(long)]
+    pub seq: Option<u64>,
+    /// Expected head hash, hex (refused if the stored chain differs).
+    #[arg(long)]
+    pub hash: Option<String>,
+}
+
+/// `kifu tournament log`.
+#[derive(Debug, Args)]
+pub struct TLogArgs {
+    /// Tournament id (or unique prefix) or short name.
+    pub tournament: String,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu tournament verify`.
+#[derive(Debug, Args)]
+pub struct TVerifyArgs {
+    /// Tournament id (or unique prefix) or short name.
+    pub tournament: String,
+}
+
+/// `kifu tournament standings`.
+#[derive(Debug, Args)]
+pub struct StandingsArgs {
+    /// Tournament id (or unique prefix) or short name.
+    pub tournament: String,
+    /// The last round counted (default: the last round with pairings).
+    #[arg(long)]
+    pub after_round: Option<u32>,
+    /// Criteria to order on (default: the tournament's own).
+    #[arg(long)]
+    pub criteria: Option<String>,
+    /// Show every criterion for every player.
+    #[arg(long)]
+    pub all_criteria: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu tournament export`.
+#[derive(Debug, Args)]
+pub struct TExportArgs {
+    /// Tournament id (or unique prefix) or short name.
+    pub tournament: String,
+    /// h9, aga, csv or json.
+    #[arg(long)]
+    pub format: String,
+    /// The last round counted (default: the last round with pairings).
+    #[arg(long)]
+    pub after_round: Option<u32>,
+    /// In the `.h9`, write games decided by default as `0=` (left out of rating).
+    #[arg(long)]
+    pub drop_by_default: bool,
+    /// Write to this file instead of standard output.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+/// `kifu tournament import-opengotha`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The OpenGotha tournament file (XML).
+    pub file: PathBuf,
+    /// The director's private key (signs every imported fact).
+    #[arg(long)]
+    pub key: PathBuf,
+    /// The director's name.
+    #[arg(long, default_value = "Tournament director")]
+    pub director: String,
+}
+
+/// Runs a `kifu tournament` subcommand.
+pub fn run(data: &Path, cmd: TournamentCommand) -> CmdResult {
+    match cmd {
+        TournamentCommand::New(a) => new(data, a),
+        TournamentCommand::List => list(data),
+        TournamentCommand::Register(a) => register(data, a),
+        TournamentCommand::Pair(a) => pair(data, a),
+        TournamentCommand::Bye(a) => {
+            let body = Body::ByeGiven {
+                round: a.round,
+                player: a.player,
+            };
+            write_facts(data, &a.target, vec![body])
+        }
+        TournamentCommand::Absent(a) => {
+            let reason = match a.reason.as_str() {
+                "late" | "late-arrival" => AbsenceReason::LateArrival,
+                "skip" | "round-skipped" => AbsenceReason::RoundSkipped,
+                "withdrawal" | "withdraw" => AbsenceReason::Withdrawal,
+                "sanction" => AbsenceReason::Sanction,
+                other => {
+                    return Err(Failure::new(format!(
+                        "unknown reason '{other}' (late, skip, withdrawal, sanction)"
+                    )))
+                }
+            };
+            let body = Body::PlayerAbsent {
+                round: a.round,
+                player: a.player,
+                reason,
+            };
+            write_facts(data, &a.target, vec![body])
+        }
+        TournamentCommand::Result(a) => {
+            let body = Body::BoardResultEntered {
+                round: a.round,
+                board: a.board,
+                result: parse_result(&a.result)?,
+                by_default: a.by_default,
+                reason: a.reason,
+            };
+            write_facts(data, &a.target, vec![body])
+        }
+        TournamentCommand::Sanction(a) => sanction(data, a),
+        TournamentCommand::Checkpoint(a) => checkpoint(data, a),
+        TournamentCommand::Log(a) => log(data, a),
+        TournamentCommand::Verify(a) => verify(data, a),
+        TournamentCommand::Standings(a) => print_standings(data, a),
+        TournamentCommand::Export(a) => export(data, a),
+        TournamentCommand::ImportOpengotha(a) => import_opengotha(data, a),
+    }
+}
+
+// ---- storage ------------------------------------------------------------
+
+fn dir(data: &Path) -> PathBuf {
+    data.join("tournaments")
+}
+
+fn file_of(data: &Path, id: &Hash) -> PathBuf {
+    dir(data).join(format!("{}.kifu", hex::encode(id)))
+}
+
+/// Reads and verifies a tournament chain file.
+fn read_chain(path: &Path) -> Result<Chain, Failure> {
+    let bytes =
+        std::fs::read(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    let records = archive::read(&bytes)?;
+    Chain::open(records).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
+}
+
+/// Finds a tournament by id prefix or short name.
+fn find(data: &Path, spec: &str) -> Result<(PathBuf, Chain), Failure> {
+    let d = dir(data);
+    let entries = std::fs::read_dir(&d).map_err(|_| {
+        Failure::new(format!(
+            "no tournaments in {} (create one with `kifu tournament new`)",
+            d.display()
+        ))
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().map(|x| x == "kifu").unwrap_or(false))
+        .collect();
+    paths.sort();
+    let want = spec.trim().to_ascii_lowercase();
+    let by_id: Vec<&PathBuf> = paths
+        .iter()
+        .filter(|p| {
+            !want.is_empty()
+                && p.file_stem()
+                    .map(|s| s.to_string_lossy().starts_with(&want))
+                    .unwrap_or(false)
+        })
+        .collect();
+    if by_id.len() == 1 {
+        let chain = read_chain(by_id[0])?;
+        return Ok((by_id[0].clone(), chain));
+    }
+    let mut named = Vec::new();
+    for p in &paths {
+        let chain = read_chain(p)?;
+        if chain.projection.genesis.short_name == spec {
+            named.push((p.clone(), chain));
+        }
+    }
+    match (named.len(), by_id.len()) {
+        (1, _) => Ok(named.remove(0)),
+        (0, 0) => Err(Failure::new(format!("no tournament '{spec}'"))),
+        _ => Err(Failure::new(format!(
+            "'{spec}' names more than one tournament; give more of the id"
+        ))),
+    }
+}
+
+/// Replaces the chain file with the chain's records, durably.
+fn save(path: &Path, chain: &Chain) -> Result<(), Failure> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let tmp = path.with_extension("kifu.tmp");
+    {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(&archive::write(&chain.records))?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    if let Some(parent) = path.parent() {
+        if let Ok(d) = std::fs::File::open(parent) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// Checks and signs `bodies` in order; writes them all or nothing.
+fn write_facts(data: &Path, target: &Target, bodies: Vec<Body>) -> CmdResult {
+    let (path, mut chain) = find(data, &target.tournament)?;
+    let key = read_private(&target.key)?;
+    let n = bodies.len();
+    append_all(&mut chain, &key, bodies)?;
+    save(&path, &chain)?;
+    let head = chain.head();
+    say!(
+        "{} {} written; tournament {} at seq {}",
+        n,
+        if n == 1 { "fact" } else { "facts" },
+        short(&chain.id()),
+        head.seq
+    );
+    Ok(())
+}
+
+fn append_all(chain: &mut Chain, key: &Keypair, bodies: Vec<Body>) -> CmdResult {
+    let at = now_ms();
+    for (i, body) in bodies.into_iter().enumerate() {
+        let kind = body.kind_name();
+        chain.append(key, at, body).map_err(|e| {
+            Failure::new(if i == 0 {
+                format!("{kind} refused: {e}; nothing written")
+            } else {
+                format!("{kind} #{} refused: {e}; nothing written", i + 1)
+            })
+        })?;
+    }
+    Ok(())
+}
+
+fn short(h: &Hash) -> String {
+    hex::encode(&h[..8])
+}
+
+// ---- commands -------------------------------------------------------------
+
+fn points_to_halves(s: &str, what: &str) -> Result<u8, Failure> {
+    let halves = parse_komi(s)
+        .map_err(|_| Failure::new(format!("{what} '{s}' is not 0, 0.5, 1, 1.5 or 2 points")))?;
+    u8::try_from(halves)
+        .ok()
+        .filter(|h| *h <= 4)
+        .ok_or_else(|| Failure::new(format!("{what} '{s}' is not 0, 0.5, 1, 1.5 or 2 points")))
+}
+
+fn participant(role: Role, spec: &str) -> Result<Participant, Failure> {
+    let (name, key) = spec
+        .split_once('=')
+        .ok_or_else(|| Failure::new(format!("'{spec}' should be NAME=PUBLIC_KEY")))?;
+    Ok(Participant {
+        role,
+        name: name.to_string(),
+        key: read_public(key)?,
+    })
+}
+
+fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Failure> {
+    let config: NewSettings = match &a.config {
+        Some(f) => {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| Failure::new(format!("{}: {e}", f.display())))?;
+            toml::from_str(&text).map_err(|e| Failure::new(format!("{}: {e}", f.display())))?
+        }
+        None => NewSettings::default(),
+    };
+    let s = &a.settings;
+    macro_rules! pick {
+        ($f:ident) => {
+            s.$f.clone().or(config.$f.clone())
+        };
+    }
+    let name = pick!(name).ok_or_else(|| Failure::new("a tournament needs --name"))?;
+    let short_name = pick!(short_name).unwrap_or_else(|| name.clone());
+    let rounds = pick!(rounds).ok_or_else(|| Failure::new("a tournament needs --rounds"))?;
+    let system = match pick!(system).as_deref().unwrap_or("mcmahon") {
+        "mcmahon" => PairingSystem::McMahon,
+        "swiss" => PairingSystem::Swiss,
+        "round-robin" => PairingSystem::RoundRobin,
+        "knockout" => PairingSystem::Knockout,
+        other => {
+            return Err(Failure::new(format!(
+                "unknown pairing system '{other}' (mcmahon, swiss, round-robin, knockout)"
+            )))
+        }
+    };
+    let default_criteria = if system == PairingSystem::McMahon {
+        "MMS,SOSM,SOSOSM"
+    } else {
+        "NBW,SOSW,SOSOSW"
+    };
+    let criteria = Criterion::parse_list(&pick!(criteria).unwrap_or(default_criteria.into()))
+        .map_err(|e| Failure::new(e.to_string()))?;
+    let mut officials = vec![Participant {
+        role: Role::Director,
+        name: a.director.clone(),
+        key: director.public(),
+    }];
+    for r in pick!(referees).unwrap_or_default() {
+        officials.push(participant(Role::Referee, &r)?);
+    }
+    for c in pick!(committee).unwrap_or_default() {
+        officials.push(participant(Role::Committee, &c)?);
+    }
+    let g = TournamentGenesis {
+        name,
+        short_name,
+        city: pick!(city).unwrap_or_default(),
+        country: pick!(country).unwrap_or_default(),
+        start: pick!(start).unwrap_or_default(),
+        finish: pick!(finish).unwrap_or_default(),
+        game: parse_game_kind(&pick!(game).unwrap_or("go".into()))?,
+        ruleset: pick!(ruleset).unwrap_or("lgc-2023".into()),
+        time_control: parse_time(&pick!(time).unwrap_or("canadian:60m+15/5m".into()))?,
+        komi_half_points: parse_komi(&pick!(komi).unwrap_or("7.5".into()))?,
+        system,
+        rounds,
+        mm_bar: pick!(bar).unwrap_or("4d".into()),
+        mm_floor: pick!(floor).unwrap_or("20k".into()),
+        nbw2_bye: points_to_halves(&pick!(bye_nbw).unwrap_or("1".into()), "bye NBW")?,
+        mms2_bye: points_to_halves(&pick!(bye_mms).unwrap_or("1".into()), "bye MMS")?,
+        nbw2_absent: points_to_halves(&pick!(absent_nbw).unwrap_or("0".into()), "absent NBW")?,
+        mms2_absent: points_to_halves(&pick!(absent_mms).unwrap_or("0.5".into()), "absent MMS")?,
+        round_down_bye_absent: !pick!(no_round_down).unwrap_or(false),
+        unplayed_as_half: pick!(unplayed_as_half).unwrap_or(false),
+        criteria: criteria.iter().map(|c| c.name().to_string()).collect(),
+        egf_class: pick!(egf_class).unwrap_or("A".into()),
+        adjusted_time_minutes: pick!(adjusted_time).unwrap_or(75),
+        handicap_reduction: pick!(handicap_reduction).unwrap_or(0),
+        officials,
+    };
+    kifu_tournament::genesis_settings(&g).map_err(|e| Failure::new(e.to_string()))?;
+    Ok(g)
+}
+
+fn new(data: &Path, a: NewArgs) -> CmdResult {
+    let key = read_private(&a.key)?;
+    let genesis = genesis_from(&a, &key)?;
+    let chain = Chain::create(&key, now_ms(), genesis).map_err(|e| Failure::new(e.to_string()))?;
+    save(&file_of(data, &chain.id()), &chain)?;
+    say!("{}", hex::encode(chain.id()));
+    Ok(())
+}
+
+fn list(data: &Path) -> CmdResult {
+    let Ok(entries) = std::fs::read_dir(dir(data)) else {
+        return Ok(());
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for p in paths
+        .iter()
+        .filter(|p| p.extension().map(|x| x == "kifu").unwrap_or(false))
+    {
+        let c = read_chain(p)?;
+        let g = &c.projection.genesis;
+        say!(
+            "{}  {}  {}  {} players, {} rounds",
+            short(&c.id()),
+            g.short_name,
+            g.name,
+            c.projection.players.len(),
+            g.rounds
+        );
+    }
+    Ok(())
+}
+
+fn register(data: &Path, a: RegisterArgs) -> CmdResult {
+    let reg = kifu_ledger::Registration {
+        id: a.id,
+        surname: a.surname,
+        given: a.given,
+        rank: a.rank,
+        rating: a.rating,
+        country: a.country,
+        club: a.club,
+        egd_pin: a.egd_pin,
+        aga_id: a.aga_id,
+        smms_correction: a.smms_correction,
+        key: a.player_key.as_deref().map(read_public).transpose()?,
+    };
+    let body = if a.correct {
+        Body::RegistrationCorrected(reg)
+    } else {
+        Body::PlayerRegistered(reg)
+    };
+    write_facts(data, &a.target, vec![body])
+}
+
+fn pairing(
+    round: u32,
+    board: u32,
+    white: &str,
+    black: &str,
+    handicap: u8,
+    game: Option<Hash>,
+) -> Body {
+    Body::Paired(kifu_ledger::Pairing {
+        round,
+        board,
+        white: white.to_string(),
+        black: black.to_string(),
+        handicap,
+        game,
+    })
+}
+
+fn pair(data: &Path, a: PairArgs) -> CmdResult {
+    let mut bodies = Vec::new();
+    if let Some(file) = &a.file {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let bad = || {
+                Failure::new(format!(
+                    "{} line {}: expected `board white black [handicap]`; nothing written",
+                    file.display(),
+                    n + 1
+                ))
+            };
+            let f: Vec<&str> = line.split_whitespace().collect();
+            if f.len() < 3 || f.len() > 4 {
+                return Err(bad());
+            }
+            let board: u32 = f[0].parse().map_err(|_| bad())?;
+            let handicap: u8 = match f.get(3) {
+                Some(h) => h.parse().map_err(|_| bad())?,
+                None => 0,
+            };
+            bodies.push(pairing(a.round, board, f[1], f[2], handicap, None));
+        }
+        if bodies.is_empty() {
+            return Err(Failure::new(format!("{}: no pairings", file.display())));
+        }
+    } else {
+        let (Some(board), Some(white), Some(black)) = (a.board, &a.white, &a.black) else {
+            return Err(Failure::new(
+                "give --board, --white and --black, or --file with a whole round",
+            ));
+        };
+        let game = match &a.game {
+            Some(g) => Some(open_existing(data)?.resolve(g)?),
+            None => None,
+        };
+        bodies.push(pairing(a.round, board, white, black, a.handicap, game));
+    }
+    write_facts(data, &a.target, bodies)
+}
+
+fn parse_result(s: &str) -> Result<BoardResult, Failure> {
+    Ok(match s.to_ascii_lowercase().as_str() {
+        "w+" | "w" | "white" => BoardResult::WhiteWins,
+        "b+" | "b" | "black" => BoardResult::BlackWins,
+        "jigo" | "draw" | "=" => BoardResult::Jigo,
+        "both-lose" => BoardResult::BothLose,
+        "both-win" => BoardResult::BothWin,
+        "unknown" | "?" => BoardResult::Unknown,
+        _ => {
+            return Err(Failure::new(format!(
+                "unknown result '{s}' (W+, B+, jigo, both-lose, both-win, unknown)"
+            )))
+        }
+    })
+}
+
+fn sanction(data: &Path, a: SanctionArgs) -> CmdResult {
+    let kind = match a.kind.as_str() {
+        "removed-from-rounds" => {
+            let rounds = a
+                .rounds
+                .split(',')
+                .filter(|s| !s.trim().is_empty())
+                .map(|s| s.trim().parse::<u32>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|_| Failure::new(format!("--rounds '{}' is not a list of rounds", a.rounds)))?;
+            if rounds.is_empty() {
+                return Err(Failure::new("removed-from-rounds needs --rounds"));
+            }
+            SanctionKind::RemovedFromRounds { rounds }
+        }
+        "removed-from-tournament" => SanctionKind::RemovedFromTournament,
+        "debarment" => SanctionKind::Debarment,
+        "disqualification" => SanctionKind::Disqualification,
+        other => {
+            return Err(Failure::new(format!(
+                "unknown sanction '{other}' (removed-from-rounds, removed-from-tournament, debarment, disqualification)"
+            )))
+        }
+    };
+    let body = Body::TournamentSanction {
+        player: a.player,
+        kind,
+        from_round: a.from_round,
+        reason: a.reason,
+    };
+    write_facts(data, &a.target, vec![body])
+}
+
+/// The checkpoint of game `game` as the store holds it now.
+fn game_checkpoint(
+    store: &kifu_store::Store,
+    chain: &Chain,
+    game: Hash,
+) -> Result<Checkpoint, Failure> {
+    let head = store
+        .head(&game)?
+        .ok_or_else(|| Failure::new(format!("no game {} in the store", short(&game))))?;
+    let genesis = store.genesis(&game)?;
+    // The board: the pairing that names this game, else the genesis's own
+    // tournament reference.
+    let p = &chain.projection;
+    let board = p
+        .boards
+        .iter()
+        .find(|(_, b)| b.pairing.game == Some(game))
+        .map(|(k, _)| *k)
+        .or_else(|| genesis.tournament.as_ref().map(|t| (t.round, t.board)))
+        .ok_or_else(|| {
+            Failure::new(format!(
+                "game {} is not paired in this tournament and its genesis names no round and board",
+                short(&game)
+            ))
+        })?;
+    let records = store.read(&game, 0, None)?;
+    let events: Vec<kifu_ledger::Event> = records
+        .iter()
+        .map(Record::decode)
+        .collect::<Result<_, _>>()?;
+    let state = kifu_game::GameState::replay(&events);
+    Ok(Checkpoint {
+        round: board.0,
+        board: board.1,
+        game,
+        head_seq: head.seq,
+        head_hash: head.hash,
+        result: state.result.computed().map(|d| d.result.clone()),
+    })
+}
+
+fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
+    let (_, chain) = find(data, &a.target.tournament)?;
+    let store = open_existing(data)?;
+    if a.all {
+        return checkpoint_all(data, &a.target, store, &chain);
+    }
+    let game = store.resolve(a.game.as_deref().unwrap_or_default())?;
+    let c = game_checkpoint(&store, &chain, game)?;
+    if let Some(seq) = a.seq {
+        if seq != c.head_seq {
+            return Err(Failure::new(format!(
+                "checkpoint refused: the stored chain of game {} ends at seq {}, not {seq}; nothing written",
+                short(&game),
+                c.head_seq
+            )));
+        }
+    }
+    if let Some(h) = &a.hash {
+        if !hex::encode(c.head_hash).starts_with(&h.to_ascii_lowercase()) || h.len() < 8 {
+            return Err(Failure::new(format!(
+                "checkpoint refused: the stored head of game {} is {}, not {h}; nothing written",
+                short(&game),
+                hex::encode(c.head_hash)
+            )));
+        }
+    }
+    let genesis = store.genesis(&game)?;
+    let flags = chain.projection.game_flags(&game, &genesis);
+    drop(store);
+    for f in flags.iter().filter(|f| !f.contains("is not paired")) {
+        eprintln!("warning: {f}");
+    }
+    write_facts(data, &a.target, vec![Body::GameCheckpointed(c)])
+}
+
+/// Checkpoints every game of the tournament whose head moved.
+fn checkpoint_all(
+    data: &Path,
+    target: &Target,
+    store: kifu_store::Store,
+    chain: &Chain,
+) -> CmdResult {
+    let p = &chain.projection;
+    let id_hex = hex::encode(chain.id());
+    let mut bodies = Vec::new();
+    for game in store.games()? {
+        let genesis = store.genesis(&game)?;
+        let paired = p.boards.values().any(|b| b.pairing.game == Some(game));
+        let names_us = genesis.tournament.as_ref().is_some_and(|t| {
+            t.tournament == p.genesis.short_name
+                || (t.tournament.len() >= 16 && id_hex.starts_with(&t.tournament))
+        });
+        if !paired && !names_us {
+            continue;
+        }
+        let c = game_checkpoint(&store, chain, game)?;
+        let last = p
+            .boards
+            .get(&(c.round, c.board))
+            .and_then(|b| b.checkpoint.as_ref());
+        if last.map(|l| (l.game, l.head_seq, l.head_hash))
+            == Some((c.game, c.head_seq, c.head_hash))
+        {
+            continue;
+        }
+        bodies.push(Body::GameCheckpointed(c));
+    }
+    drop(store);
+    if bodies.is_empty() {
+        say!("every game of the tournament is checkpointed at its head");
+        return Ok(());
+    }
+    write_facts(data, target, bodies)
+}
+
+fn log(data: &Path, a: TLogArgs) -> CmdResult {
+    let (_, chain) = find(data, &a.tournament)?;
+    let events = chain.events().map_err(|e| Failure::new(e.to_string()))?;
+    let genesis = &chain.projection.genesis;
+    for e in &events {
+        let who = genesis
+            .officials
+            .iter()
+            .find(|p| p.key == e.signer)
+            .map(|p| format!("{} ({:?})", p.name, p.role))
+            .unwrap_or_else(|| e.signer.to_hex()[..16].to_string());
+        let what = kifu_ledger::tournament::describe(&e.body);
+        if a.json {
+            say!(
+                "{}",
+                json!({"seq": e.seq, "at_ms": e.at_ms, "kind": e.body.kind_name(), "signer": who, "body": e.body})
+            );
+        } else {
+            say!(
+                "{:>4}  {:<22}  {}  — {}",
+                e.seq,
+                e.body.kind_name(),
+                what,
+                who
+            );
+        }
+    }
+    Ok(())
+}
+
+fn verify(data: &Path, a: TVerifyArgs) -> CmdResult {
+    let (_, chain) = find(data, &a.tournament)?;
+    let p = &chain.projection;
+    say!(
+        "tournament {} ({}): {} events, signatures, links and roles OK",
+        short(&chain.id()),
+        p.genesis.short_name,
+        chain.records.len()
+    );
+    let games: Vec<(&(u32, u32), &kifu_tournament::Board)> = p
+        .boards
+        .iter()
+        .filter(|(_, b)| b.pairing.game.is_some())
+        .collect();
+    let mut problems = Vec::new();
+    if !games.is_empty() {
+        let store = open_existing(data)?;
+        for ((round, board), b) in games {
+            let Some(game) = b.pairing.game else { continue };
+            let at = format!("round {round} board {board}, game {}", short(&game));
+            let records = match store.read(&game, 0, None) {
+                Ok(r) if !r.is_empty() => r,
+                _ => {
+                    problems.push(format!("{at}: not in the store"));
+                    continue;
+                }
+            };
+            let report = kifu_ledger::verify_records(&records);
+            for pr in &report.problems {
+                problems.push(format!("{at}: {pr}"));
+            }
+            if let Some(c) = &b.checkpoint {
+                match records.get(c.head_seq as usize) {
+                    Some(r) if r.hash() == c.head_hash => {}
+                    Some(_) => problems.push(format!(
+                        "{at}: the record at seq {} is not the one checkpointed",
+                        c.head_seq
+                    )),
+                    None => problems.push(format!(
+                        "{at}: the checkpoint names seq {}, the chain is shorter",
+                        c.head_seq
+                    )),
+                }
+            }
+            if let Ok(g) = store.genesis(&game) {
+                for f in p.game_flags(&game, &g) {
+                    problems.push(f);
+                }
+            }
+            if problems.is_empty() {
+                say!("{at}: OK");
+            }
+        }
+    }
+    if problems.is_empty() {
+        say!("verified");
+        Ok(())
+    } else {
+        for pr in &problems {
+            say!("problem: {pr}");
+        }
+        Err(Failure {
+            message: format!(
+                "{} {} found",
+                problems.len(),
+                if problems.len() == 1 {
+                    "problem"
+                } else {
+                    "problems"
+                }
+            ),
+            code: 3,
+        })
+    }
+}
+
+/// A value as a JSON number: an integer when whole, else the exact decimal.
+fn number(v: Value) -> Json {
+    if v.quarters() % 4 == 0 {
+        json!(v.quarters() / 4)
+    } else {
+        // Quarters are exact binary fractions, so this is the exact value.
+        json!(v.quarters() as f64 / 4.0)
+    }
+}
+
+fn compute(
+    chain: &Chain,
+    after_round: Option<u32>,
+    criteria: Option<&str>,
+    all: bool,
+) -> Result<Standings, Failure> {
+    let p = &chain.projection;
+    let round = after_round.unwrap_or_else(|| p.last_round().max(1));
+    let criteria = match criteria {
+        Some(c) => Criterion::parse_list(c).map_err(|e| Failure::new(e.to_string()))?,
+        None => Vec::new(),
+    };
+    let shown: &[Criterion] = if all { &Criterion::ALL } else { &[] };
+    let t = p.tournament().map_err(|e| Failure::new(e.to_string()))?;
+    standings(&t, round, &criteria, shown).map_err(|e| Failure::new(e.to_string()))
+}
+
+fn standings_json(st: &Standings) -> Json {
+    let columns: Vec<&str> = st
+        .rows
+        .first()
+        .map(|r| r.values.iter().map(|(c, _)| c.name()).collect())
+        .unwrap_or_else(|| st.criteria.iter().map(|c| c.name()).collect());
+    json!({
+        "round": st.round,
+        "criteria": columns,
+        "table": st.rows.iter().map(|r| json!({
+            "place": r.place,
+            "player": r.player,
+            "values": r.values.iter().map(|(c, v)| (c.name().to_string(), number(*v))).collect::<serde_json::Map<_, _>>(),
+        })).collect::<Vec<_>>(),
+    })
+}
+
+fn print_standings(data: &Path, a: StandingsArgs) -> CmdResult {
+    let (_, chain) = find(data, &a.tournament)?;
+    let st = compute(&chain, a.after_round, a.criteria.as_deref(), a.all_criteria)?;
+    if a.json {
+        say!("{}", standings_json(&st));
+        return Ok(());
+    }
+    print!("{}", standings_table(&chain, &st));
+    Ok(())
+}
+
+/// The standings as a readable table.
+pub fn standings_table(chain: &Chain, st: &Standings) -> String {
+    let p = &chain.projection;
+    let mut out = format!("{} — standings after round {}\n", p.genesis.name, st.round);
+    let columns: Vec<&str> = st
+        .rows
+        .first()
+        .map(|r| r.values.iter().map(|(c, _)| c.name()).collect())
+        .unwrap_or_default();
+    out.push_str(&format!(
+        "{:>3}  {:<8} {:<24} {:>3}",
+        "Pl", "Id", "Name", "Rk"
+    ));
+    for c in &columns {
+        out.push_str(&format!(" {:>7}", c));
+    }
+    out.push('\n');
+    for (k, r) in st.rows.iter().enumerate() {
+        let place = if k > 0 && st.rows[k - 1].place == r.place {
+            String::new()
+        } else {
+            r.place.to_string()
+        };
+        let (name, rank) = p
+            .player(&r.player)
+            .map(|x| (format!("{} {}", x.surname, x.given), x.rank.clone()))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{:>3}  {:<8} {:<24} {:>3}",
+            place, r.player, name, rank
+        ));
+        for (_, v) in &r.values {
+            out.push_str(&format!(" {:>7}", v.to_string()));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+fn csv_field(s: &str) -> String {
+    if s.contains([',', '"', '\n']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+fn export(data: &Path, a: TExportArgs) -> CmdResult {
+    let (_, chain) = find(data, &a.tournament)?;
+    let p = &chain.projection;
+    let round = a.after_round.unwrap_or_else(|| p.last_round().max(1));
+    let t = p.tournament().map_err(|e| Failure::new(e.to_string()))?;
+    let info = p.event_info();
+    let text = match a.format.as_str() {
+        "h9" => h9::write(&t, &info, round, !a.drop_by_default)
+            .map_err(|e| Failure::new(e.to_string()))?,
+        "aga" => aga::write(&t, &info, round).map_err(|e| Failure::new(e.to_string()))?,
+        "csv" | "json" => {
+            let st = compute(&chain, Some(round), None, false)?;
+            if a.format == "json" {
+                let games: Vec<Json> = t.games.iter().map(|g| json!(g)).collect();
+                let doc = json!({
+                    "tournament": hex::encode(chain.id()),
+                    "name": p.genesis.name,
+                    "short_name": p.genesis.short_name,
+                    "players": p.players,
+                    "games": games,
+                    "byes": t.byes.iter().map(|(r, id)| json!({"round": r, "player": id})).collect::<Vec<_>>(),
+                    "absences": t.absences.iter().map(|(r, id)| json!({"round": r, "player": id})).collect::<Vec<_>>(),
+                    "standings": standings_json(&st),
+                });
+                format!("{}\n", serde_json::to_string_pretty(&doc)?)
+            } else {
+                let mut out = String::from("place,player,surname,given,rank,country,club");
+                for c in &st.criteria {
+                    out.push(',');
+                    out.push_str(c.name());
+                }
+                out.push('\n');
+                for r in &st.rows {
+                    let reg = p.player(&r.player);
+                    let f = |g: fn(&kifu_ledger::Registration) -> &str| {
+                        reg.map(|x| csv_field(g(x))).unwrap_or_default()
+                    };
+                    out.push_str(&format!(
+                        "{},{},{},{},{},{},{}",
+                        r.place,
+                        csv_field(&r.player),
+                        f(|x| &x.surname),
+                        f(|x| &x.given),
+                        f(|x| &x.rank),
+                        f(|x| &x.country),
+                        f(|x| &x.club)
+                    ));
+                    for (_, v) in &r.values {
+                        out.push_str(&format!(",{v}"));
+                    }
+                    out.push('\n');
+                }
+                out
+            }
+        }
+        other => {
+            return Err(Failure::new(format!(
+                "unknown format '{other}' (h9, aga, csv, json)"
+            )))
+        }
+    };
+    match &a.output {
+        Some(path) => {
+            std::fs::write(path, text)
+                .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+            eprintln!("wrote {}", path.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+fn import_opengotha(data: &Path, a: ImportArgs) -> CmdResult {
+    let key = read_private(&a.key)?;
+    let bytes =
+        std::fs::read(&a.file).map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
+    let xml = opengotha::decode(&bytes);
+    let officials = vec![Participant {
+        role: Role::Director,
+        name: a.director.clone(),
+        key: key.public(),
+    }];
+    let imported = opengotha::import(&xml, officials)
+        .map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
+    let mut chain =
+        Chain::create(&key, now_ms(), imported.genesis).map_err(|e| Failure::new(e.to_string()))?;
+    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for f in &imported.facts {
+        *counts.entry(f.kind_name()).or_default() += 1;
+    }
+    append_all(&mut chain, &key, imported.facts)?;
+    save(&file_of(data, &chain.id()), &chain)?;
+    let summary: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    eprintln!("imported {}", summary.join(", "));
+    say!("{}", hex::encode(chain.id()));
+    Ok(())
+}
+
+// ---- the demonstration --------------------------------------------------
+
+/// `kifu demo`'s tournament: five players, three rounds, a bye, a forfeit
+/// entered by the referee, an absence, and the demo game (round 1, board 1)
+/// checkpointed into it; prints its standings unless `json`.
+pub fn demo_tournament(
+    data: &Path,
+    store: &kifu_store::Store,
+    game: Hash,
+    director: &Keypair,
+    referee: &Keypair,
+    json: bool,
+) -> CmdResult {
+    let fail = |e: kifu_tournament::ChainError| Failure::new(format!("demo tournament: {e}"));
+    let genesis = store.genesis(&game)?;
+    let short_name = genesis
+        .tournament
+        .as_ref()
+        .map(|t| t.tournament.clone())
+        .unwrap_or_else(|| "kifu demonstration open".into());
+    let officials = vec![
+        Participant {
+            role: Role::Director,
+            name: "Tournament director".into(),
+            key: director.public(),
+        },
+        Participant {
+            role: Role::Referee,
+            name: "Referee".into(),
+            key: referee.public(),
+        },
+    ];
+    let mut g =
+        kifu_tournament::mcmahon_genesis("kifu demonstration open", &short_name, 3, officials);
+    g.city = "Berlin".into();
+    g.country = "DE".into();
+    let mut t = now_ms();
+    let mut chain = Chain::create(director, t, g).map_err(fail)?;
+    let key_of = |role: Role| genesis.holder(role).map(|p| p.key);
+    let players = [
+        ("W", "White", "Wanda", "2d", key_of(Role::White)),
+        ("B", "Black", "Bo", "1d", key_of(Role::Black)),
+        ("C", "Carter", "Cy", "1k", None),
+        ("D", "Dietz", "Dana", "2k", None),
+        ("E", "Ebert", "Eli", "1d", None),
+    ];
+    let mut facts: Vec<(bool, Body)> = Vec::new();
+    for (id, surname, given, rank, key) in players {
+        facts.push((
+            false,
+            Body::PlayerRegistered(kifu_ledger::Registration {
+                id: id.into(),
+                surname: surname.into(),
+                given: given.into(),
+                rank: rank.into(),
+                rating: 0,
+                country: "DE".into(),
+                club: "Berl".into(),
+                egd_pin: String::new(),
+                aga_id: String::new(),
+                smms_correction: 0,
+                key,
+            }),
+        ));
+    }
+    let result = |round, board, result, by_default: bool, reason: &str| Body::BoardResultEntered {
+        round,
+        board,
+        result,
+        by_default,
+        reason: reason.into(),
+    };
+    facts.extend([
+        (false, pairing(1, 1, "W", "B", 0, Some(game))),
+        (false, pairing(1, 2, "C", "D", 0, None)),
+        (
+            false,
+            result(1, 2, BoardResult::WhiteWins, false, "result sheet"),
+        ),
+        (
+            false,
+            Body::ByeGiven {
+                round: 1,
+                player: "E".into(),
+            },
+        ),
+    ]);
+    for (referee_signs, body) in facts.drain(..) {
+        let key = if referee_signs { referee } else { director };
+        t += 1000;
+        chain.append(key, t, body).map_err(fail)?;
+    }
+    // The demo game's own signed record gives round 1, board 1.
+    let c = game_checkpoint(store, &chain, game)?;
+    t += 1000;
+    chain
+        .append(director, t, Body::GameCheckpointed(c))
+        .map_err(fail)?;
+    facts.extend([
+        (false, pairing(2, 1, "E", "W", 0, None)),
+        (
+            false,
+            result(2, 1, BoardResult::BlackWins, false, "result sheet"),
+        ),
+        (false, pairing(2, 2, "B", "C", 0, None)),
+        // LGC 2023, "Start": late by 30 minutes or more forfeits; the
+        // referee declares it ("Game forfeit").
+        (
+            true,
+            result(
+                2,
+                2,
+                BoardResult::WhiteWins,
+                true,
+                "Black arrived 30 minutes late",
+            ),
+        ),
+        (
+            false,
+            Body::ByeGiven {
+                round: 2,
+                player: "D".into(),
+            },
+        ),
+        (
+            false,
+            Body::PlayerAbsent {
+                round: 3,
+                player: "B".into(),
+                reason: AbsenceReason::RoundSkipped,
+            },
+        ),
+        (false, pairing(3, 1, "W", "D", 0, None)),
+        (
+            false,
+            result(3, 1, BoardResult::WhiteWins, false, "result sheet"),
+        ),
+        (false, pairing(3, 2, "C", "E", 0, None)),
+        (
+            false,
+            result(3, 2, BoardResult::BlackWins, false, "result sheet"),
+        ),
+    ]);
+    for (referee_signs, body) in facts {
+        let key = if referee_signs { referee } else { director };
+        t += 1000;
+        chain.append(key, t, body).map_err(fail)?;
+    }
+    let flags = chain.projection.game_flags(&game, &genesis);
+    if !flags.is_empty() {
+        return Err(Failure::new(format!(
+            "demo tournament: {}",
+            flags.join("; ")
+        )));
+    }
+    save(&file_of(data, &chain.id()), &chain)?;
+    if !json {
+        let st = compute(&chain, Some(3), None, false)?;
+        say!(
+            "tournament {}: {} players, 3 rounds, a bye, a forfeit, the demo game checkpointed",
+            short(&chain.id()),
+            chain.projection.players.len()
+        );
+        print!("{}", standings_table(&chain, &st));
+        say!(
+            "try: kifu tournament standings {} --all-criteria; kifu tournament export {} --format h9",
+            &hex::encode(chain.id())[..12],
+            &hex::encode(chain.id())[..12]
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,150 @@
+//! Writing and reading a tournament chain: every fact is checked by the
+//! projection and the role table before it is signed.
+
+use kifu_ledger::tournament::{check_tournament_genesis, tournament_id, verify_tournament};
+use kifu_ledger::{
+    Body, Event, GameKind, Hash, Head, Keypair, LedgerError, PairingSystem, Participant, Record,
+    TimeControl, TournamentGenesis,
+};
+
+use crate::projection::{Projection, TournamentError};
+
+/// Why a fact could not be written or a chain read.
+#[derive(Debug, thiserror::Error)]
+pub enum ChainError {
+    /// Signatures, links or roles.
+    #[error(transparent)]
+    Ledger(#[from] LedgerError),
+    /// The fact contradicts the tournament so far.
+    #[error(transparent)]
+    Tournament(#[from] TournamentError),
+}
+
+/// A tournament chain in memory: its records and their projection.
+#[derive(Debug, Clone)]
+pub struct Chain {
+    /// The signed records, genesis first.
+    pub records: Vec<Record>,
+    /// What they say.
+    pub projection: Projection,
+}
+
+/// A genesis with OpenGotha's McMahon defaults (bar 4d, floor 20k, bye 1/1,
+/// absent 0/½ rounded down, criteria MMS, SOSM, SOSOSM) and the given
+/// officials.
+pub fn mcmahon_genesis(
+    name: &str,
+    short_name: &str,
+    rounds: u32,
+    officials: Vec<Participant>,
+) -> TournamentGenesis {
+    TournamentGenesis {
+        name: name.into(),
+        short_name: short_name.into(),
+        city: String::new(),
+        country: String::new(),
+        start: String::new(),
+        finish: String::new(),
+        game: GameKind::Go,
+        ruleset: "lgc-2023".into(),
+        time_control: TimeControl::Canadian {
+            main_ms: 60 * 60_000,
+            stones: 15,
+            block_ms: 5 * 60_000,
+        },
+        komi_half_points: 15,
+        system: PairingSystem::McMahon,
+        rounds,
+        mm_bar: "4d".into(),
+        mm_floor: "20k".into(),
+        nbw2_bye: 2,
+        mms2_bye: 2,
+        nbw2_absent: 0,
+        mms2_absent: 1,
+        round_down_bye_absent: true,
+        unplayed_as_half: false,
+        criteria: vec!["MMS".into(), "SOSM".into(), "SOSOSM".into()],
+        egf_class: "A".into(),
+        adjusted_time_minutes: 75,
+        handicap_reduction: 0,
+        officials,
+    }
+}
+
+impl Chain {
+    /// Signs the genesis of a new tournament.
+    pub fn create(
+        key: &Keypair,
+        at_ms: u64,
+        genesis: TournamentGenesis,
+    ) -> Result<Chain, ChainError> {
+        let event = Event {
+            version: kifu_ledger::FORMAT_VERSION,
+            chain: kifu_ledger::ZERO_HASH,
+            seq: 0,
+            prev_hash: kifu_ledger::ZERO_HASH,
+            at_ms,
+            signer: key.public(),
+            body: Body::TournamentCreated(genesis.clone()),
+        };
+        let record = event.sign(key)?;
+        check_tournament_genesis(&record)?;
+        let projection = Projection::new(tournament_id(&record), genesis)?;
+        Ok(Chain {
+            records: vec![record],
+            projection,
+        })
+    }
+
+    /// Verifies records (genesis first, in sequence order) and projects them.
+    pub fn open(records: Vec<Record>) -> Result<Chain, ChainError> {
+        let events = verify_tournament(&records)?;
+        let id = tournament_id(&records[0]);
+        let projection = Projection::from_events(id, &events)?;
+        Ok(Chain {
+            records,
+            projection,
+        })
+    }
+
+    /// The tournament id.
+    pub fn id(&self) -> Hash {
+        self.projection.id
+    }
+
+    /// The head of the chain.
+    pub fn head(&self) -> Head {
+        let last = self.records.last().map(Record::hash).unwrap_or_default();
+        Head {
+            seq: self.records.len() as u64 - 1,
+            hash: last,
+        }
+    }
+
+    /// Checks `body` against the tournament and the role table, signs it
+    /// and appends it. On refusal nothing changes.
+    pub fn append(&mut self, key: &Keypair, at_ms: u64, body: Body) -> Result<&Record, ChainError> {
+        let mut next = self.projection.clone();
+        next.apply(&body)?;
+        let event = Event::next(self.id(), self.head(), at_ms, key.public(), body);
+        let record = event.sign(key)?;
+        kifu_ledger::tournament::check_tournament_append(
+            &self.id(),
+            &self.projection.genesis,
+            self.head(),
+            &record,
+        )?;
+        self.projection = next;
+        self.records.push(record);
+        Ok(&self.records[self.records.len() - 1])
+    }
+
+    /// The decoded events, genesis first.
+    pub fn events(&self) -> Result<Vec<Event>, ChainError> {
+        Ok(self
+            .records
+            .iter()
+            .map(Record::decode)
+            .collect::<Result<Vec<_>, _>>()?)
+    }
+}

@@ -1,0 +1,24 @@
+//! A tournament chain, read back: who is registered, who plays whom on which
+//! board, byes, absences, results and checkpoints of game chains, and the
+//! standings model they give.
+//!
+//! The one decision a reader must know: **the projection refuses what
+//! cannot be a fact of the tournament** (a pairing of an unregistered player,
+//! a player paired twice in a round, a result for a board that was never
+//! paired), and the same [`Projection::apply`] is used before an event is
+//! signed and when a chain is read back, so the command line can refuse bad
+//! input with nothing written and a verifier finds the same problems.
+//!
+//! The later of two facts about one board wins: a result entered by an
+//! official after a checkpoint overrides the game's own result, and a new
+//! checkpoint after it overrides it again.
+//!
+//! This crate does no I/O.
+#![deny(missing_docs)]
+
+mod chain;
+pub mod opengotha;
+mod projection;
+
+pub use chain::{mcmahon_genesis, Chain, ChainError};
+pub use projection::{board_result_of, genesis_settings, Board, Projection, TournamentError};

@@ -1,0 +1,614 @@
+//! The projection of a tournament chain.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use kifu_ledger::{
+    AbsenceReason, BoardResult, Body, Checkpoint, Color, Event, GameResult, Genesis, Hash, Outcome,
+    Pairing, Registration, ResultBy, Role, SanctionKind, TournamentGenesis,
+};
+use kifu_standings::{
+    Criterion, EventInfo, Game, GameResult as Scored, Player, Rank, Settings, Tournament,
+};
+
+/// Why a tournament fact is refused, or a chain cannot be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TournamentError {
+    /// The genesis settings are not usable.
+    #[error("tournament settings: {0}")]
+    Settings(String),
+    /// A player id that is not registered.
+    #[error("player {0:?} is not registered")]
+    Unregistered(String),
+    /// A registration id used twice.
+    #[error("player {0:?} is already registered")]
+    AlreadyRegistered(String),
+    /// A bad registration field.
+    #[error("registration of {id:?}: {why}")]
+    BadRegistration {
+        /// The id.
+        id: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// A round outside the tournament.
+    #[error("round {round} is outside 1..={rounds}")]
+    BadRound {
+        /// The round given.
+        round: u32,
+        /// Rounds of the tournament.
+        rounds: u32,
+    },
+    /// A player already has a game or the bye in a round.
+    #[error("round {round}: {player:?} is already {what}")]
+    Busy {
+        /// Round.
+        round: u32,
+        /// Player.
+        player: String,
+        /// "paired on board N", "given the bye", "absent".
+        what: String,
+    },
+    /// White and Black are the same player.
+    #[error("round {round} board {board}: a player cannot play themself")]
+    SelfPairing {
+        /// Round.
+        round: u32,
+        /// Board.
+        board: u32,
+    },
+    /// A result or checkpoint for a board that was never paired.
+    #[error("round {round} board {board}: no such game (the board is not paired)")]
+    NoSuchBoard {
+        /// Round.
+        round: u32,
+        /// Board.
+        board: u32,
+    },
+    /// A checkpoint names another game than the pairing.
+    #[error(
+        "round {round} board {board}: the pairing names game {paired}, the checkpoint {given}"
+    )]
+    OtherGame {
+        /// Round.
+        round: u32,
+        /// Board.
+        board: u32,
+        /// Game id in the pairing (hex prefix).
+        paired: String,
+        /// Game id in the checkpoint (hex prefix).
+        given: String,
+    },
+    /// A kind that has no place in a tournament chain.
+    #[error("a {0} has no place in a tournament chain")]
+    NotATournamentFact(&'static str),
+    /// The chain does not start with a tournament genesis.
+    #[error("the chain does not start with a tournament genesis")]
+    NoGenesis,
+    /// The scores could not be computed.
+    #[error("{0}")]
+    Model(#[from] kifu_standings::ModelError),
+}
+
+/// One paired board and what is known of its result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    /// The pairing.
+    pub pairing: Pairing,
+    /// The result as the tournament scores it.
+    pub result: BoardResult,
+    /// The result was decided by default.
+    pub by_default: bool,
+    /// The last checkpoint of the board's game chain.
+    pub checkpoint: Option<Checkpoint>,
+    /// Where the result comes from: the sequence number of the event.
+    pub result_seq: Option<u64>,
+}
+
+/// A tournament chain read back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Projection {
+    /// The tournament id (hash of the genesis record).
+    pub id: Hash,
+    /// The genesis.
+    pub genesis: TournamentGenesis,
+    /// The settings the standings use.
+    pub settings: Settings,
+    /// Registrations, in the order they were made (corrections in place).
+    pub players: Vec<Registration>,
+    /// Paired boards by (round, board).
+    pub boards: BTreeMap<(u32, u32), Board>,
+    /// Byes: (round, player).
+    pub byes: BTreeSet<(u32, String)>,
+    /// Absences: (round, player) → reason.
+    pub absences: BTreeMap<(u32, String), AbsenceReason>,
+    /// Sanctions beyond one game: (player, kind, from round, reason).
+    pub sanctions: Vec<(String, SanctionKind, u32, String)>,
+    /// Number of events applied (the next sequence number).
+    pub next_seq: u64,
+}
+
+/// The standings settings a genesis fixes.
+pub fn genesis_settings(g: &TournamentGenesis) -> Result<Settings, TournamentError> {
+    let bad = |what: String| TournamentError::Settings(what);
+    if g.rounds == 0 {
+        return Err(bad("a tournament has at least one round".into()));
+    }
+    let rank = |s: &str, what: &str| -> Result<Rank, TournamentError> {
+        s.parse().map_err(|e| bad(format!("{what}: {e}")))
+    };
+    let criteria = g
+        .criteria
+        .iter()
+        .map(|c| c.parse::<Criterion>().map_err(|e| bad(e.to_string())))
+        .collect::<Result<Vec<_>, _>>()?;
+    if criteria.is_empty() {
+        return Err(bad("at least one placement criterion".into()));
+    }
+    Ok(Settings {
+        rounds: g.rounds,
+        mm_bar: rank(&g.mm_bar, "McMahon bar")?,
+        mm_floor: rank(&g.mm_floor, "McMahon floor")?,
+        nbw2_bye: g.nbw2_bye,
+        mms2_bye: g.mms2_bye,
+        nbw2_absent: g.nbw2_absent,
+        mms2_absent: g.mms2_absent,
+        round_down_bye_absent: g.round_down_bye_absent,
+        unplayed_as_half: g.unplayed_as_half,
+        criteria,
+    })
+}
+
+/// The tournament's view of a game chain's result: the board result and
+/// whether it was by default (a forfeit).
+pub fn board_result_of(r: &GameResult) -> (BoardResult, bool) {
+    let result = match r.outcome {
+        Outcome::Win(Color::White) => BoardResult::WhiteWins,
+        Outcome::Win(Color::Black) => BoardResult::BlackWins,
+        Outcome::Draw => BoardResult::Jigo,
+        Outcome::BothLose => BoardResult::BothLose,
+        Outcome::NoResult => BoardResult::Unknown,
+    };
+    (result, r.by == ResultBy::Forfeit)
+}
+
+fn hex8(h: &Hash) -> String {
+    hex::encode(&h[..8])
+}
+
+impl Projection {
+    /// A tournament with nothing but its genesis.
+    pub fn new(id: Hash, genesis: TournamentGenesis) -> Result<Projection, TournamentError> {
+        let settings = genesis_settings(&genesis)?;
+        Ok(Projection {
+            id,
+            genesis,
+            settings,
+            players: Vec::new(),
+            boards: BTreeMap::new(),
+            byes: BTreeSet::new(),
+            absences: BTreeMap::new(),
+            sanctions: Vec::new(),
+            next_seq: 1,
+        })
+    }
+
+    /// Reads a verified chain's events (genesis first).
+    pub fn from_events(id: Hash, events: &[Event]) -> Result<Projection, TournamentError> {
+        let Some(Body::TournamentCreated(g)) = events.first().map(|e| &e.body) else {
+            return Err(TournamentError::NoGenesis);
+        };
+        let mut p = Projection::new(id, g.clone())?;
+        for e in &events[1..] {
+            p.apply(&e.body)?;
+        }
+        Ok(p)
+    }
+
+    /// The registration with this id.
+    pub fn player(&self, id: &str) -> Option<&Registration> {
+        self.players.iter().find(|p| p.id == id)
+    }
+
+    fn registered(&self, id: &str) -> Result<(), TournamentError> {
+        match self.player(id) {
+            Some(_) => Ok(()),
+            None => Err(TournamentError::Unregistered(id.to_string())),
+        }
+    }
+
+    fn round_ok(&self, round: u32) -> Result<(), TournamentError> {
+        if round == 0 || round > self.genesis.rounds {
+            Err(TournamentError::BadRound {
+                round,
+                rounds: self.genesis.rounds,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// What occupies `player` in `round`, other than board `except`.
+    fn busy(&self, round: u32, player: &str, except: Option<u32>) -> Option<String> {
+        for ((r, b), board) in &self.boards {
+            if *r == round
+                && Some(*b) != except
+                && (board.pairing.white == player || board.pairing.black == player)
+            {
+                return Some(format!("paired on board {b}"));
+            }
+        }
+        if self.byes.contains(&(round, player.to_string())) {
+            return Some("given the bye".into());
+        }
+        None
+    }
+
+    /// [`Projection::busy`], or marked absent.
+    fn unavailable(&self, round: u32, player: &str, except: Option<u32>) -> Option<String> {
+        self.busy(round, player, except).or_else(|| {
+            self.absences
+                .get(&(round, player.to_string()))
+                .map(|reason| format!("absent ({reason:?})"))
+        })
+    }
+
+    fn check_registration(r: &Registration) -> Result<(), TournamentError> {
+        let bad = |why: String| TournamentError::BadRegistration {
+            id: r.id.clone(),
+            why,
+        };
+        if r.id.trim().is_empty() || r.id.chars().any(char::is_whitespace) {
+            return Err(bad("the id is empty or contains blanks".into()));
+        }
+        if r.surname.trim().is_empty() {
+            return Err(bad("the surname is empty".into()));
+        }
+        r.rank
+            .parse::<Rank>()
+            .map_err(|e| bad(e.to_string()))
+            .map(|_| ())
+    }
+
+    /// Applies one tournament fact, or refuses it (and changes nothing).
+    pub fn apply(&mut self, body: &Body) -> Result<(), TournamentError> {
+        self.check(body)?;
+        let seq = self.next_seq;
+        match body {
+            Body::PlayerRegistered(r) => self.players.push(r.clone()),
+            Body::RegistrationCorrected(r) => {
+                if let Some(p) = self.players.iter_mut().find(|p| p.id == r.id) {
+                    *p = r.clone();
+                }
+            }
+            Body::Paired(p) => {
+                let old = self.boards.remove(&(p.round, p.board));
+                // Re-pairing the same players keeps what is known of the game.
+                let keep = old.filter(|o| o.pairing.white == p.white && o.pairing.black == p.black);
+                let mut board = keep.unwrap_or(Board {
+                    pairing: p.clone(),
+                    result: BoardResult::Unknown,
+                    by_default: false,
+                    checkpoint: None,
+                    result_seq: None,
+                });
+                board.pairing = p.clone();
+                self.boards.insert((p.round, p.board), board);
+            }
+            Body::ByeGiven { round, player } => {
+                self.byes.insert((*round, player.clone()));
+            }
+            Body::PlayerAbsent {
+                round,
+                player,
+                reason,
+            } => {
+                let last = if *reason == AbsenceReason::Withdrawal {
+                    self.genesis.rounds
+                } else {
+                    *round
+                };
+                for r in *round..=last {
+                    self.absences.insert((r, player.clone()), *reason);
+                }
+            }
+            Body::BoardResultEntered {
+                round,
+                board,
+                result,
+                by_default,
+                ..
+            } => {
+                if let Some(b) = self.boards.get_mut(&(*round, *board)) {
+                    b.result = *result;
+                    b.by_default = *by_default;
+                    b.result_seq = Some(seq);
+                }
+            }
+            Body::GameCheckpointed(c) => {
+                if let Some(b) = self.boards.get_mut(&(c.round, c.board)) {
+                    b.pairing.game = Some(c.game);
+                    if let Some(r) = &c.result {
+                        let (result, by_default) = board_result_of(r);
+                        b.result = result;
+                        b.by_default = by_default;
+                        b.result_seq = Some(seq);
+                    }
+                    b.checkpoint = Some(c.clone());
+                }
+            }
+            Body::TournamentSanction {
+                player,
+                kind,
+                from_round,
+                reason,
+            } => {
+                let rounds: Vec<u32> = match kind {
+                    SanctionKind::RemovedFromRounds { rounds } => rounds.clone(),
+                    SanctionKind::RemovedFromTournament | SanctionKind::Disqualification => {
+                        (*from_round..=self.genesis.rounds).collect()
+                    }
+                    _ => Vec::new(),
+                };
+                for r in rounds {
+                    self.absences
+                        .entry((r, player.clone()))
+                        .or_insert(AbsenceReason::Sanction);
+                }
+                self.sanctions
+                    .push((player.clone(), kind.clone(), *from_round, reason.clone()));
+            }
+            _ => {}
+        }
+        self.next_seq += 1;
+        Ok(())
+    }
+
+    /// Checks a fact against the tournament so far without applying it.
+    pub fn check(&self, body: &Body) -> Result<(), TournamentError> {
+        match body {
+            Body::PlayerRegistered(r) => {
+                Self::check_registration(r)?;
+                if self.player(&r.id).is_some() {
+                    return Err(TournamentError::AlreadyRegistered(r.id.clone()));
+                }
+            }
+            Body::RegistrationCorrected(r) => {
+                Self::check_registration(r)?;
+                self.registered(&r.id)?;
+            }
+            Body::Paired(p) => {
+                self.round_ok(p.round)?;
+                if p.board == 0 {
+                    return Err(TournamentError::NoSuchBoard {
+                        round: p.round,
+                        board: 0,
+                    });
+                }
+                self.registered(&p.white)?;
+                self.registered(&p.black)?;
+                if p.white == p.black {
+                    return Err(TournamentError::SelfPairing {
+                        round: p.round,
+                        board: p.board,
+                    });
+                }
+                for who in [&p.white, &p.black] {
+                    if let Some(what) = self.unavailable(p.round, who, Some(p.board)) {
+                        return Err(TournamentError::Busy {
+                            round: p.round,
+                            player: who.clone(),
+                            what,
+                        });
+                    }
+                }
+            }
+            Body::ByeGiven { round, player } => {
+                self.round_ok(*round)?;
+                self.registered(player)?;
+                if let Some(what) = self.unavailable(*round, player, None) {
+                    return Err(TournamentError::Busy {
+                        round: *round,
+                        player: player.clone(),
+                        what,
+                    });
+                }
+            }
+            Body::PlayerAbsent {
+                round,
+                player,
+                reason,
+            } => {
+                self.round_ok(*round)?;
+                self.registered(player)?;
+                let last = if *reason == AbsenceReason::Withdrawal {
+                    self.genesis.rounds
+                } else {
+                    *round
+                };
+                for r in *round..=last {
+                    if let Some(what) = self.busy(r, player, None) {
+                        return Err(TournamentError::Busy {
+                            round: r,
+                            player: player.clone(),
+                            what,
+                        });
+                    }
+                }
+            }
+            Body::BoardResultEntered { round, board, .. } => {
+                if !self.boards.contains_key(&(*round, *board)) {
+                    return Err(TournamentError::NoSuchBoard {
+                        round: *round,
+                        board: *board,
+                    });
+                }
+            }
+            Body::GameCheckpointed(c) => {
+                let Some(b) = self.boards.get(&(c.round, c.board)) else {
+                    return Err(TournamentError::NoSuchBoard {
+                        round: c.round,
+                        board: c.board,
+                    });
+                };
+                if let Some(g) = b.pairing.game {
+                    if g != c.game {
+                        return Err(TournamentError::OtherGame {
+                            round: c.round,
+                            board: c.board,
+                            paired: hex8(&g),
+                            given: hex8(&c.game),
+                        });
+                    }
+                }
+            }
+            Body::TournamentSanction {
+                player, from_round, ..
+            } => {
+                self.registered(player)?;
+                self.round_ok(*from_round)?;
+            }
+            other => return Err(TournamentError::NotATournamentFact(other.kind_name())),
+        }
+        Ok(())
+    }
+
+    /// The standings model: players, games with their results, byes and
+    /// absences.
+    pub fn tournament(&self) -> Result<Tournament, TournamentError> {
+        let mut t = Tournament::new(self.settings.clone());
+        for r in &self.players {
+            let rank: Rank = r.rank.parse()?;
+            let mut p = Player::new(&r.id, &r.surname, &r.given, rank);
+            p.rating = r.rating;
+            p.country = r.country.clone();
+            p.club = r.club.clone();
+            p.egd_pin = r.egd_pin.clone();
+            p.aga_id = r.aga_id.clone();
+            p.smms_correction = r.smms_correction;
+            t.players.push(p);
+        }
+        for ((round, board), b) in &self.boards {
+            t.games.push(Game {
+                round: *round,
+                board: *board,
+                white: b.pairing.white.clone(),
+                black: b.pairing.black.clone(),
+                handicap: b.pairing.handicap,
+                result: match b.result {
+                    BoardResult::Unknown => Scored::Unknown,
+                    BoardResult::WhiteWins => Scored::WhiteWins,
+                    BoardResult::BlackWins => Scored::BlackWins,
+                    BoardResult::Jigo => Scored::Jigo,
+                    BoardResult::BothLose => Scored::BothLose,
+                    BoardResult::BothWin => Scored::BothWin,
+                },
+                by_default: b.by_default,
+            });
+        }
+        t.byes = self.byes.clone();
+        t.absences = self.absences.keys().cloned().collect();
+        // A player paired in a round they were also marked absent in plays:
+        // OpenGotha gives the pairing precedence ("1) participation").
+        Ok(t)
+    }
+
+    /// The event description the results files need.
+    pub fn event_info(&self) -> EventInfo {
+        let g = &self.genesis;
+        let komi = if g.komi_half_points % 2 == 0 {
+            format!("{}", g.komi_half_points / 2)
+        } else {
+            format!("{}.5", g.komi_half_points / 2)
+        };
+        EventInfo {
+            name: g.name.clone(),
+            country: g.country.clone(),
+            city: g.city.clone(),
+            location: if g.country.is_empty() {
+                g.city.clone()
+            } else {
+                format!("{}, {}", g.city, g.country)
+            },
+            start: g.start.clone(),
+            finish: g.finish.clone(),
+            class: g.egf_class.clone(),
+            komi,
+            adjusted_time_minutes: g.adjusted_time_minutes,
+            overtime: match g.time_control {
+                kifu_ledger::TimeControl::SuddenDeath { .. } => "Sudden death",
+                kifu_ledger::TimeControl::Canadian { .. } => "Canadian byo-yomi",
+                kifu_ledger::TimeControl::Fischer { .. } => "Fischer",
+                _ => "Standard byo-yomi",
+            }
+            .to_string(),
+            handicap_reduction: g.handicap_reduction,
+            rules: g.ruleset.clone(),
+        }
+    }
+
+    /// The last round with a pairing, a bye or an absence (0 if none).
+    pub fn last_round(&self) -> u32 {
+        let a = self.boards.keys().map(|(r, _)| *r).max().unwrap_or(0);
+        let b = self.byes.iter().map(|(r, _)| *r).max().unwrap_or(0);
+        a.max(b)
+    }
+
+    /// Problems with a game chain's genesis against its pairing: the
+    /// tournament, round and board it names, and the players' keys.
+    pub fn game_flags(&self, game: &Hash, genesis: &Genesis) -> Vec<String> {
+        let mut flags = Vec::new();
+        let Some(((round, board), b)) = self
+            .boards
+            .iter()
+            .find(|(_, b)| b.pairing.game.as_ref() == Some(game))
+        else {
+            return vec![format!(
+                "game {} is not paired in this tournament",
+                hex8(game)
+            )];
+        };
+        let id_hex = hex::encode(self.id);
+        match &genesis.tournament {
+            None => flags.push(format!(
+                "game {} names no tournament, but is paired in round {round} board {board}",
+                hex8(game)
+            )),
+            Some(t) => {
+                let names_us = t.tournament == self.genesis.short_name
+                    || (t.tournament.len() >= 16 && id_hex.starts_with(&t.tournament));
+                if !names_us {
+                    flags.push(format!(
+                        "game {} names tournament {:?}, not {:?}",
+                        hex8(game),
+                        t.tournament,
+                        self.genesis.short_name
+                    ));
+                }
+                if t.round != *round || t.board != *board {
+                    flags.push(format!(
+                        "game {} says round {} board {}, the pairing round {round} board {board}",
+                        hex8(game),
+                        t.round,
+                        t.board
+                    ));
+                }
+            }
+        }
+        for (role, who) in [
+            (Role::White, &b.pairing.white),
+            (Role::Black, &b.pairing.black),
+        ] {
+            let want = self.player(who).and_then(|r| r.key);
+            let have = genesis.holder(role).map(|p| p.key);
+            if let (Some(want), Some(have)) = (want, have) {
+                if want != have {
+                    flags.push(format!(
+                        "game {}: {role:?} is signed by another key than {who}'s registered key",
+                        hex8(game)
+                    ));
+                }
+            }
+        }
+        flags
+    }
+}

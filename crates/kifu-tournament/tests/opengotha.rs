@@ -1,0 +1,100 @@
+//! An OpenGotha tournament file (the worked example, written in the layout
+//! of OpenGotha's `tournament.dtd`) imported as signed director events gives
+//! the worked example's standings.
+
+use kifu_ledger::{Keypair, Participant, Role};
+use kifu_standings::{standings, Criterion, Value};
+use kifu_tournament::opengotha::{import, key_string};
+use kifu_tournament::Chain;
+
+const WORKED_EXAMPLE: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<Tournament dataVersion="201" gothaVersion="351">
+<Players>
+<Player agaId="99991" club="Berl" country="DE" egfPin="" firstName="Ana" name="Alpha" participating="11111111111111111111" rank="2D" rating="2100" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="99992" club="Pari" country="FR" egfPin="" firstName="Ben" name="Beta" participating="11111111111111111111" rank="2D" rating="2100" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="99993" club="Prah" country="CZ" egfPin="" firstName="Cho" name="Gamma" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="99994" club="Amst" country="NL" egfPin="" firstName="Dan" name="Delta" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="99995" club="Wars" country="PL" egfPin="" firstName="Eve" name="Eps" participating="11111111111111111111" rank="1K" rating="1900" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="99996" club="Stoc" country="SE" egfPin="" firstName="Fay" name="Zeta" participating="11011111111111111111" rank="1K" rating="1900" registeringStatus="FIN" smmsCorrection="0"/>
+</Players>
+<Games>
+<Game blackPlayer="BETABEN" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="1" tableNumber="1" whitePlayer="ALPHAANA"/>
+<Game blackPlayer="DELTADAN" handicap="0" knownColor="true" result="RESULT_BLACKWINS" roundNumber="1" tableNumber="2" whitePlayer="GAMMACHO"/>
+<Game blackPlayer="ZETAFAY" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="1" tableNumber="3" whitePlayer="EPSEVE"/>
+<Game blackPlayer="ALPHAANA" handicap="0" knownColor="true" result="RESULT_BLACKWINS" roundNumber="2" tableNumber="1" whitePlayer="GAMMACHO"/>
+<Game blackPlayer="EPSEVE" handicap="0" knownColor="true" result="RESULT_WHITEWINS_BYDEF" roundNumber="2" tableNumber="2" whitePlayer="BETABEN"/>
+<Game blackPlayer="ZETAFAY" handicap="0" knownColor="true" result="RESULT_EQUAL" roundNumber="2" tableNumber="3" whitePlayer="DELTADAN"/>
+<Game blackPlayer="DELTADAN" handicap="0" knownColor="true" result="RESULT_BLACKWINS" roundNumber="3" tableNumber="1" whitePlayer="ALPHAANA"/>
+<Game blackPlayer="BETABEN" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="3" tableNumber="2" whitePlayer="GAMMACHO"/>
+</Games>
+<ByePlayers>
+<ByePlayer player="EPSEVE" roundNumber="3"/>
+</ByePlayers>
+<TournamentParameterSet>
+<GeneralParameterSet basicTime="60" beginDate="2026-05-01" canByoYomiTime="300" complementaryTimeSystem="CANBYOYOMI" director="D" endDate="2026-05-02" genCountNotPlayedGamesAsHalfPoint="false" genMMBar="4D" genMMFloor="20K" genMMS2ValueAbsent="1" genMMS2ValueBye="2" genMMZero="30K" genNBW2ValueAbsent="0" genNBW2ValueBye="2" genRoundDownNBWMMS="true" komi="7" location="Berlin" name="Worked Example Open" nbMovesCanTime="15" numberOfCategories="1" numberOfRounds="3" shortName="wex" size="19" stdByoYomiTime="30"/>
+<PlacementParameterSet>
+<PlacementCriteria>
+<PlacementCriterion name="MMS" number="1"/>
+<PlacementCriterion name="SOSM" number="2"/>
+<PlacementCriterion name="SOSOSM" number="3"/>
+<PlacementCriterion name="NULL" number="4"/>
+</PlacementCriteria>
+</PlacementParameterSet>
+</TournamentParameterSet>
+</Tournament>
+"#;
+
+#[test]
+fn the_worked_example_imported_from_opengotha_gives_its_standings() {
+    let director = Keypair::from_seed([0x41; 32]);
+    let officials = vec![Participant {
+        role: Role::Director,
+        name: "D".into(),
+        key: director.public(),
+    }];
+    let imported = import(WORKED_EXAMPLE, officials).expect("imports");
+    assert_eq!(imported.genesis.rounds, 3);
+    assert_eq!(imported.genesis.criteria, ["MMS", "SOSM", "SOSOSM"]);
+    let mut chain = Chain::create(&director, 1, imported.genesis).expect("genesis");
+    for f in imported.facts {
+        chain.append(&director, 2, f).expect("fact");
+    }
+    let chain = Chain::open(chain.records).expect("verifies");
+    let t = chain.projection.tournament().expect("model");
+    let st = standings(&t, 3, &[], &[]).expect("standings");
+    let order: Vec<&str> = st.rows.iter().map(|r| r.player.as_str()).collect();
+    let ids: Vec<String> = [
+        ("Alpha", "Ana"),
+        ("Delta", "Dan"),
+        ("Beta", "Ben"),
+        ("Gamma", "Cho"),
+        ("Eps", "Eve"),
+        ("Zeta", "Fay"),
+    ]
+    .iter()
+    .map(|(n, f)| key_string(n, f))
+    .collect();
+    assert_eq!(order, ids);
+    let p6 = &st.rows[5];
+    assert_eq!(p6.get(Criterion::Mms), Some(Value::from_halves(59)));
+    assert_eq!(p6.get(Criterion::Sosm), Some(Value::from_halves(185)));
+    assert_eq!(p6.get(Criterion::Sososm), Some(Value::from_points(271)));
+}
+
+#[test]
+fn bad_opengotha_files_are_refused() {
+    assert!(import("<Tournament>", vec![]).is_err());
+    assert!(import("<NotATournament/>", vec![]).is_err());
+    let bad_result = WORKED_EXAMPLE.replace("RESULT_EQUAL", "RESULT_MAYBE");
+    assert!(import(&bad_result, vec![]).is_err());
+    let bad_criterion = WORKED_EXAMPLE.replace("name=\"SOSOSM\"", "name=\"STS\"");
+    let e = import(&bad_criterion, vec![]).expect_err("STS is not supported");
+    assert!(e.to_string().contains("STS"));
+}
+
+#[test]
+fn an_iso_8859_15_file_is_read() {
+    use kifu_tournament::opengotha::decode;
+    assert_eq!(decode("Nemo André".as_bytes()), "Nemo André");
+    assert_eq!(decode(b"Nemo Andr\xe9 \xbd"), "Nemo André œ");
+}
