@@ -1,17 +1,13 @@
-//! `kifu renju check` answers every shared Renju vector.
+//! `kifu renju check` answers every Renju vector.
 
 mod common;
 use common::*;
 
 #[test]
 fn every_renju_vector_is_answered_by_kifu_renju_check() {
-    let path = shared().join("fixtures/renju/vectors.json");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e}: the shared fixtures must sit beside the project",
-            path.display()
-        )
-    });
+    let path = project("renju/vectors.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e}: the project's fixtures", path.display()));
     let all: serde_json::Value = serde_json::from_str(&text).unwrap();
     let t = tempfile::tempdir().unwrap();
     let mut n = 0;

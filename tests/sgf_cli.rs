@@ -33,12 +33,7 @@ fn sorted_sgf(list: &Value, size: u8) -> Vec<String> {
 
 fn sgf_files(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}: the shared fixtures must sit beside the project",
-                dir.display()
-            )
-        })
+        .unwrap_or_else(|e| panic!("{}: {e}: fixture folder", dir.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().map(|x| x == "sgf").unwrap_or(false))
         .collect();
@@ -50,8 +45,11 @@ fn sgf_files(dir: &Path) -> Vec<PathBuf> {
 fn sgf_board_matches_the_oracle_on_every_fixture_game() {
     let t = tempfile::tempdir().unwrap();
     let mut checked = 0;
-    for dir in ["fixtures/go/gnugo-selfplay", "fixtures/go/real"] {
-        for sgf in sgf_files(&shared().join(dir)) {
+    for dir in [Some(project("go/gnugo-selfplay")), third_party("go/real")]
+        .into_iter()
+        .flatten()
+    {
+        for sgf in sgf_files(&dir) {
             let oracle: Value =
                 serde_json::from_str(&std::fs::read_to_string(sgf.with_extension("json")).unwrap())
                     .unwrap();
@@ -119,7 +117,7 @@ fn an_imported_game_exports_to_the_same_position() {
     ok(&run(&data, &["keygen", key.to_str().unwrap()]));
     // A handicap game and an even one with a ko fight.
     for name in ["gs-19x19-003.sgf", "gs-13x13-010.sgf"] {
-        let src = shared().join("fixtures/go/gnugo-selfplay").join(name);
+        let src = project("go/gnugo-selfplay").join(name);
         let id = ok(&run(
             &data,
             &[

@@ -1,7 +1,7 @@
 //! Citations: which document and clause a consequence comes from.
 //!
 //! Every [`Consequence`] names its rule as `document (file), "clause"`, the
-//! file being one of the project's rule documents (`shared/rules/`), so that a
+//! file being one of the project's rule documents (`docs/rules/`), so that a
 //! reader can open the text and find the words.
 
 use serde::Serialize;
@@ -21,12 +21,12 @@ pub struct Consequence {
 }
 
 /// The documents, as cited.
-pub(crate) const LGC: &str = "LGC 2023 (lgc-tournament-rules-2023.txt)";
-pub(crate) const LONDON: &str = "London Open (london-open-rules.txt)";
-pub(crate) const BGA: &str = "BGA AGA-style rules (bga-aga-style-rules-summary.txt)";
-pub(crate) const UEC: &str = "UEC Cup (uec-cup-computer-go-rules.txt)";
+pub(crate) const LGC: &str = "LGC 2023 (docs/rules/lgc-tournament-rules-2023.txt)";
+pub(crate) const LONDON: &str = "London Open (docs/rules/london-open-rules.txt)";
+pub(crate) const BGA: &str = "BGA AGA-style rules (docs/rules/bga-aga-style-rules-summary.txt)";
+pub(crate) const UEC: &str = "UEC Cup (docs/rules/uec-cup-computer-go-rules.txt)";
 pub(crate) const RIF: &str =
-    "RIF World Championship rules (rif-renju-world-championship-rules.txt)";
+    "RIF World Championship rules (docs/rules/rif-renju-world-championship-rules.txt)";
 
 /// `document, "clause"`.
 pub(crate) fn cite(document: &str, clause: &str) -> String {

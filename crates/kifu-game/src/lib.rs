@@ -9,7 +9,7 @@
 //! changed, protests, appeals, the committee and its decisions, sanctions,
 //! and the result the rules give beside every result declared and signed.
 //! Each [`Consequence`] names its rule: document (file in the project's
-//! `shared/rules/`) and clause.
+//! `docs/rules/`) and clause.
 //!
 //! # The one design decision: facts in, meaning out, nothing refused
 //!

@@ -7,8 +7,7 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use kifu_renju::{forbidden_points, verdict, Board, Point, Rule, Stone};
 
 fn vector_positions() -> Vec<(Board, Point, Stone)> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/fixtures/renju/vectors.json");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/renju/vectors.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let data: serde_json::Value = serde_json::from_str(&text).expect("vectors.json is JSON");

@@ -2,6 +2,8 @@
 //! signed and checked against the role table, times under the test's control.
 #![allow(dead_code)]
 
+pub mod fixtures;
+
 use kifu_game::GameState;
 use kifu_ledger::testkit::{Cast, ChainBuilder};
 use kifu_ledger::*;
