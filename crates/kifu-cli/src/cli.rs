@@ -327,7 +327,8 @@ pub enum SgfCommand {
     /// Replay an SGF's main line under a profile and print the final board,
     /// the captures, whose turn it is and the moves the profile finds illegal.
     Board(SgfBoardArgs),
-    /// Record a game chain from an SGF file, signed by a recorder's key.
+    /// Record game chains from SGF files (or folders of them), signed by a
+    /// recorder's key, keeping the records' game information.
     Import(SgfImportArgs),
     /// Write a game as SGF, with the clocks' time left on each move and the
     /// rulings as comments.
@@ -351,15 +352,18 @@ pub struct SgfBoardArgs {
 /// `kifu sgf import`.
 #[derive(Debug, Args)]
 pub struct SgfImportArgs {
-    /// The SGF file.
-    pub file: PathBuf,
+    /// SGF files, or folders whose `*.sgf` files are all imported (one store
+    /// opening, a progress bar, a summary).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
     /// The recorder's private key (PKCS#8 PEM); it signs every event.
     #[arg(long)]
     pub key: PathBuf,
     /// Ruleset profile (default lgc-2023).
     #[arg(long, default_value = "lgc-2023")]
     pub ruleset: String,
-    /// Black's public key, if known (the name comes from PB).
+    /// Black's public key, if known (the name comes from PB); without it
+    /// Black is recorded by name and the recorder signs for them.
     #[arg(long)]
     pub black_key: Option<String>,
     /// White's public key, if known (the name comes from PW).

@@ -26,19 +26,10 @@ pub fn parse_komi(s: &str) -> Result<i32, Failure> {
     Ok(halves as i32)
 }
 
-/// Parses a game kind name.
+/// Parses a game kind name (`go`, `renju`, `gomoku-freestyle`, ...).
 pub fn parse_game_kind(s: &str) -> Result<GameKind, Failure> {
-    Ok(match s {
-        "go" => GameKind::Go,
-        "renju" => GameKind::Renju,
-        "gomoku-freestyle" => GameKind::GomokuFreestyle,
-        "gomoku-standard" => GameKind::GomokuStandard,
-        _ => {
-            return Err(Failure::new(format!(
-                "unknown game '{s}' (go, renju, gomoku-freestyle, gomoku-standard)"
-            )))
-        }
-    })
+    s.parse()
+        .map_err(|e: kifu_ledger::text::UnknownGameKind| Failure::new(e.to_string()))
 }
 
 /// Parses a time control: a short string (`fischer:90m+30s`, ...) or JSON.
@@ -112,20 +103,10 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
     })
 }
 
-/// Checks what a genesis must hold before it is signed.
+/// Checks what a genesis must hold before it is signed (the rules are in
+/// kifu-game).
 pub fn check_genesis_values(g: &Genesis) -> Result<(), Failure> {
-    if !(2..=25).contains(&g.board_size) {
-        return Err(Failure::new(format!(
-            "board size {} is outside 2..25",
-            g.board_size
-        )));
-    }
-    for role in [Role::Black, Role::White] {
-        if g.holder(role).is_none() {
-            return Err(Failure::new(format!("the roster has no {role:?} player")));
-        }
-    }
-    Ok(())
+    kifu_game::check_genesis_values(g).map_err(|e| Failure::new(e.to_string()))
 }
 
 /// Signs and stores a genesis; returns the game id.
@@ -207,12 +188,12 @@ fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: 
             Ok(e) => {
                 let who = g
                     .and_then(|g| g.roster.iter().find(|p| p.key == e.signer))
-                    .map(|p| format!("{} ({:?})", p.name, p.role))
+                    .map(|p| format!("{} ({})", p.name, p.role.word()))
                     .unwrap_or_else(|| format!("key {}", &e.signer.to_hex()[..12]));
                 say!(
                     "{:>4}  {}  {:<28} {}",
                     e.seq,
-                    e.at_ms,
+                    kifu_clock::notation::iso8601_utc(e.at_ms),
                     who,
                     describe(&e.body)
                 );
@@ -233,7 +214,14 @@ pub fn log(data: &Path, a: LogArgs) -> CmdResult {
         let g = store.genesis(&game)?;
         let records = store.read(&game, 0, None)?;
         if !a.json {
-            say!("game {}  ({} events)", hex::encode(game), records.len());
+            say!(
+                "game {}  ({})",
+                hex::encode(game),
+                crate::render::count(records.len(), "event")
+            );
+            for line in crate::render::game_heading(&g) {
+                say!("  {line}");
+            }
         }
         print_records(&game, &records, Some(&g), a.json);
     }

@@ -52,6 +52,44 @@ pub fn describe(body: &Body) -> String {
     kifu_game::story::describe(body)
 }
 
+/// The lines that head a game for a person: the players, the event and
+/// round, the game and its ruleset, and an imported record's information.
+pub fn game_heading(g: &kifu_ledger::Genesis) -> Vec<String> {
+    use kifu_ledger::Role;
+    let name = |role: Role| {
+        g.holder(role)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| "?".to_string())
+    };
+    let mut lines = vec![format!(
+        "{} (Black) vs {} (White)",
+        name(Role::Black),
+        name(Role::White)
+    )];
+    if let Some(t) = &g.tournament {
+        lines.push(format!(
+            "{}, round {}, board {}",
+            t.tournament, t.round, t.board
+        ));
+    }
+    let kind = match g.game {
+        kifu_ledger::GameKind::Go => "Go",
+        kifu_ledger::GameKind::Renju => "Renju",
+        kifu_ledger::GameKind::GomokuFreestyle => "Gomoku (freestyle)",
+        kifu_ledger::GameKind::GomokuStandard => "Gomoku (standard)",
+    };
+    lines.push(format!(
+        "{kind} {}x{} under {}",
+        g.board_size, g.board_size, g.ruleset
+    ));
+    match kifu_go::sgf::GameInfo::from_sgf_text(&g.title) {
+        Some(info) => lines.push(format!("record: {}", info.describe())),
+        None if !g.title.is_empty() => lines.push(g.title.clone()),
+        None => {}
+    }
+    lines
+}
+
 /// A point in SGF letters (`aa` is the top-left corner).
 pub fn point_name(x: u8, y: u8) -> String {
     let c = |n: u8| (b'a' + n) as char;

@@ -41,6 +41,7 @@
 mod arbitration;
 pub mod cite;
 mod clock;
+mod genesis_check;
 pub mod go;
 mod play;
 pub mod record;
@@ -51,6 +52,7 @@ pub mod state;
 pub mod story;
 
 pub use cite::Consequence;
+pub use genesis_check::{check_genesis_values, GenesisError};
 pub use record::*;
 pub use results::LATE_ARRIVAL_FORFEIT_MS;
 pub use sanctions::{sanction_history, HistoryEntry, PlayerHistory};

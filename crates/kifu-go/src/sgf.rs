@@ -38,6 +38,12 @@ use serde::{Deserialize, Serialize};
 use crate::point::check_size;
 use crate::{Color, Error, Komi, Point};
 
+mod info;
+pub use info::{
+    closest_standard_rules, write_game_info, ExportFacts, GameInfo, INFO_PROPERTIES,
+    PROFILE_PROPERTY,
+};
+
 /// One move of the main line with its per-move properties.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SgfMove {
@@ -130,6 +136,23 @@ impl SgfGame {
             setup_white: Vec::new(),
             moves: Vec::new(),
             other: Vec::new(),
+        }
+    }
+
+    /// The first value of a root property kept in [`SgfGame::other`].
+    pub fn root(&self, id: &str) -> Option<&str> {
+        self.other
+            .iter()
+            .find(|(k, _)| k == id)
+            .and_then(|(_, v)| v.first())
+            .map(String::as_str)
+    }
+
+    /// Sets a root property kept in [`SgfGame::other`] to one value.
+    pub fn set_root(&mut self, id: &str, value: &str) {
+        match self.other.iter_mut().find(|(k, _)| k == id) {
+            Some((_, v)) => *v = vec![value.to_string()],
+            None => self.other.push((id.to_string(), vec![value.to_string()])),
         }
     }
 
@@ -716,8 +739,11 @@ pub fn read_with_warnings(text: &str) -> Result<(SgfGame, Vec<SgfWarning>), Erro
                     if game.komi.is_none() {
                         warnings.push(SgfWarning::new(
                             "KM",
-                            format!("{first:?} is not a komi in half points: left out"),
+                            format!(
+                                "{first:?} is not a komi in half points: kept as written, not used"
+                            ),
                         ));
+                        game.other.push((id, values));
                     }
                 }
                 ("HA", _) if index == 0 => {
@@ -726,8 +752,9 @@ pub fn read_with_warnings(text: &str) -> Result<(SgfGame, Vec<SgfWarning>), Erro
                         Err(_) => {
                             warnings.push(SgfWarning::new(
                                 "HA",
-                                format!("{first:?} is not a number of stones: read as 0"),
+                                format!("{first:?} is not a number of stones: kept as written, read as 0"),
                             ));
+                            game.other.push((id, values));
                             0
                         }
                     }
@@ -739,11 +766,14 @@ pub fn read_with_warnings(text: &str) -> Result<(SgfGame, Vec<SgfWarning>), Erro
                 ("DT", _) if index == 0 => game.date = Some(simple_text(&first)),
                 ("TM", _) if index == 0 => {
                     game.time_limit_ms = parse_ms(&first);
-                    if game.time_limit_ms.is_none() && !first.trim().is_empty() {
-                        warnings.push(SgfWarning::new(
-                            "TM",
-                            format!("{first:?} is not a number of seconds: left out"),
-                        ));
+                    if game.time_limit_ms.is_none() {
+                        if !first.trim().is_empty() && first.trim() != "-" {
+                            warnings.push(SgfWarning::new(
+                                "TM",
+                                format!("{first:?} is not a number of seconds: kept as written, not used"),
+                            ));
+                        }
+                        game.other.push((id, values));
                     }
                 }
                 ("OT", _) if index == 0 => game.overtime = Some(simple_text(&first)),

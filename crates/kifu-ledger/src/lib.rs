@@ -23,6 +23,7 @@ pub mod event;
 pub mod key;
 pub mod roles;
 pub mod testkit;
+pub mod text;
 
 pub use body::*;
 pub use chain::{
