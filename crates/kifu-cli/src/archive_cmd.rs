@@ -130,6 +130,13 @@ pub fn export(data: &Path, a: ExportArgs) -> CmdResult {
     }
     let bytes = archive::write(&records);
     write_atomically(&a.out, &bytes)?;
+    if a.json {
+        say!(
+            "{}",
+            json!({"file": a.out.display().to_string(), "games": games.len(), "events": records.len(), "bytes": bytes.len()})
+        );
+        return Ok(());
+    }
     say!(
         "wrote {}: {}, {}, {} bytes",
         a.out.display(),

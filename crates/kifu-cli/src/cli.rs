@@ -61,6 +61,40 @@ pub enum Command {
     /// The game as a story: every event, who signed it, and each consequence
     /// with the rule behind it.
     Explain(ExplainArgs),
+    /// Print a shell completion script: `kifu completions bash > /etc/bash_completion.d/kifu`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff): `kifu man > kifu.1; man ./kifu.1`.
+    Man,
+    /// List the games in the store: tournament, round, board, players,
+    /// ruleset, phase, result, events.
+    Games(GamesArgs),
+}
+
+/// `kifu completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    pub shell: clap_complete::Shell,
+}
+
+/// `kifu games`.
+#[derive(Debug, Args)]
+pub struct GamesArgs {
+    /// Only games of this tournament (its name, exactly or a part of it).
+    #[arg(long)]
+    pub tournament: Option<String>,
+    /// Only games of this round.
+    #[arg(long)]
+    pub round: Option<u32>,
+    /// Only games this player plays (a part of the name, any case).
+    #[arg(long)]
+    pub player: Option<String>,
+    /// Only games in this phase: playing, counting, finished, ...
+    #[arg(long)]
+    pub phase: Option<String>,
+    /// One JSON object per game, in an array.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `kifu replay`.
@@ -115,6 +149,9 @@ pub struct KeygenArgs {
     /// Overwrite existing files.
     #[arg(long)]
     pub force: bool,
+    /// Print `{"public_key", "private_key_file", "public_key_file"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `kifu new-game`.
@@ -140,8 +177,8 @@ pub struct NewGameArgs {
     /// Handicap stones.
     #[arg(long, default_value_t = 0)]
     pub handicap: u8,
-    /// Komi, e.g. 7.5 (must be a multiple of 0.5).
-    #[arg(long, default_value = "7.5")]
+    /// Komi, e.g. 7.5 or -0.5 (a multiple of 0.5).
+    #[arg(long, default_value = "7.5", allow_negative_numbers = true)]
     pub komi: String,
     /// Time control: none, sudden:30m, fischer:90m+30s (cap: fischer:90m+30s/120m),
     /// byoyomi:60m+5x30s, canadian:60m+25/10m, simple:30s; units h, m, s, ms.
@@ -233,6 +270,9 @@ pub struct ExportArgs {
     /// Only this game (id or unique prefix); all games when omitted.
     #[arg(long)]
     pub game: Option<String>,
+    /// Print `{"file", "games", "events"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `kifu import`.

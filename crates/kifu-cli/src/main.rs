@@ -24,11 +24,13 @@ mod clock_cmd;
 mod demo;
 mod feed_cmd;
 mod game_cmd;
+mod games_cmd;
 mod keys;
 mod render;
 mod renju_cmd;
 mod replay_cmd;
 mod sgf_cmd;
+mod shell_cmd;
 mod store_open;
 
 use std::process::ExitCode;
@@ -76,7 +78,22 @@ impl_from_error!(
 pub type CmdResult = Result<(), Failure>;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // With --json anywhere on the line, errors are JSON too.
+    let json_errors = std::env::args_os().any(|a| a == "--json");
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if json_errors && e.use_stderr() => {
+            let text = e.to_string();
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ");
+            say!("{}", serde_json::json!({"error": first, "code": "usage"}));
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
     let result = match cli.command {
         Command::Keygen(a) => keys::keygen(a),
         Command::NewGame(a) => game_cmd::new_game(&cli.data, a),
@@ -96,12 +113,24 @@ fn main() -> ExitCode {
         Command::Replay(a) => replay_cmd::replay(&cli.data, a),
         Command::Sanctions(a) => replay_cmd::sanctions(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
+        Command::Completions(a) => shell_cmd::completions(a),
+        Command::Man => shell_cmd::man(),
+        Command::Games(a) => games_cmd::games(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
             let one_line = f.message.replace('\n', " ");
-            eprintln!("kifu: error: {one_line}");
+            if json_errors {
+                let code = if f.code == 3 {
+                    "verification_failed"
+                } else {
+                    "error"
+                };
+                say!("{}", serde_json::json!({"error": one_line, "code": code}));
+            } else {
+                eprintln!("kifu: error: {one_line}");
+            }
             ExitCode::from(f.code)
         }
     }

@@ -90,6 +90,46 @@ pub fn game_heading(g: &kifu_ledger::Genesis) -> Vec<String> {
     lines
 }
 
+/// A game phase in words.
+pub fn phase_word(p: &kifu_game::record::Phase) -> String {
+    use kifu_game::record::Phase;
+    match p {
+        Phase::NotStarted => "not started".to_string(),
+        Phase::Playing => "playing".into(),
+        Phase::Paused { reason } => format!("paused ({reason})"),
+        Phase::StatusAssessment => "status assessment / counting".into(),
+        Phase::Resumption => "resumption".into(),
+        Phase::Adjourned => "adjourned".into(),
+        Phase::AwaitingReferee => "awaiting the referee".into(),
+        Phase::Finished { how } => format!("finished: {how}"),
+    }
+}
+
+/// A game phase as a snake_case key (for filters and JSON).
+pub fn phase_key(p: &kifu_game::record::Phase) -> &'static str {
+    use kifu_game::record::Phase;
+    match p {
+        Phase::NotStarted => "not_started",
+        Phase::Playing => "playing",
+        Phase::Paused { .. } => "paused",
+        Phase::StatusAssessment => "status_assessment",
+        Phase::Resumption => "resumption",
+        Phase::Adjourned => "adjourned",
+        Phase::AwaitingReferee => "awaiting_referee",
+        Phase::Finished { .. } => "finished",
+    }
+}
+
+/// A game kind name (`gomoku_freestyle`) in words.
+pub fn game_kind_word(name: &str) -> &'static str {
+    match name {
+        "go" => "Go",
+        "renju" => "Renju",
+        "gomoku_freestyle" => "Gomoku (freestyle)",
+        _ => "Gomoku (standard)",
+    }
+}
+
 /// A point in SGF letters (`aa` is the top-left corner).
 pub fn point_name(x: u8, y: u8) -> String {
     let c = |n: u8| (b'a' + n) as char;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use kifu_clock::{format_time, Resolution};
-use kifu_game::{result_text, Admissibility, BoardState, GameState, Phase};
+use kifu_game::{result_text, Admissibility, BoardState, GameState};
 use kifu_ledger::{verify_records, Event, Hash};
 use serde_json::json;
 
@@ -169,23 +169,15 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
     ));
     if let Some(g) = g {
         out.push(format!(
-            "{:?} {}x{} under {}, {}",
-            g.game, g.board_size, g.board_size, g.ruleset, g.title
+            "{} {}x{} under {}, {}",
+            crate::render::game_kind_word(g.game.name()),
+            g.board_size,
+            g.board_size,
+            g.ruleset,
+            g.title
         ));
     }
-    out.push(format!(
-        "phase: {}",
-        match &s.phase {
-            Phase::NotStarted => "not started".to_string(),
-            Phase::Playing => "playing".into(),
-            Phase::Paused { reason } => format!("paused ({reason})"),
-            Phase::StatusAssessment => "status assessment / counting".into(),
-            Phase::Resumption => "resumption".into(),
-            Phase::Adjourned => "adjourned".into(),
-            Phase::AwaitingReferee => "awaiting the referee".into(),
-            Phase::Finished { how } => format!("finished: {how}"),
-        }
-    ));
+    out.push(format!("phase: {}", crate::render::phase_word(&s.phase)));
     out.extend(board_lines(s));
     out.extend(clock_line(s));
     for n in &s.illegal_moves {
