@@ -1,4 +1,4 @@
-//! `kifu sgf board | import | export`: SGF FF[4] in and out.
+//! `kifu sgf board | import | export`: SGF FF\[4\] in and out.
 
 use std::path::Path;
 

@@ -1,5 +1,7 @@
 //! Replaying whole fixture games: moves per second with and without the
 //! position history that superko needs.
+// criterion_group! and criterion_main! generate undocumented functions.
+#![allow(missing_docs)]
 
 use std::fs;
 

@@ -551,7 +551,7 @@ fn charset_label(bytes: &[u8]) -> Option<&[u8]> {
 /// Decodes the bytes of an SGF file to text, by its `CA` property
 /// (`UTF-8`, `GB2312`, `Shift_JIS`, `ISO-8859-1`, ... as the WHATWG
 /// Encoding Standard names them). Without `CA`, UTF-8 is used when the bytes
-/// are valid UTF-8, else Latin-1 (the FF[4] default); a label that is not
+/// are valid UTF-8, else Latin-1 (the FF\[4\] default); a label that is not
 /// known, or bytes that are not valid in the encoding named, give a warning.
 pub fn decode(bytes: &[u8]) -> (String, Vec<SgfWarning>) {
     let mut warnings = Vec::new();
