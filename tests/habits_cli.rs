@@ -37,13 +37,14 @@ fn json_output_and_json_errors() {
     // Asked again: a JSON error with a code, and a non-zero exit.
     let o = run(&data, &["keygen", base.to_str().unwrap(), "--json"]);
     assert!(!o.status.success());
-    let e: Value = serde_json::from_str(&out(&o)).unwrap();
+    let e: Value = serde_json::from_str(&err(&o)).unwrap();
+    assert!(out(&o).is_empty());
     assert!(e["error"].as_str().unwrap().contains("exists"));
     assert_eq!(e["code"], "error");
     // A usage error with --json is JSON too.
     let o = run(&data, &["log", "--json", "--bogus"]);
     assert_eq!(o.status.code(), Some(2));
-    let e: Value = serde_json::from_str(&out(&o)).unwrap();
+    let e: Value = serde_json::from_str(&err(&o)).unwrap();
     assert_eq!(e["code"], "usage");
     // export --json.
     ok(&run(&data, &["demo"]));

@@ -73,5 +73,10 @@ fn a_bad_coordinate_is_one_clear_error() {
         ],
     );
     assert!(!o.status.success());
-    assert!(err(&o).starts_with("kifu: error:"), "{}", err(&o));
+    // Asked for JSON, the one error is a JSON object on standard error.
+    let e: serde_json::Value = serde_json::from_str(&err(&o)).expect("a JSON error");
+    assert!(
+        e["error"].as_str().is_some_and(|m| m.contains("z99")),
+        "{e}"
+    );
 }

@@ -78,7 +78,8 @@ impl_from_error!(
 pub type CmdResult = Result<(), Failure>;
 
 fn main() -> ExitCode {
-    // With --json anywhere on the line, errors are JSON too.
+    // With --json anywhere on the line, errors are JSON too: one object on
+    // standard error, so that standard output holds only data.
     let json_errors = std::env::args_os().any(|a| a == "--json");
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -89,7 +90,7 @@ fn main() -> ExitCode {
                 .next()
                 .unwrap_or("")
                 .trim_start_matches("error: ");
-            say!("{}", serde_json::json!({"error": first, "code": "usage"}));
+            eprintln!("{}", serde_json::json!({"error": first, "code": "usage"}));
             return ExitCode::from(2);
         }
         Err(e) => e.exit(),
@@ -127,7 +128,7 @@ fn main() -> ExitCode {
                 } else {
                     "error"
                 };
-                say!("{}", serde_json::json!({"error": one_line, "code": code}));
+                eprintln!("{}", serde_json::json!({"error": one_line, "code": code}));
             } else {
                 eprintln!("kifu: error: {one_line}");
             }

@@ -94,7 +94,11 @@ fn clock_line(state: &GameState) -> Vec<String> {
             .unwrap_or_default()
     ));
     for f in &c.flags {
-        out.push(format!("  flag fallen: {:?} at {} ms", f.player, f.at_ms));
+        out.push(format!(
+            "  flag fallen: {} at {}",
+            f.player,
+            kifu_clock::notation::iso8601_utc(f.at_ms)
+        ));
     }
     if c.server_used_ms != [0, 0] {
         out.push(format!(
@@ -123,7 +127,7 @@ fn board_lines(state: &GameState) -> Vec<String> {
                 out.push(format!(" {} {}", (b'a' + y as u8) as char, cells.join(" ")));
             }
             out.push(format!(
-                "to move: {:?}; moves: {}; prisoners: Black {} (pass stones {}), White {} (pass stones {}){}",
+                "to move: {}; moves: {}; prisoners: Black {} (pass stones {}), White {} (pass stones {}){}",
                 v.to_move,
                 v.moves,
                 v.black_prisoners,
@@ -144,8 +148,10 @@ fn board_lines(state: &GameState) -> Vec<String> {
                 out.push(format!("{:>3} {}", 15 - i, cells.join(" ")));
             }
             out.push(format!(
-                "stones: {}; the {:?} seat holds Black; waiting for: {:?}",
-                v.stones, v.black_seat, v.expected
+                "stones: {}; the {} seat holds Black; waiting for: {}",
+                v.stones,
+                v.black_seat,
+                crate::render::word(&v.expected)
             ));
             out
         }
@@ -192,29 +198,38 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
     }
     for i in &s.irregularities {
         out.push(format!(
-            "irregularity at event {}: {:?}: {}",
-            i.seq, i.kind, i.outcome
+            "irregularity at event {}: {}: {}",
+            i.seq,
+            crate::render::word(&i.kind),
+            i.outcome
         ));
     }
     for d in &s.disputes {
         out.push(format!(
-            "dispute at event {} by {:?}: {} [{:?}]{}",
+            "dispute at event {} by {}: {} [{}]{}",
             d.seq,
             d.raised_by,
             d.matter,
-            d.status,
+            crate::render::word(&d.status),
             if d.rulings.is_empty() {
                 String::new()
             } else {
-                format!(", rulings at {:?}", d.rulings)
+                format!(
+                    ", rulings at event {}",
+                    d.rulings
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             }
         ));
     }
     for r in &s.rulings {
         out.push(format!(
-            "ruling at event {} ({:?}): {}{}",
+            "ruling at event {} ({}): {}{}",
             r.seq,
-            r.ruling.kind,
+            crate::render::word(&r.ruling.kind),
             r.ruling.decision,
             if r.changes.is_empty() {
                 String::new()
@@ -225,7 +240,7 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
     }
     for p in &s.protests {
         out.push(format!(
-            "protest at event {} by {:?}: {}",
+            "protest at event {} by {}: {}",
             p.seq, p.player, p.statement
         ));
     }
@@ -245,25 +260,29 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
             Admissibility::PendingResultSheet => "pending the result sheet".into(),
         };
         out.push(format!(
-            "appeal at event {} by {:?} against the ruling at event {}: {adm}{}",
+            "appeal at event {} by {} against the ruling at event {}: {adm}{}",
             a.seq,
             a.player,
             a.ruling_seq,
             a.decision
                 .as_ref()
                 .map(|d| format!(
-                    "; decided at event {} by {}: {:?}",
+                    "; decided at event {} by {}: {}",
                     d.seq,
                     d.signed_by.join(", "),
-                    d.verdict
+                    crate::render::word(&d.verdict)
                 ))
                 .unwrap_or_default()
         ));
     }
     for x in &s.sanctions {
         out.push(format!(
-            "sanction at event {} on {:?}: {:?} ({}; {})",
-            x.seq, x.player, x.kind, x.reason, x.source
+            "sanction at event {} on {}: {} ({}; {})",
+            x.seq,
+            x.player,
+            crate::render::word(&x.kind),
+            x.reason,
+            x.source
         ));
     }
     match s.result.computed() {
@@ -410,11 +429,11 @@ pub fn sanctions(data: &Path, a: SanctionsArgs) -> CmdResult {
         say!("{} ({})", p.name, &p.key.to_hex()[..12]);
         for e in &p.entries {
             say!(
-                "  {}{}, seq {}: {:?}: {} [{}]",
+                "  {}{}, event {}: {}: {} [{}]",
                 e.round.map(|r| format!("round {r}, ")).unwrap_or_default(),
                 e.game,
                 e.seq,
-                e.kind,
+                crate::render::word(&e.kind),
                 e.reason,
                 e.source
             );

@@ -12,7 +12,6 @@ use kifu_ledger::{
 use serde_json::json;
 
 use crate::cli::{SgfBoardArgs, SgfExportArgs, SgfImportArgs};
-use crate::clock_cmd::read_input;
 use crate::keys::{read_private, read_public};
 use crate::store_open::{now_ms, open, open_existing};
 use crate::{CmdResult, Failure};
@@ -25,9 +24,21 @@ fn ruleset(name: &str) -> Result<Ruleset, Failure> {
     Ruleset::by_name(name).map_err(fail)
 }
 
+/// An SGF file as text, decoded by its `CA` property (`-` is standard input).
+fn read_text(path: &Path) -> Result<String, Failure> {
+    let bytes = if path == Path::new("-") {
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)?;
+        b
+    } else {
+        std::fs::read(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))?
+    };
+    Ok(sgf::decode(&bytes).0)
+}
+
 /// `kifu sgf board FILE`.
 pub fn board(a: SgfBoardArgs) -> CmdResult {
-    let text = read_input(&a.file)?;
+    let text = read_text(&a.file)?;
     let rs = ruleset(&a.ruleset)?;
     let report =
         board_report(&text, &rs).map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
@@ -35,24 +46,19 @@ pub fn board(a: SgfBoardArgs) -> CmdResult {
         say!("{}", serde_json::to_string(&report)?);
         return Ok(());
     }
-    let v = serde_json::to_value(&report)?;
     say!(
         "{}x{} under {}: {} black and {} white stones; captures B {} W {}; {} to move",
         report.size,
         report.size,
         rs.name(),
-        v["black"].as_array().map(|a| a.len()).unwrap_or(0),
-        v["white"].as_array().map(|a| a.len()).unwrap_or(0),
-        v["captures"]["black"],
-        v["captures"]["white"],
-        v["to_move"].as_str().unwrap_or("?")
+        report.black.len(),
+        report.white.len(),
+        report.captures.black,
+        report.captures.white,
+        report.to_move
     );
-    for i in v["illegal"].as_array().into_iter().flatten() {
-        say!(
-            "illegal: move {} ({})",
-            i["move"],
-            i["reason"].as_str().unwrap_or("")
-        );
+    for i in &report.illegal {
+        say!("illegal: move {} ({})", i.move_number, i.reason);
     }
     Ok(())
 }

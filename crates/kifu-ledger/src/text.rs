@@ -7,6 +7,16 @@ use std::str::FromStr;
 
 use crate::body::{Color, GameKind, GameResult, Outcome, ResultBy, Role};
 
+impl fmt::Display for Color {
+    /// `Black` or `White`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        })
+    }
+}
+
 impl Role {
     /// The role in words: `Black`, `referee`, `appeals committee`.
     pub fn word(self) -> &'static str {
