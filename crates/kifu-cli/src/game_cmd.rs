@@ -17,13 +17,9 @@ use crate::{CmdResult, Failure};
 
 /// Parses komi such as `7.5`, `-3`, `0.5` into half points.
 pub fn parse_komi(s: &str) -> Result<i32, Failure> {
-    let bad = || Failure::new(format!("komi '{s}' is not a multiple of 0.5"));
-    let v: f64 = s.trim().parse().map_err(|_| bad())?;
-    let halves = v * 2.0;
-    if !halves.is_finite() || halves.fract() != 0.0 || halves.abs() > 10_000.0 {
-        return Err(bad());
-    }
-    Ok(halves as i32)
+    s.parse::<kifu_go::Komi>()
+        .map(kifu_go::Komi::half_points)
+        .map_err(|e| Failure::new(e.to_string()))
 }
 
 /// Parses a game kind name (`go`, `renju`, `gomoku-freestyle`, ...).

@@ -121,10 +121,23 @@ fn board_lines(state: &GameState) -> Vec<String> {
         BoardState::None => vec!["board: none".into()],
         BoardState::Go(b) => {
             let v = b.view();
-            let mut out = vec![format!("   {}", letters(v.size as usize))];
+            // As on a printed board and in GTP: columns A-T without I, row 1
+            // at the bottom.
+            let columns: Vec<String> = (0..v.size)
+                .map(|x| {
+                    kifu_go::Point::new(x, 0)
+                        .to_gtp(v.size)
+                        .chars()
+                        .next()
+                        .map(String::from)
+                        .unwrap_or_default()
+                })
+                .collect();
+            let mut out = vec![format!("    {}", columns.join(" "))];
+            let size = v.rows.len();
             for (y, row) in v.rows.iter().enumerate() {
                 let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
-                out.push(format!(" {} {}", (b'a' + y as u8) as char, cells.join(" ")));
+                out.push(format!("{:>3} {}", size - y, cells.join(" ")));
             }
             out.push(format!(
                 "to move: {}; moves: {}; prisoners: Black {} (pass stones {}), White {} (pass stones {}){}",
@@ -135,7 +148,13 @@ fn board_lines(state: &GameState) -> Vec<String> {
                 v.white_prisoners,
                 v.white_pass_stones,
                 v.ko_ban
-                    .map(|k| format!("; ko: no recapture at {k}"))
+                    .as_deref()
+                    .map(|k| {
+                        let at = kifu_go::Point::from_sgf(k, v.size)
+                            .map(|p| p.to_gtp(v.size))
+                            .unwrap_or_else(|_| k.to_string());
+                        format!("; ko: no recapture at {at}")
+                    })
                     .unwrap_or_default()
             ));
             out
