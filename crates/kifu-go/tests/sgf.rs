@@ -204,3 +204,76 @@ fn records_of_other_games_are_refused_and_odd_values_warned_about() {
     let props: Vec<&str> = w.iter().map(|w| w.property.as_str()).collect();
     assert_eq!(props, ["KM", "HA"]);
 }
+
+#[test]
+fn export_information_keeps_the_record_and_adds_what_kifu_knows() {
+    use kifu_go::sgf::{write_game_info, ExportFacts, GameInfo, SgfMove};
+    // An imported record's information is written back as it was.
+    let original =
+        sgf::read("(;GM[1]SZ[19]PB[Lee]BR[9p]PW[Han]DT[2019-12-18]RU[Chinese]KM[7.5]RE[B])")
+            .expect("sgf");
+    let info = GameInfo::from_game(&original);
+    let mut g = kifu_go::SgfGame::new(19);
+    g.komi = Some(Komi(15));
+    g.moves
+        .push(SgfMove::new(Color::Black, Some(Point::new(3, 3))));
+    let mut off = SgfMove::new(Color::White, Some(Point::new(19, 2)));
+    off.white_time_left_ms = Some(0);
+    g.moves.push(off);
+    let facts = ExportFacts {
+        ruleset: "lgc-2023".into(),
+        event: Some("Open".into()),
+        round: Some(2),
+        date: Some("2026-01-01".into()),
+        timed: false,
+        info: Some(info.clone()),
+    };
+    write_game_info(&mut g, &facts);
+    let text = sgf::write(&g);
+    let back = sgf::read(&text).expect("reads back");
+    assert_eq!(GameInfo::from_game(&back).get("BR"), Some("9p"));
+    assert_eq!(
+        back.rules.as_deref(),
+        Some("Chinese"),
+        "the record's RU is kept"
+    );
+    assert_eq!(back.result.as_deref(), Some("B"));
+    assert_eq!(
+        back.date.as_deref(),
+        Some("2019-12-18"),
+        "not the import date"
+    );
+    assert_eq!(back.root("EV"), Some("Open"));
+    assert_eq!(back.root("RO"), Some("2"));
+    assert_eq!(back.root("KIFURULES"), Some("lgc-2023"));
+    // The off-board move is a comment, and no time is written untimed.
+    assert_eq!(back.moves.len(), 1);
+    assert!(back.moves[0]
+        .comment
+        .as_deref()
+        .unwrap_or("")
+        .contains("off the board"));
+    assert!(!text.contains("WL[") && !text.contains("BL["), "{text}");
+    // A game recorded in kifu: the closest standard RU and the date.
+    let mut g = kifu_go::SgfGame::new(9);
+    write_game_info(
+        &mut g,
+        &ExportFacts {
+            ruleset: "lgc-2023".into(),
+            date: Some("2026-01-01".into()),
+            timed: true,
+            ..ExportFacts::default()
+        },
+    );
+    assert_eq!(g.rules.as_deref(), Some("AGA"));
+    assert_eq!(g.date.as_deref(), Some("2026-01-01"));
+    let mut g = kifu_go::SgfGame::new(9);
+    write_game_info(
+        &mut g,
+        &ExportFacts {
+            ruleset: "chinese".into(),
+            ..ExportFacts::default()
+        },
+    );
+    assert_eq!(g.rules.as_deref(), Some("Chinese"));
+}
