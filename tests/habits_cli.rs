@@ -187,6 +187,8 @@ fn negative_komi_needs_no_equals_sign() {
             "renju",
             "--size",
             "15",
+            "--ruleset",
+            "lgc-2023",
             "--black",
             &format!("B={}", p("b.pub")),
             "--white",
@@ -199,6 +201,29 @@ fn negative_komi_needs_no_equals_sign() {
         !o.status.success(),
         "a Renju game under lgc-2023 was accepted"
     );
+    // Without --ruleset, a Renju game is played under the RIF rules.
+    ok(&run(
+        &data,
+        &[
+            "new-game",
+            "--key",
+            &p("ref.key"),
+            "--game",
+            "renju",
+            "--size",
+            "15",
+            "--komi",
+            "0",
+            "--black",
+            &format!("B={}", p("b.pub")),
+            "--white",
+            &format!("W={}", p("w.pub")),
+            "--referee",
+            &format!("R={}", p("ref.pub")),
+        ],
+    ));
+    let g = ok(&run(&data, &["games", "--json"]));
+    assert!(g.contains("\"ruleset\":\"rif-renju\""), "{g}");
 }
 
 #[test]

@@ -168,9 +168,10 @@ pub struct NewGameArgs {
     /// go, renju, gomoku-freestyle or gomoku-standard.
     #[arg(long, default_value = "go")]
     pub game: String,
-    /// Ruleset profile.
-    #[arg(long, default_value = "lgc-2023")]
-    pub ruleset: String,
+    /// Ruleset profile (default: lgc-2023 for Go, rif-renju for Renju, the
+    /// Gomoku rule of the same name for Gomoku).
+    #[arg(long)]
+    pub ruleset: Option<String>,
     /// Board size.
     #[arg(long, default_value_t = 19)]
     pub size: u8,

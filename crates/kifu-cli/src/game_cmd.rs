@@ -80,9 +80,19 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
             roster.push(participant(role, spec)?);
         }
     }
+    let game = parse_game_kind(&a.game)?;
+    let ruleset = a.ruleset.clone().unwrap_or_else(|| {
+        match game {
+            GameKind::Go => "lgc-2023",
+            GameKind::Renju => "rif-renju",
+            GameKind::GomokuFreestyle => "gomoku-freestyle",
+            GameKind::GomokuStandard => "gomoku-standard",
+        }
+        .to_string()
+    });
     Ok(Genesis {
-        game: parse_game_kind(&a.game)?,
-        ruleset: a.ruleset.clone(),
+        game,
+        ruleset,
         overrides: Vec::new(),
         board_size: a.size,
         handicap: a.handicap,
