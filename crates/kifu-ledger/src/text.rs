@@ -1,6 +1,6 @@
 //! Values as people write and read them: a result as SGF writes it
-//! (`RE[B+3.5]`) and as a referee reads it, roles in words, game kinds by
-//! their one spelling.
+//! (`RE[B+3.5]`), colours and roles in words, game kinds by their one
+//! spelling.
 
 use std::fmt;
 use std::str::FromStr;
@@ -161,33 +161,6 @@ impl GameResult {
             (Outcome::NoResult, _) | (Outcome::BothLose, _) => "Void".into(),
         }
     }
-
-    /// The result in words, as on a result sheet: `B+3.5`, `W+R (resignation)`,
-    /// `draw`, `both lose`, `no result`.
-    pub fn text(&self) -> String {
-        let manner = match &self.by {
-            ResultBy::Resignation => Some("resignation".to_string()),
-            ResultBy::Time => Some("time".to_string()),
-            ResultBy::Forfeit => Some("forfeit".to_string()),
-            ResultBy::Score { .. } => None,
-            ResultBy::Five => Some("five in a row".to_string()),
-            ResultBy::ForbiddenMove => Some("forbidden move".to_string()),
-            ResultBy::IllegalMove => Some("illegal move".to_string()),
-            ResultBy::Agreement => Some("agreement".to_string()),
-            ResultBy::Repetition => Some("repeated position".to_string()),
-            ResultBy::AbnormalTermination => Some("abnormal termination".to_string()),
-            ResultBy::Other(s) => Some(s.clone()),
-        };
-        match (&self.outcome, &self.by) {
-            (Outcome::Win(c), ResultBy::Score { margin_half_points }) => {
-                format!("{}+{}", c.letter(), half_points_text(*margin_half_points))
-            }
-            (Outcome::Win(c), _) => format!("{}+ ({})", c.letter(), manner.unwrap_or_default()),
-            (Outcome::Draw, _) => "draw".into(),
-            (Outcome::BothLose, _) => "both lose".into(),
-            (Outcome::NoResult, _) => "no result".into(),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -206,10 +179,6 @@ mod tests {
         assert_eq!(GameResult::from_sgf("B+x"), None);
         assert_eq!(GameResult::from_sgf("B+0.3"), None);
         assert_eq!(GameResult::from_sgf("Black wins"), None);
-        assert_eq!(
-            GameResult::from_sgf("B+3.5").map(|r| r.text()).as_deref(),
-            Some("B+3.5")
-        );
         assert_eq!(half_points_text(-1), "-0.5");
     }
 }
