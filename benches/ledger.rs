@@ -1,3 +1,4 @@
+#![allow(missing_docs)]
 //! Verification speed: the signature rule one by one and batched (both give
 //! the same verdict), and whole-archive verification.
 //!

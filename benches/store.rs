@@ -1,5 +1,7 @@
 //! Durable append (one at a time, batched, concurrent), full-store
 //! verification and feed reading. Figures: docs/PERFORMANCE.md.
+// criterion_group! and criterion_main! generate undocumented functions.
+#![allow(missing_docs)]
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -33,12 +33,7 @@ fn sorted_sgf(list: &Value, size: u8) -> Vec<String> {
 
 fn sgf_files(dir: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| {
-            panic!(
-                "{}: {e}: the shared fixtures must sit beside the project",
-                dir.display()
-            )
-        })
+        .unwrap_or_else(|e| panic!("{}: {e}: fixture folder", dir.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().map(|x| x == "sgf").unwrap_or(false))
         .collect();
@@ -50,8 +45,15 @@ fn sgf_files(dir: &Path) -> Vec<PathBuf> {
 fn sgf_board_matches_the_oracle_on_every_fixture_game() {
     let t = tempfile::tempdir().unwrap();
     let mut checked = 0;
-    for dir in ["fixtures/go/gnugo-selfplay", "fixtures/go/real"] {
-        for sgf in sgf_files(&shared().join(dir)) {
+    // 60 self-play games ship with the project; 156 real games are
+    // third-party records, checked when present.
+    let real = third_party("go/real");
+    let expected = if real.is_some() { 216 } else { 60 };
+    for dir in [Some(project("go/gnugo-selfplay")), real]
+        .into_iter()
+        .flatten()
+    {
+        for sgf in sgf_files(&dir) {
             let oracle: Value =
                 serde_json::from_str(&std::fs::read_to_string(sgf.with_extension("json")).unwrap())
                     .unwrap();
@@ -102,7 +104,7 @@ fn sgf_board_matches_the_oracle_on_every_fixture_game() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 216, "60 self-play and 156 real games");
+    assert_eq!(checked, expected, "60 self-play and 156 real games");
 }
 
 fn game_id(data: &Path) -> String {
@@ -119,7 +121,7 @@ fn an_imported_game_exports_to_the_same_position() {
     ok(&run(&data, &["keygen", key.to_str().unwrap()]));
     // A handicap game and an even one with a ko fight.
     for name in ["gs-19x19-003.sgf", "gs-13x13-010.sgf"] {
-        let src = shared().join("fixtures/go/gnugo-selfplay").join(name);
+        let src = project("go/gnugo-selfplay").join(name);
         let id = ok(&run(
             &data,
             &[
@@ -306,4 +308,122 @@ fn freely_placed_handicap_stones_are_imported_as_blacks_first_stones_and_exporte
         &["sgf", "board", out.to_str().unwrap(), "--json"],
     ));
     assert_eq!(before, after);
+}
+
+/// Every game-information property and the moves of a record, as read.
+fn properties(text: &str) -> (Vec<(String, String)>, Vec<String>, Vec<String>) {
+    let g = kifu_go::sgf::read(text).expect("sgf reads");
+    let info = kifu_go::sgf::GameInfo::from_game(&g).properties;
+    let moves = g
+        .moves
+        .iter()
+        .map(|m| {
+            format!(
+                "{:?}{}",
+                m.color,
+                m.point.map(|p| p.to_sgf()).unwrap_or_default()
+            )
+        })
+        .collect();
+    let mut setup: Vec<String> = g.setup_black.iter().map(|p| p.to_sgf()).collect();
+    setup.sort();
+    (info, moves, setup)
+}
+
+#[test]
+fn every_real_game_imported_in_bulk_exports_with_every_property_kept() {
+    let Some(dir) = third_party("go/real") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    ok(&run(
+        &data,
+        &["keygen", t.path().join("rec").to_str().unwrap()],
+    ));
+    let key = t.path().join("rec.key");
+    let o = ok(&run(
+        &data,
+        &[
+            "sgf",
+            "import",
+            dir.to_str().unwrap(),
+            "--key",
+            key.to_str().unwrap(),
+            "--json",
+        ],
+    ));
+    let report: Value = serde_json::from_str(&o).unwrap();
+    let imported = report["imported"].as_array().unwrap();
+    assert_eq!(imported.len(), 156, "{}", report["skipped"]);
+    assert_eq!(report["skipped"].as_array().unwrap().len(), 0);
+    let mut compared = 0;
+    for i in imported {
+        let file = PathBuf::from(i["file"].as_str().unwrap());
+        let original = String::from_utf8_lossy(&std::fs::read(&file).unwrap()).into_owned();
+        let exported = ok(&run(&data, &["sgf", "export", i["game"].as_str().unwrap()]));
+        let (info_a, moves_a, setup_a) = properties(&original);
+        let (info_b, moves_b, setup_b) = properties(&exported);
+        for (id, value) in &info_a {
+            // KM and HA are the game's values; the originals that have them
+            // read the same (KM in half points, HA as stones).
+            let got = info_b
+                .iter()
+                .find(|(k, _)| k == id)
+                .map(|(_, v)| v.as_str());
+            assert_eq!(got, Some(value.as_str()), "{}: {id}", file.display());
+        }
+        assert_eq!(moves_a, moves_b, "{}", file.display());
+        assert_eq!(setup_a, setup_b, "{}", file.display());
+        // Players are named in the genesis even without their keys.
+        if let Some((_, pb)) = info_a.iter().find(|(k, _)| k == "PB") {
+            let log = ok(&run(&data, &["log", i["game"].as_str().unwrap()]));
+            assert!(
+                log.contains(pb.as_str()),
+                "{}: {pb} not in the log",
+                file.display()
+            );
+        }
+        compared += 1;
+    }
+    assert_eq!(compared, 156);
+}
+
+#[test]
+fn a_gb2312_record_is_imported_with_its_names() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    ok(&run(
+        &data,
+        &["keygen", t.path().join("rec").to_str().unwrap()],
+    ));
+    let file = t.path().join("gb.sgf");
+    // 古力 (Black) and 李世石 (White) in GB2312; a date, an event, a round.
+    let mut bytes: Vec<u8> = b"(;GM[1]FF[4]CA[GB2312]SZ[19]KM[7.5]PB[".to_vec();
+    bytes.extend_from_slice(b"\xb9\xc5\xc1\xa6");
+    bytes.extend_from_slice(b"]PW[");
+    bytes.extend_from_slice(b"\xc0\xee\xca\xc0\xca\xaf");
+    bytes.extend_from_slice(b"]DT[2009-03-01]EV[Test Cup]RO[3]RE[W+R];B[pd];W[dd])");
+    std::fs::write(&file, &bytes).unwrap();
+    let key = t.path().join("rec.key");
+    let o = ok(&run(
+        &data,
+        &[
+            "sgf",
+            "import",
+            file.to_str().unwrap(),
+            "--key",
+            key.to_str().unwrap(),
+            "--json",
+        ],
+    ));
+    let v: Value = serde_json::from_str(&o).unwrap();
+    let game = v["imported"][0]["game"].as_str().unwrap().to_string();
+    let exported = ok(&run(&data, &["sgf", "export", &game]));
+    assert!(exported.contains("PB[古力]"), "{exported}");
+    assert!(exported.contains("PW[李世石]"), "{exported}");
+    assert!(exported.contains("EV[Test Cup]") && exported.contains("RO[3]"));
+    assert!(exported.contains("DT[2009-03-01]") && exported.contains("RE[W+R]"));
+    // Untimed: no time left written.
+    assert!(!exported.contains("BL["), "{exported}");
 }

@@ -243,6 +243,13 @@ pub fn export(data: &Path, a: ExportArgs) -> CmdResult {
     }
     let bytes = archive::write_with_manifest(&records, &heads, now_ms(), key.as_ref())?;
     write_atomically(&a.out, &bytes)?;
+    if a.json {
+        say!(
+            "{}",
+            json!({"file": a.out.display().to_string(), "games": games.len(), "events": records.len(), "bytes": bytes.len()})
+        );
+        return Ok(());
+    }
     say!(
         "wrote {}: {}, {}, {} bytes; manifest {}",
         a.out.display(),

@@ -97,6 +97,13 @@ pub enum Command {
     /// Tournaments: the signed tournament chain, standings, EGD and AGA results.
     #[command(subcommand)]
     Tournament(crate::tournament_cmd::TournamentCommand),
+    /// Print a shell completion script: `kifu completions bash > /etc/bash_completion.d/kifu`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff): `kifu man > kifu.1; man ./kifu.1`.
+    Man,
+    /// List the games in the store: tournament, round, board, players,
+    /// ruleset, phase, result, events.
+    Games(GamesArgs),
 }
 
 /// `kifu serve`.
@@ -117,6 +124,33 @@ pub struct ServeArgs {
     /// Longest time for one request (streams and long-polls excepted), in seconds.
     #[arg(long, default_value_t = 30)]
     pub timeout_s: u64,
+}
+
+/// `kifu completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    pub shell: clap_complete::Shell,
+}
+
+/// `kifu games`.
+#[derive(Debug, Args)]
+pub struct GamesArgs {
+    /// Only games of this tournament (its name, exactly or a part of it).
+    #[arg(long)]
+    pub tournament: Option<String>,
+    /// Only games of this round.
+    #[arg(long)]
+    pub round: Option<u32>,
+    /// Only games this player plays (a part of the name, any case).
+    #[arg(long)]
+    pub player: Option<String>,
+    /// Only games in this phase: playing, counting, finished, ...
+    #[arg(long)]
+    pub phase: Option<String>,
+    /// One JSON object per game, in an array.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `kifu replay`.
@@ -171,6 +205,9 @@ pub struct KeygenArgs {
     /// Overwrite existing files.
     #[arg(long)]
     pub force: bool,
+    /// Print `{"public_key", "private_key_file", "public_key_file"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `kifu new-game`.
@@ -187,17 +224,18 @@ pub struct NewGameArgs {
     /// go, renju, gomoku-freestyle or gomoku-standard.
     #[arg(long, default_value = "go")]
     pub game: String,
-    /// Ruleset profile.
-    #[arg(long, default_value = "lgc-2023")]
-    pub ruleset: String,
+    /// Ruleset profile (default: lgc-2023 for Go, rif-renju for Renju, the
+    /// Gomoku rule of the same name for Gomoku).
+    #[arg(long)]
+    pub ruleset: Option<String>,
     /// Board size.
     #[arg(long, default_value_t = 19)]
     pub size: u8,
     /// Handicap stones.
     #[arg(long, default_value_t = 0)]
     pub handicap: u8,
-    /// Komi, e.g. 7.5 (must be a multiple of 0.5).
-    #[arg(long, default_value = "7.5")]
+    /// Komi, e.g. 7.5 or -0.5 (a multiple of 0.5).
+    #[arg(long, default_value = "7.5", allow_negative_numbers = true)]
     pub komi: String,
     /// Time control: none, sudden:30m, fischer:90m+30s (cap: fischer:90m+30s/120m),
     /// byoyomi:60m+5x30s, canadian:60m+25/10m, simple:30s; units h, m, s, ms.
@@ -300,6 +338,9 @@ pub struct ExportArgs {
     /// so that a truncated copy fails verification.
     #[arg(long)]
     pub key: Option<PathBuf>,
+    /// Print `{"file", "games", "events"}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `kifu import`.
@@ -401,7 +442,8 @@ pub enum SgfCommand {
     /// Replay an SGF's main line under a profile and print the final board,
     /// the captures, whose turn it is and the moves the profile finds illegal.
     Board(SgfBoardArgs),
-    /// Record a game chain from an SGF file, signed by a recorder's key.
+    /// Record game chains from SGF files (or folders of them), signed by a
+    /// recorder's key, keeping the records' game information.
     Import(SgfImportArgs),
     /// Write a game as SGF, with the clocks' time left on each move and the
     /// rulings as comments.
@@ -425,15 +467,18 @@ pub struct SgfBoardArgs {
 /// `kifu sgf import`.
 #[derive(Debug, Args)]
 pub struct SgfImportArgs {
-    /// The SGF file.
-    pub file: PathBuf,
+    /// SGF files, or folders whose `*.sgf` files are all imported (one store
+    /// opening, a progress bar, a summary).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
     /// The recorder's private key (PKCS#8 PEM); it signs every event.
     #[arg(long)]
     pub key: PathBuf,
     /// Ruleset profile (default lgc-2023).
     #[arg(long, default_value = "lgc-2023")]
     pub ruleset: String,
-    /// Black's public key, if known (the name comes from PB).
+    /// Black's public key, if known (the name comes from PB); without it
+    /// Black is recorded by name and the recorder signs for them.
     #[arg(long)]
     pub black_key: Option<String>,
     /// White's public key, if known (the name comes from PW).

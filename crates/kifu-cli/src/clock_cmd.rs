@@ -36,38 +36,42 @@ pub fn replay(a: ClockReplayArgs) -> CmdResult {
         say!("{}", serde_json::to_string(&out)?);
         return Ok(());
     }
-    let v = serde_json::to_value(&out)?;
-    for s in v["states_after_each_event"]
-        .as_array()
-        .into_iter()
-        .flatten()
-    {
-        let side = |k: &str| {
-            let p = &s[k];
-            let main = p["main_ms"]
-                .as_u64()
-                .map(|m| format_time(m, Resolution::Tenths))
-                .unwrap_or_default();
-            let extra: Vec<String> = p
-                .as_object()
-                .into_iter()
-                .flatten()
-                .filter(|(k, _)| k.as_str() != "main_ms")
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect();
-            format!("{main} {}", extra.join(" "))
-        };
+    // Clock faces, from the typed state: main time, then what overtime holds.
+    let face = |ms: u64| format_time(ms, Resolution::Tenths);
+    let side = |p: &kifu_clock::PlayerState| {
+        let mut parts = vec![p.main_ms.map(face).unwrap_or_else(|| "-".into())];
+        if let Some(n) = p.periods_left {
+            parts.push(format!("{n} period(s)"));
+        }
+        if let Some(ms) = p.period_ms_left.or(p.period_ms) {
+            parts.push(format!("period {}", face(ms)));
+        }
+        if let Some(n) = p.moves_left {
+            parts.push(format!("{n} stone(s) to play"));
+        }
+        if let Some(ms) = p.block_ms_left {
+            parts.push(format!("block {}", face(ms)));
+        }
+        parts.join(", ")
+    };
+    for s in &out.states_after_each_event {
         say!(
-            "t={:>8}  to move {}  B {:<28} W {:<28} flag at {}",
-            s["after_event_t"],
-            s["to_move"].as_str().unwrap_or("-"),
-            side("B"),
-            side("W"),
-            s["flag_at_ms"]
+            "at +{:<9} {} to move; Black {:<34} White {:<34} flag at {}",
+            face(s.after_event_t),
+            s.to_move,
+            side(&s.black),
+            side(&s.white),
+            s.flag_at_ms
+                .map(|f| format!("+{}", face(f)))
+                .unwrap_or_else(|| "none".into())
         );
     }
     match &out.result {
-        Some(_) => say!("result: {}", v["result"]),
+        Some(r) => say!(
+            "result: {} loses on time at +{}",
+            r.loss_on_time,
+            face(r.at_ms)
+        ),
         None => say!("result: no flag fell"),
     }
     Ok(())

@@ -12,7 +12,7 @@ use serde_json::json;
 
 use crate::cli::DemoArgs;
 use crate::game_cmd::{append_body, create_game};
-use crate::keys::{generate, write_pair};
+use crate::keys::{generate, read_private, write_pair};
 use crate::remote::open;
 use crate::render::{count, describe};
 use crate::store_open::now_ms;
@@ -29,9 +29,16 @@ struct Cast {
 
 fn cast(dir: &Path) -> Result<Cast, Failure> {
     let keys = dir.join("demo-keys");
+    // Keys of an earlier demo in the same directory are kept and reused, so
+    // that the games it recorded can still be signed for.
     let make = |name: &str| -> Result<Keypair, Failure> {
+        let base = keys.join(name);
+        let existing = base.with_extension("key");
+        if existing.exists() {
+            return read_private(&existing);
+        }
         let k = generate()?;
-        write_pair(&keys.join(name), &k, true)?;
+        write_pair(&base, &k, false)?;
         Ok(k)
     };
     Ok(Cast {
@@ -355,8 +362,13 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
             count(report.games.len(), "game"),
             count(records.len(), "event")
         );
+        let data_arg = if data == Path::new("./kifu-data") || data == Path::new("kifu-data") {
+            String::new()
+        } else {
+            format!(" --data {}", shell_word(&data.display().to_string()))
+        };
         say!(
-            "keys are in {}; try: kifu log {}",
+            "keys are in {}; try: kifu{data_arg} log {}",
             data.join("demo-keys").display(),
             &hex::encode(game)[..12]
         );
@@ -367,4 +379,17 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
         crate::tournament_cmd::demo_tournament(data, store, game, &c.director, &c.referee, a.json)?;
     }
     Ok(())
+}
+
+/// A word as a POSIX shell reads it: quoted when it holds anything but
+/// letters, digits and `/._-+:,=`.
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:,=".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }

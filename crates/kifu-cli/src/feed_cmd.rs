@@ -5,7 +5,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::cli::FeedArgs;
-use crate::remote::{open, open_existing};
+use crate::remote::open_existing;
 use crate::render::record_json;
 use crate::{CmdResult, Failure};
 
@@ -23,16 +23,12 @@ pub fn feed(data: &Path, a: FeedArgs) -> CmdResult {
     let mut printed = 0u64;
     let stdout = std::io::stdout();
     let limit = a.limit.unwrap_or(u64::MAX);
-    if !a.follow {
-        open_existing(data)?;
-    }
+    // A read command never creates a store: a mistyped --data fails at once,
+    // with --follow too.
+    open_existing(data)?;
     loop {
         let items = {
-            let store = if a.follow {
-                open(data)?
-            } else {
-                open_existing(data)?
-            };
+            let store = open_existing(data)?;
             let mut all = Vec::new();
             loop {
                 let want = ((limit - printed) as usize).min(PAGE);

@@ -17,28 +17,15 @@ use crate::{CmdResult, Failure};
 
 /// Parses komi such as `7.5`, `-3`, `0.5` into half points.
 pub fn parse_komi(s: &str) -> Result<i32, Failure> {
-    let bad = || Failure::new(format!("komi '{s}' is not a multiple of 0.5"));
-    let v: f64 = s.trim().parse().map_err(|_| bad())?;
-    let halves = v * 2.0;
-    if !halves.is_finite() || halves.fract() != 0.0 || halves.abs() > 10_000.0 {
-        return Err(bad());
-    }
-    Ok(halves as i32)
+    s.parse::<kifu_go::Komi>()
+        .map(kifu_go::Komi::half_points)
+        .map_err(|e| Failure::new(e.to_string()))
 }
 
-/// Parses a game kind name.
+/// Parses a game kind name (`go`, `renju`, `gomoku-freestyle`, ...).
 pub fn parse_game_kind(s: &str) -> Result<GameKind, Failure> {
-    Ok(match s {
-        "go" => GameKind::Go,
-        "renju" => GameKind::Renju,
-        "gomoku-freestyle" => GameKind::GomokuFreestyle,
-        "gomoku-standard" => GameKind::GomokuStandard,
-        _ => {
-            return Err(Failure::new(format!(
-                "unknown game '{s}' (go, renju, gomoku-freestyle, gomoku-standard)"
-            )))
-        }
-    })
+    s.parse()
+        .map_err(|e: kifu_ledger::text::UnknownGameKind| Failure::new(e.to_string()))
 }
 
 /// Parses a time control: a short string (`fischer:90m+30s`, ...) or JSON.
@@ -95,9 +82,19 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
             roster.push(participant(role, spec)?);
         }
     }
+    let game = parse_game_kind(&a.game)?;
+    let ruleset = a.ruleset.clone().unwrap_or_else(|| {
+        match game {
+            GameKind::Go => "lgc-2023",
+            GameKind::Renju => "rif-renju",
+            GameKind::GomokuFreestyle => "gomoku-freestyle",
+            GameKind::GomokuStandard => "gomoku-standard",
+        }
+        .to_string()
+    });
     Ok(Genesis {
-        game: parse_game_kind(&a.game)?,
-        ruleset: a.ruleset.clone(),
+        game,
+        ruleset,
         overrides: Vec::new(),
         board_size: a.size,
         handicap: a.handicap,
@@ -114,19 +111,10 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
     })
 }
 
-/// Checks what a genesis must hold before it is signed.
+/// Checks what a genesis must hold before it is signed (the rules are in
+/// kifu-game).
 pub fn check_genesis_values(g: &Genesis) -> Result<(), Failure> {
-    if !(2..=25).contains(&g.board_size) {
-        return Err(Failure::new(format!(
-            "board size {} is outside 2..25",
-            g.board_size
-        )));
-    }
-    for role in [Role::Black, Role::White] {
-        if g.holder(role).is_none() {
-            return Err(Failure::new(format!("the roster has no {role:?} player")));
-        }
-    }
+    kifu_game::check_genesis_values(g).map_err(|e| Failure::new(e.to_string()))?;
     kifu_game::check_overrides(g).map_err(Failure::new)?;
     Ok(())
 }
@@ -247,7 +235,7 @@ fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: 
                 let who = roster
                     .iter()
                     .find(|p| p.key == e.signer)
-                    .map(|p| format!("{} ({:?})", p.name, p.role))
+                    .map(|p| format!("{} ({})", p.name, p.role.word()))
                     .unwrap_or_else(|| format!("key {}", &e.signer.to_hex()[..12]));
                 if let Body::KeyReplaced {
                     participant,
@@ -262,7 +250,7 @@ fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: 
                 say!(
                     "{:>4}  {}  {:<28} {}",
                     e.seq,
-                    e.at_ms,
+                    kifu_clock::notation::iso8601_utc(e.at_ms),
                     who,
                     describe(&e.body)
                 );
@@ -283,7 +271,14 @@ pub fn log(data: &Path, a: LogArgs) -> CmdResult {
         let g = store.genesis(&game)?;
         let records = store.read(&game, 0, None)?;
         if !a.json {
-            say!("game {}  ({} events)", hex::encode(game), records.len());
+            say!(
+                "game {}  ({})",
+                hex::encode(game),
+                crate::render::count(records.len(), "event")
+            );
+            for line in crate::render::game_heading(&g) {
+                say!("  {line}");
+            }
         }
         print_records(&game, &records, Some(&g), a.json);
     }

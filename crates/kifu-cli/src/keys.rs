@@ -69,8 +69,19 @@ pub fn write_pair(base: &Path, key: &Keypair, force: bool) -> Result<(PathBuf, P
 pub fn keygen(a: KeygenArgs) -> CmdResult {
     let key = generate()?;
     let (k, p) = write_pair(&a.name, &key, a.force)?;
-    say!("{}", key.public());
-    eprintln!("wrote {} and {}", k.display(), p.display());
+    if a.json {
+        say!(
+            "{}",
+            serde_json::json!({
+                "public_key": key.public().to_string(),
+                "private_key_file": k.display().to_string(),
+                "public_key_file": p.display().to_string(),
+            })
+        );
+    } else {
+        say!("{}", key.public());
+        eprintln!("wrote {} and {}", k.display(), p.display());
+    }
     Ok(())
 }
 
@@ -78,7 +89,64 @@ pub fn keygen(a: KeygenArgs) -> CmdResult {
 pub fn read_private(path: &Path) -> Result<Keypair, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
-    Keypair::from_pkcs8_pem(&text).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
+    Keypair::from_pkcs8_pem(&text).map_err(|e| {
+        let what = key_kind(&text).unwrap_or_else(|| e.to_string());
+        Failure::new(format!("{}: {what}", path.display()))
+    })
+}
+
+/// What a key file that is not an Ed25519 key holds, where it can be told.
+fn key_kind(text: &str) -> Option<String> {
+    const P256_OID: &[u8] = &[0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07];
+    const RSA_OID: &[u8] = &[
+        0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x01, 0x01,
+    ];
+    if text.contains("BEGIN ENCRYPTED PRIVATE KEY") {
+        return Some("encrypted keys are not supported; decrypt with openssl pkey".into());
+    }
+    if text.contains("BEGIN RSA PRIVATE KEY") {
+        return Some("this is an RSA key; kifu keys are Ed25519".into());
+    }
+    let der = pem_body(text)?;
+    let has = |needle: &[u8]| der.windows(needle.len()).any(|w| w == needle);
+    if text.contains("BEGIN EC PRIVATE KEY") || has(P256_OID) {
+        return Some("this is an ECDSA P-256 key; kifu keys are Ed25519".into());
+    }
+    if has(RSA_OID) {
+        return Some("this is an RSA key; kifu keys are Ed25519".into());
+    }
+    None
+}
+
+/// The bytes of a PEM block's base64 body.
+fn pem_body(text: &str) -> Option<Vec<u8>> {
+    let b64: String = text
+        .lines()
+        .filter(|l| !l.starts_with("-----") && !l.contains(':'))
+        .collect::<Vec<_>>()
+        .concat();
+    let mut out = Vec::with_capacity(b64.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for c in b64.bytes() {
+        let v = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => break,
+            b' ' | b'\t' | b'\r' => continue,
+            _ => return None,
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
 }
 
 /// Reads a public key: an SPKI PEM file, or 64 hex digits given inline.

@@ -24,6 +24,7 @@ mod clock_cmd;
 mod demo;
 mod feed_cmd;
 mod game_cmd;
+mod games_cmd;
 mod key_cmd;
 mod keys;
 mod match_cmd;
@@ -34,6 +35,7 @@ mod renju_cmd;
 mod replay_cmd;
 mod serve_cmd;
 mod sgf_cmd;
+mod shell_cmd;
 mod store_open;
 mod tlog_cmd;
 mod tournament_cmd;
@@ -83,7 +85,23 @@ impl_from_error!(
 pub type CmdResult = Result<(), Failure>;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // With --json anywhere on the line, errors are JSON too: one object on
+    // standard error, so that standard output holds only data.
+    let json_errors = std::env::args_os().any(|a| a == "--json");
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if json_errors && e.use_stderr() => {
+            let text = e.to_string();
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_start_matches("error: ");
+            eprintln!("{}", serde_json::json!({"error": first, "code": "usage"}));
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
     remote::set_server(cli.server.clone());
     let result = match cli.command {
         Command::Keygen(a) => keys::keygen(a),
@@ -131,12 +149,24 @@ fn main() -> ExitCode {
         Command::Serve(a) => serve_cmd::serve(&cli.data, a),
         Command::Key(a) => key_cmd::run(&cli.data, a),
         Command::Tournament(c) => tournament_cmd::run(&cli.data, c),
+        Command::Completions(a) => shell_cmd::completions(a),
+        Command::Man => shell_cmd::man(),
+        Command::Games(a) => games_cmd::games(&cli.data, a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
             let one_line = f.message.replace('\n', " ");
-            eprintln!("kifu: error: {one_line}");
+            if json_errors {
+                let code = if f.code == 3 {
+                    "verification_failed"
+                } else {
+                    "error"
+                };
+                eprintln!("{}", serde_json::json!({"error": one_line, "code": code}));
+            } else {
+                eprintln!("kifu: error: {one_line}");
+            }
             ExitCode::from(f.code)
         }
     }

@@ -59,6 +59,8 @@ pub fn held_by_server(dir: &Path) -> Option<String> {
 }
 
 /// A store, or a server in front of one.
+// One per command: the size of the local variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Backend {
     /// The store in the data directory.
     Local(Store),

@@ -30,6 +30,95 @@ pub fn describe(body: &Body) -> String {
     kifu_game::story::describe(body)
 }
 
+/// The lines that head a game for a person: the players, the event and
+/// round, the game and its ruleset, and an imported record's information.
+pub fn game_heading(g: &kifu_ledger::Genesis) -> Vec<String> {
+    use kifu_ledger::Role;
+    let name = |role: Role| {
+        g.holder(role)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| "?".to_string())
+    };
+    let mut lines = vec![format!(
+        "{} (Black) vs {} (White)",
+        name(Role::Black),
+        name(Role::White)
+    )];
+    if let Some(t) = &g.tournament {
+        lines.push(format!(
+            "{}, round {}, board {}",
+            t.tournament, t.round, t.board
+        ));
+    }
+    let kind = match g.game {
+        kifu_ledger::GameKind::Go => "Go",
+        kifu_ledger::GameKind::Renju => "Renju",
+        kifu_ledger::GameKind::GomokuFreestyle => "Gomoku (freestyle)",
+        kifu_ledger::GameKind::GomokuStandard => "Gomoku (standard)",
+    };
+    lines.push(format!(
+        "{kind} {}x{} under {}",
+        g.board_size, g.board_size, g.ruleset
+    ));
+    match kifu_go::sgf::GameInfo::from_sgf_text(&g.title) {
+        Some(info) => lines.push(format!("record: {}", info.describe())),
+        None if !g.title.is_empty() => lines.push(g.title.clone()),
+        None => {}
+    }
+    lines
+}
+
+/// A value's documented snake_case name (as the JSON writes it) in words:
+/// `decided_finally` is `decided finally`, `game_forfeit` `game forfeit`.
+pub fn word<T: serde::Serialize>(v: &T) -> String {
+    let name = match serde_json::to_value(v) {
+        Ok(Value::String(s)) => s,
+        Ok(Value::Object(m)) => m.keys().next().cloned().unwrap_or_default(),
+        _ => String::new(),
+    };
+    name.replace('_', " ")
+}
+
+/// A game phase in words.
+pub fn phase_word(p: &kifu_game::record::Phase) -> String {
+    use kifu_game::record::Phase;
+    match p {
+        Phase::NotStarted => "not started".to_string(),
+        Phase::Playing => "playing".into(),
+        Phase::Paused { reason } => format!("paused ({reason})"),
+        Phase::StatusAssessment => "status assessment / counting".into(),
+        Phase::Resumption => "resumption".into(),
+        Phase::Adjourned => "adjourned".into(),
+        Phase::AwaitingReferee => "awaiting the referee".into(),
+        Phase::Finished { how } => format!("finished: {how}"),
+    }
+}
+
+/// A game phase as a snake_case key (for filters and JSON).
+pub fn phase_key(p: &kifu_game::record::Phase) -> &'static str {
+    use kifu_game::record::Phase;
+    match p {
+        Phase::NotStarted => "not_started",
+        Phase::Playing => "playing",
+        Phase::Paused { .. } => "paused",
+        Phase::StatusAssessment => "status_assessment",
+        Phase::Resumption => "resumption",
+        Phase::Adjourned => "adjourned",
+        Phase::AwaitingReferee => "awaiting_referee",
+        Phase::Finished { .. } => "finished",
+    }
+}
+
+/// A game kind name (`gomoku_freestyle`) in words.
+pub fn game_kind_word(name: &str) -> &'static str {
+    match name {
+        "go" => "Go",
+        "renju" => "Renju",
+        "gomoku_freestyle" => "Gomoku (freestyle)",
+        _ => "Gomoku (standard)",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use kifu_clock::{format_time, Resolution};
-use kifu_game::{result_text, Admissibility, BoardState, GameState, Phase};
+use kifu_game::{result_text, Admissibility, BoardState, GameState};
 use kifu_ledger::{verify_records, Event, Hash};
 
 use crate::cli::{ExplainArgs, ReplayArgs, SanctionsArgs};
@@ -86,7 +86,11 @@ fn clock_line(state: &GameState) -> Vec<String> {
             .unwrap_or_default()
     ));
     for f in &c.flags {
-        out.push(format!("  flag fallen: {} at {} ms", f.player, f.at_ms));
+        out.push(format!(
+            "  flag fallen: {} at {}",
+            f.player,
+            kifu_clock::notation::iso8601_utc(f.at_ms)
+        ));
     }
     if c.server_used_ms != [0, 0] {
         out.push(format!(
@@ -109,13 +113,26 @@ fn board_lines(state: &GameState) -> Vec<String> {
         BoardState::None => vec!["board: none".into()],
         BoardState::Go(b) => {
             let v = b.view();
-            let mut out = vec![format!("   {}", letters(v.size as usize))];
+            // As on a printed board and in GTP: columns A-T without I, row 1
+            // at the bottom.
+            let columns: Vec<String> = (0..v.size)
+                .map(|x| {
+                    kifu_go::Point::new(x, 0)
+                        .to_gtp(v.size)
+                        .chars()
+                        .next()
+                        .map(String::from)
+                        .unwrap_or_default()
+                })
+                .collect();
+            let mut out = vec![format!("    {}", columns.join(" "))];
+            let size = v.rows.len();
             for (y, row) in v.rows.iter().enumerate() {
                 let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
-                out.push(format!(" {} {}", (b'a' + y as u8) as char, cells.join(" ")));
+                out.push(format!("{:>3} {}", size - y, cells.join(" ")));
             }
             out.push(format!(
-                "to move: {:?}; moves: {}; prisoners: Black {} (pass stones {}), White {} (pass stones {}){}",
+                "to move: {}; moves: {}; prisoners: Black {} (pass stones {}), White {} (pass stones {}){}",
                 v.to_move,
                 v.moves,
                 v.black_prisoners,
@@ -123,7 +140,13 @@ fn board_lines(state: &GameState) -> Vec<String> {
                 v.white_prisoners,
                 v.white_pass_stones,
                 v.ko_ban
-                    .map(|k| format!("; ko: no recapture at {k}"))
+                    .as_deref()
+                    .map(|k| {
+                        let at = kifu_go::Point::from_sgf(k, v.size)
+                            .map(|p| p.to_gtp(v.size))
+                            .unwrap_or_else(|_| k.to_string());
+                        format!("; ko: no recapture at {at}")
+                    })
                     .unwrap_or_default()
             ));
             out
@@ -163,23 +186,15 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
     ));
     if let Some(g) = g {
         out.push(format!(
-            "{:?} {}x{} under {}, {}",
-            g.game, g.board_size, g.board_size, g.ruleset, g.title
+            "{} {}x{} under {}, {}",
+            crate::render::game_kind_word(g.game.name()),
+            g.board_size,
+            g.board_size,
+            g.ruleset,
+            g.title
         ));
     }
-    out.push(format!(
-        "phase: {}",
-        match &s.phase {
-            Phase::NotStarted => "not started".to_string(),
-            Phase::Playing => "playing".into(),
-            Phase::Paused { reason } => format!("paused ({reason})"),
-            Phase::StatusAssessment => "status assessment / counting".into(),
-            Phase::Resumption => "resumption".into(),
-            Phase::Adjourned => "adjourned".into(),
-            Phase::AwaitingReferee => "awaiting the referee".into(),
-            Phase::Finished { how } => format!("finished: {how}"),
-        }
-    ));
+    out.push(format!("phase: {}", crate::render::phase_word(&s.phase)));
     out.extend(board_lines(s));
     out.extend(clock_line(s));
     for n in &s.illegal_moves {
@@ -194,29 +209,38 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
     }
     for i in &s.irregularities {
         out.push(format!(
-            "irregularity at event {}: {:?}: {}",
-            i.seq, i.kind, i.outcome
+            "irregularity at event {}: {}: {}",
+            i.seq,
+            crate::render::word(&i.kind),
+            i.outcome
         ));
     }
     for d in &s.disputes {
         out.push(format!(
-            "dispute at event {} by {:?}: {} [{:?}]{}",
+            "dispute at event {} by {}: {} [{}]{}",
             d.seq,
             d.raised_by,
             d.matter,
-            d.status,
+            crate::render::word(&d.status),
             if d.rulings.is_empty() {
                 String::new()
             } else {
-                format!(", rulings at {:?}", d.rulings)
+                format!(
+                    ", rulings at event {}",
+                    d.rulings
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
             }
         ));
     }
     for r in &s.rulings {
         out.push(format!(
-            "ruling at event {} ({:?}): {}{}",
+            "ruling at event {} ({}): {}{}",
             r.seq,
-            r.ruling.kind,
+            crate::render::word(&r.ruling.kind),
             r.ruling.decision,
             if r.changes.is_empty() {
                 String::new()
@@ -227,7 +251,7 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
     }
     for p in &s.protests {
         out.push(format!(
-            "protest at event {} by {:?}: {}",
+            "protest at event {} by {}: {}",
             p.seq, p.player, p.statement
         ));
     }
@@ -247,17 +271,17 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
             Admissibility::PendingResultSheet => "pending the result sheet".into(),
         };
         out.push(format!(
-            "appeal at event {} by {:?} against the ruling at event {}: {adm}{}",
+            "appeal at event {} by {} against the ruling at event {}: {adm}{}",
             a.seq,
             a.player,
             a.ruling_seq,
             a.decision
                 .as_ref()
                 .map(|d| format!(
-                    "; decided at event {} by {}: {:?}",
+                    "; decided at event {} by {}: {}",
                     d.seq,
                     d.signed_by.join(", "),
-                    d.verdict
+                    crate::render::word(&d.verdict)
                 ))
                 .unwrap_or_default()
         ));
@@ -267,8 +291,12 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
     }
     for x in &s.sanctions {
         out.push(format!(
-            "sanction at event {} on {:?}: {:?} ({}; {})",
-            x.seq, x.player, x.kind, x.reason, x.source
+            "sanction at event {} on {}: {} ({}; {})",
+            x.seq,
+            x.player,
+            crate::render::word(&x.kind),
+            x.reason,
+            x.source
         ));
     }
     match s.result.computed() {
@@ -399,11 +427,11 @@ pub fn sanctions(data: &Path, a: SanctionsArgs) -> CmdResult {
         say!("{} ({})", p.name, &p.key.to_hex()[..12]);
         for e in &p.entries {
             say!(
-                "  {}{}, seq {}: {:?}: {} [{}]",
+                "  {}{}, event {}: {}: {} [{}]",
                 e.round.map(|r| format!("round {r}, ")).unwrap_or_default(),
                 e.game,
                 e.seq,
-                e.kind,
+                crate::render::word(&e.kind),
                 e.reason,
                 e.source
             );

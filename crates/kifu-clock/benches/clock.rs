@@ -1,4 +1,6 @@
 //! Events applied per second over a long byo-yomi game.
+// criterion_group! and criterion_main! generate undocumented functions.
+#![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use kifu_clock::{Clock, ClockEvent, PauseReason, Player, TimeControl};

@@ -48,7 +48,7 @@
 //!
 //! # Sources
 //!
-//! Rules are cited by short name and file in the project's `shared/rules/`:
+//! Rules are cited by short name and file in the project's `docs/rules/`:
 //! LGC 2023 (`lgc-tournament-rules-2023.txt`: time systems, "Loss on time",
 //! the twelve pause reasons, "Timing procedure for removing three or more
 //! stones"), RIF (`rif-renju-world-championship-rules.txt`: Fischer from move

@@ -324,3 +324,100 @@ impl fmt::Display for TimeControl {
         }
     }
 }
+
+/// Reads an SGF `OT` value as [`crate::sgf_root_properties`] writes it (and
+/// as KGS and OGS write it): `5x30 byo-yomi`, `25/600 Canadian`,
+/// `30 fischer`, `30 simple` (seconds, decimals allowed, case ignored),
+/// with `main_ms` from `TM`. `None` when the text is none of these forms.
+///
+/// ```
+/// use kifu_clock::{notation::parse_sgf_overtime, sgf_root_properties, TimeControl};
+/// let tc: TimeControl = "byoyomi:60m+5x30s".parse().unwrap();
+/// let ot = &sgf_root_properties(&tc)[1].1;
+/// assert_eq!(parse_sgf_overtime(3_600_000, ot), Some(tc));
+/// ```
+pub fn parse_sgf_overtime(main_ms: u64, ot: &str) -> Option<TimeControl> {
+    let ot = ot.trim().to_ascii_lowercase();
+    let secs = |s: &str| -> Option<u64> {
+        let v: f64 = s.trim().parse().ok()?;
+        (v.is_finite() && v > 0.0 && v < 1.0e9).then(|| (v * 1000.0).round() as u64)
+    };
+    if let Some(rest) = ot
+        .strip_suffix("byo-yomi")
+        .or_else(|| ot.strip_suffix("byoyomi"))
+    {
+        let (n, p) = rest.trim().split_once('x')?;
+        let periods: u32 = n.trim().parse().ok().filter(|n| *n > 0)?;
+        return Some(TimeControl::Byoyomi {
+            main_ms,
+            periods,
+            period_ms: secs(p)?,
+        });
+    }
+    if let Some(rest) = ot.strip_suffix("canadian") {
+        let (n, b) = rest.trim().split_once('/')?;
+        let stones: u32 = n.trim().parse().ok().filter(|n| *n > 0)?;
+        return Some(TimeControl::Canadian {
+            main_ms,
+            stones,
+            block_ms: secs(b)?,
+        });
+    }
+    if let Some(rest) = ot.strip_suffix("fischer") {
+        return Some(TimeControl::Fischer {
+            main_ms,
+            increment_ms: secs(rest)?,
+            max_ms: None,
+        });
+    }
+    if let Some(rest) = ot.strip_suffix("simple") {
+        return Some(TimeControl::Simple {
+            per_move_ms: secs(rest)?,
+        });
+    }
+    None
+}
+
+/// Days since 1970-01-01 as a proleptic Gregorian `(year, month, day)`.
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    // Howard Hinnant's algorithm (public domain), exact for every i64 day
+    // count that fits.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+/// A timestamp (ms since the Unix epoch) as an ISO 8601 date and time in
+/// UTC, with the zone: `2026-01-01T09:30:05Z`.
+///
+/// ```
+/// assert_eq!(kifu_clock::notation::iso8601_utc(1_767_225_600_000), "2026-01-01T00:00:00Z");
+/// ```
+pub fn iso8601_utc(ms: u64) -> String {
+    let secs = (ms / 1_000) as i64;
+    let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
+    let s = secs.rem_euclid(86_400);
+    format!(
+        "{y:04}-{mo:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        s / 3_600,
+        s / 60 % 60,
+        s % 60
+    )
+}
+
+/// The UTC date of a timestamp, `YYYY-MM-DD` (as SGF `DT` writes it).
+///
+/// ```
+/// assert_eq!(kifu_clock::notation::iso_date_utc(1_767_225_600_000), "2026-01-01");
+/// ```
+pub fn iso_date_utc(ms: u64) -> String {
+    let (y, mo, d) = civil_from_days(((ms / 1_000) as i64).div_euclid(86_400));
+    format!("{y:04}-{mo:02}-{d:02}")
+}

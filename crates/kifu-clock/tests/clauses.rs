@@ -1,4 +1,4 @@
-//! One scenario per clause of the rule documents in `shared/rules/`.
+//! One scenario per clause of the rule documents in `docs/rules/`.
 
 use kifu_clock::{
     Clock, ClockError, ClockEvent, ClockReading, Effect, Flag, Overtime, PauseReason, Player,

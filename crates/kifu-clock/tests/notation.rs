@@ -295,3 +295,37 @@ fn sgf_move_values_are_taken_at_the_press_before_the_period_reset() {
         p(&[("BL", "50")])
     );
 }
+
+#[test]
+fn sgf_overtime_reads_what_the_writer_writes() {
+    use kifu_clock::{notation::parse_sgf_overtime, sgf_root_properties, TimeControl};
+    for text in [
+        "byoyomi:60m+5x30s",
+        "canadian:60m+25/10m",
+        "fischer:90m+30s",
+        "simple:30s",
+    ] {
+        let tc: TimeControl = text.parse().expect(text);
+        let props = sgf_root_properties(&tc);
+        let main_ms = props
+            .iter()
+            .find(|(k, _)| *k == "TM")
+            .map(|(_, v)| (v.parse::<f64>().expect("TM") * 1000.0) as u64)
+            .unwrap_or(0);
+        let ot = &props.iter().find(|(k, _)| *k == "OT").expect("OT").1;
+        assert_eq!(parse_sgf_overtime(main_ms, ot), Some(tc), "{text}");
+    }
+    assert_eq!(
+        parse_sgf_overtime(0, "3x60 Byo-Yomi").map(|t| matches!(
+            t,
+            TimeControl::Byoyomi {
+                periods: 3,
+                period_ms: 60_000,
+                ..
+            }
+        )),
+        Some(true)
+    );
+    assert_eq!(parse_sgf_overtime(0, "0x30 byo-yomi"), None);
+    assert_eq!(parse_sgf_overtime(0, "whatever"), None);
+}

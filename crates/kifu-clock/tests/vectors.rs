@@ -1,4 +1,4 @@
-//! The shared clock vectors, reproduced exactly.
+//! The clock vectors (`fixtures/clocks/vectors.json`), reproduced exactly.
 
 use kifu_clock::{replay_scenario, Scenario};
 use serde_json::Value;
@@ -6,7 +6,7 @@ use serde_json::Value;
 fn vectors() -> Vec<Value> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/clocks/vectors.json"
+        "/../../fixtures/clocks/vectors.json"
     );
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("clock vectors missing at {path}: {e}; this test needs them"));

@@ -6,7 +6,7 @@
 //! rules for Renju and Gomoku), so the clause named and the words quoted
 //! always come from the same place in the same document. The rule reads
 //! `document (file), "section"`, the file being one of the project's rule
-//! documents (`shared/rules/`).
+//! documents (`docs/rules/`).
 
 use kifu_go::{Clause, Topic};
 use serde::Serialize;
@@ -46,13 +46,14 @@ impl Cited {
 
 /// The title a rule document is cited by.
 pub fn document_title(file: &str) -> &str {
-    match file {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    match name {
         "lgc-tournament-rules-2023.txt" => "LGC 2023",
         "london-open-rules.txt" => "London Open",
         "bga-aga-style-rules-summary.txt" => "BGA AGA-style rules",
         "uec-cup-computer-go-rules.txt" => "UEC Cup",
         "rif-renju-world-championship-rules.txt" => "RIF World Championship rules",
-        other => other,
+        _ => file,
     }
 }
 

@@ -9,7 +9,7 @@
 //! changed, protests, appeals, the committee and its decisions, sanctions,
 //! and the result the rules give beside every result declared and signed.
 //! Each [`Consequence`] names its rule: document (file in the project's
-//! `shared/rules/`) and clause.
+//! `docs/rules/`) and clause.
 //!
 //! # The one design decision: facts in, meaning out, nothing refused
 //!
@@ -45,6 +45,7 @@ pub mod convert;
 pub mod digest;
 pub mod document;
 mod ending;
+mod genesis_check;
 pub mod go;
 mod illegal;
 mod irregular;
@@ -93,6 +94,7 @@ pub fn check_overrides(g: &kifu_ledger::Genesis) -> Result<(), String> {
     Ok(())
 }
 pub use clock::{ClockFace, MoveClocks};
+pub use genesis_check::{check_genesis_values, GenesisError};
 pub use record::*;
 pub use results::LATE_ARRIVAL_FORFEIT_MS;
 pub use sanctions::{sanction_history, HistoryEntry, PlayerHistory};

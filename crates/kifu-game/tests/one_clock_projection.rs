@@ -57,8 +57,8 @@ fn assert_sgf_equals_replay(events: &[Event]) -> usize {
 
 #[test]
 fn every_clock_vector_with_moves_exports_the_clocks_the_replay_shows() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/fixtures/clocks/vectors.json");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/clocks/vectors.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("fixture {} is missing: {e}", path.display()));
     let doc: serde_json::Value = serde_json::from_str(&text).expect("json");

@@ -1,17 +1,25 @@
 //! Replaying whole fixture games: moves per second with and without the
 //! position history that superko needs.
+// criterion_group! and criterion_main! generate undocumented functions.
+#![allow(missing_docs)]
 
 use std::fs;
-use std::path::Path;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use kifu_go::{replay_sgf, setup_from_sgf, sgf, Game, Move, Ruleset, SgfGame};
 
+#[path = "../tests/support/mod.rs"]
+mod support;
+
 fn load_games() -> Vec<SgfGame> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/go");
     let mut games = Vec::new();
-    for folder in ["real", "gnugo-selfplay"] {
-        let dir = root.join(folder);
+    // The real games are third-party records (skipped when absent); the
+    // self-play games ship with the project.
+    let dirs = [
+        support::third_party("go/real"),
+        Some(support::project("go/gnugo-selfplay")),
+    ];
+    for dir in dirs.into_iter().flatten() {
         let entries = fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("fixture folder {} is missing: {e}", dir.display()));
         let mut paths: Vec<_> = entries

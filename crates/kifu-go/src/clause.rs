@@ -3,7 +3,7 @@
 //! Each tournament profile carries, as data, the words of its document for
 //! every choice it makes, so a projection that applies a rule can say which
 //! one: `ruleset.clause(Topic::Ko)`. The tests check that every quotation is
-//! found, word for word, in `shared/rules/`.
+//! found, word for word, in `docs/rules/`.
 
 use serde::{Deserialize, Serialize};
 
@@ -261,11 +261,11 @@ fn c(topic: Topic, document: &str, section: &str, text: &str) -> Clause {
     }
 }
 
-const LGC: &str = "lgc-tournament-rules-2023.txt";
-const LONDON: &str = "london-open-rules.txt";
-const BGA: &str = "bga-aga-style-rules-summary.txt";
-const UEC: &str = "uec-cup-computer-go-rules.txt";
-const RIF: &str = "rif-renju-world-championship-rules.txt";
+const LGC: &str = "docs/rules/lgc-tournament-rules-2023.txt";
+const LONDON: &str = "docs/rules/london-open-rules.txt";
+const BGA: &str = "docs/rules/bga-aga-style-rules-summary.txt";
+const UEC: &str = "docs/rules/uec-cup-computer-go-rules.txt";
+const RIF: &str = "docs/rules/rif-renju-world-championship-rules.txt";
 
 pub(crate) fn lgc_2023() -> Vec<Clause> {
     use Topic::*;

@@ -40,6 +40,7 @@ pub mod conduct;
 pub mod ending;
 pub mod game;
 mod handicap;
+mod komi_text;
 mod point;
 pub mod report;
 pub mod ruleset;
@@ -54,6 +55,7 @@ pub use conduct::{AbnormalTerminationRule, Appeals, Conduct, Timekeeping};
 pub use ending::{Ending, EndingError, EndingEvent, EndingInput, EndingPhase, GameEnd};
 pub use game::{Game, Move, Setup, SuperkoKind, Verdict, Violation};
 pub use handicap::fixed_handicap_points;
+pub use komi_text::KomiParseError;
 pub use point::{Point, MAX_SIZE, MIN_SIZE};
 pub use report::{board_report, replay_sgf, setup_from_sgf, BoardReport, Replay};
 pub use ruleset::{

@@ -7,10 +7,19 @@
 //!
 //! Real-world tolerance: unknown properties are kept (root) or skipped (move
 //! nodes); lower-case letters in property names (`FF[3]` style `AddBlack`) are
-//! dropped; `B[]` and, on boards up to 19x19, `B[tt]` are passes; a komi,
-//! handicap or time that does not parse is left out rather than failing the
-//! whole record; setup stones in nodes before the first move are part of the
-//! starting position.
+//! dropped, and a name in lower case only is kept as written; `B[]` and, on
+//! boards up to 19x19, `B[tt]` are passes; a komi, handicap or time that does
+//! not parse is left out with an [`SgfWarning`] rather than failing the whole
+//! record; setup stones in nodes before the first move are part of the
+//! starting position. A record whose `GM` is not 1 is refused.
+//!
+//! Hostile input: reading is linear in time and memory in the size of the
+//! text. Variations off the main line are scanned, not kept, without
+//! recursion; properties are found by an index; setup rectangles
+//! (`AB[aa:ss]`) may cover at most twice the board in all.
+//!
+//! Encodings: [`read_bytes`] decodes a file by its `CA` property (`GB2312`,
+//! `Shift_JIS`, `ISO-8859-1`, ...; [`decode`]) before reading it.
 //!
 //! ```
 //! use kifu_go::sgf;
@@ -21,10 +30,19 @@
 //! assert_eq!(sgf::read(&sgf::write(&game)).unwrap(), game);
 //! ```
 
+use std::collections::HashMap;
+use std::fmt;
+
 use serde::{Deserialize, Serialize};
 
 use crate::point::check_size;
 use crate::{Color, Error, Komi, Point};
+
+mod info;
+pub use info::{
+    closest_standard_rules, write_game_info, ExportFacts, GameInfo, INFO_PROPERTIES,
+    PROFILE_PROPERTY,
+};
 
 /// One move of the main line with its per-move properties.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -121,6 +139,23 @@ impl SgfGame {
         }
     }
 
+    /// The first value of a root property kept in [`SgfGame::other`].
+    pub fn root(&self, id: &str) -> Option<&str> {
+        self.other
+            .iter()
+            .find(|(k, _)| k == id)
+            .and_then(|(_, v)| v.first())
+            .map(String::as_str)
+    }
+
+    /// Sets a root property kept in [`SgfGame::other`] to one value.
+    pub fn set_root(&mut self, id: &str, value: &str) {
+        match self.other.iter_mut().find(|(k, _)| k == id) {
+            Some((_, v)) => *v = vec![value.to_string()],
+            None => self.other.push((id.to_string(), vec![value.to_string()])),
+        }
+    }
+
     /// Who is to move first: `PL`, else White when there are handicap stones
     /// (`HA` of 2 or more, or Black setup stones only and a handicap given),
     /// else Black.
@@ -135,7 +170,35 @@ impl SgfGame {
     }
 }
 
-type Node = Vec<(String, Vec<String>)>;
+/// One node's properties in the order first seen, with an index by
+/// identifier so that a node with many distinct properties is read in linear
+/// time (a repeated identifier adds its values to the first).
+#[derive(Default)]
+struct Node {
+    props: Vec<(String, Vec<String>)>,
+    index: HashMap<String, usize>,
+}
+
+impl Node {
+    fn add(&mut self, ident: String, values: Vec<String>) {
+        match self.index.get(&ident) {
+            Some(&i) => self.props[i].1.extend(values),
+            None => {
+                self.index.insert(ident.clone(), self.props.len());
+                self.props.push((ident, values));
+            }
+        }
+    }
+
+    fn get(&self, ident: &str) -> Option<&[String]> {
+        self.index.get(ident).map(|&i| self.props[i].1.as_slice())
+    }
+
+    /// Where `ident` stands among the node's properties.
+    fn position(&self, ident: &str) -> Option<usize> {
+        self.index.get(ident).copied()
+    }
+}
 
 struct Parser<'a> {
     text: &'a str,
@@ -163,42 +226,54 @@ impl<'a> Parser<'a> {
 
     /// GameTree = "(" Sequence GameTree* ")". Appends the main line's nodes
     /// (the first variation at every branch). Iterative, so deeply nested
-    /// variations cannot exhaust the stack.
+    /// variations cannot exhaust the stack; nodes off the main line are
+    /// scanned but not kept, and the nesting itself costs one bit per open
+    /// tree, so memory stays bounded by the main line's size.
     fn game_tree(&mut self, main: &mut Vec<Node>) -> Result<(), Error> {
         self.skip_ws();
         if self.peek() != Some(b'(') {
             return Err(self.err("expected '('"));
         }
-        // For each open tree: (on the main line, first child already taken).
-        let mut open: Vec<(bool, bool)> = Vec::new();
+        // Open trees: how many are on the main line (always a prefix of the
+        // stack), how deep the stack is, and whether the innermost main-line
+        // tree has already had its first child.
+        let mut main_depth = 0usize;
+        let mut depth = 0usize;
+        let mut main_child_taken = false;
         loop {
             self.skip_ws();
             match self.peek() {
                 Some(b'(') => {
                     self.pos += 1;
-                    let on_main = match open.last_mut() {
-                        None => true,
-                        Some((parent_main, child_taken)) => {
-                            let first = !*child_taken;
-                            *child_taken = true;
-                            *parent_main && first
-                        }
-                    };
-                    open.push((on_main, false));
+                    if depth == main_depth && (depth == 0 || !main_child_taken) {
+                        main_depth += 1;
+                        main_child_taken = false;
+                    } else if depth == main_depth {
+                        // A second child of a main-line tree: a variation.
+                        main_child_taken = true;
+                    }
+                    depth += 1;
                 }
                 Some(b';') => {
                     self.pos += 1;
-                    let node = self.node()?;
-                    match open.last() {
-                        Some((true, false)) => main.push(node),
-                        Some(_) => {}
-                        None => return Err(self.err("node outside a game tree")),
+                    let keep = depth == main_depth && depth > 0 && !main_child_taken;
+                    let node = self.node(keep)?;
+                    if depth == 0 {
+                        return Err(self.err("node outside a game tree"));
+                    }
+                    if keep {
+                        main.push(node);
                     }
                 }
                 Some(b')') => {
                     self.pos += 1;
-                    open.pop();
-                    if open.is_empty() {
+                    if depth == main_depth {
+                        main_depth -= 1;
+                        // The parent's first child is now done.
+                        main_child_taken = true;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
                         return Ok(());
                     }
                 }
@@ -208,8 +283,12 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn node(&mut self) -> Result<Node, Error> {
-        let mut node = Node::new();
+    /// A node's properties (kept only when `keep`). Identifiers follow FF[4]
+    /// (upper-case letters); FF[3] long names (`AddBlack`) keep their
+    /// upper-case letters, and an identifier written in lower case only is
+    /// kept as written, so that writing it back reads the same.
+    fn node(&mut self, keep: bool) -> Result<Node, Error> {
+        let mut node = Node::default();
         loop {
             self.skip_ws();
             match self.peek() {
@@ -218,26 +297,32 @@ impl<'a> Parser<'a> {
                     while self.peek().is_some_and(|c| c.is_ascii_alphabetic()) {
                         self.pos += 1;
                     }
-                    // FF[3] long names: only the upper-case letters count.
-                    let ident: String = self.text[start..self.pos]
-                        .chars()
-                        .filter(|c| c.is_ascii_uppercase())
-                        .collect();
+                    let written = &self.text[start..self.pos];
+                    let upper: String =
+                        written.chars().filter(|c| c.is_ascii_uppercase()).collect();
+                    let ident = if upper.is_empty() {
+                        written.to_string()
+                    } else {
+                        upper
+                    };
                     let mut values = Vec::new();
+                    let mut count = 0usize;
                     loop {
                         self.skip_ws();
                         if self.peek() != Some(b'[') {
                             break;
                         }
-                        values.push(self.value()?);
+                        let v = self.value(keep)?;
+                        count += 1;
+                        if keep {
+                            values.push(v);
+                        }
                     }
-                    if values.is_empty() {
+                    if count == 0 {
                         return Err(self.err("property without a value"));
                     }
-                    if let Some(existing) = node.iter_mut().find(|(id, _)| *id == ident) {
-                        existing.1.extend(values);
-                    } else {
-                        node.push((ident, values));
+                    if keep {
+                        node.add(ident, values);
                     }
                 }
                 _ => return Ok(node),
@@ -247,13 +332,27 @@ impl<'a> Parser<'a> {
 
     /// A bracketed value with escapes resolved: `\x` is `x`, and a backslash
     /// before a line break (soft line break) removes both.
-    fn value(&mut self) -> Result<String, Error> {
+    /// Off the main line (`keep` false) the value is only scanned.
+    fn value(&mut self, keep: bool) -> Result<String, Error> {
         self.pos += 1; // '['
         let mut out = String::new();
         let mut run_start = self.pos;
         loop {
             match self.peek() {
                 None => return Err(self.err("unexpected end of text inside a value")),
+                Some(b']') if !keep => {
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                Some(b'\\') if !keep => {
+                    self.pos += 1;
+                    if self.peek().is_none() {
+                        return Err(self.err("unexpected end of text after '\\'"));
+                    }
+                    // Skip one byte: continuation bytes of a multi-byte
+                    // character are never ']' or '\\'.
+                    self.pos += 1;
+                }
                 Some(b']') => {
                     out.push_str(&self.text[run_start..self.pos]);
                     self.pos += 1;
@@ -320,14 +419,26 @@ fn move_point(text: &str, size: u8) -> Result<Option<Point>, Error> {
     Point::from_sgf(t, size).map(Some)
 }
 
-/// Points of an `AB`/`AW` value; `aa:cc` rectangles are expanded.
-fn setup_points(values: &[String], size: u8) -> Result<Vec<Point>, Error> {
+/// Points of an `AB`/`AW` value; `aa:cc` rectangles are expanded. `budget`
+/// is how many points rectangles may still expand to (twice the board's
+/// points in all): a position cannot hold more stones than the board has
+/// points, so a record whose rectangles add up to more (a hostile file
+/// repeating `AB[aa:ss]`) is refused instead of being expanded point by point
+/// without end. Single points cost nothing: they are linear in the text.
+fn setup_points(values: &[String], size: u8, budget: &mut usize) -> Result<Vec<Point>, Error> {
     let mut out = Vec::new();
+    let too_many = Error::Sgf {
+        offset: 0,
+        what: "setup stones (AB/AW) add up to more points than the board has",
+    };
     for v in values {
         let v = v.trim();
         if let Some((a, b)) = v.split_once(':') {
             let a = Point::from_sgf(a, size)?;
             let b = Point::from_sgf(b, size)?;
+            let w = usize::from(a.x.abs_diff(b.x)) + 1;
+            let h = usize::from(a.y.abs_diff(b.y)) + 1;
+            *budget = budget.checked_sub(w * h).ok_or_else(|| too_many.clone())?;
             for x in a.x.min(b.x)..=a.x.max(b.x) {
                 for y in a.y.min(b.y)..=a.y.max(b.y) {
                     out.push(Point::new(x, y));
@@ -370,8 +481,144 @@ fn append_comment(slot: &mut Option<String>, text: String) {
     }
 }
 
+/// Something in a record that was read other than as written, or left
+/// out: the reader never changes a value silently.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SgfWarning {
+    /// The property concerned (`KM`, `CA`, ...).
+    pub property: String,
+    /// What was done with it, in words.
+    pub message: String,
+}
+
+impl SgfWarning {
+    fn new(property: &str, message: impl Into<String>) -> SgfWarning {
+        SgfWarning {
+            property: property.to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for SgfWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.property, self.message)
+    }
+}
+
+/// The `CA[...]` value of the first game's root, read from the raw bytes
+/// (property names and brackets are ASCII in every encoding SGF allows).
+fn charset_label(bytes: &[u8]) -> Option<&[u8]> {
+    let start = bytes.iter().position(|&b| b == b'(')?;
+    let mut i = start;
+    // The root node ends at the second ';' or at a '(' / ')' outside values.
+    let mut semis = 0;
+    let mut in_value = false;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if in_value {
+            if c == b'\\' {
+                i += 1;
+            } else if c == b']' {
+                in_value = false;
+            }
+        } else if c == b'[' {
+            in_value = true;
+            let before = &bytes[start..i];
+            let ident_end = before.iter().rposition(|b| !b.is_ascii_whitespace())? + 1;
+            let ident_start = before[..ident_end]
+                .iter()
+                .rposition(|b| !b.is_ascii_alphabetic())
+                .map_or(0, |p| p + 1);
+            if before[ident_start..ident_end].eq_ignore_ascii_case(b"CA") {
+                let rest = &bytes[i + 1..];
+                let end = rest.iter().position(|&b| b == b']')?;
+                return Some(&rest[..end]);
+            }
+        } else if c == b';' {
+            semis += 1;
+            if semis > 1 {
+                return None;
+            }
+        } else if (c == b'(' && i != start) || c == b')' {
+            return None;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Decodes the bytes of an SGF file to text, by its `CA` property
+/// (`UTF-8`, `GB2312`, `Shift_JIS`, `ISO-8859-1`, ... as the WHATWG
+/// Encoding Standard names them). Without `CA`, UTF-8 is used when the bytes
+/// are valid UTF-8, else Latin-1 (the FF\[4\] default); a label that is not
+/// known, or bytes that are not valid in the encoding named, give a warning.
+pub fn decode(bytes: &[u8]) -> (String, Vec<SgfWarning>) {
+    let mut warnings = Vec::new();
+    let label = charset_label(bytes);
+    let named = label.and_then(|l| encoding_rs::Encoding::for_label(l.trim_ascii()));
+    let encoding = match (label, named) {
+        (_, Some(e)) => e,
+        (Some(l), None) => {
+            warnings.push(SgfWarning::new(
+                "CA",
+                format!(
+                    "unknown character set {:?}; read as UTF-8 where valid, else Latin-1",
+                    String::from_utf8_lossy(l)
+                ),
+            ));
+            if std::str::from_utf8(bytes).is_ok() {
+                encoding_rs::UTF_8
+            } else {
+                encoding_rs::WINDOWS_1252
+            }
+        }
+        (None, None) => {
+            if std::str::from_utf8(bytes).is_ok() {
+                encoding_rs::UTF_8
+            } else {
+                warnings.push(SgfWarning::new(
+                    "CA",
+                    "no character set given and the text is not UTF-8: read as Latin-1",
+                ));
+                encoding_rs::WINDOWS_1252
+            }
+        }
+    };
+    let (text, used, had_errors) = encoding.decode(bytes);
+    if had_errors {
+        warnings.push(SgfWarning::new(
+            "CA",
+            format!(
+                "bytes that are not valid {} were replaced by U+FFFD",
+                used.name()
+            ),
+        ));
+    }
+    (text.into_owned(), warnings)
+}
+
+/// Reads a record from the bytes of a file: [`decode`], then
+/// [`read_with_warnings`].
+pub fn read_bytes(bytes: &[u8]) -> Result<(SgfGame, Vec<SgfWarning>), Error> {
+    let (text, mut warnings) = decode(bytes);
+    let (game, more) = read_with_warnings(&text)?;
+    warnings.extend(more);
+    Ok((game, warnings))
+}
+
 /// Reads the main line of the first game in `text`.
 pub fn read(text: &str) -> Result<SgfGame, Error> {
+    read_with_warnings(text).map(|(game, _)| game)
+}
+
+/// Reads the main line of the first game in `text`, with what could not be
+/// read as written. Time and memory are linear in the size of `text`: nodes
+/// off the main line are not kept, properties are found by an index, and
+/// setup rectangles are bounded by the board. A record whose `GM` is not 1
+/// (not Go) is refused.
+pub fn read_with_warnings(text: &str) -> Result<(SgfGame, Vec<SgfWarning>), Error> {
+    let mut warnings = Vec::new();
     let mut parser = Parser {
         text,
         bytes: text.as_bytes(),
@@ -392,8 +639,17 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
     let mut nodes = nodes.into_iter();
     let root = nodes.next().unwrap_or_default();
 
+    if let Some(v) = root.get("GM") {
+        let gm = v.first().map(|s| s.trim()).unwrap_or("");
+        if gm != "1" {
+            return Err(Error::Sgf {
+                offset: 0,
+                what: "GM is not 1: the record is not a game of Go",
+            });
+        }
+    }
     let mut size = 19u8;
-    if let Some((_, v)) = root.iter().find(|(id, _)| id == "SZ") {
+    if let Some(v) = root.get("SZ") {
         let raw = v.first().map(|s| s.trim()).unwrap_or("");
         // "SZ[19:19]" (rectangular syntax) with equal sides is tolerated.
         let side = raw.split(':').next().unwrap_or(raw);
@@ -404,48 +660,73 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
         size = check_size(n)?;
     }
     let mut game = SgfGame::new(size);
-    let mut pending_root = vec![root];
     let mut in_setup = true;
-    let mut all_nodes: Vec<Node> = Vec::new();
-    all_nodes.append(&mut pending_root);
-    all_nodes.extend(nodes);
-    for (index, node) in all_nodes.into_iter().enumerate() {
-        let mut mv: Option<SgfMove> = None;
-        for (id, values) in &node {
-            let first = values.first().map(String::as_str).unwrap_or("");
-            match id.as_str() {
-                "B" | "W" => {
-                    let color = if id == "B" {
-                        Color::Black
-                    } else {
-                        Color::White
-                    };
-                    if mv.is_none() {
-                        mv = Some(SgfMove::new(color, move_point(first, size)?));
-                    }
-                }
-                _ => {}
+    let mut setup_budget = 2 * usize::from(size) * usize::from(size);
+    let all_nodes = std::iter::once(root).chain(nodes);
+    for (index, node) in all_nodes.enumerate() {
+        // The move: B or W, whichever comes first in the node.
+        let mv_id = match (node.position("B"), node.position("W")) {
+            (Some(b), Some(w)) => Some(if b < w { "B" } else { "W" }),
+            (Some(_), None) => Some("B"),
+            (None, Some(_)) => Some("W"),
+            (None, None) => None,
+        };
+        let mut mv = match mv_id {
+            Some(id) => {
+                let color = if id == "B" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let first = node
+                    .get(id)
+                    .and_then(|v| v.first())
+                    .map(String::as_str)
+                    .unwrap_or("");
+                Some(SgfMove::new(color, move_point(first, size)?))
             }
-        }
+            None => None,
+        };
         // Setup in the node of the first move still belongs to the start.
         let node_in_setup = in_setup;
         if mv.is_some() {
             in_setup = false;
         }
-        for (id, values) in node {
+        for (id, values) in node.props {
             let first = values.first().cloned().unwrap_or_default();
             match (id.as_str(), mv.as_mut()) {
                 ("B" | "W", _) => {}
-                ("SZ", _) if index == 0 => {}
-                ("GM" | "FF" | "CA", _) if index == 0 => {}
+                ("SZ" | "GM" | "FF" | "CA", _) if index == 0 => {}
                 ("C", Some(m)) => append_comment(&mut m.comment, text_value(&first)),
                 ("C", None) => append_comment(&mut game.comment, text_value(&first)),
-                ("BL", Some(m)) => m.black_time_left_ms = parse_ms(&first),
-                ("WL", Some(m)) => m.white_time_left_ms = parse_ms(&first),
+                ("BL", Some(m)) => {
+                    m.black_time_left_ms = parse_ms(&first);
+                    if m.black_time_left_ms.is_none() {
+                        warnings.push(SgfWarning::new(
+                            "BL",
+                            format!("{first:?} is not a time: left out"),
+                        ));
+                    }
+                }
+                ("WL", Some(m)) => {
+                    m.white_time_left_ms = parse_ms(&first);
+                    if m.white_time_left_ms.is_none() {
+                        warnings.push(SgfWarning::new(
+                            "WL",
+                            format!("{first:?} is not a time: left out"),
+                        ));
+                    }
+                }
                 ("OB", Some(m)) => m.black_overtime_left = first.trim().parse().ok(),
                 ("OW", Some(m)) => m.white_overtime_left = first.trim().parse().ok(),
-                ("AB", _) if node_in_setup => game.setup_black.extend(setup_points(&values, size)?),
-                ("AW", _) if node_in_setup => game.setup_white.extend(setup_points(&values, size)?),
+                ("AB", _) if node_in_setup => {
+                    game.setup_black
+                        .extend(setup_points(&values, size, &mut setup_budget)?)
+                }
+                ("AW", _) if node_in_setup => {
+                    game.setup_white
+                        .extend(setup_points(&values, size, &mut setup_budget)?)
+                }
                 ("PL", _) if node_in_setup => {
                     game.first_player = match first.trim() {
                         "B" | "b" => Some(Color::Black),
@@ -454,15 +735,47 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
                     }
                 }
                 ("KM", _) if index == 0 => {
-                    game.komi = first.trim().parse::<f64>().ok().and_then(Komi::from_points)
+                    game.komi = first.trim().parse::<f64>().ok().and_then(Komi::from_points);
+                    if game.komi.is_none() {
+                        warnings.push(SgfWarning::new(
+                            "KM",
+                            format!(
+                                "{first:?} is not a komi in half points: kept as written, not used"
+                            ),
+                        ));
+                        game.other.push((id, values));
+                    }
                 }
-                ("HA", _) if index == 0 => game.handicap = first.trim().parse().unwrap_or(0),
+                ("HA", _) if index == 0 => {
+                    game.handicap = match first.trim().parse() {
+                        Ok(h) => h,
+                        Err(_) => {
+                            warnings.push(SgfWarning::new(
+                                "HA",
+                                format!("{first:?} is not a number of stones: kept as written, read as 0"),
+                            ));
+                            game.other.push((id, values));
+                            0
+                        }
+                    }
+                }
                 ("RU", _) if index == 0 => game.rules = Some(simple_text(&first)),
                 ("PB", _) if index == 0 => game.black_player = Some(simple_text(&first)),
                 ("PW", _) if index == 0 => game.white_player = Some(simple_text(&first)),
                 ("RE", _) if index == 0 => game.result = Some(simple_text(&first)),
                 ("DT", _) if index == 0 => game.date = Some(simple_text(&first)),
-                ("TM", _) if index == 0 => game.time_limit_ms = parse_ms(&first),
+                ("TM", _) if index == 0 => {
+                    game.time_limit_ms = parse_ms(&first);
+                    if game.time_limit_ms.is_none() {
+                        if !first.trim().is_empty() && first.trim() != "-" {
+                            warnings.push(SgfWarning::new(
+                                "TM",
+                                format!("{first:?} is not a number of seconds: kept as written, not used"),
+                            ));
+                        }
+                        game.other.push((id, values));
+                    }
+                }
                 ("OT", _) if index == 0 => game.overtime = Some(simple_text(&first)),
                 ("AB" | "AW" | "AE" | "PL", _) => {}
                 (_, _) if index == 0 => game.other.push((id, values)),
@@ -475,7 +788,7 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
             game.moves.push(m);
         }
     }
-    Ok(game)
+    Ok((game, warnings))
 }
 
 fn escape(text: &str) -> String {

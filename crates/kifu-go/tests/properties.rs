@@ -237,3 +237,65 @@ fn boards_with_the_same_stones_are_equal_whatever_their_history() {
     assert_eq!(a, b);
     assert_eq!(a.hash(), b.hash());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Hostile shapes, as input-size bounds: whatever the nesting, the number
+    /// of distinct properties or the setup rectangles, what is kept is no
+    /// larger than the text (main line only, rectangles bounded by the
+    /// board), and the reader answers (a value or a typed error).
+    #[test]
+    fn hostile_records_are_read_within_size_bounds(
+        depth in 0usize..3000,
+        side in 0usize..3000,
+        distinct in 0usize..3000,
+        rectangles in 0usize..2000,
+    ) {
+        let mut text = String::from("(;GM[1]SZ[19]");
+        for i in 0..distinct {
+            text.push_str(&format!("X{}{}{}[v]", (b'A' + (i % 26) as u8) as char,
+                (b'A' + (i / 26 % 26) as u8) as char, (b'A' + (i / 676 % 26) as u8) as char));
+        }
+        text.push_str(&"AB[aa:ss]".repeat(rectangles.min(2)));
+        text.push_str(";B[dd](;W[pp]");
+        text.push_str(&"(;B[aa];W[bb]".repeat(depth));
+        text.push_str(&")".repeat(depth));
+        text.push(')');
+        text.push_str("(;W[qq]");
+        text.push_str(&"(;B[cc]".repeat(side));
+        text.push_str(&")".repeat(side));
+        text.push_str("))");
+        if rectangles > 2 {
+            let flood = format!("(;SZ[19]AB{})", "[aa:ss]".repeat(rectangles));
+            prop_assert!(sgf::read(&flood).is_err());
+        }
+        match sgf::read(&text) {
+            Ok(g) => {
+                prop_assert_eq!(g.moves.len(), 2 + 2 * depth);
+                prop_assert!(g.moves.len() <= text.len() / 4);
+                prop_assert!(g.setup_black.len() <= 2 * 361);
+                prop_assert!(g.other.len() <= distinct);
+            }
+            Err(e) => prop_assert!(rectangles == 2, "{e}"),
+        }
+    }
+
+    /// Identifiers in lower case only are kept as written, so a record
+    /// written and read back is the same.
+    #[test]
+    fn lower_case_identifiers_round_trip(
+        ids in prop::collection::btree_set("[a-z]{1,3}", 0..8),
+        value in "[a-z0-9 ]{0,6}",
+    ) {
+        let mut text = String::from("(;SZ[9]");
+        for id in &ids {
+            text.push_str(&format!("{id}[{value}]"));
+        }
+        text.push(')');
+        let g = sgf::read(&text).expect("reads");
+        prop_assert_eq!(g.other.len(), ids.len());
+        let back = sgf::read(&sgf::write(&g)).expect("reads back");
+        prop_assert_eq!(back, g);
+    }
+}

@@ -26,6 +26,7 @@ pub mod sig;
 pub mod standing;
 #[cfg(feature = "testkit")]
 pub mod testkit;
+pub mod text;
 pub mod tournament;
 
 pub use body::*;

@@ -1,4 +1,4 @@
-//! Every forbidden-move and five vector of `shared/fixtures/renju/vectors.json`, and the
+//! Every forbidden-move and five vector of `fixtures/renju/vectors.json`, and the
 //! RenjuNet advanced-tutorial positions, answered by `check`.
 
 use std::path::PathBuf;
@@ -8,7 +8,7 @@ use serde_json::Value;
 
 fn fixture(name: &str) -> Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/fixtures/renju")
+        .join("../../fixtures/renju")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(

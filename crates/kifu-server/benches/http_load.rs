@@ -1,3 +1,4 @@
+#![allow(missing_docs)]
 //! HTTP load generator: a server on loopback, driven by many connections.
 //!
 //! `cargo bench -p kifu-server --bench http_load` runs every scenario;

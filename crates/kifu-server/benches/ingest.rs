@@ -1,3 +1,4 @@
+#![allow(missing_docs)]
 //! In-process ingest (the pipeline without HTTP): 256 submitters, each
 //! recording its own game one event at a time, every append durable before
 //! it is acknowledged. Prints the batch-size distribution and the sync

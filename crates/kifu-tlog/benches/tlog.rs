@@ -1,3 +1,4 @@
+#![allow(missing_docs)]
 //! Tree append, proof generation and verification at 1M leaves.
 //!
 //! `cargo bench -p kifu-tlog --bench tlog`

@@ -2,6 +2,8 @@
 //! signed and checked against the role table, times under the test's control.
 #![allow(dead_code)]
 
+pub mod fixtures;
+
 use kifu_game::GameState;
 use kifu_ledger::testkit::{Cast, ChainBuilder};
 use kifu_ledger::*;
@@ -274,7 +276,7 @@ pub fn ko_game(g: &mut G) -> u64 {
 }
 
 /// Where the rule documents are read from, relative to this crate.
-pub const RULES_DIR: &str = "../../../shared/rules";
+pub const RULES_DIR: &str = "../../docs/rules";
 
 /// The documents' text with quotes and spacing made uniform (and the BGA
 /// summary's misspelt heading "lllegal" read as "Illegal").
@@ -321,7 +323,10 @@ pub fn check_citations(st: &GameState) {
         cited.push((d.rule.clone(), d.quote.clone(), "the decided result".into()));
     }
     for (rule, quote, what) in cited {
-        let Some(file) = files.iter().find(|f| rule.contains(&format!("({f})"))) else {
+        let Some(file) = files
+            .iter()
+            .find(|f| rule.contains(&format!("docs/rules/{f})")))
+        else {
             continue;
         };
         let quote = quote.unwrap_or_else(|| panic!("no quote for {rule:?} ({what})"));

@@ -1,4 +1,4 @@
-//! The worked example of `shared/fixtures/tournament/tiebreak-example.json`
+//! The worked example of `fixtures/tournament/tiebreak-example.json`
 //! as a [`Tournament`].
 #![allow(dead_code)]
 
@@ -8,7 +8,7 @@ use serde_json::Value as Json;
 pub fn fixture() -> Json {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/tournament/tiebreak-example.json"
+        "/../../fixtures/tournament/tiebreak-example.json"
     );
     let text = std::fs::read_to_string(path).expect("fixture present");
     serde_json::from_str(&text).expect("fixture is JSON")

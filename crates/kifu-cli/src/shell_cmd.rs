@@ -1,0 +1,33 @@
+//! `kifu completions SHELL` and `kifu man`: generated from the argument
+//! definitions, so they never disagree with the program.
+
+use clap::CommandFactory;
+
+use crate::cli::{Cli, CompletionsArgs};
+use crate::CmdResult;
+
+/// `kifu completions bash|zsh|fish|elvish|powershell`.
+pub fn completions(a: CompletionsArgs) -> CmdResult {
+    let mut cmd = Cli::command();
+    let mut out = Vec::new();
+    clap_complete::generate(a.shell, &mut cmd, "kifu", &mut out);
+    write_out(&out)
+}
+
+/// Writes to standard output; a reader that went away ends quietly.
+fn write_out(bytes: &[u8]) -> CmdResult {
+    use std::io::Write as _;
+    let mut stdout = std::io::stdout().lock();
+    match stdout.write_all(bytes).and_then(|()| stdout.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// `kifu man`: the manual page in roff.
+pub fn man() -> CmdResult {
+    let page = clap_mangen::Man::new(Cli::command());
+    let mut out = Vec::new();
+    page.render(&mut out)?;
+    write_out(&out)
+}

@@ -1,0 +1,223 @@
+//! What a genesis must hold before it is signed: values every projection
+//! can play under.
+
+use kifu_ledger::{GameKind, Genesis, Role, TimeControl};
+
+/// A genesis value no game can be played under.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GenesisError {
+    /// The board size is outside what the game allows.
+    #[error("board size {size} is not allowed for {game} (allowed: {allowed})")]
+    BoardSize {
+        /// The size given.
+        size: u8,
+        /// The game, in words.
+        game: &'static str,
+        /// The sizes allowed, in words.
+        allowed: &'static str,
+    },
+    /// No player holds a colour.
+    #[error("the roster has no {0} player")]
+    MissingPlayer(&'static str),
+    /// The ruleset name is not a profile of this game.
+    #[error("unknown ruleset {name:?} for {game} (known: {known})")]
+    UnknownRuleset {
+        /// The name given.
+        name: String,
+        /// The game, in words.
+        game: &'static str,
+        /// The profiles known, in words.
+        known: &'static str,
+    },
+    /// A handicap the board cannot take.
+    #[error("a handicap of {stones} is not possible on {size}x{size}")]
+    Handicap {
+        /// Stones asked for.
+        stones: u8,
+        /// The board size.
+        size: u8,
+    },
+    /// A time control no clock can run.
+    #[error("time control: {0}")]
+    Time(&'static str),
+}
+
+const GO_RULESETS: &str =
+    "lgc-2023, london-open, bga-aga, uec-cup, tromp-taylor, chinese, japanese";
+const RENJU_RULESETS: &str = "rif-renju, gomoku-freestyle, gomoku-standard";
+
+/// Checks a genesis: board size, both players present, a ruleset profile of
+/// the game named (a Renju game under a Go profile is refused), a handicap
+/// the board can take, a time control whose periods, blocks and moves have
+/// time in them.
+///
+/// # Errors
+///
+/// The first value that is refused.
+pub fn check_genesis_values(g: &Genesis) -> Result<(), GenesisError> {
+    let go = g.game == GameKind::Go;
+    if go && !(2..=25).contains(&g.board_size) {
+        return Err(GenesisError::BoardSize {
+            size: g.board_size,
+            game: "Go",
+            allowed: "2 to 25",
+        });
+    }
+    if !go && g.board_size != 15 {
+        return Err(GenesisError::BoardSize {
+            size: g.board_size,
+            game: "Renju and Gomoku",
+            allowed: "15",
+        });
+    }
+    for (role, name) in [(Role::Black, "Black"), (Role::White, "White")] {
+        if g.holder(role).is_none() {
+            return Err(GenesisError::MissingPlayer(name));
+        }
+    }
+    if go {
+        if kifu_go::Ruleset::by_name(&g.ruleset).is_err() {
+            return Err(GenesisError::UnknownRuleset {
+                name: g.ruleset.clone(),
+                game: "Go",
+                known: GO_RULESETS,
+            });
+        }
+    } else if g.ruleset.parse::<kifu_renju::Rule>().is_err() {
+        return Err(GenesisError::UnknownRuleset {
+            name: g.ruleset.clone(),
+            game: "Renju and Gomoku",
+            known: RENJU_RULESETS,
+        });
+    }
+    let free = g
+        .overrides
+        .iter()
+        .any(|(k, v)| k == "handicap_placement" && v == "free");
+    let area = u32::from(g.board_size) * u32::from(g.board_size);
+    let handicap_ok = match g.handicap {
+        0 => true,
+        _ if !go => false,
+        1 => true,
+        h if free => u32::from(h) < area / 2,
+        h => kifu_go::fixed_handicap_points(g.board_size, u32::from(h)).is_ok(),
+    };
+    if !handicap_ok {
+        return Err(GenesisError::Handicap {
+            stones: g.handicap,
+            size: g.board_size,
+        });
+    }
+    match g.time_control {
+        TimeControl::Byoyomi {
+            periods, period_ms, ..
+        } => {
+            if periods == 0 {
+                return Err(GenesisError::Time("byo-yomi needs at least one period"));
+            }
+            if period_ms == 0 {
+                return Err(GenesisError::Time("a byo-yomi period of zero seconds"));
+            }
+        }
+        TimeControl::Canadian {
+            stones, block_ms, ..
+        } => {
+            if stones == 0 {
+                return Err(GenesisError::Time("a Canadian block of zero stones"));
+            }
+            if block_ms == 0 {
+                return Err(GenesisError::Time("a Canadian block of zero seconds"));
+            }
+        }
+        TimeControl::Simple { per_move_ms: 0 } => {
+            return Err(GenesisError::Time("simple time of zero seconds a move"));
+        }
+        TimeControl::SuddenDeath { main_ms: 0 } => {
+            return Err(GenesisError::Time("sudden death with no time"));
+        }
+        TimeControl::Fischer {
+            main_ms: 0,
+            increment_ms: 0,
+            ..
+        } => return Err(GenesisError::Time("Fischer time with no time at all")),
+        _ => {}
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_ledger::{Keypair, Participant};
+
+    fn genesis() -> Genesis {
+        let key = Keypair::from_seed([7; 32]).public();
+        Genesis {
+            game: GameKind::Go,
+            ruleset: "lgc-2023".into(),
+            overrides: vec![],
+            board_size: 9,
+            handicap: 0,
+            komi_half_points: 15,
+            time_control: TimeControl::Untimed,
+            roster: vec![
+                Participant {
+                    role: Role::Black,
+                    name: "B".into(),
+                    key,
+                },
+                Participant {
+                    role: Role::White,
+                    name: "W".into(),
+                    key,
+                },
+            ],
+            tournament: None,
+            title: String::new(),
+            auto_declare: false,
+        }
+    }
+
+    #[test]
+    fn values_no_game_can_be_played_under_are_refused() {
+        assert_eq!(check_genesis_values(&genesis()), Ok(()));
+        let mut g = genesis();
+        g.handicap = 50;
+        assert!(matches!(
+            check_genesis_values(&g),
+            Err(GenesisError::Handicap { .. })
+        ));
+        let mut g = genesis();
+        g.ruleset = "lgc-2032".into();
+        assert!(matches!(
+            check_genesis_values(&g),
+            Err(GenesisError::UnknownRuleset { .. })
+        ));
+        let mut g = genesis();
+        g.game = GameKind::Renju;
+        g.board_size = 15;
+        assert!(matches!(
+            check_genesis_values(&g),
+            Err(GenesisError::UnknownRuleset { .. })
+        ));
+        g.ruleset = "rif-renju".into();
+        assert_eq!(check_genesis_values(&g), Ok(()));
+        let mut g = genesis();
+        g.time_control = TimeControl::Byoyomi {
+            main_ms: 60_000,
+            periods: 5,
+            period_ms: 0,
+        };
+        assert!(matches!(
+            check_genesis_values(&g),
+            Err(GenesisError::Time(_))
+        ));
+        let mut g = genesis();
+        g.roster.pop();
+        assert_eq!(
+            check_genesis_values(&g),
+            Err(GenesisError::MissingPlayer("White"))
+        );
+    }
+}

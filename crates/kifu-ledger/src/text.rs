@@ -1,0 +1,184 @@
+//! Values as people write and read them: a result as SGF writes it
+//! (`RE[B+3.5]`), colours and roles in words, game kinds by their one
+//! spelling.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::body::{Color, GameKind, GameResult, Outcome, ResultBy, Role};
+
+impl fmt::Display for Color {
+    /// `Black` or `White`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        })
+    }
+}
+
+impl Role {
+    /// The role in words: `Black`, `referee`, `appeals committee`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Role::Black => "Black",
+            Role::White => "White",
+            Role::Referee => "referee",
+            Role::Recorder => "recorder",
+            Role::Director => "tournament director",
+            Role::Committee => "appeals committee",
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+impl GameKind {
+    /// The one spelling of a game kind, on the command line and in JSON alike:
+    /// `go`, `renju`, `gomoku_freestyle`, `gomoku_standard`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Go => "go",
+            GameKind::Renju => "renju",
+            GameKind::GomokuFreestyle => "gomoku_freestyle",
+            GameKind::GomokuStandard => "gomoku_standard",
+        }
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A game kind name that is none of the four.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game {0:?} (go, renju, gomoku_freestyle, gomoku_standard)")]
+pub struct UnknownGameKind(pub String);
+
+impl FromStr for GameKind {
+    type Err = UnknownGameKind;
+
+    /// The spelling [`GameKind::name`] writes; `-` is read as `_`
+    /// (`gomoku-freestyle`), as command lines are typed.
+    fn from_str(s: &str) -> Result<GameKind, UnknownGameKind> {
+        let wanted = s.trim().to_ascii_lowercase().replace('-', "_");
+        [
+            GameKind::Go,
+            GameKind::Renju,
+            GameKind::GomokuFreestyle,
+            GameKind::GomokuStandard,
+        ]
+        .into_iter()
+        .find(|k| k.name() == wanted)
+        .ok_or_else(|| UnknownGameKind(s.to_string()))
+    }
+}
+
+/// Half points as a referee writes them: `3`, `3.5`, `-0.5`.
+pub fn half_points_text(h: i32) -> String {
+    let sign = if h < 0 { "-" } else { "" };
+    let a = h.unsigned_abs();
+    if a % 2 == 0 {
+        format!("{sign}{}", a / 2)
+    } else {
+        format!("{sign}{}.5", a / 2)
+    }
+}
+
+impl GameResult {
+    /// Reads an SGF `RE` value. `B+3.5`, `W+R`, `B+T`, `W+F`, `0`/`Draw`,
+    /// `Void`, and `B`/`W` or `B+` (a win whose manner the record does not
+    /// give) are read; anything else is `None`. The caller decides what to
+    /// say about a value it could not read.
+    pub fn from_sgf(re: &str) -> Option<GameResult> {
+        let re = re.trim();
+        match re.to_ascii_lowercase().as_str() {
+            "0" | "draw" | "jigo" => {
+                return Some(GameResult {
+                    outcome: Outcome::Draw,
+                    by: ResultBy::Score {
+                        margin_half_points: 0,
+                    },
+                })
+            }
+            "void" | "?" => {
+                return Some(GameResult {
+                    outcome: Outcome::NoResult,
+                    by: ResultBy::Other("void".into()),
+                })
+            }
+            _ => {}
+        }
+        let (who, how) = re.split_once('+').unwrap_or((re, ""));
+        let winner = match who {
+            "B" | "b" => Color::Black,
+            "W" | "w" => Color::White,
+            _ => return None,
+        };
+        let by = match how {
+            "R" | "Resign" => ResultBy::Resignation,
+            "T" | "Time" => ResultBy::Time,
+            "F" | "Forfeit" => ResultBy::Forfeit,
+            "" => ResultBy::Other("unspecified".into()),
+            n => {
+                let v: f64 = n.parse().ok()?;
+                let h = v * 2.0;
+                if !h.is_finite() || h.fract() != 0.0 || h.abs() > 1.0e6 {
+                    return None;
+                }
+                ResultBy::Score {
+                    margin_half_points: h as i32,
+                }
+            }
+        };
+        Some(GameResult {
+            outcome: Outcome::Win(winner),
+            by,
+        })
+    }
+
+    /// The SGF `RE` value: `B+3.5`, `W+R`, `B+T`, `W+F`, `B+` (other
+    /// manners), `0` for a draw, `Void` for no result.
+    pub fn to_sgf(&self) -> String {
+        match (&self.outcome, &self.by) {
+            (Outcome::Win(c), by) => {
+                let how = match by {
+                    ResultBy::Resignation => "R".to_string(),
+                    ResultBy::Time => "T".to_string(),
+                    ResultBy::Forfeit => "F".to_string(),
+                    ResultBy::Score { margin_half_points } => half_points_text(*margin_half_points),
+                    _ => String::new(),
+                };
+                format!("{}+{how}", c.letter())
+            }
+            (Outcome::Draw, _) => "0".into(),
+            (Outcome::NoResult, _) | (Outcome::BothLose, _) => "Void".into(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sgf_results_read_and_write_back() {
+        for re in ["B+3.5", "W+R", "B+T", "W+F", "0", "Void", "W+0.5", "B+12"] {
+            let r = GameResult::from_sgf(re).expect(re);
+            assert_eq!(r.to_sgf(), re);
+        }
+        let b = GameResult::from_sgf("B").expect("B");
+        assert_eq!(b.outcome, Outcome::Win(Color::Black));
+        assert_eq!(b.to_sgf(), "B+");
+        assert_eq!(GameResult::from_sgf("B+x"), None);
+        assert_eq!(GameResult::from_sgf("B+0.3"), None);
+        assert_eq!(GameResult::from_sgf("Black wins"), None);
+        assert_eq!(half_points_text(-1), "-0.5");
+    }
+}
