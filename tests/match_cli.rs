@@ -156,16 +156,20 @@ fn gnu_go_against_itself_is_refereed_recorded_explained_and_exported() {
         &["sgf", "export", id, "--out", sgf.to_str().unwrap()],
     ));
     let board = ok(&run(&data, &["replay", id]));
+    // The board as printed: columns A-J without I, row 9 at the top.
     let rows: Vec<&str> = board
         .lines()
-        .skip_while(|l| !l.starts_with("   a b c"))
+        .skip_while(|l| l.trim() != "A B C D E F G H J")
         .skip(1)
         .take(9)
         .collect();
+    assert_eq!(rows.len(), 9, "{board}");
     let mut ours = (Vec::new(), Vec::new());
-    for (y, row) in rows.iter().enumerate() {
-        for (x, cell) in row[3..].split(' ').enumerate() {
-            let v = format!("{}{}", b"ABCDEFGHJ"[x] as char, 9 - y);
+    for row in &rows {
+        let mut cells = row.split_whitespace();
+        let number = cells.next().unwrap_or("");
+        for (x, cell) in cells.enumerate() {
+            let v = format!("{}{}", b"ABCDEFGHJ"[x] as char, number);
             match cell {
                 "X" => ours.0.push(v),
                 "O" => ours.1.push(v),

@@ -311,3 +311,65 @@ fn raw_publish(port: u16, subject: &str, payload: &[u8]) {
     // The stream stores it asynchronously: give it a moment, bounded.
     std::thread::sleep(Duration::from_millis(300));
 }
+
+/// `kifu serve --nats`: what boards append through the server reaches the
+/// stream, verified, line for line as the local feed.
+#[test]
+fn serve_publishes_what_it_acknowledges() {
+    let Some(bin) = nats_support::nats_server("kifu serve --nats test") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let cluster = nats_support::Cluster::start(&bin, &t.path().join("nats"), 1);
+    let url = cluster.url(0);
+    let venue = t.path().join("venue");
+    let (server, rx) = spawn(
+        &venue,
+        &["serve", "--listen", "127.0.0.1:0", "--nats", &url],
+    );
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let address = loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(l) if l.starts_with("listening on ") => {
+                break l.trim_start_matches("listening on ").to_string()
+            }
+            Ok(_) => {}
+            Err(_) => panic!("kifu serve did not start within a minute"),
+        }
+    };
+    let keys = t.path().join("client");
+    let recorded = kifu()
+        .arg("--data")
+        .arg(&keys)
+        .args(["--server", &address, "demo"])
+        .output()
+        .unwrap();
+    assert!(
+        recorded.status.success(),
+        "{}",
+        String::from_utf8_lossy(&recorded.stderr)
+    );
+    let local = lines(
+        &kifu()
+            .args(["--server", &address, "feed"])
+            .output()
+            .unwrap(),
+    );
+    assert!(!local.is_empty());
+    // The publisher runs beside the server: wait (bounded) until the stream
+    // holds every acknowledged event, then compare.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let streamed = loop {
+        let s = without_stream_seq(lines(&run(
+            &keys,
+            &["feed", "--nats", &url, "--from-start"],
+        )));
+        if s.len() >= local.len() || Instant::now() > deadline {
+            break s;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(streamed, local);
+    stop(server);
+}

@@ -163,8 +163,7 @@ fn worked_example(dir: &Path) -> PathBuf {
 }
 
 fn fixture() -> serde_json::Value {
-    let text =
-        std::fs::read_to_string(project("fixtures/tournament/tiebreak-example.json")).unwrap();
+    let text = std::fs::read_to_string(project("tournament/tiebreak-example.json")).unwrap();
     serde_json::from_str(&text).unwrap()
 }
 

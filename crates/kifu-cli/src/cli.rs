@@ -124,6 +124,16 @@ pub struct ServeArgs {
     /// Longest time for one request (streams and long-polls excepted), in seconds.
     #[arg(long, default_value_t = 30)]
     pub timeout_s: u64,
+    /// Also publish every durable event to this NATS JetStream server
+    /// (`nats://HOST:PORT`, several comma-separated); see docs/SCALE.md.
+    #[arg(long)]
+    pub nats: Option<String>,
+    /// The JetStream stream to publish to (created when missing).
+    #[arg(long, default_value = kifu_nats::DEFAULT_STREAM, requires = "nats")]
+    pub nats_stream: String,
+    /// Replicas of the stream when it is created.
+    #[arg(long, default_value_t = 1, requires = "nats")]
+    pub nats_replicas: usize,
 }
 
 /// `kifu completions`.

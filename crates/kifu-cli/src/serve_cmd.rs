@@ -36,7 +36,29 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         let url = format!("http://{addr}");
         marker::write(data, &url)?;
         say!("listening on {url}");
+        // The live feed on NATS JetStream: the publisher follows the store's
+        // durable cursor, so it publishes only what was acknowledged, and
+        // resumes from the cursor NATS last acknowledged (kept in the store).
+        let publisher = a.nats.as_ref().map(|nats| {
+            let mut config = kifu_nats::PublisherConfig::new(nats.clone());
+            config.stream = a.nats_stream.clone();
+            config.replicas = a.nats_replicas.max(1);
+            let stop = Arc::new(tokio::sync::Notify::new());
+            let stopped = stop.clone();
+            let store = store.clone();
+            let task = tokio::spawn(async move {
+                kifu_nats::run_publisher(store, config, async move { stopped.notified().await })
+                    .await
+            });
+            (stop, task)
+        });
         let r = server.run(listener, kifu_server::stop_signal()).await;
+        if let Some((stop, task)) = publisher {
+            stop.notify_one();
+            if let Ok(Err(e)) = task.await {
+                eprintln!("kifu serve: the NATS publisher stopped: {e}");
+            }
+        }
         marker::remove(data);
         r
     });

@@ -155,7 +155,7 @@ mod tests {
         let key = Keypair::from_seed([7; 32]).public();
         Genesis {
             game: GameKind::Go,
-            ruleset: "lgc-2023".into(),
+            ruleset: kifu_go::Ruleset::lgc_2023().name.clone(),
             overrides: vec![],
             board_size: 9,
             handicap: 0,
@@ -201,7 +201,7 @@ mod tests {
             check_genesis_values(&g),
             Err(GenesisError::UnknownRuleset { .. })
         ));
-        g.ruleset = "rif-renju".into();
+        g.ruleset = kifu_renju::Rule::RifRenju.name().into();
         assert_eq!(check_genesis_values(&g), Ok(()));
         let mut g = genesis();
         g.time_control = TimeControl::Byoyomi {

@@ -398,7 +398,7 @@ fn london_open_1_an_equal_count_cites_the_clause_on_jigo() {
     assert_eq!(d.result.outcome, Outcome::Draw, "{:?}", st.count_text());
     assert!(
         d.rule
-            .contains("London Open (london-open-rules.txt), \"1.\""),
+            .contains("London Open (docs/rules/london-open-rules.txt), \"1.\""),
         "{}",
         d.rule
     );

@@ -333,7 +333,7 @@ pub fn check_citations(st: &GameState) {
         let text = std::fs::read_to_string(dir.join(file)).expect("rule document");
         let doc = normalise(&text);
         let section = rule
-            .split_once(&format!("({file}), \""))
+            .split_once(&format!("docs/rules/{file}), \""))
             .and_then(|(_, s)| s.strip_suffix('"'))
             .unwrap_or_else(|| panic!("rule {rule:?} names no clause"));
         let mut at = 0;
