@@ -682,3 +682,66 @@ fn operators_with_keys_hold_the_seats_and_sign_the_result_sheet() {
         .collect();
     assert_eq!(roles, ["black", "white", "recorder", "referee", "director"]);
 }
+
+/// `kifu match --server URL`: the server's store holds the match as it is
+/// played (the live feed and the replay page read it there), verified.
+#[test]
+fn a_match_records_through_a_running_server() {
+    if skip_without_python() {
+        return;
+    }
+    use std::io::{BufRead, BufReader};
+    let t = tempfile::tempdir().unwrap();
+    let served = t.path().join("served");
+    let mut server = kifu()
+        .arg("--data")
+        .arg(&served)
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let url = loop {
+        match lines.next() {
+            Some(Ok(l)) if l.starts_with("listening on ") => {
+                break l.trim_start_matches("listening on ").to_string()
+            }
+            Some(Ok(_)) => {}
+            _ => panic!("kifu serve did not start"),
+        }
+    };
+    let client = t.path().join("client");
+    let slow = format!("{} --moves 3", fake());
+    let o = play(
+        &client,
+        &slow,
+        &fake(),
+        &["--time", "60s", "--server", &url],
+    );
+    let stdout = ok(&o);
+    let id = game_ids(&stdout)[0].clone();
+    let listed = ok(&kifu()
+        .args(["--server", &url, "games", "--json"])
+        .output()
+        .unwrap());
+    assert!(listed.contains(&id), "the server holds the match: {listed}");
+    let verified = kifu().args(["--server", &url, "verify"]).output().unwrap();
+    assert!(verified.status.success(), "{}", err(&verified));
+    // Nothing was written beside the client: its data directory holds keys
+    // and logs only, no store.
+    assert!(!client.join("db").exists());
+    let _ = std::process::Command::new("kill")
+        .arg("-TERM")
+        .arg(server.id().to_string())
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = server.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = server.kill();
+    panic!("kifu serve did not stop on SIGTERM");
+}

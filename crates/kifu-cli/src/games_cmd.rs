@@ -8,8 +8,8 @@ use kifu_ledger::{Body, Event, Role};
 use serde::Serialize;
 
 use crate::cli::GamesArgs;
+use crate::remote::open_existing;
 use crate::render::{game_kind_word, phase_key, phase_word};
-use crate::store_open::open_existing;
 use crate::{CmdResult, Failure};
 
 /// One line of the list (and its JSON object).

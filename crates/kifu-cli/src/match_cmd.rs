@@ -14,12 +14,12 @@ use kifu_ledger::{Color, Hash, Keypair, PublicKey};
 use kifu_match::process::ProcessEngine;
 use kifu_match::referee::tenths_text;
 use kifu_match::{
-    run_match, Bout, Ending, Engine, EngineFailure, GameReport, MatchPlan, Officials, Program,
-    ProgramStarter, StoreLedger, SystemClock,
+    run_match, Bout, Ending, Engine, EngineFailure, GameLedger, GameReport, MatchError, MatchPlan,
+    Officials, Program, ProgramStarter, SystemClock,
 };
 
 use crate::keys::{generate, read_private, read_public, write_pair};
-use crate::store_open::open;
+use crate::remote::{open, Backend};
 use crate::{CmdResult, Failure};
 
 /// `kifu match`.
@@ -283,7 +283,10 @@ pub fn run(data: &Path, a: MatchArgs) -> CmdResult {
             .map_err(|e| Failure::new(format!("cannot catch Ctrl-C: {e}")))?;
     }
     let store = open(data)?;
-    let mut ledger = StoreLedger::new(&store);
+    let mut ledger = BackendLedger {
+        backend: &store,
+        heads: std::collections::HashMap::new(),
+    };
     let mut starter = Starter {
         commands: [a.black.clone(), a.white.clone()],
         logs: logs.clone(),
@@ -301,7 +304,9 @@ pub fn run(data: &Path, a: MatchArgs) -> CmdResult {
         |b, g| progress(&names, b, g),
     )
     .map_err(|e| Failure::new(e.to_string()))?;
-    store.sync()?;
+    if let Backend::Local(s) = &store {
+        s.sync()?;
+    }
     say!("");
     for line in report.table([&names[0], &names[1]]).lines() {
         say!("{line}");
@@ -314,4 +319,59 @@ pub fn run(data: &Path, a: MatchArgs) -> CmdResult {
         });
     }
     Ok(())
+}
+
+/// Records into the data directory, or through a `kifu serve` with
+/// `--server` (so the match is in the live feed and on the replay page as
+/// it is played): each fact is signed here and acknowledged durable there.
+struct BackendLedger<'a> {
+    backend: &'a Backend,
+    heads: std::collections::HashMap<Hash, kifu_ledger::Head>,
+}
+
+impl BackendLedger<'_> {
+    fn write(&mut self, record: kifu_ledger::Record) -> Result<kifu_store::Appended, MatchError> {
+        let a = self.backend.append(record).map_err(|f| {
+            MatchError::Store(kifu_store::StoreError::Io(std::io::Error::other(f.message)))
+        })?;
+        self.heads.insert(
+            a.game,
+            kifu_ledger::Head {
+                seq: a.seq,
+                hash: a.hash,
+            },
+        );
+        Ok(a)
+    }
+}
+
+impl GameLedger for BackendLedger<'_> {
+    fn create(
+        &mut self,
+        key: &Keypair,
+        genesis: kifu_ledger::Genesis,
+        at_ms: u64,
+    ) -> Result<Hash, MatchError> {
+        let rec = kifu_ledger::Event::genesis(at_ms, key.public(), genesis).sign(key)?;
+        Ok(self.write(rec)?.game)
+    }
+
+    fn append(
+        &mut self,
+        game: &Hash,
+        key: &Keypair,
+        body: kifu_ledger::Body,
+        at_ms: u64,
+    ) -> Result<u64, MatchError> {
+        let head = match self.heads.get(game) {
+            Some(h) => *h,
+            None => self
+                .backend
+                .head(game)
+                .map_err(|f| MatchError::UnknownGame(f.message))?
+                .ok_or_else(|| MatchError::UnknownGame(hex::encode(game)))?,
+        };
+        let rec = kifu_ledger::Event::next(*game, head, at_ms, key.public(), body).sign(key)?;
+        Ok(self.write(rec)?.seq)
+    }
 }
