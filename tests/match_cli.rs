@@ -683,6 +683,27 @@ fn operators_with_keys_hold_the_seats_and_sign_the_result_sheet() {
     assert_eq!(roles, ["black", "white", "recorder", "referee", "director"]);
 }
 
+/// A `kifu serve` child, stopped (and reaped) however the test ends.
+struct Served(std::process::Child);
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("kill")
+            .arg("-TERM")
+            .arg(self.0.id().to_string())
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.0.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `kifu match --server URL`: the server's store holds the match as it is
 /// played (the live feed and the replay page read it there), verified.
 #[test]
@@ -693,15 +714,17 @@ fn a_match_records_through_a_running_server() {
     use std::io::{BufRead, BufReader};
     let t = tempfile::tempdir().unwrap();
     let served = t.path().join("served");
-    let mut server = kifu()
-        .arg("--data")
-        .arg(&served)
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let mut server = Served(
+        kifu()
+            .arg("--data")
+            .arg(&served)
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut lines = BufReader::new(server.0.stdout.take().unwrap()).lines();
     let url = loop {
         match lines.next() {
             Some(Ok(l)) if l.starts_with("listening on ") => {
@@ -731,17 +754,5 @@ fn a_match_records_through_a_running_server() {
     // Nothing was written beside the client: its data directory holds keys
     // and logs only, no store.
     assert!(!client.join("db").exists());
-    let _ = std::process::Command::new("kill")
-        .arg("-TERM")
-        .arg(server.id().to_string())
-        .status();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = server.try_wait() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = server.kill();
-    panic!("kifu serve did not stop on SIGTERM");
+    drop(server);
 }
