@@ -78,7 +78,7 @@ pub type Line = (u64, Arc<str>);
 
 /// The most recent feed lines, encoded once and shared by every follower:
 /// a thousand followers of a live feed cost one encoding per record, not a
-/// thousand. Holds a run of consecutive cursors, at most [`CACHED_LINES`].
+/// thousand. Holds a run of consecutive cursors, at most `CACHED_LINES`.
 #[derive(Default)]
 pub struct LineCache {
     lines: Mutex<VecDeque<Line>>,

@@ -7,7 +7,7 @@
 //! to its game (`docs/TRANSPARENCY.md`).
 //!
 //! The tree's stored hashes live in the sled tree `tlog` and are written in
-//! the same transaction as the record itself ([`append_in_tx`]), so the log
+//! the same transaction as the record itself (`append_in_tx`), so the log
 //! and the chains can never disagree after a crash. Keys in that tree:
 //!
 //! - `level (1 byte) || index (u64 BE)` (9 bytes): a complete-subtree hash;
