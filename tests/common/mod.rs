@@ -1,7 +1,7 @@
 //! Shared helpers for the binary's end-to-end tests.
 #![allow(dead_code)]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 /// The `kifu` binary built for these tests.
@@ -56,45 +56,10 @@ pub fn ok(o: &Output) -> String {
     out(o)
 }
 
-/// The workspace root.
-pub fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// A path under the project's own `fixtures/`.
-pub fn project(rel: &str) -> PathBuf {
-    workspace().join("fixtures").join(rel)
-}
-
-/// A path under the third-party fixtures folder (`KIFU_FIXTURES_DIR`, default
-/// `../shared/fixtures` relative to the workspace root), or `None` with a
-/// printed line when it is absent. With `KIFU_REQUIRE_FIXTURES=1` an absent
-/// folder fails the test instead.
-pub fn third_party(rel: &str) -> Option<PathBuf> {
-    let base = std::env::var_os("KIFU_FIXTURES_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("../shared/fixtures"));
-    let base = if base.is_absolute() {
-        base
-    } else {
-        workspace().join(base)
-    };
-    let path = base.join(rel);
-    if path.exists() {
-        return Some(path);
-    }
-    let required = std::env::var("KIFU_REQUIRE_FIXTURES").is_ok_and(|v| v == "1");
-    assert!(
-        !required,
-        "third-party fixture {} is missing (KIFU_REQUIRE_FIXTURES=1; set KIFU_FIXTURES_DIR)",
-        path.display()
-    );
-    eprintln!(
-        "skipped: third-party fixture {} is absent (set KIFU_FIXTURES_DIR to run this test)",
-        path.display()
-    );
-    None
-}
+#[path = "fixtures.rs"]
+mod fixtures;
+#[allow(unused_imports)]
+pub use fixtures::{project, third_party, workspace};
 
 /// True when a peer program must be present (CI sets KIFU_REQUIRE_PEERS=1).
 pub fn peers_required() -> bool {

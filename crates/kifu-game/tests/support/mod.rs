@@ -2,6 +2,7 @@
 //! signed and checked against the role table, times under the test's control.
 #![allow(dead_code)]
 
+#[path = "../../../../tests/common/fixtures.rs"]
 pub mod fixtures;
 
 use kifu_game::GameState;
