@@ -197,7 +197,7 @@ fn progress(names: &[String; 2], b: &Bout, g: &GameReport) {
 
 /// `kifu match`.
 pub fn run(data: &Path, a: MatchArgs) -> CmdResult {
-    if a.ruleset != "uec-cup" {
+    if a.ruleset != kifu_go::Ruleset::uec_cup().name {
         return Err(Failure::new(format!(
             "kifu match referees the uec-cup ruleset only, not '{}'",
             a.ruleset

@@ -177,11 +177,12 @@ pub fn play_game<C: ServerClock, L: GameLedger>(
     interrupt: &AtomicBool,
 ) -> Result<GameReport, MatchError> {
     let ruleset = Ruleset::uec_cup();
+    let profile = ruleset.name.clone();
     let board = Game::new(ruleset, &Setup::even(settings.size))
         .map_err(|e| MatchError::Settings(e.to_string()))?;
     let genesis = Genesis {
         game: GameKind::Go,
-        ruleset: "uec-cup".into(),
+        ruleset: profile,
         overrides: settings.overrides.clone(),
         board_size: settings.size,
         handicap: 0,
