@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use kifu_ledger::standing::Standing;
 use kifu_ledger::{check_genesis, sig, Hash, Head, LedgerError, Record};
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
+use std::sync::Arc;
 
 use crate::{event_key, head_value, parse_u64, Appended, Refuse, Store, StoreError, FEED_NEXT};
 
@@ -305,6 +306,18 @@ impl Store {
             Ok((c, _)) if !c.is_empty() => Some(self.sync.note_written()),
             _ => None,
         };
+        // Keep each chain's standing as this batch left it, so the next
+        // batch for the game starts from it instead of replaying the chain
+        // from the store (which made a long game's appends cost O(length)).
+        if committed.is_ok() {
+            if let Ok(mut c) = self.standings.lock() {
+                for (game, standing) in standings {
+                    if let Some(head) = heads.get(&game) {
+                        c.insert(game, (*head, Arc::new(standing)));
+                    }
+                }
+            }
+        }
         drop(guard);
         let (cursors, next_cursor) = match committed {
             Ok((c, next)) => (Ok(c), next),
