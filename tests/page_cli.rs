@@ -200,7 +200,9 @@ impl Browser {
         }
         let mut bytes = serde_json::to_vec(&msg).expect("JSON");
         bytes.push(0);
-        self.to.write_all(&bytes).expect("the browser reads commands");
+        self.to
+            .write_all(&bytes)
+            .expect("the browser reads commands");
         let deadline = Instant::now() + WAIT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -280,7 +282,9 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         // Closing asks the browser to end its own helper processes.
-        let _ = self.to.write_all(b"{\"id\":999999,\"method\":\"Browser.close\"}\0");
+        let _ = self
+            .to
+            .write_all(b"{\"id\":999999,\"method\":\"Browser.close\"}\0");
         wait_bounded(&mut self.child, Duration::from_secs(10));
     }
 }
@@ -346,7 +350,9 @@ fn cli_replay(client: &Path, url: &str, game: &str, at: u64) -> Value {
 }
 
 fn get_text(url: &str) -> (String, Option<String>, String) {
-    let r = ureq::get(url).call().unwrap_or_else(|e| panic!("{url}: {e}"));
+    let r = ureq::get(url)
+        .call()
+        .unwrap_or_else(|e| panic!("{url}: {e}"));
     let ct = r.content_type().to_string();
     let cd = r.header("Content-Disposition").map(str::to_string);
     (ct, cd, r.into_string().expect("text"))
@@ -415,7 +421,9 @@ fn check_event(b: &mut Browser, client: &Path, url: &str, game: &str, story: &Va
         "event {seq}: the state hash shown is kifu replay's"
     );
     assert_eq!(
-        b.eval("getComputedStyle(document.getElementById('state-hash')).fontFamily.includes('mono')"),
+        b.eval(
+            "getComputedStyle(document.getElementById('state-hash')).fontFamily.includes('mono')"
+        ),
         Value::Bool(true),
         "the hash is set in a monospace face"
     );
@@ -488,7 +496,9 @@ fn the_committee_steps_to_the_illegal_move_the_judgement_and_the_decision() {
         "the title names the game: {title}"
     );
     assert_eq!(
-        b.eval("document.body.innerText.includes('verified: every link, signature and role checked')"),
+        b.eval(
+            "document.body.innerText.includes('verified: every link, signature and role checked')"
+        ),
         Value::Bool(true)
     );
     // The `#seq=` form of the same address.
@@ -739,7 +749,10 @@ fn a_game_recorded_while_the_page_is_open_appears_and_grows_live() {
             )
         })
         .collect();
-    assert_eq!(drawn, listed, "the page shows exactly the points the API lists");
+    assert_eq!(
+        drawn, listed,
+        "the page shows exactly the points the API lists"
+    );
     assert_eq!(
         b.eval("[...document.querySelectorAll('#board .forbidden')].every(g => g.querySelector('text').textContent.length > 0)"),
         Value::Bool(true),

@@ -62,7 +62,13 @@ fn before_the_crossing_nothing_is_forbidden() {
 
 #[test]
 fn gomoku_has_no_forbidden_points() {
-    let mut g = G::with(GameKind::GomokuStandard, "gomoku-standard", 15, fischer(), |_| {});
+    let mut g = G::with(
+        GameKind::GomokuStandard,
+        "gomoku-standard",
+        15,
+        fischer(),
+        |_| {},
+    );
     crossing_twos(&mut g);
     assert_eq!(forbidden_for_black(&g.state()), Some(vec![]));
 }

@@ -298,10 +298,9 @@ pub async fn state(
         let mut v = document::replay_json(&game, &events, at, verified);
         if q.forbidden.unwrap_or(0) != 0 {
             let state = kifu_game::GameState::at(&events, at);
-            v["forbidden"] = serde_json::to_value(
-                kifu_game::forbidden::forbidden_for_black(&state),
-            )
-            .unwrap_or(Value::Null);
+            v["forbidden"] =
+                serde_json::to_value(kifu_game::forbidden::forbidden_for_black(&state))
+                    .unwrap_or(Value::Null);
         }
         Ok(Json(v))
     })
@@ -335,10 +334,16 @@ pub async fn explain_text(
         let (game, records) = load(&app, &id)?;
         let verified = verify_records(&records).ok();
         let text = kifu_game::explanation::explanation_text(&game, &decoded(&records), verified);
-        let name = format!("attachment; filename=\"{}-explain.txt\"", &hex::encode(game)[..12]);
+        let name = format!(
+            "attachment; filename=\"{}-explain.txt\"",
+            &hex::encode(game)[..12]
+        );
         Ok((
             [
-                (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8".to_string(),
+                ),
                 (header::CONTENT_DISPOSITION, name),
             ],
             text,
