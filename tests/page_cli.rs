@@ -413,6 +413,19 @@ fn check_event(b: &mut Browser, client: &Path, url: &str, game: &str, story: &Va
         stones_of(&cli["board_view"]),
         "event {seq}: the stones drawn are those of kifu replay --at {seq}"
     );
+    // The last move marked is the projection's last move that stands.
+    let last_move = cli["state"]["board"]["ops"]
+        .as_array()
+        .expect("the board's operations")
+        .iter()
+        .rev()
+        .find(|o| o["op"] == "move" && o["point"].is_object())
+        .map(|o| json!([o["point"]["x"].to_string(), o["point"]["y"].to_string()]));
+    assert_eq!(
+        b.eval("(r => r ? [r.dataset.x, r.dataset.y] : null)(document.querySelector('#board .last-move'))"),
+        last_move.unwrap_or(Value::Null),
+        "event {seq}: the last move marked"
+    );
     let hash = cli["view"]["state_hash"].as_str().expect("a state hash");
     assert_eq!(hash.len(), 64, "{hash}");
     assert_eq!(
@@ -690,6 +703,11 @@ fn a_game_recorded_while_the_page_is_open_appears_and_grows_live() {
     // Its page, open at its last event, follows the moves as they come.
     b.goto(&format!("{url}/games/{game}"));
     shown(&mut b, 2);
+    assert_eq!(
+        b.eval("document.title"),
+        json!("kifu: Black – White, renju on the page"),
+        "the title names the game"
+    );
     assert_eq!(stones_drawn(&mut b).len(), 1);
     for m in &RENJU_MOVES[1..] {
         let rec = push_stone(&mut chain, &cast, *m);
@@ -700,6 +718,11 @@ fn a_game_recorded_while_the_page_is_open_appears_and_grows_live() {
     let api = get_json(&format!("{url}/games/{game}/state?at={last}"));
     assert_eq!(stones_drawn(&mut b), stones_of(&api["board_view"]));
     assert_eq!(stones_drawn(&mut b).len(), RENJU_MOVES.len());
+    // i10, the last stone, is marked: column i (8), row 10 (5 from the top).
+    assert_eq!(
+        b.eval("(r => [r.dataset.x, r.dataset.y])(document.querySelector('#board .last-move'))"),
+        json!(["8", "5"])
+    );
     assert_eq!(
         b.eval("document.querySelectorAll('ol.timeline li').length"),
         json!(last + 1),
