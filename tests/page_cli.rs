@@ -776,6 +776,11 @@ fn a_game_recorded_while_the_page_is_open_appears_and_grows_live() {
         drawn, listed,
         "the page shows exactly the points the API lists"
     );
+    let png = b.screenshot();
+    assert!(is_png(&png) && png.len() > 10_000, "{} bytes", png.len());
+    let dir = artifacts_dir();
+    std::fs::create_dir_all(&dir).expect("artifacts dir");
+    std::fs::write(dir.join("replay-page-renju-forbidden.png"), &png).expect("written");
     assert_eq!(
         b.eval("[...document.querySelectorAll('#board .forbidden')].every(g => g.querySelector('text').textContent.length > 0)"),
         Value::Bool(true),
