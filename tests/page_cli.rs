@@ -514,6 +514,13 @@ fn the_committee_steps_to_the_illegal_move_the_judgement_and_the_decision() {
         ),
         Value::Bool(true)
     );
+    // The hash is copied with one button (to the clipboard, or selected
+    // for Ctrl+C where the browser withholds the clipboard).
+    b.eval("document.getElementById('copy-hash').click()");
+    b.wait_for(
+        "the hash copied or selected",
+        "document.getElementById('copy-hash').nextElementSibling.textContent !== ''",
+    );
     // The `#seq=` form of the same address.
     b.goto(&format!("{url}/games/{game}#seq={judgement}"));
     check_event(&mut b, &client, &url, &game, &story, judgement);
