@@ -354,43 +354,8 @@ pub fn explain(data: &Path, a: ExplainArgs) -> CmdResult {
         );
         return Ok(());
     }
-    let state = GameState::replay(&events);
-    say!(
-        "game {}{}",
-        hex::encode(game),
-        if verified {
-            ", every link and signature verified"
-        } else {
-            "  [the chain does NOT verify: run kifu verify]"
-        }
-    );
-    let t0 = state.events.first().map(|e| e.at_ms).unwrap_or(0);
-    for e in &state.events {
-        say!(
-            "{:>4}  +{:<9} {}: {}",
-            e.seq,
-            format_time(e.at_ms.saturating_sub(t0), Resolution::Seconds),
-            e.signer,
-            e.summary
-        );
-        for c in state.consequences_of(e.seq) {
-            say!("        -> {}  [{}]", c.what, c.rule);
-            if let Some(q) = &c.quote {
-                say!("           \"{q}\"");
-            }
-        }
-    }
-    match state.result.computed() {
-        Some(d) => say!(
-            "result by the rules: {} ({})",
-            result_text(&d.result),
-            d.rule
-        ),
-        None => say!("result by the rules: none yet"),
-    }
-    for m in &state.result.mismatches {
-        say!("MISMATCH: {m}");
-    }
+    let text = kifu_game::explanation::explanation_text(&game, &events, verified);
+    say!("{}", text.trim_end_matches('\n'));
     Ok(())
 }
 

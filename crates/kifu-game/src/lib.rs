@@ -45,6 +45,8 @@ pub mod convert;
 pub mod digest;
 pub mod document;
 mod ending;
+pub mod explanation;
+pub mod forbidden;
 mod genesis_check;
 pub mod go;
 mod illegal;

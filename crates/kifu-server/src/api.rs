@@ -266,13 +266,17 @@ pub async fn records(
     .await
 }
 
-/// `?at=` of `GET /games/{id}/state`.
+/// `?at=` and `?forbidden=` of `GET /games/{id}/state`.
 #[derive(Debug, Deserialize)]
 pub struct AtQuery {
     at: Option<u64>,
+    /// `1`: add the points forbidden to Black (Renju).
+    forbidden: Option<u8>,
 }
 
-/// `GET /games/{id}/state?at=SEQ`: `kifu replay --json`.
+/// `GET /games/{id}/state?at=SEQ`: `kifu replay --json`; with
+/// `forbidden=1`, also `forbidden`, the points where Black may not play on a
+/// Renju board (null for a Go game).
 pub async fn state(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -291,7 +295,14 @@ pub async fn state(
                 format!("the game has events 0 to {last}; there is no event {at}"),
             ));
         }
-        Ok(Json(document::replay_json(&game, &events, at, verified)))
+        let mut v = document::replay_json(&game, &events, at, verified);
+        if q.forbidden.unwrap_or(0) != 0 {
+            let state = kifu_game::GameState::at(&events, at);
+            v["forbidden"] =
+                serde_json::to_value(kifu_game::forbidden::forbidden_for_black(&state))
+                    .unwrap_or(Value::Null);
+        }
+        Ok(Json(v))
     })
     .await
 }
@@ -309,6 +320,35 @@ pub async fn explain(
             &decoded(&records),
             verified,
         )))
+    })
+    .await
+}
+
+/// `GET /games/{id}/explain.txt`: the text `kifu explain` prints, as a
+/// download.
+pub async fn explain_text(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    blocking(move || {
+        let (game, records) = load(&app, &id)?;
+        let verified = verify_records(&records).ok();
+        let text = kifu_game::explanation::explanation_text(&game, &decoded(&records), verified);
+        let name = format!(
+            "attachment; filename=\"{}-explain.txt\"",
+            &hex::encode(game)[..12]
+        );
+        Ok((
+            [
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8".to_string(),
+                ),
+                (header::CONTENT_DISPOSITION, name),
+            ],
+            text,
+        )
+            .into_response())
     })
     .await
 }

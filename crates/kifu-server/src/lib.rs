@@ -169,6 +169,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games/{id}/records", get(api::records))
         .route("/games/{id}/state", get(api::state))
         .route("/games/{id}/explain", get(api::explain))
+        .route("/games/{id}/explain.txt", get(api::explain_text))
         .route("/games/{id}/sgf", get(api::sgf))
         .route("/games/{id}/archive", get(api::game_archive))
         .route("/games/{id}/verify", get(api::game_verify))
