@@ -19,6 +19,7 @@ macro_rules! say {
 }
 
 mod archive_cmd;
+mod bundle_tournament;
 mod cli;
 mod clock_cmd;
 mod demo;
@@ -39,6 +40,7 @@ mod shell_cmd;
 mod store_open;
 mod tlog_cmd;
 mod tournament_cmd;
+mod tournament_verify;
 
 use std::process::ExitCode;
 
@@ -112,7 +114,14 @@ fn main() -> ExitCode {
             a.file.as_deref().unwrap_or(std::path::Path::new("")),
             a.json,
         ),
-        Command::Verify(a) => archive_cmd::verify(&cli.data, a),
+        Command::Verify(a) => match tournament_verify::tournament_records(a.file.as_ref()) {
+            Some(records) => tournament_verify::verify(
+                a.file.as_deref().unwrap_or(std::path::Path::new("")),
+                records,
+                a.json,
+            ),
+            None => archive_cmd::verify(&cli.data, a),
+        },
         Command::Export(a) => archive_cmd::export(&cli.data, a),
         Command::Import(a) => archive_cmd::import(&cli.data, a),
         Command::Feed(a) if a.nats.nats.is_some() => nats_cmd::feed(a),

@@ -651,7 +651,13 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
                 .map(|h| b64(h))
                 .collect(),
         },
-        tournament_checkpoint: None,
+        tournament_checkpoint: crate::bundle_tournament::find(
+            data,
+            &game,
+            records.len().saturating_sub(1) as u64,
+        )?
+        .map(|t| serde_json::to_value(t))
+        .transpose()?,
     };
     let bytes = serde_json::to_vec_pretty(&b)?;
     write_atomically(&a.out, &bytes)?;
@@ -703,6 +709,9 @@ pub struct BundleReport {
     pub log_key: String,
     /// Witness keys and their cosignature times.
     pub witnesses: Vec<(String, u64)>,
+    /// The tournament chain's checkpoint of the game's head, when the
+    /// bundle carries one.
+    pub tournament: Option<crate::bundle_tournament::TournamentReport>,
 }
 
 /// Checks a bundle offline; the error says what is wrong.
@@ -890,7 +899,17 @@ pub fn check_bundle(b: &Bundle) -> Result<BundleReport, String> {
             "the log's tail does not lead to the checkpoint's root: leaves were left out".into(),
         );
     }
+    let tournament = match &b.tournament_checkpoint {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v) => {
+            let part: crate::bundle_tournament::TournamentPart =
+                serde_json::from_value(v.clone())
+                    .map_err(|e| format!("tournament checkpoint: {e}"))?;
+            Some(crate::bundle_tournament::check(&part, &game, &records)?)
+        }
+    };
     Ok(BundleReport {
+        tournament,
         game: b.game.clone(),
         events: records.len(),
         head_seq: b.records[last].seq,
@@ -924,9 +943,13 @@ pub fn verify_bundle(file: &Path, as_json: bool) -> CmdResult {
                     say!("no witness cosignature: the log alone vouches that it shows this record to everyone");
                 }
                 say!(
-                    "the game's head is seq {} (record {}); every link, signature and role checks; no tournament checkpoint in the bundle",
+                    "the game's head is seq {} (record {}); every link, signature and role checks",
                     r.head_seq, r.head_hash
                 );
+                match &r.tournament {
+                    Some(t) => say!("{}", crate::bundle_tournament::sentence(t, r.head_seq)),
+                    None => say!("no tournament checkpoint in the bundle"),
+                }
             }
             Ok(())
         }
