@@ -28,6 +28,7 @@ mod game_cmd;
 mod games_cmd;
 mod key_cmd;
 mod keys;
+mod log_keys;
 mod match_cmd;
 mod nats_cmd;
 mod remote;
@@ -144,6 +145,9 @@ fn main() -> ExitCode {
         }
         Command::Prove(tlog_cmd::ProveCommand::Consistency(a)) => {
             tlog_cmd::prove_consistency(&cli.data, a)
+        }
+        Command::Prove(tlog_cmd::ProveCommand::Rotation(a)) => {
+            log_keys::prove_rotation(&cli.data, a)
         }
         Command::CheckProof(tlog_cmd::CheckProofCommand::Inclusion(a)) => {
             tlog_cmd::check_inclusion(a)
