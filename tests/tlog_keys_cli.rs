@@ -1,0 +1,490 @@
+//! End to end: the tournament chain's checkpoint of a game's head in an
+//! appeal bundle (verified, tampered, forged), the director's facts
+//! checkpointing finished games, `kifu verify` of a tournament chain file,
+//! and the log operator's checkpoint key rotated in the log itself.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine as _;
+use common::{err, ok, out, run};
+use kifu_ledger::{Body, Keypair, Record};
+use serde_json::{json, Value};
+
+struct Setup {
+    dir: tempfile::TempDir,
+    game: String,
+    log_key: String,
+}
+
+impl Setup {
+    fn data(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+    fn s(&self, name: &str) -> String {
+        self.dir.path().join(name).display().to_string()
+    }
+    fn key(&self, who: &str) -> String {
+        self.data()
+            .join(format!("demo-keys/{who}.key"))
+            .display()
+            .to_string()
+    }
+}
+
+/// The demo (game and tournament), an operator key and a first checkpoint.
+fn setup() -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    ok(&run(&data, &["demo"]));
+    let s = |n: &str| dir.path().join(n).display().to_string();
+    for k in ["op", "op2", "stranger", "evil", "wit"] {
+        ok(&run(&data, &["keygen", &s(k)]));
+    }
+    let v: Value = serde_json::from_str(&ok(&run(
+        &data,
+        &[
+            "checkpoint",
+            "--key",
+            &s("op.key"),
+            "--origin",
+            "kifu.example/open",
+            "--out",
+            &s("cp1"),
+            "--json",
+        ],
+    )))
+    .unwrap();
+    let log_key = v["log_key"].as_str().unwrap().to_string();
+    let games = ok(&run(&data, &["games"]));
+    let game = games
+        .lines()
+        .find(|l| l.contains("round 1, board 1"))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("the demo game is listed")
+        .to_string();
+    Setup { dir, game, log_key }
+}
+
+fn bundle(st: &Setup, cp: &str, name: &str) -> Value {
+    ok(&run(
+        &st.data(),
+        &["bundle", &st.game, "--out", &st.s(name), "--checkpoint", cp],
+    ));
+    serde_json::from_str(&std::fs::read_to_string(st.s(name)).unwrap()).unwrap()
+}
+
+fn verify(st: &Setup, b: &Value, name: &str) -> (bool, String, String) {
+    let f = st.s(name);
+    std::fs::write(&f, serde_json::to_vec_pretty(b).unwrap()).unwrap();
+    let o = run(&st.data(), &["verify", &f]);
+    (o.status.success(), out(&o), err(&o))
+}
+
+fn tournament_file(data: &Path) -> PathBuf {
+    std::fs::read_dir(data.join("tournaments"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "kifu"))
+        .expect("the demo tournament")
+}
+
+/// The last record of the bundle's tournament part, replaced by `edit`.
+fn edit_last_tournament_record(b: &mut Value, edit: impl Fn(Record) -> Record) {
+    let records = b["tournament_checkpoint"]["records"].as_array_mut().unwrap();
+    let last = records.last_mut().unwrap();
+    let rec = Record::from_stored(&B64.decode(last.as_str().unwrap()).unwrap()).unwrap();
+    *last = json!(B64.encode(edit(rec).to_stored()));
+}
+
+fn pem_key(path: &str) -> Keypair {
+    Keypair::from_pkcs8_pem(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn a_bundle_carries_the_directors_checkpoint_and_each_forgery_fails() {
+    let st = setup();
+    let b = bundle(&st, &st.s("cp1"), "b.json");
+    let part = &b["tournament_checkpoint"];
+    assert!(part.is_object(), "the demo tournament checkpoints the game");
+    let (good, stdout, stderr) = verify(&st, &b, "b-ok.json");
+    assert!(good, "{stderr}");
+    assert!(
+        stdout.contains(
+            "the game's head as checkpointed by the tournament director (Tournament director) is seq 62"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("the bundle's last event"), "{stdout}");
+
+    // A checkpoint naming another head hash, signed by the real director:
+    // the chain verifies, the game disagrees.
+    let director = pem_key(&st.key("director"));
+    let mut forged = b.clone();
+    edit_last_tournament_record(&mut forged, |rec| {
+        let mut e = rec.decode().unwrap();
+        if let Body::GameCheckpointed(c) = &mut e.body {
+            c.head_hash[0] ^= 1;
+        } else {
+            panic!("the part ends with a checkpoint");
+        }
+        e.sign(&director).unwrap()
+    });
+    let (good, _, stderr) = verify(&st, &forged, "b-hash.json");
+    assert!(!good);
+    assert!(
+        stderr.contains("the checkpoint and the logged game disagree"),
+        "{stderr}"
+    );
+
+    // The same checkpoint signed by a stranger: the tournament chain refuses it.
+    let stranger = pem_key(&st.s("stranger.key"));
+    let mut forged = b.clone();
+    edit_last_tournament_record(&mut forged, |rec| {
+        let mut e = rec.decode().unwrap();
+        e.signer = stranger.public();
+        e.sign(&stranger).unwrap()
+    });
+    let (good, _, stderr) = verify(&st, &forged, "b-stranger.json");
+    assert!(!good);
+    assert!(
+        stderr.contains("the tournament chain does not verify"),
+        "{stderr}"
+    );
+
+    // A checkpoint naming a later seq than the bundle holds.
+    let mut forged = b.clone();
+    edit_last_tournament_record(&mut forged, |rec| {
+        let mut e = rec.decode().unwrap();
+        if let Body::GameCheckpointed(c) = &mut e.body {
+            c.head_seq += 5;
+        }
+        e.sign(&director).unwrap()
+    });
+    let (good, _, stderr) = verify(&st, &forged, "b-later.json");
+    assert!(!good);
+    assert!(stderr.contains("events the tournament saw are missing"), "{stderr}");
+
+    // A record of the tournament chain dropped: the links break.
+    let mut cut = b.clone();
+    cut["tournament_checkpoint"]["records"]
+        .as_array_mut()
+        .unwrap()
+        .remove(3);
+    let (good, _, stderr) = verify(&st, &cut, "b-cut.json");
+    assert!(!good);
+    assert!(
+        stderr.contains("the tournament chain does not verify"),
+        "{stderr}"
+    );
+
+    // The game goes on after the checkpoint: the bundle says so.
+    let ev = json!({"clock_reading": {"black_ms": 5, "white_ms": 1000, "black_overtime": null, "white_overtime": null, "read_by": "referee"}});
+    ok(&common::run_stdin(
+        &st.data(),
+        &["append", &st.game, "--key", &st.key("referee")],
+        &ev.to_string(),
+    ));
+    ok(&run(
+        &st.data(),
+        &["checkpoint", "--key", &st.s("op.key"), "--out", &st.s("cp-later")],
+    ));
+    let later = bundle(&st, &st.s("cp-later"), "b-later-game.json");
+    let (good, stdout, stderr) = verify(&st, &later, "b-later-ok.json");
+    assert!(good, "{stderr}");
+    assert!(
+        stdout.contains("is seq 62") && stdout.contains("goes on past the checkpoint, to seq 63"),
+        "{stdout}"
+    );
+
+    // The director's next fact checkpoints the finished game at its new head.
+    let t = tournament_file(&st.data());
+    let tid = t.file_stem().unwrap().to_string_lossy().to_string();
+    let o = run(
+        &st.data(),
+        &[
+            "tournament",
+            "register",
+            &tid,
+            "--key",
+            &st.key("director"),
+            "--id",
+            "Z9",
+            "--surname",
+            "Zed",
+            "--rank",
+            "5k",
+        ],
+    );
+    let said = ok(&o);
+    assert!(said.contains("1 finished game checkpointed"), "{said}");
+    let log = ok(&run(&st.data(), &["tournament", "log", &tid, "--json"]));
+    let last: Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+    assert_eq!(last["kind"], "game checkpointed");
+    assert_eq!(last["body"]["game_checkpointed"]["head_seq"], 63);
+    let newest = bundle(&st, &st.s("cp-later"), "b-newest.json");
+    let (good, stdout, stderr) = verify(&st, &newest, "b-newest-ok.json");
+    assert!(good, "{stderr}");
+    assert!(stdout.contains("is seq 63"), "{stdout}");
+}
+
+#[test]
+fn kifu_verify_reads_a_tournament_chain_file() {
+    let st = setup();
+    let t = tournament_file(&st.data());
+    let o = run(&st.data(), &["verify", &t.display().to_string(), "--json"]);
+    let v: Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["rounds"], 3);
+    assert_eq!(v["players"], 5);
+    assert_eq!(v["checkpoints"].as_array().unwrap().len(), 1);
+    assert_eq!(v["checkpoints"][0]["head_seq"], 62);
+    let o = run(&st.data(), &["verify", &t.display().to_string()]);
+    let text = ok(&o);
+    assert!(text.contains("3 rounds (3 paired), 5 players"), "{text}");
+
+    // One byte of a signature changed: refused.
+    let mut bytes = std::fs::read(&t).unwrap();
+    let n = bytes.len();
+    bytes[n - 10] ^= 1;
+    let bad = st.s("bad.kifu");
+    std::fs::write(&bad, bytes).unwrap();
+    let o = run(&st.data(), &["verify", &bad]);
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+}
+
+#[test]
+fn a_checkpoint_signed_by_a_rotated_key_verifies_only_with_the_rotation_proof() {
+    let st = setup();
+    let data = st.data();
+    // Rotate: the statement is logged, signed by the old key; the tree
+    // that holds it is signed by the new key.
+    let v: Value = serde_json::from_str(&ok(&run(
+        &data,
+        &[
+            "checkpoint",
+            "--key",
+            &st.s("op.key"),
+            "--rotate-to",
+            &st.s("op2.key"),
+            "--out",
+            &st.s("cp2"),
+            "--json",
+        ],
+    )))
+    .unwrap();
+    let new_key = v["log_key"].as_str().unwrap().to_string();
+    assert_ne!(new_key, st.log_key);
+    assert_eq!(v["old_log_key"], st.log_key.as_str());
+    ok(&run(
+        &data,
+        &["prove", "rotation", "--checkpoint", &st.s("cp2"), "--out", &st.s("rot.json")],
+    ));
+    let inc = ok(&run(
+        &data,
+        &["prove", "inclusion", &st.game, "5", "--checkpoint", &st.s("cp2")],
+    ));
+    std::fs::write(st.s("inc.json"), inc).unwrap();
+
+    // Given only the old key: with the rotation proof it verifies...
+    let with = run(
+        &data,
+        &[
+            "check-proof",
+            "inclusion",
+            &st.s("inc.json"),
+            "--checkpoint",
+            &st.s("cp2"),
+            "--log-key",
+            &st.log_key,
+            "--rotation",
+            &st.s("rot.json"),
+        ],
+    );
+    assert!(ok(&with).contains(&new_key));
+    // ...without it, it does not.
+    let without = run(
+        &data,
+        &[
+            "check-proof",
+            "inclusion",
+            &st.s("inc.json"),
+            "--checkpoint",
+            &st.s("cp2"),
+            "--log-key",
+            &st.log_key,
+        ],
+    );
+    assert_eq!(without.status.code(), Some(3));
+    assert!(err(&without).contains("needs the proof of its rotation"));
+
+    // Consistency across the rotation: old key's checkpoint to the new key's.
+    let cons = ok(&run(&data, &["prove", "consistency", "63", "65"]));
+    std::fs::write(st.s("cons.json"), cons).unwrap();
+    ok(&run(
+        &data,
+        &[
+            "check-proof",
+            "consistency",
+            &st.s("cons.json"),
+            "--old",
+            &st.s("cp1"),
+            "--new",
+            &st.s("cp2"),
+            "--log-key",
+            &st.log_key,
+            "--rotation",
+            &st.s("rot.json"),
+        ],
+    ));
+
+    // A witness that knows the old key cosigns the new key's checkpoint
+    // with the rotation proof, after the one it saw before the rotation.
+    let w = |cp: &str, rot: Option<&str>| {
+        let mut args = vec![
+            "witness".to_string(),
+            st.s(cp),
+            "--key".into(),
+            st.s("wit.key"),
+            "--name".into(),
+            "witness.example/w1".into(),
+            "--log-key".into(),
+            st.log_key.clone(),
+            "--state".into(),
+            st.s("wstate"),
+            "--out".into(),
+            st.s(&format!("{cp}.cosigned")),
+        ];
+        if let Some(r) = rot {
+            args.extend(["--rotation".into(), st.s(r)]);
+        }
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        run(&data, &refs)
+    };
+    ok(&w("cp1", None));
+    let refused = w("cp2", None);
+    assert!(!refused.status.success(), "a new key without its rotation");
+    ok(&w("cp2", Some("rot.json")));
+
+    // The bundle carries the rotation and names both keys.
+    let b = bundle(&st, &st.s("cp2"), "b.json");
+    assert_eq!(b["log_key"], st.log_key.as_str());
+    assert_eq!(b["log_key_rotations"].as_array().unwrap().len(), 1);
+    let (good, stdout, stderr) = verify(&st, &b, "b-ok.json");
+    assert!(good, "{stderr}");
+    assert!(
+        stdout.contains(&format!("the log's key was rotated to {new_key}")),
+        "{stdout}"
+    );
+    // Without its rotation, the bundle's checkpoint is not the log key's.
+    let mut bare = b.clone();
+    bare.as_object_mut().unwrap().remove("log_key_rotations");
+    let (good, _, stderr) = verify(&st, &bare, "b-bare.json");
+    assert!(!good);
+    assert!(stderr.contains("checkpoint"), "{stderr}");
+
+    // A checkpoint signed by yet another key, with no rotation to it in
+    // the log: the rotation proof leads to op2, not to it.
+    ok(&run(
+        &data,
+        &["checkpoint", "--key", &st.s("stranger.key"), "--out", &st.s("cp3")],
+    ));
+    let o = run(
+        &data,
+        &[
+            "check-proof",
+            "inclusion",
+            &st.s("inc.json"),
+            "--checkpoint",
+            &st.s("cp3"),
+            "--log-key",
+            &st.log_key,
+            "--rotation",
+            &st.s("rot.json"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(err(&o).contains("no signature by a known key"), "{}", err(&o));
+}
+
+#[test]
+fn a_rotation_signed_by_a_stranger_is_refused() {
+    let st = setup();
+    // Another log, run by a stranger, under the same origin: the stranger
+    // "rotates" to a key of his own.
+    let other = st.dir.path().join("other");
+    ok(&run(&other, &["demo"]));
+    ok(&run(
+        &other,
+        &[
+            "checkpoint",
+            "--key",
+            &st.s("stranger.key"),
+            "--origin",
+            "kifu.example/open",
+        ],
+    ));
+    ok(&run(
+        &other,
+        &[
+            "checkpoint",
+            "--key",
+            &st.s("stranger.key"),
+            "--rotate-to",
+            &st.s("evil.key"),
+            "--out",
+            &st.s("cp-evil"),
+        ],
+    ));
+    ok(&run(
+        &other,
+        &["prove", "rotation", "--out", &st.s("rot-evil.json")],
+    ));
+    let other_game = ok(&run(&other, &["games"]))
+        .lines()
+        .find(|l| l.contains("round 1, board 1"))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("the demo game")
+        .to_string();
+    let inc = ok(&run(
+        &other,
+        &["prove", "inclusion", &other_game, "5", "--checkpoint", &st.s("cp-evil")],
+    ));
+    std::fs::write(st.s("inc-evil.json"), inc).unwrap();
+    // A verifier that trusts the real operator's key refuses it.
+    let o = run(
+        &other,
+        &[
+            "check-proof",
+            "inclusion",
+            &st.s("inc-evil.json"),
+            "--checkpoint",
+            &st.s("cp-evil"),
+            "--log-key",
+            &st.log_key,
+            "--rotation",
+            &st.s("rot-evil.json"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        err(&o).contains("only the log's key can name its successor"),
+        "{}",
+        err(&o)
+    );
+    // The stranger's store refuses a rotation by a key that is not its log's.
+    let o = run(
+        &other,
+        &[
+            "checkpoint",
+            "--key",
+            &st.s("op.key"),
+            "--rotate-to",
+            &st.s("op2.key"),
+        ],
+    );
+    assert!(!o.status.success());
+    assert!(err(&o).contains("only the log's current key can rotate it"));
+}
