@@ -93,7 +93,9 @@ fn tournament_file(data: &Path) -> PathBuf {
 
 /// The last record of the bundle's tournament part, replaced by `edit`.
 fn edit_last_tournament_record(b: &mut Value, edit: impl Fn(Record) -> Record) {
-    let records = b["tournament_checkpoint"]["records"].as_array_mut().unwrap();
+    let records = b["tournament_checkpoint"]["records"]
+        .as_array_mut()
+        .unwrap();
     let last = records.last_mut().unwrap();
     let rec = Record::from_stored(&B64.decode(last.as_str().unwrap()).unwrap()).unwrap();
     *last = json!(B64.encode(edit(rec).to_stored()));
@@ -165,7 +167,10 @@ fn a_bundle_carries_the_directors_checkpoint_and_each_forgery_fails() {
     });
     let (good, _, stderr) = verify(&st, &forged, "b-later.json");
     assert!(!good);
-    assert!(stderr.contains("events the tournament saw are missing"), "{stderr}");
+    assert!(
+        stderr.contains("events the tournament saw are missing"),
+        "{stderr}"
+    );
 
     // A record of the tournament chain dropped: the links break.
     let mut cut = b.clone();
@@ -189,7 +194,13 @@ fn a_bundle_carries_the_directors_checkpoint_and_each_forgery_fails() {
     ));
     ok(&run(
         &st.data(),
-        &["checkpoint", "--key", &st.s("op.key"), "--out", &st.s("cp-later")],
+        &[
+            "checkpoint",
+            "--key",
+            &st.s("op.key"),
+            "--out",
+            &st.s("cp-later"),
+        ],
     ));
     let later = bundle(&st, &st.s("cp-later"), "b-later-game.json");
     let (good, stdout, stderr) = verify(&st, &later, "b-later-ok.json");
@@ -280,11 +291,25 @@ fn a_checkpoint_signed_by_a_rotated_key_verifies_only_with_the_rotation_proof() 
     assert_eq!(v["old_log_key"], st.log_key.as_str());
     ok(&run(
         &data,
-        &["prove", "rotation", "--checkpoint", &st.s("cp2"), "--out", &st.s("rot.json")],
+        &[
+            "prove",
+            "rotation",
+            "--checkpoint",
+            &st.s("cp2"),
+            "--out",
+            &st.s("rot.json"),
+        ],
     ));
     let inc = ok(&run(
         &data,
-        &["prove", "inclusion", &st.game, "5", "--checkpoint", &st.s("cp2")],
+        &[
+            "prove",
+            "inclusion",
+            &st.game,
+            "5",
+            "--checkpoint",
+            &st.s("cp2"),
+        ],
     ));
     std::fs::write(st.s("inc.json"), inc).unwrap();
 
@@ -389,7 +414,13 @@ fn a_checkpoint_signed_by_a_rotated_key_verifies_only_with_the_rotation_proof() 
     // the log: the rotation proof leads to op2, not to it.
     ok(&run(
         &data,
-        &["checkpoint", "--key", &st.s("stranger.key"), "--out", &st.s("cp3")],
+        &[
+            "checkpoint",
+            "--key",
+            &st.s("stranger.key"),
+            "--out",
+            &st.s("cp3"),
+        ],
     ));
     let o = run(
         &data,
@@ -406,7 +437,11 @@ fn a_checkpoint_signed_by_a_rotated_key_verifies_only_with_the_rotation_proof() 
         ],
     );
     assert_eq!(o.status.code(), Some(3));
-    assert!(err(&o).contains("no signature by a known key"), "{}", err(&o));
+    assert!(
+        err(&o).contains("no signature by a known key"),
+        "{}",
+        err(&o)
+    );
 }
 
 #[test]
@@ -450,7 +485,14 @@ fn a_rotation_signed_by_a_stranger_is_refused() {
         .to_string();
     let inc = ok(&run(
         &other,
-        &["prove", "inclusion", &other_game, "5", "--checkpoint", &st.s("cp-evil")],
+        &[
+            "prove",
+            "inclusion",
+            &other_game,
+            "5",
+            "--checkpoint",
+            &st.s("cp-evil"),
+        ],
     ));
     std::fs::write(st.s("inc-evil.json"), inc).unwrap();
     // A verifier that trusts the real operator's key refuses it.
@@ -487,4 +529,153 @@ fn a_rotation_signed_by_a_stranger_is_refused() {
     );
     assert!(!o.status.success());
     assert!(err(&o).contains("only the log's current key can rotate it"));
+}
+
+/// The vector of `docs/TRANSPARENCY.md` section 8: an operator chain (its
+/// genesis and one `log_key_rotated`) as the two leaves of a log, the
+/// checkpoint of that tree signed by the new key, and the rotation proof;
+/// `fixtures/tlog/log_keys.json` (regenerate with `KIFU_WRITE_VECTORS=1`).
+/// The CLI accepts the checkpoint given only the old key and the proof.
+#[test]
+fn the_rotation_vector_matches_the_fixture_and_the_cli_accepts_it() {
+    use kifu_ledger::{
+        Event, GameKind, Genesis, Head, Participant, Role, TimeControl, FORMAT_VERSION, ZERO_HASH,
+    };
+    use kifu_store::tlog::Leaf;
+    use kifu_tlog::note::{Note, NoteSigner, NoteVerifier};
+
+    const T0: u64 = 1_767_225_600_000;
+    let origin = "kifu.example/vectors";
+    let old = Keypair::from_seed([0x11; 32]);
+    let new = Keypair::from_seed([0x33; 32]);
+    let genesis = Genesis {
+        game: GameKind::Go,
+        ruleset: "lgc-2023".into(),
+        overrides: Vec::new(),
+        board_size: 19,
+        handicap: 0,
+        komi_half_points: 0,
+        time_control: TimeControl::Untimed,
+        roster: vec![Participant {
+            role: Role::Recorder,
+            name: "log operator".into(),
+            key: old.public(),
+        }],
+        tournament: None,
+        title: format!("kifu log operator {origin}"),
+        auto_declare: false,
+    };
+    let g = Event {
+        version: FORMAT_VERSION,
+        chain: ZERO_HASH,
+        seq: 0,
+        prev_hash: ZERO_HASH,
+        at_ms: T0,
+        signer: old.public(),
+        body: Body::GameCreated(genesis),
+    }
+    .sign(&old)
+    .unwrap();
+    let game = g.hash();
+    let rotate = |signer: &Keypair| {
+        Event::next(
+            game,
+            Head { seq: 0, hash: game },
+            T0 + 1000,
+            signer.public(),
+            Body::LogKeyRotated {
+                origin: origin.into(),
+                new_key: new.public(),
+            },
+        )
+        .sign(signer)
+        .unwrap()
+    };
+    let r = rotate(&old);
+    let leaf = |seq: u64, rec: &Record| Leaf {
+        game,
+        seq,
+        record_hash: rec.hash(),
+    };
+    let (l0, l1) = (leaf(0, &g), leaf(1, &r));
+    let root = kifu_tlog::node_hash(&l0.hash(), &l1.hash());
+    let mut note = Note::new(format!("{origin}\n2\n{}\n", B64.encode(root))).unwrap();
+    let new_signer = NoteSigner::new(origin, [0x33; 32]).unwrap();
+    new_signer.sign(&mut note);
+    let old_vkey = NoteVerifier::ed25519(origin, old.public().verifying_key().unwrap()).to_vkey();
+    let proof = |rec: &Record| {
+        json!({
+            "format": "kifu-log-keys/1",
+            "origin": origin,
+            "tree_size": 2,
+            "log_key": old_vkey,
+            "rotations": [{
+                "leaf_index": 1,
+                "record": B64.encode(rec.to_stored()),
+                "inclusion": [B64.encode(l0.hash())],
+            }],
+        })
+    };
+    let v = json!({
+        "origin": origin,
+        "old_seed": hex::encode([0x11u8; 32]),
+        "new_seed": hex::encode([0x33u8; 32]),
+        "old_log_key": old_vkey,
+        "new_log_key": new_signer.verifier().to_vkey(),
+        "operator_genesis_record": hex::encode(g.to_stored()),
+        "rotation_event_bytes": hex::encode(&r.event_bytes),
+        "rotation_signature": hex::encode(r.signature),
+        "rotation_json": serde_json::to_value(r.decode().unwrap().body).unwrap(),
+        "leaves": [hex::encode(l0.to_bytes()), hex::encode(l1.to_bytes())],
+        "root": B64.encode(root),
+        "checkpoint": note.to_text(),
+        "rotation_proof": proof(&r),
+    });
+    let text = serde_json::to_string_pretty(&v).unwrap() + "\n";
+    let fixture = common::project("tlog/log_keys.json");
+    if std::env::var_os("KIFU_WRITE_VECTORS").is_some() {
+        std::fs::write(&fixture, &text).unwrap();
+    }
+    let stored = std::fs::read_to_string(&fixture).expect("fixtures/tlog/log_keys.json");
+    assert_eq!(
+        stored, text,
+        "regenerate with KIFU_WRITE_VECTORS=1 and review the diff"
+    );
+
+    // The CLI, given the old key only.
+    let dir = tempfile::tempdir().unwrap();
+    let f = |n: &str| dir.path().join(n).display().to_string();
+    std::fs::write(f("cp"), note.to_text()).unwrap();
+    std::fs::write(f("rot.json"), proof(&r).to_string()).unwrap();
+    let inc = json!({"leaf_index": 0, "tree_size": 2, "hashes": [B64.encode(l1.hash())],
+                     "leaf": hex::encode(l0.to_bytes())});
+    std::fs::write(f("inc.json"), inc.to_string()).unwrap();
+    let check = |rot: &str| {
+        run(
+            dir.path(),
+            &[
+                "check-proof",
+                "inclusion",
+                &f("inc.json"),
+                "--checkpoint",
+                &f("cp"),
+                "--log-key",
+                &old_vkey,
+                "--rotation",
+                &f(rot),
+            ],
+        )
+    };
+    assert!(ok(&check("rot.json")).contains(&new_signer.verifier().to_vkey()));
+    // The same statement signed by a stranger (in a tree built the same way).
+    let stranger = Keypair::from_seed([0x44; 32]);
+    let forged = rotate(&stranger);
+    std::fs::write(f("forged.json"), proof(&forged).to_string()).unwrap();
+    let o = check("forged.json");
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        err(&o).contains("only the log's key can name its successor"),
+        "{}",
+        err(&o)
+    );
 }

@@ -134,7 +134,10 @@ pub fn check(
         ));
     }
     let genesis = &chain.projection.genesis;
-    let official = genesis.officials.iter().find(|p| p.key == last_event.signer);
+    let official = genesis
+        .officials
+        .iter()
+        .find(|p| p.key == last_event.signer);
     let (signer, role) = match official {
         Some(p) => (p.name.clone(), format!("{:?}", p.role).to_ascii_lowercase()),
         None => (last_event.signer.to_hex(), "unknown".into()),

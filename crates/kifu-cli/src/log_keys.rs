@@ -147,13 +147,14 @@ pub fn follow(
             .map(|h| parse_b64_hash(h))
             .collect::<Result<_, _>>()
             .map_err(|e| format!("{at}: {e}"))?;
-        kifu_tlog::verify_inclusion(r.leaf_index, cp.size, &leaf.hash(), &path, &cp.root)
-            .map_err(|e| {
+        kifu_tlog::verify_inclusion(r.leaf_index, cp.size, &leaf.hash(), &path, &cp.root).map_err(
+            |e| {
                 format!(
                     "{at}: the statement is not in the checkpoint's tree of size {} ({e})",
                     cp.size
                 )
-            })?;
+            },
+        )?;
         let key = new_key
             .verifying_key()
             .map_err(|e| format!("{at}: the new key: {e}"))?;
@@ -257,9 +258,9 @@ fn rotations_in(
             let e = r.decode()?;
             if let Body::LogKeyRotated { origin: o, .. } = &e.body {
                 if o == origin {
-                    let index = store.leaf_index(&game, e.seq)?.ok_or_else(|| {
-                        Failure::new("a key rotation has no leaf in the log")
-                    })?;
+                    let index = store
+                        .leaf_index(&game, e.seq)?
+                        .ok_or_else(|| Failure::new("a key rotation has no leaf in the log"))?;
                     found.push((index, r, e.signer));
                 }
             }
@@ -279,9 +280,9 @@ pub fn rotation_proof(
 ) -> Result<(Option<String>, Vec<RotationProof>), Failure> {
     let all = rotations_in(store, &cp.origin)?;
     let first = match all.first() {
-        Some((_, _, signer)) => Some(
-            NoteVerifier::ed25519(&cp.origin, signer.verifying_key()?).to_vkey(),
-        ),
+        Some((_, _, signer)) => {
+            Some(NoteVerifier::ed25519(&cp.origin, signer.verifying_key()?).to_vkey())
+        }
         None => None,
     };
     let mut proofs = Vec::new();
@@ -303,8 +304,9 @@ pub fn rotation_proof(
 pub fn prove_rotation(data: &Path, a: ProveRotationArgs) -> CmdResult {
     let store = open_existing(data)?;
     let text = match &a.checkpoint {
-        Some(f) => std::fs::read_to_string(f)
-            .map_err(|e| Failure::new(format!("{}: {e}", f.display())))?,
+        Some(f) => {
+            std::fs::read_to_string(f).map_err(|e| Failure::new(format!("{}: {e}", f.display())))?
+        }
         None => {
             store
                 .latest_checkpoint()?

@@ -501,8 +501,7 @@ pub fn check_consistency(a: CheckConsistencyArgs) -> CmdResult {
         .as_deref()
         .map(crate::log_keys::read_rotation)
         .transpose()?;
-    let (_, new, _, _) =
-        crate::log_keys::open_checkpoint(&read_text(&a.new)?, &log, rot.as_ref())?;
+    let (_, new, _, _) = crate::log_keys::open_checkpoint(&read_text(&a.new)?, &log, rot.as_ref())?;
     // The older checkpoint is signed by the trusted key, or by a key the
     // rotations (all in the newer tree) lead to before its size.
     let old_text = read_text(&a.old)?;
@@ -646,9 +645,9 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
     };
     let log_key = match first_key {
         Some(k) => k,
-        None => store.log_key()?.ok_or_else(|| {
-            Failure::new("the store has no log key: run `kifu checkpoint` first")
-        })?,
+        None => store
+            .log_key()?
+            .ok_or_else(|| Failure::new("the store has no log key: run `kifu checkpoint` first"))?,
     };
     let log = vkey(&log_key)?;
     let rotation = crate::log_keys::RotationFile {
@@ -987,9 +986,8 @@ pub fn check_bundle(b: &Bundle) -> Result<BundleReport, String> {
     let tournament = match &b.tournament_checkpoint {
         None | Some(serde_json::Value::Null) => None,
         Some(v) => {
-            let part: crate::bundle_tournament::TournamentPart =
-                serde_json::from_value(v.clone())
-                    .map_err(|e| format!("tournament checkpoint: {e}"))?;
+            let part: crate::bundle_tournament::TournamentPart = serde_json::from_value(v.clone())
+                .map_err(|e| format!("tournament checkpoint: {e}"))?;
             Some(crate::bundle_tournament::check(&part, &game, &records)?)
         }
     };
@@ -1044,7 +1042,8 @@ pub fn verify_bundle(file: &Path, as_json: bool) -> CmdResult {
                 }
                 say!(
                     "the game's head is seq {} (record {}); every link, signature and role checks",
-                    r.head_seq, r.head_hash
+                    r.head_seq,
+                    r.head_hash
                 );
                 match &r.tournament {
                     Some(t) => say!("{}", crate::bundle_tournament::sentence(t, r.head_seq)),

@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use kifu_ledger::{archive, Body, BoardResult, Record};
+use kifu_ledger::{archive, BoardResult, Body, Record};
 use kifu_tournament::Chain;
 use serde_json::json;
 

@@ -296,7 +296,9 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
             if has(roles, &[Role::Recorder]) {
                 true
             } else {
-                return refuse("only the log operator (the recorder of its chain) rotates the log's key");
+                return refuse(
+                    "only the log operator (the recorder of its chain) rotates the log's key",
+                );
             }
         }
     };
