@@ -174,20 +174,30 @@ pub fn open_checkpoint(
     trusted: &NoteVerifier,
     rotation: Option<&RotationFile>,
 ) -> Result<(Note, Checkpoint, NoteVerifier, Vec<Step>), Failure> {
+    let Some(rot) = rotation else {
+        return open_with(text, trusted, &[]);
+    };
     let note = Note::parse(text).map_err(|e| fail(e.to_string()))?;
     let cp = Checkpoint::parse(&note.text).map_err(|e| fail(e.to_string()))?;
-    let (key, steps) = match rotation {
-        Some(rot) if !rot.rotations.is_empty() => {
-            if rot.tree_size != cp.size {
-                return Err(fail(format!(
-                    "the key rotation proof is for tree size {}, the checkpoint has {}",
-                    rot.tree_size, cp.size
-                )));
-            }
-            follow(trusted, &cp, &rot.rotations).map_err(fail)?
-        }
-        _ => (trusted.clone(), Vec::new()),
-    };
+    if !rot.rotations.is_empty() && rot.tree_size != cp.size {
+        return Err(fail(format!(
+            "the key rotation proof is for tree size {}, the checkpoint has {}",
+            rot.tree_size, cp.size
+        )));
+    }
+    open_with(text, trusted, &rot.rotations)
+}
+
+/// [`open_checkpoint`] with the rotations themselves (their inclusion
+/// proofs are for the checkpoint's tree).
+pub fn open_with(
+    text: &str,
+    trusted: &NoteVerifier,
+    rotations: &[RotationProof],
+) -> Result<(Note, Checkpoint, NoteVerifier, Vec<Step>), Failure> {
+    let note = Note::parse(text).map_err(|e| fail(e.to_string()))?;
+    let cp = Checkpoint::parse(&note.text).map_err(|e| fail(e.to_string()))?;
+    let (key, steps) = follow(trusted, &cp, rotations).map_err(fail)?;
     note.verify(std::slice::from_ref(&key)).map_err(|e| {
         let hint = if steps.is_empty() {
             " (a checkpoint signed by a new key needs the proof of its rotation: --rotation)"
@@ -225,6 +235,29 @@ pub fn open_checkpoint_before(
     note.verify(std::slice::from_ref(&key))
         .map_err(|e| fail(format!("older checkpoint: {e}")))?;
     Ok(cp)
+}
+
+/// Refuses to sign a checkpoint of `origin` with `signer` (a verifier key)
+/// when the log's key was rotated away from it: after a rotation only the
+/// last new key signs the log's trees.
+pub fn check_signer(
+    store: &kifu_store::Store,
+    origin: &str,
+    signer: &NoteVerifier,
+) -> Result<(), Failure> {
+    let all = rotations_in(store, origin)?;
+    let Some((leaf, record, _)) = all.last() else {
+        return Ok(());
+    };
+    if let Body::LogKeyRotated { new_key, .. } = record.decode()?.body {
+        if new_key.0 != signer.key.to_bytes() {
+            let now = NoteVerifier::ed25519(origin, new_key.verifying_key()?).to_vkey();
+            return Err(Failure::new(format!(
+                "the log's key was rotated to {now} at leaf {leaf}; sign with that key"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Reads a rotation proof file.

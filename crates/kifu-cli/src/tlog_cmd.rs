@@ -256,6 +256,7 @@ pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
         .unwrap_or_else(|| DEFAULT_ORIGIN.to_string());
     let signer = NoteSigner::new(&origin, read_seed(&a.key)?)
         .map_err(|e| Failure::new(format!("origin: {e}")))?;
+    crate::log_keys::check_signer(&store, &origin, &signer.verifier())?;
     let size = store.tree_size()?;
     let root = store.tree_root(size)?;
     // C2SP tlog-checkpoint: a log must never sign a checkpoint inconsistent
@@ -650,22 +651,7 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
             .ok_or_else(|| Failure::new("the store has no log key: run `kifu checkpoint` first"))?,
     };
     let log = vkey(&log_key)?;
-    let rotation = crate::log_keys::RotationFile {
-        format: crate::log_keys::ROTATION_FORMAT.into(),
-        origin: log.name.clone(),
-        tree_size: 0,
-        log_key: log_key.clone(),
-        rotations: rotations.clone(),
-    };
-    let (note, cp) = {
-        let mut r = rotation;
-        let n = Note::parse(&text).map_err(|e| fail_verify(e.to_string()))?;
-        r.tree_size = Checkpoint::parse(&n.text)
-            .map_err(|e| fail_verify(e.to_string()))?
-            .size;
-        let (note, cp, _, _) = crate::log_keys::open_checkpoint(&text, &log, Some(&r))?;
-        (note, cp)
-    };
+    let (note, cp, _, _) = crate::log_keys::open_with(&text, &log, &rotations)?;
     if store.tree_root(cp.size)? != cp.root {
         return Err(fail_verify(
             "the checkpoint's root is not this store's: another log, or a fork",
