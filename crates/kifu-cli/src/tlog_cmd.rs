@@ -716,7 +716,7 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
             &game,
             records.len().saturating_sub(1) as u64,
         )?
-        .map(|t| serde_json::to_value(t))
+        .map(serde_json::to_value)
         .transpose()?,
     };
     let bytes = serde_json::to_vec_pretty(&b)?;
