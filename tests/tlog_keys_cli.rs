@@ -684,3 +684,78 @@ fn the_rotation_vector_matches_the_fixture_and_the_cli_accepts_it() {
         err(&o)
     );
 }
+
+/// Go's `sumdb/note` verifies the new key's checkpoint of the rotation
+/// vector directly, and `sumdb/tlog` accepts the rotation statement's
+/// inclusion proof in that checkpoint's tree (`tests/peers/sumdb_check.go`).
+/// Skipped with a message when Go or its x/mod sources are absent, unless
+/// `KIFU_REQUIRE_PEERS=1`.
+#[test]
+fn go_sumdb_checks_the_rotation_vector() {
+    const GOPATH: &str = "/usr/share/gocode";
+    let root = common::workspace();
+    let go = ["go", "/usr/lib/go/bin/go", "/usr/bin/go"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| {
+            std::process::Command::new(p)
+                .arg("version")
+                .output()
+                .is_ok_and(|o| o.status.success())
+        });
+    let sources = Path::new(GOPATH).join("src/golang.org/x/mod/sumdb/tlog/tlog.go");
+    let Some(go) = go.filter(|_| sources.exists()) else {
+        let msg = "go or golang.org/x/mod sources absent (apt-get install golang-go golang-golang-x-mod-dev)";
+        assert!(!common::peers_required(), "KIFU_REQUIRE_PEERS=1: {msg}");
+        eprintln!("skipped: {msg}");
+        return;
+    };
+    let v: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::project("tlog/log_keys.json")).unwrap(),
+    )
+    .unwrap();
+    let rot = &v["rotation_proof"]["rotations"][0];
+    let doc = |log_vkey: &Value| {
+        json!({
+            "leaves": v["leaves"],
+            "roots": [{"size": 2, "root": v["root"]}],
+            "log_vkey": log_vkey,
+            "checkpoint": v["checkpoint"],
+            "inclusion": [{"leaf_index": 1, "tree_size": 2, "hashes": rot["inclusion"],
+                           "leaf": v["leaves"][1]}],
+        })
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cache = root.join("target/gocache");
+    let _ = std::fs::create_dir_all(&cache);
+    let check = |name: &str, d: Value| {
+        let f = dir.path().join(name);
+        std::fs::write(&f, d.to_string()).unwrap();
+        let o = std::process::Command::new(&go)
+            .current_dir(&root)
+            .env("GOPATH", GOPATH)
+            .env("GO111MODULE", "off")
+            .env("GOFLAGS", "-mod=mod")
+            .env("GOCACHE", &cache)
+            .env("GOTOOLCHAIN", "local")
+            .args(["run", "tests/peers/sumdb_check.go"])
+            .arg(&f)
+            .output()
+            .expect("run go");
+        (o.status.success(), out(&o), err(&o))
+    };
+    let (good, stdout, stderr) = check("new.json", doc(&v["new_log_key"]));
+    assert!(good, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("Go note.Open verifies the checkpoint"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("CheckRecord accepts 1 inclusion"),
+        "{stdout}"
+    );
+    // Go, given only the old key, does not know the new one: the rotation
+    // proof is what a verifier of the old key needs.
+    let (good, stdout, _) = check("old.json", doc(&v["old_log_key"]));
+    assert!(!good, "{stdout}");
+}
