@@ -76,7 +76,7 @@ fn latest_checkpoint(chain: &Chain, game: &Hash, max_seq: u64) -> Option<(usize,
 /// when several chains name it), or `None` when no chain does.
 pub fn find(data: &Path, game: &Hash, last_seq: u64) -> Result<Option<TournamentPart>, Failure> {
     let mut best: Option<(u64, Chain, usize)> = None;
-    for chain in crate::tournament_cmd::all_chains(data)? {
+    for chain in crate::tournament_cmd::all_chains(data) {
         if let Some((i, _)) = latest_checkpoint(&chain, game, last_seq) {
             let at = chain.records[i].decode().map(|e| e.at_ms).unwrap_or(0);
             if best.as_ref().map_or(true, |(t, _, _)| at >= *t) {
@@ -134,6 +134,24 @@ pub fn check(
         ));
     }
     let genesis = &chain.projection.genesis;
+    // The game's own genesis may name its tournament (by short name or id
+    // prefix): then the checkpoint must come from that tournament.
+    if let Some(first) = records.first() {
+        if let Ok((_, g)) = kifu_ledger::check_genesis(first) {
+            if let Some(t) = &g.tournament {
+                let id = hex::encode(chain.id());
+                let named = t.tournament == genesis.short_name
+                    || (t.tournament.len() >= 16
+                        && id.starts_with(&t.tournament.to_ascii_lowercase()));
+                if !named {
+                    return Err(format!(
+                        "the game's genesis names the tournament '{}', but the checkpoint comes from '{}' ({id})",
+                        t.tournament, genesis.short_name
+                    ));
+                }
+            }
+        }
+    }
     let official = genesis
         .officials
         .iter()

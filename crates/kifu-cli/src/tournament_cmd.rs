@@ -483,18 +483,28 @@ fn read_chain(path: &Path) -> Result<Chain, Failure> {
     Chain::open(records).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
 }
 
-/// Every tournament chain of the data directory, verified (none when the
-/// directory has no `tournaments/`).
-pub(crate) fn all_chains(data: &Path) -> Result<Vec<Chain>, Failure> {
+/// Every tournament chain of the data directory that verifies (none when
+/// the directory has no `tournaments/`); a file that does not verify is
+/// named on standard error and left out.
+pub(crate) fn all_chains(data: &Path) -> Vec<Chain> {
     let Ok(entries) = std::fs::read_dir(dir(data)) else {
-        return Ok(Vec::new());
+        return Vec::new();
     };
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().map(|x| x == "kifu").unwrap_or(false))
         .collect();
     paths.sort();
-    paths.iter().map(|p| read_chain(p)).collect()
+    paths
+        .iter()
+        .filter_map(|p| match read_chain(p) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("note: tournament chain left out: {}", e.message);
+                None
+            }
+        })
+        .collect()
 }
 
 /// Finds a tournament by id prefix or short name.
