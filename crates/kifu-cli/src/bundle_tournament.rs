@@ -203,3 +203,123 @@ pub fn sentence(t: &TournamentReport, bundle_head: u64) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_ledger::testkit::{sample_game, Cast, ChainBuilder};
+    use kifu_ledger::{Keypair, Pairing, Participant, Registration, Role, TournamentRef};
+
+    fn registration(id: &str) -> Body {
+        Body::PlayerRegistered(Registration {
+            id: id.into(),
+            surname: id.into(),
+            given: String::new(),
+            rank: "1d".into(),
+            rating: 0,
+            country: String::new(),
+            club: String::new(),
+            egd_pin: String::new(),
+            aga_id: String::new(),
+            smms_correction: 0,
+            key: None,
+        })
+    }
+
+    /// A tournament named `short` whose director checkpoints `game` at
+    /// `head_seq` with `head_hash`.
+    fn tournament(short: &str, director: &Keypair, game: &ChainBuilder, head_seq: u64) -> Chain {
+        let officials = vec![Participant {
+            role: Role::Director,
+            name: "Dir".into(),
+            key: director.public(),
+        }];
+        let g = kifu_tournament::mcmahon_genesis("Open", short, 3, officials);
+        let mut t = Chain::create(director, 1, g).unwrap();
+        for body in [
+            registration("A"),
+            registration("B"),
+            Body::Paired(Pairing {
+                round: 1,
+                board: 1,
+                white: "A".into(),
+                black: "B".into(),
+                handicap: 0,
+                game: Some(game.game),
+            }),
+            Body::GameCheckpointed(Checkpoint {
+                round: 1,
+                board: 1,
+                game: game.game,
+                head_seq,
+                head_hash: game.records[head_seq as usize].hash(),
+                result: None,
+            }),
+        ] {
+            t.append(director, 2, body).unwrap();
+        }
+        t
+    }
+
+    fn part(t: &Chain) -> TournamentPart {
+        TournamentPart {
+            tournament: hex::encode(t.id()),
+            records: t
+                .records
+                .iter()
+                .map(|r| B64.encode(r.to_stored()))
+                .collect(),
+        }
+    }
+
+    fn game_in(cast: &Cast, short: &str) -> ChainBuilder {
+        let mut g = cast.genesis("bundle test");
+        g.tournament = Some(TournamentRef {
+            tournament: short.into(),
+            round: 1,
+            board: 1,
+        });
+        let mut c = ChainBuilder::start(&cast.referee, g, 1_000);
+        let sample = sample_game(cast, "moves");
+        for r in &sample.records[1..4] {
+            let e = r.decode().unwrap();
+            let signer = [&cast.black, &cast.white, &cast.referee, &cast.recorder]
+                .into_iter()
+                .find(|k| k.public() == e.signer)
+                .unwrap();
+            c.push(signer, e.body);
+        }
+        c
+    }
+
+    #[test]
+    fn the_named_tournaments_checkpoint_verifies_and_another_is_refused() {
+        let cast = Cast::new();
+        let game = game_in(&cast, "spring");
+        let t = tournament("spring", &cast.director, &game, 2);
+        let report = check(&part(&t), &game.game, &game.records).unwrap();
+        assert_eq!(report.head_seq, 2);
+        assert_eq!(report.signer, "Dir");
+        assert_eq!(report.signer_role, "director");
+        assert!(report.game_went_on);
+        assert!(sentence(&report, 3)
+            .contains("as checkpointed by the tournament director (Dir) is seq 2"));
+
+        // A stranger's tournament of another name, checkpointing the same
+        // head faithfully: not the tournament the game names.
+        let forged = tournament("autumn", &cast.stranger, &game, 2);
+        let e = check(&part(&forged), &game.game, &game.records).unwrap_err();
+        assert!(e.contains("names the tournament 'spring'"), "{e}");
+
+        // The tournament's id given for another chain.
+        let mut p = part(&t);
+        p.tournament = hex::encode(forged.id());
+        let e = check(&p, &game.game, &game.records).unwrap_err();
+        assert!(e.contains("not the tournament"), "{e}");
+
+        // The checkpoint's head is not the bundle's record at that seq.
+        let other = game_in(&cast, "spring");
+        let e = check(&part(&t), &game.game, &other.records[..2]).unwrap_err();
+        assert!(e.contains("events the tournament saw are missing"), "{e}");
+    }
+}
