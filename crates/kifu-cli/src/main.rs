@@ -19,6 +19,7 @@ macro_rules! say {
 }
 
 mod archive_cmd;
+mod bundle_tournament;
 mod cli;
 mod clock_cmd;
 mod demo;
@@ -27,6 +28,7 @@ mod game_cmd;
 mod games_cmd;
 mod key_cmd;
 mod keys;
+mod log_keys;
 mod match_cmd;
 mod nats_cmd;
 mod remote;
@@ -39,6 +41,7 @@ mod shell_cmd;
 mod store_open;
 mod tlog_cmd;
 mod tournament_cmd;
+mod tournament_verify;
 
 use std::process::ExitCode;
 
@@ -112,7 +115,14 @@ fn main() -> ExitCode {
             a.file.as_deref().unwrap_or(std::path::Path::new("")),
             a.json,
         ),
-        Command::Verify(a) => archive_cmd::verify(&cli.data, a),
+        Command::Verify(a) => match tournament_verify::tournament_records(a.file.as_ref()) {
+            Some(records) => tournament_verify::verify(
+                a.file.as_deref().unwrap_or(std::path::Path::new("")),
+                records,
+                a.json,
+            ),
+            None => archive_cmd::verify(&cli.data, a),
+        },
         Command::Export(a) => archive_cmd::export(&cli.data, a),
         Command::Import(a) => archive_cmd::import(&cli.data, a),
         Command::Feed(a) if a.nats.nats.is_some() => nats_cmd::feed(a),
@@ -135,6 +145,9 @@ fn main() -> ExitCode {
         }
         Command::Prove(tlog_cmd::ProveCommand::Consistency(a)) => {
             tlog_cmd::prove_consistency(&cli.data, a)
+        }
+        Command::Prove(tlog_cmd::ProveCommand::Rotation(a)) => {
+            log_keys::prove_rotation(&cli.data, a)
         }
         Command::CheckProof(tlog_cmd::CheckProofCommand::Inclusion(a)) => {
             tlog_cmd::check_inclusion(a)

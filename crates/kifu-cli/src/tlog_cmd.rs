@@ -43,6 +43,11 @@ pub struct CheckpointArgs {
     /// Print the checkpoint and the verifier key as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Rotate the log's key: record in the log, signed by --key, that this
+    /// key signs from now on, and sign the tree that includes it with it
+    /// (docs/TRANSPARENCY.md section 8).
+    #[arg(long, value_name = "NEW.key")]
+    pub rotate_to: Option<PathBuf>,
 }
 
 /// `kifu witness`.
@@ -70,6 +75,10 @@ pub struct WitnessArgs {
     /// Write the cosigned checkpoint here (default: standard output).
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The proof of the log's key rotations (`kifu prove rotation`), when the
+    /// checkpoint is signed by a key the log rotated to from --log-key.
+    #[arg(long)]
+    pub rotation: Option<PathBuf>,
 }
 
 /// `kifu prove`.
@@ -79,6 +88,8 @@ pub enum ProveCommand {
     Inclusion(ProveInclusionArgs),
     /// Consistency proof between two tree sizes.
     Consistency(ProveConsistencyArgs),
+    /// The log's key rotations, with their inclusion proofs at a checkpoint.
+    Rotation(crate::log_keys::ProveRotationArgs),
 }
 
 /// `kifu prove inclusion`.
@@ -132,6 +143,10 @@ pub struct CheckInclusionArgs {
     /// The leaf data in hex (needed with the text form).
     #[arg(long)]
     pub leaf: Option<String>,
+    /// The proof of the log's key rotations (`kifu prove rotation`), when the
+    /// checkpoint is signed by a key the log rotated to from --log-key.
+    #[arg(long)]
+    pub rotation: Option<PathBuf>,
 }
 
 /// `kifu check-proof consistency`.
@@ -148,6 +163,9 @@ pub struct CheckConsistencyArgs {
     /// The log's verifier key.
     #[arg(long)]
     pub log_key: String,
+    /// The proof of the log's key rotations at the newer checkpoint's size.
+    #[arg(long)]
+    pub rotation: Option<PathBuf>,
 }
 
 /// `kifu tiles`.
@@ -217,6 +235,9 @@ fn b64(h: &[u8]) -> String {
 
 /// `kifu checkpoint`.
 pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
+    if let Some(new) = &a.rotate_to {
+        return crate::log_keys::rotate(data, &a, new);
+    }
     let store = open_existing(data)?;
     let previous = store.latest_checkpoint()?;
     let previous_cp = match &previous {
@@ -235,6 +256,7 @@ pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
         .unwrap_or_else(|| DEFAULT_ORIGIN.to_string());
     let signer = NoteSigner::new(&origin, read_seed(&a.key)?)
         .map_err(|e| Failure::new(format!("origin: {e}")))?;
+    crate::log_keys::check_signer(&store, &origin, &signer.verifier())?;
     let size = store.tree_size()?;
     let root = store.tree_root(size)?;
     // C2SP tlog-checkpoint: a log must never sign a checkpoint inconsistent
@@ -287,7 +309,11 @@ fn read_consistency_proof(path: &Path, old: u64, new: u64) -> Result<Consistency
 
 /// `kifu witness`.
 pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
-    let log = vkey(&a.log_key)?;
+    let mut log = vkey(&a.log_key)?;
+    if let Some(r) = &a.rotation {
+        let rot = crate::log_keys::read_rotation(r)?;
+        log = crate::log_keys::open_checkpoint(&read_text(&a.checkpoint)?, &log, Some(&rot))?.2;
+    }
     let cosigner = Cosigner::new(&a.name, read_seed(&a.key)?)
         .map_err(|e| Failure::new(format!("witness name: {e}")))?;
     let mut note =
@@ -421,8 +447,14 @@ pub fn prove_consistency(data: &Path, a: ProveConsistencyArgs) -> CmdResult {
 
 /// `kifu check-proof inclusion`.
 pub fn check_inclusion(a: CheckInclusionArgs) -> CmdResult {
-    let log = vkey(&a.log_key)?;
-    let (_, cp) = open_checkpoint(&read_text(&a.checkpoint)?, &log)?;
+    let trusted = vkey(&a.log_key)?;
+    let rot = a
+        .rotation
+        .as_deref()
+        .map(crate::log_keys::read_rotation)
+        .transpose()?;
+    let (_, cp, log, _) =
+        crate::log_keys::open_checkpoint(&read_text(&a.checkpoint)?, &trusted, rot.as_ref())?;
     let text = read_text(&a.proof)?;
     let (proof, leaf_hex) = if text.trim_start().starts_with('{') {
         let v: serde_json::Value = serde_json::from_str(&text)?;
@@ -465,8 +497,22 @@ pub fn check_inclusion(a: CheckInclusionArgs) -> CmdResult {
 /// `kifu check-proof consistency`.
 pub fn check_consistency(a: CheckConsistencyArgs) -> CmdResult {
     let log = vkey(&a.log_key)?;
-    let (_, old) = open_checkpoint(&read_text(&a.old)?, &log)?;
-    let (_, new) = open_checkpoint(&read_text(&a.new)?, &log)?;
+    let rot = a
+        .rotation
+        .as_deref()
+        .map(crate::log_keys::read_rotation)
+        .transpose()?;
+    let (_, new, _, _) = crate::log_keys::open_checkpoint(&read_text(&a.new)?, &log, rot.as_ref())?;
+    // The older checkpoint is signed by the trusted key, or by a key the
+    // rotations (all in the newer tree) lead to before its size.
+    let old_text = read_text(&a.old)?;
+    let old = match open_checkpoint(&old_text, &log) {
+        Ok((_, c)) => c,
+        Err(first) => {
+            let Some(rot) = &rot else { return Err(first) };
+            crate::log_keys::open_checkpoint_before(&old_text, &log, &new, rot)?
+        }
+    };
     if old.origin != new.origin {
         return Err(fail_verify(format!(
             "the checkpoints are of two logs: {} and {}",
@@ -532,6 +578,11 @@ pub struct Bundle {
     pub tail: BundleTail,
     /// A tournament chain's checkpoint of the game's head, where one exists.
     pub tournament_checkpoint: Option<serde_json::Value>,
+    /// The rotations of the log's key from `log_key` to the key that signed
+    /// the checkpoint, each proved in the checkpoint's tree (none when
+    /// `log_key` signed it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub log_key_rotations: Vec<crate::log_keys::RotationProof>,
 }
 
 /// `kifu tiles`: the log as a static C2SP tlog-tiles directory at the size
@@ -588,11 +639,19 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
                 .1
         }
     };
-    let log_key = store
-        .log_key()?
-        .ok_or_else(|| Failure::new("the store has no log key: run `kifu checkpoint` first"))?;
+    let (first_key, rotations) = {
+        let n = Note::parse(&text).map_err(|e| fail_verify(e.to_string()))?;
+        let c = Checkpoint::parse(&n.text).map_err(|e| fail_verify(e.to_string()))?;
+        crate::log_keys::rotation_proof(&store, &c)?
+    };
+    let log_key = match first_key {
+        Some(k) => k,
+        None => store
+            .log_key()?
+            .ok_or_else(|| Failure::new("the store has no log key: run `kifu checkpoint` first"))?,
+    };
     let log = vkey(&log_key)?;
-    let (note, cp) = open_checkpoint(&text, &log)?;
+    let (note, cp, _, _) = crate::log_keys::open_with(&text, &log, &rotations)?;
     if store.tree_root(cp.size)? != cp.root {
         return Err(fail_verify(
             "the checkpoint's root is not this store's: another log, or a fork",
@@ -651,7 +710,14 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
                 .map(|h| b64(h))
                 .collect(),
         },
-        tournament_checkpoint: None,
+        log_key_rotations: rotations,
+        tournament_checkpoint: crate::bundle_tournament::find(
+            data,
+            &game,
+            records.len().saturating_sub(1) as u64,
+        )?
+        .map(serde_json::to_value)
+        .transpose()?,
     };
     let bytes = serde_json::to_vec_pretty(&b)?;
     write_atomically(&a.out, &bytes)?;
@@ -703,6 +769,12 @@ pub struct BundleReport {
     pub log_key: String,
     /// Witness keys and their cosignature times.
     pub witnesses: Vec<(String, u64)>,
+    /// The keys the log's key was rotated to, up to the one that signed the
+    /// checkpoint.
+    pub rotated_to: Vec<crate::log_keys::Step>,
+    /// The tournament chain's checkpoint of the game's head, when the
+    /// bundle carries one.
+    pub tournament: Option<crate::bundle_tournament::TournamentReport>,
 }
 
 /// Checks a bundle offline; the error says what is wrong.
@@ -714,6 +786,13 @@ pub fn check_bundle(b: &Bundle) -> Result<BundleReport, String> {
     if log.sig_type != TYPE_ED25519 {
         return Err("the log key is not an Ed25519 note key".into());
     }
+    // docs/TRANSPARENCY.md section 8: the key that signs this checkpoint is
+    // `log_key`, or the key its proved rotations lead to.
+    let (log, rotated_to) = {
+        let n = Note::parse(&b.checkpoint).map_err(|e| format!("checkpoint: {e}"))?;
+        let c = Checkpoint::parse(&n.text).map_err(|e| e.to_string())?;
+        crate::log_keys::follow(&log, &c, &b.log_key_rotations)?
+    };
     let mut keys = vec![log.clone()];
     for w in &b.witness_keys {
         let v = NoteVerifier::parse(w).map_err(|e| format!("witness key: {e}"))?;
@@ -732,7 +811,7 @@ pub fn check_bundle(b: &Bundle) -> Result<BundleReport, String> {
     {
         return Err(format!(
             "the checkpoint is not signed by the log key {}",
-            b.log_key
+            log.to_vkey()
         ));
     }
     let mut witnesses = Vec::new();
@@ -890,7 +969,17 @@ pub fn check_bundle(b: &Bundle) -> Result<BundleReport, String> {
             "the log's tail does not lead to the checkpoint's root: leaves were left out".into(),
         );
     }
+    let tournament = match &b.tournament_checkpoint {
+        None | Some(serde_json::Value::Null) => None,
+        Some(v) => {
+            let part: crate::bundle_tournament::TournamentPart = serde_json::from_value(v.clone())
+                .map_err(|e| format!("tournament checkpoint: {e}"))?;
+            Some(crate::bundle_tournament::check(&part, &game, &records)?)
+        }
+    };
     Ok(BundleReport {
+        rotated_to,
+        tournament,
         game: b.game.clone(),
         events: records.len(),
         head_seq: b.records[last].seq,
@@ -915,8 +1004,22 @@ pub fn verify_bundle(file: &Path, as_json: bool) -> CmdResult {
             } else {
                 say!(
                     "ok: these {} events are exactly the game {} as logged by {} at tree size {} (root {}), signed by {}",
-                    r.events, r.game, r.origin, r.tree_size, r.root, r.log_key
+                    r.events,
+                    r.game,
+                    r.origin,
+                    r.tree_size,
+                    r.root,
+                    r.rotated_to
+                        .last()
+                        .map(|s| format!("{} (the log's key {} rotated in the log)", s.new_key, r.log_key))
+                        .unwrap_or_else(|| r.log_key.clone())
                 );
+                for s in &r.rotated_to {
+                    say!(
+                        "the log's key was rotated to {} by a statement signed by the key before it, logged at leaf {} (included in this tree)",
+                        s.new_key, s.leaf_index
+                    );
+                }
                 for (w, t) in &r.witnesses {
                     say!("co-signed by witness {w} at {t} (POSIX seconds)");
                 }
@@ -924,9 +1027,14 @@ pub fn verify_bundle(file: &Path, as_json: bool) -> CmdResult {
                     say!("no witness cosignature: the log alone vouches that it shows this record to everyone");
                 }
                 say!(
-                    "the game's head is seq {} (record {}); every link, signature and role checks; no tournament checkpoint in the bundle",
-                    r.head_seq, r.head_hash
+                    "the game's head is seq {} (record {}); every link, signature and role checks",
+                    r.head_seq,
+                    r.head_hash
                 );
+                match &r.tournament {
+                    Some(t) => say!("{}", crate::bundle_tournament::sentence(t, r.head_seq)),
+                    None => say!("no tournament checkpoint in the bundle"),
+                }
             }
             Ok(())
         }

@@ -483,6 +483,30 @@ fn read_chain(path: &Path) -> Result<Chain, Failure> {
     Chain::open(records).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
 }
 
+/// Every tournament chain of the data directory that verifies (none when
+/// the directory has no `tournaments/`); a file that does not verify is
+/// named on standard error and left out.
+pub(crate) fn all_chains(data: &Path) -> Vec<Chain> {
+    let Ok(entries) = std::fs::read_dir(dir(data)) else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().map(|x| x == "kifu").unwrap_or(false))
+        .collect();
+    paths.sort();
+    paths
+        .iter()
+        .filter_map(|p| match read_chain(p) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("note: tournament chain left out: {}", e.message);
+                None
+            }
+        })
+        .collect()
+}
+
 /// Finds a tournament by id prefix or short name.
 fn find(data: &Path, spec: &str) -> Result<(PathBuf, Chain), Failure> {
     let d = dir(data);
@@ -553,6 +577,7 @@ fn write_facts(data: &Path, target: &Target, bodies: Vec<Body>) -> CmdResult {
     let key = read_private(&target.key)?;
     let n = bodies.len();
     append_all(&mut chain, &key, bodies)?;
+    let auto = checkpoint_finished(data, &mut chain, &key);
     save(&path, &chain)?;
     let head = chain.head();
     say!(
@@ -562,6 +587,13 @@ fn write_facts(data: &Path, target: &Target, bodies: Vec<Body>) -> CmdResult {
         short(&chain.id()),
         head.seq
     );
+    if auto > 0 {
+        say!(
+            "{auto} finished {} checkpointed at {} head",
+            if auto == 1 { "game" } else { "games" },
+            if auto == 1 { "its" } else { "their" }
+        );
+    }
     Ok(())
 }
 
@@ -935,9 +967,29 @@ fn checkpoint_all(
     store: kifu_store::Store,
     chain: &Chain,
 ) -> CmdResult {
+    let bodies: Vec<Body> = due_checkpoints(&store, chain, false)?
+        .into_iter()
+        .map(Body::GameCheckpointed)
+        .collect();
+    drop(store);
+    if bodies.is_empty() {
+        say!("every game of the tournament is checkpointed at its head");
+        return Ok(());
+    }
+    write_facts(data, target, bodies)
+}
+
+/// The checkpoints due: every game of the store paired in this tournament,
+/// or whose genesis names it, whose head moved since its last checkpoint
+/// (with `only_finished`, only the games whose chain has a result).
+fn due_checkpoints(
+    store: &kifu_store::Store,
+    chain: &Chain,
+    only_finished: bool,
+) -> Result<Vec<Checkpoint>, Failure> {
     let p = &chain.projection;
     let id_hex = hex::encode(chain.id());
-    let mut bodies = Vec::new();
+    let mut due = Vec::new();
     for game in store.games()? {
         let genesis = store.genesis(&game)?;
         let paired = p.boards.values().any(|b| b.pairing.game == Some(game));
@@ -948,24 +1000,67 @@ fn checkpoint_all(
         if !paired && !names_us {
             continue;
         }
-        let c = game_checkpoint(&store, chain, game)?;
-        let last = p
-            .boards
-            .get(&(c.round, c.board))
-            .and_then(|b| b.checkpoint.as_ref());
+        let c = game_checkpoint(store, chain, game)?;
+        if only_finished && c.result.is_none() {
+            continue;
+        }
+        let board = p.boards.get(&(c.round, c.board));
+        if only_finished && board.is_some_and(|b| entered_by_official(chain, b)) {
+            continue;
+        }
+        let last = board.and_then(|b| b.checkpoint.as_ref());
         if last.map(|l| (l.game, l.head_seq, l.head_hash))
             == Some((c.game, c.head_seq, c.head_hash))
         {
             continue;
         }
-        bodies.push(Body::GameCheckpointed(c));
+        due.push(c);
     }
-    drop(store);
-    if bodies.is_empty() {
-        say!("every game of the tournament is checkpointed at its head");
-        return Ok(());
+    Ok(due)
+}
+
+/// True when the board's result was last set by an official's
+/// `board_result_entered`: an automatic checkpoint would replace it.
+fn entered_by_official(chain: &Chain, b: &kifu_tournament::Board) -> bool {
+    b.result_seq
+        .and_then(|s| chain.records.get(usize::try_from(s).ok()?))
+        .and_then(|r| r.decode().ok())
+        .is_some_and(|e| matches!(e.body, Body::BoardResultEntered { .. }))
+}
+
+/// With the director's key at hand, every game of the tournament that has
+/// a signed result and is not checkpointed at its head yet is checkpointed
+/// (kind 51) after the facts being written: a finished game's record is
+/// tied into the tournament without a separate `kifu tournament
+/// checkpoint`. A game the tournament refuses to checkpoint (its board is
+/// not paired yet, another game is paired there) is left for later, with a
+/// note. Returns how many were added.
+fn checkpoint_finished(data: &Path, chain: &mut Chain, key: &Keypair) -> usize {
+    let director = chain
+        .projection
+        .genesis
+        .roles_of(&key.public())
+        .contains(&Role::Director);
+    if !director || !data.join("db").exists() {
+        return 0;
     }
-    write_facts(data, target, bodies)
+    let due = match open_existing(data).and_then(|store| due_checkpoints(&store, chain, true)) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("note: finished games not checkpointed: {}", e.message);
+            return 0;
+        }
+    };
+    let at = now_ms();
+    let mut added = 0;
+    for c in due {
+        let game = short(&c.game);
+        match chain.append(key, at, Body::GameCheckpointed(c)) {
+            Ok(_) => added += 1,
+            Err(e) => eprintln!("note: finished game {game} not checkpointed: {e}"),
+        }
+    }
+    added
 }
 
 fn log(data: &Path, a: TLogArgs) -> CmdResult {

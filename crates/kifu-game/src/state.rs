@@ -465,6 +465,14 @@ impl GameState {
                 "a tournament fact in a game chain: ignored",
                 "docs/FORMAT.md, \"Tournament chains\"",
             ),
+            Body::Reserved53 => self.note(
+                "an undefined kind: ignored",
+                "docs/FORMAT.md, \"Verifying a chain\"",
+            ),
+            Body::LogKeyRotated { .. } => self.note(
+                "the log operator's key rotation: not part of a game",
+                "docs/TRANSPARENCY.md, \"Operator key rotation\"",
+            ),
             Body::ClockStarted { running } => {
                 self.clock_event(ClockEvent::Started {
                     at_ms: event.at_ms,

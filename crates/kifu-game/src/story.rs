@@ -33,6 +33,11 @@ pub fn describe(body: &Body) -> String {
         | Body::BoardResultEntered { .. }
         | Body::GameCheckpointed(_)
         | Body::TournamentSanction { .. } => kifu_ledger::tournament::describe(body),
+        Body::Reserved53 => "undefined kind 53".into(),
+        Body::LogKeyRotated { origin, new_key } => format!(
+            "log key rotated: {origin} signs its checkpoints with key {} from this event on",
+            new_key.to_hex()
+        ),
         Body::GameCreated(g) => format!(
             "game created: {} {}x{} under {}, handicap {}, komi {}, time {}",
             crate::words::game_kind(&g.game),

@@ -824,6 +824,20 @@ pub enum Body {
         /// Why, in words.
         reason: String,
     },
+    /// Kind 53: reserved for a tournament chain's kind; refused in every
+    ///     chain by this version.
+    Reserved53,
+    /// Kind 54: The transparency log's operator names the key that signs
+    ///     the log's checkpoints from now on: every checkpoint of a tree
+    ///     that includes this event is signed by `new_key`
+    ///     (`docs/TRANSPARENCY.md` section 8). Signed by the key it
+    ///     replaces, in the log operator's own chain.
+    LogKeyRotated {
+        /// The log's origin (the checkpoints' first line and note key name).
+        origin: String,
+        /// The log's next checkpoint key (Ed25519).
+        new_key: PublicKey,
+    },
 }
 
 impl Body {

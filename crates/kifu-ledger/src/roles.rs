@@ -286,6 +286,21 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         | Body::TournamentSanction { .. } => {
             return refuse("a tournament fact belongs to a tournament chain, not a game chain");
         }
+        Body::Reserved53 => return refuse("kind 53 is not defined by this version"),
+        // docs/TRANSPARENCY.md section 8: the log operator's statement lives
+        // in the operator's chain, whose genesis names the operator's key as
+        // the recorder. Whether it moves the log's key is decided by the
+        // verifier of a checkpoint (the statement must be signed by the key
+        // it trusts), not by the chain.
+        Body::LogKeyRotated { .. } => {
+            if has(roles, &[Role::Recorder]) {
+                true
+            } else {
+                return refuse(
+                    "only the log operator (the recorder of its chain) rotates the log's key",
+                );
+            }
+        }
     };
     if ok {
         Ok(())
@@ -362,7 +377,7 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_name_and_a_stable_index() {
-        assert_eq!(kind_names().len(), 53);
+        assert_eq!(kind_names().len(), 55);
         assert_eq!(kind_names()[26], "member_coopted");
         let declined = Body::RewindDeclined {
             player: Color::White,

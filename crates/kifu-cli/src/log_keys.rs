@@ -1,0 +1,529 @@
+//! The log operator's checkpoint key, rotated in the log itself
+//! (`docs/TRANSPARENCY.md` section 8, `docs/FORMAT.md` kind 54).
+//!
+//! The operator states the rotation as a `log_key_rotated` event signed by
+//! the key being replaced, in the operator's own chain (a chain whose
+//! genesis names that key as its recorder, titled
+//! `kifu log operator <origin>`). The event is a leaf of the log like every
+//! other stored event. A verifier that trusts the old key accepts a
+//! checkpoint signed by the new key only with an inclusion proof of the
+//! rotation in that checkpoint's own tree: the rotation is part of what the
+//! log shows everyone, and every later tree holds it.
+
+use std::path::{Path, PathBuf};
+
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine as _;
+use clap::Args;
+use kifu_ledger::{
+    Body, Event, GameKind, Genesis, Keypair, Participant, PublicKey, Record, Role, TimeControl,
+};
+use kifu_store::tlog::Leaf;
+use kifu_tlog::checkpoint::Checkpoint;
+use kifu_tlog::note::{Note, NoteSigner, NoteVerifier};
+use kifu_tlog::proof::parse_b64_hash;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use crate::archive_cmd::{write_atomically, EXIT_VERIFY_FAILED};
+use crate::store_open::{now_ms, open_existing};
+use crate::tlog_cmd::{CheckpointArgs, DEFAULT_ORIGIN};
+use crate::{CmdResult, Failure};
+
+/// The title of a log operator's chain: this prefix and the origin.
+pub const OPERATOR_TITLE: &str = "kifu log operator ";
+/// First field of a rotation proof file.
+pub const ROTATION_FORMAT: &str = "kifu-log-keys/1";
+
+/// One rotation statement and its place in a tree.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RotationProof {
+    /// The statement's leaf index in the log.
+    pub leaf_index: u64,
+    /// The stored `log_key_rotated` record, base64
+    /// (`u32 LE length || event bytes || signature`).
+    pub record: String,
+    /// Its inclusion proof in the checkpoint's tree, base64 hashes.
+    pub inclusion: Vec<String>,
+}
+
+/// What `kifu prove rotation` prints: the rotations from the log's first
+/// key to the key that signs checkpoints of `tree_size`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RotationFile {
+    /// Always [`ROTATION_FORMAT`].
+    pub format: String,
+    /// The log's origin.
+    pub origin: String,
+    /// The tree size the inclusion proofs are for.
+    pub tree_size: u64,
+    /// The key the first rotation starts from (verifier key).
+    pub log_key: String,
+    /// The rotations, in log order.
+    pub rotations: Vec<RotationProof>,
+}
+
+/// `kifu prove rotation`.
+#[derive(Debug, Args)]
+pub struct ProveRotationArgs {
+    /// Prove against this signed checkpoint (default: the last one kept).
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Also write the proof to this file.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// One step of a verified key history.
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    /// The leaf of the rotation statement.
+    pub leaf_index: u64,
+    /// The key it moved to (verifier key).
+    pub new_key: String,
+}
+
+fn fail(message: impl Into<String>) -> Failure {
+    Failure {
+        message: message.into(),
+        code: EXIT_VERIFY_FAILED,
+    }
+}
+
+/// The key that signs checkpoints of `cp`'s tree, starting from `trusted`
+/// and following `rotations` in order: each statement must be a
+/// `log_key_rotated` of `cp`'s origin, signed by the key trusted so far, and
+/// included in `cp`'s tree at its leaf index. The error says which check
+/// failed.
+pub fn follow(
+    trusted: &NoteVerifier,
+    cp: &Checkpoint,
+    rotations: &[RotationProof],
+) -> Result<(NoteVerifier, Vec<Step>), String> {
+    let mut current = trusted.clone();
+    let mut steps = Vec::new();
+    let mut last_leaf: Option<u64> = None;
+    for (i, r) in rotations.iter().enumerate() {
+        let at = format!("key rotation {} (leaf {})", i + 1, r.leaf_index);
+        let bytes = B64
+            .decode(&r.record)
+            .map_err(|_| format!("{at}: the record is not base64"))?;
+        let record = Record::from_stored(&bytes).map_err(|e| format!("{at}: {e}"))?;
+        let event = record.decode().map_err(|e| format!("{at}: {e}"))?;
+        let Body::LogKeyRotated { origin, new_key } = &event.body else {
+            return Err(format!(
+                "{at}: the record is a {}, not a log key rotation",
+                event.body.kind_name()
+            ));
+        };
+        if origin != &cp.origin || origin != &current.name {
+            return Err(format!(
+                "{at}: it rotates the key of {origin}, not of {}",
+                cp.origin
+            ));
+        }
+        if event.signer.0 != current.key.to_bytes() {
+            return Err(format!(
+                "{at}: signed by key {}, not by the log key {}: only the log's key can name its successor",
+                event.signer.to_hex(),
+                current.to_vkey()
+            ));
+        }
+        record
+            .verify_signature(&event.signer)
+            .map_err(|e| format!("{at}: {e}"))?;
+        if last_leaf.is_some_and(|l| r.leaf_index <= l) {
+            return Err(format!("{at}: the rotations are not in log order"));
+        }
+        last_leaf = Some(r.leaf_index);
+        let leaf = Leaf {
+            game: event.chain,
+            seq: event.seq,
+            record_hash: record.hash(),
+        };
+        let path: Vec<kifu_tlog::Hash> = r
+            .inclusion
+            .iter()
+            .map(|h| parse_b64_hash(h))
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("{at}: {e}"))?;
+        kifu_tlog::verify_inclusion(r.leaf_index, cp.size, &leaf.hash(), &path, &cp.root).map_err(
+            |e| {
+                format!(
+                    "{at}: the statement is not in the checkpoint's tree of size {} ({e})",
+                    cp.size
+                )
+            },
+        )?;
+        let key = new_key
+            .verifying_key()
+            .map_err(|e| format!("{at}: the new key: {e}"))?;
+        current = NoteVerifier::ed25519(origin, key);
+        steps.push(Step {
+            leaf_index: r.leaf_index,
+            new_key: current.to_vkey(),
+        });
+    }
+    Ok((current, steps))
+}
+
+/// Opens a signed checkpoint given the trusted log key and, optionally,
+/// the rotations that lead from it to the key that signed it.
+pub fn open_checkpoint(
+    text: &str,
+    trusted: &NoteVerifier,
+    rotation: Option<&RotationFile>,
+) -> Result<(Note, Checkpoint, NoteVerifier, Vec<Step>), Failure> {
+    let Some(rot) = rotation else {
+        return open_with(text, trusted, &[]);
+    };
+    let note = Note::parse(text).map_err(|e| fail(e.to_string()))?;
+    let cp = Checkpoint::parse(&note.text).map_err(|e| fail(e.to_string()))?;
+    if !rot.rotations.is_empty() && rot.tree_size != cp.size {
+        return Err(fail(format!(
+            "the key rotation proof is for tree size {}, the checkpoint has {}",
+            rot.tree_size, cp.size
+        )));
+    }
+    open_with(text, trusted, &rot.rotations)
+}
+
+/// [`open_checkpoint`] with the rotations themselves (their inclusion
+/// proofs are for the checkpoint's tree).
+pub fn open_with(
+    text: &str,
+    trusted: &NoteVerifier,
+    rotations: &[RotationProof],
+) -> Result<(Note, Checkpoint, NoteVerifier, Vec<Step>), Failure> {
+    let note = Note::parse(text).map_err(|e| fail(e.to_string()))?;
+    let cp = Checkpoint::parse(&note.text).map_err(|e| fail(e.to_string()))?;
+    let (key, steps) = follow(trusted, &cp, rotations).map_err(fail)?;
+    note.verify(std::slice::from_ref(&key)).map_err(|e| {
+        let hint = if steps.is_empty() {
+            " (a checkpoint signed by a new key needs the proof of its rotation: --rotation)"
+        } else {
+            ""
+        };
+        fail(format!("checkpoint: {e}{hint}"))
+    })?;
+    Ok((note, cp, key, steps))
+}
+
+/// Opens an older checkpoint `text` of the same log as `new` (whose tree
+/// `rot`'s proofs are for): it must be signed by the key in force at its
+/// size, the key the rotations with a leaf before that size lead to. The
+/// caller then checks that the two trees are consistent.
+pub fn open_checkpoint_before(
+    text: &str,
+    trusted: &NoteVerifier,
+    new: &Checkpoint,
+    rot: &RotationFile,
+) -> Result<Checkpoint, Failure> {
+    let note = Note::parse(text).map_err(|e| fail(e.to_string()))?;
+    let cp = Checkpoint::parse(&note.text).map_err(|e| fail(e.to_string()))?;
+    if rot.tree_size != new.size {
+        return Err(fail(format!(
+            "the key rotation proof is for tree size {}, the newer checkpoint has {}",
+            rot.tree_size, new.size
+        )));
+    }
+    let (_, steps) = follow(trusted, new, &rot.rotations).map_err(fail)?;
+    let key = match steps.iter().rev().find(|s| s.leaf_index < cp.size) {
+        Some(s) => NoteVerifier::parse(&s.new_key).map_err(|e| fail(e.to_string()))?,
+        None => trusted.clone(),
+    };
+    note.verify(std::slice::from_ref(&key))
+        .map_err(|e| fail(format!("older checkpoint: {e}")))?;
+    Ok(cp)
+}
+
+/// Refuses to sign a checkpoint of `origin` with `signer` (a verifier key)
+/// when the log's key was rotated away from it: after a rotation only the
+/// last new key signs the log's trees.
+pub fn check_signer(
+    store: &kifu_store::Store,
+    origin: &str,
+    signer: &NoteVerifier,
+) -> Result<(), Failure> {
+    let all = rotations_in(store, origin)?;
+    let Some((leaf, record, _)) = all.last() else {
+        return Ok(());
+    };
+    if let Body::LogKeyRotated { new_key, .. } = record.decode()?.body {
+        if new_key.0 != signer.key.to_bytes() {
+            let now = NoteVerifier::ed25519(origin, new_key.verifying_key()?).to_vkey();
+            return Err(Failure::new(format!(
+                "the log's key was rotated to {now} at leaf {leaf}; sign with that key"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Reads a rotation proof file.
+pub fn read_rotation(path: &Path) -> Result<RotationFile, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    let r: RotationFile = serde_json::from_str(&text)
+        .map_err(|e| Failure::new(format!("{}: not a key rotation proof: {e}", path.display())))?;
+    if r.format != ROTATION_FORMAT {
+        return Err(Failure::new(format!(
+            "{}: not a {ROTATION_FORMAT} file",
+            path.display()
+        )));
+    }
+    Ok(r)
+}
+
+/// Every `log_key_rotated` of `origin` in the store's operator chains, in
+/// log order: (leaf index, record, signer, new key).
+fn rotations_in(
+    store: &kifu_store::Store,
+    origin: &str,
+) -> Result<Vec<(u64, Record, PublicKey)>, Failure> {
+    let mut found = Vec::new();
+    for game in store.games()? {
+        let genesis = store.genesis(&game)?;
+        if genesis.title != format!("{OPERATOR_TITLE}{origin}") {
+            continue;
+        }
+        for r in store.read(&game, 1, None)? {
+            let e = r.decode()?;
+            if let Body::LogKeyRotated { origin: o, .. } = &e.body {
+                if o == origin {
+                    let index = store
+                        .leaf_index(&game, e.seq)?
+                        .ok_or_else(|| Failure::new("a key rotation has no leaf in the log"))?;
+                    found.push((index, r, e.signer));
+                }
+            }
+        }
+    }
+    found.sort_by_key(|(i, _, _)| *i);
+    Ok(found)
+}
+
+/// The log's first key (the one its verifiers were given) and the rotation
+/// proofs that lead from it to the key signing the checkpoint `cp`: every
+/// rotation of the origin in the store whose leaf is in `cp`'s tree.
+/// `None` for the key when the log never rotated its key.
+pub fn rotation_proof(
+    store: &kifu_store::Store,
+    cp: &Checkpoint,
+) -> Result<(Option<String>, Vec<RotationProof>), Failure> {
+    let all = rotations_in(store, &cp.origin)?;
+    let first = match all.first() {
+        Some((_, _, signer)) => {
+            Some(NoteVerifier::ed25519(&cp.origin, signer.verifying_key()?).to_vkey())
+        }
+        None => None,
+    };
+    let mut proofs = Vec::new();
+    for (index, record, _) in all.into_iter().filter(|(i, _, _)| *i < cp.size) {
+        proofs.push(RotationProof {
+            leaf_index: index,
+            record: B64.encode(record.to_stored()),
+            inclusion: store
+                .inclusion_proof(index, cp.size)?
+                .iter()
+                .map(|h| B64.encode(h))
+                .collect(),
+        });
+    }
+    Ok((first, proofs))
+}
+
+/// `kifu prove rotation`.
+pub fn prove_rotation(data: &Path, a: ProveRotationArgs) -> CmdResult {
+    let store = open_existing(data)?;
+    let text = match &a.checkpoint {
+        Some(f) => {
+            std::fs::read_to_string(f).map_err(|e| Failure::new(format!("{}: {e}", f.display())))?
+        }
+        None => {
+            store
+                .latest_checkpoint()?
+                .ok_or_else(|| Failure::new("no checkpoint yet"))?
+                .1
+        }
+    };
+    let note = Note::parse(&text).map_err(|e| Failure::new(e.to_string()))?;
+    let cp = Checkpoint::parse(&note.text).map_err(|e| Failure::new(e.to_string()))?;
+    if store.tree_root(cp.size)? != cp.root {
+        return Err(fail(
+            "the checkpoint's root is not this store's: another log, or a fork",
+        ));
+    }
+    let (first, rotations) = rotation_proof(&store, &cp)?;
+    let log_key = match first {
+        Some(k) => k,
+        None => store
+            .log_key()?
+            .ok_or_else(|| Failure::new("the store has no log key"))?,
+    };
+    let file = RotationFile {
+        format: ROTATION_FORMAT.into(),
+        origin: cp.origin.clone(),
+        tree_size: cp.size,
+        log_key,
+        rotations,
+    };
+    let text = serde_json::to_string_pretty(&file)?;
+    if let Some(out) = &a.out {
+        write_atomically(out, text.as_bytes())?;
+    }
+    say!("{text}");
+    Ok(())
+}
+
+fn read_key(path: &Path) -> Result<Keypair, Failure> {
+    crate::keys::read_private(path)
+}
+
+fn seed_of(path: &Path) -> Result<[u8; 32], Failure> {
+    use ed25519_dalek::pkcs8::DecodePrivateKey;
+    let pem = std::fs::read_to_string(path)
+        .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    let key = ed25519_dalek::SigningKey::from_pkcs8_pem(&pem).map_err(|e| {
+        Failure::new(format!(
+            "{}: not an ed25519 PKCS#8 PEM private key: {e}",
+            path.display()
+        ))
+    })?;
+    Ok(key.to_bytes())
+}
+
+/// The genesis of the operator chain of `origin` for `key`.
+fn operator_genesis(origin: &str, key: PublicKey) -> Genesis {
+    Genesis {
+        game: GameKind::Go,
+        ruleset: "lgc-2023".into(),
+        overrides: Vec::new(),
+        board_size: 19,
+        handicap: 0,
+        komi_half_points: 0,
+        time_control: TimeControl::Untimed,
+        roster: vec![Participant {
+            role: Role::Recorder,
+            name: "log operator".into(),
+            key,
+        }],
+        tournament: None,
+        title: format!("{OPERATOR_TITLE}{origin}"),
+        auto_declare: false,
+    }
+}
+
+/// `kifu checkpoint --key OLD.key --rotate-to NEW.key`: records the
+/// rotation in the log (signed by the old key, in the operator's chain for
+/// that key, created on first use), then signs the tree that includes it
+/// with the new key.
+pub fn rotate(data: &Path, a: &CheckpointArgs, new_key_file: &Path) -> CmdResult {
+    let store = open_existing(data)?;
+    let old = read_key(&a.key)?;
+    let new_seed = seed_of(new_key_file)?;
+    let new = Keypair::from_seed(new_seed);
+    if new.public() == old.public() {
+        return Err(Failure::new("the new key is the old key"));
+    }
+    let previous = match store.latest_checkpoint()? {
+        Some((_, text)) => Some(
+            Note::parse(&text)
+                .ok()
+                .and_then(|n| Checkpoint::parse(&n.text).ok())
+                .ok_or_else(|| Failure::new("the last kept checkpoint is damaged"))?,
+        ),
+        None => None,
+    };
+    let origin = a
+        .origin
+        .clone()
+        .or_else(|| previous.as_ref().map(|c| c.origin.clone()))
+        .unwrap_or_else(|| DEFAULT_ORIGIN.to_string());
+    let old_vkey = NoteVerifier::ed25519(&origin, old.public().verifying_key()?).to_vkey();
+    if let Some(current) = store.log_key()? {
+        if current != old_vkey {
+            return Err(Failure::new(format!(
+                "the log's key is {current}, not the key given ({old_vkey}); only the log's current key can rotate it"
+            )));
+        }
+    }
+    let at = now_ms();
+    // The operator chain of this key: its genesis names the key as recorder.
+    let mut chain = None;
+    for game in store.games()? {
+        let g = store.genesis(&game)?;
+        if g.title == format!("{OPERATOR_TITLE}{origin}")
+            && g.roster.iter().any(|p| p.key == old.public())
+        {
+            chain = Some(game);
+        }
+    }
+    let game = match chain {
+        Some(g) => g,
+        None => {
+            let genesis = Event {
+                version: kifu_ledger::FORMAT_VERSION,
+                chain: kifu_ledger::ZERO_HASH,
+                seq: 0,
+                prev_hash: kifu_ledger::ZERO_HASH,
+                at_ms: at,
+                signer: old.public(),
+                body: Body::GameCreated(operator_genesis(&origin, old.public())),
+            }
+            .sign(&old)?;
+            store.append(genesis)?.game
+        }
+    };
+    let head = store
+        .head(&game)?
+        .ok_or_else(|| Failure::new("the operator chain has no head"))?;
+    let statement = Event::next(
+        game,
+        head,
+        at,
+        old.public(),
+        Body::LogKeyRotated {
+            origin: origin.clone(),
+            new_key: new.public(),
+        },
+    )
+    .sign(&old)?;
+    let appended = store.append(statement)?;
+    store.sync()?;
+    let leaf = store
+        .leaf_index(&game, appended.seq)?
+        .ok_or_else(|| Failure::new("the rotation has no leaf in the log"))?;
+    // The first checkpoint of the new key: the tree that includes the rotation.
+    let signer =
+        NoteSigner::new(&origin, new_seed).map_err(|e| Failure::new(format!("origin: {e}")))?;
+    let size = store.tree_size()?;
+    let root = store.tree_root(size)?;
+    let cp = Checkpoint::new(origin.clone(), size, root);
+    let mut note = Note::new(cp.to_text()).map_err(|e| Failure::new(e.to_string()))?;
+    signer.sign(&mut note);
+    let text = note.to_text();
+    store.save_checkpoint(size, &text)?;
+    let new_vkey = signer.verifier().to_vkey();
+    store.set_log_key(&new_vkey)?;
+    if let Some(out) = &a.out {
+        write_atomically(out, text.as_bytes())?;
+    }
+    if a.json {
+        say!(
+            "{}",
+            json!({"checkpoint": text, "origin": origin, "size": size, "root": B64.encode(root),
+                   "log_key": new_vkey, "old_log_key": old_vkey, "rotation_leaf": leaf,
+                   "operator_chain": hex::encode(game), "rotation_seq": appended.seq})
+        );
+    } else {
+        print!("{text}");
+        eprintln!(
+            "log key rotated at leaf {leaf} (operator chain {}, seq {}): {old_vkey} -> {new_vkey}",
+            hex::encode(&game[..6]),
+            appended.seq
+        );
+        eprintln!("log key: {new_vkey}");
+    }
+    Ok(())
+}
