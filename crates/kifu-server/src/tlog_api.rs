@@ -187,7 +187,7 @@ pub fn prove_inclusion(
     root: Option<Hash>,
 ) -> Result<InclusionAnswer, LogError> {
     let no_event = || LogError::NoEvent {
-        game: hex::encode(&game[..8]),
+        game: hex::encode(&game[..6]),
         seq,
     };
     let record = store.get(game, seq)?.ok_or_else(no_event)?;
