@@ -335,9 +335,7 @@ fn target(store: &kifu_store::Store, file: Option<&PathBuf>) -> Result<(u64, Has
             }
             Ok((cp.size, cp.root))
         }
-        None => {
-            kifu_server::tlog_api::proof_target(store).map_err(|e| fail_verify(e.to_string()))
-        }
+        None => kifu_server::tlog_api::proof_target(store).map_err(|e| fail_verify(e.to_string())),
     }
 }
 

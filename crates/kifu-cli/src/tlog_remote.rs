@@ -39,7 +39,8 @@ pub fn checkpoint(url: &str, a: &CheckpointArgs) -> CmdResult {
     let log_key = v["log_key"].as_str().unwrap_or_default();
     // What is written is checked first: a note that parses as a checkpoint
     // and verifies under the key the server names.
-    let note = Note::parse(text).map_err(|e| Failure::new(format!("the server's checkpoint: {e}")))?;
+    let note =
+        Note::parse(text).map_err(|e| Failure::new(format!("the server's checkpoint: {e}")))?;
     Checkpoint::parse(&note.text)
         .map_err(|e| Failure::new(format!("the server's checkpoint: {e}")))?;
     let verifier = kifu_tlog::NoteVerifier::parse(log_key)
@@ -100,10 +101,8 @@ pub fn prove_inclusion(url: &str, a: &ProveInclusionArgs) -> CmdResult {
 
 /// `kifu prove consistency OLD NEW --server URL [--text]`.
 pub fn prove_consistency(url: &str, a: &ProveConsistencyArgs) -> CmdResult {
-    let v = Client::new(url).get_json(&format!(
-        "/proof/consistency?old={}&new={}",
-        a.old, a.new
-    ))?;
+    let v =
+        Client::new(url).get_json(&format!("/proof/consistency?old={}&new={}", a.old, a.new))?;
     if a.text {
         print!("{}", parse::<ConsistencyProof>(&v, "proof")?.to_text());
     } else {

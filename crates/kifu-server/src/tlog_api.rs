@@ -69,7 +69,9 @@ pub enum LogError {
         size: u64,
     },
     /// The store's tree does not extend the last signed checkpoint.
-    #[error("the store no longer holds the tree of the last checkpoint (size {0}); refusing to sign")]
+    #[error(
+        "the store no longer holds the tree of the last checkpoint (size {0}); refusing to sign"
+    )]
     Inconsistent(u64),
     /// A kept checkpoint, or the origin, is not usable.
     #[error("{0}")]
