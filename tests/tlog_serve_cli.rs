@@ -276,9 +276,19 @@ fn the_served_log_checks_offline_with_kifu_and_go_and_survives_a_restart() {
     assert!(h["content-type"].starts_with("text/plain"));
     assert!(text(&body).starts_with("kifu.example/served\n0\n"));
 
-    let demo: Value = serde_json::from_str(&ok(&through(&d, &url, &["demo", "--json"]))).unwrap();
-    let game = demo["game"].as_str().unwrap().to_string();
-    let s1 = demo["store_events"].as_u64().unwrap();
+    // Five demo games: over 256 leaves, so a full tile, a partial one and
+    // a level-1 tile are served.
+    let mut game = String::new();
+    let mut s1 = 0;
+    for _ in 0..5 {
+        let demo: Value =
+            serde_json::from_str(&ok(&through(&d, &url, &["demo", "--json"]))).unwrap();
+        if game.is_empty() {
+            game = demo["game"].as_str().unwrap().to_string();
+        }
+        s1 = demo["store_events"].as_u64().unwrap();
+    }
+    assert!(s1 > 256, "{s1}");
 
     // On demand: signed once the tree grew (201), then the same one (200).
     let v1 = fresh_checkpoint(&d, &url, "cp1", s1);
