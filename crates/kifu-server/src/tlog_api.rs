@@ -695,6 +695,111 @@ pub fn render_metrics(app: &App) -> String {
 mod tests {
     use super::*;
 
+    fn store_with_games(n: usize) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let cast = kifu_ledger::testkit::Cast::new();
+        for i in 0..n {
+            let c = kifu_ledger::testkit::sample_game(&cast, &format!("game {i}"));
+            store.append_batch(c.records.clone()).unwrap();
+        }
+        (dir, store)
+    }
+
+    fn config(gap: Duration) -> Option<CheckpointConfig> {
+        Some(CheckpointConfig {
+            seed: [9; 32],
+            origin: Some("kifu.example/unit".into()),
+            every: None,
+            min_gap: gap,
+        })
+    }
+
+    #[test]
+    fn signs_only_a_grown_tree_and_not_too_often_on_demand() {
+        let (_dir, store) = store_with_games(1);
+        let face = LogFace::start(&store, config(Duration::from_secs(3600))).unwrap();
+        assert_eq!(face.signed.load(Ordering::Relaxed), 1, "signed at start");
+        let first = last_checkpoint(&store).unwrap().unwrap();
+        assert_eq!(first.checkpoint.size, store.tree_size().unwrap());
+        assert_eq!(
+            face.sign_if_grown(&store, false).unwrap(),
+            Signed::Unchanged
+        );
+        let cast = kifu_ledger::testkit::Cast::new();
+        let c = kifu_ledger::testkit::sample_game(&cast, "later");
+        store.append_batch(c.records.clone()).unwrap();
+        // Grown, but asked within the gap: the last one stands.
+        assert_eq!(face.sign_if_grown(&store, false).unwrap(), Signed::TooSoon);
+        assert_eq!(last_checkpoint(&store).unwrap().unwrap().text, first.text);
+        // The periodic signer is not held by the gap.
+        assert_eq!(face.sign_if_grown(&store, true).unwrap(), Signed::New);
+        let second = last_checkpoint(&store).unwrap().unwrap();
+        assert_eq!(second.checkpoint.size, store.tree_size().unwrap());
+        assert_eq!(face.signed.load(Ordering::Relaxed), 2);
+        // A restart with the same key signs nothing new.
+        let again = LogFace::start(&store, config(Duration::ZERO)).unwrap();
+        assert_eq!(again.signed.load(Ordering::Relaxed), 0);
+        // Another key under the same name: its own checkpoint is signed.
+        let other = LogFace::start(
+            &store,
+            Some(CheckpointConfig {
+                seed: [8; 32],
+                ..config(Duration::ZERO).unwrap()
+            }),
+        )
+        .unwrap();
+        assert_eq!(other.signed.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn refuses_to_sign_a_tree_inconsistent_with_the_last_checkpoint() {
+        let (_dir, store) = store_with_games(1);
+        let signer = NoteSigner::new("kifu.example/unit", [9; 32]).unwrap();
+        let size = store.tree_size().unwrap();
+        // A kept checkpoint of this origin whose root is not the store's.
+        let mut note =
+            Note::new(Checkpoint::new("kifu.example/unit", size - 1, [7; 32]).to_text()).unwrap();
+        signer.sign(&mut note);
+        store.save_checkpoint(size - 1, &note.to_text()).unwrap();
+        let e = sign_checkpoint(&store, &signer).unwrap_err();
+        assert!(
+            matches!(e, LogError::Inconsistent(s) if s == size - 1),
+            "{e}"
+        );
+        assert!(LogFace::start(&store, config(Duration::ZERO)).is_err());
+        // Nothing was signed over it.
+        assert_eq!(
+            last_checkpoint(&store).unwrap().unwrap().checkpoint.size,
+            size - 1
+        );
+    }
+
+    #[test]
+    fn tiles_exist_only_once_the_tree_holds_them() {
+        let (_dir, store) = store_with_games(1);
+        let size = store.tree_size().unwrap();
+        let t = |level, index, width| TileRequest {
+            level,
+            index,
+            width,
+        };
+        let tile = read_tile(&store, t(Some(0), 0, size)).unwrap().unwrap();
+        assert_eq!(tile.len() as u64, 32 * size);
+        // A narrower partial tile is a prefix of the wider one.
+        let narrow = read_tile(&store, t(Some(0), 0, 2)).unwrap().unwrap();
+        assert_eq!(&tile[..64], &narrow[..]);
+        assert!(read_tile(&store, t(Some(0), 0, size + 1))
+            .unwrap()
+            .is_none());
+        assert!(read_tile(&store, t(Some(0), 0, 256)).unwrap().is_none());
+        assert!(read_tile(&store, t(Some(7), u64::MAX, 256))
+            .unwrap()
+            .is_none());
+        let entries = read_tile(&store, t(None, 0, size)).unwrap().unwrap();
+        assert_eq!(entries.len() as u64, 74 * size);
+    }
+
     #[test]
     fn tile_paths_parse_only_in_their_canonical_form() {
         let t = |p| parse_tile_path(p);
