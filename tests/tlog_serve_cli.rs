@@ -252,6 +252,53 @@ fn go_check(doc: &Value, file: &Path) -> Option<String> {
     Some(out)
 }
 
+/// The `curl` lines of the ```bash blocks of docs/API.md (the log's
+/// section; the other sections' ```sh blocks run in serve_cli).
+fn run_api_examples(d: &Dir, url: &str, game: &str) {
+    let curl = Command::new("curl")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !curl {
+        assert!(!peers_required(), "curl is required (KIFU_REQUIRE_PEERS=1)");
+        eprintln!("skipping the API examples: curl is not installed");
+        return;
+    }
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/API.md"))
+            .unwrap();
+    let mut examples = Vec::new();
+    let mut in_bash = false;
+    for line in doc.lines() {
+        if line.starts_with("```") {
+            in_bash = line == "```bash";
+            continue;
+        }
+        if in_bash && line.starts_with("curl ") {
+            examples.push(line.to_string());
+        }
+    }
+    assert!(examples.len() >= 10, "{examples:?}");
+    let work = d.p("api-work");
+    std::fs::create_dir_all(&work).unwrap();
+    for ex in &examples {
+        let o = Command::new("bash")
+            .args(["-c", ex])
+            .current_dir(&work)
+            .env("KIFU", url)
+            .env("GAME", &game[..12])
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{ex}\n{}\n{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    assert_eq!(std::fs::read(work.join("tile-0-000")).unwrap().len(), 8192);
+}
+
 #[test]
 fn the_served_log_checks_offline_with_kifu_and_go_and_survives_a_restart() {
     let d = Dir::new();
@@ -301,6 +348,10 @@ fn the_served_log_checks_offline_with_kifu_and_go_and_survives_a_restart() {
     assert_eq!(text(&again), cp1);
     let (_, _, served) = get(&format!("{url}/checkpoint"));
     assert_eq!(text(&served), cp1, "GET /checkpoint is the exact note");
+
+    // The examples of docs/API.md's "The transparency log" run as written.
+    assert_eq!(s1, 315, "the examples assume the five demo games");
+    run_api_examples(&d, &url, &game);
 
     // An inclusion proof fetched through --server checks offline.
     let inc1 = ok(&through(&d, &url, &["prove", "inclusion", &game, "5"]));
