@@ -68,7 +68,8 @@ pub enum Command {
     /// Referee a computer-Go match over GTP as the UEC Cup server, recording
     /// every fact in signed game chains.
     Match(crate::match_cmd::MatchArgs),
-    /// Sign the transparency log's current tree head (a C2SP checkpoint).
+    /// Sign the transparency log's current tree head (a C2SP checkpoint);
+    /// with --server, fetch the server's latest one.
     Checkpoint(crate::tlog_cmd::CheckpointArgs),
     /// Cosign a log checkpoint as a witness, after checking it is consistent
     /// with the last one this witness cosigned.

@@ -223,6 +223,11 @@ pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
     if let Some(url) = crate::remote::server() {
         return crate::tlog_remote::checkpoint(url, &a);
     }
+    if a.fresh {
+        return Err(Failure::new(
+            "--fresh asks a server to sign: use it with --server URL",
+        ));
+    }
     let key = a.key.as_ref().ok_or_else(|| {
         Failure::new(
             "--key OPERATOR.key is needed to sign (or --server URL to fetch a server's checkpoint)",
