@@ -17,6 +17,10 @@
 //	inclusion           [{leaf_index, tree_size, hashes (base64), leaf (hex data, else leaves[leaf_index])}]
 //	consistency         [{old_size, new_size, hashes (base64)}]
 //	tiles               [{path, level, index, width, data (hex)}] for tiles_tree_size leaves "i as u32 BE"
+//	server              a `kifu serve` URL: its /checkpoint is fetched and opened with log_vkey, and
+//	                    tlog.TileHashReader reads the tree through its /tile/... endpoints; the
+//	                    inclusion and consistency proofs of that size must equal Go's own from
+//	                    the tiles, and every entry in /tile/entries must hash to its leaf
 //
 // It prints one line per kind of check and exits 1 at the first failure.
 package main
@@ -29,6 +33,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -74,6 +80,7 @@ type input struct {
 	Consistency        []consistencyJSON `json:"consistency"`
 	TilesTreeSize      int64             `json:"tiles_tree_size"`
 	Tiles              []tileJSON        `json:"tiles"`
+	Server             string            `json:"server"`
 }
 
 func fail(format string, args ...interface{}) {
@@ -188,6 +195,140 @@ func cosignatureOK(n *note.Note, vkey string) (bool, uint64) {
 	return false, 0
 }
 
+// httpTiles reads C2SP tlog-tiles from a server: Go names a tile
+// tile/8/L/N (and entry bundles tile/8/data/N); C2SP drops the height.
+type httpTiles struct {
+	base    string
+	fetched int
+}
+
+func c2spPath(t tlog.Tile) string {
+	p := t.Path()
+	if t.L < 0 {
+		return strings.Replace(p, "tile/8/data/", "tile/entries/", 1)
+	}
+	return strings.Replace(p, "tile/8/", "tile/", 1)
+}
+
+func (h *httpTiles) get(path string) ([]byte, error) {
+	resp, err := http.Get(h.base + "/" + path)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	if resp.StatusCode != 200 {
+		return nil, fmt.Errorf("GET /%s: HTTP %d: %s", path, resp.StatusCode, body)
+	}
+	h.fetched++
+	return body, nil
+}
+
+func (h *httpTiles) Height() int { return 8 }
+
+func (h *httpTiles) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
+	out := make([][]byte, len(tiles))
+	for i, t := range tiles {
+		b, err := h.get(c2spPath(t))
+		if err != nil {
+			return nil, err
+		}
+		out[i] = b
+	}
+	return out, nil
+}
+
+func (h *httpTiles) SaveTiles(tiles []tlog.Tile, data [][]byte) {}
+
+// checkServer opens the server's checkpoint and reads its tree through tiles.
+func checkServer(in *input, verifier note.Verifier) {
+	if verifier == nil {
+		fail("server without log_vkey")
+	}
+	h := &httpTiles{base: strings.TrimSuffix(in.Server, "/")}
+	msg, err := h.get("checkpoint")
+	if err != nil {
+		fail("%v", err)
+	}
+	n, err := note.Open(msg, note.VerifierList(verifier))
+	if err != nil {
+		fail("note.Open of the served checkpoint: %v", err)
+	}
+	origin, size, root := checkpointRoot(n.Text)
+	fmt.Printf("ok: Go note.Open verifies the checkpoint served by kifu serve: %s at size %d\n", origin, size)
+	tree := tlog.Tree{N: size, Hash: root}
+	reader := tlog.TileHashReader(tree, h)
+	got, err := tlog.TreeHash(size, reader)
+	if err != nil || got != root {
+		fail("tlog.TreeHash over the served tiles: %v (%s, checkpoint %s)", err, got, root)
+	}
+	proved := 0
+	for _, p := range in.Inclusion {
+		if p.TreeSize != size || p.Leaf == nil {
+			continue
+		}
+		mine, err := tlog.ProveRecord(size, p.LeafIndex, reader)
+		if err != nil {
+			fail("tlog.ProveRecord(%d) over the served tiles: %v", p.LeafIndex, err)
+		}
+		if fmt.Sprint(mine) != fmt.Sprint(tlog.RecordProof(hashes64(p.Hashes))) {
+			fail("the server's inclusion proof of leaf %d differs from Go's from its tiles", p.LeafIndex)
+		}
+		proved++
+	}
+	for _, p := range in.Consistency {
+		if p.NewSize != size {
+			continue
+		}
+		mine, err := tlog.ProveTree(size, p.OldSize, reader)
+		if err != nil {
+			fail("tlog.ProveTree(%d, %d) over the served tiles: %v", size, p.OldSize, err)
+		}
+		if fmt.Sprint(mine) != fmt.Sprint(tlog.TreeProof(hashes64(p.Hashes))) {
+			fail("the server's consistency proof %d -> %d differs from Go's from its tiles", p.OldSize, size)
+		}
+		proved++
+	}
+	entries := int64(0)
+	for k := int64(0); k*256 < size; k++ {
+		w := size - k*256
+		if w > 256 {
+			w = 256
+		}
+		data, err := h.get(c2spPath(tlog.Tile{H: 8, L: -1, N: k, W: int(w)}))
+		if err != nil {
+			fail("%v", err)
+		}
+		for i := int64(0); i < w; i++ {
+			if len(data) < 2 {
+				fail("entry bundle %d ends early", k)
+			}
+			l := int(binary.BigEndian.Uint16(data[:2]))
+			if len(data) < 2+l {
+				fail("entry bundle %d ends early", k)
+			}
+			leaf := data[2 : 2+l]
+			data = data[2+l:]
+			idx := k*256 + i
+			hs, err := reader.ReadHashes([]int64{tlog.StoredHashIndex(0, idx)})
+			if err != nil {
+				fail("leaf hash %d: %v", idx, err)
+			}
+			if tlog.RecordHash(leaf) != hs[0] {
+				fail("served entry %d does not hash to the tree's leaf %d", idx, idx)
+			}
+			entries++
+		}
+		if len(data) != 0 {
+			fail("entry bundle %d has bytes after its %d entries", k, w)
+		}
+	}
+	fmt.Printf("ok: Go tlog.TileHashReader reads %d served tiles; %d entries hash to their leaves; %d served proofs equal Go's\n", h.fetched, entries, proved)
+}
+
 func main() {
 	if len(os.Args) != 2 {
 		fail("usage: sumdb_check FILE.json")
@@ -251,6 +392,16 @@ func main() {
 				fail("the cosignature by %s does not verify", in.WitnessVkey)
 			}
 			fmt.Printf("ok: cosignature/v1 by %s at time %d verifies (crypto/ed25519)\n", in.WitnessVkey, ts)
+		}
+	}
+
+	if in.Server != "" {
+		checkServer(&in, verifier)
+		// The served checkpoint's root checks the proofs below.
+		msg, _ := (&httpTiles{base: strings.TrimSuffix(in.Server, "/")}).get("checkpoint")
+		if n, err := note.Open(msg, note.VerifierList(verifier)); err == nil {
+			_, size, root := checkpointRoot(n.Text)
+			roots[size] = root
 		}
 	}
 

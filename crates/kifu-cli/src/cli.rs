@@ -68,7 +68,8 @@ pub enum Command {
     /// Referee a computer-Go match over GTP as the UEC Cup server, recording
     /// every fact in signed game chains.
     Match(crate::match_cmd::MatchArgs),
-    /// Sign the transparency log's current tree head (a C2SP checkpoint).
+    /// Sign the transparency log's current tree head (a C2SP checkpoint);
+    /// with --server, fetch the server's latest one.
     Checkpoint(crate::tlog_cmd::CheckpointArgs),
     /// Cosign a log checkpoint as a witness, after checking it is consistent
     /// with the last one this witness cosigned.
@@ -134,6 +135,18 @@ pub struct ServeArgs {
     /// Replicas of the stream when it is created.
     #[arg(long, default_value_t = 1, requires = "nats")]
     pub nats_replicas: usize,
+    /// Sign the transparency log's checkpoints with this operator key
+    /// (PKCS#8 PEM); served at /checkpoint (see docs/TRANSPARENCY.md).
+    #[arg(long)]
+    pub checkpoint_key: Option<std::path::PathBuf>,
+    /// The log's origin line and key name (default: the last checkpoint's,
+    /// else kifu.local/log).
+    #[arg(long, requires = "checkpoint_key")]
+    pub origin: Option<String>,
+    /// Sign a checkpoint this often when the log grew, in seconds (0: only
+    /// on demand, POST /checkpoint).
+    #[arg(long, default_value_t = 60, requires = "checkpoint_key")]
+    pub checkpoint_every: u64,
 }
 
 /// `kifu completions`.

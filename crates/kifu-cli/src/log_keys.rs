@@ -27,11 +27,11 @@ use serde_json::json;
 
 use crate::archive_cmd::{write_atomically, EXIT_VERIFY_FAILED};
 use crate::store_open::{now_ms, open_existing};
-use crate::tlog_cmd::{CheckpointArgs, DEFAULT_ORIGIN};
+use crate::tlog_cmd::CheckpointArgs;
 use crate::{CmdResult, Failure};
+use kifu_server::tlog_api::DEFAULT_ORIGIN;
 
-/// The title of a log operator's chain: this prefix and the origin.
-pub const OPERATOR_TITLE: &str = "kifu log operator ";
+pub use kifu_server::tlog_api::OPERATOR_TITLE;
 /// First field of a rotation proof file.
 pub const ROTATION_FORMAT: &str = "kifu-log-keys/1";
 
@@ -238,26 +238,15 @@ pub fn open_checkpoint_before(
 }
 
 /// Refuses to sign a checkpoint of `origin` with `signer` (a verifier key)
-/// when the log's key was rotated away from it: after a rotation only the
-/// last new key signs the log's trees.
+/// when the log's key was rotated away from it (the server's rule,
+/// `kifu_server::tlog_api::check_signer`).
 pub fn check_signer(
     store: &kifu_store::Store,
     origin: &str,
     signer: &NoteVerifier,
 ) -> Result<(), Failure> {
-    let all = rotations_in(store, origin)?;
-    let Some((leaf, record, _)) = all.last() else {
-        return Ok(());
-    };
-    if let Body::LogKeyRotated { new_key, .. } = record.decode()?.body {
-        if new_key.0 != signer.key.to_bytes() {
-            let now = NoteVerifier::ed25519(origin, new_key.verifying_key()?).to_vkey();
-            return Err(Failure::new(format!(
-                "the log's key was rotated to {now} at leaf {leaf}; sign with that key"
-            )));
-        }
-    }
-    Ok(())
+    kifu_server::tlog_api::check_signer(store, origin, signer)
+        .map_err(|e| Failure::new(e.to_string()))
 }
 
 /// Reads a rotation proof file.
@@ -281,26 +270,7 @@ fn rotations_in(
     store: &kifu_store::Store,
     origin: &str,
 ) -> Result<Vec<(u64, Record, PublicKey)>, Failure> {
-    let mut found = Vec::new();
-    for game in store.games()? {
-        let genesis = store.genesis(&game)?;
-        if genesis.title != format!("{OPERATOR_TITLE}{origin}") {
-            continue;
-        }
-        for r in store.read(&game, 1, None)? {
-            let e = r.decode()?;
-            if let Body::LogKeyRotated { origin: o, .. } = &e.body {
-                if o == origin {
-                    let index = store
-                        .leaf_index(&game, e.seq)?
-                        .ok_or_else(|| Failure::new("a key rotation has no leaf in the log"))?;
-                    found.push((index, r, e.signer));
-                }
-            }
-        }
-    }
-    found.sort_by_key(|(i, _, _)| *i);
-    Ok(found)
+    kifu_server::tlog_api::rotations_in(store, origin).map_err(|e| Failure::new(e.to_string()))
 }
 
 /// The log's first key (the one its verifiers were given) and the rotation
@@ -418,9 +388,9 @@ fn operator_genesis(origin: &str, key: PublicKey) -> Genesis {
 /// rotation in the log (signed by the old key, in the operator's chain for
 /// that key, created on first use), then signs the tree that includes it
 /// with the new key.
-pub fn rotate(data: &Path, a: &CheckpointArgs, new_key_file: &Path) -> CmdResult {
+pub fn rotate(data: &Path, a: &CheckpointArgs, key: &Path, new_key_file: &Path) -> CmdResult {
     let store = open_existing(data)?;
-    let old = read_key(&a.key)?;
+    let old = read_key(key)?;
     let new_seed = seed_of(new_key_file)?;
     let new = Keypair::from_seed(new_seed);
     if new.public() == old.public() {

@@ -40,6 +40,7 @@ mod sgf_cmd;
 mod shell_cmd;
 mod store_open;
 mod tlog_cmd;
+mod tlog_remote;
 mod tournament_cmd;
 mod tournament_verify;
 

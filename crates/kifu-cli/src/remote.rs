@@ -370,7 +370,7 @@ impl Client {
         }
     }
 
-    fn get_json(&self, path: &str) -> Result<Value, Failure> {
+    pub(crate) fn get_json(&self, path: &str) -> Result<Value, Failure> {
         let r = self
             .agent
             .get(&self.url(path))
@@ -380,7 +380,22 @@ impl Client {
             .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))
     }
 
-    fn get_bytes(&self, path: &str) -> Result<Vec<u8>, Failure> {
+    /// POSTs an empty body; the answer's status and bytes.
+    pub(crate) fn post_empty(&self, path: &str) -> Result<(u16, Vec<u8>), Failure> {
+        let r = self
+            .agent
+            .post(&self.url(path))
+            .call()
+            .map_err(|e| self.failure(e))?;
+        let status = r.status();
+        let mut out = Vec::new();
+        r.into_reader()
+            .read_to_end(&mut out)
+            .map_err(|e| Failure::new(format!("reading the server's answer: {e}")))?;
+        Ok((status, out))
+    }
+
+    pub(crate) fn get_bytes(&self, path: &str) -> Result<Vec<u8>, Failure> {
         let r = self
             .agent
             .get(&self.url(path))

@@ -27,12 +27,21 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
             .map(|g| kifu_go::sgf::write(&g))
             .map_err(|f| f.message)
     });
+    let checkpoints = match &a.checkpoint_key {
+        Some(key) => Some(kifu_server::tlog_api::CheckpointConfig {
+            seed: crate::tlog_cmd::read_seed(key)?,
+            origin: a.origin.clone(),
+            every: (a.checkpoint_every > 0).then(|| Duration::from_secs(a.checkpoint_every)),
+            min_gap: Duration::from_secs(1),
+        }),
+        None => None,
+    };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
-        let server = Server::new(store.clone(), limits, sgf)?;
+        let server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?;
         let url = format!("http://{addr}");
         marker::write(data, &url)?;
         say!("listening on {url}");

@@ -22,17 +22,16 @@ use crate::render::short;
 use crate::store_open::open_existing;
 use crate::{CmdResult, Failure};
 
-/// Origin used when none is given and none was used before.
-pub const DEFAULT_ORIGIN: &str = "kifu.local/log";
 /// First line of a bundle file.
 pub const BUNDLE_FORMAT: &str = "kifu-bundle/1";
 
 /// `kifu checkpoint`.
 #[derive(Debug, Args)]
 pub struct CheckpointArgs {
-    /// The log operator's private key (PKCS#8 PEM).
+    /// The log operator's private key (PKCS#8 PEM); not with --server,
+    /// where the server signs with its own.
     #[arg(long)]
-    pub key: PathBuf,
+    pub key: Option<PathBuf>,
     /// The log's origin line, also the key name (default: the origin of
     /// the last checkpoint, else kifu.local/log).
     #[arg(long)]
@@ -48,6 +47,10 @@ pub struct CheckpointArgs {
     /// (docs/TRANSPARENCY.md section 8).
     #[arg(long, value_name = "NEW.key")]
     pub rotate_to: Option<PathBuf>,
+    /// With --server: ask the server to sign the current tree first
+    /// (POST /checkpoint) instead of fetching its latest checkpoint.
+    #[arg(long)]
+    pub fresh: bool,
 }
 
 /// `kifu witness`.
@@ -205,7 +208,7 @@ fn read_text(path: &Path) -> Result<String, Failure> {
     std::fs::read_to_string(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
 }
 
-fn read_seed(path: &Path) -> Result<[u8; 32], Failure> {
+pub(crate) fn read_seed(path: &Path) -> Result<[u8; 32], Failure> {
     let pem = read_text(path)?;
     let key = ed25519_dalek::SigningKey::from_pkcs8_pem(&pem).map_err(|e| {
         Failure::new(format!(
@@ -235,53 +238,38 @@ fn b64(h: &[u8]) -> String {
 
 /// `kifu checkpoint`.
 pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
+    if let Some(url) = crate::remote::server() {
+        return crate::tlog_remote::checkpoint(url, &a);
+    }
+    if a.fresh {
+        return Err(Failure::new(
+            "--fresh asks a server to sign: use it with --server URL",
+        ));
+    }
+    let key = a.key.as_ref().ok_or_else(|| {
+        Failure::new(
+            "--key OPERATOR.key is needed to sign (or --server URL to fetch a server's checkpoint)",
+        )
+    })?;
     if let Some(new) = &a.rotate_to {
-        return crate::log_keys::rotate(data, &a, new);
+        return crate::log_keys::rotate(data, &a, key, new);
     }
     let store = open_existing(data)?;
-    let previous = store.latest_checkpoint()?;
-    let previous_cp = match &previous {
-        Some((_, text)) => Some(
-            Note::parse(text)
-                .ok()
-                .and_then(|n| Checkpoint::parse(&n.text).ok())
-                .ok_or_else(|| Failure::new("the last kept checkpoint is damaged"))?,
-        ),
-        None => None,
-    };
-    let origin = a
-        .origin
-        .clone()
-        .or_else(|| previous_cp.as_ref().map(|c| c.origin.clone()))
-        .unwrap_or_else(|| DEFAULT_ORIGIN.to_string());
-    let signer = NoteSigner::new(&origin, read_seed(&a.key)?)
+    let origin = kifu_server::tlog_api::resolve_origin(&store, a.origin.as_deref())
+        .map_err(|e| Failure::new(e.to_string()))?;
+    let signer = NoteSigner::new(&origin, read_seed(key)?)
         .map_err(|e| Failure::new(format!("origin: {e}")))?;
     crate::log_keys::check_signer(&store, &origin, &signer.verifier())?;
-    let size = store.tree_size()?;
-    let root = store.tree_root(size)?;
-    // C2SP tlog-checkpoint: a log must never sign a checkpoint inconsistent
-    // with one it signed before. The store only appends; check it anyway.
-    if let Some(prev) = &previous_cp {
-        if prev.origin == origin && (prev.size > size || store.tree_root(prev.size)? != prev.root) {
-            return Err(Failure::new(format!(
-                "the store no longer holds the tree of the last checkpoint (size {}); refusing to sign",
-                prev.size
-            )));
-        }
-    }
-    let cp = Checkpoint::new(origin, size, root);
-    let mut note = Note::new(cp.to_text()).map_err(|e| Failure::new(e.to_string()))?;
-    signer.sign(&mut note);
-    let text = note.to_text();
-    store.save_checkpoint(size, &text)?;
-    store.set_log_key(&signer.verifier().to_vkey())?;
+    let signed = kifu_server::tlog_api::sign_checkpoint(&store, &signer)
+        .map_err(|e| Failure::new(e.to_string()))?;
+    let (cp, text) = (signed.checkpoint, signed.text);
     if let Some(out) = &a.out {
         write_atomically(out, text.as_bytes())?;
     }
     if a.json {
         say!(
             "{}",
-            json!({"checkpoint": text, "origin": cp.origin, "size": size, "root": b64(&root), "log_key": signer.verifier().to_vkey()})
+            json!({"checkpoint": text, "origin": cp.origin, "size": cp.size, "root": b64(&cp.root), "log_key": signer.verifier().to_vkey()})
         );
     } else {
         print!("{text}");
@@ -363,7 +351,7 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
 fn target(store: &kifu_store::Store, file: Option<&PathBuf>) -> Result<(u64, Hash), Failure> {
     let text = match file {
         Some(f) => Some(read_text(f)?),
-        None => store.latest_checkpoint()?.map(|(_, t)| t),
+        None => None,
     };
     match text {
         Some(t) => {
@@ -378,70 +366,41 @@ fn target(store: &kifu_store::Store, file: Option<&PathBuf>) -> Result<(u64, Has
             }
             Ok((cp.size, cp.root))
         }
-        None => {
-            let size = store.tree_size()?;
-            Ok((size, store.tree_root(size)?))
-        }
+        None => kifu_server::tlog_api::proof_target(store).map_err(|e| fail_verify(e.to_string())),
     }
 }
 
 /// `kifu prove inclusion`.
 pub fn prove_inclusion(data: &Path, a: ProveInclusionArgs) -> CmdResult {
+    if let Some(url) = crate::remote::server() {
+        return crate::tlog_remote::prove_inclusion(url, &a);
+    }
     let store = open_existing(data)?;
     let game = store.resolve(&a.game)?;
-    let record = store
-        .get(&game, a.seq)?
-        .ok_or_else(|| Failure::new(format!("game {} has no event {}", short(&game), a.seq)))?;
-    let index = store
-        .leaf_index(&game, a.seq)?
-        .ok_or_else(|| Failure::new("the event has no leaf in the log"))?;
     let (size, root) = target(&store, a.checkpoint.as_ref())?;
-    if index >= size {
-        return Err(Failure::new(format!(
-            "event {} is leaf {index}, after the checkpoint's {size} leaves; sign a newer checkpoint",
-            a.seq
-        )));
-    }
-    let proof = InclusionProof {
-        leaf_index: index,
-        tree_size: size,
-        hashes: store.inclusion_proof(index, size)?,
-    };
-    let leaf = Leaf {
-        game,
-        seq: a.seq,
-        record_hash: record.hash(),
-    };
+    let answer = kifu_server::tlog_api::prove_inclusion(&store, &game, a.seq, size, Some(root))
+        .map_err(|e| Failure::new(e.to_string()))?;
     if a.text {
-        print!("{}", proof.to_text());
-        return Ok(());
+        print!("{}", answer.proof.to_text());
+    } else {
+        say!("{}", answer.to_json());
     }
-    let mut v = serde_json::to_value(&proof)?;
-    v["leaf"] = json!(hex::encode(leaf.to_bytes()));
-    v["leaf_hash"] = json!(b64(&leaf.hash()));
-    v["root"] = json!(b64(&root));
-    v["game"] = json!(hex::encode(game));
-    v["seq"] = json!(a.seq);
-    say!("{v}");
     Ok(())
 }
 
 /// `kifu prove consistency`.
 pub fn prove_consistency(data: &Path, a: ProveConsistencyArgs) -> CmdResult {
-    let store = open_existing(data)?;
-    let proof = ConsistencyProof {
-        old_size: a.old,
-        new_size: a.new,
-        hashes: store.consistency_proof(a.old, a.new)?,
-    };
-    if a.text {
-        print!("{}", proof.to_text());
-        return Ok(());
+    if let Some(url) = crate::remote::server() {
+        return crate::tlog_remote::prove_consistency(url, &a);
     }
-    let mut v = serde_json::to_value(&proof)?;
-    v["old_root"] = json!(b64(&store.tree_root(a.old)?));
-    v["new_root"] = json!(b64(&store.tree_root(a.new)?));
-    say!("{v}");
+    let store = open_existing(data)?;
+    let answer = kifu_server::tlog_api::prove_consistency(&store, a.old, a.new)
+        .map_err(|e| Failure::new(e.to_string()))?;
+    if a.text {
+        print!("{}", answer.proof.to_text());
+    } else {
+        say!("{}", answer.to_json());
+    }
     Ok(())
 }
 

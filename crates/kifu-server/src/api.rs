@@ -419,7 +419,7 @@ pub async fn healthz(State(app): State<Arc<App>>) -> Json<Value> {
 pub async fn metrics(State(app): State<Arc<App>>) -> Response {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        app.metrics.render(),
+        app.metrics.render() + &crate::tlog_api::render_metrics(&app),
     )
         .into_response()
 }

@@ -21,6 +21,7 @@ pub mod ingest;
 pub mod marker;
 pub mod metrics;
 pub mod page;
+pub mod tlog_api;
 pub mod wire;
 
 use std::future::Future;
@@ -86,6 +87,8 @@ pub struct App {
     pub sgf: SgfExport,
     /// Becomes true when the server stops: streams and long-polls end.
     pub shutdown: watch::Receiver<bool>,
+    /// The transparency log's checkpoint signer and counters.
+    pub tlog: tlog_api::LogFace,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
 }
@@ -99,6 +102,9 @@ pub enum ServerError {
     /// The network or the file system failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The transparency log cannot be signed.
+    #[error("transparency log: {0}")]
+    Log(#[from] tlog_api::LogError),
 }
 
 async fn timeout(
@@ -177,6 +183,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/verify", get(api::store_verify))
         .route("/healthz", get(api::healthz))
         .route("/metrics", get(api::metrics))
+        .merge(tlog_api::routes())
         .layer(axum::middleware::from_fn_with_state(limit, timeout));
     Router::new()
         .route("/feed", get(feed::page))
@@ -197,6 +204,19 @@ pub struct Server {
 impl Server {
     /// Starts the ingest pipeline over `store`.
     pub fn new(store: Arc<Store>, limits: Limits, sgf: SgfExport) -> Result<Server, ServerError> {
+        Server::with_checkpoints(store, limits, sgf, None)
+    }
+
+    /// Like [`Server::new`], signing the transparency log's checkpoints
+    /// with the operator key in `checkpoints` (signs the current tree now
+    /// when the last kept checkpoint is not of it).
+    pub fn with_checkpoints(
+        store: Arc<Store>,
+        limits: Limits,
+        sgf: SgfExport,
+        checkpoints: Option<tlog_api::CheckpointConfig>,
+    ) -> Result<Server, ServerError> {
+        let tlog = tlog_api::LogFace::start(&store, checkpoints)?;
         let metrics = Arc::new(Metrics::default());
         let ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
         let (stop, shutdown) = watch::channel(false);
@@ -208,6 +228,7 @@ impl Server {
                 limits,
                 sgf,
                 shutdown,
+                tlog,
                 summaries: Default::default(),
                 lines: Default::default(),
             }),
@@ -234,9 +255,13 @@ impl Server {
             signal.await;
             let _ = stop.send(true);
         };
+        let signer = tlog_api::spawn_periodic(app.clone());
         axum::serve(listener, router(app.clone()))
             .with_graceful_shutdown(shutdown)
             .await?;
+        if let Some(task) = signer {
+            task.abort();
+        }
         app.ingest.shutdown();
         app.store.sync()?;
         Ok(())

@@ -1,0 +1,112 @@
+//! The transparency log of a `kifu serve`: `kifu checkpoint --server URL`
+//! fetches (or, with `--fresh`, asks for) its signed checkpoint; `kifu prove
+//! ... --server URL` asks it for proofs. What is printed is what the same
+//! commands print over a local store (`kifu_server::tlog_api` computes both).
+
+use kifu_tlog::checkpoint::Checkpoint;
+use kifu_tlog::note::Note;
+use kifu_tlog::proof::{ConsistencyProof, InclusionProof};
+use serde_json::Value;
+
+use crate::archive_cmd::{write_atomically, EXIT_VERIFY_FAILED};
+use crate::remote::Client;
+use crate::tlog_cmd::{CheckpointArgs, ProveConsistencyArgs, ProveInclusionArgs};
+use crate::{CmdResult, Failure};
+
+fn parse<T: serde::de::DeserializeOwned>(v: &Value, what: &str) -> Result<T, Failure> {
+    serde_json::from_value(v.clone())
+        .map_err(|e| Failure::new(format!("the server's {what} is malformed: {e}")))
+}
+
+/// `kifu checkpoint --server URL [--fresh] [--out F] [--json]`.
+pub fn checkpoint(url: &str, a: &CheckpointArgs) -> CmdResult {
+    if a.key.is_some() || a.origin.is_some() {
+        return Err(Failure::new(
+            "with --server the server signs with its own key: drop --key and --origin",
+        ));
+    }
+    let c = Client::new(url);
+    let v: Value = if a.fresh {
+        let (_, bytes) = c.post_empty("/checkpoint?format=json")?;
+        serde_json::from_slice(&bytes)
+            .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))?
+    } else {
+        c.get_json("/checkpoint?format=json")?
+    };
+    let text = v["checkpoint"]
+        .as_str()
+        .ok_or_else(|| Failure::new("the server sent no checkpoint"))?;
+    let log_key = v["log_key"].as_str().unwrap_or_default();
+    // What is written is checked first: a note that parses as a checkpoint
+    // and verifies under the key the server names.
+    let note =
+        Note::parse(text).map_err(|e| Failure::new(format!("the server's checkpoint: {e}")))?;
+    Checkpoint::parse(&note.text)
+        .map_err(|e| Failure::new(format!("the server's checkpoint: {e}")))?;
+    let verifier = kifu_tlog::NoteVerifier::parse(log_key)
+        .map_err(|e| Failure::new(format!("the server's log key: {e}")))?;
+    note.verify(std::slice::from_ref(&verifier))
+        .map_err(|e| Failure {
+            message: format!("the server's checkpoint does not verify under its own key: {e}"),
+            code: EXIT_VERIFY_FAILED,
+        })?;
+    if let Some(out) = &a.out {
+        write_atomically(out, text.as_bytes())?;
+    }
+    if a.json {
+        say!("{v}");
+    } else {
+        print!("{text}");
+        eprintln!("log key: {log_key}");
+    }
+    Ok(())
+}
+
+/// `kifu prove inclusion GAME SEQ --server URL [--checkpoint F] [--text]`.
+pub fn prove_inclusion(url: &str, a: &ProveInclusionArgs) -> CmdResult {
+    let want = match &a.checkpoint {
+        Some(f) => {
+            let t = std::fs::read_to_string(f)
+                .map_err(|e| Failure::new(format!("{}: {e}", f.display())))?;
+            let note = Note::parse(&t).map_err(|e| Failure::new(e.to_string()))?;
+            Some(Checkpoint::parse(&note.text).map_err(|e| Failure::new(e.to_string()))?)
+        }
+        None => None,
+    };
+    let mut path = format!("/proof/inclusion?game={}&seq={}", a.game, a.seq);
+    if let Some(cp) = &want {
+        path.push_str(&format!("&size={}", cp.size));
+    }
+    let v = Client::new(url).get_json(&path)?;
+    if let Some(cp) = &want {
+        let root = kifu_tlog::proof::parse_b64_hash(v["root"].as_str().unwrap_or_default())
+            .map_err(|e| Failure::new(format!("the server's root: {e}")))?;
+        if root != cp.root {
+            return Err(Failure {
+                message: format!(
+                    "the checkpoint's root at size {} is not the server's: another log, or a fork",
+                    cp.size
+                ),
+                code: EXIT_VERIFY_FAILED,
+            });
+        }
+    }
+    if a.text {
+        print!("{}", parse::<InclusionProof>(&v, "proof")?.to_text());
+    } else {
+        say!("{v}");
+    }
+    Ok(())
+}
+
+/// `kifu prove consistency OLD NEW --server URL [--text]`.
+pub fn prove_consistency(url: &str, a: &ProveConsistencyArgs) -> CmdResult {
+    let v =
+        Client::new(url).get_json(&format!("/proof/consistency?old={}&new={}", a.old, a.new))?;
+    if a.text {
+        print!("{}", parse::<ConsistencyProof>(&v, "proof")?.to_text());
+    } else {
+        say!("{v}");
+    }
+    Ok(())
+}

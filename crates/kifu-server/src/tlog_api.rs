@@ -1,0 +1,909 @@
+//! The transparency log served: signed checkpoints, proofs and C2SP
+//! `tlog-tiles` (`docs/TRANSPARENCY.md`, `docs/API.md`).
+//!
+//! The functions that compute what is served ([`sign_checkpoint`],
+//! [`prove_inclusion`], [`prove_consistency`], [`proof_target`]) take a
+//! [`Store`] and are also what `kifu checkpoint` and `kifu prove` call, so
+//! the command line and the server print the same documents from the same
+//! code.
+//!
+//! The one decision a reader must know: **the server signs only a tree that
+//! grew, and only one at a time.** A signature costs a sync of the store;
+//! `POST /checkpoint` signs when the tree grew since the last checkpoint and
+//! the last signature is at least [`CheckpointConfig::min_gap`] old, and
+//! otherwise answers the last checkpoint, so asking cannot burn CPU or disk.
+//! Before each signature the last kept checkpoint is checked against the
+//! store's tree (C2SP tlog-checkpoint: a log never signs two inconsistent
+//! tree heads), also after a restart.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::extract::{Path, Query, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine as _;
+use kifu_ledger::Hash;
+use kifu_store::tlog::Leaf;
+use kifu_store::{Store, StoreError};
+use kifu_tlog::checkpoint::Checkpoint;
+use kifu_tlog::note::{Note, NoteSigner, NoteVerifier};
+use kifu_tlog::proof::{ConsistencyProof, InclusionProof};
+use kifu_tlog::tiles::{self, TILE_WIDTH};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::api::blocking;
+use crate::error::ApiError;
+use crate::App;
+
+/// Origin used when none is given and none was used before.
+pub const DEFAULT_ORIGIN: &str = "kifu.local/log";
+
+/// Why the log cannot answer.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// The store failed, or a size is beyond the tree.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The game has no such event.
+    #[error("game {game} has no event {seq}")]
+    NoEvent {
+        /// Game id, hex.
+        game: String,
+        /// The seq asked for.
+        seq: u64,
+    },
+    /// The event was appended after the tree proved against.
+    #[error("event {seq} is leaf {index}, after the checkpoint's {size} leaves; sign a newer checkpoint")]
+    AfterSize {
+        /// The seq asked for.
+        seq: u64,
+        /// Its leaf index.
+        index: u64,
+        /// The tree size proved against.
+        size: u64,
+    },
+    /// The store's tree does not extend the last signed checkpoint.
+    #[error(
+        "the store no longer holds the tree of the last checkpoint (size {0}); refusing to sign"
+    )]
+    Inconsistent(u64),
+    /// A kept checkpoint, or the origin, is not usable.
+    #[error("{0}")]
+    Checkpoint(String),
+    /// The log's key was rotated away from the key asked to sign.
+    #[error("the log's key was rotated to {now} at leaf {leaf}; sign with that key")]
+    RotatedAway {
+        /// The verifier key that signs now.
+        now: String,
+        /// The rotation's leaf index.
+        leaf: u64,
+    },
+    /// A stored record could not be read.
+    #[error(transparent)]
+    Record(#[from] kifu_ledger::LedgerError),
+}
+
+/// The title of a log operator's chain (`docs/TRANSPARENCY.md` section 8):
+/// this prefix and the origin.
+pub const OPERATOR_TITLE: &str = "kifu log operator ";
+
+/// Every `log_key_rotated` statement of `origin` in the store, in log
+/// order: its leaf index, the record, and the key that signed it.
+pub fn rotations_in(
+    store: &Store,
+    origin: &str,
+) -> Result<Vec<(u64, kifu_ledger::Record, kifu_ledger::PublicKey)>, LogError> {
+    let mut found = Vec::new();
+    let title = format!("{OPERATOR_TITLE}{origin}");
+    for game in store.games()? {
+        if store.genesis(&game)?.title != title {
+            continue;
+        }
+        for r in store.read(&game, 1, None)? {
+            let e = r.decode()?;
+            if let kifu_ledger::Body::LogKeyRotated { origin: o, .. } = &e.body {
+                if o == origin {
+                    let index = store.leaf_index(&game, e.seq)?.ok_or_else(|| {
+                        LogError::Checkpoint("a key rotation has no leaf in the log".into())
+                    })?;
+                    found.push((index, r, e.signer));
+                }
+            }
+        }
+    }
+    found.sort_by_key(|(i, _, _)| *i);
+    Ok(found)
+}
+
+/// Refuses to sign a checkpoint of `origin` with `signer` when the log's
+/// key was rotated away from it: after a rotation only the last new key
+/// signs the log's trees.
+pub fn check_signer(store: &Store, origin: &str, signer: &NoteVerifier) -> Result<(), LogError> {
+    let all = rotations_in(store, origin)?;
+    let Some((leaf, record, _)) = all.last() else {
+        return Ok(());
+    };
+    if let kifu_ledger::Body::LogKeyRotated { new_key, .. } = record.decode()?.body {
+        if new_key.0 != signer.key.to_bytes() {
+            let now = NoteVerifier::ed25519(origin, new_key.verifying_key()?).to_vkey();
+            return Err(LogError::RotatedAway { now, leaf: *leaf });
+        }
+    }
+    Ok(())
+}
+
+/// A signed checkpoint: the parsed tree head and the exact note bytes.
+#[derive(Debug, Clone)]
+pub struct SignedCheckpoint {
+    /// The tree head.
+    pub checkpoint: Checkpoint,
+    /// The C2SP signed note, as served and written to files.
+    pub text: String,
+}
+
+/// The last checkpoint kept in the store, parsed.
+pub fn last_checkpoint(store: &Store) -> Result<Option<SignedCheckpoint>, LogError> {
+    let Some((_, text)) = store.latest_checkpoint()? else {
+        return Ok(None);
+    };
+    let checkpoint = Note::parse(&text)
+        .ok()
+        .and_then(|n| Checkpoint::parse(&n.text).ok())
+        .ok_or_else(|| LogError::Checkpoint("the last kept checkpoint is damaged".into()))?;
+    Ok(Some(SignedCheckpoint { checkpoint, text }))
+}
+
+/// The origin to sign under: the one given, else the last checkpoint's,
+/// else [`DEFAULT_ORIGIN`].
+pub fn resolve_origin(store: &Store, given: Option<&str>) -> Result<String, LogError> {
+    if let Some(o) = given {
+        return Ok(o.to_string());
+    }
+    Ok(last_checkpoint(store)?
+        .map(|c| c.checkpoint.origin)
+        .unwrap_or_else(|| DEFAULT_ORIGIN.to_string()))
+}
+
+/// Signs the store's current tree head with `signer` (whose name is the
+/// origin), keeps it in the store, and remembers the verifier key. Refuses
+/// when the tree does not extend the last checkpoint of the same origin.
+pub fn sign_checkpoint(store: &Store, signer: &NoteSigner) -> Result<SignedCheckpoint, LogError> {
+    check_signer(store, signer.name(), &signer.verifier())?;
+    let size = store.tree_size()?;
+    let root = store.tree_root(size)?;
+    // C2SP tlog-checkpoint: a log must never sign a checkpoint inconsistent
+    // with one it signed before. The store only appends; check it anyway.
+    if let Some(prev) = last_checkpoint(store)? {
+        let p = &prev.checkpoint;
+        if p.origin == signer.name() && (p.size > size || store.tree_root(p.size)? != p.root) {
+            return Err(LogError::Inconsistent(p.size));
+        }
+    }
+    let checkpoint = Checkpoint::new(signer.name(), size, root);
+    let mut note =
+        Note::new(checkpoint.to_text()).map_err(|e| LogError::Checkpoint(e.to_string()))?;
+    signer.sign(&mut note);
+    let text = note.to_text();
+    store.save_checkpoint(size, &text)?;
+    store.set_log_key(&signer.verifier().to_vkey())?;
+    Ok(SignedCheckpoint { checkpoint, text })
+}
+
+/// The tree proofs are given against by default: the last kept checkpoint's
+/// (its root checked against the store), else the current tree.
+pub fn proof_target(store: &Store) -> Result<(u64, Hash), LogError> {
+    match last_checkpoint(store)? {
+        Some(c) => {
+            let cp = c.checkpoint;
+            if store.tree_root(cp.size)? != cp.root {
+                return Err(LogError::Checkpoint(format!(
+                    "the checkpoint's root at size {} is not this store's: another log, or a fork",
+                    cp.size
+                )));
+            }
+            Ok((cp.size, cp.root))
+        }
+        None => {
+            let size = store.tree_size()?;
+            Ok((size, store.tree_root(size)?))
+        }
+    }
+}
+
+/// An inclusion proof of one event, with the leaf it proves.
+#[derive(Debug, Clone)]
+pub struct InclusionAnswer {
+    /// The proof.
+    pub proof: InclusionProof,
+    /// The leaf.
+    pub leaf: Leaf,
+    /// The root of the tree proved against.
+    pub root: Hash,
+}
+
+impl InclusionAnswer {
+    /// The JSON document `kifu prove inclusion` prints.
+    pub fn to_json(&self) -> Value {
+        let mut v = serde_json::to_value(&self.proof).unwrap_or_default();
+        v["leaf"] = json!(hex::encode(self.leaf.to_bytes()));
+        v["leaf_hash"] = json!(B64.encode(self.leaf.hash()));
+        v["root"] = json!(B64.encode(self.root));
+        v["game"] = json!(hex::encode(self.leaf.game));
+        v["seq"] = json!(self.leaf.seq);
+        v
+    }
+}
+
+/// The inclusion proof of event `seq` of `game` in the tree of `size`
+/// leaves (whose root the caller has, or reads here when `None`).
+pub fn prove_inclusion(
+    store: &Store,
+    game: &Hash,
+    seq: u64,
+    size: u64,
+    root: Option<Hash>,
+) -> Result<InclusionAnswer, LogError> {
+    let no_event = || LogError::NoEvent {
+        game: hex::encode(&game[..6]),
+        seq,
+    };
+    let record = store.get(game, seq)?.ok_or_else(no_event)?;
+    let index = store.leaf_index(game, seq)?.ok_or_else(no_event)?;
+    if index >= size {
+        return Err(LogError::AfterSize { seq, index, size });
+    }
+    let root = match root {
+        Some(r) => r,
+        None => store.tree_root(size)?,
+    };
+    Ok(InclusionAnswer {
+        proof: InclusionProof {
+            leaf_index: index,
+            tree_size: size,
+            hashes: store.inclusion_proof(index, size)?,
+        },
+        leaf: Leaf {
+            game: *game,
+            seq,
+            record_hash: record.hash(),
+        },
+        root,
+    })
+}
+
+/// A consistency proof with both roots.
+#[derive(Debug, Clone)]
+pub struct ConsistencyAnswer {
+    /// The proof.
+    pub proof: ConsistencyProof,
+    /// Root of the old size.
+    pub old_root: Hash,
+    /// Root of the new size.
+    pub new_root: Hash,
+}
+
+impl ConsistencyAnswer {
+    /// The JSON document `kifu prove consistency` prints.
+    pub fn to_json(&self) -> Value {
+        let mut v = serde_json::to_value(&self.proof).unwrap_or_default();
+        v["old_root"] = json!(B64.encode(self.old_root));
+        v["new_root"] = json!(B64.encode(self.new_root));
+        v
+    }
+}
+
+/// The consistency proof from `old` to `new` leaves.
+pub fn prove_consistency(store: &Store, old: u64, new: u64) -> Result<ConsistencyAnswer, LogError> {
+    Ok(ConsistencyAnswer {
+        proof: ConsistencyProof {
+            old_size: old,
+            new_size: new,
+            hashes: store.consistency_proof(old, new)?,
+        },
+        old_root: store.tree_root(old)?,
+        new_root: store.tree_root(new)?,
+    })
+}
+
+/// What `kifu serve --checkpoint-key` configures.
+pub struct CheckpointConfig {
+    /// The operator's Ed25519 seed.
+    pub seed: [u8; 32],
+    /// The origin (default: the last checkpoint's, else [`DEFAULT_ORIGIN`]).
+    pub origin: Option<String>,
+    /// Sign this often when the tree grew (`None`: on demand only).
+    pub every: Option<Duration>,
+    /// Least time between two signatures asked by `POST /checkpoint`.
+    pub min_gap: Duration,
+}
+
+/// The log's state in the server.
+#[derive(Default)]
+pub struct LogFace {
+    signer: Option<NoteSigner>,
+    every: Option<Duration>,
+    min_gap: Duration,
+    /// When the last signature was made (held while signing: one at a time).
+    last_signed: Mutex<Option<Instant>>,
+    /// Checkpoints signed by this process.
+    pub signed: AtomicU64,
+}
+
+/// What a signing attempt did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signed {
+    /// A new checkpoint was signed.
+    New,
+    /// The tree did not grow: the last checkpoint stands.
+    Unchanged,
+    /// The tree grew but the last signature is too recent.
+    TooSoon,
+}
+
+impl LogFace {
+    /// Sets up the signer (resolving the origin against the store) and
+    /// signs the current tree when the last kept checkpoint is not of it
+    /// or not by this key.
+    pub fn start(store: &Store, config: Option<CheckpointConfig>) -> Result<LogFace, LogError> {
+        let Some(c) = config else {
+            return Ok(LogFace::default());
+        };
+        let origin = resolve_origin(store, c.origin.as_deref())?;
+        let signer = NoteSigner::new(&origin, c.seed)
+            .map_err(|e| LogError::Checkpoint(format!("origin: {e}")))?;
+        // After a rotation in the log, only the new key may sign.
+        check_signer(store, &origin, &signer.verifier())?;
+        let face = LogFace {
+            signer: Some(signer),
+            every: c.every,
+            min_gap: c.min_gap,
+            ..LogFace::default()
+        };
+        face.sign_if_grown(store, true)?;
+        Ok(face)
+    }
+
+    /// The signer, when an operator key is configured.
+    pub fn signer(&self) -> Option<&NoteSigner> {
+        self.signer.as_ref()
+    }
+
+    /// The signing interval.
+    pub fn every(&self) -> Option<Duration> {
+        self.every
+    }
+
+    /// True when the kept checkpoint is of the current tree and verifies
+    /// under this signer's key.
+    fn current(&self, store: &Store, signer: &NoteSigner) -> Result<bool, LogError> {
+        let Some(last) = last_checkpoint(store)? else {
+            return Ok(false);
+        };
+        let ours = Note::parse(&last.text)
+            .ok()
+            .is_some_and(|n| n.verify(&[signer.verifier()]).is_ok());
+        Ok(ours && last.checkpoint.size == store.tree_size()?)
+    }
+
+    /// Signs the current tree if it grew since the last checkpoint; with
+    /// `force` false, not sooner than `min_gap` after the last signature.
+    pub fn sign_if_grown(&self, store: &Store, force: bool) -> Result<Signed, LogError> {
+        let Some(signer) = &self.signer else {
+            return Ok(Signed::Unchanged);
+        };
+        let mut last = self
+            .last_signed
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if self.current(store, signer)? {
+            return Ok(Signed::Unchanged);
+        }
+        if !force && last.is_some_and(|t| t.elapsed() < self.min_gap) {
+            return Ok(Signed::TooSoon);
+        }
+        sign_checkpoint(store, signer)?;
+        *last = Some(Instant::now());
+        self.signed.fetch_add(1, Ordering::Relaxed);
+        Ok(Signed::New)
+    }
+}
+
+/// Signs periodically until the server stops (when an interval is set).
+pub fn spawn_periodic(app: Arc<App>) -> Option<tokio::task::JoinHandle<()>> {
+    let every = app.tlog.every()?;
+    app.tlog.signer()?;
+    let mut stop = app.shutdown.clone();
+    Some(tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                _ = tokio::time::sleep(every) => {}
+                _ = stop.changed() => return,
+            }
+            if *stop.borrow() {
+                return;
+            }
+            let a = app.clone();
+            let r = tokio::task::spawn_blocking(move || a.tlog.sign_if_grown(&a.store, true)).await;
+            match r {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => eprintln!("kifu serve: periodic checkpoint: {e}"),
+                Err(e) => eprintln!("kifu serve: periodic checkpoint: {e}"),
+            }
+        }
+    }))
+}
+
+impl From<LogError> for ApiError {
+    fn from(e: LogError) -> ApiError {
+        match e {
+            LogError::Store(StoreError::Log(m)) => ApiError::bad_request("out_of_range", m),
+            LogError::Store(s) => ApiError::from(&s),
+            LogError::NoEvent { .. } => {
+                ApiError::new(StatusCode::NOT_FOUND, "unknown_event", e.to_string())
+            }
+            LogError::AfterSize { .. } => ApiError::new(
+                StatusCode::CONFLICT,
+                "not_in_checkpoint",
+                format!("{e} (POST /checkpoint, or pass size=)"),
+            ),
+            LogError::Inconsistent(_) | LogError::Checkpoint(_) | LogError::Record(_) => {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "log_inconsistent",
+                    e.to_string(),
+                )
+            }
+            LogError::RotatedAway { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "log_key_rotated", e.to_string())
+            }
+        }
+    }
+}
+
+/// The log's routes.
+pub fn routes() -> Router<Arc<App>> {
+    Router::new()
+        .route("/checkpoint", get(get_checkpoint).post(post_checkpoint))
+        .route("/proof/inclusion", get(inclusion))
+        .route("/proof/consistency", get(consistency))
+        .route("/tile/{*path}", get(tile))
+}
+
+fn no_key() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "no_operator_key",
+        "no operator key is configured: start kifu serve with --checkpoint-key OPERATOR.key to serve signed checkpoints (proofs and tiles are served without one)",
+    )
+}
+
+fn text(status: StatusCode, cache: &'static str, body: String) -> Response {
+    (
+        status,
+        [
+            (header::CONTENT_TYPE, "text/plain; charset=utf-8"),
+            (header::CACHE_CONTROL, cache),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// `?format=json|text`.
+#[derive(Debug, Deserialize)]
+pub struct FormatQuery {
+    /// `json` for the JSON document, else the note itself.
+    pub format: Option<String>,
+}
+
+fn checkpoint_response(
+    app: &App,
+    status: StatusCode,
+    format: Option<&str>,
+) -> Result<Response, ApiError> {
+    let signer = app.tlog.signer().ok_or_else(no_key)?;
+    let last = last_checkpoint(&app.store)?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_checkpoint",
+            "no checkpoint is signed yet",
+        )
+    })?;
+    if format == Some("json") {
+        let cp = &last.checkpoint;
+        let v = json!({"checkpoint": last.text, "origin": cp.origin, "size": cp.size,
+            "root": B64.encode(cp.root), "log_key": signer.verifier().to_vkey()});
+        let mut r = (status, axum::Json(v)).into_response();
+        r.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+        return Ok(r);
+    }
+    Ok(text(status, "no-cache", last.text))
+}
+
+/// `GET /checkpoint`: the latest signed checkpoint note.
+pub async fn get_checkpoint(
+    State(app): State<Arc<App>>,
+    Query(q): Query<FormatQuery>,
+) -> Result<Response, ApiError> {
+    blocking(move || checkpoint_response(&app, StatusCode::OK, q.format.as_deref())).await
+}
+
+/// `POST /checkpoint`: signs the current tree if it grew (201), else
+/// answers the last checkpoint (200; with `Retry-After` when the last
+/// signature is too recent).
+pub async fn post_checkpoint(
+    State(app): State<Arc<App>>,
+    Query(q): Query<FormatQuery>,
+) -> Result<Response, ApiError> {
+    blocking(move || {
+        app.tlog.signer().ok_or_else(no_key)?;
+        let outcome = app.tlog.sign_if_grown(&app.store, false)?;
+        let status = if outcome == Signed::New {
+            StatusCode::CREATED
+        } else {
+            StatusCode::OK
+        };
+        let mut r = checkpoint_response(&app, status, q.format.as_deref())?;
+        if outcome == Signed::TooSoon {
+            let secs = app.tlog.min_gap.as_secs().max(1).to_string();
+            if let Ok(v) = HeaderValue::from_str(&secs) {
+                r.headers_mut().insert(header::RETRY_AFTER, v);
+            }
+        }
+        Ok(r)
+    })
+    .await
+}
+
+/// `?game=ID&seq=N[&size=T][&format=text]`.
+#[derive(Debug, Deserialize)]
+pub struct InclusionQuery {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// The event's seq.
+    pub seq: u64,
+    /// Tree size (default: the latest checkpoint's, else the current tree).
+    pub size: Option<u64>,
+    /// `text` for the text form.
+    pub format: Option<String>,
+}
+
+fn is_text(format: Option<&str>) -> Result<bool, ApiError> {
+    match format {
+        None | Some("json") => Ok(false),
+        Some("text") => Ok(true),
+        Some(other) => Err(ApiError::bad_request(
+            "bad_format",
+            format!("format '{other}': json or text"),
+        )),
+    }
+}
+
+/// `GET /proof/inclusion`.
+pub async fn inclusion(
+    State(app): State<Arc<App>>,
+    Query(q): Query<InclusionQuery>,
+) -> Result<Response, ApiError> {
+    let as_text = is_text(q.format.as_deref())?;
+    blocking(move || {
+        let game = app.store.resolve(&q.game)?;
+        let (size, root) = match q.size {
+            Some(s) => (s, None),
+            None => {
+                let (s, r) = proof_target(&app.store)?;
+                (s, Some(r))
+            }
+        };
+        let a = prove_inclusion(&app.store, &game, q.seq, size, root)?;
+        Ok(if as_text {
+            text(StatusCode::OK, "no-cache", a.proof.to_text())
+        } else {
+            axum::Json(a.to_json()).into_response()
+        })
+    })
+    .await
+}
+
+/// `?old=M&new=N[&format=text]`.
+#[derive(Debug, Deserialize)]
+pub struct ConsistencyQuery {
+    /// The older size.
+    pub old: u64,
+    /// The newer size.
+    pub new: u64,
+    /// `text` for the text form.
+    pub format: Option<String>,
+}
+
+/// `GET /proof/consistency`.
+pub async fn consistency(
+    State(app): State<Arc<App>>,
+    Query(q): Query<ConsistencyQuery>,
+) -> Result<Response, ApiError> {
+    let as_text = is_text(q.format.as_deref())?;
+    blocking(move || {
+        let a = prove_consistency(&app.store, q.old, q.new)?;
+        Ok(if as_text {
+            text(StatusCode::OK, "no-cache", a.proof.to_text())
+        } else {
+            axum::Json(a.to_json()).into_response()
+        })
+    })
+    .await
+}
+
+/// A tile asked for by path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TileRequest {
+    /// `None` for an entry bundle, else the tile level.
+    pub level: Option<u8>,
+    /// Tile index.
+    pub index: u64,
+    /// Width: 256 for a full tile, 1 to 255 for a partial one.
+    pub width: u64,
+}
+
+/// Parses `<L>/<N>[.p/<W>]` or `entries/<N>[.p/<W>]` (the part after
+/// `tile/`), accepting only the canonical spelling C2SP tlog-tiles gives.
+pub fn parse_tile_path(path: &str) -> Option<TileRequest> {
+    let (first, rest) = path.split_once('/')?;
+    let level = if first == "entries" {
+        None
+    } else {
+        let l: u8 = first.parse().ok()?;
+        // Level 7 holds hashes of 2^56 leaves; no higher level fits u64 sizes.
+        if l > 7 || l.to_string() != first {
+            return None;
+        }
+        Some(l)
+    };
+    let (index_part, width) = match rest.split_once(".p/") {
+        Some((i, w)) => {
+            let w: u64 = w.parse().ok()?;
+            if !(1..TILE_WIDTH).contains(&w) {
+                return None;
+            }
+            (i, w)
+        }
+        None => (rest, TILE_WIDTH),
+    };
+    let digits: String = index_part
+        .split('/')
+        .map(|g| g.strip_prefix('x').unwrap_or(g))
+        .collect();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let index: u64 = digits.parse().ok()?;
+    let canonical = tiles::index_path(index);
+    if canonical != index_part {
+        return None;
+    }
+    let expected = match level {
+        Some(l) => tiles::tile_path(l, index, width),
+        None => tiles::entries_path(index, width),
+    };
+    (expected == format!("tile/{path}")).then_some(TileRequest {
+        level,
+        index,
+        width,
+    })
+}
+
+/// The bytes of a tile, or `None` when the tree does not have it yet.
+pub fn read_tile(store: &Store, t: TileRequest) -> Result<Option<Vec<u8>>, LogError> {
+    let shift = 8 * u32::from(t.level.unwrap_or(0));
+    // The smallest tree holding this tile at this width.
+    let needed = t
+        .index
+        .checked_mul(TILE_WIDTH)
+        .and_then(|s| s.checked_add(t.width))
+        .and_then(|n| n.checked_shl(shift).filter(|v| v >> shift == n));
+    let Some(needed) = needed else {
+        return Ok(None);
+    };
+    if needed > store.tree_size()? {
+        return Ok(None);
+    }
+    let got = match t.level {
+        Some(l) => store.tile(l, t.index, needed)?,
+        None => store.entry_bundle(t.index, needed)?,
+    };
+    Ok(got.filter(|(w, _)| *w == t.width).map(|(_, b)| b))
+}
+
+/// `GET /tile/...`: C2SP tlog-tiles hash tiles and entry bundles.
+pub async fn tile(
+    State(app): State<Arc<App>>,
+    Path(path): Path<String>,
+) -> Result<Response, ApiError> {
+    let not_found = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no_such_tile",
+            format!("the log has no tile/{path}"),
+        )
+    };
+    let t = parse_tile_path(&path).ok_or_else(not_found)?;
+    let bytes = blocking(move || Ok(read_tile(&app.store, t)?)).await?;
+    let bytes = bytes.ok_or_else(not_found)?;
+    // A full tile never changes; a partial one is replaced by wider ones.
+    let cache = if t.width == TILE_WIDTH {
+        "public, max-age=31536000, immutable"
+    } else {
+        "public, max-age=10"
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/octet-stream"),
+            (header::CACHE_CONTROL, cache),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+/// The log's lines of `/metrics`.
+pub fn render_metrics(app: &App) -> String {
+    let size = app.store.tree_size().unwrap_or(0);
+    let signed = app.tlog.signed.load(Ordering::Relaxed);
+    format!(
+        "# HELP kifu_checkpoints_signed_total Checkpoints signed by this server.\n# TYPE kifu_checkpoints_signed_total counter\nkifu_checkpoints_signed_total {signed}\n# HELP kifu_tlog_tree_size Leaves in the transparency log.\n# TYPE kifu_tlog_tree_size gauge\nkifu_tlog_tree_size {size}\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store_with_games(n: usize) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let cast = kifu_ledger::testkit::Cast::new();
+        for i in 0..n {
+            let c = kifu_ledger::testkit::sample_game(&cast, &format!("game {i}"));
+            store.append_batch(c.records.clone()).unwrap();
+        }
+        (dir, store)
+    }
+
+    fn config(gap: Duration) -> Option<CheckpointConfig> {
+        Some(CheckpointConfig {
+            seed: [9; 32],
+            origin: Some("kifu.example/unit".into()),
+            every: None,
+            min_gap: gap,
+        })
+    }
+
+    #[test]
+    fn signs_only_a_grown_tree_and_not_too_often_on_demand() {
+        let (_dir, store) = store_with_games(1);
+        let face = LogFace::start(&store, config(Duration::from_secs(3600))).unwrap();
+        assert_eq!(face.signed.load(Ordering::Relaxed), 1, "signed at start");
+        let first = last_checkpoint(&store).unwrap().unwrap();
+        assert_eq!(first.checkpoint.size, store.tree_size().unwrap());
+        assert_eq!(
+            face.sign_if_grown(&store, false).unwrap(),
+            Signed::Unchanged
+        );
+        let cast = kifu_ledger::testkit::Cast::new();
+        let c = kifu_ledger::testkit::sample_game(&cast, "later");
+        store.append_batch(c.records.clone()).unwrap();
+        // Grown, but asked within the gap: the last one stands.
+        assert_eq!(face.sign_if_grown(&store, false).unwrap(), Signed::TooSoon);
+        assert_eq!(last_checkpoint(&store).unwrap().unwrap().text, first.text);
+        // The periodic signer is not held by the gap.
+        assert_eq!(face.sign_if_grown(&store, true).unwrap(), Signed::New);
+        let second = last_checkpoint(&store).unwrap().unwrap();
+        assert_eq!(second.checkpoint.size, store.tree_size().unwrap());
+        assert_eq!(face.signed.load(Ordering::Relaxed), 2);
+        // A restart with the same key signs nothing new.
+        let again = LogFace::start(&store, config(Duration::ZERO)).unwrap();
+        assert_eq!(again.signed.load(Ordering::Relaxed), 0);
+        // Another key under the same name: its own checkpoint is signed.
+        let other = LogFace::start(
+            &store,
+            Some(CheckpointConfig {
+                seed: [8; 32],
+                ..config(Duration::ZERO).unwrap()
+            }),
+        )
+        .unwrap();
+        assert_eq!(other.signed.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn refuses_to_sign_a_tree_inconsistent_with_the_last_checkpoint() {
+        let (_dir, store) = store_with_games(1);
+        let signer = NoteSigner::new("kifu.example/unit", [9; 32]).unwrap();
+        let size = store.tree_size().unwrap();
+        // A kept checkpoint of this origin whose root is not the store's.
+        let mut note =
+            Note::new(Checkpoint::new("kifu.example/unit", size - 1, [7; 32]).to_text()).unwrap();
+        signer.sign(&mut note);
+        store.save_checkpoint(size - 1, &note.to_text()).unwrap();
+        let e = sign_checkpoint(&store, &signer).unwrap_err();
+        assert!(
+            matches!(e, LogError::Inconsistent(s) if s == size - 1),
+            "{e}"
+        );
+        assert!(LogFace::start(&store, config(Duration::ZERO)).is_err());
+        // Nothing was signed over it.
+        assert_eq!(
+            last_checkpoint(&store).unwrap().unwrap().checkpoint.size,
+            size - 1
+        );
+    }
+
+    #[test]
+    fn tiles_exist_only_once_the_tree_holds_them() {
+        let (_dir, store) = store_with_games(1);
+        let size = store.tree_size().unwrap();
+        let t = |level, index, width| TileRequest {
+            level,
+            index,
+            width,
+        };
+        let tile = read_tile(&store, t(Some(0), 0, size)).unwrap().unwrap();
+        assert_eq!(tile.len() as u64, 32 * size);
+        // A narrower partial tile is a prefix of the wider one.
+        let narrow = read_tile(&store, t(Some(0), 0, 2)).unwrap().unwrap();
+        assert_eq!(&tile[..64], &narrow[..]);
+        assert!(read_tile(&store, t(Some(0), 0, size + 1))
+            .unwrap()
+            .is_none());
+        assert!(read_tile(&store, t(Some(0), 0, 256)).unwrap().is_none());
+        assert!(read_tile(&store, t(Some(7), u64::MAX, 256))
+            .unwrap()
+            .is_none());
+        let entries = read_tile(&store, t(None, 0, size)).unwrap().unwrap();
+        assert_eq!(entries.len() as u64, 74 * size);
+    }
+
+    #[test]
+    fn tile_paths_parse_only_in_their_canonical_form() {
+        let t = |p| parse_tile_path(p);
+        assert_eq!(
+            t("0/x001/x234/067"),
+            Some(TileRequest {
+                level: Some(0),
+                index: 1234067,
+                width: 256
+            })
+        );
+        assert_eq!(
+            t("entries/000.p/17"),
+            Some(TileRequest {
+                level: None,
+                index: 0,
+                width: 17
+            })
+        );
+        assert_eq!(t("2/001.p/255").map(|r| r.width), Some(255));
+        for bad in [
+            "0/1",
+            "0/0001",
+            "0/x000/001",
+            "00/000",
+            "8/000",
+            "0/000.p/0",
+            "0/000.p/256",
+            "0/000.p/07",
+            "0/000.p/",
+            "entries/abc",
+            "0/-01",
+            "0/x1000/000",
+            "0",
+        ] {
+            assert_eq!(t(bad), None, "{bad}");
+        }
+    }
+}
