@@ -289,6 +289,26 @@ fn a_checkpoint_signed_by_a_rotated_key_verifies_only_with_the_rotation_proof() 
     let new_key = v["log_key"].as_str().unwrap().to_string();
     assert_ne!(new_key, st.log_key);
     assert_eq!(v["old_log_key"], st.log_key.as_str());
+    // The operator's chain is in the store but is not a game.
+    let listed: Value = serde_json::from_str(&ok(&run(&data, &["games", "--json"]))).unwrap();
+    let operator = v["operator_chain"].as_str().unwrap();
+    let rows = listed
+        .as_array()
+        .or_else(|| listed["games"].as_array())
+        .unwrap();
+    assert!(!rows.is_empty());
+    assert!(
+        rows.iter().all(|r| r["game"].as_str() != Some(operator)),
+        "kifu games lists the log operator's chain: {listed}"
+    );
+    // A checkpoint signed again with the old key is refused.
+    let again = run(&data, &["checkpoint", "--key", &st.s("op.key")]);
+    assert!(!again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("rotated to"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
     ok(&run(
         &data,
         &[

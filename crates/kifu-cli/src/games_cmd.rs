@@ -44,6 +44,10 @@ pub fn games(data: &Path, a: GamesArgs) -> CmdResult {
         let Some(Body::GameCreated(g)) = events.first().map(|e| &e.body) else {
             continue;
         };
+        // The log operator's chain (key rotations) is not a game.
+        if g.title.starts_with(kifu_server::tlog_api::OPERATOR_TITLE) {
+            continue;
+        }
         let name = |role: Role| {
             g.holder(role)
                 .map(|p| p.name.clone())

@@ -168,6 +168,15 @@ pub async fn games(
     blocking(move || {
         let mut out = Vec::new();
         for g in app.store.games()? {
+            // The log operator's chain (key rotations) is not a game.
+            if app
+                .store
+                .genesis(&g)?
+                .title
+                .starts_with(crate::tlog_api::OPERATOR_TITLE)
+            {
+                continue;
+            }
             let v = summary(&app, &g)?;
             if matches(&v, &q) {
                 out.push(v);
