@@ -255,7 +255,9 @@ impl Store {
         }
 
         // One transaction for everything accepted.
-        let committed: Result<(Vec<u64>, u64), String> = {
+        let committed: Result<(Vec<u64>, u64), String> = if let Err(e) = self.writable() {
+            Err(e.to_string())
+        } else {
             let r = (
                 &self.events,
                 &self.heads,

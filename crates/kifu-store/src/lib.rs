@@ -41,8 +41,10 @@
 
 mod batch;
 mod kv;
+mod readonly;
 mod sync;
 pub mod tlog;
+mod usage;
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -59,6 +61,8 @@ use sled::transaction::{ConflictableTransactionError, TransactionError, Transact
 use crate::sync::GroupSync;
 
 pub use crate::batch::{Committed, EachOutcome, Prepared};
+pub use crate::readonly::read_only_reason;
+pub use crate::usage::{TreeUsage, Usage};
 
 /// What can go wrong when storing or reading.
 #[derive(Debug, thiserror::Error)]
@@ -115,6 +119,10 @@ pub enum StoreError {
     /// A transparency-log request that does not fit the log.
     #[error("transparency log: {0}")]
     Log(String),
+    /// The store is on read-only media and was opened as a copy
+    /// ([`Store::open_copy`]): it can be read, not written.
+    #[error("the store in {0} is read-only: it can be read, verified and exported, not written")]
+    ReadOnly(String),
 }
 
 /// Where an appended record landed.
@@ -190,6 +198,9 @@ pub struct Store {
     path: PathBuf,
     /// Every cursor below this is known to be on stable storage (`kv.rs`).
     durable_next: std::sync::atomic::AtomicU64,
+    /// Set when this is a temporary copy of a read-only store: removes it
+    /// when the store is dropped (last field, so after sled is closed).
+    copy: Option<readonly::CopyGuard>,
 }
 
 const FEED_NEXT: &[u8] = b"feed_next";
@@ -295,6 +306,7 @@ impl Store {
             write_lock: Mutex::new(()),
             path: dir.to_path_buf(),
             durable_next: std::sync::atomic::AtomicU64::new(0),
+            copy: None,
         };
         store.tlog_catch_up()?;
         Ok(store)
@@ -698,6 +710,7 @@ impl Store {
     /// waits until they are durable. This is the one commit path: every
     /// write of a chain record goes through it.
     fn commit(&self, planned: &[Planned]) -> Result<Vec<Appended>, StoreError> {
+        self.writable()?;
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
         let result = (
             &self.events,
@@ -810,15 +823,21 @@ impl Store {
         }
     }
 
-    fn cursor_of(&self, game: &Hash, seq: u64) -> Result<u64, StoreError> {
-        let key = event_key(game, seq);
-        for kv in self.feed.iter().rev() {
-            let (k, v) = kv?;
-            if v.as_ref() == key.as_slice() {
-                return parse_u64(&k);
-            }
-        }
-        Err(StoreError::Damaged("record not in the feed".into()))
+    /// The feed cursor of the stored record at `seq` of `game`, read from
+    /// the transparency log's index (leaf number = feed cursor), which is
+    /// written in the same transaction as the record: one lookup, no scan
+    /// of the feed. A server answers a resent, identical record with it.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Damaged`] when no such record is stored; storage errors.
+    pub fn cursor_of(&self, game: &Hash, seq: u64) -> Result<u64, StoreError> {
+        self.leaf_index(game, seq)?.ok_or_else(|| {
+            StoreError::Damaged(format!(
+                "game {} seq {seq} is not in the feed",
+                hex::encode(game)
+            ))
+        })
     }
 
     /// Keeps records as fork evidence, outside the chains, durably.
@@ -827,6 +846,7 @@ impl Store {
     ///
     /// A record that does not parse; storage errors.
     pub fn keep_evidence(&self, records: &[Record]) -> Result<u64, StoreError> {
+        self.writable()?;
         let mut n = 0;
         for r in records {
             let h = r.header()?;

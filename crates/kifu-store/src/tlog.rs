@@ -338,6 +338,7 @@ impl Store {
     /// Keeps a signed checkpoint note (its size given by the caller, who
     /// parsed it). The newest is what `latest_checkpoint` returns.
     pub fn save_checkpoint(&self, size: u64, note: &str) -> Result<(), StoreError> {
+        self.writable()?;
         self.tlog
             .insert(&checkpoint_key(size)[..], note.as_bytes())?;
         self.sync()
@@ -371,6 +372,7 @@ impl Store {
 
     /// Remembers the operator's verifier key (for bundles).
     pub fn set_log_key(&self, vkey: &str) -> Result<(), StoreError> {
+        self.writable()?;
         self.tlog.insert(LOG_KEY, vkey.as_bytes())?;
         Ok(())
     }
