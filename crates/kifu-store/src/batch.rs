@@ -275,7 +275,7 @@ impl Store {
                     let mut cursors = Vec::with_capacity(planned.len());
                     for p in &planned {
                         let key = event_key(&p.game, p.seq);
-                        ev.insert(&key[..], p.stored.as_slice())?;
+                        ev.insert(&key[..], crate::layout::event_value(&p.stored, next))?;
                         hd.insert(
                             &p.game[..],
                             &head_value(Head {

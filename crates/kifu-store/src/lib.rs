@@ -41,6 +41,7 @@
 
 mod batch;
 mod kv;
+mod layout;
 mod readonly;
 mod sync;
 pub mod tlog;
@@ -264,6 +265,12 @@ impl Store {
     /// [`StoreError::Locked`] when another process holds it; sled and I/O
     /// errors otherwise.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        Store::open_inner(dir, true)
+    }
+
+    /// Opens the store; `migrate`: bring an older layout up to date
+    /// (`layout.rs`).
+    fn open_inner(dir: &Path, migrate: bool) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir)?;
         let db = sled::Config::new()
             .path(dir)
@@ -309,6 +316,10 @@ impl Store {
             copy: None,
         };
         store.tlog_catch_up()?;
+        if migrate {
+            store.mark_layout_if_empty()?;
+            store.migrate_layout()?;
+        }
         Ok(store)
     }
 
@@ -398,7 +409,7 @@ impl Store {
     /// Storage errors, a damaged value.
     pub fn get(&self, game: &Hash, seq: u64) -> Result<Option<Record>, StoreError> {
         match self.events.get(event_key(game, seq))? {
-            Some(v) => Ok(Some(Record::from_stored(&v)?)),
+            Some(v) => Ok(Some(layout::decode_value(&v)?)),
             None => Ok(None),
         }
     }
@@ -415,7 +426,7 @@ impl Store {
         let mut out = Vec::new();
         for kv in self.events.range(start..=end) {
             let (_, v) = kv?;
-            out.push(Record::from_stored(&v)?);
+            out.push(layout::decode_value(&v)?);
         }
         Ok(out)
     }
@@ -429,7 +440,7 @@ impl Store {
         let mut out = Vec::new();
         for kv in self.events.iter() {
             let (_, v) = kv?;
-            out.push(Record::from_stored(&v)?);
+            out.push(layout::decode_value(&v)?);
         }
         Ok(out)
     }
@@ -636,7 +647,7 @@ impl Store {
         let end = event_key(game, u64::MAX);
         for kv in self.events.range(start..=end).rev() {
             let (k, v) = kv?;
-            if &Record::from_stored(&v)?.hash() == hash {
+            if &layout::decode_value(&v)?.hash() == hash {
                 return Ok(Some(parse_game_key(&k)?.1));
             }
         }
@@ -753,7 +764,10 @@ impl Store {
                     if !fits {
                         // Identical record already in place: an idempotent retry.
                         if let Some(existing) = ev.get(event_key(game, head.seq))? {
-                            if existing.as_ref() == stored.as_slice() {
+                            let same = layout::split_value(&existing)
+                                .map(|(rec, _)| rec == stored.as_slice())
+                                .unwrap_or(false);
+                            if same {
                                 return Err(ConflictableTransactionError::Abort(Refuse::Exists(
                                     head.seq,
                                 )));
@@ -764,7 +778,10 @@ impl Store {
                             got_seq: head.seq,
                         }));
                     }
-                    ev.insert(&event_key(game, head.seq)[..], stored.as_slice())?;
+                    ev.insert(
+                        &event_key(game, head.seq)[..],
+                        layout::event_value(stored, next),
+                    )?;
                     hd.insert(&game[..], &head_value(*head)[..])?;
                     heads.insert(*game, Some(*head));
                     fd.insert(&next.to_be_bytes()[..], &event_key(game, head.seq)[..])?;
@@ -832,12 +849,18 @@ impl Store {
     ///
     /// [`StoreError::Damaged`] when no such record is stored; storage errors.
     pub fn cursor_of(&self, game: &Hash, seq: u64) -> Result<u64, StoreError> {
-        self.leaf_index(game, seq)?.ok_or_else(|| {
+        let missing = || {
             StoreError::Damaged(format!(
                 "game {} seq {seq} is not in the feed",
                 hex::encode(game)
             ))
-        })
+        };
+        let v = self.events.get(event_key(game, seq))?.ok_or_else(missing)?;
+        match layout::split_value(&v)? {
+            (_, Some(c)) => Ok(c),
+            // Layout 1, not migrated (a copy of a read-only store).
+            (_, None) => self.v1_leaf_index(game, seq)?.ok_or_else(missing),
+        }
     }
 
     /// Keeps records as fork evidence, outside the chains, durably.

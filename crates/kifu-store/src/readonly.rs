@@ -106,7 +106,7 @@ impl Store {
             origin: dir.to_path_buf(),
         };
         let bytes = copy_tree(dir, &copy)?;
-        let mut store = Store::open(&copy)?;
+        let mut store = Store::open_inner(&copy, false)?;
         store.copy = Some(guard);
         Ok((store, bytes))
     }

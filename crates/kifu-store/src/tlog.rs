@@ -82,7 +82,7 @@ fn hash_key(level: u8, index: u64) -> [u8; 9] {
     k
 }
 
-fn index_key(game: &Hash, seq: u64) -> [u8; 41] {
+pub(crate) fn index_key(game: &Hash, seq: u64) -> [u8; 41] {
     let mut k = [0u8; 41];
     k[0] = b'i';
     k[1..33].copy_from_slice(game);
@@ -174,7 +174,7 @@ pub(crate) fn append_in_tx(
         TreeError::Store(e) => e.into(),
         other => damaged(other.to_string()),
     })?;
-    tl.insert(&index_key(game, seq)[..], &index.to_be_bytes()[..])?;
+    // The leaf index (= feed cursor) is kept with the record (`layout.rs`).
     tl.insert(SIZE_KEY, &(index + 1).to_be_bytes()[..])?;
     Ok(())
 }
@@ -271,8 +271,17 @@ impl Store {
         kifu_tlog::range::prove_range(&TreeHashes(&self.tlog), start, size).map_err(tree_err)
     }
 
-    /// The leaf index of a record.
+    /// The leaf index of a record (its feed cursor).
     pub fn leaf_index(&self, game: &Hash, seq: u64) -> Result<Option<u64>, StoreError> {
+        match self.cursor_of(game, seq) {
+            Ok(c) => Ok(Some(c)),
+            Err(StoreError::Damaged(_)) if self.get(game, seq)?.is_none() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The leaf index kept by layout 1 (`layout.rs`).
+    pub(crate) fn v1_leaf_index(&self, game: &Hash, seq: u64) -> Result<Option<u64>, StoreError> {
         Ok(self
             .tlog
             .get(index_key(game, seq))?
