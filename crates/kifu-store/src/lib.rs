@@ -710,7 +710,7 @@ impl Store {
             local.insert(game, (head, Arc::new(next)));
             planned.push(Planned::new(game, head, &record));
         }
-        let out = self.commit(&planned)?;
+        let out = self.commit(&planned, true)?;
         if let Ok(mut c) = self.standings.lock() {
             c.extend(local);
         }
@@ -718,9 +718,9 @@ impl Store {
     }
 
     /// Writes planned records (already checked) in one transaction, then
-    /// waits until they are durable. This is the one commit path: every
-    /// write of a chain record goes through it.
-    fn commit(&self, planned: &[Planned]) -> Result<Vec<Appended>, StoreError> {
+    /// (with `durable`) waits until they are on stable storage. This is the
+    /// one commit path: every write of a chain record goes through it.
+    fn commit(&self, planned: &[Planned], durable: bool) -> Result<Vec<Appended>, StoreError> {
         self.writable()?;
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
         let result = (
@@ -804,6 +804,9 @@ impl Store {
         drop(guard);
         match result {
             Ok(out) => {
+                if !durable {
+                    return Ok(out);
+                }
                 if let Some(t) = ticket {
                     self.sync.wait_durable_ticket(&self.db, t)?;
                 }
@@ -1021,10 +1024,15 @@ impl Store {
         let mut done = 0u64;
         progress(0, total);
         for chunk in planned.chunks(IMPORT_CHUNK) {
-            self.commit(chunk)?;
+            // Each chunk is one transaction; one sync at the end makes them
+            // all durable (sled recovers a prefix of its transactions, so an
+            // interrupted import leaves whole chunks, and importing again
+            // completes it).
+            self.commit(chunk, false)?;
             done += chunk.len() as u64;
             progress(done, total);
         }
+        self.sync()?;
         if let Ok(mut c) = self.standings.lock() {
             for p in &planned {
                 c.remove(&p.game);

@@ -13,7 +13,9 @@
 //! - `level (1 byte) || index (u64 BE)` (9 bytes): a complete-subtree hash;
 //! - `"size"`: the number of leaves (u64 BE);
 //! - `"vkey"`: the verifier key of the operator's last checkpoint;
-//! - `"i" || game || seq (u64 BE)` (41 bytes): the leaf index of a record;
+//! - `"i" || game || seq (u64 BE)` (41 bytes): the leaf index of a record,
+//!   in stores of layout 1 only (layout 2 keeps it with the record,
+//!   `layout.rs`);
 //! - `"c" || size (u64 BE)` (9 bytes, first byte `c` = 99 > 63, the highest
 //!   level, so never a hash key): a signed checkpoint note of that size.
 
