@@ -258,7 +258,10 @@ enum Refuse {
 }
 
 impl Store {
-    /// Opens (or creates) the store in `dir`.
+    /// Opens (or creates) the store in `dir`. A store written in an older
+    /// layout is brought up to date (`layout.rs`). A store on read-only
+    /// media cannot be opened this way (sled writes on opening): see
+    /// [`read_only_reason`] and [`Store::open_copy`].
     ///
     /// # Errors
     ///
@@ -917,8 +920,8 @@ impl Store {
 
     /// Imports the records of a verdict ([`kifu_ledger::archive::verify_archive`]
     /// or [`ArchiveVerdict::of_records`]): writes what is missing, in chunks
-    /// of [`IMPORT_CHUNK`] records with one transaction and one sync each,
-    /// and skips what is identical. `progress` is told the records done and
+    /// of [`IMPORT_CHUNK`] records with one transaction each and one sync
+    /// at the end, and skips what is identical. `progress` is told the records done and
     /// the total after each chunk.
     ///
     /// Forks are kept, never discarded: the records of a fork inside the
