@@ -149,17 +149,11 @@ fn a_store_another_user_owns_is_read_through_a_copy() {
     // Somewhere `nobody` may read and traverse.
     let base = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let t = tempfile::tempdir_in(base).unwrap();
-    let mut p = Some(t.path());
-    while let Some(d) = p {
-        if std::fs::metadata(d).unwrap().permissions().mode() & 0o005 != 0o005 {
-            println!("skipped: {} is not readable by other users", d.display());
+    // Every folder above must let other users through.
+    for d in t.path().ancestors().skip(1) {
+        if std::fs::metadata(d).unwrap().permissions().mode() & 0o001 == 0 {
+            println!("skipped: {} cannot be entered by other users", d.display());
             return;
-        }
-        p = d
-            .parent()
-            .filter(|d| d.starts_with(base.parent().unwrap_or(base)));
-        if d == base {
-            break;
         }
     }
     std::fs::set_permissions(t.path(), std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -175,3 +175,43 @@ fn cursor_of_matches_the_feed_and_answers_a_resent_record() {
     let s = Store::open(dir.path()).unwrap();
     assert_eq!(s.cursor_of(&b.game, idx).unwrap(), want);
 }
+
+#[test]
+fn usage_counts_every_tree_and_the_cursor_costs_no_key_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = Store::open(dir.path()).unwrap();
+    let c = sample_game(&Cast::new(), "usage");
+    s.append_batch(c.records.clone()).unwrap();
+    let u = s.usage().unwrap();
+    let tree = |n: &str| u.trees.iter().find(|t| t.name == n).cloned().unwrap();
+    let n = c.records.len() as u64;
+    assert_eq!(tree("events").keys, n);
+    assert_eq!(tree("events").key_bytes, 40 * n);
+    let stored: u64 = c.records.iter().map(|r| r.to_stored().len() as u64).sum();
+    // Each value is the record and its 8-byte cursor.
+    assert_eq!(tree("events").value_bytes, stored + 8 * n);
+    assert_eq!(tree("feed").keys, n);
+    assert_eq!(tree("heads").keys, 1);
+    // The log: every complete subtree hash (2n - 1 for n a power of two,
+    // fewer otherwise) and its size, no index of records.
+    let tl = tree("tlog");
+    assert!(tl.keys < 2 * n + 1, "{tl:?}");
+    assert!(u.payload() > 0);
+    assert!(u.on_disk >= u.payload() / 4);
+}
+
+#[test]
+fn a_data_file_without_write_permission_makes_the_store_read_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    drop(Store::open(dir.path()).unwrap());
+    let db = dir.path().join("db");
+    let mode = std::fs::metadata(&db).unwrap().permissions().mode();
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(mode & !0o222)).unwrap();
+    let why = read_only_reason(dir.path()).unwrap();
+    assert!(why.contains("db"), "{why}");
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(mode)).unwrap();
+    assert_eq!(read_only_reason(dir.path()), None);
+    // A missing directory is not read-only: opening it creates a store.
+    assert_eq!(read_only_reason(&dir.path().join("none")), None);
+}
