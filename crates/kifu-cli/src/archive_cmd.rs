@@ -166,11 +166,93 @@ fn print_report(
     }
 }
 
-/// Reads an archive file and reaches the verdict on it.
-pub fn verify_file(file: &Path) -> Result<ArchiveVerdict, Failure> {
+/// Signatures verified to time this machine before a long verification.
+const CALIBRATION: usize = 1024;
+
+/// About how long verifying `records` takes here: the signatures dominate
+/// (`docs/PERFORMANCE.md`), so the signatures of the first records are
+/// verified and timed (about 0.3 % of a large archive's work), and the
+/// rest is scaled from them, with a tenth more for hashing and the chains.
+/// `None` when there is too little to time.
+fn estimate(records: &[kifu_ledger::Record]) -> Option<Duration> {
+    let sample: Vec<(kifu_ledger::Header, Vec<u8>, &[u8; 64])> = records
+        .iter()
+        .filter_map(|r| {
+            let h = r.header().ok()?;
+            (h.seq > 0).then(|| {
+                (
+                    h,
+                    kifu_ledger::event::signed_message(&r.event_bytes),
+                    &r.signature,
+                )
+            })
+        })
+        .take(CALIBRATION)
+        .collect();
+    if sample.len() < 64 {
+        return None;
+    }
+    let items: Vec<kifu_ledger::sig::Item<'_>> = sample
+        .iter()
+        .map(|(h, m, s)| (&h.signer.0, m.as_slice(), *s))
+        .collect();
+    let started = Instant::now();
+    let _ = kifu_ledger::sig::verify_parallel(&items, kifu_ledger::sig::DEFAULT_METHOD);
+    let per = started.elapsed().as_secs_f64() / items.len() as f64;
+    Some(Duration::from_secs_f64(per * records.len() as f64 * 1.1))
+}
+
+/// The line shown while a verification runs: the count and the time left.
+fn verifying_line(n: usize, bytes: Option<usize>, eta: Option<Duration>) -> String {
+    let size = bytes
+        .map(|b| format!(" ({:.1} MB)", b as f64 / 1e6))
+        .unwrap_or_default();
+    let eta = eta
+        .map(|d| format!(", about {} s at this machine's rate", d.as_secs().max(1)))
+        .unwrap_or_default();
+    format!("verifying {}{size}{eta}", count(n, "event"))
+}
+
+/// A spinner with the count, the estimate and the time so far (on a
+/// terminal); with `lines`, a plain line on stderr otherwise.
+fn verify_progress(line: String, lines: bool) -> indicatif::ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        if lines {
+            eprintln!("{line}");
+        }
+        return indicatif::ProgressBar::hidden();
+    }
+    let pb = indicatif::ProgressBar::new_spinner();
+    if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} {msg}; {elapsed} so far")
+    {
+        pb.set_style(style);
+    }
+    pb.set_message(line);
+    pb.enable_steady_tick(Duration::from_millis(120));
+    pb
+}
+
+/// Reads an archive file and reaches the verdict on it; with `show`,
+/// counts the records first and shows the count and the time left while
+/// verifying (`lines`: also when stderr is not a terminal).
+fn verify_file_showing(file: &Path, show: bool, lines: bool) -> Result<ArchiveVerdict, Failure> {
     let bytes =
         std::fs::read(file).map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
-    archive::verify_archive(&bytes).map_err(|e| Failure {
+    let pb = if show && (lines || std::io::stderr().is_terminal()) {
+        match archive::read(&bytes) {
+            Ok(records) => verify_progress(
+                verifying_line(records.len(), Some(bytes.len()), estimate(&records)),
+                lines,
+            ),
+            // verify_archive reports the broken framing.
+            Err(_) => indicatif::ProgressBar::hidden(),
+        }
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let verdict = archive::verify_archive(&bytes);
+    pb.finish_and_clear();
+    verdict.map_err(|e| Failure {
         message: format!("{}: {e}", file.display()),
         code: EXIT_VERIFY_FAILED,
     })
@@ -178,19 +260,23 @@ pub fn verify_file(file: &Path) -> Result<ArchiveVerdict, Failure> {
 
 /// `kifu verify [FILE]`.
 pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
-    let pb = spinner("verifying");
     match &a.file {
         Some(f) => {
-            let v = verify_file(f)?;
-            pb.finish_and_clear();
+            let v = verify_file_showing(f, true, false)?;
             print_report(v.report(), v.manifest(), &f.display().to_string(), a.json)
         }
         None => {
+            let pb = spinner("reading the store");
             let store = open_existing(data)?;
             let place = crate::remote::server()
                 .map(|url| format!("server {url}"))
                 .unwrap_or_else(|| format!("store {}", data.display()));
             let records = store.records_for_verification()?;
+            pb.finish_and_clear();
+            let pb = verify_progress(
+                verifying_line(records.len(), None, estimate(&records)),
+                false,
+            );
             let report = verify_records(&records);
             pb.finish_and_clear();
             print_report(&report, None, &place, a.json)
@@ -285,20 +371,7 @@ fn import_bar(show: bool) -> indicatif::ProgressBar {
 pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
     let show = a.progress || std::io::stderr().is_terminal();
     let started = Instant::now();
-    let pb = if show {
-        let pb = indicatif::ProgressBar::with_draw_target(
-            None,
-            indicatif::ProgressDrawTarget::stderr_with_hz(4),
-        );
-        pb.set_message("verifying the archive");
-        pb.enable_steady_tick(Duration::from_millis(250));
-        pb
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    let v = verify_file(&a.file);
-    pb.finish_and_clear();
-    let v = v?;
+    let v = verify_file_showing(&a.file, show, a.progress)?;
     let what = a.file.display().to_string();
     let store = open(data)?;
     let terminal = std::io::stderr().is_terminal();

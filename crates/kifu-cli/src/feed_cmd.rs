@@ -26,6 +26,10 @@ pub fn feed(data: &Path, a: FeedArgs) -> CmdResult {
     // A read command never creates a store: a mistyped --data fails at once,
     // with --follow too.
     open_existing(data)?;
+    // Nothing is appended to a store on read-only media (it is read from a
+    // copy): following it would only copy it again and again.
+    let follow = a.follow
+        && (crate::remote::server().is_some() || kifu_store::read_only_reason(data).is_none());
     loop {
         let items = {
             let store = open_existing(data)?;
@@ -58,7 +62,7 @@ pub fn feed(data: &Path, a: FeedArgs) -> CmdResult {
             }
         }
         out.flush().map_err(|e| Failure::new(e.to_string()))?;
-        if !a.follow || printed >= limit {
+        if !follow || printed >= limit {
             return Ok(());
         }
         std::thread::sleep(Duration::from_millis(a.poll_ms.max(10)));

@@ -12,7 +12,18 @@ const LOCK_WAIT: Duration = Duration::from_secs(15);
 
 /// Opens the store in `dir`. sled allows one process at a time; when the
 /// store is locked by another kifu process this retries for a while.
+///
+/// A store on read-only media is refused in one line: the commands that
+/// call this write.
 pub fn open(dir: &Path) -> Result<Store, Failure> {
+    if dir.join("db").exists() {
+        if let Some(why) = kifu_store::read_only_reason(dir) {
+            return Err(Failure::new(format!(
+                "the store in {} is read-only ({why}); this command writes to it. Read commands (verify, log, feed, games, replay, export) work on it",
+                dir.display()
+            )));
+        }
+    }
     let started = Instant::now();
     loop {
         match Store::open(dir) {
@@ -35,6 +46,12 @@ pub fn open(dir: &Path) -> Result<Store, Failure> {
 }
 
 /// Opens the store only if it exists (for read-only commands).
+///
+/// A store on read-only media (a read-only mount, a directory without
+/// write permission) cannot be opened in place, as sled writes on opening:
+/// it is copied to a temporary directory (`TMPDIR`), with a one-line note
+/// on stderr, and the copy is read; the copy refuses writes and is removed
+/// when the command ends. The original is never written.
 pub fn open_existing(dir: &Path) -> Result<Store, Failure> {
     if !dir.join("db").exists() {
         return Err(Failure::new(format!(
@@ -42,7 +59,21 @@ pub fn open_existing(dir: &Path) -> Result<Store, Failure> {
             dir.display()
         )));
     }
-    open(dir)
+    match kifu_store::read_only_reason(dir) {
+        None => open(dir),
+        Some(why) => {
+            let tmp = std::env::temp_dir();
+            let (store, bytes) = Store::open_copy(dir, &tmp)
+                .map_err(|e| Failure::new(format!("{}: {e}", dir.display())))?;
+            eprintln!(
+                "note: the store in {} is read-only ({why}); reading a copy of it ({:.1} MB) in {}",
+                dir.display(),
+                bytes as f64 / 1e6,
+                tmp.display()
+            );
+            Ok(store)
+        }
+    }
 }
 
 /// Milliseconds since the Unix epoch, from the wall clock (the edge of the system).

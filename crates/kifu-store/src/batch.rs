@@ -256,7 +256,9 @@ impl Store {
         }
 
         // One transaction for everything accepted.
-        let committed: Result<(Vec<u64>, u64), String> = {
+        let committed: Result<(Vec<u64>, u64), String> = if let Err(e) = self.writable() {
+            Err(e.to_string())
+        } else {
             let r = (
                 &self.events,
                 &self.heads,
@@ -274,7 +276,7 @@ impl Store {
                     let mut cursors = Vec::with_capacity(planned.len());
                     for p in &planned {
                         let key = event_key(&p.game, p.seq);
-                        ev.insert(&key[..], p.stored.as_slice())?;
+                        ev.insert(&key[..], crate::layout::event_value(&p.stored, next))?;
                         hd.insert(
                             &p.game[..],
                             &head_value(Head {

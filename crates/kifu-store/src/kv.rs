@@ -25,6 +25,7 @@ impl Store {
     /// Stores `value` under `key`. It is written at once and becomes durable
     /// with the store's next sync.
     pub fn put_value(&self, key: &str, value: &[u8]) -> Result<(), StoreError> {
+        self.writable()?;
         self.values()?.insert(key.as_bytes(), value)?;
         Ok(())
     }

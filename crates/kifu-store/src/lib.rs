@@ -41,8 +41,11 @@
 
 mod batch;
 mod kv;
+mod layout;
+mod readonly;
 mod sync;
 pub mod tlog;
+mod usage;
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -59,6 +62,8 @@ use sled::transaction::{ConflictableTransactionError, TransactionError, Transact
 use crate::sync::GroupSync;
 
 pub use crate::batch::{Committed, EachOutcome, Prepared};
+pub use crate::readonly::read_only_reason;
+pub use crate::usage::{TreeUsage, Usage};
 
 /// What can go wrong when storing or reading.
 #[derive(Debug, thiserror::Error)]
@@ -115,6 +120,10 @@ pub enum StoreError {
     /// A transparency-log request that does not fit the log.
     #[error("transparency log: {0}")]
     Log(String),
+    /// The store is on read-only media and was opened as a copy
+    /// ([`Store::open_copy`]): it can be read, not written.
+    #[error("the store in {0} is read-only: it can be read, verified and exported, not written")]
+    ReadOnly(String),
 }
 
 /// Where an appended record landed.
@@ -190,6 +199,9 @@ pub struct Store {
     path: PathBuf,
     /// Every cursor below this is known to be on stable storage (`kv.rs`).
     durable_next: std::sync::atomic::AtomicU64,
+    /// Set when this is a temporary copy of a read-only store: removes it
+    /// when the store is dropped (last field, so after sled is closed).
+    copy: Option<readonly::CopyGuard>,
 }
 
 const FEED_NEXT: &[u8] = b"feed_next";
@@ -246,13 +258,22 @@ enum Refuse {
 }
 
 impl Store {
-    /// Opens (or creates) the store in `dir`.
+    /// Opens (or creates) the store in `dir`. A store written in an older
+    /// layout is brought up to date (`layout.rs`). A store on read-only
+    /// media cannot be opened this way (sled writes on opening): see
+    /// [`read_only_reason`] and [`Store::open_copy`].
     ///
     /// # Errors
     ///
     /// [`StoreError::Locked`] when another process holds it; sled and I/O
     /// errors otherwise.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        Store::open_inner(dir, true)
+    }
+
+    /// Opens the store; `migrate`: bring an older layout up to date
+    /// (`layout.rs`).
+    fn open_inner(dir: &Path, migrate: bool) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir)?;
         let db = sled::Config::new()
             .path(dir)
@@ -295,8 +316,13 @@ impl Store {
             write_lock: Mutex::new(()),
             path: dir.to_path_buf(),
             durable_next: std::sync::atomic::AtomicU64::new(0),
+            copy: None,
         };
         store.tlog_catch_up()?;
+        if migrate {
+            store.mark_layout_if_empty()?;
+            store.migrate_layout()?;
+        }
         Ok(store)
     }
 
@@ -386,7 +412,7 @@ impl Store {
     /// Storage errors, a damaged value.
     pub fn get(&self, game: &Hash, seq: u64) -> Result<Option<Record>, StoreError> {
         match self.events.get(event_key(game, seq))? {
-            Some(v) => Ok(Some(Record::from_stored(&v)?)),
+            Some(v) => Ok(Some(layout::decode_value(&v)?)),
             None => Ok(None),
         }
     }
@@ -403,7 +429,7 @@ impl Store {
         let mut out = Vec::new();
         for kv in self.events.range(start..=end) {
             let (_, v) = kv?;
-            out.push(Record::from_stored(&v)?);
+            out.push(layout::decode_value(&v)?);
         }
         Ok(out)
     }
@@ -417,7 +443,7 @@ impl Store {
         let mut out = Vec::new();
         for kv in self.events.iter() {
             let (_, v) = kv?;
-            out.push(Record::from_stored(&v)?);
+            out.push(layout::decode_value(&v)?);
         }
         Ok(out)
     }
@@ -624,7 +650,7 @@ impl Store {
         let end = event_key(game, u64::MAX);
         for kv in self.events.range(start..=end).rev() {
             let (k, v) = kv?;
-            if &Record::from_stored(&v)?.hash() == hash {
+            if &layout::decode_value(&v)?.hash() == hash {
                 return Ok(Some(parse_game_key(&k)?.1));
             }
         }
@@ -687,7 +713,7 @@ impl Store {
             local.insert(game, (head, Arc::new(next)));
             planned.push(Planned::new(game, head, &record));
         }
-        let out = self.commit(&planned)?;
+        let out = self.commit(&planned, true)?;
         if let Ok(mut c) = self.standings.lock() {
             c.extend(local);
         }
@@ -695,9 +721,10 @@ impl Store {
     }
 
     /// Writes planned records (already checked) in one transaction, then
-    /// waits until they are durable. This is the one commit path: every
-    /// write of a chain record goes through it.
-    fn commit(&self, planned: &[Planned]) -> Result<Vec<Appended>, StoreError> {
+    /// (with `durable`) waits until they are on stable storage. This is the
+    /// one commit path: every write of a chain record goes through it.
+    fn commit(&self, planned: &[Planned], durable: bool) -> Result<Vec<Appended>, StoreError> {
+        self.writable()?;
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
         let result = (
             &self.events,
@@ -740,7 +767,10 @@ impl Store {
                     if !fits {
                         // Identical record already in place: an idempotent retry.
                         if let Some(existing) = ev.get(event_key(game, head.seq))? {
-                            if existing.as_ref() == stored.as_slice() {
+                            let same = layout::split_value(&existing)
+                                .map(|(rec, _)| rec == stored.as_slice())
+                                .unwrap_or(false);
+                            if same {
                                 return Err(ConflictableTransactionError::Abort(Refuse::Exists(
                                     head.seq,
                                 )));
@@ -751,7 +781,10 @@ impl Store {
                             got_seq: head.seq,
                         }));
                     }
-                    ev.insert(&event_key(game, head.seq)[..], stored.as_slice())?;
+                    ev.insert(
+                        &event_key(game, head.seq)[..],
+                        layout::event_value(stored, next),
+                    )?;
                     hd.insert(&game[..], &head_value(*head)[..])?;
                     heads.insert(*game, Some(*head));
                     fd.insert(&next.to_be_bytes()[..], &event_key(game, head.seq)[..])?;
@@ -774,6 +807,9 @@ impl Store {
         drop(guard);
         match result {
             Ok(out) => {
+                if !durable {
+                    return Ok(out);
+                }
                 if let Some(t) = ticket {
                     self.sync.wait_durable_ticket(&self.db, t)?;
                 }
@@ -810,15 +846,27 @@ impl Store {
         }
     }
 
-    fn cursor_of(&self, game: &Hash, seq: u64) -> Result<u64, StoreError> {
-        let key = event_key(game, seq);
-        for kv in self.feed.iter().rev() {
-            let (k, v) = kv?;
-            if v.as_ref() == key.as_slice() {
-                return parse_u64(&k);
-            }
+    /// The feed cursor of the stored record at `seq` of `game`, read from
+    /// the transparency log's index (leaf number = feed cursor), which is
+    /// written in the same transaction as the record: one lookup, no scan
+    /// of the feed. A server answers a resent, identical record with it.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Damaged`] when no such record is stored; storage errors.
+    pub fn cursor_of(&self, game: &Hash, seq: u64) -> Result<u64, StoreError> {
+        let missing = || {
+            StoreError::Damaged(format!(
+                "game {} seq {seq} is not in the feed",
+                hex::encode(game)
+            ))
+        };
+        let v = self.events.get(event_key(game, seq))?.ok_or_else(missing)?;
+        match layout::split_value(&v)? {
+            (_, Some(c)) => Ok(c),
+            // Layout 1, not migrated (a copy of a read-only store).
+            (_, None) => self.v1_leaf_index(game, seq)?.ok_or_else(missing),
         }
-        Err(StoreError::Damaged("record not in the feed".into()))
     }
 
     /// Keeps records as fork evidence, outside the chains, durably.
@@ -827,6 +875,7 @@ impl Store {
     ///
     /// A record that does not parse; storage errors.
     pub fn keep_evidence(&self, records: &[Record]) -> Result<u64, StoreError> {
+        self.writable()?;
         let mut n = 0;
         for r in records {
             let h = r.header()?;
@@ -871,8 +920,8 @@ impl Store {
 
     /// Imports the records of a verdict ([`kifu_ledger::archive::verify_archive`]
     /// or [`ArchiveVerdict::of_records`]): writes what is missing, in chunks
-    /// of [`IMPORT_CHUNK`] records with one transaction and one sync each,
-    /// and skips what is identical. `progress` is told the records done and
+    /// of [`IMPORT_CHUNK`] records with one transaction each and one sync
+    /// at the end, and skips what is identical. `progress` is told the records done and
     /// the total after each chunk.
     ///
     /// Forks are kept, never discarded: the records of a fork inside the
@@ -978,10 +1027,15 @@ impl Store {
         let mut done = 0u64;
         progress(0, total);
         for chunk in planned.chunks(IMPORT_CHUNK) {
-            self.commit(chunk)?;
+            // Each chunk is one transaction; one sync at the end makes them
+            // all durable (sled recovers a prefix of its transactions, so an
+            // interrupted import leaves whole chunks, and importing again
+            // completes it).
+            self.commit(chunk, false)?;
             done += chunk.len() as u64;
             progress(done, total);
         }
+        self.sync()?;
         if let Ok(mut c) = self.standings.lock() {
             for p in &planned {
                 c.remove(&p.game);

@@ -13,7 +13,9 @@
 //! - `level (1 byte) || index (u64 BE)` (9 bytes): a complete-subtree hash;
 //! - `"size"`: the number of leaves (u64 BE);
 //! - `"vkey"`: the verifier key of the operator's last checkpoint;
-//! - `"i" || game || seq (u64 BE)` (41 bytes): the leaf index of a record;
+//! - `"i" || game || seq (u64 BE)` (41 bytes): the leaf index of a record,
+//!   in stores of layout 1 only (layout 2 keeps it with the record,
+//!   `layout.rs`);
 //! - `"c" || size (u64 BE)` (9 bytes, first byte `c` = 99 > 63, the highest
 //!   level, so never a hash key): a signed checkpoint note of that size.
 
@@ -82,7 +84,7 @@ fn hash_key(level: u8, index: u64) -> [u8; 9] {
     k
 }
 
-fn index_key(game: &Hash, seq: u64) -> [u8; 41] {
+pub(crate) fn index_key(game: &Hash, seq: u64) -> [u8; 41] {
     let mut k = [0u8; 41];
     k[0] = b'i';
     k[1..33].copy_from_slice(game);
@@ -174,7 +176,7 @@ pub(crate) fn append_in_tx(
         TreeError::Store(e) => e.into(),
         other => damaged(other.to_string()),
     })?;
-    tl.insert(&index_key(game, seq)[..], &index.to_be_bytes()[..])?;
+    // The leaf index (= feed cursor) is kept with the record (`layout.rs`).
     tl.insert(SIZE_KEY, &(index + 1).to_be_bytes()[..])?;
     Ok(())
 }
@@ -271,8 +273,17 @@ impl Store {
         kifu_tlog::range::prove_range(&TreeHashes(&self.tlog), start, size).map_err(tree_err)
     }
 
-    /// The leaf index of a record.
+    /// The leaf index of a record (its feed cursor).
     pub fn leaf_index(&self, game: &Hash, seq: u64) -> Result<Option<u64>, StoreError> {
+        match self.cursor_of(game, seq) {
+            Ok(c) => Ok(Some(c)),
+            Err(StoreError::Damaged(_)) if self.get(game, seq)?.is_none() => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The leaf index kept by layout 1 (`layout.rs`).
+    pub(crate) fn v1_leaf_index(&self, game: &Hash, seq: u64) -> Result<Option<u64>, StoreError> {
         Ok(self
             .tlog
             .get(index_key(game, seq))?
@@ -338,6 +349,7 @@ impl Store {
     /// Keeps a signed checkpoint note (its size given by the caller, who
     /// parsed it). The newest is what `latest_checkpoint` returns.
     pub fn save_checkpoint(&self, size: u64, note: &str) -> Result<(), StoreError> {
+        self.writable()?;
         self.tlog
             .insert(&checkpoint_key(size)[..], note.as_bytes())?;
         self.sync()
@@ -371,6 +383,7 @@ impl Store {
 
     /// Remembers the operator's verifier key (for bundles).
     pub fn set_log_key(&self, vkey: &str) -> Result<(), StoreError> {
+        self.writable()?;
         self.tlog.insert(LOG_KEY, vkey.as_bytes())?;
         Ok(())
     }
