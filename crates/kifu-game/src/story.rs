@@ -249,6 +249,12 @@ pub fn describe(body: &Body) -> String {
             &participant.to_hex()[..12],
             &new_key.to_hex()[..12]
         ),
+        Body::PairingModified {
+            swap_colours,
+            handicap,
+            komi_half_points,
+            reason,
+        } => crate::pairing::describe(*swap_colours, *handicap, *komi_half_points, reason),
         Body::KeyRevoked { key, reason } => format!(
             "the key {} is revoked ({reason}): nothing it signs from here on is accepted; what it signed before stands",
             &key.to_hex()[..12]

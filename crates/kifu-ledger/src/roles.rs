@@ -275,6 +275,16 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         // `Standing::check` with [`may_change_key`] (the key's own holder,
         // or an official over that participant's roles).
         Body::KeyReplaced { .. } | Body::KeyRevoked { .. } => true,
+        // LGC 2023, "Colour or handicap error": "the pairing is modified";
+        // "Referees": the referees "enforce the rules and judge disputes";
+        // "Drawmaster": the director or drawmaster "manages the pairings".
+        Body::PairingModified { .. } => {
+            if has(roles, &[Role::Referee, Role::Director]) {
+                true
+            } else {
+                return refuse("only a referee or the director modifies the pairing");
+            }
+        }
         Body::TournamentCreated(_)
         | Body::PlayerRegistered(_)
         | Body::RegistrationCorrected(_)
@@ -362,7 +372,7 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_name_and_a_stable_index() {
-        assert_eq!(kind_names().len(), 53);
+        assert_eq!(kind_names().len(), 54);
         assert_eq!(kind_names()[26], "member_coopted");
         let declined = Body::RewindDeclined {
             player: Color::White,
@@ -402,6 +412,26 @@ mod tests {
         };
         assert_eq!(revoked.kind_index(), 43);
         assert_eq!(revoked.kind_name(), "key revoked");
+    }
+
+    #[test]
+    fn pairing_modified_is_kind_53_and_signed_by_a_referee_or_the_director() {
+        let b = Body::PairingModified {
+            swap_colours: true,
+            handicap: None,
+            komi_half_points: None,
+            reason: "colours swapped".into(),
+        };
+        assert_eq!(b.kind_index(), 53);
+        assert_eq!(b.kind_name(), "pairing modified");
+        let bytes = postcard::to_allocvec(&b).expect("encodes");
+        assert_eq!(bytes[0], 53, "the postcard variant index is the kind index");
+        assert!(check(&[Role::Referee], &b, 9).is_ok());
+        assert!(check(&[Role::Director], &b, 9).is_ok());
+        for r in [Role::Black, Role::White, Role::Recorder, Role::Committee] {
+            let e = check(&[r], &b, 9).expect_err("refused");
+            assert!(e.rule.contains("referee or the director"), "{e}");
+        }
     }
 
     #[test]
