@@ -194,8 +194,12 @@ impl GameState {
                     )
                 } else {
                     format!(
-                        "both programs count {}: this is used as the result of the game{beside}, which differs: reported, not replaced",
-                        result_text(&a)
+                        "both programs count {}: this is used as the result of the game, in place of the result kifu's own count gave ({}), which is kept beside it and reported as differing",
+                        result_text(&a),
+                        kifu_count
+                            .as_ref()
+                            .map(result_text)
+                            .unwrap_or_else(|| "none".into())
                     )
                 },
                 Topic::StatusAgreement,
