@@ -36,6 +36,8 @@ pub struct ProgramsCount {
     pub ruling: Option<String>,
     /// The counts leave the result to the referee (a) 3).
     pub to_referee: bool,
+    /// The agreed score is the result of the game (a) 2).
+    pub is_result: bool,
 }
 
 impl ProgramsCount {
@@ -43,7 +45,7 @@ impl ProgramsCount {
     /// count, in words, if there is one.
     pub fn disagreement(&self) -> Option<String> {
         match (&self.agreed, &self.kifu_count) {
-            (Some(a), Some(k)) if a != k => Some(format!(
+            (Some(a), Some(k)) if self.is_result && a != k => Some(format!(
                 "both programs count {} (UEC Cup a) 2: the result of the game), but kifu's own count of the position gives {}",
                 result_text(a),
                 result_text(k)
@@ -105,6 +107,7 @@ impl GameState {
             kifu_count: None,
             ruling: None,
             to_referee: false,
+            is_result: false,
         });
         pc.answers[idx(p)] = Some((seq, answer.to_string()));
         pc.ruling = None;
@@ -217,6 +220,7 @@ impl GameState {
             pc.kifu_count = kifu_count;
             pc.ruling = Some(ruling);
             pc.to_referee = to_referee;
+            pc.is_result = decide.is_some();
         }
         if let Some(a) = decide {
             let at_seq = self.at_seq.unwrap_or(0);

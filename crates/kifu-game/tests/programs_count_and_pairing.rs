@@ -378,3 +378,40 @@ fn a_modified_pairing_is_told_in_words_in_the_story() {
         note.summary
     );
 }
+
+#[test]
+fn uec_cup_e_at_the_move_limit_the_programs_counts_are_evidence_only() {
+    let mut g = G::with(GameKind::Go, "uec-cup", 19, TimeControl::Untimed, |_| {});
+    let mut n = 0;
+    'outer: for y in 0..19u8 {
+        for x in 0..19u8 {
+            if n == 200 {
+                break 'outer;
+            }
+            let at = format!("{}{}", (b'a' + x) as char, (b'a' + y) as char);
+            g.play(B, &at);
+            g.push(
+                W,
+                Body::Pass {
+                    player: W,
+                    pass_stone: false,
+                },
+            );
+            n += 1;
+        }
+    }
+    answered(&mut g, B, "W+0.5");
+    let last = answered(&mut g, W, "W+0.5");
+    let st = g.state();
+    let d = st.result.computed().expect("move 400");
+    assert!(d.rule.contains("400th"), "{d:?}");
+    assert_eq!(d.result.outcome, Outcome::Win(B), "the referee's count");
+    assert!(st
+        .consequences_of(last)
+        .any(|c| c.what.contains("evidence only") && c.rule.contains("400th")));
+    assert!(
+        st.result.mismatches.is_empty(),
+        "{:?}",
+        st.result.mismatches
+    );
+}
