@@ -125,15 +125,31 @@ fn gnu_go_against_itself_is_refereed_recorded_explained_and_exported() {
     assert!(v.starts_with("ok"), "{v}");
     // The ending is explained with its UEC clause.
     let explain = ok(&run(&data, &["explain", id]));
-    // (When both programs agree on a count that differs from the
-    // projection's own territory count, a MISMATCH line follows it: UEC a) 2
-    // makes the programs' agreed count the result, which the server
-    // declares.)
+    // UEC a) 2 makes the programs' agreed count the result: the server
+    // declares it and the projection gives the same, so the declaration is
+    // never a mismatch; where kifu's own count differs, a MISMATCH line names
+    // it beside the result.
     let ending = explain
         .lines()
         .find(|l| l.starts_with("result by the rules:"))
         .unwrap_or("");
     assert!(ending.contains("UEC Cup"), "{explain}");
+    assert!(!explain.contains("but the rules give"), "{explain}");
+    let j = replay_json(&data, id);
+    if let Some(agreed) = j["state"]["result"]["programs_count"]["agreed"].as_object() {
+        assert_eq!(
+            Some(agreed),
+            j["result_computed"]["result"].as_object(),
+            "{explain}"
+        );
+        let kifu = &j["state"]["result"]["programs_count"]["kifu_count"];
+        if kifu.as_object() != Some(agreed) {
+            assert!(
+                explain.contains("kifu's own count of the position gives"),
+                "{explain}"
+            );
+        }
+    }
     // Every move is preceded by the server's measurement of it.
     let s = summaries(&data, id);
     let moves = s

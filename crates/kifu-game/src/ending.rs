@@ -178,6 +178,8 @@ impl GameState {
                     Topic::StatusSettledByReferee,
                 );
             }
+            // The programs' counts, if already recorded, now weigh (a) 2, 3).
+            self.weigh_programs_count();
         }
     }
 

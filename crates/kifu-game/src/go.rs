@@ -419,6 +419,20 @@ impl GoBoard {
         }
     }
 
+    /// The terms of the game corrected (a modified pairing): the handicap
+    /// counted and the komi, the stones standing as placed; the standing
+    /// operations are replayed under the new terms.
+    pub(crate) fn set_terms(&mut self, handicap: Option<u8>, komi: Option<i32>) {
+        if let Some(h) = handicap {
+            self.setup.handicap = u32::from(h);
+        }
+        if let Some(k) = komi {
+            self.setup.komi = Some(Komi(k));
+        }
+        let ops = std::mem::take(&mut self.ops);
+        self.rebuild(ops);
+    }
+
     /// The standing operations.
     pub(crate) fn ops(&self) -> &[Op] {
         &self.ops

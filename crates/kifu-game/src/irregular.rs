@@ -174,7 +174,10 @@ impl GameState {
                     Action::ContinueWithColoursUsed => {
                         // The pairing is modified to the colours actually
                         // used: where the seats played each other's colours,
-                        // each seat now plays the colour of its stones.
+                        // each seat now plays the colour of its stones. The
+                        // exchange is inferred here for chains that state it
+                        // by no `pairing_modified` (`pairing.rs`), which a
+                        // referee records to state it explicitly.
                         let moves: Vec<(Color, Color)> = b
                             .ops()
                             .iter()
@@ -194,32 +197,7 @@ impl GameState {
                             && !moves.is_empty()
                             && swapped_stones * 2 > moves.len();
                         if swap {
-                            let ops: Vec<Op> = b
-                                .ops()
-                                .iter()
-                                .cloned()
-                                .map(|o| match o {
-                                    Op::Move {
-                                        seq,
-                                        player,
-                                        stone,
-                                        point,
-                                        remedy,
-                                    } => Op::Move {
-                                        seq,
-                                        player: player.opponent(),
-                                        stone: if point.is_some() {
-                                            stone
-                                        } else {
-                                            player.opponent()
-                                        },
-                                        point,
-                                        remedy,
-                                    },
-                                    other => other,
-                                })
-                                .collect();
-                            b.rebuild(ops);
+                            crate::pairing::swap_seats(b);
                         }
                         (
                             if swap {

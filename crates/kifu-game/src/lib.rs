@@ -38,6 +38,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod agreed;
 mod arbitration;
 pub mod cite;
 mod clock;
@@ -52,6 +53,7 @@ pub mod go;
 mod illegal;
 mod irregular;
 mod moves;
+mod pairing;
 pub mod record;
 pub mod renju;
 mod renju_input;

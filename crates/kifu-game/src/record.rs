@@ -414,6 +414,9 @@ pub struct ResultState {
     pub missing_signatures: Vec<String>,
     /// Every disagreement, in words; never resolved silently.
     pub mismatches: Vec<String>,
+    /// The programs' own counts (UEC Cup a) 2 and 3), when recorded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub programs_count: Option<crate::agreed::ProgramsCount>,
 }
 
 impl ResultState {

@@ -78,6 +78,16 @@ impl GameState {
                 _ => {}
             }
         }
+        // UEC Cup a) 2: the programs' agreed score is the result; kifu's
+        // own count, where it differs, is reported beside it.
+        if let Some(d) = self
+            .result
+            .programs_count
+            .as_ref()
+            .and_then(|p| p.disagreement())
+        {
+            mismatches.push(d);
+        }
         self.result.mismatches = mismatches;
         // Who signs: the players (the operators in a computer event), and
         // the referee where the referee decided (UEC Cup, "5:Result sheet";

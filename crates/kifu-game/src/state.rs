@@ -465,10 +465,6 @@ impl GameState {
                 "a tournament fact in a game chain: ignored",
                 "docs/FORMAT.md, \"Tournament chains\"",
             ),
-            Body::Reserved53 => self.note(
-                "an undefined kind: ignored",
-                "docs/FORMAT.md, \"Verifying a chain\"",
-            ),
             Body::LogKeyRotated { .. } => self.note(
                 "the log operator's key rotation: not part of a game",
                 "docs/TRANSPARENCY.md, \"Operator key rotation\"",
@@ -714,12 +710,24 @@ impl GameState {
             Body::ProgramTerminated { player: p, .. } => self.program_terminated(*p, event.at_ms),
             // A program's own words (its count, its dead stones) are evidence
             // for the referee; the rules' count is made from the facts.
-            Body::ProgramAnswered { .. } => {}
+            // UEC Cup a) 2 and 3: the programs' `final_score` answers
+            // (`agreed.rs`).
+            Body::ProgramAnswered {
+                player: p,
+                command,
+                answer,
+            } => self.program_answered(seq, *p, command, answer),
             Body::KeyReplaced {
                 participant,
                 new_key,
                 ..
             } => self.key_replaced(participant, new_key),
+            Body::PairingModified {
+                swap_colours,
+                handicap,
+                komi_half_points,
+                reason,
+            } => self.pairing_modified(*swap_colours, *handicap, *komi_half_points, reason),
             Body::KeyRevoked { key, .. } => {
                 let who = self.signer_name(key);
                 self.note(
@@ -825,6 +833,14 @@ impl GameState {
             return Phase::Finished {
                 how: format!("{}; {}", result_text(&d.result), d.rule),
             };
+        }
+        if self
+            .result
+            .programs_count
+            .as_ref()
+            .is_some_and(|p| p.to_referee)
+        {
+            return Phase::AwaitingReferee;
         }
         if let BoardState::Renju(r) = &self.board {
             if r.awaiting_referee() {

@@ -33,7 +33,6 @@ pub fn describe(body: &Body) -> String {
         | Body::BoardResultEntered { .. }
         | Body::GameCheckpointed(_)
         | Body::TournamentSanction { .. } => kifu_ledger::tournament::describe(body),
-        Body::Reserved53 => "undefined kind 53".into(),
         Body::LogKeyRotated { origin, new_key } => format!(
             "log key rotated: {origin} signs its checkpoints with key {} from this event on",
             new_key.to_hex()
@@ -254,6 +253,12 @@ pub fn describe(body: &Body) -> String {
             &participant.to_hex()[..12],
             &new_key.to_hex()[..12]
         ),
+        Body::PairingModified {
+            swap_colours,
+            handicap,
+            komi_half_points,
+            reason,
+        } => crate::pairing::describe(*swap_colours, *handicap, *komi_half_points, reason),
         Body::KeyRevoked { key, reason } => format!(
             "the key {} is revoked ({reason}): nothing it signs from here on is accepted; what it signed before stands",
             &key.to_hex()[..12]

@@ -824,9 +824,24 @@ pub enum Body {
         /// Why, in words.
         reason: String,
     },
-    /// Kind 53: reserved for a tournament chain's kind; refused in every
-    ///     chain by this version.
-    Reserved53,
+    /// Kind 53: The pairing of this game is corrected to the colours,
+    ///     handicap or komi actually used (LGC 2023, "Colour or handicap
+    ///     error": "the game continues and the pairing is modified to reflect
+    ///     the actual colours or handicap used"). From this event on the
+    ///     projection applies it: with `swap_colours`, the Black seat plays
+    ///     White and the White seat plays Black (the stones already played
+    ///     are counted for the colour they are); a handicap or komi stated
+    ///     replaces the genesis's for the count.
+    PairingModified {
+        /// The seats exchange colours.
+        swap_colours: bool,
+        /// The handicap actually used, if it differs from the genesis's.
+        handicap: Option<u8>,
+        /// The komi actually used, in half points, if it differs.
+        komi_half_points: Option<i32>,
+        /// Why, in words.
+        reason: String,
+    },
     /// Kind 54: The transparency log's operator names the key that signs
     ///     the log's checkpoints from now on: every checkpoint of a tree
     ///     that includes this event is signed by `new_key`

@@ -275,6 +275,16 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         // `Standing::check` with [`may_change_key`] (the key's own holder,
         // or an official over that participant's roles).
         Body::KeyReplaced { .. } | Body::KeyRevoked { .. } => true,
+        // LGC 2023, "Colour or handicap error": "the pairing is modified";
+        // "Referees": the referees "enforce the rules and judge disputes";
+        // "Drawmaster": the director or drawmaster "manages the pairings".
+        Body::PairingModified { .. } => {
+            if has(roles, &[Role::Referee, Role::Director]) {
+                true
+            } else {
+                return refuse("only a referee or the director modifies the pairing");
+            }
+        }
         Body::TournamentCreated(_)
         | Body::PlayerRegistered(_)
         | Body::RegistrationCorrected(_)
@@ -286,7 +296,6 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         | Body::TournamentSanction { .. } => {
             return refuse("a tournament fact belongs to a tournament chain, not a game chain");
         }
-        Body::Reserved53 => return refuse("kind 53 is not defined by this version"),
         // docs/TRANSPARENCY.md section 8: the log operator's statement lives
         // in the operator's chain, whose genesis names the operator's key as
         // the recorder. Whether it moves the log's key is decided by the
@@ -417,6 +426,26 @@ mod tests {
         };
         assert_eq!(revoked.kind_index(), 43);
         assert_eq!(revoked.kind_name(), "key revoked");
+    }
+
+    #[test]
+    fn pairing_modified_is_kind_53_and_signed_by_a_referee_or_the_director() {
+        let b = Body::PairingModified {
+            swap_colours: true,
+            handicap: None,
+            komi_half_points: None,
+            reason: "colours swapped".into(),
+        };
+        assert_eq!(b.kind_index(), 53);
+        assert_eq!(b.kind_name(), "pairing modified");
+        let bytes = postcard::to_allocvec(&b).expect("encodes");
+        assert_eq!(bytes[0], 53, "the postcard variant index is the kind index");
+        assert!(check(&[Role::Referee], &b, 9).is_ok());
+        assert!(check(&[Role::Director], &b, 9).is_ok());
+        for r in [Role::Black, Role::White, Role::Recorder, Role::Committee] {
+            let e = check(&[r], &b, 9).expect_err("refused");
+            assert!(e.rule.contains("referee or the director"), "{e}");
+        }
     }
 
     #[test]

@@ -609,5 +609,14 @@ pub fn every_kind<'a>(cast: &'a Cast, committee: &'a [Keypair]) -> Vec<(&'a Keyp
                 reason: "recorder compromised".into(),
             },
         ),
+        (
+            &cast.referee,
+            Body::PairingModified {
+                swap_colours: true,
+                handicap: None,
+                komi_half_points: Some(13),
+                reason: "colours swapped, noticed after the third move".into(),
+            },
+        ),
     ]
 }
