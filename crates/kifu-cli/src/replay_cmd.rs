@@ -201,7 +201,11 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
         out.push(format!(
             "illegal move at event {} ({}) pointed out by {} at event {}: {}",
             n.move_seq,
-            n.violations.join(", "),
+            n.violations
+                .iter()
+                .map(|v| kifu_game::words::violation_code(v))
+                .collect::<Vec<_>>()
+                .join(", "),
             n.noticed_by,
             n.noticed_seq,
             n.remedy
@@ -217,7 +221,7 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
     }
     for d in &s.disputes {
         out.push(format!(
-            "dispute at event {} by {}: {} [{}]{}",
+            "dispute at event {} by {}: {}; {}{}",
             d.seq,
             d.raised_by,
             d.matter,
@@ -294,7 +298,7 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
             "sanction at event {} on {}: {} ({}; {})",
             x.seq,
             x.player,
-            crate::render::word(&x.kind),
+            kifu_game::words::sanction(&x.kind),
             x.reason,
             x.source
         ));
@@ -431,7 +435,7 @@ pub fn sanctions(data: &Path, a: SanctionsArgs) -> CmdResult {
                 e.round.map(|r| format!("round {r}, ")).unwrap_or_default(),
                 e.game,
                 e.seq,
-                crate::render::word(&e.kind),
+                kifu_game::words::sanction(&e.kind),
                 e.reason,
                 e.source
             );

@@ -1,28 +1,23 @@
 //! One line of words per recorded fact, for the story `kifu explain` tells.
+//!
+//! Points are written as the game's board labels them ([`Notation`]: `Q16`
+//! on a Go board, `h8` on a Renju board), times as clock faces (`+1:00`,
+//! `10:30`): a referee reads these lines beside the board and the clock.
 
-use kifu_ledger::{Body, Color, Point, RulingKind};
+use kifu_ledger::{Body, Color, RulingKind};
 
+use crate::notation::Notation;
 use crate::state::{name, result_text};
-
-fn pt(p: &Point) -> String {
-    let c = |n: u8| (b'a'.wrapping_add(n)) as char;
-    format!("{}{}", c(p.x), c(p.y))
-}
-
-fn pts(ps: &[Point]) -> String {
-    if ps.is_empty() {
-        "none".into()
-    } else {
-        ps.iter().map(pt).collect::<Vec<_>>().join(",")
-    }
-}
 
 fn who(c: &Color) -> &'static str {
     name(*c)
 }
 
-/// What a fact says, in words.
-pub fn describe(body: &Body) -> String {
+/// What a fact says, in words, its points labelled as `notation` labels
+/// them (take it from the game's genesis: [`Notation::of`]).
+pub fn describe(body: &Body, notation: &Notation) -> String {
+    let pt = |p: &kifu_ledger::Point| notation.point(*p);
+    let pts = |ps: &[kifu_ledger::Point]| notation.points(ps);
     match body {
         Body::TournamentCreated(_)
         | Body::PlayerRegistered(_)
@@ -34,14 +29,14 @@ pub fn describe(body: &Body) -> String {
         | Body::GameCheckpointed(_)
         | Body::TournamentSanction { .. } => kifu_ledger::tournament::describe(body),
         Body::GameCreated(g) => format!(
-            "game created: {} {}x{} under {}, handicap {}, komi {}, time {}",
+            "game created: {} {}x{} under {}, handicap {}, komi {}, time: {}",
             crate::words::game_kind(&g.game),
             g.board_size,
             g.board_size,
             g.ruleset,
             g.handicap,
-            f64::from(g.komi_half_points) / 2.0,
-            crate::convert::clock_time_control(&g.time_control)
+            crate::text::half_points(i64::from(g.komi_half_points)),
+            crate::words::time_control(&crate::convert::clock_time_control(&g.time_control))
         ),
         Body::ClockStarted { running } => format!("clock started, {} to move", who(running)),
         Body::StonePlaced {
@@ -122,12 +117,29 @@ pub fn describe(body: &Body) -> String {
             delta_ms,
             reason,
         } => format!(
-            "{}'s clock adjusted by {delta_ms} ms: {reason}",
-            who(player)
+            "{}'s clock adjusted by {}: {reason}",
+            who(player),
+            crate::words::signed_duration(*delta_ms)
         ),
         Body::ClockReading {
-            black_ms, white_ms, ..
-        } => format!("clock read: Black {black_ms} ms, White {white_ms} ms"),
+            black_ms,
+            white_ms,
+            black_overtime,
+            white_overtime,
+            ..
+        } => {
+            let left = |n: &Option<u32>| {
+                n.map(|n| format!(" with {n} left in overtime"))
+                    .unwrap_or_default()
+            };
+            format!(
+                "clock read: Black {}{}, White {}{}",
+                crate::words::duration(*black_ms),
+                left(black_overtime),
+                crate::words::duration(*white_ms),
+                left(white_overtime)
+            )
+        }
         Body::IllegalMoveNoticed {
             move_seq,
             statement,
@@ -228,7 +240,7 @@ pub fn describe(body: &Body) -> String {
             format!(
                 "server: {} used {}",
                 who(player),
-                crate::words::duration(*used_ms)
+                crate::words::tenths(*used_ms)
             )
         }
         Body::ProgramAnswered {
