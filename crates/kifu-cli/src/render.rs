@@ -82,19 +82,7 @@ pub fn word<T: serde::Serialize>(v: &T) -> String {
 
 /// A game phase in words.
 pub fn phase_word(p: &kifu_game::record::Phase) -> String {
-    use kifu_game::record::Phase;
-    match p {
-        Phase::NotStarted => "not started".to_string(),
-        Phase::Playing => "playing".into(),
-        Phase::Paused { reason } => {
-            format!("paused {}", kifu_game::words::pause_code(reason))
-        }
-        Phase::StatusAssessment => "status assessment / counting".into(),
-        Phase::Resumption => "resumption".into(),
-        Phase::Adjourned => "adjourned".into(),
-        Phase::AwaitingReferee => "awaiting the referee".into(),
-        Phase::Finished { how } => format!("finished: {how}"),
-    }
+    kifu_game::state_text::phase(p)
 }
 
 /// A game phase as a snake_case key (for filters and JSON).
