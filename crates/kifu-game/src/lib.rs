@@ -47,10 +47,10 @@ pub mod document;
 mod ending;
 mod genesis_check;
 pub mod go;
-mod notation;
 mod illegal;
 mod irregular;
 mod moves;
+mod notation;
 pub mod record;
 pub mod renju;
 mod renju_input;
@@ -97,10 +97,10 @@ pub fn check_overrides(g: &kifu_ledger::Genesis) -> Result<(), String> {
 }
 pub use clock::{ClockFace, MoveClocks};
 pub use genesis_check::{check_genesis_values, GenesisError};
+pub use notation::Notation;
 pub use record::*;
 pub use results::LATE_ARRIVAL_FORFEIT_MS;
 pub use sanctions::{sanction_history, HistoryEntry, PlayerHistory};
 pub use state::{BoardState, ClockState, GameState};
 pub use state_text::StateText;
-pub use notation::Notation;
 pub use text::{half_points, result_text, sgf_point};

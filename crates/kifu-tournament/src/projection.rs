@@ -248,7 +248,12 @@ impl Projection {
         self.busy(round, player, except).or_else(|| {
             self.absences
                 .get(&(round, player.to_string()))
-                .map(|reason| format!("absent ({reason:?})"))
+                .map(|reason| {
+                    format!(
+                        "absent ({})",
+                        kifu_ledger::tournament::absence_words(*reason)
+                    )
+                })
         })
     }
 
