@@ -89,10 +89,10 @@ impl Notation {
 }
 
 /// A point the board does not have, by its place from the top-left corner:
-/// `the point off the 19x19 board at column 21, row 4 from the top left`.
+/// `off the 19x19 board (column 21, row 4 from the top left)`.
 pub fn off_board(p: Point, size: u8) -> String {
     format!(
-        "the point off the {size}x{size} board at column {}, row {} from the top left",
+        "off the {size}x{size} board (column {}, row {} from the top left)",
         u32::from(p.x) + 1,
         u32::from(p.y) + 1
     )
@@ -140,11 +140,11 @@ mod tests {
         let n = Notation::new(GameKind::Go, 19);
         assert_eq!(
             n.point(at(20, 3)),
-            "the point off the 19x19 board at column 21, row 4 from the top left"
+            "off the 19x19 board (column 21, row 4 from the top left)"
         );
         assert_eq!(
             Notation::new(GameKind::Go, 25).point(at(25, 0)),
-            "the point off the 25x25 board at column 26, row 1 from the top left"
+            "off the 25x25 board (column 26, row 1 from the top left)"
         );
         assert!(!Notation::new(GameKind::Renju, 15).on_board(at(15, 0)));
     }

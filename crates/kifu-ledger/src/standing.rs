@@ -115,7 +115,7 @@ impl std::fmt::Display for Irregularity {
             // have has no board label a referee could mistake for another.
             Irregularity::OffBoard { point, size } => write!(
                 f,
-                "irregularity: a point off the {size}x{size} board, at column {}, row {} from the top left",
+                "irregularity: a point off the {size}x{size} board (column {}, row {} from the top left)",
                 u32::from(point.x) + 1,
                 u32::from(point.y) + 1
             ),
