@@ -267,3 +267,56 @@ pub fn describe(body: &Body, notation: &Notation) -> String {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_ledger::{GameKind, Point};
+
+    #[test]
+    fn moves_are_written_as_the_board_labels_them() {
+        let go = Notation::new(GameKind::Go, 19);
+        let stone = Body::StonePlaced {
+            player: Color::Black,
+            stone: Color::Black,
+            point: Point { x: 15, y: 3 },
+        };
+        assert_eq!(describe(&stone, &go), "Black plays Q16");
+        let renju = Notation::new(GameKind::Renju, 15);
+        let centre = Body::StonePlaced {
+            player: Color::Black,
+            stone: Color::Black,
+            point: Point { x: 7, y: 7 },
+        };
+        assert_eq!(describe(&centre, &renju), "Black plays h8");
+        let dead = Body::StatusAgreed {
+            dead: vec![Point { x: 0, y: 18 }, Point { x: 1, y: 18 }],
+        };
+        assert_eq!(describe(&dead, &go), "status agreed, dead: A1, B1");
+    }
+
+    #[test]
+    fn clock_facts_are_written_as_clock_faces() {
+        let n = Notation::default();
+        let adjusted = Body::ClockAdjusted {
+            player: Color::White,
+            delta_ms: 60_000,
+            reason: "time lost".into(),
+        };
+        assert_eq!(
+            describe(&adjusted, &n),
+            "White's clock adjusted by +1:00: time lost"
+        );
+        let reading = Body::ClockReading {
+            black_ms: 670_000,
+            white_ms: 25_000,
+            black_overtime: None,
+            white_overtime: Some(3),
+            read_by: "recorder".into(),
+        };
+        assert_eq!(
+            describe(&reading, &n),
+            "clock read: Black 11:10, White 0:25 with 3 left in overtime"
+        );
+    }
+}

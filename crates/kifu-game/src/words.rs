@@ -303,3 +303,70 @@ pub fn clock_error(e: &kifu_clock::ClockError) -> String {
         other => other.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_clock_faces() {
+        assert_eq!(duration(670_000), "11:10");
+        assert_eq!(duration(3_723_000), "1:02:03");
+        assert_eq!(duration(45_500), "0:45.5");
+        assert_eq!(duration(250), "0:00.250");
+        assert_eq!(signed_duration(60_000), "+1:00");
+        assert_eq!(signed_duration(-30_000), "-0:30");
+        assert_eq!(more_or_less(60_000), "1:00 more");
+        assert_eq!(more_or_less(-30_000), "0:30 less");
+        // The UEC Cup's server counts tenths: they are always shown.
+        assert_eq!(tenths(3_000), "0:03.0");
+        assert_eq!(tenths(4_500), "0:04.5");
+    }
+
+    #[test]
+    fn time_controls_read_in_words() {
+        use kifu_clock::TimeControl as T;
+        assert_eq!(
+            time_control(&T::Byoyomi {
+                main_ms: 3_600_000,
+                periods: 5,
+                period_ms: 30_000
+            }),
+            "byo-yomi, 1:00:00 + 5 × 0:30"
+        );
+        assert_eq!(
+            time_control(&T::Fischer {
+                main_ms: 600_000,
+                increment_ms: 10_000,
+                max_ms: None
+            }),
+            "Fischer, 10:00 + 0:10 a move"
+        );
+        assert_eq!(
+            time_control(&T::Canadian {
+                main_ms: 3_600_000,
+                stones: 25,
+                block_ms: 600_000
+            }),
+            "Canadian, 1:00:00 + 25 stones in 10:00"
+        );
+        assert_eq!(time_control(&T::Untimed), "untimed");
+    }
+
+    #[test]
+    fn codes_read_in_words() {
+        assert_eq!(pause_code("CALL_REFEREE"), "to call the referee");
+        assert_eq!(pause_code("SOMETHING_NEW"), "(something new)");
+        assert_eq!(violation_code("out_of_turn"), "play out of turn");
+        assert_eq!(
+            sanction(&SanctionKind::TimeModified { delta_ms: -30_000 }),
+            "time limit modified by -0:30"
+        );
+        assert_eq!(
+            sanction(&SanctionKind::RemovedFromRounds {
+                rounds: vec![3, 4, 5]
+            }),
+            "removal from rounds 3, 4 and 5"
+        );
+    }
+}
