@@ -570,6 +570,14 @@ fn the_replay_json_carries_the_state_in_words_for_the_page() {
     assert_eq!(text["to_move"], "White");
     // The JSON keeps its numbers and codes.
     assert_eq!(j["state"]["clock"]["paused"], "CALL_REFEREE");
+    // Values in the JSON are the documented snake_case names, never Rust's.
+    assert!(
+        j["state"]["clock"]["black"]["overtime"]
+            .get("byo_yomi")
+            .is_some(),
+        "{}",
+        j["state"]["clock"]
+    );
     let g: serde_json::Value = serde_json::from_str(&t.text(&["games", "--json"])).unwrap();
     let first = &g
         .as_array()
