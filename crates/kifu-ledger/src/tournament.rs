@@ -397,13 +397,15 @@ fn sanction_words(k: &crate::body::SanctionKind) -> String {
 pub fn describe(body: &Body) -> String {
     match body {
         Body::TournamentCreated(g) => format!(
-            "tournament created: {} ({}), {} {}, {} to {}, {}, {} rounds, criteria {}",
+            "tournament created: {} ({}), {} {}{}, {}, {} rounds, criteria {}",
             g.name,
             g.short_name,
             g.city,
             g.country,
-            g.start,
-            g.finish,
+            match (g.start.is_empty(), g.finish.is_empty()) {
+                (true, true) => String::new(),
+                _ => format!(", {} to {}", g.start, g.finish),
+            },
             system_words(g.system),
             g.rounds,
             g.criteria.join(",")
