@@ -300,6 +300,10 @@ pub fn clock_error(e: &kifu_clock::ClockError) -> String {
             signed_duration(*delta_ms),
             duration(*remaining_ms)
         ),
+        E::QueryInThePast { at_ms, last_ms } => format!(
+            "the clock is read {} before its last fact",
+            duration(last_ms.saturating_sub(*at_ms))
+        ),
         other => other.to_string(),
     }
 }
