@@ -295,7 +295,7 @@ fn sgf_letters(line: &str) -> bool {
             let rest = &line.as_bytes()[i + lead.len()..];
             rest.len() >= 2
                 && rest[..2].iter().all(|b| (b'a'..=b's').contains(b))
-                && rest.get(2).is_none_or(|b| !b.is_ascii_alphanumeric())
+                && !rest.get(2).is_some_and(|b| b.is_ascii_alphanumeric())
                 && !ENGLISH.contains(&&rest[..2])
         })
     })
@@ -310,7 +310,7 @@ const ENGLISH: &[&[u8]] = &[
 fn milliseconds(line: &str) -> bool {
     let b = line.as_bytes();
     line.match_indices("ms").any(|(i, _)| {
-        let after_ok = b.get(i + 2).is_none_or(|c| !c.is_ascii_alphanumeric());
+        let after_ok = !b.get(i + 2).is_some_and(|c| c.is_ascii_alphanumeric());
         let before = if i >= 1 && b[i - 1] == b' ' { i - 1 } else { i };
         after_ok && before >= 1 && b[before - 1].is_ascii_digit()
     })
