@@ -608,8 +608,9 @@ impl Projection {
             if let (Some(want), Some(have)) = (want, have) {
                 if want != have {
                     flags.push(format!(
-                        "game {}: {role:?} is signed by another key than {who}'s registered key",
-                        hex8(game)
+                        "game {}: {} is signed by another key than {who}'s registered key",
+                        hex8(game),
+                        role.word()
                     ));
                 }
             }
