@@ -69,23 +69,21 @@ fn summaries(data: &Path, id: &str) -> Vec<String> {
         .collect()
 }
 
-/// Milliseconds from a duration as the story words it: `300 ms`, `3 s`,
-/// `4.5 s`, `1 min 2.5 s`, `2 min`.
+/// Milliseconds from a clock face as the story words the server's count:
+/// `0:04.5`, `1:02.3`, `1:00:03.0`.
 fn words_ms(text: &str) -> u64 {
-    let mut total = 0u64;
-    let parts: Vec<&str> = text.split_whitespace().collect();
-    for pair in parts.chunks(2) {
-        let (n, unit) = (pair[0], pair.get(1).copied().unwrap_or(""));
-        let value: f64 = n.parse().unwrap_or_else(|_| panic!("a duration: {text}"));
-        total += match unit {
-            "ms" => value,
-            "s" => value * 1000.0,
-            "min" => value * 60_000.0,
-            _ => panic!("a duration: {text}"),
-        }
-        .round() as u64;
+    let (whole, tenths) = text.split_once('.').unwrap_or((text, "0"));
+    let mut seconds = 0u64;
+    for part in whole.split(':') {
+        let n: u64 = part
+            .parse()
+            .unwrap_or_else(|_| panic!("a clock face: {text}"));
+        seconds = seconds * 60 + n;
     }
-    total
+    let tenths: u64 = tenths
+        .parse()
+        .unwrap_or_else(|_| panic!("a clock face: {text}"));
+    seconds * 1000 + tenths * 100
 }
 
 fn computed(data: &Path, id: &str) -> Value {

@@ -882,6 +882,15 @@ fn the_replay_page_draws_the_board_of_the_projection_in_a_real_browser() {
     );
     assert!(dom.contains("If any illegal move is made and if this is noticed within three moves"));
     assert!(dom.contains("verified: every link, signature and role"));
+    // The page speaks as the board and the clock do: points as the board
+    // labels them, clocks as faces, no codes.
+    assert!(dom.contains("Black stone at B9"), "{dom}");
+    assert!(dom.contains("● Black 10:15"), "{dom}");
+    assert!(
+        dom.contains("Black player (black): Black plays B9"),
+        "{dom}"
+    );
+    assert!(!dom.contains("\"None\"") && !dom.contains("Some("), "{dom}");
     assert!(server.terminate().success());
 }
 

@@ -96,8 +96,12 @@ fn print_report(
                 )
             } else if !g.pending_appeals.is_empty() {
                 format!(
-                    "no final result: appeal(s) at seq {:?} not decided by a majority",
+                    "no final result: appeal(s) at seq {} not decided by a majority",
                     g.pending_appeals
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 )
             } else {
                 "no signed result yet".to_string()

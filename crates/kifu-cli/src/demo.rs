@@ -114,12 +114,13 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
         auto_declare: false,
     };
     let mut t = now_ms();
+    let notation = kifu_game::Notation::of(&genesis);
     let game = create_game(&store, &c.referee, genesis, t)?;
     let mut log: Vec<String> = vec![format!("created game {}", hex::encode(game))];
     let mut events: Vec<Event> = Vec::new();
     let mut step = |key: &Keypair, dt: u64, body: Body| -> Result<u64, Failure> {
         t += dt;
-        let line = describe(&body);
+        let line = describe(&body, &notation);
         let done = append_body(&store, &game, key, t, body)?;
         log.push(format!("seq {:>2}: {line}", done.seq));
         Ok(done.seq)

@@ -225,6 +225,7 @@ fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: 
     // The roster as the chain has changed it so far (key_replaced), so that
     // a new key is named as the participant it speaks for.
     let mut roster: Vec<kifu_ledger::Participant> = g.map(|g| g.roster.clone()).unwrap_or_default();
+    let notation = g.map(kifu_game::Notation::of).unwrap_or_default();
     for r in records {
         if as_json {
             say!("{}", record_json(game, r));
@@ -252,7 +253,7 @@ fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: 
                     e.seq,
                     kifu_clock::notation::iso8601_utc(e.at_ms),
                     who,
-                    describe(&e.body)
+                    describe(&e.body, &notation)
                 );
             }
             Err(err) => say!("   ?  {}", err),

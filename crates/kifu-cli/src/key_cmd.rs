@@ -139,8 +139,7 @@ fn change(
 /// and how to name them.
 fn find(standing: &Standing, spec: &str) -> Result<(PublicKey, String), Failure> {
     let roster = standing.roster();
-    let label =
-        |p: &Participant| format!("{} ({})", p.name, format!("{:?}", p.role).to_lowercase());
+    let label = |p: &Participant| format!("{} ({})", p.name, kifu_game::words::role(p.role));
     let by_key = PublicKey::from_hex(spec.trim()).ok();
     let matches: Vec<&Participant> = roster
         .iter()

@@ -173,7 +173,7 @@ fn ending_text(g: &GameReport) -> String {
         }
         Ending::Referee { why } => format!("in the referee's hands: {why}"),
         Ending::Replay { player, statement } => {
-            format!("{player:?}'s program terminated abnormally ({statement}): a new game follows")
+            format!("{player}'s program terminated abnormally ({statement}): a new game follows")
         }
         Ending::Interrupted => "interrupted; recorded as such".into(),
     }

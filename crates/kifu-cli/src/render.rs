@@ -25,9 +25,10 @@ pub fn record_json(game: &Hash, record: &Record) -> Value {
     kifu_game::document::record_json(game, record)
 }
 
-/// A one-line human summary of a body (the game projection's wording).
-pub fn describe(body: &Body) -> String {
-    kifu_game::story::describe(body)
+/// A one-line human summary of a body (the game projection's wording),
+/// its points labelled as the game's board labels them.
+pub fn describe(body: &Body, notation: &kifu_game::Notation) -> String {
+    kifu_game::story::describe(body, notation)
 }
 
 /// The lines that head a game for a person: the players, the event and
@@ -81,17 +82,7 @@ pub fn word<T: serde::Serialize>(v: &T) -> String {
 
 /// A game phase in words.
 pub fn phase_word(p: &kifu_game::record::Phase) -> String {
-    use kifu_game::record::Phase;
-    match p {
-        Phase::NotStarted => "not started".to_string(),
-        Phase::Playing => "playing".into(),
-        Phase::Paused { reason } => format!("paused ({reason})"),
-        Phase::StatusAssessment => "status assessment / counting".into(),
-        Phase::Resumption => "resumption".into(),
-        Phase::Adjourned => "adjourned".into(),
-        Phase::AwaitingReferee => "awaiting the referee".into(),
-        Phase::Finished { how } => format!("finished: {how}"),
-    }
+    kifu_game::state_text::phase(p)
 }
 
 /// A game phase as a snake_case key (for filters and JSON).

@@ -55,31 +55,22 @@ pub fn replay(data: &Path, a: ReplayArgs) -> CmdResult {
 fn clock_line(state: &GameState) -> Vec<String> {
     let c = &state.clock;
     let mut out = Vec::new();
-    let (Some(b), Some(w)) = (c.black, c.white) else {
+    let (Some(faces), Some(_), Some(_)) = (state.clock_faces_text(), c.black, c.white) else {
         return vec!["clocks: none".into()];
     };
-    let res = if c.resolution_ms < 1000 {
-        Resolution::Tenths
-    } else {
-        Resolution::Seconds
-    };
-    // The one clock projection: what the game projection shows (the SGF
-    // export reads the same faces).
-    let faces = state.clock_faces();
-    let show = |p: kifu_ledger::Color, pc: kifu_clock::PlayerClock| {
+    let show = |p: kifu_ledger::Color| {
         let i = usize::from(p == kifu_ledger::Color::White);
-        let left = faces.map_or(pc.budget_ms(), |f| f[i].time_left_ms);
         let mark = if c.running == Some(p) {
             " (running)"
         } else {
             ""
         };
-        format!("{}{mark}", format_time(left, res))
+        format!("{}{mark}", faces[i])
     };
     out.push(format!(
         "clocks: Black {}, White {}{}",
-        show(kifu_ledger::Color::Black, b),
-        show(kifu_ledger::Color::White, w),
+        show(kifu_ledger::Color::Black),
+        show(kifu_ledger::Color::White),
         c.paused
             .as_ref()
             .map(|r| format!("; paused {}", kifu_game::words::pause_code(r)))
@@ -201,7 +192,11 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
         out.push(format!(
             "illegal move at event {} ({}) pointed out by {} at event {}: {}",
             n.move_seq,
-            n.violations.join(", "),
+            n.violations
+                .iter()
+                .map(|v| kifu_game::words::violation_code(v))
+                .collect::<Vec<_>>()
+                .join(", "),
             n.noticed_by,
             n.noticed_seq,
             n.remedy
@@ -217,7 +212,7 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
     }
     for d in &s.disputes {
         out.push(format!(
-            "dispute at event {} by {}: {} [{}]{}",
+            "dispute at event {} by {}: {}; {}{}",
             d.seq,
             d.raised_by,
             d.matter,
@@ -294,7 +289,7 @@ fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<Str
             "sanction at event {} on {}: {} ({}; {})",
             x.seq,
             x.player,
-            crate::render::word(&x.kind),
+            kifu_game::words::sanction(&x.kind),
             x.reason,
             x.source
         ));
@@ -396,7 +391,7 @@ pub fn sanctions(data: &Path, a: SanctionsArgs) -> CmdResult {
                 e.round.map(|r| format!("round {r}, ")).unwrap_or_default(),
                 e.game,
                 e.seq,
-                crate::render::word(&e.kind),
+                kifu_game::words::sanction(&e.kind),
                 e.reason,
                 e.source
             );

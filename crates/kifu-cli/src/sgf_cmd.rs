@@ -58,7 +58,11 @@ pub fn board(a: SgfBoardArgs) -> CmdResult {
         report.to_move
     );
     for i in &report.illegal {
-        say!("illegal: move {} ({})", i.move_number, i.reason);
+        say!(
+            "illegal: move {} ({})",
+            i.move_number,
+            kifu_game::words::violation_code(&i.reason)
+        );
     }
     Ok(())
 }

@@ -1072,7 +1072,7 @@ fn log(data: &Path, a: TLogArgs) -> CmdResult {
             .officials
             .iter()
             .find(|p| p.key == e.signer)
-            .map(|p| format!("{} ({:?})", p.name, p.role))
+            .map(|p| format!("{} ({})", p.name, p.role.word()))
             .unwrap_or_else(|| e.signer.to_hex()[..16].to_string());
         let what = kifu_ledger::tournament::describe(&e.body);
         if a.json {

@@ -9,8 +9,10 @@ use crate::player::Player;
 use crate::reading::{ClockReading, Discrepancy, PlayerFace, SideDiscrepancy};
 use crate::time_control::TimeControl;
 
-/// The overtime part of a player's clock, by system.
+/// The overtime part of a player's clock, by system. In JSON its values are
+/// snake_case (`none`, `byo_yomi`), as every value kifu documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Overtime {
     /// No overtime: sudden death, Fischer, or no clock.
     None,

@@ -152,7 +152,10 @@ impl GameState {
             ),
             Ok(_) => {}
             Err(e) => self.note_on(
-                format!("the reading cannot be compared: {e}"),
+                format!(
+                    "the reading cannot be compared: {}",
+                    crate::words::clock_error(&e)
+                ),
                 Topic::TimingError,
             ),
         }

@@ -57,6 +57,7 @@ pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Va
         "board_view": board_view,
         "result_computed": state.result.computed(),
         "view": state.view(),
+        "text": state.text(),
     })
 }
 
@@ -136,6 +137,7 @@ pub fn game_summary_json(game: &Hash, events: &[Event]) -> Value {
         "black": name(kifu_ledger::Role::Black),
         "white": name(kifu_ledger::Role::White),
         "phase": state.phase,
+        "phase_text": crate::state_text::phase(&state.phase),
         "result": state.result.computed().map(|d| result_text(&d.result)),
         "declared": state.result.declared.iter().map(|d| result_text(&d.result)).collect::<Vec<_>>(),
     })

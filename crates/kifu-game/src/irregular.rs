@@ -8,7 +8,6 @@ use kifu_ledger::{BoardFix, Color, IrregularityKind};
 use crate::go::{Applied, Op};
 use crate::record::IrregularityRecord;
 use crate::state::{BoardState, GameState};
-use crate::text::sgf_point;
 
 fn fixed(a: &Applied) -> String {
     match a {
@@ -54,6 +53,7 @@ impl GameState {
             return;
         }
         let moves = self.moves_completed();
+        let notation = self.notation();
         let Some(b) = self.go() else { return };
         let last_move = b.ops().iter().rev().find(|o| o.is_move()).map(|o| o.seq());
         let mut swap = false;
@@ -107,7 +107,7 @@ impl GameState {
                         (
                             format!(
                                 "the owner positions the stone on its intended point {}",
-                                sgf_point(p)
+                                notation.point(p)
                             ),
                             Topic::AmbiguousPlacement,
                         )

@@ -53,6 +53,7 @@ pub mod go;
 mod illegal;
 mod irregular;
 mod moves;
+mod notation;
 mod pairing;
 pub mod record;
 pub mod renju;
@@ -61,6 +62,7 @@ mod results;
 pub mod sanctions;
 pub mod sgf_export;
 pub mod state;
+pub mod state_text;
 pub mod story;
 pub mod text;
 pub mod view;
@@ -99,8 +101,10 @@ pub fn check_overrides(g: &kifu_ledger::Genesis) -> Result<(), String> {
 }
 pub use clock::{ClockFace, MoveClocks};
 pub use genesis_check::{check_genesis_values, GenesisError};
+pub use notation::Notation;
 pub use record::*;
 pub use results::LATE_ARRIVAL_FORFEIT_MS;
 pub use sanctions::{sanction_history, HistoryEntry, PlayerHistory};
 pub use state::{BoardState, ClockState, GameState};
+pub use state_text::StateText;
 pub use text::{half_points, result_text, sgf_point};

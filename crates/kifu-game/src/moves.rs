@@ -8,7 +8,6 @@ use crate::cite::Cited;
 use crate::go::{Applied, GoBoard, Op};
 use crate::renju::{player_id, renju_point};
 use crate::state::{name, BoardState, GameState};
-use crate::text::sgf_point;
 
 fn violation_words(v: &Violation) -> &'static str {
     match v {
@@ -181,7 +180,7 @@ impl GameState {
             Applied::Handicap { placed, left } => self.note_on(
                 format!(
                     "handicap stone {placed} placed at {} (free placement); {left} to place before White's first move",
-                    point.map(sgf_point).unwrap_or_default()
+                    point.map(|p| self.notation().point(p)).unwrap_or_default()
                 ),
                 Topic::Handicap,
             ),
@@ -190,7 +189,10 @@ impl GameState {
     }
 
     fn after_go_move(&mut self, v: &Verdict, point: Option<Point>) {
-        let at = point.map(sgf_point).unwrap_or_else(|| "pass".into());
+        let notation = self.notation();
+        let at = point
+            .map(|p| notation.point(p))
+            .unwrap_or_else(|| "pass".into());
         let illegal_rules = self.go_rules().cloned();
         for violation in &v.violations {
             let c = self.violation_cite(violation);

@@ -268,6 +268,15 @@ impl GameState {
         }
     }
 
+    /// How this game's points are written for people: its board's labels
+    /// (a 19x19 Go board's before the genesis).
+    pub fn notation(&self) -> crate::notation::Notation {
+        self.genesis
+            .as_ref()
+            .map(crate::notation::Notation::of)
+            .unwrap_or_default()
+    }
+
     /// The consequences of one event.
     pub fn consequences_of(&self, seq: u64) -> impl Iterator<Item = &Consequence> {
         self.consequences.iter().filter(move |c| c.at_seq == seq)
@@ -355,7 +364,7 @@ impl GameState {
             at_ms: event.at_ms,
             kind: event.body.kind_name().to_string(),
             signer,
-            summary: crate::story::describe(&event.body),
+            summary: crate::story::describe(&event.body, &self.notation()),
         });
         if self.genesis.is_none() {
             if let Body::GameCreated(g) = &event.body {

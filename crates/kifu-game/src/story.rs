@@ -1,28 +1,23 @@
 //! One line of words per recorded fact, for the story `kifu explain` tells.
+//!
+//! Points are written as the game's board labels them ([`Notation`]: `Q16`
+//! on a Go board, `h8` on a Renju board), times as clock faces (`+1:00`,
+//! `10:30`): a referee reads these lines beside the board and the clock.
 
-use kifu_ledger::{Body, Color, Point, RulingKind};
+use kifu_ledger::{Body, Color, RulingKind};
 
+use crate::notation::Notation;
 use crate::state::{name, result_text};
-
-fn pt(p: &Point) -> String {
-    let c = |n: u8| (b'a'.wrapping_add(n)) as char;
-    format!("{}{}", c(p.x), c(p.y))
-}
-
-fn pts(ps: &[Point]) -> String {
-    if ps.is_empty() {
-        "none".into()
-    } else {
-        ps.iter().map(pt).collect::<Vec<_>>().join(",")
-    }
-}
 
 fn who(c: &Color) -> &'static str {
     name(*c)
 }
 
-/// What a fact says, in words.
-pub fn describe(body: &Body) -> String {
+/// What a fact says, in words, its points labelled as `notation` labels
+/// them (take it from the game's genesis: [`Notation::of`]).
+pub fn describe(body: &Body, notation: &Notation) -> String {
+    let pt = |p: &kifu_ledger::Point| notation.point(*p);
+    let pts = |ps: &[kifu_ledger::Point]| notation.points(ps);
     match body {
         Body::TournamentCreated(_)
         | Body::PlayerRegistered(_)
@@ -38,14 +33,14 @@ pub fn describe(body: &Body) -> String {
             new_key.to_hex()
         ),
         Body::GameCreated(g) => format!(
-            "game created: {} {}x{} under {}, handicap {}, komi {}, time {}",
+            "game created: {} {}x{} under {}, handicap {}, komi {}, time: {}",
             crate::words::game_kind(&g.game),
             g.board_size,
             g.board_size,
             g.ruleset,
             g.handicap,
-            f64::from(g.komi_half_points) / 2.0,
-            crate::convert::clock_time_control(&g.time_control)
+            crate::text::half_points(i64::from(g.komi_half_points)),
+            crate::words::time_control(&crate::convert::clock_time_control(&g.time_control))
         ),
         Body::ClockStarted { running } => format!("clock started, {} to move", who(running)),
         Body::StonePlaced {
@@ -126,12 +121,29 @@ pub fn describe(body: &Body) -> String {
             delta_ms,
             reason,
         } => format!(
-            "{}'s clock adjusted by {delta_ms} ms: {reason}",
-            who(player)
+            "{}'s clock adjusted by {}: {reason}",
+            who(player),
+            crate::words::signed_duration(*delta_ms)
         ),
         Body::ClockReading {
-            black_ms, white_ms, ..
-        } => format!("clock read: Black {black_ms} ms, White {white_ms} ms"),
+            black_ms,
+            white_ms,
+            black_overtime,
+            white_overtime,
+            ..
+        } => {
+            let left = |n: &Option<u32>| {
+                n.map(|n| format!(" with {n} left in overtime"))
+                    .unwrap_or_default()
+            };
+            format!(
+                "clock read: Black {}{}, White {}{}",
+                crate::words::duration(*black_ms),
+                left(black_overtime),
+                crate::words::duration(*white_ms),
+                left(white_overtime)
+            )
+        }
         Body::IllegalMoveNoticed {
             move_seq,
             statement,
@@ -232,7 +244,7 @@ pub fn describe(body: &Body) -> String {
             format!(
                 "server: {} used {}",
                 who(player),
-                crate::words::duration(*used_ms)
+                crate::words::tenths(*used_ms)
             )
         }
         Body::ProgramAnswered {
@@ -263,5 +275,58 @@ pub fn describe(body: &Body) -> String {
             "the key {} is revoked ({reason}): nothing it signs from here on is accepted; what it signed before stands",
             &key.to_hex()[..12]
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_ledger::{GameKind, Point};
+
+    #[test]
+    fn moves_are_written_as_the_board_labels_them() {
+        let go = Notation::new(GameKind::Go, 19);
+        let stone = Body::StonePlaced {
+            player: Color::Black,
+            stone: Color::Black,
+            point: Point { x: 15, y: 3 },
+        };
+        assert_eq!(describe(&stone, &go), "Black plays Q16");
+        let renju = Notation::new(GameKind::Renju, 15);
+        let centre = Body::StonePlaced {
+            player: Color::Black,
+            stone: Color::Black,
+            point: Point { x: 7, y: 7 },
+        };
+        assert_eq!(describe(&centre, &renju), "Black plays h8");
+        let dead = Body::StatusAgreed {
+            dead: vec![Point { x: 0, y: 18 }, Point { x: 1, y: 18 }],
+        };
+        assert_eq!(describe(&dead, &go), "status agreed, dead: A1, B1");
+    }
+
+    #[test]
+    fn clock_facts_are_written_as_clock_faces() {
+        let n = Notation::default();
+        let adjusted = Body::ClockAdjusted {
+            player: Color::White,
+            delta_ms: 60_000,
+            reason: "time lost".into(),
+        };
+        assert_eq!(
+            describe(&adjusted, &n),
+            "White's clock adjusted by +1:00: time lost"
+        );
+        let reading = Body::ClockReading {
+            black_ms: 670_000,
+            white_ms: 25_000,
+            black_overtime: None,
+            white_overtime: Some(3),
+            read_by: "recorder".into(),
+        };
+        assert_eq!(
+            describe(&reading, &n),
+            "clock read: Black 11:10, White 0:25 with 3 left in overtime"
+        );
     }
 }

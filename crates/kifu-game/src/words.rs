@@ -4,26 +4,30 @@
 
 use kifu_ledger::{Color, IrregularityKind, Role, SanctionKind};
 
-/// A duration: `12 min 30 s`, `45.5 s`, `250 ms`.
+/// A duration as a clock face shows it: `11:10`, `1:02:03`, `0:45.5`.
+///
+/// Whole seconds are shown as seconds; a duration with tenths shows them
+/// (the UEC Cup's server counts by 0.1 s: `docs/rules/uec-cup-computer-go-rules.txt`,
+/// "Time limit"), and a finer one its milliseconds, so that no figure is
+/// rounded away: `0:00.250`.
 pub fn duration(ms: u64) -> String {
-    if ms < 1000 {
-        return format!("{ms} ms");
-    }
-    let tenths = ms / 100;
-    let (min, s10) = (tenths / 600, tenths % 600);
-    let secs = if s10 % 10 == 0 {
-        format!("{} s", s10 / 10)
+    let resolution = if ms % 1000 == 0 {
+        kifu_clock::Resolution::Seconds
+    } else if ms % 100 == 0 {
+        kifu_clock::Resolution::Tenths
     } else {
-        format!("{}.{} s", s10 / 10, s10 % 10)
+        kifu_clock::Resolution::Millis
     };
-    match min {
-        0 => secs,
-        m if s10 == 0 => format!("{m} min"),
-        m => format!("{m} min {secs}"),
-    }
+    kifu_clock::format_time(ms, resolution)
 }
 
-/// A signed duration: `+30 s`, `-2 min`.
+/// A duration at the UEC Cup server's resolution, tenths always shown:
+/// `0:04.5`, `0:03.0` (`docs/rules/uec-cup-computer-go-rules.txt`, "Time limit").
+pub fn tenths(ms: u64) -> String {
+    kifu_clock::format_time(ms, kifu_clock::Resolution::Tenths)
+}
+
+/// A signed duration as a clock face: `+1:00`, `-0:30`.
 pub fn signed_duration(ms: i64) -> String {
     let sign = if ms < 0 { "-" } else { "+" };
     format!("{sign}{}", duration(ms.unsigned_abs()))
@@ -44,7 +48,43 @@ pub fn pause_code(code: &str) -> String {
         "CALL_REFEREE" => "to call the referee".into(),
         "ARBITRATION" => "for arbitration or a rule clarification".into(),
         "ANNOUNCEMENT" => "for an announcement".into(),
-        other => format!("({other})"),
+        other => format!("({})", other.to_lowercase().replace('_', " ")),
+    }
+}
+
+/// A time control in words, its times as clock faces:
+/// `Fischer, 10:00 + 0:10 a move`, `byo-yomi, 1:00:00 + 5 × 0:30`.
+pub fn time_control(tc: &kifu_clock::TimeControl) -> String {
+    use kifu_clock::TimeControl as T;
+    let d = duration;
+    match *tc {
+        T::Untimed => "untimed".into(),
+        T::SuddenDeath { main_ms } => format!("sudden death, {}", d(main_ms)),
+        T::Fischer {
+            main_ms,
+            increment_ms,
+            max_ms,
+        } => {
+            let cap = max_ms
+                .map(|m| format!(", at most {}", d(m)))
+                .unwrap_or_default();
+            format!("Fischer, {} + {} a move{cap}", d(main_ms), d(increment_ms))
+        }
+        T::Simple { per_move_ms } => format!("{} a move", d(per_move_ms)),
+        T::Byoyomi {
+            main_ms,
+            periods,
+            period_ms,
+        } => format!("byo-yomi, {} + {periods} × {}", d(main_ms), d(period_ms)),
+        T::Canadian {
+            main_ms,
+            stones,
+            block_ms,
+        } => format!(
+            "Canadian, {} + {stones} stones in {}",
+            d(main_ms),
+            d(block_ms)
+        ),
     }
 }
 
@@ -119,6 +159,25 @@ pub fn irregularity(k: IrregularityKind) -> &'static str {
         IrregularityKind::PositionDisturbed => "the position disturbed",
         #[allow(unreachable_patterns)]
         _ => "an irregularity",
+    }
+}
+
+/// A broken rule of play, from its code (`kifu_go::Violation::reason`), in
+/// words: `out_of_turn` is `play out of turn`.
+pub fn violation_code(code: &str) -> String {
+    match code {
+        "out_of_turn" => "play out of turn".into(),
+        "wrong_colour" => "a stone of the wrong colour".into(),
+        "occupied" => "a stone on an occupied point".into(),
+        "off_board" => "a stone off the board".into(),
+        "suicide" => "self-capture".into(),
+        "ko" => "retaking a ko at once".into(),
+        "positional_superko" => "positional superko".into(),
+        "situational_superko" => "situational superko".into(),
+        "natural_situational_superko" => "natural situational superko".into(),
+        "during_status_assessment" => "a move during the status assessment".into(),
+        "after_end_of_game" => "a move after the end of the game".into(),
+        other => other.replace('_', " "),
     }
 }
 
@@ -208,7 +267,7 @@ pub fn number(n: usize) -> String {
         .unwrap_or_else(|| n.to_string())
 }
 
-/// `1 min more`, `30 s less`, `no more`.
+/// `1:00 more`, `0:30 less`, `no more`.
 pub fn more_or_less(ms: i64) -> String {
     match ms {
         0 => "no more".into(),
@@ -241,6 +300,77 @@ pub fn clock_error(e: &kifu_clock::ClockError) -> String {
             signed_duration(*delta_ms),
             duration(*remaining_ms)
         ),
+        E::QueryInThePast { at_ms, last_ms } => format!(
+            "the clock is read {} before its last fact",
+            duration(last_ms.saturating_sub(*at_ms))
+        ),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_clock_faces() {
+        assert_eq!(duration(670_000), "11:10");
+        assert_eq!(duration(3_723_000), "1:02:03");
+        assert_eq!(duration(45_500), "0:45.5");
+        assert_eq!(duration(250), "0:00.250");
+        assert_eq!(signed_duration(60_000), "+1:00");
+        assert_eq!(signed_duration(-30_000), "-0:30");
+        assert_eq!(more_or_less(60_000), "1:00 more");
+        assert_eq!(more_or_less(-30_000), "0:30 less");
+        // The UEC Cup's server counts tenths: they are always shown.
+        assert_eq!(tenths(3_000), "0:03.0");
+        assert_eq!(tenths(4_500), "0:04.5");
+    }
+
+    #[test]
+    fn time_controls_read_in_words() {
+        use kifu_clock::TimeControl as T;
+        assert_eq!(
+            time_control(&T::Byoyomi {
+                main_ms: 3_600_000,
+                periods: 5,
+                period_ms: 30_000
+            }),
+            "byo-yomi, 1:00:00 + 5 × 0:30"
+        );
+        assert_eq!(
+            time_control(&T::Fischer {
+                main_ms: 600_000,
+                increment_ms: 10_000,
+                max_ms: None
+            }),
+            "Fischer, 10:00 + 0:10 a move"
+        );
+        assert_eq!(
+            time_control(&T::Canadian {
+                main_ms: 3_600_000,
+                stones: 25,
+                block_ms: 600_000
+            }),
+            "Canadian, 1:00:00 + 25 stones in 10:00"
+        );
+        assert_eq!(time_control(&T::Untimed), "untimed");
+    }
+
+    #[test]
+    fn codes_read_in_words() {
+        assert_eq!(pause_code("CALL_REFEREE"), "to call the referee");
+        assert_eq!(pause_code("SOMETHING_NEW"), "(something new)");
+        assert_eq!(violation_code("out_of_turn"), "play out of turn");
+        assert_eq!(
+            sanction(&SanctionKind::TimeModified { delta_ms: -30_000 }),
+            "time limit modified by -0:30"
+        );
+        assert_eq!(
+            sanction(&SanctionKind::RemovedFromRounds {
+                rounds: vec![3, 4, 5]
+            }),
+            "removal from rounds 3, 4 and 5"
+        );
     }
 }

@@ -98,7 +98,7 @@ fn lgc_2023_faulty_clock_a_reading_that_differs_from_the_facts_is_shown() {
     let st = g.state();
     assert!(st
         .consequences_of(s)
-        .any(|c| c.what.contains("1 min more for Black")));
+        .any(|c| c.what.contains("1:00 more for Black")));
 }
 
 #[test]

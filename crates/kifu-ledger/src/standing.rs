@@ -111,17 +111,38 @@ pub enum Irregularity {
 impl std::fmt::Display for Irregularity {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
+            // Counted from the top-left corner: a point the board does not
+            // have has no board label a referee could mistake for another.
             Irregularity::OffBoard { point, size } => write!(
                 f,
-                "irregularity: point ({}, {}) is off the {size}x{size} board",
-                point.x, point.y
+                "irregularity: a point off the {size}x{size} board (column {}, row {} from the top left)",
+                u32::from(point.x) + 1,
+                u32::from(point.y) + 1
             ),
             Irregularity::TimeBackwards { by_ms } => write!(
                 f,
-                "warning: time goes backwards by {by_ms} ms (tolerance {TIME_TOLERANCE_MS} ms)"
+                "warning: time goes backwards by {} (tolerance {})",
+                clock_face(*by_ms),
+                clock_face(TIME_TOLERANCE_MS)
             ),
         }
     }
+}
+
+/// A duration as a clock face, to the millisecond where needed:
+/// `0:02`, `24:00:00`, `0:00.25`.
+fn clock_face(ms: u64) -> String {
+    let (h, m, s, frac) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+    let mut out = if h > 0 {
+        format!("{h}:{m:02}:{s:02}")
+    } else {
+        format!("{m}:{s:02}")
+    };
+    if frac != 0 {
+        out.push('.');
+        out.push_str(format!("{frac:03}").trim_end_matches('0'));
+    }
+    out
 }
 
 /// The points a body names on the board.

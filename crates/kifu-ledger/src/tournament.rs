@@ -341,18 +341,72 @@ fn board_result_text(r: BoardResult) -> &'static str {
     }
 }
 
+/// A pairing system in words.
+fn system_words(s: PairingSystem) -> &'static str {
+    match s {
+        PairingSystem::McMahon => "McMahon",
+        PairingSystem::Swiss => "Swiss",
+        PairingSystem::RoundRobin => "round robin",
+        PairingSystem::Knockout => "knockout",
+    }
+}
+
+/// Why a player misses a round, in words.
+pub fn absence_words(r: AbsenceReason) -> &'static str {
+    match r {
+        AbsenceReason::LateArrival => "arrives for a later round",
+        AbsenceReason::RoundSkipped => "skips the round",
+        AbsenceReason::Withdrawal => "withdrawn",
+        AbsenceReason::Sanction => "removed by a sanction",
+    }
+}
+
+/// A sanction that reaches beyond one game, in words.
+fn sanction_words(k: &crate::body::SanctionKind) -> String {
+    use crate::body::SanctionKind as K;
+    match k {
+        K::Advice => "advice".into(),
+        K::Warning => "warning".into(),
+        K::GameForfeit => "game forfeit".into(),
+        K::TimeModified { delta_ms } => {
+            let (sign, ms) = (
+                if *delta_ms < 0 { "-" } else { "+" },
+                delta_ms.unsigned_abs(),
+            );
+            format!(
+                "time limit modified by {sign}{}:{:02}",
+                ms / 60_000,
+                ms / 1000 % 60
+            )
+        }
+        K::RemovedFromRounds { rounds } => format!(
+            "removal from round(s) {}",
+            rounds
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        K::RemovedFromTournament => "removal from the tournament".into(),
+        K::Debarment => "debarment from a supergroup in a future tournament".into(),
+        K::Disqualification => "disqualification".into(),
+    }
+}
+
 /// What a tournament fact says, in words (empty for other kinds).
 pub fn describe(body: &Body) -> String {
     match body {
         Body::TournamentCreated(g) => format!(
-            "tournament created: {} ({}), {} {}, {}..{}, {:?}, {} rounds, criteria {}",
+            "tournament created: {} ({}), {} {}{}, {}, {} rounds, criteria {}",
             g.name,
             g.short_name,
             g.city,
             g.country,
-            g.start,
-            g.finish,
-            g.system,
+            match (g.start.is_empty(), g.finish.is_empty()) {
+                (true, true) => String::new(),
+                _ => format!(", {} to {}", g.start, g.finish),
+            },
+            system_words(g.system),
             g.rounds,
             g.criteria.join(",")
         ),
@@ -382,7 +436,10 @@ pub fn describe(body: &Body) -> String {
             round,
             player,
             reason,
-        } => format!("round {round}: {player} absent ({reason:?})"),
+        } => format!(
+            "round {round}: {player} absent ({})",
+            absence_words(*reason)
+        ),
         Body::BoardResultEntered {
             round,
             board,
@@ -406,7 +463,10 @@ pub fn describe(body: &Body) -> String {
             kind,
             from_round,
             reason,
-        } => format!("sanction on {player} from round {from_round}: {kind:?} ({reason})"),
+        } => format!(
+            "sanction on {player} from round {from_round}: {} ({reason})",
+            sanction_words(kind)
+        ),
         _ => String::new(),
     }
 }

@@ -686,7 +686,7 @@ impl RenjuGame {
     fn out_of_order(&self, input: &'static str) -> GameError {
         GameError::OutOfOrder {
             input,
-            waiting: format!("{:?}", self.expected()),
+            waiting: self.expected().to_string(),
         }
     }
 

@@ -248,7 +248,12 @@ impl Projection {
         self.busy(round, player, except).or_else(|| {
             self.absences
                 .get(&(round, player.to_string()))
-                .map(|reason| format!("absent ({reason:?})"))
+                .map(|reason| {
+                    format!(
+                        "absent ({})",
+                        kifu_ledger::tournament::absence_words(*reason)
+                    )
+                })
         })
     }
 
@@ -603,8 +608,9 @@ impl Projection {
             if let (Some(want), Some(have)) = (want, have) {
                 if want != have {
                     flags.push(format!(
-                        "game {}: {role:?} is signed by another key than {who}'s registered key",
-                        hex8(game)
+                        "game {}: {} is signed by another key than {who}'s registered key",
+                        hex8(game),
+                        role.word()
                     ));
                 }
             }
