@@ -1067,6 +1067,7 @@ def summary(report):
         "ok": report["ok"],
         "archive_version": report.get("archive_version"),
         "completeness": report.get("completeness"),
+        "manifest_signer": report.get("manifest_signer"),
         "events": report["events"],
         "duplicates": report["duplicates"],
         "forks": report["forks"],
