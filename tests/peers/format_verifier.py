@@ -785,7 +785,9 @@ class TournamentState:
             raise Refused("the signer's key is not among the tournament's officials")
         b = e.body
         if b.name is None:
-            return
+            # kifu refuses a kind it does not know in a tournament chain
+            # (section 10, clarified): only section 10's kinds are accepted.
+            raise Refused("unknown kind %d in a tournament chain" % b.index)
         if b.index not in TOURNAMENT_KINDS or b.name == "tournament_created":
             raise Refused("kind %s is refused in a tournament chain" % b.name)
         allowed = set(TOURNAMENT_ROLES[b.name])
@@ -882,8 +884,8 @@ def verify_records(records):
 
 def verify_game(gid, recs, report):
     problems = report["problems"]
-    g = {"game": gid.hex(), "head": None, "head_seq": None, "finished": False,
-         "events": len(recs), "problems": []}
+    g = {"game": gid.hex(), "chain": "game", "head": None, "head_seq": None,
+         "finished": False, "events": len(recs), "problems": []}
 
     def problem(msg):
         g["problems"].append(msg)
@@ -912,6 +914,8 @@ def verify_game(gid, recs, report):
     except Refused as e:
         problem("genesis %s refused: %s" % (gid.hex(), e))
         return None
+    if isinstance(state, TournamentState):
+        g["chain"] = "tournament"
     children = {}
     for r in recs:
         if r is not genesis:
@@ -1079,7 +1083,8 @@ def summary(report):
         "uninterpreted": report["uninterpreted"],
         "warnings": report["warnings"],
         "problems": report["problems"],
-        "games": [{k: g[k] for k in ("game", "ok", "head_seq", "head", "finished", "problems")}
+        "games": [{k: g[k] for k in ("game", "chain", "ok", "head_seq", "head", "finished",
+                                     "problems")}
                   for g in report["games"]],
     }
 
