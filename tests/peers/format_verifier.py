@@ -893,7 +893,6 @@ def verify_game(gid, recs, report):
 
     by_hash = {r.hash: r for r in recs}
     genesis = by_hash.get(gid)
-    state = None
     # Forks first: they are reported whatever becomes of the chain.
     by_seq = {}
     for r in recs:
@@ -920,50 +919,46 @@ def verify_game(gid, recs, report):
     for r in recs:
         if r is not genesis:
             children.setdefault(r.env.prev_hash, []).append(r)
-    on_chain = {}  # hash -> record, verified
-    heads = []
-    if state is not None:
-        on_chain[gid] = genesis
-        state.warnings(genesis.env)
-        stack = [(genesis, state)]
-        while stack:
-            parent, st = stack.pop()
-            kids = children.get(parent.hash, [])
-            for r in kids:
-                e = r.env
-                if e.seq != parent.env.seq + 1:
-                    problem("record %s at seq %d: broken link (its prev_hash names seq %d)"
-                            % (r.hash.hex(), e.seq, parent.env.seq))
-                    continue
-                if not r.signature_ok():
-                    problem("record %s at seq %d: bad signature" % (r.hash.hex(), e.seq))
-                    continue
-                nst = st.copy() if len(kids) > 1 else st
-                try:
-                    nst.check(e)
-                except Refused as x:
-                    problem("record %s at seq %d refused: %s" % (r.hash.hex(), e.seq, x))
-                    continue
-                nst.apply(e)
-                for w in nst.warnings(e):
-                    report["warnings"].append("game %s: %s" % (gid.hex()[:16], w))
-                if e.body.name is None:
-                    report["uninterpreted"] += 1
-                on_chain[r.hash] = r
-                stack.append((r, nst))
-        linked = {r.env.prev_hash for r in on_chain.values() if r is not genesis}
-        heads = [r for h, r in on_chain.items() if h not in linked]
+    on_chain = {gid: genesis}  # hash -> record, verified
+    reached = {gid}  # records the walk looked at (on the chain or reported)
+    state.warnings(genesis.env)
+    stack = [(genesis, state)]
+    while stack:
+        parent, st = stack.pop()
+        kids = children.get(parent.hash, [])
+        for r in kids:
+            e = r.env
+            reached.add(r.hash)
+            if e.seq != parent.env.seq + 1:
+                problem("record %s at seq %d: broken link (its prev_hash names seq %d)"
+                        % (r.hash.hex(), e.seq, parent.env.seq))
+                continue
+            if not r.signature_ok():
+                problem("record %s at seq %d: bad signature" % (r.hash.hex(), e.seq))
+                continue
+            nst = st.copy() if len(kids) > 1 else st
+            try:
+                nst.check(e)
+            except Refused as x:
+                problem("record %s at seq %d refused: %s" % (r.hash.hex(), e.seq, x))
+                continue
+            nst.apply(e)
+            for w in nst.warnings(e):
+                report["warnings"].append("game %s: %s" % (gid.hex()[:16], w))
+            if e.body.name is None:
+                report["uninterpreted"] += 1
+            on_chain[r.hash] = r
+            stack.append((r, nst))
+    linked = {r.env.prev_hash for r in on_chain.values() if r is not genesis}
+    heads = [r for h, r in on_chain.items() if h not in linked]
     # Every record is on the chain or reported.
-    reported = set()
-    for msg in g["problems"]:
-        for r in recs:
-            if r.hash.hex() in msg:
-                reported.add(r.hash)
-    for r in sorted(recs, key=lambda r: r.env.seq):
-        if r.hash in on_chain or r.hash in reported or r is genesis:
+    for r in sorted(recs, key=lambda r: (r.env.seq, r.hash)):
+        if r.hash in reached:
             continue
         prev = by_hash.get(r.env.prev_hash)
-        if prev is None:
+        if r.env.seq == 0:
+            problem("record %s: a second record at seq 0 in this chain" % r.hash.hex())
+        elif prev is None:
             if any(x.env.seq == r.env.seq - 1 for x in recs):
                 problem("record %s at seq %d: broken link" % (r.hash.hex(), r.env.seq))
             else:
