@@ -68,7 +68,32 @@ fn kifu_verdict(data: &Path, archive: &Path) -> (bool, serde_json::Value) {
     (code == Some(0), j)
 }
 
-/// Both verdicts agree; returns it.
+/// What both reports state of each game: id, head seq and hash, finished.
+fn heads(j: &serde_json::Value) -> Vec<(String, u64, String, bool)> {
+    j["games"]
+        .as_array()
+        .map(|games| {
+            games
+                .iter()
+                .map(|g| {
+                    (
+                        g["game"].as_str().unwrap_or("").to_string(),
+                        g["head_seq"].as_u64().unwrap_or(u64::MAX),
+                        g["head"].as_str().unwrap_or("").to_string(),
+                        g["finished"].as_bool().unwrap_or(false),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn count(j: &serde_json::Value, key: &str) -> usize {
+    j[key].as_array().map(|a| a.len()).unwrap_or(0)
+}
+
+/// Both verdicts agree (and, where kifu gives a report, the games' heads,
+/// the number of problems and of warnings); returns the verdict.
 fn agree(data: &Path, archive: &Path, what: &str) -> bool {
     let (py, pj) = python_verdict(archive);
     let (k, kj) = kifu_verdict(data, archive);
@@ -76,6 +101,12 @@ fn agree(data: &Path, archive: &Path, what: &str) -> bool {
         py, k,
         "{what}: the verifier says {py}, kifu says {k}\nverifier: {pj}\nkifu: {kj}"
     );
+    if kj.is_object() {
+        assert_eq!(heads(&pj), heads(&kj), "{what}: heads\n{pj}\n{kj}");
+        for key in ["problems", "warnings"] {
+            assert_eq!(count(&pj, key), count(&kj, key), "{what}: {key}\n{pj}\n{kj}");
+        }
+    }
     py
 }
 
