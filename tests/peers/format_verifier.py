@@ -430,8 +430,6 @@ KINDS = [
     ("tournament_sanction", F(("player", string), ("kind", sanction_kind), ("from_round", u32),
                               ("reason", string))),
 ]
-KIND_INDEX = {name: i for i, (name, _) in enumerate(KINDS)}
-GAME_KINDS = range(0, 44)
 TOURNAMENT_KINDS = range(44, 53)
 
 VALUE_TYPES = {
@@ -901,7 +899,8 @@ def verify_game(gid, recs, report):
     for seq in sorted(by_seq):
         if len(by_seq[seq]) > 1:
             report["forks"] += 1
-            problem("fork at seq %d: %s" % (seq, ", ".join(sorted(x.hash.hex() for x in by_seq[seq]))))
+            hashes = sorted(x.hash.hex() for x in by_seq[seq])
+            problem("fork at seq %d: %s" % (seq, ", ".join(hashes)))
     # Without a valid genesis there is no chain: one failure for the game.
     if genesis is None:
         problem("no genesis record for this chain (%d records name it)" % len(recs))
@@ -1126,7 +1125,6 @@ def check_vectors(path):
             fail(where, "does not decode: %r" % e)
         count("values")
     chain = []
-    state = None
     for ev in v["events"]:
         where = "event seq %d (%s)" % (ev["seq"], ev["kind"])
         eb, sig = bytes.fromhex(ev["event_bytes"]), bytes.fromhex(ev["signature"])
@@ -1170,13 +1168,7 @@ def check_vectors(path):
             e = decode_envelope(eb)
             if not verify_strict(e.signer, SIGN_DOMAIN + eb, sig):
                 raise Refused("bad signature")
-            if e.body.index == 0 or e.body.index in TOURNAMENT_KINDS:
-                # a genesis kind: refused anywhere but as a chain's genesis
-                st = states[rc["after_seq"]].copy()
-                st.check(e)
-            else:
-                st = states[rc["after_seq"]].copy()
-                st.check(e)
+            states[rc["after_seq"]].copy().check(e)
             got, why = True, None
         except (Refused, Invalid) as x:
             got, why = False, str(x)
