@@ -1033,6 +1033,8 @@ def verify_archive(data):
             raise Invalid("manifest version %d, not 1" % manifest["version"])
         if manifest["signer"] is not None:
             sig = data[pos:pos + 64]
+            if len(sig) != 64:
+                raise Invalid("truncated manifest signature")
             pos += 64
             if not verify_strict(bytes.fromhex(manifest["signer"]), MANIFEST_DOMAIN + mbytes, sig):
                 manifest_problems.append("the manifest's signature is not accepted")
