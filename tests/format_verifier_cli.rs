@@ -302,3 +302,44 @@ fn the_verifier_agrees_on_the_demo_archives_signed_or_not_and_tampered() {
         assert!(!python_verdict(&bad).0);
     }
 }
+
+#[test]
+fn the_verifier_agrees_where_the_document_was_clarified() {
+    if !python_ready() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("kifu-data");
+    let out = t.path().join("cases");
+    std::fs::create_dir_all(&out).unwrap();
+    let o = Command::new("python3")
+        .arg(workspace().join("tests/peers/format_cases.py"))
+        .arg(project("format/vectors.json"))
+        .arg(&out)
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", err(&o));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{files:?}");
+    let mut verdicts = Vec::new();
+    for f in &files {
+        let name = f.file_stem().unwrap().to_str().unwrap().to_string();
+        verdicts.push((name.clone(), agree(&data, f, &name)));
+    }
+    // Both ways occur: the cases are not all accepted, nor all refused.
+    let accepted = verdicts.iter().filter(|(_, ok)| *ok).count();
+    assert!(
+        accepted >= 8 && accepted + 8 <= verdicts.len(),
+        "{verdicts:?}"
+    );
+    // A fork whose second record a stranger signed is still a fork.
+    let (_, j) = python_verdict(&out.join("B_fork_stranger.kifu"));
+    assert_eq!(j["forks"], 1, "{j}");
+    // One warning per point off the board.
+    let (_, j) = python_verdict(&out.join("D_two_points_one_record.kifu"));
+    assert_eq!(j["warnings"].as_array().unwrap().len(), 2, "{j}");
+}
