@@ -15,51 +15,78 @@ import sys
 
 sys.dont_write_bytecode = True
 import format_verifier as fv  # noqa: E402
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-V = json.load(open(sys.argv[1]))
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
+
+with open(sys.argv[1]) as f:
+    V = json.load(f)
 OUT = sys.argv[2]
-SK = {k['name']: Ed25519PrivateKey.from_private_bytes(bytes.fromhex(k['seed'])) for k in V['keys']}
-PK = {k['name']: bytes.fromhex(k['public_key']) for k in V['keys']}
+SK = {k["name"]: Ed25519PrivateKey.from_private_bytes(bytes.fromhex(k["seed"]))
+      for k in V["keys"]}
+PK = {k["name"]: bytes.fromhex(k["public_key"]) for k in V["keys"]}
+# The genesis of the vectors' chain: a 9x9 game whose roster is black,
+# white, referee, recorder and director.
+GEN_BODY = bytes.fromhex(V["events"][0]["body_bytes"])
+BLACK, WHITE = b"\x00", b"\x01"
+
+
 def varint(n):
-    out = b''
+    out = b""
     while True:
-        b = n & 0x7f; n >>= 7
-        if n: out += bytes([b | 0x80])
-        else: return out + bytes([b])
-def s(t): t = t.encode(); return varint(len(t)) + t
-GEN_BODY = bytes.fromhex(V['events'][0]['body_bytes'])
+        b, n = n & 0x7F, n >> 7
+        if not n:
+            return out + bytes([b])
+        out += bytes([b | 0x80])
+
+
+def s(text):
+    text = text.encode()
+    return varint(len(text)) + text
+
+
+def k(index):
+    return varint(index)
+
+
+def pt(x, y):
+    return bytes([x, y])
+
+
 class Chain:
-    def __init__(self, genesis_body=GEN_BODY, signer='director', at=1767225600000):
+    """A game chain being written: records (event_bytes, signature, hash)."""
+
+    def __init__(self, genesis_body=GEN_BODY, signer="director", at=1767225600000):
         self.recs = []
         self.at = at
         self.gid = None
         self.add(0, genesis_body, signer, prev=bytes(32), chain=bytes(32))
         self.gid = self.recs[0][2]
+
     def make(self, seq, body, signer, prev, chain, at=None):
         at = self.at if at is None else at
-        eb = varint(1) + chain + varint(seq) + prev + varint(at) + PK[signer] + varint(len(body)) + body
+        eb = (varint(1) + chain + varint(seq) + prev + varint(at) + PK[signer]
+              + varint(len(body)) + body)
         sig = SK[signer].sign(fv.SIGN_DOMAIN + eb)
         return (eb, sig, fv.record_hash(eb, sig))
+
     def add(self, seq, body, signer, prev=None, chain=None, at=None):
-        if prev is None: prev = self.recs[-1][2]
-        if chain is None: chain = self.gid
+        prev = self.recs[-1][2] if prev is None else prev
+        chain = self.gid if chain is None else chain
         self.at += 1000
         r = self.make(seq, body, signer, prev, chain, at)
         self.recs.append(r)
         return r
+
     def next(self, body, signer, at=None):
         return self.add(len(self.recs), body, signer, at=at)
-def archive(recs):
-    out = b'KIFUARC1'
-    for eb, sig, _ in recs:
-        out += len(eb).to_bytes(4, 'little') + eb + sig
-    return out
+
+
 def write(name, recs):
-    with open(os.path.join(OUT, '%s.kifu' % name), 'wb') as f:
-        f.write(archive(recs))
-BLACK, WHITE = b'\x00', b'\x01'
-def k(i): return varint(i)
-def pt(x, y): return bytes([x, y])
+    """A v1 archive (FORMAT.md section 7) of these records."""
+    out = b"KIFUARC1"
+    for eb, sig, _ in recs:
+        out += len(eb).to_bytes(4, "little") + eb + sig
+    with open(os.path.join(OUT, "%s.kifu" % name), "wb") as f:
+        f.write(out)
 
 
 # kind 1 clock_started{running}, 2 stone_placed{player,stone,point}, 4 clock_pressed{player}
