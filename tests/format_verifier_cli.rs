@@ -1,0 +1,345 @@
+//! The verifier written from `docs/FORMAT.md` alone
+//! (`tests/peers/format_verifier.py`) agrees with `kifu verify`: on the
+//! vectors, on the 0.1.0 fixture archive, on the demo's archives (with and
+//! without a signed manifest), on the demo tournament's chain, and on
+//! tampered copies of them. Skipped with a message when python3, `blake3` or
+//! `cryptography` is absent, unless `KIFU_REQUIRE_PEERS=1`.
+
+mod common;
+use common::*;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn verifier() -> PathBuf {
+    workspace().join("tests/peers/format_verifier.py")
+}
+
+/// True when python3 with blake3 and cryptography is present.
+fn python_ready() -> bool {
+    let ready = Command::new("python3")
+        .args(["-c", "import blake3, cryptography"])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !ready {
+        assert!(
+            !peers_required(),
+            "python3 with blake3 and cryptography is required (KIFU_REQUIRE_PEERS=1)"
+        );
+        eprintln!("skipped: python3 with blake3 and cryptography is absent");
+    }
+    ready
+}
+
+/// The Python verdict of an archive: (verifies, its JSON).
+fn python_verdict(archive: &Path) -> (bool, serde_json::Value) {
+    let o = Command::new("python3")
+        .arg(verifier())
+        .arg(archive)
+        .output()
+        .expect("python3 runs");
+    let code = o.status.code();
+    assert!(
+        code == Some(0) || code == Some(1),
+        "the verifier ran on {}: {:?} {}",
+        archive.display(),
+        code,
+        err(&o)
+    );
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("verifier JSON ({e}): {}", out(&o)));
+    assert_eq!(j["ok"].as_bool(), Some(code == Some(0)), "{j}");
+    (code == Some(0), j)
+}
+
+/// `kifu verify FILE`: (verifies, its JSON). Exit code 3 is a failed verdict.
+fn kifu_verdict(data: &Path, archive: &Path) -> (bool, serde_json::Value) {
+    let o = run(data, &["verify", "--json", archive.to_str().unwrap()]);
+    let code = o.status.code();
+    assert!(
+        code == Some(0) || code == Some(3),
+        "kifu verify {}: {:?} {}",
+        archive.display(),
+        code,
+        err(&o)
+    );
+    let j = serde_json::from_slice(&o.stdout).unwrap_or(serde_json::Value::Null);
+    (code == Some(0), j)
+}
+
+/// What both reports state of each game: id, head seq and hash, finished.
+fn heads(j: &serde_json::Value) -> Vec<(String, u64, String, bool)> {
+    j["games"]
+        .as_array()
+        .map(|games| {
+            games
+                .iter()
+                .map(|g| {
+                    (
+                        g["game"].as_str().unwrap_or("").to_string(),
+                        g["head_seq"].as_u64().unwrap_or(u64::MAX),
+                        g["head"].as_str().unwrap_or("").to_string(),
+                        g["finished"].as_bool().unwrap_or(false),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn count(j: &serde_json::Value, key: &str) -> usize {
+    j[key].as_array().map(|a| a.len()).unwrap_or(0)
+}
+
+/// Both verdicts agree (and, where kifu gives a report, the games' heads,
+/// the number of problems and of warnings); returns the verdict.
+fn agree(data: &Path, archive: &Path, what: &str) -> bool {
+    let (py, pj) = python_verdict(archive);
+    let (k, kj) = kifu_verdict(data, archive);
+    assert_eq!(
+        py, k,
+        "{what}: the verifier says {py}, kifu says {k}\nverifier: {pj}\nkifu: {kj}"
+    );
+    if kj.is_object() {
+        assert_eq!(heads(&pj), heads(&kj), "{what}: heads\n{pj}\n{kj}");
+        for key in ["problems", "warnings"] {
+            assert_eq!(
+                count(&pj, key),
+                count(&kj, key),
+                "{what}: {key}\n{pj}\n{kj}"
+            );
+        }
+    }
+    py
+}
+
+/// The parts of an archive: its header (magic and manifest) and its records.
+fn split(bytes: &[u8]) -> (Vec<u8>, Vec<Vec<u8>>) {
+    let mut pos = 8;
+    if &bytes[..8] == b"KIFUARC2" {
+        let n = u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize;
+        pos = 12 + n;
+        // A manifest naming a signer is followed by its signature: the
+        // option tag after version (1 byte) and at_ms (a varint).
+        let m = &bytes[12..12 + n];
+        let mut i = 1;
+        while m[i] & 0x80 != 0 {
+            i += 1;
+        }
+        if m[i + 1] == 1 {
+            pos += 64;
+        }
+    }
+    let head = bytes[..pos].to_vec();
+    let mut records = Vec::new();
+    while pos < bytes.len() {
+        let n = u32::from_le_bytes(bytes[pos..pos + 4].try_into().unwrap()) as usize;
+        records.push(bytes[pos..pos + 4 + n + 64].to_vec());
+        pos += 4 + n + 64;
+    }
+    (head, records)
+}
+
+fn join(head: &[u8], records: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = head.to_vec();
+    for r in records {
+        out.extend_from_slice(r);
+    }
+    out
+}
+
+/// Tampered copies of an archive, each judged by both verifiers; returns how
+/// many failed (so that a test can check that tampering was noticed).
+fn tampered_copies_agree(data: &Path, dir: &Path, archive: &Path, name: &str) -> usize {
+    let bytes = std::fs::read(archive).unwrap();
+    let (head, records) = split(&bytes);
+    assert_eq!(join(&head, &records), bytes, "{name}: the framing splits");
+    let n = records.len();
+    let mut copies: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut r = records.clone();
+    r.pop();
+    copies.push(("without its last record".into(), join(&head, &r)));
+    let mut r = records.clone();
+    r.remove(n / 2);
+    copies.push(("without a middle record".into(), join(&head, &r)));
+    let mut r = records.clone();
+    r.push(records[n / 2].clone());
+    copies.push(("with a duplicate".into(), join(&head, &r)));
+    let mut r = records.clone();
+    r[1..].reverse();
+    copies.push(("in another order".into(), join(&head, &r)));
+    let mut r = records.clone();
+    let last = r[n / 2].len() - 1;
+    r[n / 2][last] ^= 0x01;
+    copies.push(("with a changed signature".into(), join(&head, &r)));
+    let mut r = records.clone();
+    r[n / 3][40] ^= 0x01;
+    copies.push(("with a changed event byte".into(), join(&head, &r)));
+    let mut r = records.clone();
+    r[n - 1][4 + 1 + 32 + 1 + 32 + 2] ^= 0x01;
+    copies.push(("with a changed timestamp".into(), join(&head, &r)));
+    let mut failed = 0;
+    for (i, (what, b)) in copies.iter().enumerate() {
+        let p = dir.join(format!("{name}-{i}.kifu"));
+        std::fs::write(&p, b).unwrap();
+        if !agree(data, &p, &format!("{name} {what}")) {
+            failed += 1;
+        }
+    }
+    failed
+}
+
+fn demo(dir: &Path) -> PathBuf {
+    let data = dir.join("kifu-data");
+    ok(&run(&data, &["demo"]));
+    data
+}
+
+#[test]
+fn the_verifier_agrees_with_every_vector() {
+    if !python_ready() {
+        return;
+    }
+    let vectors = project("format/vectors.json");
+    let o = Command::new("python3")
+        .arg(verifier())
+        .arg("--vectors")
+        .arg(&vectors)
+        .output()
+        .expect("python3 runs");
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    assert_eq!(j["ok"], true, "{j}");
+    assert!(j["checked"]["role_cases"].as_u64().unwrap() > 300, "{j}");
+    assert!(j["checked"]["cases"].as_u64().unwrap() >= 12, "{j}");
+
+    // Each archive case, judged by kifu and by the verifier as files.
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&vectors).unwrap()).unwrap();
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("kifu-data");
+    for case in v["cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let p = t.path().join(format!("{name}.kifu"));
+        std::fs::write(&p, hex::decode(case["archive"].as_str().unwrap()).unwrap()).unwrap();
+        let verdict = agree(&data, &p, name);
+        assert_eq!(verdict, case["expect"]["ok"].as_bool().unwrap(), "{name}");
+    }
+}
+
+#[test]
+fn the_verifier_agrees_on_the_fixture_archive_and_its_tampered_copies() {
+    if !python_ready() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("kifu-data");
+    let fixture = project("format/archives/demo-0.1.0.kifu");
+    assert!(agree(&data, &fixture, "demo-0.1.0.kifu"));
+    let (_, j) = python_verdict(&fixture);
+    assert_eq!(j["archive_version"], 1, "{j}");
+    let failed = tampered_copies_agree(&data, t.path(), &fixture, "fixture");
+    assert!(failed >= 4, "tampering noticed: {failed}");
+}
+
+#[test]
+fn the_verifier_agrees_on_the_demo_archives_signed_or_not_and_tampered() {
+    if !python_ready() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let plain = t.path().join("plain.kifu");
+    ok(&run(&data, &["export", "--out", plain.to_str().unwrap()]));
+    let key = t.path().join("operator");
+    ok(&run(&data, &["keygen", key.to_str().unwrap()]));
+    let signed = t.path().join("signed.kifu");
+    ok(&run(
+        &data,
+        &[
+            "export",
+            "--out",
+            signed.to_str().unwrap(),
+            "--key",
+            t.path().join("operator.key").to_str().unwrap(),
+        ],
+    ));
+    for (name, p) in [("plain", &plain), ("signed", &signed)] {
+        assert!(agree(&data, p, name), "{name} verifies");
+        let (_, j) = python_verdict(p);
+        assert_eq!(j["archive_version"], 2, "{j}");
+        assert_eq!(j["completeness"], "shown by the manifest", "{j}");
+        assert!(!j["games"].as_array().unwrap().is_empty(), "{j}");
+        let failed = tampered_copies_agree(&data, t.path(), p, name);
+        assert!(failed >= 5, "{name}: tampering noticed: {failed}");
+    }
+    assert!(python_verdict(&signed).1["manifest_signer"].is_string());
+    assert!(python_verdict(&plain).1["manifest_signer"].is_null());
+
+    // The demo tournament's chain is an archive of its own (section 10),
+    // which `kifu tournament verify` checks.
+    let dir = data.join("tournaments");
+    let mut chains: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().and_then(|e| e.to_str()) == Some("kifu"))
+        .collect();
+    chains.sort();
+    assert!(!chains.is_empty(), "the demo writes a tournament chain");
+    for c in &chains {
+        let id = c.file_stem().unwrap().to_str().unwrap();
+        assert!(ok(&run(&data, &["tournament", "verify", id])).contains("verified"));
+        let (verdict, j) = python_verdict(c);
+        assert!(verdict, "{j}");
+        assert_eq!(j["games"][0]["chain"], "tournament", "{j}");
+        assert!(j["events"].as_u64().unwrap() > 5, "{j}");
+        // A changed signature in the chain file is noticed.
+        let mut b = std::fs::read(c).unwrap();
+        let n = b.len();
+        b[n - 1] ^= 0x01;
+        let bad = t.path().join("bad-tournament.kifu");
+        std::fs::write(&bad, &b).unwrap();
+        assert!(!python_verdict(&bad).0);
+    }
+}
+
+#[test]
+fn the_verifier_agrees_where_the_document_was_clarified() {
+    if !python_ready() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("kifu-data");
+    let out = t.path().join("cases");
+    std::fs::create_dir_all(&out).unwrap();
+    let o = Command::new("python3")
+        .arg(workspace().join("tests/peers/format_cases.py"))
+        .arg(project("format/vectors.json"))
+        .arg(&out)
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", err(&o));
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 20, "{files:?}");
+    let mut verdicts = Vec::new();
+    for f in &files {
+        let name = f.file_stem().unwrap().to_str().unwrap().to_string();
+        verdicts.push((name.clone(), agree(&data, f, &name)));
+    }
+    // Both ways occur: the cases are not all accepted, nor all refused.
+    let accepted = verdicts.iter().filter(|(_, ok)| *ok).count();
+    assert!(
+        accepted >= 8 && accepted + 8 <= verdicts.len(),
+        "{verdicts:?}"
+    );
+    // A fork whose second record a stranger signed is still a fork.
+    let (_, j) = python_verdict(&out.join("B_fork_stranger.kifu"));
+    assert_eq!(j["forks"], 1, "{j}");
+    // One warning per point off the board.
+    let (_, j) = python_verdict(&out.join("D_two_points_one_record.kifu"));
+    assert_eq!(j["warnings"].as_array().unwrap().len(), 2, "{j}");
+}

@@ -1,0 +1,1235 @@
+#!/usr/bin/env python3
+"""An independent verifier of kifu archives, written from docs/FORMAT.md alone.
+
+Usage:
+    format_verifier.py ARCHIVE.kifu            verdict of one archive, as JSON
+    format_verifier.py --vectors VECTORS.json  check every vector of the file
+
+Needs Python 3, `blake3` and `cryptography` (pip install blake3 cryptography).
+The Ed25519 acceptance rule of FORMAT.md section 1 is applied with pure-Python
+Edwards arithmetic for what OpenSSL does not check (rules 1 and 3), and with
+OpenSSL (through `cryptography`) for the cofactorless equation (rule 4);
+without `cryptography` the equation is computed in Python as well.
+
+Exit code: 0 when the archive verifies (or every vector agrees), 1 when it
+does not, 2 when the input cannot be read.
+"""
+
+import hashlib
+import json
+import sys
+
+import blake3
+
+try:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+except ImportError:  # the equation is then checked in Python
+    Ed25519PublicKey = None
+
+SIGN_DOMAIN = b"kifu/v1/event-signature\n"
+HASH_DOMAIN = b"kifu/v1/event-hash\n"
+MANIFEST_DOMAIN = b"kifu/v1/archive-manifest\n"
+ZERO32 = bytes(32)
+
+# --------------------------------------------------------------------------
+# Section 1: Ed25519 under the strict acceptance rule.
+
+P = 2**255 - 19
+L = 2**252 + 27742317777372353535851937790883648493
+D = (-121665 * pow(121666, P - 2, P)) % P
+SQRT_M1 = pow(2, (P - 1) // 4, P)
+IDENTITY = (0, 1, 1, 0)
+
+
+def _add(a, b):
+    x1, y1, z1, t1 = a
+    x2, y2, z2, t2 = b
+    aa = (y1 - x1) * (y2 - x2) % P
+    bb = (y1 + x1) * (y2 + x2) % P
+    cc = 2 * t1 * t2 * D % P
+    dd = 2 * z1 * z2 % P
+    e, f, g, h = bb - aa, dd - cc, dd + cc, bb + aa
+    return (e * f % P, g * h % P, f * g % P, e * h % P)
+
+
+def _mul(k, pt):
+    acc = IDENTITY
+    while k > 0:
+        if k & 1:
+            acc = _add(acc, pt)
+        pt = _add(pt, pt)
+        k >>= 1
+    return acc
+
+
+def _is_identity(pt):
+    x, y, z, _ = pt
+    return x % P == 0 and (y - z) % P == 0
+
+
+def _encode(pt):
+    x, y, z, _ = pt
+    zi = pow(z, P - 2, P)
+    x, y = x * zi % P, y * zi % P
+    return (y | ((x & 1) << 255)).to_bytes(32, "little")
+
+
+def _decode(s):
+    """The point of 32 bytes, or None when they are not a canonical encoding."""
+    if len(s) != 32:
+        return None
+    n = int.from_bytes(s, "little")
+    sign = n >> 255
+    y = n & ((1 << 255) - 1)
+    if y >= P:
+        return None
+    u = (y * y - 1) % P
+    v = (D * y * y + 1) % P
+    x = u * pow(v, 3, P) * pow(u * pow(v, 7, P), (P - 5) // 8, P) % P
+    if (v * x * x - u) % P != 0:
+        x = x * SQRT_M1 % P
+        if (v * x * x - u) % P != 0:
+            return None
+    if x == 0 and sign == 1:
+        return None  # "negative zero"
+    if x & 1 != sign:
+        x = P - x
+    return (x, y, 1, x * y % P)
+
+
+BASE = _decode((4 * pow(5, P - 2, P) % P).to_bytes(32, "little"))
+
+_KEY_CACHE = {}
+
+
+def key_acceptable(a):
+    """Rule 1: canonical, not of small order, torsion-free."""
+    if a not in _KEY_CACHE:
+        pt = _decode(a)
+        ok = pt is not None and not _is_identity(_mul(8, pt)) and _is_identity(_mul(L, pt))
+        _KEY_CACHE[a] = ok
+    return _KEY_CACHE[a]
+
+
+def verify_strict(a, msg, sig):
+    if len(sig) != 64 or not key_acceptable(a):
+        return False
+    r_bytes, s = sig[:32], int.from_bytes(sig[32:], "little")
+    if s >= L:  # rule 2
+        return False
+    r = _decode(r_bytes)
+    if r is None or _is_identity(_mul(8, r)):  # rule 3
+        return False
+    if Ed25519PublicKey is not None:  # rule 4 by OpenSSL (cofactorless)
+        try:
+            Ed25519PublicKey.from_public_bytes(a).verify(sig, msg)
+            return True
+        except InvalidSignature:
+            return False
+    k = int.from_bytes(hashlib.sha512(r_bytes + a + msg).digest(), "little") % L
+    neg_a = _mul(L - k, _decode(a))
+    return _encode(_add(_mul(s, BASE), neg_a)) == r_bytes
+
+
+def record_hash(event_bytes, sig):
+    return blake3.blake3(HASH_DOMAIN + event_bytes + sig).digest()
+
+
+# --------------------------------------------------------------------------
+# Section 2: postcard, strictly.
+
+
+class Invalid(Exception):
+    pass
+
+
+class Reader:
+    def __init__(self, data):
+        self.data = data
+        self.pos = 0
+
+    def take(self, n):
+        if self.pos + n > len(self.data):
+            raise Invalid("unexpected end of bytes")
+        out = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return out
+
+    def varint(self, bits, what="varint"):
+        maxlen = (bits + 6) // 7
+        value = 0
+        for i in range(maxlen):
+            b = self.take(1)[0]
+            value |= (b & 0x7F) << (7 * i)
+            if b & 0x80 == 0:
+                if i > 0 and b == 0:
+                    raise Invalid("overlong %s: not canonical" % what)
+                if value >> bits:
+                    raise Invalid("%s too wide for its type" % what)
+                return value
+        raise Invalid("%s longer than its type allows" % what)
+
+    def end(self):
+        if self.pos != len(self.data):
+            raise Invalid("trailing bytes")
+
+
+def u8(r):
+    return r.take(1)[0]
+
+
+def boolean(r):
+    b = r.take(1)[0]
+    if b > 1:
+        raise Invalid("bool neither 0 nor 1")
+    return b == 1
+
+
+def u16(r):
+    return r.varint(16, "u16")
+
+
+def u32(r):
+    return r.varint(32, "u32")
+
+
+def u64(r):
+    return r.varint(64, "u64")
+
+
+def i32(r):
+    n = r.varint(32, "i32")
+    return (n >> 1) ^ -(n & 1)
+
+
+def i64(r):
+    n = r.varint(64, "i64")
+    return (n >> 1) ^ -(n & 1)
+
+
+def b32(r):
+    return r.take(32).hex()
+
+
+def string(r):
+    n = r.varint(64, "length")
+    try:
+        return r.take(n).decode("utf-8")
+    except UnicodeDecodeError:
+        raise Invalid("string not UTF-8")
+
+
+def byte_string(r):
+    return r.take(r.varint(64, "length"))
+
+
+def vec(f):
+    def dec(r):
+        return [f(r) for _ in range(r.varint(64, "count"))]
+    return dec
+
+
+def option(f):
+    def dec(r):
+        tag = r.take(1)[0]
+        if tag == 0:
+            return None
+        if tag == 1:
+            return f(r)
+        raise Invalid("option tag neither 0 nor 1")
+    return dec
+
+
+def tup(*fs):
+    return lambda r: [f(r) for f in fs]
+
+
+def struct(*fields):
+    return lambda r: {name: f(r) for name, f in fields}
+
+
+def enum(name, *variants):
+    """variants: (name, None) unit; (name, decoder) newtype or struct."""
+    def dec(r):
+        i = r.varint(32, name + " variant index")
+        if i >= len(variants):
+            raise Invalid("unknown %s variant %d" % (name, i))
+        vname, f = variants[i]
+        if f is None:
+            return vname
+        return {vname: f(r)}
+    return dec
+
+
+def units(name, *names):
+    return enum(name, *[(n, None) for n in names])
+
+
+color = units("Color", "black", "white")
+point = struct(("x", u8), ("y", u8))
+game_kind = units("GameKind", "go", "renju", "gomoku_freestyle", "gomoku_standard")
+role = units("Role", "black", "white", "referee", "recorder", "director", "committee")
+participant = struct(("role", role), ("name", string), ("key", b32))
+tournament_ref = struct(("tournament", string), ("round", u32), ("board", u32))
+time_control = enum(
+    "TimeControl",
+    ("untimed", None),
+    ("sudden_death", struct(("main_ms", u64))),
+    ("fischer", struct(("main_ms", u64), ("increment_ms", u64), ("max_ms", option(u64)))),
+    ("simple", struct(("per_move_ms", u64))),
+    ("byoyomi", struct(("main_ms", u64), ("periods", u32), ("period_ms", u64))),
+    ("canadian", struct(("main_ms", u64), ("stones", u32), ("block_ms", u64))),
+)
+genesis = struct(
+    ("game", game_kind), ("ruleset", string), ("overrides", vec(tup(string, string))),
+    ("board_size", u8), ("handicap", u8), ("komi_half_points", i32),
+    ("time_control", time_control), ("roster", vec(participant)),
+    ("tournament", option(tournament_ref)), ("title", string), ("auto_declare", boolean),
+)
+pause_reason = enum(
+    "PauseReason",
+    *[(n, None) for n in (
+        "status_assessment", "counting", "reset_clock", "toilet", "remove_stones",
+        "clock_malfunction", "adjournment", "sealing", "call_referee", "arbitration",
+        "announcement")],
+    ("other", string),
+)
+resignation = units("Resignation", "spoken", "two_stones", "program")
+outcome = enum("Outcome", ("win", color), ("draw", None), ("both_lose", None), ("no_result", None))
+result_by = enum(
+    "ResultBy", ("resignation", None), ("time", None), ("forfeit", None),
+    ("score", struct(("margin_half_points", i32))), ("five", None), ("forbidden_move", None),
+    ("illegal_move", None), ("agreement", None), ("repetition", None),
+    ("abnormal_termination", None), ("other", string),
+)
+game_result = struct(("outcome", outcome), ("by", result_by))
+ruling_kind = units("RulingKind", "clarification", "judgement")
+sanction_target = enum("SanctionTarget", ("player", color), ("both", None))
+sanction_kind = enum(
+    "SanctionKind", ("advice", None), ("warning", None), ("game_forfeit", None),
+    ("time_modified", struct(("delta_ms", i64))),
+    ("removed_from_rounds", struct(("rounds", vec(u32)))),
+    ("removed_from_tournament", None), ("debarment", None), ("disqualification", None),
+)
+sanction = struct(("target", sanction_target), ("kind", sanction_kind), ("reason", string))
+ruling_effect = enum(
+    "RulingEffect",
+    ("unwind_to", struct(("seq", u64))),
+    ("adjust_clock", struct(("player", color), ("delta_ms", i64))),
+    ("resume", None), ("sanction", sanction), ("set_result", game_result),
+)
+ruling = struct(
+    ("kind", ruling_kind), ("decision", string), ("reasons", string),
+    ("rules_cited", vec(string)), ("effects", vec(ruling_effect)),
+)
+irregularity_kind = units(
+    "IrregularityKind", "captured_stones_not_removed", "live_stones_removed",
+    "handicap_stones_misplaced", "stone_on_occupied_point", "ambiguous_placement",
+    "wrong_colour", "colour_or_handicap_error", "position_disturbed",
+)
+board_fix = struct(
+    ("remove", vec(point)), ("as_prisoners", boolean), ("place", vec(tup(color, point))),
+)
+committee_verdict = enum(
+    "CommitteeVerdict", ("rejected", None), ("upheld", None), ("replaced", vec(ruling_effect)),
+)
+pairing_system = units("PairingSystem", "mc_mahon", "swiss", "round_robin", "knockout")
+tournament_genesis = struct(
+    ("name", string), ("short_name", string), ("city", string), ("country", string),
+    ("start", string), ("finish", string), ("game", game_kind), ("ruleset", string),
+    ("time_control", time_control), ("komi_half_points", i32), ("system", pairing_system),
+    ("rounds", u32), ("mm_bar", string), ("mm_floor", string),
+    ("nbw2_bye", u8), ("mms2_bye", u8), ("nbw2_absent", u8), ("mms2_absent", u8),
+    ("round_down_bye_absent", boolean), ("unplayed_as_half", boolean),
+    ("criteria", vec(string)), ("egf_class", string), ("adjusted_time_minutes", u32),
+    ("handicap_reduction", u32), ("officials", vec(participant)),
+)
+registration = struct(
+    ("id", string), ("surname", string), ("given", string), ("rank", string),
+    ("rating", i32), ("country", string), ("club", string), ("egd_pin", string),
+    ("aga_id", string), ("smms_correction", i32), ("key", option(b32)),
+)
+pairing = struct(
+    ("round", u32), ("board", u32), ("white", string), ("black", string),
+    ("handicap", u8), ("game", option(b32)),
+)
+absence_reason = units("AbsenceReason", "late_arrival", "round_skipped", "withdrawal", "sanction")
+board_result = units(
+    "BoardResult", "unknown", "white_wins", "black_wins", "jigo", "both_lose", "both_win")
+checkpoint = struct(
+    ("round", u32), ("board", u32), ("game", b32), ("head_seq", u64), ("head_hash", b32),
+    ("result", option(game_result)),
+)
+
+
+def F(*fields):
+    return struct(*fields)
+
+
+# Section 4's table: index -> (kind name, decoder). A struct decoder for a
+# variant with named fields; a value decoder for a variant carrying one type.
+KINDS = [
+    ("game_created", genesis),
+    ("clock_started", F(("running", color))),
+    ("stone_placed", F(("player", color), ("stone", color), ("point", point))),
+    ("pass", F(("player", color), ("pass_stone", boolean))),
+    ("clock_pressed", F(("player", color))),
+    ("clock_paused", F(("reason", pause_reason))),
+    ("clock_resumed", F(("running", color))),
+    ("resigned", F(("player", color), ("manner", resignation))),
+    ("referee_ruling", ruling),
+    ("sanction_imposed", sanction),
+    ("protest_declared", F(("player", color), ("statement", string))),
+    ("result_declared", game_result),
+    ("result_sheet_signed", F(("result", game_result), ("under_protest", boolean))),
+    ("clock_adjusted", F(("player", color), ("delta_ms", i64), ("reason", string))),
+    ("clock_reading", F(("black_ms", u64), ("white_ms", u64), ("black_overtime", option(u32)),
+                        ("white_overtime", option(u32)), ("read_by", string))),
+    ("illegal_move_noticed", F(("move_seq", u64), ("statement", string))),
+    ("rewind_agreed", F(("player", color), ("move_seq", u64))),
+    ("irregularity_recorded", F(("kind", irregularity_kind), ("about_seq", option(u64)),
+                                ("fix", board_fix), ("statement", string))),
+    ("dead_stones_marked", F(("player", color), ("dead", vec(point)))),
+    ("status_agreed", F(("dead", vec(point)))),
+    ("status_disputed", F(("player", color), ("statement", string))),
+    ("dispute_raised", F(("player", color), ("matter", string))),
+    ("referee_called", F(("player", color))),
+    ("appeal_lodged", F(("player", color), ("ruling_seq", u64), ("grounds", string))),
+    ("committee_formed", F(("members", vec(participant)), ("reserves", vec(participant)),
+                           ("formed_before_round", u32))),
+    ("member_recused", F(("member", b32), ("reason", string))),
+    ("member_coopted", F(("member", participant))),
+    ("committee_decision", F(("appeal_seq", u64), ("verdict", committee_verdict),
+                             ("reasons", string))),
+    ("five_declared", F(("player", color))),
+    ("forbidden_move_pointed_out", F(("player", color), ("point", option(point)))),
+    ("draw_offered", F(("player", color))),
+    ("draw_accepted", F(("player", color))),
+    ("draw_declined", F(("player", color))),
+    ("opening_swap", F(("player", color), ("swap", boolean))),
+    ("fifth_count_declared", F(("player", color), ("count", u8))),
+    ("fifths_offered", F(("player", color), ("points", vec(point)))),
+    ("fifth_chosen", F(("player", color), ("point", point))),
+    ("player_arrived", F(("player", color))),
+    ("program_terminated", F(("player", color), ("statement", string))),
+    ("server_time_used", F(("player", color), ("used_ms", u64))),
+    ("program_answered", F(("player", color), ("command", string), ("answer", string))),
+    ("rewind_declined", F(("player", color), ("move_seq", u64))),
+    ("key_replaced", F(("participant", b32), ("new_key", b32), ("reason", string))),
+    ("key_revoked", F(("key", b32), ("reason", string))),
+    ("tournament_created", tournament_genesis),
+    ("player_registered", registration),
+    ("registration_corrected", registration),
+    ("paired", pairing),
+    ("bye_given", F(("round", u32), ("player", string))),
+    ("player_absent", F(("round", u32), ("player", string), ("reason", absence_reason))),
+    ("board_result_entered", F(("round", u32), ("board", u32), ("result", board_result),
+                               ("by_default", boolean), ("reason", string))),
+    ("game_checkpointed", checkpoint),
+    ("tournament_sanction", F(("player", string), ("kind", sanction_kind), ("from_round", u32),
+                              ("reason", string))),
+]
+TOURNAMENT_KINDS = range(44, 53)
+
+VALUE_TYPES = {
+    "Color": color, "Point": point, "GameKind": game_kind, "Role": role,
+    "Participant": participant, "TournamentRef": tournament_ref, "TimeControl": time_control,
+    "Genesis": genesis, "PauseReason": pause_reason, "Resignation": resignation,
+    "Outcome": outcome, "ResultBy": result_by, "GameResult": game_result,
+    "RulingKind": ruling_kind, "RulingEffect": ruling_effect, "Ruling": ruling,
+    "SanctionTarget": sanction_target, "SanctionKind": sanction_kind, "Sanction": sanction,
+    "IrregularityKind": irregularity_kind, "BoardFix": board_fix,
+    "CommitteeVerdict": committee_verdict, "PairingSystem": pairing_system,
+    "TournamentGenesis": tournament_genesis, "Registration": registration,
+    "Pairing": pairing, "AbsenceReason": absence_reason, "BoardResult": board_result,
+    "Checkpoint": checkpoint, "i32": i32, "i64": i64, "u32": u32, "u64": u64,
+}
+
+
+class Body:
+    def __init__(self, index, name=None, value=None):
+        self.index = index
+        self.name = name  # None for a kind beyond the table
+        self.value = value
+
+    def json(self):
+        return {self.name: self.value}
+
+
+def decode_body(data):
+    r = Reader(data)
+    try:
+        index = r.varint(32, "kind index")
+    except Invalid as e:
+        raise Invalid("not a canonical kind index (%s)" % e)
+    if index >= len(KINDS):
+        return Body(index)  # section 6, unknown kinds: not interpreted
+    name, dec = KINDS[index]
+    value = dec(r)
+    r.end()
+    return Body(index, name, value)
+
+
+class Envelope:
+    pass
+
+
+def decode_envelope(data):
+    """Section 3, strictly (section 2)."""
+    r = Reader(data)
+    e = Envelope()
+    e.version = u16(r)
+    if e.version != 1:
+        raise Invalid("envelope version %d, not 1" % e.version)
+    e.chain = r.take(32)
+    e.seq = u64(r)
+    e.prev_hash = r.take(32)
+    e.at_ms = u64(r)
+    e.signer = r.take(32)
+    e.body_bytes = byte_string(r)
+    r.end()
+    e.body = decode_body(e.body_bytes)
+    return e
+
+
+# --------------------------------------------------------------------------
+# Sections 5, 5.1, 5.2: who may sign what, along the chain.
+
+PLAYERS = {"black", "white"}
+POWER = {  # section 5.2, rule 3: the official roles that may replace or revoke
+    "black": {"referee", "director"}, "white": {"referee", "director"},
+    "recorder": {"referee", "director"}, "referee": {"director"},
+    "committee": {"director"}, "director": set(),
+}
+
+
+class Refused(Exception):
+    pass
+
+
+class GameState:
+    """What a verifier keeps along one branch of a game chain."""
+
+    def __init__(self, genesis_value):
+        self.roster = [dict(p) for p in genesis_value["roster"]]
+        self.board_size = genesis_value["board_size"]
+        self.formed = False
+        self.members, self.reserves, self.coopted, self.recused = [], [], [], []
+        self.ended = {}  # key -> ("replaced", seq, new) | ("revoked", seq)
+        self.appeals = set()
+        self.decisions = {}  # appeal_seq -> list of (signer, verdict)
+        self.decided = {}  # appeal_seq -> verdict
+        self.result = False
+        self.last_at = None
+
+    def copy(self):
+        s = GameState.__new__(GameState)
+        s.__dict__ = {k: (v.copy() if hasattr(v, "copy") else v) for k, v in self.__dict__.items()}
+        s.roster = [dict(p) for p in self.roster]
+        s.members = [dict(p) for p in self.members]
+        s.reserves = [dict(p) for p in self.reserves]
+        s.coopted = [dict(p) for p in self.coopted]
+        s.decisions = {k: list(v) for k, v in self.decisions.items()}
+        return s
+
+    def committee_keys(self):
+        return {p["key"] for p in self.members + self.reserves + self.coopted} | set(self.recused)
+
+    def roles_in_roster(self, key):
+        return {p["role"] for p in self.roster if p["key"] == key}
+
+    def sitting(self):
+        """Section 5.1: the sitting members at this point."""
+        players = {p["key"] for p in self.roster if p["role"] in PLAYERS}
+        out = []
+        for p in self.members + self.reserves + self.coopted:
+            k = p["key"]
+            if k in self.recused or k in players or k in out:
+                continue
+            out.append(k)
+            if len(out) == 3:
+                break
+        return out
+
+    def roles(self, key):
+        roles = self.roles_in_roster(key)
+        if key in self.sitting():
+            roles.add("committee")
+        return roles
+
+    def check(self, e):
+        """Raise Refused when the signer may not state this record here."""
+        k = e.signer.hex()
+        if e.seq == 0:
+            raise Refused("only the genesis may be at seq 0")
+        if k in self.ended:
+            end = self.ended[k]
+            if end[0] == "replaced":
+                raise Refused("the signer's key was replaced at seq %d" % end[1])
+            raise Refused("the signer's key was revoked at seq %d" % end[1])
+        if not self.roles_in_roster(k) and k not in self.committee_keys():
+            raise Refused("the signer's key is not in the game's roster")
+        b = e.body
+        if b.name is None:
+            return
+        if b.index in TOURNAMENT_KINDS:
+            raise Refused("kind %s appears only in tournament chains" % b.name)
+        roles = self.roles(k)
+        v = b.value
+        name = b.name
+
+        def need(allowed, why):
+            if not roles & set(allowed):
+                raise Refused("%s refused: %s" % (name, why))
+
+        player = v.get("player") if isinstance(v, dict) else None
+        own = {player} if player else set()
+        if name == "game_created":
+            raise Refused("a genesis after seq 0")
+        elif name in ("stone_placed", "pass", "clock_pressed", "resigned"):
+            need(own | {"recorder"}, "only the player concerned, or the recorder")
+        elif name in ("clock_started", "clock_resumed"):
+            need({"black", "white", "referee", "recorder", "director"}, "not a player or official")
+        elif name == "clock_paused":
+            reason = v["reason"]
+            if reason in ("arbitration", "adjournment"):
+                need({"referee", "recorder"}, "only a referee or recorder")
+            elif reason == "announcement":
+                need({"referee", "director", "recorder"}, "only a referee, director or recorder")
+            else:
+                need({"black", "white", "referee", "recorder"}, "players, referees, recorders")
+        elif name in ("clock_adjusted", "referee_ruling"):
+            need({"referee"}, "a referee only")
+        elif name == "clock_reading":
+            need({"referee", "recorder"}, "a referee or recorder")
+        elif name == "sanction_imposed":
+            need({"referee", "director"}, "a referee or the director")
+        elif name in ("protest_declared", "rewind_agreed", "status_disputed", "appeal_lodged",
+                      "draw_declined", "rewind_declined"):
+            need(own, "only the player concerned")
+        elif name == "result_declared":
+            need({"black", "white", "referee", "recorder", "director"}, "not a player or official")
+        elif name in ("result_sheet_signed", "illegal_move_noticed", "irregularity_recorded"):
+            need({"black", "white", "referee", "recorder"}, "a player, referee or recorder")
+        elif name in ("dead_stones_marked", "five_declared", "forbidden_move_pointed_out",
+                      "draw_offered", "draw_accepted", "opening_swap", "fifth_count_declared",
+                      "fifths_offered", "fifth_chosen"):
+            need(own | {"recorder"}, "only the player concerned, or the recorder")
+        elif name == "status_agreed":
+            need({"black", "white", "referee"}, "a player or a referee")
+        elif name in ("dispute_raised", "referee_called"):
+            need(own | {"referee", "recorder"}, "the player concerned, a referee or a recorder")
+        elif name == "committee_formed":
+            need({"director"}, "the director only")
+            if self.formed:
+                raise Refused("committee_formed refused: the committee is already formed")
+        elif name in ("member_recused", "member_coopted"):
+            need({"director", "referee", "committee"}, "the director, a referee or a member")
+            if not self.formed:
+                raise Refused("%s refused: no committee formed" % name)
+            if name == "member_recused":
+                m = v["member"]
+                if m not in {p["key"] for p in self.members + self.reserves + self.coopted}:
+                    raise Refused("member_recused refused: not a member, reserve or co-opted")
+                if m in self.recused:
+                    raise Refused("member_recused refused: already recused")
+            elif v["member"]["key"] in {p["key"] for p in self.coopted}:
+                raise Refused("member_coopted refused: already co-opted")
+        elif name == "committee_decision":
+            if k not in self.sitting():
+                raise Refused("committee_decision refused: the signer does not sit")
+            a = v["appeal_seq"]
+            if a not in self.appeals:
+                raise Refused("committee_decision refused: no appeal lodged at seq %d" % a)
+            if any(s == k for s, _ in self.decisions.get(a, [])):
+                raise Refused("committee_decision refused: the signer already decided")
+        elif name == "player_arrived":
+            need({"referee", "recorder", "director"}, "a referee, recorder or director")
+        elif name == "program_terminated":
+            need({"referee", "recorder"}, "a referee or recorder")
+        elif name in ("server_time_used", "program_answered"):
+            need({"recorder"}, "a recorder only")
+        elif name in ("key_replaced", "key_revoked"):
+            self.check_key_event(k, name, v)
+
+    def check_key_event(self, signer, name, v):
+        target = v["participant"] if name == "key_replaced" else v["key"]
+        target_roles = self.roles_in_roster(target)
+        if not target_roles and target in self.committee_keys():
+            target_roles.add("committee")  # named only by the committee's events
+        if not target_roles:
+            raise Refused("%s refused: the key is not in the roster" % name)
+        end = self.ended.get(target)
+        if name == "key_replaced":
+            if end is not None and end[0] == "replaced":
+                raise Refused("key_replaced refused: the key was already replaced")
+            new = v["new_key"]
+            if (new == target or self.roles_in_roster(new) or new in self.ended
+                    or new in self.committee_keys()):
+                raise Refused("key_replaced refused: the new key is already used in the game")
+        elif end is not None:
+            raise Refused("key_revoked refused: the key has already ended")
+        if signer == target:
+            return
+        own = self.roles_in_roster(signer)
+        for r in target_roles:
+            if not own & POWER[r]:
+                raise Refused("%s refused: the signer has no power over a %s" % (name, r))
+
+    def apply(self, e):
+        b = e.body
+        v = b.value
+        if b.name == "committee_formed":
+            self.formed = True
+            self.members = [dict(p) for p in v["members"]]
+            self.reserves = [dict(p) for p in v["reserves"]]
+        elif b.name == "member_recused":
+            self.recused.append(v["member"])
+        elif b.name == "member_coopted":
+            self.coopted.append(dict(v["member"]))
+        elif b.name == "appeal_lodged":
+            self.appeals.add(e.seq)
+        elif b.name == "committee_decision":
+            a = v["appeal_seq"]
+            self.decisions.setdefault(a, []).append((e.signer.hex(), v["verdict"]))
+            if a not in self.decided:
+                votes = [vd for _, vd in self.decisions[a] if vd == v["verdict"]]
+                if len(votes) >= 2:
+                    self.decided[a] = v["verdict"]
+                    if isinstance(v["verdict"], dict) and sets_result(v["verdict"]["replaced"]):
+                        self.result = True
+        elif b.name == "result_declared":
+            self.result = True
+        elif b.name == "referee_ruling" and sets_result(v["effects"]):
+            self.result = True
+        elif b.name == "key_replaced":
+            old, new = v["participant"], v["new_key"]
+            for p in self.roster + self.members + self.reserves + self.coopted:
+                if p["key"] == old:
+                    p["key"] = new
+            self.recused = [new if r == old else r for r in self.recused]
+            self.ended.setdefault(old, ("replaced", e.seq, new))
+        elif b.name == "key_revoked":
+            self.ended.setdefault(v["key"], ("revoked", e.seq))
+
+    def finished(self):
+        return self.result and all(a in self.decided for a in self.appeals)
+
+    def warnings(self, e):
+        """Section 6, facts that cannot be: one warning per point off the board,
+        one for a timestamp more than 5 s before the previous event's."""
+        out = []
+        if e.body.name is None:  # not interpreted: no warning, the time moves on
+            self.last_at = e.at_ms
+            return out
+        for p in points_in(e.body.value):
+            if p["x"] >= self.board_size or p["y"] >= self.board_size:
+                out.append("irregularity at seq %d: point (%d, %d) off the %dx%d board"
+                           % (e.seq, p["x"], p["y"], self.board_size, self.board_size))
+        if self.last_at is not None and e.at_ms + 5000 < self.last_at:
+            out.append("time goes backwards at seq %d" % e.seq)
+        self.last_at = e.at_ms
+        return out
+
+
+def sets_result(effects):
+    for eff in effects:
+        if isinstance(eff, dict):
+            if "set_result" in eff:
+                return True
+            if "sanction" in eff and eff["sanction"]["kind"] in ("game_forfeit",
+                                                                 "disqualification"):
+                return True
+    return False
+
+
+def points_in(v):
+    if isinstance(v, dict):
+        if set(v) == {"x", "y"}:
+            yield v
+            return
+        for x in v.values():
+            yield from points_in(x)
+    elif isinstance(v, list):
+        for x in v:
+            yield from points_in(x)
+
+
+TOURNAMENT_ROLES = {  # section 10
+    "player_registered": {"director"}, "registration_corrected": {"director"},
+    "paired": {"director"}, "bye_given": {"director"}, "game_checkpointed": {"director"},
+    "player_absent": {"director"}, "board_result_entered": {"director"},
+    "tournament_sanction": {"director", "referee"},
+}
+
+
+class TournamentState:
+    def __init__(self, genesis_value):
+        self.officials = genesis_value["officials"]
+        self.last_at = None
+
+    def copy(self):
+        s = TournamentState.__new__(TournamentState)
+        s.__dict__ = dict(self.__dict__)
+        return s
+
+    def check(self, e):
+        if e.seq == 0:
+            raise Refused("only the genesis may be at seq 0")
+        k = e.signer.hex()
+        roles = {p["role"] for p in self.officials if p["key"] == k}
+        if not roles:
+            raise Refused("the signer's key is not among the tournament's officials")
+        b = e.body
+        if b.name is None:
+            # kifu refuses a kind it does not know in a tournament chain
+            # (section 10, clarified): only section 10's kinds are accepted.
+            raise Refused("unknown kind %d in a tournament chain" % b.index)
+        if b.index not in TOURNAMENT_KINDS or b.name == "tournament_created":
+            raise Refused("kind %s is refused in a tournament chain" % b.name)
+        allowed = set(TOURNAMENT_ROLES[b.name])
+        if b.name == "player_absent" and b.value["reason"] == "sanction":
+            allowed.add("referee")
+        if b.name == "board_result_entered" and b.value["by_default"]:
+            allowed.add("referee")
+        if not roles & allowed:
+            raise Refused("%s refused for roles %s" % (b.name, sorted(roles)))
+
+    def apply(self, e):
+        pass
+
+    def finished(self):
+        return False
+
+    def warnings(self, e):
+        out = []
+        if self.last_at is not None and e.at_ms + 5000 < self.last_at:
+            out.append("time goes backwards at seq %d" % e.seq)
+        self.last_at = e.at_ms
+        return out
+
+
+def genesis_state(e):
+    """Section 6 step 4 (and section 10): the state after a genesis, or Refused."""
+    if e.seq != 0 or e.chain != ZERO32 or e.prev_hash != ZERO32:
+        raise Refused("a genesis must be at seq 0 with zero chain and prev_hash")
+    k = e.signer.hex()
+    if e.body.name == "game_created":
+        roles = {p["role"] for p in e.body.value["roster"] if p["key"] == k}
+        if not roles & {"director", "referee", "recorder"}:
+            raise Refused("the genesis signer is not a director, referee or recorder of its roster")
+        return GameState(e.body.value)
+    if e.body.name == "tournament_created":
+        roles = {p["role"] for p in e.body.value["officials"] if p["key"] == k}
+        if "director" not in roles:
+            raise Refused("the tournament genesis signer is not a director of its officials")
+        return TournamentState(e.body.value)
+    raise Refused("seq 0 is not a genesis kind")
+
+
+# --------------------------------------------------------------------------
+# Section 6: verifying the chains of a set of records.
+
+
+class Rec:
+    def __init__(self, event_bytes, sig):
+        self.event_bytes = event_bytes
+        self.sig = sig
+        self.hash = record_hash(event_bytes, sig)
+        self.env = None
+        self.error = None
+        try:
+            self.env = decode_envelope(event_bytes)
+        except Invalid as e:
+            self.error = str(e)
+        self.sig_ok = None
+
+    def signature_ok(self):
+        if self.sig_ok is None:
+            self.sig_ok = self.env is not None and verify_strict(
+                self.env.signer, SIGN_DOMAIN + self.event_bytes, self.sig)
+        return self.sig_ok
+
+
+def verify_records(records):
+    report = {"events": 0, "duplicates": 0, "forks": 0, "uninterpreted": 0,
+              "warnings": [], "problems": [], "games": []}
+    seen = {}
+    for r in records:
+        rec = Rec(*r)
+        if rec.hash in seen:
+            report["duplicates"] += 1
+            continue
+        seen[rec.hash] = rec
+    recs = list(seen.values())
+    report["events"] = len(recs)
+    games = {}
+    for rec in recs:
+        if rec.env is None:
+            report["problems"].append("record %s does not decode: %s" % (rec.hash.hex(), rec.error))
+            continue
+        e = rec.env
+        gid = rec.hash if (e.seq == 0 and e.chain == ZERO32) else e.chain
+        games.setdefault(gid, []).append(rec)
+    for gid in sorted(games):
+        g = verify_game(gid, games[gid], report)
+        if g is not None:
+            report["games"].append(g)
+    report["ok"] = not report["problems"]
+    return report
+
+
+def verify_game(gid, recs, report):
+    problems = report["problems"]
+    g = {"game": gid.hex(), "chain": "game", "head": None, "head_seq": None,
+         "finished": False, "events": len(recs), "problems": []}
+
+    def problem(msg):
+        g["problems"].append(msg)
+        problems.append("game %s: %s" % (gid.hex()[:16], msg))
+
+    by_hash = {r.hash: r for r in recs}
+    genesis = by_hash.get(gid)
+    # Forks first: they are reported whatever becomes of the chain.
+    by_seq = {}
+    for r in recs:
+        if r.signature_ok():
+            by_seq.setdefault(r.env.seq, []).append(r)
+    for seq in sorted(by_seq):
+        if len(by_seq[seq]) > 1:
+            report["forks"] += 1
+            hashes = sorted(x.hash.hex() for x in by_seq[seq])
+            problem("fork at seq %d: %s" % (seq, ", ".join(hashes)))
+    # Without a valid genesis there is no chain: one failure for the game.
+    if genesis is None:
+        problem("no genesis record for this chain (%d records name it)" % len(recs))
+        return None
+    try:
+        if not genesis.signature_ok():
+            raise Refused("bad signature")
+        state = genesis_state(genesis.env)
+    except Refused as e:
+        problem("genesis %s refused: %s" % (gid.hex(), e))
+        return None
+    if isinstance(state, TournamentState):
+        g["chain"] = "tournament"
+    children = {}
+    for r in recs:
+        if r is not genesis:
+            children.setdefault(r.env.prev_hash, []).append(r)
+    on_chain = {gid: genesis}  # hash -> record, verified
+    reached = {gid}  # records the walk looked at (on the chain or reported)
+    state.warnings(genesis.env)
+    stack = [(genesis, state)]
+    while stack:
+        parent, st = stack.pop()
+        kids = children.get(parent.hash, [])
+        for r in kids:
+            e = r.env
+            reached.add(r.hash)
+            if e.seq != parent.env.seq + 1:
+                problem("record %s at seq %d: broken link (its prev_hash names seq %d)"
+                        % (r.hash.hex(), e.seq, parent.env.seq))
+                continue
+            if not r.signature_ok():
+                problem("record %s at seq %d: bad signature" % (r.hash.hex(), e.seq))
+                continue
+            nst = st.copy() if len(kids) > 1 else st
+            try:
+                nst.check(e)
+            except Refused as x:
+                problem("record %s at seq %d refused: %s" % (r.hash.hex(), e.seq, x))
+                continue
+            nst.apply(e)
+            for w in nst.warnings(e):
+                report["warnings"].append("game %s: %s" % (gid.hex()[:16], w))
+            if e.body.name is None:
+                report["uninterpreted"] += 1
+            on_chain[r.hash] = r
+            stack.append((r, nst))
+    linked = {r.env.prev_hash for r in on_chain.values() if r is not genesis}
+    heads = [r for h, r in on_chain.items() if h not in linked]
+    # Every record is on the chain or reported.
+    for r in sorted(recs, key=lambda r: (r.env.seq, r.hash)):
+        if r.hash in reached:
+            continue
+        prev = by_hash.get(r.env.prev_hash)
+        if r.env.seq == 0:
+            problem("record %s: a second record at seq 0 in this chain" % r.hash.hex())
+        elif prev is None:
+            if any(x.env.seq == r.env.seq - 1 for x in recs):
+                problem("record %s at seq %d: broken link" % (r.hash.hex(), r.env.seq))
+            else:
+                problem("record %s at seq %d: gap (its previous record is missing)"
+                        % (r.hash.hex(), r.env.seq))
+        else:
+            problem("record %s at seq %d follows a record not on the chain"
+                    % (r.hash.hex(), r.env.seq))
+    if heads:
+        best = sorted(heads, key=lambda r: (-r.env.seq, r.hash))[0]
+        g["head"] = best.hash.hex()
+        g["head_seq"] = best.env.seq
+        # the state at the head: replay along the branch
+        g["finished"] = finished_at(best, by_hash, genesis)
+    g["ok"] = not g["problems"]
+    return g
+
+
+def finished_at(head, by_hash, genesis):
+    path = []
+    r = head
+    while r is not genesis:
+        path.append(r)
+        r = by_hash[r.env.prev_hash]
+    st = genesis_state(genesis.env)
+    for r in reversed(path):
+        st.apply(r.env)
+    return st.finished()
+
+
+# --------------------------------------------------------------------------
+# Section 7: the archive file.
+
+manifest_decoder = struct(
+    ("version", u16), ("at_ms", u64), ("signer", option(b32)),
+    ("games", vec(struct(("game", b32), ("head_seq", u64), ("head_hash", b32)))),
+)
+
+
+def read_records(data, pos):
+    out = []
+    while pos < len(data):
+        if pos + 4 > len(data):
+            raise Invalid("truncated record length at byte %d" % pos)
+        n = int.from_bytes(data[pos:pos + 4], "little")
+        pos += 4
+        if pos + n + 64 > len(data):
+            raise Invalid("truncated record at byte %d" % pos)
+        out.append((data[pos:pos + n], data[pos + n:pos + n + 64]))
+        pos += n + 64
+    return out
+
+
+def verify_archive(data):
+    manifest = None
+    manifest_problems = []
+    if data[:8] == b"KIFUARC1":
+        records = read_records(data, 8)
+        version = 1
+    elif data[:8] == b"KIFUARC2":
+        version = 2
+        if len(data) < 12:
+            raise Invalid("truncated manifest length")
+        n = int.from_bytes(data[8:12], "little")
+        mbytes = data[12:12 + n]
+        if len(mbytes) != n:
+            raise Invalid("truncated manifest")
+        r = Reader(mbytes)
+        manifest = manifest_decoder(r)
+        r.end()
+        pos = 12 + n
+        if manifest["version"] != 1:
+            raise Invalid("manifest version %d, not 1" % manifest["version"])
+        if manifest["signer"] is not None:
+            sig = data[pos:pos + 64]
+            if len(sig) != 64:
+                raise Invalid("truncated manifest signature")
+            pos += 64
+            if not verify_strict(bytes.fromhex(manifest["signer"]), MANIFEST_DOMAIN + mbytes, sig):
+                manifest_problems.append("the manifest's signature is not accepted")
+        records = read_records(data, pos)
+    else:
+        raise Invalid("not a kifu archive (no KIFUARC1 or KIFUARC2 magic)")
+    report = verify_records(records)
+    report["archive_version"] = version
+    if manifest is None:
+        report["completeness"] = "cannot be shown (v1 archive, no manifest)"
+    else:
+        report["manifest_signer"] = manifest["signer"]
+        listed = {g["game"]: g for g in manifest["games"]}
+        found = {g["game"]: g for g in report["games"]}
+        for gid, m in sorted(listed.items()):
+            g = found.get(gid)
+            if g is None:
+                manifest_problems.append("incomplete: game %s listed but absent" % gid)
+            elif g["head_seq"] != m["head_seq"] or g["head"] != m["head_hash"]:
+                manifest_problems.append(
+                    "incomplete: game %s ends at seq %s, the manifest states seq %d"
+                    % (gid, g["head_seq"], m["head_seq"]))
+        for gid in sorted(found):
+            if gid not in listed:
+                manifest_problems.append("incomplete: game %s is not in the manifest" % gid)
+        report["completeness"] = "shown by the manifest" if not manifest_problems else "failed"
+        report["problems"].extend(manifest_problems)
+        report["ok"] = not report["problems"]
+    return report
+
+
+def summary(report):
+    """The small JSON verdict."""
+    return {
+        "ok": report["ok"],
+        "archive_version": report.get("archive_version"),
+        "completeness": report.get("completeness"),
+        "manifest_signer": report.get("manifest_signer"),
+        "events": report["events"],
+        "duplicates": report["duplicates"],
+        "forks": report["forks"],
+        "uninterpreted": report["uninterpreted"],
+        "warnings": report["warnings"],
+        "problems": report["problems"],
+        "games": [{k: g[k] for k in ("game", "chain", "ok", "head_seq", "head", "finished",
+                                     "problems")}
+                  for g in report["games"]],
+    }
+
+
+# --------------------------------------------------------------------------
+# The vectors of fixtures/format/vectors.json.
+
+
+def check_vectors(path):
+    v = json.load(open(path))
+    fails = []
+    counts = {}
+
+    def fail(where, msg):
+        fails.append("%s: %s" % (where, msg))
+
+    def count(what):
+        counts[what] = counts.get(what, 0) + 1
+
+    if v["sign_domain"].encode() != SIGN_DOMAIN or v["hash_domain"].encode() != HASH_DOMAIN \
+            or v["manifest_domain"].encode() != MANIFEST_DOMAIN:
+        fail("domains", "differ from the document")
+    keys = {k["name"]: bytes.fromhex(k["public_key"]) for k in v["keys"]}
+    for k in v["keys"]:
+        seed = bytes.fromhex(k["seed"])
+        if Ed25519PublicKey is not None:
+            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+            from cryptography.hazmat.primitives import serialization
+            sk = Ed25519PrivateKey.from_private_bytes(seed)
+            pub = sk.public_key().public_bytes(serialization.Encoding.Raw,
+                                               serialization.PublicFormat.Raw)
+            if pub != keys[k["name"]]:
+                fail("key " + k["name"], "public key does not follow from the seed")
+        count("keys")
+    for val in v["values"]:
+        where = "value %s %s" % (val["type"], json.dumps(val["json"]))
+        try:
+            r = Reader(bytes.fromhex(val["bytes"]))
+            got = VALUE_TYPES[val["type"]](r)
+            r.end()
+            if got != val["json"]:
+                fail(where, "decoded as %s" % json.dumps(got))
+        except (Invalid, KeyError) as e:
+            fail(where, "does not decode: %r" % e)
+        count("values")
+    chain = []
+    for ev in v["events"]:
+        where = "event seq %d (%s)" % (ev["seq"], ev["kind"])
+        eb, sig = bytes.fromhex(ev["event_bytes"]), bytes.fromhex(ev["signature"])
+        try:
+            e = decode_envelope(eb)
+        except Invalid as x:
+            fail(where, "does not decode: %s" % x)
+            continue
+        if e.body_bytes.hex() != ev["body_bytes"]:
+            fail(where, "body bytes differ")
+        if e.body.index != ev["kind_index"] or e.body.name != ev["kind"]:
+            fail(where, "kind %s/%s" % (e.body.index, e.body.name))
+        if e.body.json() != ev["body_json"]:
+            fail(where, "body decoded as %s" % json.dumps(e.body.json()))
+        if e.seq != ev["seq"] or e.at_ms != ev["at_ms"] or e.signer.hex() != ev["signer"]:
+            fail(where, "envelope fields differ")
+        if (SIGN_DOMAIN + eb).hex() != ev["signed_message"]:
+            fail(where, "signed message differs")
+        if not verify_strict(e.signer, SIGN_DOMAIN + eb, sig):
+            fail(where, "signature not accepted")
+        if record_hash(eb, sig).hex() != ev["hash"]:
+            fail(where, "hash differs")
+        chain.append(ev)
+        count("events")
+    if chain and chain[0]["hash"] != v["game_id"]:
+        fail("game_id", "is not the genesis hash")
+    # role cases: the event at after_seq + 1 on the chain of `events`
+    envs = [decode_envelope(bytes.fromhex(ev["event_bytes"])) for ev in v["events"]]
+    states = []
+    state = genesis_state(envs[0])
+    states.append(state.copy())
+    for e in envs[1:]:
+        state.check(e)
+        state.apply(e)
+        states.append(state.copy())
+    for rc in v["role_cases"]:
+        where = "role case kind %d by %s after seq %d" % (rc["kind_index"], rc["signer"],
+                                                           rc["after_seq"])
+        eb, sig = bytes.fromhex(rc["event_bytes"]), bytes.fromhex(rc["signature"])
+        try:
+            e = decode_envelope(eb)
+            if not verify_strict(e.signer, SIGN_DOMAIN + eb, sig):
+                raise Refused("bad signature")
+            states[rc["after_seq"]].copy().check(e)
+            got, why = True, None
+        except (Refused, Invalid) as x:
+            got, why = False, str(x)
+        if got != rc["accepted"]:
+            fail(where, "expected %s (%s), got %s (%s)" % (rc["accepted"], rc["refusal"], got, why))
+        count("role_cases")
+    for inv in v["invalid"]:
+        try:
+            decode_envelope(bytes.fromhex(inv["event_bytes"]))
+            fail("invalid record", "decoded although %s" % inv["why"])
+        except Invalid:
+            pass
+        count("invalid")
+    for case in v["cases"] + [{"name": "archive", "archive": v["archive"], "expect": None}]:
+        where = "case " + case["name"]
+        rep = verify_archive(bytes.fromhex(case["archive"]))
+        exp = case["expect"]
+        count("cases")
+        if exp is None:
+            if not rep["ok"]:
+                fail(where, "does not verify: %s" % rep["problems"])
+            continue
+        got = {
+            "ok": rep["ok"], "duplicates": rep["duplicates"], "forks": rep["forks"],
+            "problems": len(rep["problems"]), "uninterpreted": rep["uninterpreted"],
+            "warnings": len(rep["warnings"]),
+            "games": [{"finished": g["finished"], "game": g["game"], "head": g["head"],
+                       "head_seq": g["head_seq"]} for g in rep["games"]],
+        }
+        for k in got:
+            if got[k] != exp[k]:
+                fail(where, "%s: expected %s, got %s (problems: %s)"
+                     % (k, exp[k], got[k], rep["problems"]))
+        if exp["problem_contains"] and not any(exp["problem_contains"] in p
+                                               for p in rep["problems"]):
+            fail(where, "no problem mentions %r: %s" % (exp["problem_contains"], rep["problems"]))
+    return {"ok": not fails, "checked": counts, "disagreements": fails}
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "--vectors":
+        out = check_vectors(argv[2])
+        print(json.dumps(out, indent=1))
+        return 0 if out["ok"] else 1
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        data = open(argv[1], "rb").read()
+        report = verify_archive(data)
+    except OSError as e:
+        print(json.dumps({"ok": False, "error": str(e)}))
+        return 2
+    except Invalid as e:
+        print(json.dumps({"ok": False, "error": "unreadable archive: %s" % e}))
+        return 1
+    print(json.dumps(summary(report), indent=1))
+    return 0 if report["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
