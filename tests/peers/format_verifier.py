@@ -429,6 +429,9 @@ KINDS = [
     ("game_checkpointed", checkpoint),
     ("tournament_sanction", F(("player", string), ("kind", sanction_kind), ("from_round", u32),
                               ("reason", string))),
+    ("pairing_modified", F(("swap_colours", boolean), ("handicap", option(u8)),
+                           ("komi_half_points", option(i32)), ("reason", string))),
+    ("log_key_rotated", F(("origin", string), ("new_key", b32))),
 ]
 TOURNAMENT_KINDS = range(44, 53)
 
@@ -648,8 +651,10 @@ class GameState:
             need({"referee", "recorder", "director"}, "a referee, recorder or director")
         elif name == "program_terminated":
             need({"referee", "recorder"}, "a referee or recorder")
-        elif name in ("server_time_used", "program_answered"):
+        elif name in ("server_time_used", "program_answered", "log_key_rotated"):
             need({"recorder"}, "a recorder only")
+        elif name == "pairing_modified":
+            need({"referee", "director"}, "a referee or the director")
         elif name in ("key_replaced", "key_revoked"):
             self.check_key_event(k, name, v)
 
