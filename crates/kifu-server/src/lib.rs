@@ -22,6 +22,7 @@ pub mod ingest;
 pub mod marker;
 pub mod metrics;
 pub mod page;
+pub mod whole;
 pub mod wire;
 
 use std::future::Future;

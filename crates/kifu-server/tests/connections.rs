@@ -3,68 +3,13 @@
 //! once.
 
 use std::io::{ErrorKind, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::sync::Arc;
+use std::net::TcpStream;
 use std::time::Duration;
 
-use kifu_server::{ConnLimits, Limits, Server};
-use kifu_store::Store;
+use kifu_server::ConnLimits;
 
-/// A server on 127.0.0.1 port 0 in its own runtime, stopped by the guard.
-struct Running {
-    addr: SocketAddr,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(s) = self.stop.take() {
-            let _ = s.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
-}
-
-fn start(conn: ConnLimits) -> Running {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(Store::open(dir.path()).unwrap());
-    let sgf: kifu_server::SgfExport = Arc::new(|_: &[kifu_ledger::Record]| Err("none".into()));
-    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let thread = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let (listener, addr) = kifu_server::bind("127.0.0.1:0".parse().unwrap())
-                .await
-                .unwrap();
-            let server = Server::new(store, Limits::default(), sgf)
-                .unwrap()
-                .with_conn_limits(conn);
-            addr_tx.send(addr).unwrap();
-            server
-                .run(listener, async move {
-                    let _ = stopped.await;
-                })
-                .await
-                .unwrap();
-        });
-    });
-    let addr = addr_rx.recv_timeout(Duration::from_secs(30)).unwrap();
-    Running {
-        addr,
-        stop: Some(stop),
-        thread: Some(thread),
-        _dir: dir,
-    }
-}
+mod common;
+use common::start;
 
 /// Reads until the peer closes (bounded by `limit`); what was read.
 fn read_to_close(s: &mut TcpStream, limit: Duration) -> Result<Vec<u8>, std::io::Error> {
@@ -83,10 +28,13 @@ fn read_to_close(s: &mut TcpStream, limit: Duration) -> Result<Vec<u8>, std::io:
 
 #[test]
 fn a_client_dribbling_its_headers_is_disconnected() {
-    let server = start(ConnLimits {
-        max_connections: 64,
-        header_read_timeout: Duration::from_millis(300),
-    });
+    let server = start(
+        None,
+        ConnLimits {
+            max_connections: 64,
+            header_read_timeout: Duration::from_millis(300),
+        },
+    );
     let mut s = TcpStream::connect(server.addr).unwrap();
     // Half a request head, then nothing more.
     s.write_all(b"GET /healthz HTTP/1.1\r\nHost: kifu\r\nX-Slow: ")
@@ -110,10 +58,13 @@ fn a_client_dribbling_its_headers_is_disconnected() {
 
 #[test]
 fn no_more_connections_than_the_bound_are_served_at_once() {
-    let server = start(ConnLimits {
-        max_connections: 2,
-        header_read_timeout: Duration::from_millis(500),
-    });
+    let server = start(
+        None,
+        ConnLimits {
+            max_connections: 2,
+            header_read_timeout: Duration::from_millis(500),
+        },
+    );
     // Two connections that send nothing take both slots.
     let mut idle: Vec<TcpStream> = (0..2)
         .map(|_| TcpStream::connect(server.addr).unwrap())
