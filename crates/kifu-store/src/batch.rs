@@ -305,6 +305,20 @@ impl Store {
             Ok((c, _)) if !c.is_empty() => Some(self.sync.note_written()),
             _ => None,
         };
+        // The standing of every game this batch touched, at its new head,
+        // for the next batch: without it the next record of the game would
+        // replay the whole chain from the store to learn who may sign
+        // (`Store::standing`), a cost that grows with the game. Kept under
+        // the write lock, so no other commit can leave an older one.
+        if committed.is_ok() {
+            if let Ok(mut cache) = self.standings.lock() {
+                for (game, standing) in standings {
+                    if let Some(head) = heads.get(&game) {
+                        cache.insert(game, (*head, std::sync::Arc::new(standing)));
+                    }
+                }
+            }
+        }
         drop(guard);
         let (cursors, next_cursor) = match committed {
             Ok((c, next)) => (Ok(c), next),
