@@ -100,12 +100,66 @@ impl Encoded {
 /// record, not a thousand, and a follower that is up to date reads them
 /// here without touching the store or leaving the async workers. Holds a
 /// run of consecutive cursors, at most `CACHED_LINES`.
-#[derive(Default)]
 pub struct LineCache {
     lines: RwLock<VecDeque<Encoded>>,
-    /// Held while the newest records are read from the store and encoded,
-    /// so that followers woken together do it once, not once each.
-    filling: tokio::sync::Mutex<()>,
+    /// The cursor below which the newest records are in the cache (or
+    /// older than it): followers of the live feed wait on this, not on
+    /// the writer's published cursor, so they wake once the records they
+    /// want are encoded and find them here.
+    ready: watch::Sender<u64>,
+    /// Whether the task that fills the cache runs.
+    filler: std::sync::Once,
+}
+
+impl Default for LineCache {
+    fn default() -> Self {
+        LineCache {
+            lines: RwLock::default(),
+            ready: watch::Sender::new(0),
+            filler: std::sync::Once::new(),
+        }
+    }
+}
+
+/// Fills the cache as the writer publishes: reads and encodes the records
+/// of each durable batch once, then tells the followers. Ends when the
+/// server stops.
+async fn fill(app: Arc<App>) {
+    let mut published = app.ingest.published();
+    let mut shutdown = app.shutdown.clone();
+    let mut have = *published.borrow_and_update();
+    app.lines.ready.send_replace(have);
+    loop {
+        tokio::select! {
+            r = published.changed() => if r.is_err() { return },
+            _ = shutdown.changed() => return,
+        }
+        let upto = *published.borrow_and_update();
+        // Only what the cache can keep: a follower further behind reads
+        // the store itself.
+        let mut after = (have.max(upto.saturating_sub(CACHED_LINES as u64))).checked_sub(1);
+        while after.map(|a| a + 1).unwrap_or(0) < upto {
+            let a = app.clone();
+            match blocking(move || read_and_remember(&a, after, STREAM_PAGE * 8, upto)).await {
+                Ok(lines) if !lines.is_empty() => after = lines.last().map(|e| e.cursor),
+                // The followers read the store themselves.
+                Ok(_) | Err(_) => break,
+            }
+        }
+        have = upto;
+        app.lines.ready.send_replace(upto);
+    }
+}
+
+impl LineCache {
+    /// The cursor below which the live records are ready, to wait on;
+    /// starts the filling task on first use.
+    fn ready(&self, app: &Arc<App>) -> watch::Receiver<u64> {
+        self.filler.call_once(|| {
+            tokio::spawn(fill(app.clone()));
+        });
+        self.ready.subscribe()
+    }
 }
 
 /// Lines the cache keeps.
@@ -129,16 +183,6 @@ impl LineCache {
                 .cloned()
                 .collect(),
         )
-    }
-
-    /// True when `first` is older than everything the cache holds: a
-    /// follower catching up, whose reads need not wait for the live ones.
-    fn is_behind(&self, first: u64) -> bool {
-        self.lines
-            .read()
-            .ok()
-            .and_then(|q| q.front().map(|e| first < e.cursor))
-            .unwrap_or(false)
     }
 
     /// Keeps records that extend the run at its end (or start a new run
@@ -180,10 +224,8 @@ fn read_and_remember(
 }
 
 /// Up to `limit` feed records after `after`, below `published`: from the
-/// cache when it holds them, else read from the store, encoded and kept.
-/// Followers at the head of the feed that miss the cache together read the
-/// store once: the first reads and fills, the others then find the cache
-/// filled.
+/// cache when it holds them (the live feed: no store read, no blocking),
+/// else read from the store, encoded and kept.
 async fn lines_below(
     app: &Arc<App>,
     after: Option<u64>,
@@ -194,23 +236,11 @@ async fn lines_below(
     if first >= published {
         return Ok(Vec::new());
     }
-    let cached = |app: &App| {
-        app.lines
-            .from(first, published, limit)
-            .filter(|l| !l.is_empty())
-    };
-    if let Some(lines) = cached(app) {
-        return Ok(lines);
-    }
-    let _filling = if app.lines.is_behind(first) {
-        None
-    } else {
-        let guard = app.lines.filling.lock().await;
-        if let Some(lines) = cached(app) {
+    if let Some(lines) = app.lines.from(first, published, limit) {
+        if !lines.is_empty() {
             return Ok(lines);
         }
-        Some(guard)
-    };
+    }
     let a = app.clone();
     blocking(move || read_and_remember(&a, after, limit, published)).await
 }
@@ -312,7 +342,7 @@ pub async fn stream(
         None => q.after,
     };
     let state = Follow {
-        published: app.ingest.published(),
+        published: app.lines.ready(&app),
         shutdown: app.shutdown.clone(),
         _follower: Follower::new(app.metrics.clone()),
         app,
