@@ -271,11 +271,7 @@ async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
                 .map_err(|e| e.to_string())?;
             let js = async_nats::jetstream::new(client);
             let mut stream = js.get_stream("KIFU").await.map_err(|e| e.to_string())?;
-            stream
-                .info()
-                .await
-                .map(|i| i.clone())
-                .map_err(|e| e.to_string())
+            stream.info().await.cloned().map_err(|e| e.to_string())
         },
     )
     .await;
