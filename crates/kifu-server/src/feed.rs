@@ -122,8 +122,8 @@ impl Default for LineCache {
 }
 
 /// Fills the cache as the writer publishes: reads and encodes the records
-/// of each durable batch once, then tells the followers. Ends when the
-/// server stops.
+/// of each durable batch once, then tells the followers. Runs on its own
+/// thread ([`LineCache::ready`]); ends when the server stops.
 async fn fill(app: Arc<App>) {
     let mut published = app.ingest.published();
     let mut shutdown = app.shutdown.clone();
@@ -139,8 +139,9 @@ async fn fill(app: Arc<App>) {
         // the store itself.
         let mut after = (have.max(upto.saturating_sub(CACHED_LINES as u64))).checked_sub(1);
         while after.map(|a| a + 1).unwrap_or(0) < upto {
-            let a = app.clone();
-            match blocking(move || read_and_remember(&a, after, STREAM_PAGE * 8, upto)).await {
+            // This runs on a thread of its own: reading the store here
+            // blocks no async worker.
+            match read_and_remember(&app, after, STREAM_PAGE * 8, upto) {
                 Ok(lines) if !lines.is_empty() => after = lines.last().map(|e| e.cursor),
                 // The followers read the store themselves.
                 Ok(_) | Err(_) => break,
@@ -155,8 +156,15 @@ impl LineCache {
     /// The cursor below which the live records are ready, to wait on;
     /// starts the filling task on first use.
     fn ready(&self, app: &Arc<App>) -> watch::Receiver<u64> {
+        // A thread of its own, not a task: scheduled by the system beside
+        // the async workers, it never waits behind a thousand followers
+        // (or the appends) in their run queue before it can fill.
         self.filler.call_once(|| {
-            tokio::spawn(fill(app.clone()));
+            let handle = tokio::runtime::Handle::current();
+            let app = app.clone();
+            let _ = std::thread::Builder::new()
+                .name("kifu-feed".into())
+                .spawn(move || handle.block_on(fill(app)));
         });
         self.ready.subscribe()
     }

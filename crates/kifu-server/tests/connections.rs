@@ -71,22 +71,31 @@ fn no_more_connections_than_the_bound_are_served_at_once() {
         .collect();
     std::thread::sleep(Duration::from_millis(50));
     // A third is accepted by the kernel, but served only once a slot is
-    // free: by then the server has closed the idle ones.
+    // free.
     let mut third = TcpStream::connect(server.addr).unwrap();
     third
         .write_all(b"GET /healthz HTTP/1.1\r\nHost: kifu\r\nConnection: close\r\n\r\n")
         .unwrap();
     let got = read_to_close(&mut third, Duration::from_secs(20)).unwrap();
     assert!(String::from_utf8_lossy(&got).starts_with("HTTP/1.1 200 OK"));
-    for s in &mut idle {
-        s.set_nonblocking(true).unwrap();
-        let mut b = [0u8; 16];
-        match s.read(&mut b) {
-            Ok(0) => {}
-            Err(e) if e.kind() == ErrorKind::ConnectionReset => {}
-            other => {
-                panic!("an idle connection was still open when the third was served: {other:?}")
+    // Served only once a slot was free: at least one of the idle ones had
+    // been closed by then (the other may follow a moment later; its
+    // deadline started when it was accepted).
+    let closed = idle
+        .iter_mut()
+        .map(|s| {
+            s.set_nonblocking(true).unwrap();
+            let mut b = [0u8; 16];
+            match s.read(&mut b) {
+                Ok(0) => true,
+                Err(e) if e.kind() == ErrorKind::ConnectionReset => true,
+                _ => false,
             }
-        }
-    }
+        })
+        .filter(|closed| *closed)
+        .count();
+    assert!(
+        closed >= 1,
+        "the third connection was served while both idle ones held the two slots"
+    );
 }
