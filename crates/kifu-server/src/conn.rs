@@ -85,7 +85,10 @@ pub async fn serve(
             },
             _ = stop.changed() => break,
         };
-        let _ = tcp.set_nodelay(true);
+        // Nagle's algorithm stays on, as axum's own server leaves it: with
+        // TCP_NODELAY, an early answer (413 to an oversized body) and the
+        // close that follows it raced the client's write more often, and
+        // the client saw a reset instead of the answer.
         let service = TowerToHyperService::new(router.clone());
         let conn = builder.serve_connection(TokioIo::new(tcp), service);
         let mut stop = stop.clone();
