@@ -260,22 +260,35 @@ async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
 
     // The stream holds each record once: repeats after the publisher's
     // restart were dropped by Nats-Msg-Id.
-    let client = kifu_nats::connect(&cluster.url(0), "test").await.unwrap();
-    let js = async_nats::jetstream::new(client);
-    let mut stream = js.get_stream("KIFU").await.unwrap();
-    let info = stream.info().await.unwrap();
+    let node0 = cluster.url(0);
+    let info = support::retry(
+        "reading the stream's state",
+        20,
+        Duration::from_secs(90),
+        || async {
+            let client = kifu_nats::connect(&node0, "test")
+                .await
+                .map_err(|e| e.to_string())?;
+            let js = async_nats::jetstream::new(client);
+            let mut stream = js.get_stream("KIFU").await.map_err(|e| e.to_string())?;
+            stream.info().await.cloned().map_err(|e| e.to_string())
+        },
+    )
+    .await;
     assert_eq!(info.state.messages, total);
     assert_eq!(info.config.num_replicas, 3);
 
     // A consumer of one tournament sees exactly its games, verified.
-    let mut c = FeedConsumer::connect(&ConsumerConfig {
+    let config = ConsumerConfig {
         url: urls.clone(),
         stream: "KIFU".into(),
         filter: Filter::Tournament("Venue B Cup".into()),
         start: Start::FromStart,
+    };
+    let mut c = support::retry("connecting a consumer", 20, Duration::from_secs(90), || {
+        FeedConsumer::connect(&config)
     })
-    .await
-    .unwrap();
+    .await;
     let want = b.store.len() as u64;
     assert_eq!(c.pending_at_start(), want);
     let mut seen = 0u64;
@@ -384,14 +397,16 @@ async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
     .await;
 
     // The stream reads back as the store's chains, each record once.
-    let mut c = FeedConsumer::connect(&ConsumerConfig {
+    let config = ConsumerConfig {
         url,
         stream: "KIFU".into(),
         filter: Filter::All,
         start: Start::FromStart,
+    };
+    let mut c = support::retry("connecting a consumer", 20, Duration::from_secs(90), || {
+        FeedConsumer::connect(&config)
     })
-    .await
-    .unwrap();
+    .await;
     assert_eq!(c.pending_at_start(), v.store.len() as u64);
     let mut per_game: std::collections::HashMap<kifu_ledger::Hash, Vec<kifu_ledger::Record>> =
         Default::default();

@@ -12,8 +12,7 @@
 //! - followers: SSE followers while events are appended at a steady rate,
 //!   latency from acknowledgement to delivery.
 
-use std::io::{BufRead, BufReader, Write};
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -21,6 +20,7 @@ use kifu_ledger::testkit::{Cast, ChainBuilder};
 use kifu_ledger::{Body, Color, Record};
 use kifu_server::{Limits, Server};
 use kifu_store::Store;
+use tokio::net::TcpStream;
 
 fn presses(c: &mut ChainBuilder, cast: &Cast, n: usize) -> Vec<Record> {
     (0..n)
@@ -138,31 +138,73 @@ fn latency(url: &str, cast: &Cast, n: usize) {
     );
 }
 
-/// A raw SSE follower: records when each cursor arrived.
-fn follow(addr: SocketAddr, after: u64, want: usize, arrived: Arc<Mutex<Vec<(u64, Instant)>>>) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    write!(
-        s,
-        "GET /feed/stream HTTP/1.1\r\nHost: {addr}\r\nLast-Event-ID: {after}\r\n\r\n"
-    )
-    .unwrap();
-    let mut r = BufReader::new(s);
-    let mut line = String::new();
-    let mut got = Vec::with_capacity(want);
-    while got.len() < want {
-        line.clear();
-        match r.read_line(&mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
+/// Connects one SSE follower and reads its response head; the stream,
+/// ready to be read.
+async fn connect_follower(addr: SocketAddr, after: u64) -> Result<(TcpStream, Vec<u8>), String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr)
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let _ = s.set_nodelay(true);
+    let req =
+        format!("GET /feed/stream HTTP/1.1\r\nHost: {addr}\r\nLast-Event-ID: {after}\r\n\r\n");
+    s.write_all(req.as_bytes())
+        .await
+        .map_err(|e| format!("send: {e}"))?;
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = s
+            .read(&mut chunk)
+            .await
+            .map_err(|e| format!("read head: {e}"))?;
+        if n == 0 {
+            return Err("closed before the response head".into());
         }
-        if let Some(id) = line.strip_prefix("id:") {
-            if let Ok(c) = id.trim().parse::<u64>() {
-                got.push((c, Instant::now()));
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            if !buf.starts_with(b"HTTP/1.1 200") {
+                return Err(format!("answered {}", String::from_utf8_lossy(&buf[..i])));
             }
+            return Ok((s, buf[i + 4..].to_vec()));
         }
     }
-    arrived.lock().unwrap().extend(got);
+}
+
+/// Reads a follower's stream until `want` events came (or 30 s of
+/// silence); when each cursor arrived.
+async fn read_follower(mut s: TcpStream, mut pending: Vec<u8>, want: usize) -> Vec<(u64, Instant)> {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::with_capacity(want);
+    let mut chunk = vec![0u8; 64 << 10];
+    let mut at = Instant::now();
+    loop {
+        // Whole lines in what was read: "id: N" gives a cursor.
+        let mut used = 0;
+        while let Some(nl) = pending[used..].iter().position(|b| *b == b'\n') {
+            let line = &pending[used..used + nl];
+            if let Some(id) = line.strip_prefix(b"id: ") {
+                if let Some(c) = std::str::from_utf8(id)
+                    .ok()
+                    .and_then(|t| t.trim().parse::<u64>().ok())
+                {
+                    got.push((c, at));
+                }
+            }
+            used += nl + 1;
+        }
+        pending.drain(..used);
+        if got.len() >= want {
+            return got;
+        }
+        match tokio::time::timeout(Duration::from_secs(30), s.read(&mut chunk)).await {
+            Ok(Ok(n)) if n > 0 => {
+                at = Instant::now();
+                pending.extend_from_slice(&chunk[..n]);
+            }
+            _ => return got,
+        }
+    }
 }
 
 fn followers(
@@ -187,18 +229,57 @@ fn followers(
         .map(|c| presses(c, cast, per_game))
         .collect();
     let total = per_game * chains.len();
-    let arrived = Arc::new(Mutex::new(Vec::new()));
     let rss_before = rss_kib();
-    let handles: Vec<_> = (0..n_followers)
-        .map(|_| {
-            let arrived = arrived.clone();
-            std::thread::Builder::new()
-                .stack_size(64 << 10)
-                .spawn(move || follow(addr, start_cursor.saturating_sub(1), total, arrived))
-                .unwrap()
-        })
+    // The followers live in a runtime of their own (two threads: one per
+    // core), not a thread each: a thousand blocked threads woken for every
+    // batch would measure the scheduler, not the server. They connect in
+    // steps of RAMP, each step once the one before has its response heads,
+    // as a thousand browsers arriving over a few seconds would.
+    let clients = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("client runtime");
+    let ramp = std::env::var("RAMP")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100usize)
+        .max(1);
+    let connect_started = Instant::now();
+    let (streams, failures) = clients.block_on(async {
+        let mut streams = Vec::with_capacity(n_followers);
+        let mut failures: Vec<String> = Vec::new();
+        let mut left = n_followers;
+        while left > 0 {
+            let step = left.min(ramp);
+            left -= step;
+            let tasks: Vec<_> = (0..step)
+                .map(|_| tokio::spawn(connect_follower(addr, start_cursor.saturating_sub(1))))
+                .collect();
+            for t in tasks {
+                match t.await {
+                    Ok(Ok(s)) => streams.push(s),
+                    Ok(Err(e)) => failures.push(e),
+                    Err(e) => failures.push(e.to_string()),
+                }
+            }
+        }
+        (streams, failures)
+    });
+    println!(
+        "{} followers connected in {:.2} s in steps of {ramp}; {} failed{}",
+        streams.len(),
+        connect_started.elapsed().as_secs_f64(),
+        failures.len(),
+        failures
+            .first()
+            .map(|f| format!(" (first: {f})"))
+            .unwrap_or_default()
+    );
+    let readers: Vec<_> = streams
+        .into_iter()
+        .map(|(s, pending)| clients.spawn(read_follower(s, pending, total)))
         .collect();
-    std::thread::sleep(Duration::from_millis(500));
     // Append at a steady rate, one event per request from 50 boards.
     let acked = Arc::new(Mutex::new(Vec::with_capacity(total)));
     let interval = Duration::from_secs_f64(chains.len() as f64 / rate as f64);
@@ -231,14 +312,18 @@ fn followers(
     });
     let append_secs = started.elapsed().as_secs_f64();
     let rss_during = rss_kib();
-    for h in handles {
-        let _ = h.join();
-    }
+    let arrived: Vec<(u64, Instant)> = clients.block_on(async {
+        let mut all = Vec::new();
+        for r in readers {
+            if let Ok(got) = r.await {
+                all.extend(got);
+            }
+        }
+        all
+    });
     let acked: std::collections::HashMap<u64, Instant> =
         acked.lock().unwrap().iter().copied().collect();
     let mut lat: Vec<Duration> = arrived
-        .lock()
-        .unwrap()
         .iter()
         .filter_map(|(c, at)| acked.get(c).map(|a| at.saturating_duration_since(*a)))
         .collect();

@@ -388,9 +388,16 @@ pub async fn game_archive(
     .await
 }
 
-/// `GET /archive`: every game as one archive file.
+/// `GET /archive`: every game as one archive file, with its manifest (the
+/// bytes of `kifu export`), streamed from the store game by game
+/// ([`crate::whole`]).
 pub async fn store_archive(State(app): State<Arc<App>>) -> Result<Response, ApiError> {
-    blocking(move || Ok(octets(archive::write(&app.store.all_records()?)))).await
+    let at_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0);
+    let body = blocking(move || crate::whole::archive_body(app.store.clone(), at_ms)).await?;
+    Ok(([(header::CONTENT_TYPE, "application/octet-stream")], body).into_response())
 }
 
 /// `GET /games/{id}/verify`: `kifu verify --json` of one game.
@@ -407,13 +414,13 @@ pub async fn game_verify(
     .await
 }
 
-/// `GET /verify`: `kifu verify --json` of the whole store.
+/// `GET /verify`: `kifu verify --json` of the whole store (its chains and
+/// the evidence of forks), verified a run of games at a time
+/// ([`crate::whole`]).
 pub async fn store_verify(State(app): State<Arc<App>>) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let records = app.store.all_records()?;
-        Ok(Json(document::verify_report_json(&verify_records(
-            &records,
-        ))))
+        let report = crate::whole::verify_store(&app.store)?;
+        Ok(Json(document::verify_report_json(&report)))
     })
     .await
 }

@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod conn;
 pub mod error;
 pub mod feed;
 pub mod ingest;
@@ -22,6 +23,7 @@ pub mod marker;
 pub mod metrics;
 pub mod page;
 pub mod tlog_api;
+pub mod whole;
 pub mod wire;
 
 use std::future::Future;
@@ -39,6 +41,7 @@ use kifu_ledger::Record;
 use kifu_store::Store;
 use tokio::sync::watch;
 
+pub use crate::conn::ConnLimits;
 pub use crate::error::ApiError;
 pub use crate::ingest::{Ingest, IngestError};
 pub use crate::metrics::Metrics;
@@ -199,6 +202,7 @@ pub fn router(app: Arc<App>) -> Router {
 pub struct Server {
     app: Arc<App>,
     stop: watch::Sender<bool>,
+    conn: ConnLimits,
 }
 
 impl Server {
@@ -233,7 +237,14 @@ impl Server {
                 lines: Default::default(),
             }),
             stop,
+            conn: ConnLimits::default(),
         })
+    }
+
+    /// Sets the limits on connections (the defaults: [`ConnLimits::default`]).
+    pub fn with_conn_limits(mut self, conn: ConnLimits) -> Server {
+        self.conn = conn;
+        self
     }
 
     /// The shared state (for in-process use and tests).
@@ -251,14 +262,13 @@ impl Server {
     ) -> Result<(), ServerError> {
         let stop = self.stop;
         let app = self.app;
-        let shutdown = async move {
+        let stopping = app.shutdown.clone();
+        tokio::spawn(async move {
             signal.await;
             let _ = stop.send(true);
-        };
+        });
         let signer = tlog_api::spawn_periodic(app.clone());
-        axum::serve(listener, router(app.clone()))
-            .with_graceful_shutdown(shutdown)
-            .await?;
+        conn::serve(listener, router(app.clone()), self.conn, stopping).await;
         if let Some(task) = signer {
             task.abort();
         }

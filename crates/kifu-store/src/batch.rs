@@ -25,7 +25,6 @@ use std::time::{Duration, Instant};
 use kifu_ledger::standing::Standing;
 use kifu_ledger::{check_genesis, sig, Hash, Head, LedgerError, Record};
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
-use std::sync::Arc;
 
 use crate::{event_key, head_value, parse_u64, Appended, Refuse, Store, StoreError, FEED_NEXT};
 
@@ -308,14 +307,16 @@ impl Store {
             Ok((c, _)) if !c.is_empty() => Some(self.sync.note_written()),
             _ => None,
         };
-        // Keep each chain's standing as this batch left it, so the next
-        // batch for the game starts from it instead of replaying the chain
-        // from the store (which made a long game's appends cost O(length)).
+        // The standing of every game this batch touched, at its new head,
+        // for the next batch: without it the next record of the game would
+        // replay the whole chain from the store to learn who may sign
+        // (`Store::standing`), a cost that grows with the game. Kept under
+        // the write lock, so no other commit can leave an older one.
         if committed.is_ok() {
-            if let Ok(mut c) = self.standings.lock() {
+            if let Ok(mut cache) = self.standings.lock() {
                 for (game, standing) in standings {
                     if let Some(head) = heads.get(&game) {
-                        c.insert(game, (*head, Arc::new(standing)));
+                        cache.insert(game, (*head, std::sync::Arc::new(standing)));
                     }
                 }
             }

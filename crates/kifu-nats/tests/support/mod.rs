@@ -168,3 +168,34 @@ impl Drop for Cluster {
         }
     }
 }
+
+/// Runs `f` until it succeeds, at most `attempts` times and for at most
+/// `limit` (each attempt bounded by what is left), pausing between
+/// attempts. Right after a node restarts, a cluster under load may take
+/// seconds to elect the stream's leader again; a client that connects then
+/// gets a timeout it should simply retry. Panics with the last error when
+/// every attempt failed.
+pub async fn retry<T, E, F, Fut>(what: &str, attempts: u32, limit: Duration, mut f: F) -> T
+where
+    E: std::fmt::Display,
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, E>>,
+{
+    let start = Instant::now();
+    let mut last = String::from("no attempt made");
+    for attempt in 1..=attempts.max(1) {
+        let left = limit.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            break;
+        }
+        match tokio::time::timeout(left, f()).await {
+            Ok(Ok(v)) => return v,
+            Ok(Err(e)) => last = e.to_string(),
+            Err(_) => last = "timed out".into(),
+        }
+        eprintln!("{what}: attempt {attempt} failed ({last}); retrying");
+        let pause = Duration::from_millis(250 * u64::from(attempt)).min(Duration::from_secs(2));
+        tokio::time::sleep(pause.min(limit.saturating_sub(start.elapsed()))).await;
+    }
+    panic!("{what}: {attempts} attempts over {limit:?} failed; last: {last}");
+}

@@ -1,0 +1,68 @@
+//! A server in the test's own runtime.
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kifu_server::{ConnLimits, Limits, Server};
+use kifu_store::Store;
+
+/// A server on 127.0.0.1 port 0 in its own runtime, stopped by the guard.
+pub struct Running {
+    pub addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+pub fn start(store: Option<(tempfile::TempDir, Arc<Store>)>, conn: ConnLimits) -> Running {
+    let (dir, store) = store.unwrap_or_else(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Arc::new(Store::open(dir.path()).unwrap());
+        (dir, store)
+    });
+    let sgf: kifu_server::SgfExport = Arc::new(|_: &[kifu_ledger::Record]| Err("none".into()));
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let (listener, addr) = kifu_server::bind("127.0.0.1:0".parse().unwrap())
+                .await
+                .unwrap();
+            let server = Server::new(store, Limits::default(), sgf)
+                .unwrap()
+                .with_conn_limits(conn);
+            addr_tx.send(addr).unwrap();
+            server
+                .run(listener, async move {
+                    let _ = stopped.await;
+                })
+                .await
+                .unwrap();
+        });
+    });
+    let addr = addr_rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    Running {
+        addr,
+        stop: Some(stop),
+        thread: Some(thread),
+        _dir: dir,
+    }
+}
