@@ -7,7 +7,7 @@ use kifu_ledger::{Color, GameResult, Outcome, Point, ResultBy, Role};
 
 use crate::go::{Applied, Op};
 use crate::state::{idx, name, GameState};
-use crate::text::half_points;
+use crate::text::points_text;
 
 impl GameState {
     /// The ending machine's announcements.
@@ -311,9 +311,9 @@ pub(crate) fn count_text(score: &kifu_go::Score, scoring: kifu_go::Scoring) -> S
             ));
         }
         if c.komi.0 != 0 {
-            s.push_str(&format!(", komi {}", c.komi));
+            s.push_str(&format!(", komi {}", points_text(i64::from(c.komi.0))));
         }
-        s.push_str(&format!(", total {}", half_points(i64::from(c.points))));
+        s.push_str(&format!(", total {}", points_text(i64::from(c.points))));
         s
     };
     format!(

@@ -27,6 +27,17 @@ pub fn half_points(h: i64) -> String {
     }
 }
 
+/// Half-points as a referee writes a score: `7½`, `½`, `-3½`, `4`.
+pub fn points_text(h: i64) -> String {
+    let sign = if h < 0 { "-" } else { "" };
+    let a = h.unsigned_abs();
+    match (a / 2, a % 2) {
+        (0, 1) => format!("{sign}½"),
+        (w, 1) => format!("{sign}{w}½"),
+        (w, _) => format!("{sign}{w}"),
+    }
+}
+
 /// A result in words: `W+7.5`, `B+R`, `draw (score)`, ...
 pub fn result_text(r: &GameResult) -> String {
     let who = match &r.outcome {
@@ -61,5 +72,20 @@ pub fn by_text(by: &ResultBy) -> String {
         ResultBy::Repetition => "repetition".into(),
         ResultBy::AbnormalTermination => "abnormal termination".into(),
         ResultBy::Other(s) => s.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::points_text;
+
+    #[test]
+    fn points_are_written_with_a_half_sign() {
+        assert_eq!(points_text(15), "7½");
+        assert_eq!(points_text(1), "½");
+        assert_eq!(points_text(-1), "-½");
+        assert_eq!(points_text(-7), "-3½");
+        assert_eq!(points_text(8), "4");
+        assert_eq!(points_text(0), "0");
     }
 }

@@ -361,7 +361,7 @@ fn uec_cup_k_a_modified_komi_is_used_in_the_count() {
     dead_marked(&mut g);
     let st = g.state();
     assert_eq!(st.result.computed().expect("counted").result, score(W, 1));
-    assert!(st.count_text().expect("count").contains("komi 0.5"));
+    assert!(st.count_text().expect("count").contains("komi ½"));
 }
 
 #[test]
