@@ -188,6 +188,34 @@ fn values() -> Vec<Value> {
     for v in [Color::Black, Color::White] {
         out.push(value("Color", &v));
     }
+    // The tournament chain's own enums (FORMAT.md section 10).
+    use kifu_ledger::tournament::{AbsenceReason, BoardResult, PairingSystem};
+    for v in [
+        PairingSystem::McMahon,
+        PairingSystem::Swiss,
+        PairingSystem::RoundRobin,
+        PairingSystem::Knockout,
+    ] {
+        out.push(value("PairingSystem", &v));
+    }
+    for v in [
+        AbsenceReason::LateArrival,
+        AbsenceReason::RoundSkipped,
+        AbsenceReason::Withdrawal,
+        AbsenceReason::Sanction,
+    ] {
+        out.push(value("AbsenceReason", &v));
+    }
+    for v in [
+        BoardResult::Unknown,
+        BoardResult::WhiteWins,
+        BoardResult::BlackWins,
+        BoardResult::Jigo,
+        BoardResult::BothLose,
+        BoardResult::BothWin,
+    ] {
+        out.push(value("BoardResult", &v));
+    }
     // Zigzag: 0, -1, 1, -2, 63, -64, 64, i32 and i64 extremes.
     for v in [0i32, -1, 1, -2, 63, -64, 64, i32::MIN, i32::MAX] {
         out.push(value("i32", &v));
@@ -218,6 +246,18 @@ fn sub_enums() -> Vec<(&'static str, &'static [&'static str])> {
         ("GameKind", variant_names::<GameKind>()),
         ("Role", variant_names::<Role>()),
         ("Color", variant_names::<Color>()),
+        (
+            "PairingSystem",
+            variant_names::<kifu_ledger::tournament::PairingSystem>(),
+        ),
+        (
+            "AbsenceReason",
+            variant_names::<kifu_ledger::tournament::AbsenceReason>(),
+        ),
+        (
+            "BoardResult",
+            variant_names::<kifu_ledger::tournament::BoardResult>(),
+        ),
     ]
 }
 
