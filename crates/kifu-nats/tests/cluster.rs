@@ -22,6 +22,10 @@ use kifu_store::Store;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+/// The two tests each run a NATS cluster and kill nodes on purpose; run
+/// one at a time so that neither's timing depends on the other's load.
+static ONE_CLUSTER_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 struct Venue {
     dir: std::path::PathBuf,
     store: Arc<Store>,
@@ -103,6 +107,7 @@ async fn wait_until(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
+    let _one = ONE_CLUSTER_AT_A_TIME.lock().await;
     let Some(bin) = support::nats_server("cluster test") else {
         return;
     };
@@ -225,7 +230,9 @@ async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
     .await;
     wait_until(
         "the mirror to hold everything",
-        Duration::from_secs(90),
+        // Records delivered to the mirror that was killed come again only
+        // after JetStream's ack wait (30 s), possibly more than once.
+        Duration::from_secs(150),
         || mirror_store.len() as u64 >= total,
     )
     .await;
@@ -352,6 +359,7 @@ fn clone_venue(v: &Venue) -> Venue {
 /// published, in order, nothing skipped and nothing twice.
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
+    let _one = ONE_CLUSTER_AT_A_TIME.lock().await;
     let Some(bin) = support::nats_server("nats down test") else {
         return;
     };
