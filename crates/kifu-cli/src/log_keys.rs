@@ -237,18 +237,6 @@ pub fn open_checkpoint_before(
     Ok(cp)
 }
 
-/// Refuses to sign a checkpoint of `origin` with `signer` (a verifier key)
-/// when the log's key was rotated away from it (the server's rule,
-/// `kifu_server::tlog_api::check_signer`).
-pub fn check_signer(
-    store: &kifu_store::Store,
-    origin: &str,
-    signer: &NoteVerifier,
-) -> Result<(), Failure> {
-    kifu_server::tlog_api::check_signer(store, origin, signer)
-        .map_err(|e| Failure::new(e.to_string()))
-}
-
 /// Reads a rotation proof file.
 pub fn read_rotation(path: &Path) -> Result<RotationFile, Failure> {
     let text = std::fs::read_to_string(path)
