@@ -180,6 +180,14 @@ proptest! {
         }
         let items = items_from(&v);
         let each = sig::verify_each(&items);
+        // The reference: the key rule, then ed25519-dalek's verify_strict.
+        for (i, (k, m, s)) in items.iter().enumerate() {
+            let reference = sig::check_key(k).is_ok()
+                && ed25519_dalek::VerifyingKey::from_bytes(k)
+                    .map(|vk| vk.verify_strict(m, &ed25519_dalek::Signature::from_bytes(s)).is_ok())
+                    .unwrap_or(false);
+            prop_assert_eq!(each[i], reference, "kind {} at {}", kinds[i], i);
+        }
         let batch = sig::verify_batch_exact(&items);
         prop_assert_eq!(&each, &batch);
         for m in [sig::Method::OneByOne, sig::Method::Batch] {
