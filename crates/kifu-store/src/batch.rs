@@ -273,6 +273,7 @@ impl Store {
                         None => 0,
                     };
                     let mut cursors = Vec::with_capacity(planned.len());
+                    let mut log = crate::tlog::TxLog::start(tl, next)?;
                     for p in &planned {
                         let key = event_key(&p.game, p.seq);
                         ev.insert(&key[..], crate::layout::event_value(&p.stored, next))?;
@@ -284,12 +285,13 @@ impl Store {
                             })[..],
                         )?;
                         fd.insert(&next.to_be_bytes()[..], &key[..])?;
-                        crate::tlog::append_in_tx(tl, next, &p.game, p.seq, &p.hash)?;
+                        log.append(next, &p.game, p.seq, &p.hash)?;
                         cursors.push(next);
                         next += 1;
                     }
                     if !planned.is_empty() {
                         mt.insert(FEED_NEXT, &next.to_be_bytes())?;
+                        log.finish()?;
                     }
                     Ok((cursors, next))
                 });

@@ -742,6 +742,7 @@ impl Store {
                 };
                 let mut out = Vec::with_capacity(planned.len());
                 let mut heads: HashMap<Hash, Option<Head>> = HashMap::new();
+                let mut log = tlog::TxLog::start(tl, next)?;
                 for Planned {
                     game,
                     head,
@@ -788,7 +789,7 @@ impl Store {
                     hd.insert(&game[..], &head_value(*head)[..])?;
                     heads.insert(*game, Some(*head));
                     fd.insert(&next.to_be_bytes()[..], &event_key(game, head.seq)[..])?;
-                    tlog::append_in_tx(tl, next, game, head.seq, &head.hash)?;
+                    log.append(next, game, head.seq, &head.hash)?;
                     out.push(Appended {
                         game: *game,
                         seq: head.seq,
@@ -799,6 +800,7 @@ impl Store {
                     next += 1;
                 }
                 mt.insert(FEED_NEXT, &next.to_be_bytes())?;
+                log.finish()?;
                 Ok(out)
             });
         // The ticket is taken while the commit is still serialised, so a

@@ -7,10 +7,19 @@
 //! to its game (`docs/TRANSPARENCY.md`).
 //!
 //! The tree's stored hashes live in the sled tree `tlog` and are written in
-//! the same transaction as the record itself (`append_in_tx`), so the log
+//! the same transaction as the record itself (`TxLog`), so the log
 //! and the chains can never disagree after a crash. Keys in that tree:
 //!
-//! - `level (1 byte) || index (u64 BE)` (9 bytes): a complete-subtree hash;
+//! - `"b" || first leaf (u64 BE)` (9 bytes): every complete-subtree hash one
+//!   append transaction completed, its leaves from `first` on: entries of
+//!   `level (1) || index (u64 BE) || hash (32)`, sorted. One key per
+//!   transaction instead of about two per leaf: sled's cost is per key;
+//! - `level (1 byte) || index (u64 BE)` (9 bytes): a complete-subtree hash,
+//!   as stores written before the batched form keep them (and the catch-up
+//!   of a store older than the log writes them); read first;
+//! - `"f"`: the tree's right edge, `size (u64 BE)` then the hash of the
+//!   complete subtree for each one-bit of `size`, lowest level first: what
+//!   the next appends need, read once per transaction;
 //! - `"size"`: the number of leaves (u64 BE);
 //! - `"vkey"`: the verifier key of the operator's last checkpoint;
 //! - `"i" || game || seq (u64 BE)` (41 bytes): the leaf index of a record,
@@ -84,6 +93,87 @@ fn hash_key(level: u8, index: u64) -> [u8; 9] {
     k
 }
 
+const FRONTIER_KEY: &[u8] = b"f";
+/// Bytes of one entry of a `"b"` value.
+const ENTRY: usize = 41;
+
+fn batch_key(first: u64) -> [u8; 9] {
+    let mut k = [0u8; 9];
+    k[0] = b'b';
+    k[1..].copy_from_slice(&first.to_be_bytes());
+    k
+}
+
+/// The leaf whose append completes the subtree `(level, index)`: the last
+/// leaf under it. `None` beyond `u64`.
+fn completing_leaf(level: u8, index: u64) -> Option<u64> {
+    if level >= 64 {
+        return None;
+    }
+    let after = index.checked_add(1)?;
+    if after > (u64::MAX >> level) {
+        return None;
+    }
+    Some((after << level) - 1)
+}
+
+/// Finds `(level, index)` in a `"b"` value (sorted entries).
+fn find_in_batch(v: &[u8], level: u8, index: u64) -> Option<kifu_tlog::Hash> {
+    if v.len() % ENTRY != 0 {
+        return None;
+    }
+    let mut want = [0u8; 9];
+    want[0] = level;
+    want[1..].copy_from_slice(&index.to_be_bytes());
+    let n = v.len() / ENTRY;
+    let (mut lo, mut hi) = (0usize, n);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let e = &v[mid * ENTRY..(mid + 1) * ENTRY];
+        match e[..9].cmp(&want[..]) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => return to_hash(&e[9..]),
+        }
+    }
+    None
+}
+
+/// The right edge of a tree of `size` leaves, as kept under `"f"`.
+fn frontier_value<R: HashReader>(r: &R, size: u64) -> Result<Vec<u8>, TreeError<R::Error>> {
+    let mut v = size.to_be_bytes().to_vec();
+    for level in 0..64u8 {
+        if size >> level & 1 == 1 {
+            let index = (size >> level) - 1;
+            let h = r
+                .get(level, index)
+                .map_err(TreeError::Store)?
+                .ok_or(TreeError::Missing { level, index })?;
+            v.extend_from_slice(&h);
+        }
+    }
+    Ok(v)
+}
+
+/// The hashes of a `"f"` value, by level, if it is for `size`.
+fn parse_frontier(
+    v: &[u8],
+    size: u64,
+) -> Option<std::collections::BTreeMap<(u8, u64), kifu_tlog::Hash>> {
+    let at = to_u64(v.get(..8)?)?;
+    if at != size || v.len() != 8 + 32 * size.count_ones() as usize {
+        return None;
+    }
+    let mut out = std::collections::BTreeMap::new();
+    let mut hashes = v[8..].chunks(32);
+    for level in 0..64u8 {
+        if size >> level & 1 == 1 {
+            out.insert((level, (size >> level) - 1), to_hash(hashes.next()?)?);
+        }
+    }
+    Some(out)
+}
+
 pub(crate) fn index_key(game: &Hash, seq: u64) -> [u8; 41] {
     let mut k = [0u8; 41];
     k[0] = b'i';
@@ -134,10 +224,17 @@ struct TreeHashes<'a>(&'a sled::Tree);
 impl HashReader for TreeHashes<'_> {
     type Error = sled::Error;
     fn get(&self, level: u8, index: u64) -> Result<Option<kifu_tlog::Hash>, Self::Error> {
-        Ok(self
-            .0
-            .get(hash_key(level, index))?
-            .and_then(|v| to_hash(&v)))
+        if let Some(v) = self.0.get(hash_key(level, index))? {
+            return Ok(to_hash(&v));
+        }
+        // The transaction that appended the completing leaf wrote it.
+        let Some(leaf) = completing_leaf(level, index) else {
+            return Ok(None);
+        };
+        match self.0.range(batch_key(0)..=batch_key(leaf)).next_back() {
+            Some(kv) => Ok(find_in_batch(&kv?.1, level, index)),
+            None => Ok(None),
+        }
     }
 }
 
@@ -152,33 +249,126 @@ fn damaged(s: String) -> ConflictableTransactionError<Refuse> {
     ConflictableTransactionError::Abort(Refuse::Damaged(s))
 }
 
-/// Appends the record at feed cursor `index` as the log's leaf `index`,
-/// inside the append's transaction. Writes at most `log2(index) + 3` keys.
-pub(crate) fn append_in_tx(
-    tl: &TransactionalTree,
-    index: u64,
-    game: &Hash,
-    seq: u64,
-    record_hash: &Hash,
-) -> Result<(), ConflictableTransactionError<Refuse>> {
-    let size = tl.get(SIZE_KEY)?.and_then(|v| to_u64(&v)).unwrap_or(0);
-    if size != index {
-        return Err(damaged(format!(
-            "the transparency log has {size} leaves but the feed is at {index}"
-        )));
+/// The log's side of one append transaction: leaves appended in feed order,
+/// each written with the hashes it completes.
+///
+/// The size is read once, and every hash written in the transaction is kept
+/// here too, so the left siblings a new leaf needs are read from this map
+/// (only those of the tree's right edge before the transaction come from
+/// sled). A transactional read costs about as much as a write in sled; this
+/// removes all but a logarithmic number of them per transaction.
+pub(crate) struct TxLog<'a> {
+    tx: &'a TransactionalTree,
+    first: u64,
+    size: u64,
+    /// The right edge before the transaction, then every hash written.
+    known: std::collections::BTreeMap<(u8, u64), kifu_tlog::Hash>,
+    /// The hashes this transaction completes.
+    fresh: std::collections::BTreeMap<(u8, u64), kifu_tlog::Hash>,
+}
+
+impl HashReader for TxLog<'_> {
+    type Error = UnabortableTransactionError;
+    fn get(&self, level: u8, index: u64) -> Result<Option<kifu_tlog::Hash>, Self::Error> {
+        Ok(self
+            .fresh
+            .get(&(level, index))
+            .or_else(|| self.known.get(&(level, index)))
+            .copied())
     }
-    let leaf = Leaf {
-        game: *game,
-        seq,
-        record_hash: *record_hash,
-    };
-    merkle::append(&mut TxHashes(tl), index, leaf.hash()).map_err(|e| match e {
-        TreeError::Store(e) => e.into(),
-        other => damaged(other.to_string()),
-    })?;
-    // The leaf index (= feed cursor) is kept with the record (`layout.rs`).
-    tl.insert(SIZE_KEY, &(index + 1).to_be_bytes()[..])?;
-    Ok(())
+}
+
+impl HashWriter for TxLog<'_> {
+    fn put(&mut self, level: u8, index: u64, hash: kifu_tlog::Hash) -> Result<(), Self::Error> {
+        self.fresh.insert((level, index), hash);
+        Ok(())
+    }
+}
+
+impl<'a> TxLog<'a> {
+    /// Starts appending at leaf `next` (the feed's next cursor): the log must
+    /// have exactly that many leaves.
+    pub(crate) fn start(
+        tx: &'a TransactionalTree,
+        next: u64,
+    ) -> Result<TxLog<'a>, ConflictableTransactionError<Refuse>> {
+        let size = tx.get(SIZE_KEY)?.and_then(|v| to_u64(&v)).unwrap_or(0);
+        if size != next {
+            return Err(damaged(format!(
+                "the transparency log has {size} leaves but the feed is at {next}"
+            )));
+        }
+        let known = match tx.get(FRONTIER_KEY)?.and_then(|v| parse_frontier(&v, size)) {
+            Some(k) => k,
+            // A store written before the right edge was kept: its hashes
+            // are under their own keys.
+            None => {
+                let v = frontier_value(&TxHashes(tx), size).map_err(|e| match e {
+                    TreeError::Store(e) => e.into(),
+                    other => damaged(other.to_string()),
+                })?;
+                parse_frontier(&v, size)
+                    .ok_or_else(|| damaged("the log's right edge does not parse".into()))?
+            }
+        };
+        Ok(TxLog {
+            tx,
+            first: size,
+            size,
+            known,
+            fresh: std::collections::BTreeMap::new(),
+        })
+    }
+
+    /// Appends the record at feed cursor `index` as leaf `index` (the next
+    /// leaf).
+    pub(crate) fn append(
+        &mut self,
+        index: u64,
+        game: &Hash,
+        seq: u64,
+        record_hash: &Hash,
+    ) -> Result<(), ConflictableTransactionError<Refuse>> {
+        if index != self.size {
+            return Err(damaged(format!(
+                "the transparency log has {} leaves but the feed is at {index}",
+                self.size
+            )));
+        }
+        let leaf = Leaf {
+            game: *game,
+            seq,
+            record_hash: *record_hash,
+        };
+        merkle::append(self, index, leaf.hash()).map_err(|e| match e {
+            TreeError::Store(e) => e.into(),
+            other => damaged(other.to_string()),
+        })?;
+        self.size += 1;
+        Ok(())
+    }
+
+    /// Writes the hashes completed (one key), the new right edge and the
+    /// new size. The leaf index (= feed cursor) is kept with each record
+    /// (`layout.rs`).
+    pub(crate) fn finish(mut self) -> Result<(), ConflictableTransactionError<Refuse>> {
+        if self.size == self.first {
+            return Ok(());
+        }
+        let mut batch = Vec::with_capacity(self.fresh.len() * ENTRY);
+        for ((level, index), h) in &self.fresh {
+            batch.push(*level);
+            batch.extend_from_slice(&index.to_be_bytes());
+            batch.extend_from_slice(h);
+        }
+        self.tx.insert(&batch_key(self.first)[..], batch)?;
+        let fresh = std::mem::take(&mut self.fresh);
+        self.known.extend(fresh);
+        let edge = frontier_value(&self, self.size).map_err(|e| damaged(e.to_string()))?;
+        self.tx.insert(FRONTIER_KEY, edge)?;
+        self.tx.insert(SIZE_KEY, &self.size.to_be_bytes()[..])?;
+        Ok(())
+    }
 }
 
 fn tree_err(e: TreeError<sled::Error>) -> StoreError {
@@ -218,6 +408,8 @@ impl Store {
                 size += 1;
                 tl.insert(SIZE_KEY, &size.to_be_bytes()[..])?;
             }
+            let edge = frontier_value(&TreeHashes(tl), size).map_err(tree_err)?;
+            tl.insert(FRONTIER_KEY, edge)?;
         }
         Ok(())
     }
