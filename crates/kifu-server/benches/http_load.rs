@@ -12,6 +12,10 @@
 //! - followers: SSE followers while events are appended at a steady rate,
 //!   latency from acknowledgement to delivery.
 
+/// The allocator of the `kifu` binary, so the figures are the server's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};

@@ -6,6 +6,10 @@
 //!
 //! `cargo bench -p kifu-server --bench ingest`
 
+/// The allocator of the `kifu` binary, so the figures are the server's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
