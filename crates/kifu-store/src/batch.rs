@@ -26,7 +26,7 @@ use kifu_ledger::standing::Standing;
 use kifu_ledger::{check_genesis, sig, Hash, Head, LedgerError, Record};
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
-use crate::{event_key, head_value, parse_u64, Appended, Refuse, Store, StoreError, FEED_NEXT};
+use crate::{event_key, parse_u64, Appended, Refuse, Store, StoreError, FEED_NEXT};
 
 /// What [`Store::append_each`] did with a batch.
 #[derive(Debug)]
@@ -258,14 +258,8 @@ impl Store {
         let committed: Result<(Vec<u64>, u64), String> = if let Err(e) = self.writable() {
             Err(e.to_string())
         } else {
-            let r = (
-                &self.events,
-                &self.heads,
-                &self.feed,
-                &self.meta,
-                &self.tlog,
-            )
-                .transaction(|(ev, hd, fd, mt, tl)| {
+            let r = (&self.events, &self.feed, &self.meta, &self.tlog).transaction(
+                |(ev, fd, mt, tl)| {
                     let mut next = match mt.get(FEED_NEXT)? {
                         Some(v) => parse_u64(&v).map_err(|e| {
                             ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
@@ -277,13 +271,6 @@ impl Store {
                     for p in &planned {
                         let key = event_key(&p.game, p.seq);
                         ev.insert(&key[..], crate::layout::event_value(&p.stored, next))?;
-                        hd.insert(
-                            &p.game[..],
-                            &head_value(Head {
-                                seq: p.seq,
-                                hash: p.hash,
-                            })[..],
-                        )?;
                         fd.insert(&next.to_be_bytes()[..], &key[..])?;
                         log.append(next, &p.game, p.seq, &p.hash)?;
                         cursors.push(next);
@@ -294,7 +281,8 @@ impl Store {
                         log.finish()?;
                     }
                     Ok((cursors, next))
-                });
+                },
+            );
             r.map_err(|e| match e {
                 TransactionError::Abort(Refuse::Damaged(s)) => s,
                 TransactionError::Abort(Refuse::Conflict {

@@ -1,7 +1,11 @@
 //! How a record is kept in the `events` tree, and the migration of stores
-//! written in the first layout.
+//! written in earlier layouts.
 //!
-//! Layout 2 (this version): the value under `game id || seq` is the stored
+//! Layout 3 (this version) is layout 2 without the `heads` tree: a game's
+//! head is its last record in `events` (one range read), which saves a key
+//! written per record. Opening a layout-2 store for writing drops the tree.
+//!
+//! Layout 2: the value under `game id || seq` is the stored
 //! record (`u32` LE length, event bytes, 64-byte signature) followed by its
 //! feed cursor (`u64` BE). The cursor is thus found with the record, by one
 //! lookup ([`Store::cursor_of`]), and written in the same transaction.
@@ -13,8 +17,9 @@
 //! length), so a store may hold both at once: a migration that stopped half
 //! way reads correctly. Opening a store for writing migrates the layout-1
 //! values in batches, each one transaction that rewrites the value and
-//! removes the index key; then `meta` gets `layout = 2` and later openings
-//! skip the scan. A copy of a read-only store is read as it is.
+//! removes the index key; then the `heads` tree is dropped, `meta` gets
+//! `layout = 3` and later openings skip both. A copy of a read-only store is
+//! read as it is.
 
 use kifu_ledger::Record;
 use sled::transaction::{ConflictableTransactionError, Transactional};
@@ -24,7 +29,7 @@ use crate::{Refuse, Store, StoreError};
 /// The `meta` key holding the layout number.
 const LAYOUT_KEY: &[u8] = b"layout";
 /// The layout this version writes.
-pub(crate) const LAYOUT: u64 = 2;
+pub(crate) const LAYOUT: u64 = 3;
 /// Values rewritten per transaction when migrating.
 const MIGRATE_CHUNK: usize = 4096;
 
@@ -76,9 +81,26 @@ impl Store {
     /// Brings a layout-1 store to layout 2 (see the module's text). Returns
     /// the number of values rewritten.
     pub(crate) fn migrate_layout(&self) -> Result<u64, StoreError> {
-        if self.layout()? >= LAYOUT {
+        let layout = self.layout()?;
+        if layout >= LAYOUT {
             return Ok(0);
         }
+        let done = if layout < 2 {
+            self.cursors_into_values()?
+        } else {
+            0
+        };
+        // Layout 3: a game's head is its last record; the `heads` tree of
+        // the earlier layouts goes (an earlier binary finds no games rather
+        // than heads gone stale).
+        self.db.drop_tree("heads")?;
+        self.meta.insert(LAYOUT_KEY, &LAYOUT.to_be_bytes())?;
+        self.sync()?;
+        Ok(done)
+    }
+
+    /// Layout 1 to 2: each cursor moves into its record's value.
+    fn cursors_into_values(&self) -> Result<u64, StoreError> {
         let mut done = 0u64;
         let mut after: Option<sled::IVec> = None;
         loop {
@@ -134,8 +156,6 @@ impl Store {
                 _ => break,
             }
         }
-        self.meta.insert(LAYOUT_KEY, &LAYOUT.to_be_bytes())?;
-        self.sync()?;
         Ok(done)
     }
 

@@ -183,7 +183,6 @@ pub const IMPORT_CHUNK: usize = 8192;
 pub struct Store {
     db: sled::Db,
     events: sled::Tree,
-    heads: sled::Tree,
     feed: sled::Tree,
     meta: sled::Tree,
     tlog: sled::Tree,
@@ -211,27 +210,6 @@ fn event_key(game: &Hash, seq: u64) -> [u8; 40] {
     k[..32].copy_from_slice(game);
     k[32..].copy_from_slice(&seq.to_be_bytes());
     k
-}
-
-fn head_value(h: Head) -> [u8; 40] {
-    let mut v = [0u8; 40];
-    v[..8].copy_from_slice(&h.seq.to_be_bytes());
-    v[8..].copy_from_slice(&h.hash);
-    v
-}
-
-fn parse_head(v: &[u8]) -> Result<Head, StoreError> {
-    if v.len() != 40 {
-        return Err(StoreError::Damaged("head value of wrong length".into()));
-    }
-    let mut seq = [0u8; 8];
-    seq.copy_from_slice(&v[..8]);
-    let mut hash = [0u8; 32];
-    hash.copy_from_slice(&v[8..]);
-    Ok(Head {
-        seq: u64::from_be_bytes(seq),
-        hash,
-    })
 }
 
 fn parse_u64(v: &[u8]) -> Result<u64, StoreError> {
@@ -291,7 +269,6 @@ impl Store {
                 e => StoreError::Sled(e),
             })?;
         let events = db.open_tree("events")?;
-        let heads = db.open_tree("heads")?;
         let feed = db.open_tree("feed")?;
         let meta = db.open_tree("meta")?;
         let tlog = db.open_tree(tlog::TREE)?;
@@ -305,7 +282,6 @@ impl Store {
         let store = Store {
             db,
             events,
-            heads,
             feed,
             meta,
             tlog,
@@ -337,7 +313,19 @@ impl Store {
     ///
     /// Storage errors, a damaged head.
     pub fn head(&self, game: &Hash) -> Result<Option<Head>, StoreError> {
-        self.heads.get(game)?.map(|v| parse_head(&v)).transpose()
+        // The game's last record (`layout.rs`: layout 3 keeps no separate
+        // heads, which cost one more key written per record).
+        let last = self
+            .events
+            .range(event_key(game, 0)..=event_key(game, u64::MAX))
+            .next_back();
+        let Some(kv) = last else {
+            return Ok(None);
+        };
+        let (k, v) = kv?;
+        let (_, seq) = parse_game_key(&k)?;
+        let hash = layout::decode_value(&v)?.hash();
+        Ok(Some(Head { seq, hash }))
     }
 
     /// Every game id, in id order.
@@ -346,14 +334,16 @@ impl Store {
     ///
     /// Storage errors, a damaged key.
     pub fn games(&self) -> Result<Vec<Hash>, StoreError> {
+        // Skips from each game's first record to the next game's.
         let mut out = Vec::new();
-        for kv in self.heads.iter() {
+        let mut from: Vec<u8> = Vec::new();
+        while let Some(kv) = self.events.range(from.as_slice()..).next() {
             let (k, _) = kv?;
-            let g: Hash = k
-                .as_ref()
-                .try_into()
-                .map_err(|_| StoreError::Damaged("game id of wrong length".into()))?;
+            let (g, _) = parse_game_key(&k)?;
             out.push(g);
+            // Just above every key of game `g`.
+            from = event_key(&g, u64::MAX).to_vec();
+            from.push(0);
         }
         Ok(out)
     }
@@ -726,14 +716,16 @@ impl Store {
     fn commit(&self, planned: &[Planned], durable: bool) -> Result<Vec<Appended>, StoreError> {
         self.writable()?;
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
-        let result = (
-            &self.events,
-            &self.heads,
-            &self.feed,
-            &self.meta,
-            &self.tlog,
-        )
-            .transaction(|(ev, hd, fd, mt, tl)| {
+        // The heads as stored, read under the write lock (no other commit
+        // can move them meanwhile).
+        let mut before: HashMap<Hash, Option<Head>> = HashMap::new();
+        for p in planned {
+            if let std::collections::hash_map::Entry::Vacant(v) = before.entry(p.game) {
+                v.insert(self.head(&p.game)?);
+            }
+        }
+        let result =
+            (&self.events, &self.feed, &self.meta, &self.tlog).transaction(|(ev, fd, mt, tl)| {
                 let mut next = match mt.get(FEED_NEXT)? {
                     Some(v) => parse_u64(&v).map_err(|e| {
                         ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
@@ -752,12 +744,7 @@ impl Store {
                 {
                     let stored_head = match heads.get(game) {
                         Some(h) => *h,
-                        None => match hd.get(game)? {
-                            Some(v) => Some(parse_head(&v).map_err(|e| {
-                                ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
-                            })?),
-                            None => None,
-                        },
+                        None => before.get(game).copied().flatten(),
                     };
                     let expect = head.seq.checked_sub(1);
                     let fits = match (stored_head, expect) {
@@ -786,7 +773,6 @@ impl Store {
                         &event_key(game, head.seq)[..],
                         layout::event_value(stored, next),
                     )?;
-                    hd.insert(&game[..], &head_value(*head)[..])?;
                     heads.insert(*game, Some(*head));
                     fd.insert(&next.to_be_bytes()[..], &event_key(game, head.seq)[..])?;
                     log.append(next, game, head.seq, &head.hash)?;

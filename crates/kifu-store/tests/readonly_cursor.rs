@@ -191,11 +191,14 @@ fn usage_counts_every_tree_and_the_cursor_costs_no_key_of_its_own() {
     // Each value is the record and its 8-byte cursor.
     assert_eq!(tree("events").value_bytes, stored + 8 * n);
     assert_eq!(tree("feed").keys, n);
-    assert_eq!(tree("heads").keys, 1);
-    // The log: every complete subtree hash (2n - 1 for n a power of two,
-    // fewer otherwise) and its size, no index of records.
+    // A game's head is its last record: no tree of heads.
+    assert!(u.trees.iter().all(|t| t.name != "heads"), "{u:?}");
+    // The log: one append, so one key for every hash it completed (2n - 1
+    // for n a power of two, fewer otherwise, 41 bytes each), its right
+    // edge and its size; no index of records.
     let tl = tree("tlog");
-    assert!(tl.keys < 2 * n + 1, "{tl:?}");
+    assert_eq!(tl.keys, 3, "{tl:?}");
+    assert!(tl.value_bytes < 41 * 2 * n + 8 + 8 * 33, "{tl:?}");
     assert!(u.payload() > 0);
     assert!(u.on_disk >= u.payload() / 4);
 }
