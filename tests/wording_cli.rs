@@ -381,7 +381,7 @@ fn go_scenario_reads_as_the_board_and_the_clock_do() {
         "{log}"
     );
     assert!(
-        log.contains("game created: Go 19x19 under lgc-2023, handicap 0, komi 7.5, time: byo-yomi, 1:00:00 + 5 × 0:30\n"),
+        log.contains("game created: Go 19x19 under lgc-2023, handicap 0, komi 7½, time: byo-yomi, 1:00:00 + 5 × 0:30\n"),
         "{log}"
     );
     assert!(log.contains("clocks paused to call the referee\n"), "{log}");
@@ -427,14 +427,18 @@ fn go_scenario_reads_as_the_board_and_the_clock_do() {
         "{verify}"
     );
 
-    // At the pause: both clocks as faces, the reason in words.
+    // At the pause: both clocks as faces (main time left and the byo-yomi
+    // periods; White's 2 s before his call stopped the clocks counted), the
+    // reason in words.
     let paused = t.text(&["replay", g, "--at", "9"]);
     assert!(
         paused.contains("phase: paused to call the referee\n"),
         "{paused}"
     );
     assert!(
-        paused.contains("clocks: Black 1:01:09, White 1:01:59; paused to call the referee\n"),
+        paused.contains(
+            "clocks: Black 58:39 + 5 × 0:30, White 59:27 + 5 × 0:30; paused to call the referee\n"
+        ),
         "{paused}"
     );
     let end = t.text(&["replay", g]);
@@ -498,8 +502,9 @@ fn renju_scenario_reads_as_the_rif_writes_it() {
         replay.contains("phase: paused for a toilet visit\n"),
         "{replay}"
     );
+    // White: two moves of 5.5 s and the second before the pause.
     assert!(
-        replay.contains("clocks: Black 29:43, White 29:49; paused for a toilet visit"),
+        replay.contains("clocks: Black 29:43, White 29:48; paused for a toilet visit"),
         "{replay}"
     );
     for (what, text) in every_text_output(&t, &[g.to_string()]) {
@@ -530,11 +535,16 @@ fn the_demo_store_reads_as_the_board_and_the_clock_do() {
         ),
         "{replay}"
     );
+    // Half points: in words with the half sign, in the result code SGF style.
+    assert!(replay.contains("komi 7½, total 4½; W+3.5"), "{replay}");
+    assert!(replay.contains("phase: finished: W+3.5;"), "{replay}");
+    assert!(log.contains(", komi 7½, time: Fischer"), "{log}");
     let explain = t.text(&["explain", &g]);
     assert!(
         explain.contains("-> move 12 (Black G3) is a failure of alternation"),
         "{explain}"
     );
+    assert!(!explain.contains("komi 7.5"), "{explain}");
     let tournaments = t.text(&["tournament", "list"]);
     let id = tournaments
         .split_whitespace()
@@ -562,10 +572,10 @@ fn the_replay_json_carries_the_state_in_words_for_the_page() {
         serde_json::from_str(&t.text(&["replay", &game[..12], "--at", "9", "--json"])).unwrap();
     let text = &j["text"];
     assert_eq!(text["phase"], "paused to call the referee");
-    // The whole budget, main time and byo-yomi periods (62:30), less the
-    // time used: Black 1:21, White 0:30.5 (cut to the second).
-    assert_eq!(text["black_clock"], "1:01:09");
-    assert_eq!(text["white_clock"], "1:01:59");
+    // Main time left and the byo-yomi periods: Black used 1:21, White
+    // 0:30.5 and 0:02 of the turn his call to the referee interrupted.
+    assert_eq!(text["black_clock"], "58:39 + 5 × 0:30");
+    assert_eq!(text["white_clock"], "59:27 + 5 × 0:30");
     assert_eq!(text["paused"], "to call the referee");
     assert_eq!(text["to_move"], "White");
     // The JSON keeps its numbers and codes.
@@ -589,4 +599,134 @@ fn the_replay_json_carries_the_state_in_words_for_the_page() {
             .is_some_and(|p| p.starts_with("finished: B+R")),
         "{g}"
     );
+}
+
+/// A byo-yomi game recorded through `kifu append`: Black goes into his
+/// periods, calls the referee in the middle of one, the clocks stand for ten
+/// minutes, and his next move runs through a period. `kifu replay` and its
+/// `--json` show main time and the periods left, the period under way at
+/// the pause, and the same faces in numbers (LGC 2023,
+/// `docs/rules/lgc-tournament-rules-2023.txt`, "Management of time" and
+/// "Japanese byo-yomi").
+#[test]
+fn byo_yomi_and_a_pause_read_as_the_clock_shows_them() {
+    let t = Table::new();
+    let game = t.new_game(
+        T0,
+        &[
+            "--size",
+            "19",
+            "--ruleset",
+            "lgc-2023",
+            "--time",
+            "byoyomi:1m+3x30s",
+        ],
+    );
+    let g = &game[..12];
+    let mut at = T0;
+    let mut step = |who: &str, dt: u64, body: &str| {
+        at += dt;
+        t.append(&game, who, at, body);
+    };
+    step("ref", 1_000, r#"{"clock_started":{"running":"black"}}"#); // 1
+    step("b", 80_000, &stone("black", 15, 3)); // 2
+    step("b", 500, &press("black")); // 3: 1:20.5 used, 20.5 s into a period
+    step("w", 9_500, &stone("white", 3, 15)); // 4
+    step("w", 500, &press("white")); // 5: 10 s used
+                                     // The call stops the clocks (LGC 2023, pause reason 10): 12 s used.
+    step("b", 12_000, r#"{"referee_called":{"player":"black"}}"#); // 6
+    step("b", 500, r#"{"clock_paused":{"reason":"call_referee"}}"#); // 7
+    step("ref", 600_000, r#"{"clock_resumed":{"running":"black"}}"#); // 8
+    step("b", 20_000, &stone("black", 16, 16)); // 9
+    step("b", 500, &press("black")); // 10: 32.5 s in the turn
+
+    let after_moves = t.text(&["replay", g, "--at", "5"]);
+    assert!(
+        after_moves.contains("clocks: Black 0:00 + 3 × 0:30 (running), White 0:50 + 3 × 0:30\n"),
+        "{after_moves}"
+    );
+    // At the pause: 12 s of the period used, the period still counted.
+    let paused = t.text(&["replay", g, "--at", "7"]);
+    assert!(
+        paused.contains(
+            "clocks: Black 0:00 + 3 × 0:30 (0:18 left in the period), White 0:50 + 3 × 0:30; paused to call the referee\n"
+        ),
+        "{paused}"
+    );
+    // Ten minutes later, resumed: the face is where the pause left it.
+    let resumed = t.text(&["replay", g, "--at", "8"]);
+    assert!(
+        resumed.contains("clocks: Black 0:00 + 3 × 0:30 (0:18 left in the period) (running), White 0:50 + 3 × 0:30\n"),
+        "{resumed}"
+    );
+    // 32.5 s in all: one period used up, two left.
+    let end = t.text(&["replay", g]);
+    assert!(
+        end.contains("clocks: Black 0:00 + 2 × 0:30, White 0:50 + 3 × 0:30 (running)\n"),
+        "{end}"
+    );
+
+    let j: serde_json::Value =
+        serde_json::from_str(&t.text(&["replay", g, "--at", "7", "--json"])).unwrap();
+    assert_eq!(
+        j["text"]["black_clock"],
+        "0:00 + 3 × 0:30 (0:18 left in the period)"
+    );
+    assert_eq!(j["text"]["white_clock"], "0:50 + 3 × 0:30");
+    assert_eq!(j["text"]["paused"], "to call the referee");
+    // The numbers behind the faces.
+    let black = &j["view"]["clocks"]["black"];
+    assert_eq!(black["main_ms"], 0, "{black}");
+    assert_eq!(black["overtime_ms"], 18_000, "{black}");
+    assert_eq!(black["count"], 3, "{black}");
+    assert_eq!(black["time_left_ms"], 78_000, "{black}");
+    let white = &j["view"]["clocks"]["white"];
+    assert_eq!(white["main_ms"], 50_000, "{white}");
+    assert_eq!(white["count"], 3, "{white}");
+    for (what, text) in every_text_output(&t, &[g.to_string()]) {
+        scan(&what, &text);
+    }
+}
+
+/// Canadian overtime through `kifu append`: the stones and the time left in
+/// the block, and a pause that keeps what the running side had used.
+#[test]
+fn canadian_overtime_reads_as_stones_in_the_time_left() {
+    let t = Table::new();
+    let game = t.new_game(
+        T0,
+        &[
+            "--size",
+            "19",
+            "--ruleset",
+            "lgc-2023",
+            "--time",
+            "canadian:1m+10/5m",
+        ],
+    );
+    let g = &game[..12];
+    let mut at = T0;
+    let mut step = |who: &str, dt: u64, body: &str| {
+        at += dt;
+        t.append(&game, who, at, body);
+    };
+    step("ref", 1_000, r#"{"clock_started":{"running":"black"}}"#); // 1
+    step("b", 89_500, &stone("black", 15, 3)); // 2
+    step("b", 500, &press("black")); // 3: 1:30, the block's first stone
+    step("w", 500, &stone("white", 3, 15)); // 4
+    step("w", 500, &press("white")); // 5: 1 s
+    step("b", 28_500, &stone("black", 16, 16)); // 6
+    step("b", 500, &press("black")); // 7: 29 s
+    step("w", 10_000, r#"{"clock_paused":{"reason":"toilet"}}"#); // 8
+    let paused = t.text(&["replay", g]);
+    assert!(
+        paused.contains(
+            "clocks: Black 0:00 + 8 stones in 4:01, White 0:49 + 10 stones in 5:00; paused for a toilet visit\n"
+        ),
+        "{paused}"
+    );
+    let j: serde_json::Value = serde_json::from_str(&t.text(&["replay", g, "--json"])).unwrap();
+    assert_eq!(j["text"]["black_clock"], "0:00 + 8 stones in 4:01");
+    assert_eq!(j["view"]["clocks"]["black"]["count"], 8);
+    assert_eq!(j["view"]["clocks"]["black"]["overtime_ms"], 241_000);
 }

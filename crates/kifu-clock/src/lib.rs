@@ -27,7 +27,8 @@
 //! - [`ClockEvent`] and [`PauseReason`] (LGC 2023's twelve reasons).
 //! - [`Clock`]: applies events, gives the [`Flag`], the faces and the
 //!   [`Discrepancy`] with a recorded [`ClockReading`].
-//! - [`format_time`] at a [`Resolution`] (the UEC Cup counts tenths).
+//! - [`format_time`] at a [`Resolution`] (the UEC Cup counts tenths), and
+//!   [`format_face`]: a [`PlayerFace`] in words (`59:27 + 5 × 0:30`).
 //! - SGF export: [`sgf_root_properties`] (`TM`, `OT`), [`sgf_move_properties`]
 //!   and [`sgf_player_properties`] (`BL`/`WL`, `OB`/`OW`); the mapping is
 //!   tabled in [`sgf`].
@@ -93,7 +94,7 @@ pub mod sgf;
 mod time_control;
 
 pub use clock::{Clock, Effect, Flag, MoveRecord, Overtime, PlayerClock};
-pub use display::{format_time, Resolution};
+pub use display::{format_face, format_time, Resolution};
 pub use error::ClockError;
 pub use event::{ClockEvent, PauseReason};
 pub use notation::{format_duration, parse_duration, parse_time_control, ParseError};

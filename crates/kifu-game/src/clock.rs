@@ -17,6 +17,25 @@ pub struct ClockFace {
     pub time_left_ms: u64,
     /// Byo-yomi periods or Canadian stones left, once main time is spent.
     pub overtime_left: Option<u32>,
+    /// Main time left, as the clock shows it.
+    pub main_ms: u64,
+    /// Time left in the byo-yomi period under way, the Canadian block or the
+    /// move (simple time); `None` for systems without overtime.
+    pub overtime_ms: Option<u64>,
+    /// Byo-yomi periods left (the one under way counted) or stones left in
+    /// the Canadian block, in main time as in overtime; `None` otherwise.
+    pub count: Option<u32>,
+}
+
+impl ClockFace {
+    /// The clock projection's face (`kifu_clock::PlayerFace`).
+    pub fn shown(&self) -> kifu_clock::PlayerFace {
+        kifu_clock::PlayerFace {
+            main_ms: self.main_ms,
+            overtime_ms: self.overtime_ms,
+            count: self.count,
+        }
+    }
 }
 
 /// Both clocks as they stand after one move, pauses while the referee was
@@ -34,44 +53,50 @@ pub struct MoveClocks {
 }
 
 impl GameState {
-    /// Both clocks as they are shown at the last event applied: the running
-    /// side counted down to the event's instant, the other at the start of
-    /// its next turn; `None` without a clock.
+    /// Both clocks as they are shown at the last event applied: the player
+    /// to move less the time used in the current turn (counted up to the
+    /// event's instant while the clock runs, up to the pause while it is
+    /// paused: LGC 2023, `docs/rules/lgc-tournament-rules-2023.txt`,
+    /// "Management of time", both timepieces are stopped), the other at the
+    /// start of his next turn; `None` without a clock.
     pub fn clock_faces(&self) -> Option<[ClockFace; 2]> {
         let c = self.clock.clock.as_ref()?;
         let at = self.at_ms.unwrap_or(0);
-        let mut out = [ClockFace {
-            time_left_ms: 0,
-            overtime_left: None,
-        }; 2];
-        for p in [kifu_clock::Player::Black, kifu_clock::Player::White] {
-            let pc = c.player(p);
-            let mut left = pc.budget_ms();
-            if self.clock.running == Some(colour_of(p)) {
-                if let Some(flag) = self.clock.flag_at_ms {
-                    left = flag.saturating_sub(at);
-                }
-            }
-            if self.clock.server_used_ms != [0, 0] {
-                if let Some(r) = self.clock.remaining_ms {
+        let server = (self.clock.server_used_ms != [0, 0])
+            .then_some(self.clock.remaining_ms)
+            .flatten();
+        Some(
+            [kifu_clock::Player::Black, kifu_clock::Player::White].map(|p| {
+                let pc = c.player(p);
+                let used = if c.to_move() == p {
+                    c.turn_used_at(at)
+                } else {
+                    0
+                };
+                let mut shown = pc.face(used);
+                let mut left = pc.budget_ms().saturating_sub(used);
+                // Under server timekeeping the server's count is the clock.
+                if let Some(r) = server {
                     left = r[p.index()];
+                    shown = kifu_clock::PlayerFace {
+                        main_ms: left,
+                        overtime_ms: None,
+                        count: None,
+                    };
                 }
-            }
-            let overtime_left = match pc.overtime {
-                kifu_clock::Overtime::ByoYomi { periods_left, .. } if pc.main_ms == 0 => {
-                    Some(periods_left)
+                ClockFace {
+                    time_left_ms: left,
+                    overtime_left: if shown.main_ms == 0 {
+                        shown.count
+                    } else {
+                        None
+                    },
+                    main_ms: shown.main_ms,
+                    overtime_ms: shown.overtime_ms,
+                    count: shown.count,
                 }
-                kifu_clock::Overtime::Canadian { moves_left, .. } if pc.main_ms == 0 => {
-                    Some(moves_left)
-                }
-                _ => None,
-            };
-            out[p.index()] = ClockFace {
-                time_left_ms: left,
-                overtime_left,
-            };
-        }
-        Some(out)
+            }),
+        )
     }
 
     /// After a clock press: both clocks as they stand, kept for the move

@@ -19,10 +19,17 @@ use crate::clock::ClockFace;
 use crate::record::{DisputeStatus, Phase};
 use crate::state::{BoardState, GameState};
 
+/// The digest version [`GameState::digest`] writes. Version 1 (0.2.0
+/// development) showed a paused clock at the start of the turn and each
+/// face as one budget; no record holds a state hash, so version 1 is not
+/// computed any more.
+pub const DIGEST_VERSION: u8 = 2;
+
 /// What the state hash covers, in the order hashed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StateDigest {
-    /// The digest's layout version (1).
+    /// The digest's layout version (2: clock faces with main time,
+    /// overtime time and count, a paused face at the pause; 1 before).
     pub version: u8,
     /// The last event applied.
     pub at_seq: Option<u64>,
@@ -72,7 +79,7 @@ impl GameState {
             BoardState::None => (Vec::new(), None, 0, [0; 2], [0; 2]),
         };
         StateDigest {
-            version: 1,
+            version: DIGEST_VERSION,
             at_seq: self.at_seq,
             board,
             to_move: self.to_move,

@@ -14,7 +14,7 @@ use kifu_ledger::Color;
 
 use crate::go::{GoBoard, Op};
 use crate::state::{name, BoardState, GameState};
-use crate::text::half_points;
+use crate::text::points_text;
 
 /// Each standing move is attributed to the other seat's colour: after an
 /// exchange, a seat plays the colour of the stones it played (a pass, which
@@ -109,7 +109,7 @@ impl GameState {
             ));
         }
         if let Some(k) = komi_half_points {
-            what.push(format!("the komi is {}", half_points(i64::from(k))));
+            what.push(format!("the komi is {}", points_text(i64::from(k))));
         }
         if what.is_empty() {
             what.push("the colours, handicap and komi stay as they are".to_string());
@@ -140,7 +140,7 @@ pub(crate) fn describe(
         parts.push(format!("handicap {h}"));
     }
     if let Some(k) = komi_half_points {
-        parts.push(format!("komi {}", half_points(i64::from(k))));
+        parts.push(format!("komi {}", points_text(i64::from(k))));
     }
     format!("the pairing is modified ({reason}): {}", parts.join(", "))
 }

@@ -3,7 +3,7 @@
 //! the replay page shows them from the `text` object of the replay JSON, so
 //! that the terminal and the browser say the same thing.
 
-use kifu_clock::{format_time, Resolution};
+use kifu_clock::{format_face, Resolution, TimeControl};
 use kifu_ledger::Color;
 use serde::Serialize;
 
@@ -18,7 +18,8 @@ pub struct StateText {
     pub phase: String,
     /// Whose turn it is: `Black`, `White`, or none.
     pub to_move: Option<String>,
-    /// Black's clock face (`10:30`, `0:25 (3 periods left)`), none without a clock.
+    /// Black's clock face (`10:30`, `59:27 + 5 × 0:30`, `0:00 + 12 stones
+    /// in 4:31`), none without a clock.
     pub black_clock: Option<String>,
     /// White's clock face.
     pub white_clock: Option<String>,
@@ -47,8 +48,12 @@ pub fn phase(p: &Phase) -> String {
 
 impl GameState {
     /// Both clock faces as the clocks show them (tenths where the rules
-    /// count tenths, whole seconds otherwise), with the byo-yomi periods or
-    /// Canadian stones left once main time is spent; `None` without a clock.
+    /// count tenths, whole seconds otherwise), in the shape the time control
+    /// is written: main time left, then the byo-yomi periods (`59:27 + 5 ×
+    /// 0:30`, `0:00 + 3 × 0:30 (0:12 left in the period)`) or the Canadian
+    /// block (`0:00 + 12 stones in 4:31`) left; a paused clock shows the
+    /// time left at the pause (`kifu_clock::format_face`). `None` without a
+    /// clock or in an untimed game.
     pub fn clock_faces_text(&self) -> Option<[String; 2]> {
         let faces = self.clock_faces()?;
         let res = if self.clock.resolution_ms < 1000 {
@@ -56,14 +61,19 @@ impl GameState {
         } else {
             Resolution::Seconds
         };
-        Some(faces.map(|f| {
-            let left = match f.overtime_left {
-                Some(1) => " (1 left in overtime)".to_string(),
-                Some(n) => format!(" ({n} left in overtime)"),
-                None => String::new(),
-            };
-            format!("{}{left}", format_time(f.time_left_ms, res))
-        }))
+        // Under server timekeeping the face is the limit less the server's
+        // count: sudden death, whatever the genesis's overtime.
+        let control = match self.clock.time_control {
+            Some(tc) if self.clock.server_used_ms == [0, 0] => tc,
+            Some(tc) => TimeControl::SuddenDeath {
+                main_ms: tc.main_ms(),
+            },
+            None => return None,
+        };
+        if !control.is_timed() {
+            return None;
+        }
+        Some(faces.map(|f| format_face(&f.shown(), &control, res)))
     }
 
     /// The state in words.

@@ -39,7 +39,7 @@ pub fn describe(body: &Body, notation: &Notation) -> String {
             g.board_size,
             g.ruleset,
             g.handicap,
-            crate::text::half_points(i64::from(g.komi_half_points)),
+            crate::text::points_text(i64::from(g.komi_half_points)),
             crate::words::time_control(&crate::convert::clock_time_control(&g.time_control))
         ),
         Body::ClockStarted { running } => format!("clock started, {} to move", who(running)),

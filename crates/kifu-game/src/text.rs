@@ -1,5 +1,10 @@
 //! Text for values shared by every output: SGF point letters, results and
 //! half-points, colour and point conversions.
+//!
+//! A half point is written two ways: in a result code, SGF style
+//! (`B+3.5`, [`result_text`], [`half_points`]), and in words as a referee
+//! writes a score (`komi 7½`, `Black 2, White 9½`, [`points_text`]). Every
+//! sentence uses [`points_text`]; [`half_points`] is for codes and SGF.
 
 use kifu_ledger::{Color, GameResult, Outcome, Point, ResultBy};
 
@@ -16,7 +21,8 @@ pub fn sgf_point(p: Point) -> String {
     format!("{}{}", c(p.x), c(p.y))
 }
 
-/// Half-points as points: `7.5`, `-3`, `0`.
+/// Half-points as points in a code or an SGF value: `7.5`, `-3`, `0`.
+/// Sentences use [`points_text`].
 pub fn half_points(h: i64) -> String {
     let sign = if h < 0 { "-" } else { "" };
     let a = h.unsigned_abs();
@@ -38,7 +44,8 @@ pub fn points_text(h: i64) -> String {
     }
 }
 
-/// A result in words: `W+7.5`, `B+R`, `draw (score)`, ...
+/// A result as its short code, SGF style: `W+7.5`, `B+R`, and in words
+/// where SGF has no code: `draw (score)`, `no result (forfeit)`.
 pub fn result_text(r: &GameResult) -> String {
     let who = match &r.outcome {
         Outcome::Win(Color::Black) => "B+",

@@ -373,7 +373,7 @@ fn a_modified_pairing_is_told_in_words_in_the_story() {
     assert_eq!(note.kind, "pairing modified");
     assert!(
         note.summary
-            .contains("the seats play each other's colours, komi 6.5"),
+            .contains("the seats play each other's colours, komi 6½"),
         "{}",
         note.summary
     );

@@ -7,7 +7,7 @@
 mod support;
 use support::*;
 
-use kifu_game::digest::state_hashes;
+use kifu_game::digest::{state_hashes, DIGEST_VERSION};
 use kifu_game::GameState;
 use kifu_ledger::testkit::{sample_game, Cast};
 use kifu_ledger::*;
@@ -24,10 +24,36 @@ fn games() -> Vec<(&'static str, Vec<Event>)> {
     uec.mv(B, "ee");
     let s = uec.mv(W, "ee");
     uec.notice(B, s);
+    // Byo-yomi: a move into the periods, then a pause in the middle of one
+    // (the face keeps the time used before the pause).
+    let mut byo = G::with(
+        GameKind::Go,
+        "lgc-2023",
+        19,
+        TimeControl::Byoyomi {
+            main_ms: MIN,
+            periods: 3,
+            period_ms: 30_000,
+        },
+        |_| {},
+    );
+    byo.at(1_000);
+    byo.start_clock();
+    byo.at(81_000);
+    byo.mv(B, "dd");
+    byo.at(91_000);
+    byo.mv(W, "pp");
+    byo.at(104_000);
+    byo.referee(Body::ClockPaused {
+        reason: PauseReason::CallReferee,
+    });
+    byo.at(704_000);
+    byo.referee(Body::ClockResumed { running: B });
     vec![
         ("testkit sample game", sample),
         ("lgc-2023 ko retake unwound", ko.events),
         ("uec-cup occupied point loses", uec.events),
+        ("lgc-2023 byo-yomi paused in a period", byo.events),
     ]
 }
 
@@ -44,7 +70,7 @@ fn state_hashes_are_pinned_by_the_vectors() {
         })
         .collect();
     let doc = serde_json::json!({
-        "digest_version": 1,
+        "digest_version": DIGEST_VERSION,
         "what": "BLAKE3 of the postcard bytes of kifu_game::digest::StateDigest after each event",
         "games": computed,
     });
