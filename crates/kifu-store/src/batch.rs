@@ -268,16 +268,19 @@ impl Store {
                     };
                     let mut cursors = Vec::with_capacity(planned.len());
                     let mut log = crate::tlog::TxLog::start(tl, next)?;
+                    let first = next;
+                    let mut places = Vec::with_capacity(planned.len() * crate::FEED_ENTRY);
                     for p in &planned {
                         let key = event_key(&p.game, p.seq);
                         ev.insert(&key[..], crate::layout::event_value(&p.stored, next))?;
-                        fd.insert(&next.to_be_bytes()[..], &key[..])?;
+                        places.extend_from_slice(&key);
                         log.append(next, &p.game, p.seq, &p.hash)?;
                         cursors.push(next);
                         next += 1;
                     }
                     if !planned.is_empty() {
                         mt.insert(FEED_NEXT, &next.to_be_bytes())?;
+                        fd.insert(&first.to_be_bytes()[..], places)?;
                         log.finish()?;
                     }
                     Ok((cursors, next))

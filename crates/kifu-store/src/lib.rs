@@ -176,6 +176,9 @@ pub enum Expect {
     After(Hash),
 }
 
+/// Attempts after the first to take a store's lock, 50 ms apart.
+const LOCK_RETRIES: u32 = 10;
+
 /// Records written per transaction and sync by [`Store::import`].
 pub const IMPORT_CHUNK: usize = 8192;
 
@@ -204,6 +207,8 @@ pub struct Store {
 }
 
 const FEED_NEXT: &[u8] = b"feed_next";
+/// Bytes per record in a feed entry (`game || seq`).
+const FEED_ENTRY: usize = 40;
 
 fn event_key(game: &Hash, seq: u64) -> [u8; 40] {
     let mut k = [0u8; 40];
@@ -253,21 +258,36 @@ impl Store {
     /// (`layout.rs`).
     fn open_inner(dir: &Path, migrate: bool) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir)?;
-        let db = sled::Config::new()
-            .path(dir)
-            // No background flusher: everything reaches the disk in the group
-            // commit, where the blob files are synced before the log.
-            .flush_every_ms(None)
-            .open()
-            .map_err(|e| match e {
-                sled::Error::Io(io)
-                    if io.kind() == std::io::ErrorKind::WouldBlock
-                        || io.to_string().contains("could not acquire lock") =>
-                {
-                    StoreError::Locked(dir.display().to_string())
+        let open = || {
+            sled::Config::new()
+                .path(dir)
+                // No background flusher: everything reaches the disk in the
+                // group commit, where the blob files are synced before the log.
+                .flush_every_ms(None)
+                .open()
+                .map_err(|e| match e {
+                    sled::Error::Io(io)
+                        if io.kind() == std::io::ErrorKind::WouldBlock
+                            || io.to_string().contains("could not acquire lock") =>
+                    {
+                        StoreError::Locked(dir.display().to_string())
+                    }
+                    e => StoreError::Sled(e),
+                })
+        };
+        // A store just closed in this process can keep its lock for a few
+        // milliseconds while sled's writer threads end: a lock is retried
+        // for at most half a second before it is reported.
+        let mut tries = 0;
+        let db = loop {
+            match open() {
+                Err(StoreError::Locked(_)) if tries < LOCK_RETRIES => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
                 }
-                e => StoreError::Sled(e),
-            })?;
+                other => break other?,
+            }
+        };
         let events = db.open_tree("events")?;
         let feed = db.open_tree("feed")?;
         let meta = db.open_tree("meta")?;
@@ -440,12 +460,58 @@ impl Store {
 
     /// Number of records in the feed (and so in the store).
     pub fn len(&self) -> usize {
-        self.feed.len()
+        // The last feed entry's first cursor and its count.
+        match self.feed.iter().next_back() {
+            Some(Ok((k, v))) => parse_u64(&k)
+                .map(|c| c as usize + v.len() / FEED_ENTRY)
+                .unwrap_or(0),
+            _ => 0,
+        }
     }
 
     /// True when nothing is stored.
     pub fn is_empty(&self) -> bool {
         self.feed.is_empty()
+    }
+
+    /// `(cursor, game, seq)` of up to `limit` records from cursor `start`.
+    ///
+    /// A feed entry is keyed by the first cursor of one commit, and its value
+    /// is the `game || seq` of each record of the commit, in cursor order
+    /// (one key per commit; stores written before kept one entry per record,
+    /// which is the same form with one record).
+    fn feed_places(&self, start: u64, limit: usize) -> Result<Vec<(u64, Hash, u64)>, StoreError> {
+        let mut out = Vec::new();
+        if limit == 0 {
+            return Ok(out);
+        }
+        // The entry holding `start`, if it begins before it.
+        let from = match self.feed.range(..=start.to_be_bytes()).next_back() {
+            Some(kv) => parse_u64(&kv?.0)?,
+            None => start,
+        };
+        for kv in self.feed.range(from.to_be_bytes()..) {
+            let (k, v) = kv?;
+            let first = parse_u64(&k)?;
+            if v.is_empty() || v.len() % FEED_ENTRY != 0 {
+                return Err(StoreError::Damaged(format!(
+                    "feed entry {first} of {} bytes",
+                    v.len()
+                )));
+            }
+            for (i, place) in v.chunks(FEED_ENTRY).enumerate() {
+                let cursor = first + i as u64;
+                if cursor < start {
+                    continue;
+                }
+                let (game, seq) = parse_game_key(place)?;
+                out.push((cursor, game, seq));
+                if out.len() >= limit {
+                    return Ok(out);
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Up to `limit` feed items after `after` (from the start when `None`).
@@ -459,10 +525,7 @@ impl Store {
             return Ok(Vec::new());
         }
         let mut out = Vec::new();
-        for kv in self.feed.range(start.to_be_bytes()..).take(limit) {
-            let (k, v) = kv?;
-            let cursor = parse_u64(&k)?;
-            let (game, seq) = parse_game_key(&v)?;
+        for (cursor, game, seq) in self.feed_places(start, limit)? {
             let record = self.get(&game, seq)?.ok_or_else(|| {
                 StoreError::Damaged(format!("feed {cursor} points at a missing record"))
             })?;
@@ -735,6 +798,8 @@ impl Store {
                 let mut out = Vec::with_capacity(planned.len());
                 let mut heads: HashMap<Hash, Option<Head>> = HashMap::new();
                 let mut log = tlog::TxLog::start(tl, next)?;
+                let first = next;
+                let mut places = Vec::with_capacity(planned.len() * FEED_ENTRY);
                 for Planned {
                     game,
                     head,
@@ -774,7 +839,7 @@ impl Store {
                         layout::event_value(stored, next),
                     )?;
                     heads.insert(*game, Some(*head));
-                    fd.insert(&next.to_be_bytes()[..], &event_key(game, head.seq)[..])?;
+                    places.extend_from_slice(&event_key(game, head.seq));
                     log.append(next, game, head.seq, &head.hash)?;
                     out.push(Appended {
                         game: *game,
@@ -786,6 +851,9 @@ impl Store {
                     next += 1;
                 }
                 mt.insert(FEED_NEXT, &next.to_be_bytes())?;
+                if !places.is_empty() {
+                    fd.insert(&first.to_be_bytes()[..], places)?;
+                }
                 log.finish()?;
                 Ok(out)
             });

@@ -384,7 +384,7 @@ impl Store {
     /// existed gets its leaves now, once, in feed order.
     pub(crate) fn tlog_catch_up(&self) -> Result<(), StoreError> {
         let mut size = self.tree_size()?;
-        let feed_len = self.feed.len() as u64;
+        let feed_len = self.len() as u64;
         while size < feed_len {
             let items = self.feed(size.checked_sub(1), 4096)?;
             if items.is_empty() {

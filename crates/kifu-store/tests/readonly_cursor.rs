@@ -190,7 +190,9 @@ fn usage_counts_every_tree_and_the_cursor_costs_no_key_of_its_own() {
     let stored: u64 = c.records.iter().map(|r| r.to_stored().len() as u64).sum();
     // Each value is the record and its 8-byte cursor.
     assert_eq!(tree("events").value_bytes, stored + 8 * n);
-    assert_eq!(tree("feed").keys, n);
+    // One feed entry for the one commit, `game || seq` for each record.
+    assert_eq!(tree("feed").keys, 1);
+    assert_eq!(tree("feed").value_bytes, 40 * n);
     // A game's head is its last record: no tree of heads.
     assert!(u.trees.iter().all(|t| t.name != "heads"), "{u:?}");
     // The log: one append, so one key for every hash it completed (2n - 1
