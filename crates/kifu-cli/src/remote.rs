@@ -348,6 +348,18 @@ impl Client {
         }
     }
 
+    /// A client of the server at `base` whose requests may take up to
+    /// `wait` (a whole-store verification answers when it is done).
+    pub fn with_timeout(base: &str, wait: Duration) -> Client {
+        Client {
+            base: base.to_string(),
+            agent: ureq::AgentBuilder::new()
+                .timeout_connect(Duration::from_secs(10))
+                .timeout(wait)
+                .build(),
+        }
+    }
+
     fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
