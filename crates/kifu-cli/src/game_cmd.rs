@@ -273,7 +273,7 @@ fn signer_cell(name: &str, suffix: &str) -> String {
         out.push_str(&tail);
         used += tail.chars().map(cell).sum::<usize>();
     }
-    out.extend(std::iter::repeat_n(' ', SIGNER_COLUMN.saturating_sub(used)));
+    out.push_str(&" ".repeat(SIGNER_COLUMN.saturating_sub(used)));
     out
 }
 
