@@ -64,11 +64,35 @@ fn the_store_verified_by_the_server_reads_as_a_local_verification() {
     );
     assert_ne!(expected, local_text, "the local text names its store");
     assert_eq!(served_text, expected);
+    let progress = err(&o);
     assert!(
-        err(&o).contains(&format!("verifying {events} events at server {url}")),
-        "progress on stderr: {}",
-        err(&o)
+        progress.contains(&format!("verifying {events} events at server {url}")),
+        "progress on stderr: {progress}"
     );
+    assert!(
+        progress.contains(&format!(
+            "verifying {events} events at server {url}: 2 of 2 games, {events} events verified"
+        )),
+        "progress on stderr: {progress}"
+    );
+    // The streamed answer: progress lines, then the report.
+    let streamed = ureq::get(&format!("{url}/verify?progress=1"))
+        .call()
+        .unwrap();
+    assert_eq!(streamed.content_type(), "application/x-ndjson");
+    let lines: Vec<Value> = streamed.into_string().unwrap().lines().map(json).collect();
+    let (last, before) = lines.split_last().unwrap();
+    assert!(!before.is_empty());
+    assert!(
+        before.iter().all(|l| l["progress"]["games"] == 2),
+        "{lines:?}"
+    );
+    let mut report = last["report"].clone();
+    report
+        .as_object_mut()
+        .unwrap()
+        .insert("manifest".into(), Value::Null);
+    assert_eq!(report, local_json);
     // Nothing was downloaded into the client's directory.
     assert!(!client.join("db").exists());
     // A file is still verified here, offline, even with a server named.

@@ -407,6 +407,19 @@ impl Client {
         Ok((status, out))
     }
 
+    /// GETs `path`; the answer's body, read as it arrives.
+    pub(crate) fn get_reader(
+        &self,
+        path: &str,
+    ) -> Result<Box<dyn std::io::Read + Send + Sync + 'static>, Failure> {
+        let r = self
+            .agent
+            .get(&self.url(path))
+            .call()
+            .map_err(|e| self.failure(e))?;
+        Ok(r.into_reader())
+    }
+
     pub(crate) fn get_bytes(&self, path: &str) -> Result<Vec<u8>, Failure> {
         let r = self
             .agent

@@ -25,8 +25,7 @@ const VERDICT_WAIT: Duration = Duration::from_secs(3600);
 /// `kifu --server URL verify [--json] [--progress]`.
 pub fn verify(url: &str, as_json: bool, progress: bool) -> CmdResult {
     let client = Client::with_timeout(url, VERDICT_WAIT);
-    // The feed's next cursor is the number of events stored: said while
-    // the server works, with the time so far (the server answers at the end).
+    // The feed's next cursor is the number of events stored.
     let events = client
         .get_json("/healthz")
         .ok()
@@ -35,11 +34,64 @@ pub fn verify(url: &str, as_json: bool, progress: bool) -> CmdResult {
         Some(n) => format!("verifying {} at server {url}", count(n, "event")),
         None => format!("verifying the store at server {url}"),
     };
-    let pb = crate::archive_cmd::verify_progress(line, progress);
-    let answer = client.get_json("/verify");
+    let pb = crate::archive_cmd::verify_progress(line.clone(), progress);
+    let answer = read_verdict(&client, &mut |p| {
+        let said = format!(
+            "{line}: {} of {} games, {} verified",
+            p.games_done,
+            p.games,
+            count(p.records_done, "event")
+        );
+        pb.set_message(said.clone());
+        if progress && pb.is_hidden() {
+            eprintln!("{said}");
+        }
+    });
     pb.finish_and_clear();
     let report = report_from_json(&answer?)?;
     crate::archive_cmd::print_report(&report, None, &format!("server {url}"), as_json)
+}
+
+/// How far the server's verification has gone (its progress line).
+struct Progress {
+    games_done: u64,
+    games: u64,
+    records_done: u64,
+}
+
+/// Reads `GET /verify?progress=1`: the progress lines, told to `progress`
+/// as they come, and the report. A server that does not stream answers the
+/// report alone, which is taken as it is.
+fn read_verdict(client: &Client, progress: &mut dyn FnMut(Progress)) -> Result<Value, Failure> {
+    use std::io::BufRead as _;
+    let reader = std::io::BufReader::new(client.get_reader("/verify?progress=1")?);
+    for line in reader.lines() {
+        let line = line.map_err(|e| Failure::new(format!("reading the server's answer: {e}")))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut v: Value = serde_json::from_str(&line)
+            .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))?;
+        if let Some(p) = v.get("progress") {
+            progress(Progress {
+                games_done: p["games_done"].as_u64().unwrap_or(0),
+                games: p["games"].as_u64().unwrap_or(0),
+                records_done: p["records_done"].as_u64().unwrap_or(0),
+            });
+        } else if let Some(e) = v.get("error") {
+            return Err(Failure::new(format!(
+                "server: {}",
+                e["message"].as_str().unwrap_or("the verification stopped")
+            )));
+        } else if v.get("report").is_some() {
+            return Ok(v["report"].take());
+        } else {
+            return Ok(v);
+        }
+    }
+    Err(Failure::new(
+        "the server's answer ended before its verification report",
+    ))
 }
 
 fn bad(what: &str) -> Failure {
