@@ -3,10 +3,12 @@
 //! at a time (chains and the evidence of forks kept beside them), instead
 //! of downloading every record to verify here.
 //!
-//! The answer is the document of `kifu verify --json`; it is read back into
-//! the library's report, so that the text, the JSON and the exit code are
-//! those of verifying a local store (`archive_cmd`), with only the place
-//! named differently.
+//! It asks for `/verify?progress=1`: a progress line after each run of
+//! games (shown as the spinner's message, or as lines with `--progress`),
+//! then the report. The report is the document of `kifu verify --json`;
+//! it is read back into the library's report, so that the text, the JSON
+//! and the exit code are those of verifying a local store (`archive_cmd`),
+//! with only the place named differently.
 
 use std::time::Duration;
 
