@@ -92,7 +92,16 @@ fn checkpoints_survive_a_reopen() {
         store.save_checkpoint(3, &a).unwrap();
         store.save_checkpoint(3, &b).unwrap();
     }
-    let store = Store::open(dir.path()).unwrap();
+    // sled's flusher thread may hold the lock a moment after the handle is
+    // gone: a bounded retry.
+    let store = (0..200)
+        .find_map(|_| {
+            Store::open(dir.path()).ok().or_else(|| {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                None
+            })
+        })
+        .unwrap_or_else(|| Store::open(dir.path()).unwrap());
     assert_eq!(store.checkpoints_at(3).unwrap().len(), 2);
     assert_eq!(store.latest_checkpoint().unwrap(), Some((3, b)));
 }
