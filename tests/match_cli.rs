@@ -697,27 +697,6 @@ fn operators_with_keys_hold_the_seats_and_sign_the_result_sheet() {
     assert_eq!(roles, ["black", "white", "recorder", "referee", "director"]);
 }
 
-/// A `kifu serve` child, stopped (and reaped) however the test ends.
-struct Served(std::process::Child);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("kill")
-            .arg("-TERM")
-            .arg(self.0.id().to_string())
-            .status();
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.0.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// `kifu match --server URL`: the server's store holds the match as it is
 /// played (the live feed and the replay page read it there), verified.
 #[test]
@@ -725,29 +704,10 @@ fn a_match_records_through_a_running_server() {
     if skip_without_python() {
         return;
     }
-    use std::io::{BufRead, BufReader};
     let t = tempfile::tempdir().unwrap();
     let served = t.path().join("served");
-    let mut server = Served(
-        kifu()
-            .arg("--data")
-            .arg(&served)
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let mut lines = BufReader::new(server.0.stdout.take().unwrap()).lines();
-    let url = loop {
-        match lines.next() {
-            Some(Ok(l)) if l.starts_with("listening on ") => {
-                break l.trim_start_matches("listening on ").to_string()
-            }
-            Some(Ok(_)) => {}
-            _ => panic!("kifu serve did not start"),
-        }
-    };
+    let server = Served::start(&served, &[]);
+    let url = server.url.clone();
     let client = t.path().join("client");
     let slow = format!("{} --moves 3", fake());
     let o = play(
@@ -768,5 +728,5 @@ fn a_match_records_through_a_running_server() {
     // Nothing was written beside the client: its data directory holds keys
     // and logs only, no store.
     assert!(!client.join("db").exists());
-    drop(server);
+    server.stop();
 }

@@ -32,56 +32,6 @@ use serde_json::{json, Value};
 /// Longest wait for anything the browser or the server does.
 const WAIT: Duration = Duration::from_secs(30);
 
-/// A `kifu serve` started by a test, stopped by pid.
-struct Served {
-    child: Child,
-    url: String,
-}
-
-impl Served {
-    fn start(data: &Path) -> Served {
-        let mut child = kifu()
-            .arg("--data")
-            .arg(data)
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("kifu serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("kifu serve prints its address");
-        let url = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-            .to_string();
-        Served { child, url }
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
-        wait_bounded(&mut self.child, Duration::from_secs(30));
-    }
-}
-
-fn wait_bounded(child: &mut Child, limit: Duration) {
-    let start = Instant::now();
-    while start.elapsed() < limit {
-        if let Ok(Some(_)) = child.try_wait() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
 fn chromium() -> Option<&'static str> {
     ["chromium", "chromium-browser"].into_iter().find(|c| {
         Command::new(c)
@@ -476,7 +426,7 @@ fn the_committee_steps_to_the_illegal_move_the_judgement_and_the_decision() {
     let t = tempfile::tempdir().unwrap();
     let data = t.path().join("served");
     let client = t.path().join("client");
-    let server = Served::start(&data);
+    let server = Served::start(&data, &[]);
     let url = server.url.clone();
     let demo: Value =
         serde_json::from_str(&ok(&run(&client, &["--server", &url, "demo", "--json"]))).unwrap();
@@ -671,7 +621,7 @@ fn a_game_recorded_while_the_page_is_open_appears_and_grows_live() {
     let t = tempfile::tempdir().unwrap();
     let data = t.path().join("served");
     let client = t.path().join("client");
-    let server = Served::start(&data);
+    let server = Served::start(&data, &[]);
     let url = server.url.clone();
     ok(&run(&client, &["--server", &url, "demo", "--json"]));
 

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -18,70 +18,6 @@ use kifu_ledger::testkit::{Cast, ChainBuilder};
 use kifu_ledger::{verify_records, Body, Color, Event, Head, Record};
 use kifu_store::Store;
 use serde_json::Value;
-
-/// A `kifu serve` started by a test, stopped by pid.
-struct Served {
-    child: Child,
-    url: String,
-}
-
-impl Served {
-    fn start(data: &Path, extra: &[&str]) -> Served {
-        let mut child = kifu()
-            .arg("--data")
-            .arg(data)
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("kifu serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("kifu serve prints its address");
-        let url = line
-            .trim()
-            .strip_prefix("listening on ")
-            .unwrap_or_else(|| panic!("unexpected first line: {line:?}"))
-            .to_string();
-        Served { child, url }
-    }
-
-    fn signal(&self, sig: &str) {
-        let st = std::process::Command::new("kill")
-            .args([sig, &self.child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(st.success());
-    }
-
-    /// SIGTERM, and the exit status.
-    fn terminate(mut self) -> std::process::ExitStatus {
-        self.signal("-TERM");
-        wait_bounded(&mut self.child, Duration::from_secs(30))
-    }
-
-    /// SIGKILL.
-    fn kill(mut self) {
-        self.child.kill().expect("kill");
-        let _ = self.child.wait();
-    }
-}
-
-fn wait_bounded(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(st) = child.try_wait().expect("wait") {
-            return st;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("the server did not stop within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 fn get_json(url: &str) -> (u16, Value) {
     let r = match ureq::get(url).call() {

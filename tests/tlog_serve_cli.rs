@@ -10,69 +10,12 @@ mod common;
 use common::*;
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-
-/// A `kifu serve` started by a test, stopped by pid.
-struct Served {
-    child: Child,
-    url: String,
-}
-
-impl Served {
-    fn start(data: &Path, extra: &[&str]) -> Served {
-        let mut child = kifu()
-            .arg("--data")
-            .arg(data)
-            .args(["serve", "--listen", "127.0.0.1:0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("kifu serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("kifu serve prints its address");
-        let url = match line.trim().strip_prefix("listening on ") {
-            Some(u) => u.to_string(),
-            None => {
-                let mut e = String::new();
-                if let Some(mut s) = child.stderr.take() {
-                    let _ = s.read_to_string(&mut e);
-                }
-                let _ = child.kill();
-                panic!("kifu serve did not start: {line:?} {e}");
-            }
-        };
-        Served { child, url }
-    }
-
-    /// SIGTERM, and a bounded wait for the exit.
-    fn stop(mut self) {
-        let st = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .expect("kill runs");
-        assert!(st.success());
-        let start = Instant::now();
-        loop {
-            if let Some(st) = self.child.try_wait().expect("wait") {
-                assert!(st.success(), "kifu serve exited with {st}");
-                return;
-            }
-            if start.elapsed() > Duration::from_secs(30) {
-                let _ = self.child.kill();
-                panic!("the server did not stop within 30 s");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
 
 /// GET: status, headers we look at, body bytes.
 fn get(url: &str) -> (u16, BTreeMap<String, String>, Vec<u8>) {

@@ -67,3 +67,8 @@ pub fn peers_required() -> bool {
         .map(|v| v == "1")
         .unwrap_or(false)
 }
+
+#[path = "served.rs"]
+mod served;
+#[allow(unused_imports)]
+pub use served::{wait_bounded, Served, SERVER_WAIT};

@@ -56,7 +56,9 @@ pub fn report_json(r: &VerifyReport, manifest: Option<&ManifestCheck>) -> serde_
     v
 }
 
-fn print_report(
+/// Prints a verification report as `kifu verify` does (text or JSON);
+/// a report with problems is the failure returned (exit code 3).
+pub(crate) fn print_report(
     r: &VerifyReport,
     manifest: Option<&ManifestCheck>,
     what: &str,
@@ -128,7 +130,7 @@ fn print_report(
                 "manifest: unsigned; it states {} (export with --key to sign it)",
                 count(m.manifest.games.len(), "head")
             ),
-            None if what.starts_with("store") => {}
+            None if what.starts_with("store ") || what.starts_with("server ") => {}
             None => {
                 say!("note: no manifest (an archive of kifu 0.1): completeness cannot be shown")
             }
@@ -219,7 +221,7 @@ fn verifying_line(n: usize, bytes: Option<usize>, eta: Option<Duration>) -> Stri
 
 /// A spinner with the count, the estimate and the time so far (on a
 /// terminal); with `lines`, a plain line on stderr otherwise.
-fn verify_progress(line: String, lines: bool) -> indicatif::ProgressBar {
+pub(crate) fn verify_progress(line: String, lines: bool) -> indicatif::ProgressBar {
     if !std::io::stderr().is_terminal() {
         if lines {
             eprintln!("{line}");
@@ -266,20 +268,23 @@ fn verify_file_showing(file: &Path, show: bool, lines: bool) -> Result<ArchiveVe
 pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
     match &a.file {
         Some(f) => {
-            let v = verify_file_showing(f, true, false)?;
+            let v = verify_file_showing(f, true, a.progress)?;
             print_report(v.report(), v.manifest(), &f.display().to_string(), a.json)
+        }
+        // The server verifies its store where it is.
+        None if crate::remote::server().is_some() => {
+            let url = crate::remote::server().unwrap_or_default();
+            crate::verify_served::verify(url, a.json, a.progress)
         }
         None => {
             let pb = spinner("reading the store");
             let store = open_existing(data)?;
-            let place = crate::remote::server()
-                .map(|url| format!("server {url}"))
-                .unwrap_or_else(|| format!("store {}", data.display()));
+            let place = format!("store {}", data.display());
             let records = store.records_for_verification()?;
             pb.finish_and_clear();
             let pb = verify_progress(
                 verifying_line(records.len(), None, estimate(&records)),
-                false,
+                a.progress,
             );
             let report = verify_records(&records);
             pb.finish_and_clear();

@@ -346,6 +346,10 @@ pub struct VerifyArgs {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Show what is being verified on stderr even when it is not a
+    /// terminal (a terminal gets a spinner anyway).
+    #[arg(long)]
+    pub progress: bool,
 }
 
 /// `kifu export`.

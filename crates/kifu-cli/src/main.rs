@@ -43,6 +43,7 @@ mod tlog_cmd;
 mod tlog_remote;
 mod tournament_cmd;
 mod tournament_verify;
+mod verify_served;
 
 use std::process::ExitCode;
 

@@ -348,6 +348,18 @@ impl Client {
         }
     }
 
+    /// A client of the server at `base` whose requests may take up to
+    /// `wait` (a whole-store verification answers when it is done).
+    pub fn with_timeout(base: &str, wait: Duration) -> Client {
+        Client {
+            base: base.to_string(),
+            agent: ureq::AgentBuilder::new()
+                .timeout_connect(Duration::from_secs(10))
+                .timeout(wait)
+                .build(),
+        }
+    }
+
     fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
@@ -393,6 +405,19 @@ impl Client {
             .read_to_end(&mut out)
             .map_err(|e| Failure::new(format!("reading the server's answer: {e}")))?;
         Ok((status, out))
+    }
+
+    /// GETs `path`; the answer's body, read as it arrives.
+    pub(crate) fn get_reader(
+        &self,
+        path: &str,
+    ) -> Result<Box<dyn std::io::Read + Send + Sync + 'static>, Failure> {
+        let r = self
+            .agent
+            .get(&self.url(path))
+            .call()
+            .map_err(|e| self.failure(e))?;
+        Ok(r.into_reader())
     }
 
     pub(crate) fn get_bytes(&self, path: &str) -> Result<Vec<u8>, Failure> {

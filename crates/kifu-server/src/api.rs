@@ -414,13 +414,28 @@ pub async fn game_verify(
     .await
 }
 
+/// `GET /verify`'s query.
+#[derive(Debug, Deserialize)]
+pub struct VerifyQuery {
+    /// `1`: NDJSON, progress lines then the report
+    /// ([`crate::whole::verify_body`]).
+    pub progress: Option<String>,
+}
+
 /// `GET /verify`: `kifu verify --json` of the whole store (its chains and
 /// the evidence of forks), verified a run of games at a time
-/// ([`crate::whole`]).
-pub async fn store_verify(State(app): State<Arc<App>>) -> Result<Json<Value>, ApiError> {
+/// ([`crate::whole`]); with `?progress=1`, streamed with progress lines.
+pub async fn store_verify(
+    State(app): State<Arc<App>>,
+    Query(q): Query<VerifyQuery>,
+) -> Result<Response, ApiError> {
+    if matches!(q.progress.as_deref(), Some("1" | "true")) {
+        let body = crate::whole::verify_body(app.store.clone());
+        return Ok(([(header::CONTENT_TYPE, "application/x-ndjson")], body).into_response());
+    }
     blocking(move || {
         let report = crate::whole::verify_store(&app.store)?;
-        Ok(Json(document::verify_report_json(&report)))
+        Ok(Json(document::verify_report_json(&report)).into_response())
     })
     .await
 }

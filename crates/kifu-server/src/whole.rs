@@ -161,6 +161,31 @@ fn add(total: &mut VerifyReport, r: VerifyReport) {
 ///
 /// Storage errors.
 pub fn verify_store(store: &Store) -> Result<VerifyReport, StoreError> {
+    Ok(verify_store_showing(store, &mut |_| true)?.unwrap_or_default())
+}
+
+/// How far a store's verification has gone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VerifyProgress {
+    /// Games verified so far.
+    pub games_done: usize,
+    /// Games in the store.
+    pub games: usize,
+    /// Records verified so far (evidence of forks included).
+    pub records_done: u64,
+}
+
+/// [`verify_store`], telling `progress` after each run of games it
+/// verified (about [`CHUNK_RECORDS`] records); stops early, with `None`,
+/// when `progress` answers false (the reader went away).
+///
+/// # Errors
+///
+/// Storage errors.
+pub fn verify_store_showing(
+    store: &Store,
+    progress: &mut dyn FnMut(VerifyProgress) -> bool,
+) -> Result<Option<VerifyReport>, StoreError> {
     // Evidence of forks is rare and small: grouped by game up front.
     let mut evidence: BTreeMap<Hash, Vec<Record>> = BTreeMap::new();
     for r in store.evidence()? {
@@ -168,19 +193,35 @@ pub fn verify_store(store: &Store) -> Result<VerifyReport, StoreError> {
     }
     let mut total = VerifyReport::default();
     let mut run: Vec<Record> = Vec::new();
-    for g in store.games()? {
-        run.extend(store.read(&g, 0, None)?);
-        if let Some(ev) = evidence.remove(&g) {
+    let games = store.games()?;
+    let mut at = VerifyProgress {
+        games_done: 0,
+        games: games.len(),
+        records_done: 0,
+    };
+    for (i, g) in games.iter().enumerate() {
+        run.extend(store.read(g, 0, None)?);
+        if let Some(ev) = evidence.remove(g) {
             run.extend(ev);
         }
         if run.len() >= CHUNK_RECORDS {
+            at.records_done += run.len() as u64;
             add(&mut total, verify_records(&std::mem::take(&mut run)));
+            at.games_done = i + 1;
+            if !progress(at) {
+                return Ok(None);
+            }
         }
     }
     // Evidence of games with no chain in the store.
     run.extend(evidence.into_values().flatten());
     if !run.is_empty() || total.games.is_empty() && total.records == 0 {
+        at.records_done += run.len() as u64;
         add(&mut total, verify_records(&run));
+    }
+    at.games_done = at.games;
+    if !progress(at) {
+        return Ok(None);
     }
     // The order verify_records gives (games come in id order already).
     total.games.sort_by_key(|g| g.game);
@@ -189,5 +230,40 @@ pub fn verify_store(store: &Store) -> Result<VerifyReport, StoreError> {
     total.duplicates.sort_by_key(|d| (d.game, d.seq, d.hash));
     total.forks.sort_by_key(|f| (f.game, f.seq));
     total.uninterpreted.sort();
-    Ok(total)
+    Ok(Some(total))
+}
+
+/// The store's verification as NDJSON read as the client takes it: a line
+/// `{"progress": {"games_done", "games", "records_done"}}` after each run
+/// of games verified, then `{"report": REPORT}` (the document of `kifu
+/// verify --json`), or `{"error": {"code", "message"}}` when the store
+/// cannot be read. The lines keep a long verification's connection busy
+/// (a proxy does not time it out) and let the client show how far it is.
+pub fn verify_body(store: Arc<Store>) -> Body {
+    let (tx, rx) = mpsc::channel::<Result<Bytes, std::io::Error>>(4);
+    tokio::task::spawn_blocking(move || {
+        let line = |v: serde_json::Value| Ok(Bytes::from(format!("{v}\n")));
+        let r = verify_store_showing(&store, &mut |p| {
+            tx.blocking_send(line(serde_json::json!({"progress": {
+                "games_done": p.games_done,
+                "games": p.games,
+                "records_done": p.records_done,
+            }})))
+            .is_ok()
+        });
+        let last = match r {
+            Ok(Some(report)) => serde_json::json!({
+                "report": kifu_game::document::verify_report_json(&report)
+            }),
+            Ok(None) => return,
+            Err(e) => serde_json::json!({
+                "error": {"code": "storage", "message": e.to_string()}
+            }),
+        };
+        let _ = tx.blocking_send(line(last));
+    });
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|item| (item, rx))
+    });
+    Body::from_stream(stream)
 }

@@ -25,8 +25,16 @@
 //! - `"i" || game || seq (u64 BE)` (41 bytes): the leaf index of a record,
 //!   in stores of layout 1 only (layout 2 keeps it with the record,
 //!   `layout.rs`);
-//! - `"c" || size (u64 BE)` (9 bytes, first byte `c` = 99 > 63, the highest
-//!   level, so never a hash key): a signed checkpoint note of that size.
+//! - `"c" || size (u64 BE) || slot (8 bytes)` (17 bytes, first byte `c` =
+//!   99 > 63, the highest level, so never a hash key): a signed checkpoint
+//!   note of that size. The slot tells apart notes of one size that are
+//!   not the same checkpoint: it is taken from the note's origin line and
+//!   its first signature's key name and key hash (`checkpoint_slot`), so
+//!   a checkpoint signed after an operator key rotation, or for another
+//!   origin, is kept beside the earlier one instead of replacing it.
+//!   Stores written before slots have `"c" || size` (9 bytes), still read;
+//! - `"lastcp"`: the key of the checkpoint saved last, which is the one
+//!   read among several of the largest size.
 
 use kifu_ledger::Hash;
 use kifu_tlog::tree::{self as merkle, HashReader, HashWriter, TreeError};
@@ -182,11 +190,49 @@ pub(crate) fn index_key(game: &Hash, seq: u64) -> [u8; 41] {
     k
 }
 
+/// The prefix of every checkpoint of `size` leaves (and the whole key of
+/// one kept before slots).
 fn checkpoint_key(size: u64) -> [u8; 9] {
     let mut k = [0u8; 9];
     k[0] = b'c';
     k[1..].copy_from_slice(&size.to_be_bytes());
     k
+}
+
+const LAST_CHECKPOINT_KEY: &[u8] = b"lastcp";
+
+/// Where a checkpoint note is kept among those of its size: 8 bytes of
+/// SHA-256 over its origin (the note's first line) and its first
+/// signature's key name and key hash (C2SP `signed-note`). The same
+/// checkpoint signed again by the same key, or cosigned since, lands in
+/// the same slot and replaces the copy kept; another key or another origin
+/// gets its own. Text that is not a signed note is slotted by its first
+/// line alone.
+pub(crate) fn checkpoint_slot(note: &str) -> [u8; 8] {
+    let origin = note.lines().next().unwrap_or("");
+    let mut data = format!("kifu checkpoint slot\n{origin}\n");
+    if let Some(sig) = kifu_tlog::note::Note::parse(note)
+        .ok()
+        .and_then(|n| n.signatures.into_iter().next())
+    {
+        data.push_str(&format!("{}\n{:08x}\n", sig.name, sig.key_id));
+    }
+    let h = kifu_tlog::leaf_hash(data.as_bytes());
+    let mut slot = [0u8; 8];
+    slot.copy_from_slice(&h[..8]);
+    slot
+}
+
+fn checkpoint_slot_key(size: u64, note: &str) -> [u8; 17] {
+    let mut k = [0u8; 17];
+    k[..9].copy_from_slice(&checkpoint_key(size));
+    k[9..].copy_from_slice(&checkpoint_slot(note));
+    k
+}
+
+fn checkpoint_text(v: &[u8]) -> Result<String, StoreError> {
+    String::from_utf8(v.to_vec())
+        .map_err(|_| StoreError::Damaged("a kept checkpoint is not UTF-8".into()))
 }
 
 fn to_hash(v: &[u8]) -> Option<kifu_tlog::Hash> {
@@ -539,38 +585,73 @@ impl Store {
     }
 
     /// Keeps a signed checkpoint note (its size given by the caller, who
-    /// parsed it). The newest is what `latest_checkpoint` returns.
+    /// parsed it), beside any other checkpoint of the same size that is
+    /// not the same one (`checkpoint_slot`). Of the largest size kept,
+    /// the one saved last is what `latest_checkpoint` returns.
     pub fn save_checkpoint(&self, size: u64, note: &str) -> Result<(), StoreError> {
         self.writable()?;
-        self.tlog
-            .insert(&checkpoint_key(size)[..], note.as_bytes())?;
+        let key = checkpoint_slot_key(size, note);
+        let mut batch = sled::Batch::default();
+        batch.insert(&key[..], note.as_bytes());
+        batch.insert(LAST_CHECKPOINT_KEY, &key[..]);
+        self.tlog.apply_batch(batch)?;
         self.sync()
     }
 
-    /// The signed checkpoint of the largest size kept, if any.
-    pub fn latest_checkpoint(&self) -> Result<Option<(u64, String)>, StoreError> {
-        let lo = checkpoint_key(0);
-        let hi = checkpoint_key(u64::MAX);
-        match self.tlog.range(lo..=hi).next_back() {
-            None => Ok(None),
-            Some(kv) => {
-                let (k, v) = kv?;
-                let size = to_u64(&k[1..]).unwrap_or(0);
-                let text = String::from_utf8(v.to_vec())
-                    .map_err(|_| StoreError::Damaged("a kept checkpoint is not UTF-8".into()))?;
-                Ok(Some((size, text)))
-            }
+    /// The keys and notes of every checkpoint of `size` leaves.
+    fn checkpoints_of_size(&self, size: u64) -> Result<Vec<(sled::IVec, sled::IVec)>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.tlog.scan_prefix(checkpoint_key(size)) {
+            out.push(kv?);
         }
+        Ok(out)
     }
 
-    /// The kept checkpoint of exactly `size` leaves.
+    /// Of several checkpoints of one size, the one saved last (when it is
+    /// among them), else the last in key order.
+    fn newest_of(
+        &self,
+        mut kept: Vec<(sled::IVec, sled::IVec)>,
+    ) -> Result<Option<String>, StoreError> {
+        let last = self.tlog.get(LAST_CHECKPOINT_KEY)?;
+        let pick = match kept
+            .iter()
+            .position(|(k, _)| last.as_ref().is_some_and(|l| l == k))
+        {
+            Some(i) => Some(kept.swap_remove(i)),
+            None => kept.pop(),
+        };
+        pick.map(|(_, v)| checkpoint_text(&v)).transpose()
+    }
+
+    /// The signed checkpoint of the largest size kept, if any (of several
+    /// of that size, the one saved last).
+    pub fn latest_checkpoint(&self) -> Result<Option<(u64, String)>, StoreError> {
+        let Some(kv) = self.tlog.scan_prefix(b"c").next_back() else {
+            return Ok(None);
+        };
+        let (k, _) = kv?;
+        let size = k
+            .get(1..9)
+            .and_then(to_u64)
+            .ok_or_else(|| StoreError::Damaged("a kept checkpoint's key is too short".into()))?;
+        let kept = self.checkpoints_of_size(size)?;
+        Ok(self.newest_of(kept)?.map(|text| (size, text)))
+    }
+
+    /// The kept checkpoint of exactly `size` leaves (of several, the one
+    /// saved last).
     pub fn checkpoint_at(&self, size: u64) -> Result<Option<String>, StoreError> {
-        match self.tlog.get(checkpoint_key(size))? {
-            None => Ok(None),
-            Some(v) => Ok(Some(String::from_utf8(v.to_vec()).map_err(|_| {
-                StoreError::Damaged("a kept checkpoint is not UTF-8".into())
-            })?)),
-        }
+        let kept = self.checkpoints_of_size(size)?;
+        self.newest_of(kept)
+    }
+
+    /// Every kept checkpoint of exactly `size` leaves, in key order.
+    pub fn checkpoints_at(&self, size: u64) -> Result<Vec<String>, StoreError> {
+        self.checkpoints_of_size(size)?
+            .iter()
+            .map(|(_, v)| checkpoint_text(v))
+            .collect()
     }
 
     /// Remembers the operator's verifier key (for bundles).
@@ -586,5 +667,42 @@ impl Store {
             .tlog
             .get(LOG_KEY)?
             .map(|v| String::from_utf8_lossy(&v).into_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A store written before checkpoints had slots keeps `"c" || size`:
+    /// it is still read, and a later checkpoint of that size is kept beside
+    /// it.
+    #[test]
+    fn a_checkpoint_kept_before_slots_is_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        store
+            .tlog
+            .insert(&checkpoint_key(12)[..], &b"legacy twelve"[..])
+            .unwrap();
+        assert_eq!(
+            store.latest_checkpoint().unwrap(),
+            Some((12, "legacy twelve".to_string()))
+        );
+        assert_eq!(
+            store.checkpoint_at(12).unwrap().as_deref(),
+            Some("legacy twelve")
+        );
+        store.save_checkpoint(12, "another origin").unwrap();
+        assert_eq!(store.checkpoints_at(12).unwrap().len(), 2);
+        assert_eq!(
+            store.latest_checkpoint().unwrap(),
+            Some((12, "another origin".to_string()))
+        );
+        store.save_checkpoint(11, "smaller").unwrap();
+        assert_eq!(
+            store.latest_checkpoint().unwrap(),
+            Some((12, "another origin".to_string()))
+        );
     }
 }
