@@ -343,3 +343,149 @@ fn the_verifier_agrees_where_the_document_was_clarified() {
     let (_, j) = python_verdict(&out.join("D_two_points_one_record.kifu"));
     assert_eq!(j["warnings"].as_array().unwrap().len(), 2, "{j}");
 }
+
+/// A tournament chain written by `kifu tournament`: the director's key, the
+/// data directory and the chain file, with two players registered.
+fn small_tournament(dir: &Path) -> (String, PathBuf, PathBuf) {
+    let data = dir.join("kifu-data");
+    ok(&run(&data, &["keygen", dir.join("dir").to_str().unwrap()]));
+    let dk = dir.join("dir.key").to_str().unwrap().to_string();
+    ok(&run(
+        &data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            &dk,
+            "--name",
+            "Fork Open",
+            "--short-name",
+            "fo",
+            "--rounds",
+            "3",
+        ],
+    ));
+    for (id, rank) in [("P1", "2d"), ("P2", "1k")] {
+        register(&data, &dk, id, rank);
+    }
+    let file = std::fs::read_dir(data.join("tournaments"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().and_then(|e| e.to_str()) == Some("kifu"))
+        .expect("the chain file");
+    (dk, data, file)
+}
+
+fn register(data: &Path, key: &str, id: &str, rank: &str) {
+    ok(&run(
+        data,
+        &[
+            "tournament",
+            "register",
+            "fo",
+            "--key",
+            key,
+            "--id",
+            id,
+            "--surname",
+            &format!("Surname {id}"),
+            "--rank",
+            rank,
+        ],
+    ));
+}
+
+/// `kifu verify --json FILE`: exit code and report.
+fn kifu_json(data: &Path, file: &Path) -> (Option<i32>, serde_json::Value) {
+    let o = run(data, &["verify", "--json", file.to_str().unwrap()]);
+    let j = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("JSON ({e}): {} {}", out(&o), err(&o)));
+    (o.status.code(), j)
+}
+
+#[test]
+fn kifu_verify_reports_a_forked_and_a_shuffled_tournament_chain_file() {
+    let t = tempfile::tempdir().unwrap();
+    let (dk, data, file) = small_tournament(t.path());
+    let before = std::fs::read(&file).unwrap();
+    // Two statements at seq 3, both signed by the director: a fork.
+    register(&data, &dk, "P3", "3k");
+    let with_p3 = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &before).unwrap();
+    register(&data, &dk, "P4", "5k");
+    let with_p4 = std::fs::read(&file).unwrap();
+    let (head, mut records) = split(&with_p3);
+    let (_, other) = split(&with_p4);
+    let (p3, p4) = (records[3].clone(), other[3].clone());
+    assert_ne!(p3, p4);
+    records.push(p4.clone());
+    let forked = t.path().join("forked.kifu");
+    std::fs::write(&forked, join(&head, &records)).unwrap();
+
+    let (code, j) = kifu_json(&data, &forked);
+    assert_eq!(code, Some(3), "{j}");
+    assert_eq!(j["ok"], false);
+    assert_eq!(j["forks"].as_array().unwrap().len(), 1, "{j}");
+    assert_eq!(j["forks"][0]["seq"], 3);
+    let hash = |rec: &[u8]| hex::encode(kifu_ledger::Record::from_stored(rec).unwrap().hash());
+    let mut both = vec![hash(&p3), hash(&p4)];
+    both.sort();
+    let evidence: Vec<String> = j["forks"][0]["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(evidence, both, "both records are kept as evidence");
+    assert_eq!(j["problems"].as_array().unwrap().len(), 1, "{j}");
+    // The longest verified branch: seq 3, the lower hash.
+    assert_eq!(j["games"][0]["head_seq"], 3);
+    assert_eq!(j["games"][0]["head"], both[0].as_str());
+    assert_eq!(j["players"], 3, "the summary of that branch: {j}");
+    let o = run(&data, &["verify", forked.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        err(&o).contains("fork: 2 validly signed records"),
+        "{}",
+        err(&o)
+    );
+    assert!(
+        err(&o).contains("1 fork(s) with 2 records kept as evidence"),
+        "{}",
+        err(&o)
+    );
+
+    // The same records shuffled, one of them twice: verifies, the duplicate noted.
+    let (head, mut records) = split(&with_p3);
+    records.reverse();
+    records.swap(1, 2);
+    records.push(records[0].clone());
+    let shuffled = t.path().join("shuffled.kifu");
+    std::fs::write(&shuffled, join(&head, &records)).unwrap();
+    let (code, j) = kifu_json(&data, &shuffled);
+    assert_eq!(code, Some(0), "{j}");
+    assert_eq!(j["ok"], true);
+    assert_eq!(j["records"], 5);
+    assert_eq!(j["distinct"], 4);
+    assert_eq!(j["duplicates"].as_array().unwrap().len(), 1, "{j}");
+    assert_eq!(j["duplicates"][0]["seq"], 3);
+    assert_eq!(j["games"][0]["head_seq"], 3);
+    assert_eq!(j["games"][0]["head"], hash(&p3).as_str());
+    assert_eq!(j["players"], 3);
+    let text = ok(&run(&data, &["verify", shuffled.to_str().unwrap()]));
+    assert!(text.contains("ok: tournament Fork Open"), "{text}");
+    assert!(text.contains("appears 2 times; counted once"), "{text}");
+
+    // The independent verifier reaches the same verdicts, and on tampered
+    // copies of the chain file.
+    if !python_ready() {
+        return;
+    }
+    assert!(!agree(&data, &forked, "forked tournament"));
+    assert_eq!(python_verdict(&forked).1["forks"], 1);
+    assert!(agree(&data, &shuffled, "shuffled tournament"));
+    std::fs::write(&file, &with_p3).unwrap();
+    assert!(agree(&data, &file, "tournament"));
+    let failed = tampered_copies_agree(&data, t.path(), &file, "tournament");
+    assert!(failed >= 4, "tampering noticed: {failed}");
+}
