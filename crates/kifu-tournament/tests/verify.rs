@@ -259,3 +259,39 @@ proptest! {
         prop_assert_eq!(got.chain.map(|c| c.records), base.chain.map(|c| c.records));
     }
 }
+
+/// The tournament chain of `fixtures/format/vectors.json` (kinds 44 to 52)
+/// is a tournament as the projection reads it, not only a signed chain.
+#[test]
+fn the_format_vectors_tournament_chain_is_a_tournament() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/format/vectors.json");
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("vectors")).expect("JSON");
+    let hexed = |e: &serde_json::Value, k: &str| hex::decode(e[k].as_str().unwrap()).unwrap();
+    let records: Vec<Record> = v["tournament_events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| Record {
+            event_bytes: hexed(e, "event_bytes"),
+            signature: hexed(e, "signature").try_into().unwrap(),
+        })
+        .collect();
+    let chain = Chain::open(records.clone()).expect("a tournament");
+    assert_eq!(
+        hex::encode(chain.id()),
+        v["tournament_id"].as_str().unwrap()
+    );
+    let p = &chain.projection;
+    assert_eq!(p.players.len(), 3);
+    assert_eq!(p.player("P3").map(|r| r.rank.as_str()), Some("2k"));
+    assert_eq!(p.boards.len(), 1);
+    assert_eq!(p.byes.len(), 1);
+    assert_eq!(p.sanctions.len(), 1);
+    let board = &p.boards[&(1, 1)];
+    let cp = board.checkpoint.as_ref().expect("checkpointed");
+    assert_eq!(hex::encode(cp.game), v["game_id"].as_str().unwrap());
+    let report = verify_tournament_records(&records);
+    assert!(report.ok() && report.warnings.is_empty(), "{:?}", report);
+}
