@@ -212,6 +212,9 @@ fn the_verifier_agrees_with_every_vector() {
     assert_eq!(j["ok"], true, "{j}");
     assert!(j["checked"]["role_cases"].as_u64().unwrap() > 300, "{j}");
     assert!(j["checked"]["cases"].as_u64().unwrap() >= 12, "{j}");
+    // The tournament chain's vectors: kinds 44 to 52 and who may sign them.
+    assert!(j["checked"]["tournament_events"].as_u64().unwrap() >= 9, "{j}");
+    assert!(j["checked"]["tournament_role_cases"].as_u64().unwrap() >= 32, "{j}");
 
     // Each archive case, judged by kifu and by the verifier as files.
     let v: serde_json::Value =
@@ -225,6 +228,13 @@ fn the_verifier_agrees_with_every_vector() {
         let verdict = agree(&data, &p, name);
         assert_eq!(verdict, case["expect"]["ok"].as_bool().unwrap(), "{name}");
     }
+    // The tournament chain's archive, as `kifu verify` reads a chain file.
+    let p = t.path().join("tournament.kifu");
+    std::fs::write(&p, hex::decode(v["tournament_archive"].as_str().unwrap()).unwrap()).unwrap();
+    assert!(agree(&data, &p, "the vectors' tournament chain"));
+    let (_, kj) = kifu_verdict(&data, &p);
+    assert_eq!(kj["tournament"], v["tournament_id"], "{kj}");
+    assert_eq!(kj["checkpoints"][0]["game"], v["game_id"], "{kj}");
 }
 
 #[test]

@@ -1094,6 +1094,18 @@ def summary(report):
 # The vectors of fixtures/format/vectors.json.
 
 
+def hashes_as_hex(j):
+    """The vectors' body JSON writes a 32-byte hash as 32 numbers (a key as
+    hex); this verifier writes both as hex."""
+    if isinstance(j, list) and len(j) == 32 and all(isinstance(x, int) for x in j):
+        return bytes(j).hex()
+    if isinstance(j, list):
+        return [hashes_as_hex(x) for x in j]
+    if isinstance(j, dict):
+        return {k: hashes_as_hex(x) for k, x in j.items()}
+    return j
+
+
 def check_vectors(path):
     v = json.load(open(path))
     fails = []
@@ -1131,20 +1143,19 @@ def check_vectors(path):
         except (Invalid, KeyError) as e:
             fail(where, "does not decode: %r" % e)
         count("values")
-    chain = []
-    for ev in v["events"]:
-        where = "event seq %d (%s)" % (ev["seq"], ev["kind"])
+    def check_event(ev, where):
+        """One event vector: its bytes, body, signed message, signature, hash."""
         eb, sig = bytes.fromhex(ev["event_bytes"]), bytes.fromhex(ev["signature"])
         try:
             e = decode_envelope(eb)
         except Invalid as x:
             fail(where, "does not decode: %s" % x)
-            continue
+            return None
         if e.body_bytes.hex() != ev["body_bytes"]:
             fail(where, "body bytes differ")
         if e.body.index != ev["kind_index"] or e.body.name != ev["kind"]:
             fail(where, "kind %s/%s" % (e.body.index, e.body.name))
-        if e.body.json() != ev["body_json"]:
+        if e.body.json() != hashes_as_hex(ev["body_json"]):
             fail(where, "body decoded as %s" % json.dumps(e.body.json()))
         if e.seq != ev["seq"] or e.at_ms != ev["at_ms"] or e.signer.hex() != ev["signer"]:
             fail(where, "envelope fields differ")
@@ -1154,6 +1165,13 @@ def check_vectors(path):
             fail(where, "signature not accepted")
         if record_hash(eb, sig).hex() != ev["hash"]:
             fail(where, "hash differs")
+        return e
+
+    chain = []
+    for ev in v["events"]:
+        where = "event seq %d (%s)" % (ev["seq"], ev["kind"])
+        if check_event(ev, where) is None:
+            continue
         chain.append(ev)
         count("events")
     if chain and chain[0]["hash"] != v["game_id"]:
@@ -1182,6 +1200,57 @@ def check_vectors(path):
         if got != rc["accepted"]:
             fail(where, "expected %s (%s), got %s (%s)" % (rc["accepted"], rc["refusal"], got, why))
         count("role_cases")
+    # The tournament chain (section 10): every kind 44 to 52, linked from
+    # its genesis, each accepted by the role table where it stands.
+    tid = bytes.fromhex(v["tournament_id"])
+    prev, tstates, tstate = ZERO32, [], None
+    for ev in v["tournament_events"]:
+        where = "tournament event seq %d (%s)" % (ev["seq"], ev["kind"])
+        e = check_event(ev, where)
+        count("tournament_events")
+        if e is None:
+            continue
+        if e.prev_hash != prev or e.chain != (ZERO32 if e.seq == 0 else tid):
+            fail(where, "does not link to the previous event of the tournament chain")
+        prev = bytes.fromhex(ev["hash"])
+        try:
+            if e.seq == 0:
+                if prev != tid:
+                    fail(where, "the tournament id is not the genesis hash")
+                tstate = genesis_state(e)
+                if not isinstance(tstate, TournamentState):
+                    fail(where, "not a tournament genesis")
+            else:
+                tstate.check(e)
+                tstate.apply(e)
+        except Refused as x:
+            fail(where, "refused: %s" % x)
+        tstates.append(tstate.copy() if tstate is not None else None)
+    kinds = sorted({ev["kind_index"] for ev in v["tournament_events"]})
+    if kinds != list(range(44, 53)):
+        fail("tournament events", "kinds %s, not 44 to 52" % kinds)
+    for rc in v["tournament_role_cases"]:
+        where = "tournament role case kind %d by %s after seq %d" % (
+            rc["kind_index"], rc["signer"], rc["after_seq"])
+        eb, sig = bytes.fromhex(rc["event_bytes"]), bytes.fromhex(rc["signature"])
+        try:
+            e = decode_envelope(eb)
+            if not verify_strict(e.signer, SIGN_DOMAIN + eb, sig):
+                raise Refused("bad signature")
+            tstates[rc["after_seq"]].copy().check(e)
+            got, why = True, None
+        except (Refused, Invalid) as x:
+            got, why = False, str(x)
+        if got != rc["accepted"]:
+            fail(where, "expected %s (%s), got %s (%s)" % (rc["accepted"], rc["refusal"], got, why))
+        count("tournament_role_cases")
+    rep = verify_archive(bytes.fromhex(v["tournament_archive"]))
+    count("cases")
+    last = v["tournament_events"][-1]
+    if not rep["ok"] or [(g["chain"], g["game"], g["head"]) for g in rep["games"]] != [
+            ("tournament", v["tournament_id"], last["hash"])]:
+        fail("tournament archive", "expected its chain to end at seq %d: %s"
+             % (last["seq"], rep["problems"] or rep["games"]))
     for inv in v["invalid"]:
         try:
             decode_envelope(bytes.fromhex(inv["event_bytes"]))
