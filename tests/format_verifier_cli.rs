@@ -213,8 +213,14 @@ fn the_verifier_agrees_with_every_vector() {
     assert!(j["checked"]["role_cases"].as_u64().unwrap() > 300, "{j}");
     assert!(j["checked"]["cases"].as_u64().unwrap() >= 12, "{j}");
     // The tournament chain's vectors: kinds 44 to 52 and who may sign them.
-    assert!(j["checked"]["tournament_events"].as_u64().unwrap() >= 9, "{j}");
-    assert!(j["checked"]["tournament_role_cases"].as_u64().unwrap() >= 32, "{j}");
+    assert!(
+        j["checked"]["tournament_events"].as_u64().unwrap() >= 9,
+        "{j}"
+    );
+    assert!(
+        j["checked"]["tournament_role_cases"].as_u64().unwrap() >= 32,
+        "{j}"
+    );
 
     // Each archive case, judged by kifu and by the verifier as files.
     let v: serde_json::Value =
@@ -230,7 +236,11 @@ fn the_verifier_agrees_with_every_vector() {
     }
     // The tournament chain's archive, as `kifu verify` reads a chain file.
     let p = t.path().join("tournament.kifu");
-    std::fs::write(&p, hex::decode(v["tournament_archive"].as_str().unwrap()).unwrap()).unwrap();
+    std::fs::write(
+        &p,
+        hex::decode(v["tournament_archive"].as_str().unwrap()).unwrap(),
+    )
+    .unwrap();
     assert!(agree(&data, &p, "the vectors' tournament chain"));
     let (_, kj) = kifu_verdict(&data, &p);
     assert_eq!(kj["tournament"], v["tournament_id"], "{kj}");
@@ -498,4 +508,103 @@ fn kifu_verify_reports_a_forked_and_a_shuffled_tournament_chain_file() {
     assert!(agree(&data, &file, "tournament"));
     let failed = tampered_copies_agree(&data, t.path(), &file, "tournament");
     assert!(failed >= 4, "tampering noticed: {failed}");
+}
+
+#[test]
+fn the_verifier_agrees_on_the_tournament_chain_an_appeal_bundle_carries() {
+    if !python_ready() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let s = |n: &str| t.path().join(n).to_str().unwrap().to_string();
+    ok(&run(&data, &["keygen", &s("op")]));
+    ok(&run(
+        &data,
+        &[
+            "checkpoint",
+            "--key",
+            &s("op.key"),
+            "--origin",
+            "kifu.example/fv",
+            "--out",
+            &s("cp"),
+        ],
+    ));
+    let game = ok(&run(&data, &["games"]))
+        .lines()
+        .find(|l| l.contains("round 1, board 1"))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("the demo game")
+        .to_string();
+    let bundle = t.path().join("appeal.kifu-bundle");
+    ok(&run(
+        &data,
+        &[
+            "bundle",
+            &game,
+            "--out",
+            bundle.to_str().unwrap(),
+            "--checkpoint",
+            &s("cp"),
+        ],
+    ));
+    let (verdict, pj) = python_verdict(&bundle);
+    assert!(verdict, "{pj}");
+    assert_eq!(pj["games"][0]["chain"], "tournament", "{pj}");
+    let kj: serde_json::Value = serde_json::from_str(&ok(&run(
+        &data,
+        &["verify", "--json", bundle.to_str().unwrap()],
+    )))
+    .unwrap();
+    let kt = &kj["bundle"]["tournament"];
+    let pt = &pj["tournament_checkpoint"];
+    for key in [
+        "tournament",
+        "checkpoint_event",
+        "round",
+        "board",
+        "head_seq",
+        "head_hash",
+    ] {
+        assert_eq!(pt[key], kt[key], "{key}: {pj} {kj}");
+    }
+
+    // A tournament record changed, or dropped from the middle: both refuse.
+    let b: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
+    let n = b["tournament_checkpoint"]["records"]
+        .as_array()
+        .unwrap()
+        .len();
+    for (i, what) in [(n - 1, "changed"), (n / 2, "dropped")] {
+        let mut bad = b.clone();
+        let records = bad["tournament_checkpoint"]["records"]
+            .as_array_mut()
+            .unwrap();
+        if what == "dropped" {
+            records.remove(i);
+        } else {
+            let mut raw = base64_decode(records[i].as_str().unwrap());
+            let last = raw.len() - 1;
+            raw[last] ^= 1;
+            records[i] = serde_json::Value::from(base64_encode(&raw));
+        }
+        let p = t.path().join(format!("{what}.kifu-bundle"));
+        std::fs::write(&p, serde_json::to_vec(&bad).unwrap()).unwrap();
+        let (py, pj) = python_verdict(&p);
+        assert!(!py, "{what}: {pj}");
+        let o = run(&data, &["verify", p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(3), "{what}: {}", err(&o));
+    }
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.decode(s).unwrap()
+}
+
+fn base64_encode(b: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(b)
 }

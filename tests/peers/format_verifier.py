@@ -3,6 +3,10 @@
 
 Usage:
     format_verifier.py ARCHIVE.kifu            verdict of one archive, as JSON
+                                               (a tournament chain file too)
+    format_verifier.py BUNDLE.kifu-bundle      verdict of the tournament chain an
+                                               appeal bundle carries (its log
+                                               proofs are not checked here)
     format_verifier.py --vectors VECTORS.json  check every vector of the file
 
 Needs Python 3, `blake3` and `cryptography` (pip install blake3 cryptography).
@@ -15,6 +19,7 @@ Exit code: 0 when the archive verifies (or every vector agrees), 1 when it
 does not, 2 when the input cannot be read.
 """
 
+import base64
 import hashlib
 import json
 import sys
@@ -1091,6 +1096,62 @@ def summary(report):
 
 
 # --------------------------------------------------------------------------
+# The tournament chain in an appeal bundle (docs/TRANSPARENCY.md section 7,
+# "Tournament checkpoint"; FORMAT.md section 10).
+
+
+def stored_record(b64):
+    """A stored record: u32 LE length || event_bytes || signature (section 7)."""
+    data = base64.b64decode(b64)
+    records = read_records(data, 0)
+    if len(records) != 1:
+        raise Invalid("a stored record holds %d records" % len(records))
+    return records[0]
+
+
+def verify_bundle_tournament(bundle):
+    """The tournament part of a bundle: the chain verifies (section 6 for one
+    chain, section 10's roles), its last record is a `game_checkpointed` of
+    the bundle's game, and the bundle's record at the checkpointed seq has
+    the checkpointed hash."""
+    if bundle.get("format") != "kifu-bundle/1":
+        raise Invalid("not a kifu-bundle/1")
+    part = bundle.get("tournament_checkpoint")
+    if part is None:
+        return {"ok": True, "bundle": True, "tournament_checkpoint": None, "problems": [],
+                "warnings": [], "games": [], "events": 0, "duplicates": 0, "forks": 0,
+                "uninterpreted": 0}
+    report = verify_records([stored_record(x) for x in part["records"]])
+    problems = report["problems"]
+    chains = [g for g in report["games"] if g["chain"] == "tournament"]
+    if len(chains) != 1 or chains[0]["game"] != part["tournament"]:
+        problems.append("the part is not the chain of tournament %s" % part["tournament"])
+    else:
+        head = bytes.fromhex(chains[0]["head"])
+        last = next(Rec(*stored_record(x)) for x in part["records"]
+                    if Rec(*stored_record(x)).hash == head)
+        b = last.env.body
+        if b.name != "game_checkpointed" or b.value["game"] != bundle["game"]:
+            problems.append("its last record is not a checkpoint of game %s" % bundle["game"])
+        else:
+            cp = b.value
+            held = {r["seq"]: Rec(*stored_record(r["record"])) for r in bundle["records"]}
+            rec = held.get(cp["head_seq"])
+            if rec is None:
+                problems.append("the checkpointed seq %d is not in the bundle" % cp["head_seq"])
+            elif rec.hash.hex() != cp["head_hash"]:
+                problems.append("the checkpoint and the bundle's record at seq %d disagree"
+                                % cp["head_seq"])
+            report["tournament_checkpoint"] = {
+                "tournament": part["tournament"], "checkpoint_event": last.env.seq,
+                "round": cp["round"], "board": cp["board"], "head_seq": cp["head_seq"],
+                "head_hash": cp["head_hash"]}
+    report["bundle"] = True
+    report["ok"] = not problems
+    return report
+
+
+# --------------------------------------------------------------------------
 # The vectors of fixtures/format/vectors.json.
 
 
@@ -1294,14 +1355,20 @@ def main(argv):
         return 2
     try:
         data = open(argv[1], "rb").read()
-        report = verify_archive(data)
+        if data[:1] == b"{":
+            report = verify_bundle_tournament(json.loads(data))
+        else:
+            report = verify_archive(data)
     except OSError as e:
         print(json.dumps({"ok": False, "error": str(e)}))
         return 2
-    except Invalid as e:
+    except (Invalid, ValueError, KeyError) as e:
         print(json.dumps({"ok": False, "error": "unreadable archive: %s" % e}))
         return 1
-    print(json.dumps(summary(report), indent=1))
+    out = summary(report)
+    if report.get("bundle"):
+        out["tournament_checkpoint"] = report.get("tournament_checkpoint")
+    print(json.dumps(out, indent=1))
     return 0 if report["ok"] else 1
 
 
