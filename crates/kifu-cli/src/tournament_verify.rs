@@ -73,7 +73,7 @@ pub fn verify(file: &Path, records: Vec<Record>, as_json: bool) -> CmdResult {
         say!("{out}");
     } else {
         for p in &report.problems {
-            eprintln!("FAIL {p}");
+            eprintln!("FAIL {}", problem_line(p));
         }
         if let Some(chain) = &report.chain {
             print_summary(chain, &report);
@@ -87,7 +87,7 @@ pub fn verify(file: &Path, records: Vec<Record>, as_json: bool) -> CmdResult {
             );
         }
         for w in &report.warnings {
-            say!("{w}");
+            say!("warning: {}", problem_line(w));
         }
     }
     if report.ok() {
@@ -107,10 +107,20 @@ pub fn verify(file: &Path, records: Vec<Record>, as_json: bool) -> CmdResult {
             "tournament chain {}: {} problem(s){forks}; the first: {}",
             file.display(),
             report.problems.len(),
-            report.problems[0]
+            problem_line(&report.problems[0])
         ),
         code: EXIT_VERIFY_FAILED,
     })
+}
+
+/// A problem of a tournament chain, in words: `tournament ID seq N: what`.
+fn problem_line(p: &kifu_ledger::Problem) -> String {
+    let at = p.seq.map(|s| format!(" seq {s}")).unwrap_or_default();
+    if p.game == ZERO_HASH {
+        format!("input{at}: {}", p.what)
+    } else {
+        format!("tournament {}{at}: {}", short(&p.game), p.what)
+    }
 }
 
 fn director(chain: &Chain) -> String {
