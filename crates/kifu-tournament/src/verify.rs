@@ -293,7 +293,7 @@ fn verify_chain(
     let mut best: Option<(u64, std::cmp::Reverse<Hash>, u64, Walk)> = None;
     while let Some(w) = stack.pop() {
         let here = &parsed[w.idx];
-        let mut next: Vec<(usize, Event, Projection)> = Vec::new();
+        let mut next: Vec<(usize, Event)> = Vec::new();
         for &c in children
             .get(&here.hash)
             .map(|v| v.as_slice())
@@ -339,14 +339,13 @@ fn verify_chain(
                 report.problems.push(refuse(r.to_string()));
                 continue;
             }
-            let mut projection = w.projection.clone();
-            if let Err(e) = projection.apply(&event.body) {
+            if let Err(e) = w.projection.check(&event.body) {
                 report
                     .problems
                     .push(refuse(format!("not a fact of this tournament: {e}")));
                 continue;
             }
-            next.push((c, event, projection));
+            next.push((c, event));
         }
         if next.is_empty() {
             let key = (here.header.seq, std::cmp::Reverse(here.hash));
@@ -359,7 +358,24 @@ fn verify_chain(
             }
             continue;
         }
-        for (c, event, projection) in next {
+        // The projection is cloned only where the chain forks.
+        let last = next.pop();
+        let mut branches: Vec<(usize, Event, Projection)> = next
+            .into_iter()
+            .map(|(c, e)| (c, e, w.projection.clone()))
+            .collect();
+        if let Some((c, e)) = last {
+            branches.push((c, e, w.projection));
+        }
+        for (c, event, mut projection) in branches {
+            // Checked above against the same projection.
+            if let Err(e) = projection.apply(&event.body) {
+                report.problems.push(problem(
+                    Some(event.seq),
+                    format!("not a fact of this tournament: {e}"),
+                ));
+                continue;
+            }
             if event.at_ms + BACKWARDS_MS < w.last_at_ms {
                 report.warnings.push(problem(
                     Some(event.seq),
