@@ -22,7 +22,7 @@ pub enum ChainError {
     /// Records read back do not make one verified tournament chain; the
     /// first of the problems found
     /// ([`crate::verify_tournament_records`] reports them all).
-    #[error("{first}{}", if *.count > 1 { format!(" (and {} more problems)", .count - 1) } else { String::new() })]
+    #[error("{}", not_verified(first, *count))]
     NotVerified {
         /// The first problem, in the report's order.
         first: Problem,
@@ -32,6 +32,17 @@ pub enum ChainError {
     /// The records hold no chain, or more than one.
     #[error("the records hold {0} chains, not one tournament chain")]
     NotOneChain(usize),
+}
+
+/// `seq N: what (and M more problems)`.
+fn not_verified(first: &Problem, count: usize) -> String {
+    let at = first.seq.map(|s| format!("seq {s}: ")).unwrap_or_default();
+    let more = match count {
+        0 | 1 => String::new(),
+        2 => " (and 1 more problem)".to_string(),
+        n => format!(" (and {} more problems)", n - 1),
+    };
+    format!("{at}{}{more}", first.what)
 }
 
 /// A tournament chain in memory: its records and their projection.
