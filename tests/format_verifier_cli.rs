@@ -212,6 +212,15 @@ fn the_verifier_agrees_with_every_vector() {
     assert_eq!(j["ok"], true, "{j}");
     assert!(j["checked"]["role_cases"].as_u64().unwrap() > 300, "{j}");
     assert!(j["checked"]["cases"].as_u64().unwrap() >= 12, "{j}");
+    // The tournament chain's vectors: kinds 44 to 52 and who may sign them.
+    assert!(
+        j["checked"]["tournament_events"].as_u64().unwrap() >= 9,
+        "{j}"
+    );
+    assert!(
+        j["checked"]["tournament_role_cases"].as_u64().unwrap() >= 32,
+        "{j}"
+    );
 
     // Each archive case, judged by kifu and by the verifier as files.
     let v: serde_json::Value =
@@ -225,6 +234,17 @@ fn the_verifier_agrees_with_every_vector() {
         let verdict = agree(&data, &p, name);
         assert_eq!(verdict, case["expect"]["ok"].as_bool().unwrap(), "{name}");
     }
+    // The tournament chain's archive, as `kifu verify` reads a chain file.
+    let p = t.path().join("tournament.kifu");
+    std::fs::write(
+        &p,
+        hex::decode(v["tournament_archive"].as_str().unwrap()).unwrap(),
+    )
+    .unwrap();
+    assert!(agree(&data, &p, "the vectors' tournament chain"));
+    let (_, kj) = kifu_verdict(&data, &p);
+    assert_eq!(kj["tournament"], v["tournament_id"], "{kj}");
+    assert_eq!(kj["checkpoints"][0]["game"], v["game_id"], "{kj}");
 }
 
 #[test]
@@ -342,4 +362,249 @@ fn the_verifier_agrees_where_the_document_was_clarified() {
     // One warning per point off the board.
     let (_, j) = python_verdict(&out.join("D_two_points_one_record.kifu"));
     assert_eq!(j["warnings"].as_array().unwrap().len(), 2, "{j}");
+}
+
+/// A tournament chain written by `kifu tournament`: the director's key, the
+/// data directory and the chain file, with two players registered.
+fn small_tournament(dir: &Path) -> (String, PathBuf, PathBuf) {
+    let data = dir.join("kifu-data");
+    ok(&run(&data, &["keygen", dir.join("dir").to_str().unwrap()]));
+    let dk = dir.join("dir.key").to_str().unwrap().to_string();
+    ok(&run(
+        &data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            &dk,
+            "--name",
+            "Fork Open",
+            "--short-name",
+            "fo",
+            "--rounds",
+            "3",
+        ],
+    ));
+    for (id, rank) in [("P1", "2d"), ("P2", "1k")] {
+        register(&data, &dk, id, rank);
+    }
+    let file = std::fs::read_dir(data.join("tournaments"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().and_then(|e| e.to_str()) == Some("kifu"))
+        .expect("the chain file");
+    (dk, data, file)
+}
+
+fn register(data: &Path, key: &str, id: &str, rank: &str) {
+    ok(&run(
+        data,
+        &[
+            "tournament",
+            "register",
+            "fo",
+            "--key",
+            key,
+            "--id",
+            id,
+            "--surname",
+            &format!("Surname {id}"),
+            "--rank",
+            rank,
+        ],
+    ));
+}
+
+/// `kifu verify --json FILE`: exit code and report.
+fn kifu_json(data: &Path, file: &Path) -> (Option<i32>, serde_json::Value) {
+    let o = run(data, &["verify", "--json", file.to_str().unwrap()]);
+    let j = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("JSON ({e}): {} {}", out(&o), err(&o)));
+    (o.status.code(), j)
+}
+
+#[test]
+fn kifu_verify_reports_a_forked_and_a_shuffled_tournament_chain_file() {
+    let t = tempfile::tempdir().unwrap();
+    let (dk, data, file) = small_tournament(t.path());
+    let before = std::fs::read(&file).unwrap();
+    // Two statements at seq 3, both signed by the director: a fork.
+    register(&data, &dk, "P3", "3k");
+    let with_p3 = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &before).unwrap();
+    register(&data, &dk, "P4", "5k");
+    let with_p4 = std::fs::read(&file).unwrap();
+    let (head, mut records) = split(&with_p3);
+    let (_, other) = split(&with_p4);
+    let (p3, p4) = (records[3].clone(), other[3].clone());
+    assert_ne!(p3, p4);
+    records.push(p4.clone());
+    let forked = t.path().join("forked.kifu");
+    std::fs::write(&forked, join(&head, &records)).unwrap();
+
+    let (code, j) = kifu_json(&data, &forked);
+    assert_eq!(code, Some(3), "{j}");
+    assert_eq!(j["ok"], false);
+    assert_eq!(j["forks"].as_array().unwrap().len(), 1, "{j}");
+    assert_eq!(j["forks"][0]["seq"], 3);
+    let hash = |rec: &[u8]| hex::encode(kifu_ledger::Record::from_stored(rec).unwrap().hash());
+    let mut both = vec![hash(&p3), hash(&p4)];
+    both.sort();
+    let evidence: Vec<String> = j["forks"][0]["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(evidence, both, "both records are kept as evidence");
+    assert_eq!(j["problems"].as_array().unwrap().len(), 1, "{j}");
+    // The longest verified branch: seq 3, the lower hash.
+    assert_eq!(j["games"][0]["head_seq"], 3);
+    assert_eq!(j["games"][0]["head"], both[0].as_str());
+    assert_eq!(j["players"], 3, "the summary of that branch: {j}");
+    let o = run(&data, &["verify", forked.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3));
+    assert!(
+        err(&o).contains("fork: 2 validly signed records"),
+        "{}",
+        err(&o)
+    );
+    assert!(
+        err(&o).contains("1 fork(s) with 2 records kept as evidence"),
+        "{}",
+        err(&o)
+    );
+
+    // The same records shuffled, one of them twice: verifies, the duplicate noted.
+    let (head, mut records) = split(&with_p3);
+    records.reverse();
+    records.swap(1, 2);
+    records.push(records[0].clone());
+    let shuffled = t.path().join("shuffled.kifu");
+    std::fs::write(&shuffled, join(&head, &records)).unwrap();
+    let (code, j) = kifu_json(&data, &shuffled);
+    assert_eq!(code, Some(0), "{j}");
+    assert_eq!(j["ok"], true);
+    assert_eq!(j["records"], 5);
+    assert_eq!(j["distinct"], 4);
+    assert_eq!(j["duplicates"].as_array().unwrap().len(), 1, "{j}");
+    assert_eq!(j["duplicates"][0]["seq"], 3);
+    assert_eq!(j["games"][0]["head_seq"], 3);
+    assert_eq!(j["games"][0]["head"], hash(&p3).as_str());
+    assert_eq!(j["players"], 3);
+    let text = ok(&run(&data, &["verify", shuffled.to_str().unwrap()]));
+    assert!(text.contains("ok: tournament Fork Open"), "{text}");
+    assert!(text.contains("appears 2 times; counted once"), "{text}");
+
+    // The independent verifier reaches the same verdicts, and on tampered
+    // copies of the chain file.
+    if !python_ready() {
+        return;
+    }
+    assert!(!agree(&data, &forked, "forked tournament"));
+    assert_eq!(python_verdict(&forked).1["forks"], 1);
+    assert!(agree(&data, &shuffled, "shuffled tournament"));
+    std::fs::write(&file, &with_p3).unwrap();
+    assert!(agree(&data, &file, "tournament"));
+    let failed = tampered_copies_agree(&data, t.path(), &file, "tournament");
+    assert!(failed >= 4, "tampering noticed: {failed}");
+}
+
+#[test]
+fn the_verifier_agrees_on_the_tournament_chain_an_appeal_bundle_carries() {
+    if !python_ready() {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let s = |n: &str| t.path().join(n).to_str().unwrap().to_string();
+    ok(&run(&data, &["keygen", &s("op")]));
+    ok(&run(
+        &data,
+        &[
+            "checkpoint",
+            "--key",
+            &s("op.key"),
+            "--origin",
+            "kifu.example/fv",
+            "--out",
+            &s("cp"),
+        ],
+    ));
+    let game = ok(&run(&data, &["games"]))
+        .lines()
+        .find(|l| l.contains("round 1, board 1"))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("the demo game")
+        .to_string();
+    let bundle = t.path().join("appeal.kifu-bundle");
+    ok(&run(
+        &data,
+        &[
+            "bundle",
+            &game,
+            "--out",
+            bundle.to_str().unwrap(),
+            "--checkpoint",
+            &s("cp"),
+        ],
+    ));
+    let (verdict, pj) = python_verdict(&bundle);
+    assert!(verdict, "{pj}");
+    assert_eq!(pj["games"][0]["chain"], "tournament", "{pj}");
+    let kj: serde_json::Value = serde_json::from_str(&ok(&run(
+        &data,
+        &["verify", "--json", bundle.to_str().unwrap()],
+    )))
+    .unwrap();
+    let kt = &kj["bundle"]["tournament"];
+    let pt = &pj["tournament_checkpoint"];
+    for key in [
+        "tournament",
+        "checkpoint_event",
+        "round",
+        "board",
+        "head_seq",
+        "head_hash",
+    ] {
+        assert_eq!(pt[key], kt[key], "{key}: {pj} {kj}");
+    }
+
+    // A tournament record changed, or dropped from the middle: both refuse.
+    let b: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
+    let n = b["tournament_checkpoint"]["records"]
+        .as_array()
+        .unwrap()
+        .len();
+    for (i, what) in [(n - 1, "changed"), (n / 2, "dropped")] {
+        let mut bad = b.clone();
+        let records = bad["tournament_checkpoint"]["records"]
+            .as_array_mut()
+            .unwrap();
+        if what == "dropped" {
+            records.remove(i);
+        } else {
+            let mut raw = base64_decode(records[i].as_str().unwrap());
+            let last = raw.len() - 1;
+            raw[last] ^= 1;
+            records[i] = serde_json::Value::from(base64_encode(&raw));
+        }
+        let p = t.path().join(format!("{what}.kifu-bundle"));
+        std::fs::write(&p, serde_json::to_vec(&bad).unwrap()).unwrap();
+        let (py, pj) = python_verdict(&p);
+        assert!(!py, "{what}: {pj}");
+        let o = run(&data, &["verify", p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(3), "{what}: {}", err(&o));
+    }
+}
+
+fn base64_decode(s: &str) -> Vec<u8> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.decode(s).unwrap()
+}
+
+fn base64_encode(b: &[u8]) -> String {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD.encode(b)
 }

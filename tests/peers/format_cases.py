@@ -169,3 +169,52 @@ c = Chain(); c.next(k(1)+BLACK, 'referee'); d = Chain(at=1767225700000); d.next(
 write('M_two_games_one_without_genesis', c.recs + d.recs[1:])
 # N: empty archive
 write('N_empty', [])
+
+# T: tournament chains (section 10), written with the genesis and facts of
+# the vectors' tournament chain (officials: director and referee).
+TEV = V["tournament_events"]
+TGEN = bytes.fromhex(TEV[0]["body_bytes"])
+TFACTS = [(bytes.fromhex(e["body_bytes"]), e["signer"]) for e in TEV[1:]]
+SIGNER = {PK[n].hex(): n for n in PK}
+
+
+def tournament(n=len(TFACTS)):
+    t = Chain(genesis_body=TGEN, signer="director")
+    for body, signer in TFACTS[:n]:
+        t.next(body, SIGNER[signer])
+    return t
+
+
+t = tournament()
+write('T_tournament', t.recs)
+# the same records in another order, one of them twice: a duplicate, no failure
+write('T1_tournament_shuffled_duplicate', t.recs[::-1] + [t.recs[3]])
+# two registrations by the director at seq 2: a fork, each branch valid
+t = tournament(1)
+f2 = t.make(2, TFACTS[2][0], 'director', t.recs[1][2], t.gid)
+t.next(TFACTS[1][0], 'director')
+write('T2_tournament_fork', t.recs + [f2])
+# the second record at seq 2 signed by a stranger: still a fork, and refused
+f2s = t.make(2, TFACTS[2][0], 'stranger', t.recs[1][2], t.gid)
+write('T3_tournament_fork_stranger', t.recs + [f2s])
+# a bye signed by the referee (the director's), then a registration after it
+t = tournament(3)
+t.next(k(48) + varint(1) + s('P3'), 'referee')
+t.next(TFACTS[3][0], 'director')
+write('T4_tournament_bye_by_referee_then_more', t.recs)
+# a kind beyond the table in a tournament chain: a failure, not uninterpreted
+t = tournament(2); t.next(k(200) + b'xyz', 'director')
+write('T5_tournament_unknown_kind', t.recs)
+# a game kind in a tournament chain
+t = tournament(2); t.next(stone(BLACK, 2, 2), 'director')
+write('T6_tournament_stone', t.recs)
+# a gap: seq 4 names a record that is not there
+t = tournament(2)
+g = t.make(4, TFACTS[3][0], 'director', b'\x22' * 32, t.gid)
+write('T7_tournament_gap', t.recs + [g])
+# time going backwards by 5001 ms: a warning
+t = tournament(1); t.next(TFACTS[1][0], 'director', at=t.at - 5001)
+write('T8_tournament_time_backwards', t.recs)
+# the chain without its genesis
+t = tournament(3)
+write('T9_tournament_without_genesis', t.recs[1:])

@@ -3,6 +3,10 @@
 
 Usage:
     format_verifier.py ARCHIVE.kifu            verdict of one archive, as JSON
+                                               (a tournament chain file too)
+    format_verifier.py BUNDLE.kifu-bundle      verdict of the tournament chain an
+                                               appeal bundle carries (its log
+                                               proofs are not checked here)
     format_verifier.py --vectors VECTORS.json  check every vector of the file
 
 Needs Python 3, `blake3` and `cryptography` (pip install blake3 cryptography).
@@ -15,6 +19,7 @@ Exit code: 0 when the archive verifies (or every vector agrees), 1 when it
 does not, 2 when the input cannot be read.
 """
 
+import base64
 import hashlib
 import json
 import sys
@@ -1091,7 +1096,75 @@ def summary(report):
 
 
 # --------------------------------------------------------------------------
+# The tournament chain in an appeal bundle (docs/TRANSPARENCY.md section 7,
+# "Tournament checkpoint"; FORMAT.md section 10).
+
+
+def stored_record(b64):
+    """A stored record: u32 LE length || event_bytes || signature (section 7)."""
+    data = base64.b64decode(b64)
+    records = read_records(data, 0)
+    if len(records) != 1:
+        raise Invalid("a stored record holds %d records" % len(records))
+    return records[0]
+
+
+def verify_bundle_tournament(bundle):
+    """The tournament part of a bundle: the chain verifies (section 6 for one
+    chain, section 10's roles), its last record is a `game_checkpointed` of
+    the bundle's game, and the bundle's record at the checkpointed seq has
+    the checkpointed hash."""
+    if bundle.get("format") != "kifu-bundle/1":
+        raise Invalid("not a kifu-bundle/1")
+    part = bundle.get("tournament_checkpoint")
+    if part is None:
+        return {"ok": True, "bundle": True, "tournament_checkpoint": None, "problems": [],
+                "warnings": [], "games": [], "events": 0, "duplicates": 0, "forks": 0,
+                "uninterpreted": 0}
+    report = verify_records([stored_record(x) for x in part["records"]])
+    problems = report["problems"]
+    chains = [g for g in report["games"] if g["chain"] == "tournament"]
+    if len(chains) != 1 or chains[0]["game"] != part["tournament"]:
+        problems.append("the part is not the chain of tournament %s" % part["tournament"])
+    else:
+        head = bytes.fromhex(chains[0]["head"])
+        last = next(Rec(*stored_record(x)) for x in part["records"]
+                    if Rec(*stored_record(x)).hash == head)
+        b = last.env.body
+        if b.name != "game_checkpointed" or b.value["game"] != bundle["game"]:
+            problems.append("its last record is not a checkpoint of game %s" % bundle["game"])
+        else:
+            cp = b.value
+            held = {r["seq"]: Rec(*stored_record(r["record"])) for r in bundle["records"]}
+            rec = held.get(cp["head_seq"])
+            if rec is None:
+                problems.append("the checkpointed seq %d is not in the bundle" % cp["head_seq"])
+            elif rec.hash.hex() != cp["head_hash"]:
+                problems.append("the checkpoint and the bundle's record at seq %d disagree"
+                                % cp["head_seq"])
+            report["tournament_checkpoint"] = {
+                "tournament": part["tournament"], "checkpoint_event": last.env.seq,
+                "round": cp["round"], "board": cp["board"], "head_seq": cp["head_seq"],
+                "head_hash": cp["head_hash"]}
+    report["bundle"] = True
+    report["ok"] = not problems
+    return report
+
+
+# --------------------------------------------------------------------------
 # The vectors of fixtures/format/vectors.json.
+
+
+def hashes_as_hex(j):
+    """The vectors' body JSON writes a 32-byte hash as 32 numbers (a key as
+    hex); this verifier writes both as hex."""
+    if isinstance(j, list) and len(j) == 32 and all(isinstance(x, int) for x in j):
+        return bytes(j).hex()
+    if isinstance(j, list):
+        return [hashes_as_hex(x) for x in j]
+    if isinstance(j, dict):
+        return {k: hashes_as_hex(x) for k, x in j.items()}
+    return j
 
 
 def check_vectors(path):
@@ -1131,20 +1204,19 @@ def check_vectors(path):
         except (Invalid, KeyError) as e:
             fail(where, "does not decode: %r" % e)
         count("values")
-    chain = []
-    for ev in v["events"]:
-        where = "event seq %d (%s)" % (ev["seq"], ev["kind"])
+    def check_event(ev, where):
+        """One event vector: its bytes, body, signed message, signature, hash."""
         eb, sig = bytes.fromhex(ev["event_bytes"]), bytes.fromhex(ev["signature"])
         try:
             e = decode_envelope(eb)
         except Invalid as x:
             fail(where, "does not decode: %s" % x)
-            continue
+            return None
         if e.body_bytes.hex() != ev["body_bytes"]:
             fail(where, "body bytes differ")
         if e.body.index != ev["kind_index"] or e.body.name != ev["kind"]:
             fail(where, "kind %s/%s" % (e.body.index, e.body.name))
-        if e.body.json() != ev["body_json"]:
+        if e.body.json() != hashes_as_hex(ev["body_json"]):
             fail(where, "body decoded as %s" % json.dumps(e.body.json()))
         if e.seq != ev["seq"] or e.at_ms != ev["at_ms"] or e.signer.hex() != ev["signer"]:
             fail(where, "envelope fields differ")
@@ -1154,6 +1226,13 @@ def check_vectors(path):
             fail(where, "signature not accepted")
         if record_hash(eb, sig).hex() != ev["hash"]:
             fail(where, "hash differs")
+        return e
+
+    chain = []
+    for ev in v["events"]:
+        where = "event seq %d (%s)" % (ev["seq"], ev["kind"])
+        if check_event(ev, where) is None:
+            continue
         chain.append(ev)
         count("events")
     if chain and chain[0]["hash"] != v["game_id"]:
@@ -1182,6 +1261,57 @@ def check_vectors(path):
         if got != rc["accepted"]:
             fail(where, "expected %s (%s), got %s (%s)" % (rc["accepted"], rc["refusal"], got, why))
         count("role_cases")
+    # The tournament chain (section 10): every kind 44 to 52, linked from
+    # its genesis, each accepted by the role table where it stands.
+    tid = bytes.fromhex(v["tournament_id"])
+    prev, tstates, tstate = ZERO32, [], None
+    for ev in v["tournament_events"]:
+        where = "tournament event seq %d (%s)" % (ev["seq"], ev["kind"])
+        e = check_event(ev, where)
+        count("tournament_events")
+        if e is None:
+            continue
+        if e.prev_hash != prev or e.chain != (ZERO32 if e.seq == 0 else tid):
+            fail(where, "does not link to the previous event of the tournament chain")
+        prev = bytes.fromhex(ev["hash"])
+        try:
+            if e.seq == 0:
+                if prev != tid:
+                    fail(where, "the tournament id is not the genesis hash")
+                tstate = genesis_state(e)
+                if not isinstance(tstate, TournamentState):
+                    fail(where, "not a tournament genesis")
+            else:
+                tstate.check(e)
+                tstate.apply(e)
+        except Refused as x:
+            fail(where, "refused: %s" % x)
+        tstates.append(tstate.copy() if tstate is not None else None)
+    kinds = sorted({ev["kind_index"] for ev in v["tournament_events"]})
+    if kinds != list(range(44, 53)):
+        fail("tournament events", "kinds %s, not 44 to 52" % kinds)
+    for rc in v["tournament_role_cases"]:
+        where = "tournament role case kind %d by %s after seq %d" % (
+            rc["kind_index"], rc["signer"], rc["after_seq"])
+        eb, sig = bytes.fromhex(rc["event_bytes"]), bytes.fromhex(rc["signature"])
+        try:
+            e = decode_envelope(eb)
+            if not verify_strict(e.signer, SIGN_DOMAIN + eb, sig):
+                raise Refused("bad signature")
+            tstates[rc["after_seq"]].copy().check(e)
+            got, why = True, None
+        except (Refused, Invalid) as x:
+            got, why = False, str(x)
+        if got != rc["accepted"]:
+            fail(where, "expected %s (%s), got %s (%s)" % (rc["accepted"], rc["refusal"], got, why))
+        count("tournament_role_cases")
+    rep = verify_archive(bytes.fromhex(v["tournament_archive"]))
+    count("cases")
+    last = v["tournament_events"][-1]
+    if not rep["ok"] or [(g["chain"], g["game"], g["head"]) for g in rep["games"]] != [
+            ("tournament", v["tournament_id"], last["hash"])]:
+        fail("tournament archive", "expected its chain to end at seq %d: %s"
+             % (last["seq"], rep["problems"] or rep["games"]))
     for inv in v["invalid"]:
         try:
             decode_envelope(bytes.fromhex(inv["event_bytes"]))
@@ -1225,14 +1355,20 @@ def main(argv):
         return 2
     try:
         data = open(argv[1], "rb").read()
-        report = verify_archive(data)
+        if data[:1] == b"{":
+            report = verify_bundle_tournament(json.loads(data))
+        else:
+            report = verify_archive(data)
     except OSError as e:
         print(json.dumps({"ok": False, "error": str(e)}))
         return 2
-    except Invalid as e:
+    except (Invalid, ValueError, KeyError) as e:
         print(json.dumps({"ok": False, "error": "unreadable archive: %s" % e}))
         return 1
-    print(json.dumps(summary(report), indent=1))
+    out = summary(report)
+    if report.get("bundle"):
+        out["tournament_checkpoint"] = report.get("tournament_checkpoint")
+    print(json.dumps(out, indent=1))
     return 0 if report["ok"] else 1
 
 

@@ -584,6 +584,222 @@ fn role_cases(cast: &Cast, committee: &[Keypair], c: &ChainBuilder) -> Vec<Value
     out
 }
 
+/// The tournament chain of the vectors (FORMAT.md section 10): a genesis
+/// (kind 44, the director), then every other tournament kind in kind order,
+/// three registrations first so that every fact can be. The referee signs
+/// what a referee may (an absence as a sanction, a result by default, a
+/// sanction); the checkpoint names the game chain of `events`.
+fn tournament_facts(cast: &Cast, game: &ChainBuilder) -> Vec<(&'static str, Body)> {
+    use kifu_ledger::tournament::{AbsenceReason, BoardResult, Checkpoint, Pairing, Registration};
+    let reg = |id: &str, surname: &str, rank: &str, key: Option<PublicKey>| Registration {
+        id: id.into(),
+        surname: surname.into(),
+        given: "Given".into(),
+        rank: rank.into(),
+        rating: 2100,
+        country: "JP".into(),
+        club: "Tokyo".into(),
+        egd_pin: "12345678".into(),
+        aga_id: String::new(),
+        smms_correction: -1,
+        key,
+    };
+    vec![
+        (
+            "director",
+            Body::PlayerRegistered(reg("P1", "Black", "2d", Some(cast.black.public()))),
+        ),
+        (
+            "director",
+            Body::PlayerRegistered(reg("P2", "White", "1d", Some(cast.white.public()))),
+        ),
+        (
+            "director",
+            Body::PlayerRegistered(reg("P3", "Third", "3k", None)),
+        ),
+        (
+            "director",
+            Body::RegistrationCorrected(reg("P3", "Third", "2k", None)),
+        ),
+        (
+            "director",
+            Body::Paired(Pairing {
+                round: 1,
+                board: 1,
+                white: "P2".into(),
+                black: "P1".into(),
+                handicap: 0,
+                game: Some(game.game),
+            }),
+        ),
+        (
+            "director",
+            Body::ByeGiven {
+                round: 1,
+                player: "P3".into(),
+            },
+        ),
+        (
+            "referee",
+            Body::PlayerAbsent {
+                round: 2,
+                player: "P3".into(),
+                reason: AbsenceReason::Sanction,
+            },
+        ),
+        (
+            "referee",
+            Body::BoardResultEntered {
+                round: 1,
+                board: 1,
+                result: BoardResult::WhiteWins,
+                by_default: true,
+                reason: "Black absent after an hour".into(),
+            },
+        ),
+        (
+            "director",
+            Body::GameCheckpointed(Checkpoint {
+                round: 1,
+                board: 1,
+                game: game.game,
+                head_seq: game.head.seq,
+                head_hash: game.head.hash,
+                result: Some(GameResult {
+                    outcome: Outcome::Win(Color::White),
+                    by: ResultBy::Resignation,
+                }),
+            }),
+        ),
+        (
+            "referee",
+            Body::TournamentSanction {
+                player: "P3".into(),
+                kind: SanctionKind::RemovedFromRounds { rounds: vec![3] },
+                from_round: 3,
+                reason: "hindrance".into(),
+            },
+        ),
+    ]
+}
+
+fn tournament_genesis(cast: &Cast) -> kifu_ledger::tournament::TournamentGenesis {
+    kifu_ledger::tournament::TournamentGenesis {
+        name: "Format Vectors Open".into(),
+        short_name: "fvo".into(),
+        city: "Tokyo".into(),
+        country: "JP".into(),
+        start: "2026-01-01".into(),
+        finish: "2026-01-02".into(),
+        game: GameKind::Go,
+        ruleset: "lgc-2023".into(),
+        time_control: TimeControl::Canadian {
+            main_ms: 3_600_000,
+            stones: 15,
+            block_ms: 300_000,
+        },
+        komi_half_points: 15,
+        system: kifu_ledger::tournament::PairingSystem::McMahon,
+        rounds: 3,
+        mm_bar: "4d".into(),
+        mm_floor: "20k".into(),
+        nbw2_bye: 2,
+        mms2_bye: 2,
+        nbw2_absent: 0,
+        mms2_absent: 1,
+        round_down_bye_absent: true,
+        unplayed_as_half: false,
+        criteria: vec!["MMS".into(), "SOSM".into(), "SOSOSM".into()],
+        egf_class: "A".into(),
+        adjusted_time_minutes: 75,
+        handicap_reduction: 0,
+        officials: vec![
+            Participant {
+                role: Role::Director,
+                name: "Director".into(),
+                key: cast.director.public(),
+            },
+            Participant {
+                role: Role::Referee,
+                name: "Referee".into(),
+                key: cast.referee.public(),
+            },
+        ],
+    }
+}
+
+/// The tournament chain's records, genesis first.
+fn tournament_chain(cast: &Cast, game: &ChainBuilder) -> Vec<Record> {
+    let genesis = Event {
+        version: FORMAT_VERSION,
+        chain: ZERO_HASH,
+        seq: 0,
+        prev_hash: ZERO_HASH,
+        at_ms: T0,
+        signer: cast.director.public(),
+        body: Body::TournamentCreated(tournament_genesis(cast)),
+    };
+    let mut records = vec![genesis.sign(&cast.director).unwrap()];
+    let id = records[0].hash();
+    for (signer, body) in tournament_facts(cast, game) {
+        let key = if signer == "referee" {
+            &cast.referee
+        } else {
+            &cast.director
+        };
+        let last = &records[records.len() - 1];
+        let head = Head {
+            seq: records.len() as u64 - 1,
+            hash: last.hash(),
+        };
+        let at_ms = T0 + 1000 * (head.seq + 1);
+        let rec = Event::next(id, head, at_ms, key.public(), body)
+            .sign(key)
+            .unwrap();
+        records.push(rec);
+    }
+    records
+}
+
+/// Every tournament event after the genesis, signed at its place by the
+/// director, the referee, a player and a stranger, with the verdict of the
+/// role table (FORMAT.md section 10).
+fn tournament_role_cases(cast: &Cast, chain: &[Record]) -> Vec<Value> {
+    use kifu_ledger::tournament::check_tournament_append;
+    let signers: Vec<(&str, &Keypair)> = vec![
+        ("director", &cast.director),
+        ("referee", &cast.referee),
+        ("black", &cast.black),
+        ("stranger", &cast.stranger),
+    ];
+    let genesis = tournament_genesis(cast);
+    let id = chain[0].hash();
+    let mut out = Vec::new();
+    for (i, rec) in chain.iter().enumerate().skip(1) {
+        let e = rec.decode().unwrap();
+        let head = Head {
+            seq: i as u64 - 1,
+            hash: chain[i - 1].hash(),
+        };
+        for (name, k) in &signers {
+            let r = Event::next(id, head, e.at_ms, k.public(), e.body.clone())
+                .sign(k)
+                .unwrap();
+            let verdict = check_tournament_append(&id, &genesis, head, &r);
+            out.push(json!({
+                "after_seq": head.seq,
+                "kind_index": e.body.kind_index(),
+                "signer": name,
+                "accepted": verdict.is_ok(),
+                "refusal": verdict.err().map(|e| e.to_string()),
+                "event_bytes": hex::encode(&r.event_bytes),
+                "signature": hex::encode(r.signature),
+            }));
+        }
+    }
+    out
+}
+
 fn build() -> Value {
     let cast = Cast::new();
     let committee = committee_keys();
@@ -613,6 +829,7 @@ fn build() -> Value {
         .collect();
     let c = chain(&cast, &committee);
     let events: Vec<Value> = c.records.iter().map(event_json).collect();
+    let tournament = tournament_chain(&cast, &c);
     // A refused record: the version varint written overlong (0x81 0x00).
     let mut overlong = vec![0x81, 0x00];
     overlong.extend_from_slice(&c.records[1].event_bytes[1..]);
@@ -627,6 +844,10 @@ fn build() -> Value {
         "values": values(),
         "role_cases": role_cases(&cast, &committee, &c),
         "cases": cases(&cast, &c),
+        "tournament_id": hex::encode(tournament[0].hash()),
+        "tournament_events": tournament.iter().map(event_json).collect::<Vec<_>>(),
+        "tournament_archive": hex::encode(archive::write(&tournament)),
+        "tournament_role_cases": tournament_role_cases(&cast, &tournament),
         "invalid": [{
             "why": "overlong varint for the version: not canonical",
             "event_bytes": hex::encode(overlong),
@@ -791,5 +1012,70 @@ fn vectors_verify_from_their_hex_alone() {
             rc["accepted"].as_bool().unwrap(),
             "{rc}"
         );
+    }
+}
+
+#[test]
+fn the_tournament_chain_has_every_tournament_kind_and_verifies_from_its_hex() {
+    let text = std::fs::read_to_string(path()).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let events = v["tournament_events"].as_array().unwrap();
+    let records: Vec<Record> = events
+        .iter()
+        .map(|e| Record {
+            event_bytes: hex::decode(e["event_bytes"].as_str().unwrap()).unwrap(),
+            signature: hex::decode(e["signature"].as_str().unwrap())
+                .unwrap()
+                .try_into()
+                .unwrap(),
+        })
+        .collect();
+    // Kinds 44 to 52, each at least once, in kind order (FORMAT.md section 10).
+    let kinds: Vec<u64> = events
+        .iter()
+        .map(|e| e["kind_index"].as_u64().unwrap())
+        .collect();
+    let mut distinct = kinds.clone();
+    distinct.dedup();
+    assert_eq!(distinct, (44..=52).collect::<Vec<_>>());
+    assert_eq!(v["tournament_id"], hex::encode(records[0].hash()));
+    // Links, hashes, signatures and roles, one record after the other.
+    let events = kifu_ledger::tournament::verify_tournament(&records).expect("verifies");
+    for (e, j) in events
+        .iter()
+        .zip(v["tournament_events"].as_array().unwrap())
+    {
+        assert_eq!(serde_json::to_value(&e.body).unwrap(), j["body_json"]);
+    }
+    let a = hex::decode(v["tournament_archive"].as_str().unwrap()).unwrap();
+    assert_eq!(archive::read(&a).unwrap(), records);
+    // Every role case, appended at its place.
+    let genesis = match &events[0].body {
+        Body::TournamentCreated(g) => g.clone(),
+        _ => panic!("a tournament genesis"),
+    };
+    let cases = v["tournament_role_cases"].as_array().unwrap();
+    assert!(cases.iter().any(|c| c["accepted"] == true));
+    assert!(cases.iter().any(|c| c["accepted"] == false));
+    for rc in cases {
+        let after = rc["after_seq"].as_u64().unwrap();
+        let rec = Record {
+            event_bytes: hex::decode(rc["event_bytes"].as_str().unwrap()).unwrap(),
+            signature: hex::decode(rc["signature"].as_str().unwrap())
+                .unwrap()
+                .try_into()
+                .unwrap(),
+        };
+        let head = Head {
+            seq: after,
+            hash: records[after as usize].hash(),
+        };
+        let got = kifu_ledger::tournament::check_tournament_append(
+            &records[0].hash(),
+            &genesis,
+            head,
+            &rec,
+        );
+        assert_eq!(got.is_ok(), rc["accepted"].as_bool().unwrap(), "{rc}");
     }
 }

@@ -1,13 +1,14 @@
 //! Writing and reading a tournament chain: every fact is checked by the
 //! projection and the role table before it is signed.
 
-use kifu_ledger::tournament::{check_tournament_genesis, tournament_id, verify_tournament};
+use kifu_ledger::tournament::{check_tournament_genesis, tournament_id};
 use kifu_ledger::{
-    Body, Event, GameKind, Hash, Head, Keypair, LedgerError, PairingSystem, Participant, Record,
-    TimeControl, TournamentGenesis,
+    Body, Event, GameKind, Hash, Head, Keypair, LedgerError, PairingSystem, Participant, Problem,
+    Record, TimeControl, TournamentGenesis,
 };
 
 use crate::projection::{Projection, TournamentError};
+use crate::verify::verify_tournament_records;
 
 /// Why a fact could not be written or a chain read.
 #[derive(Debug, thiserror::Error)]
@@ -18,6 +19,30 @@ pub enum ChainError {
     /// The fact contradicts the tournament so far.
     #[error(transparent)]
     Tournament(#[from] TournamentError),
+    /// Records read back do not make one verified tournament chain; the
+    /// first of the problems found
+    /// ([`crate::verify_tournament_records`] reports them all).
+    #[error("{}", not_verified(first, *count))]
+    NotVerified {
+        /// The first problem, in the report's order.
+        first: Problem,
+        /// How many problems there are.
+        count: usize,
+    },
+    /// The records hold no chain, or more than one.
+    #[error("the records hold {0} chains, not one tournament chain")]
+    NotOneChain(usize),
+}
+
+/// `seq N: what (and M more problems)`.
+fn not_verified(first: &Problem, count: usize) -> String {
+    let at = first.seq.map(|s| format!("seq {s}: ")).unwrap_or_default();
+    let more = match count {
+        0 | 1 => String::new(),
+        2 => " (and 1 more problem)".to_string(),
+        n => format!(" (and {} more problems)", n - 1),
+    };
+    format!("{at}{}{more}", first.what)
 }
 
 /// A tournament chain in memory: its records and their projection.
@@ -96,15 +121,21 @@ impl Chain {
         })
     }
 
-    /// Verifies records (genesis first, in sequence order) and projects them.
+    /// Verifies records (in any order, duplicates counted once) and
+    /// projects them; the records of the chain come back in seq order.
+    /// Refuses them when anything fails (`docs/FORMAT.md` section 10).
     pub fn open(records: Vec<Record>) -> Result<Chain, ChainError> {
-        let events = verify_tournament(&records)?;
-        let id = tournament_id(&records[0]);
-        let projection = Projection::from_events(id, &events)?;
-        Ok(Chain {
-            records,
-            projection,
-        })
+        let report = verify_tournament_records(&records);
+        if let Some(first) = report.problems.first() {
+            return Err(ChainError::NotVerified {
+                first: first.clone(),
+                count: report.problems.len(),
+            });
+        }
+        match report.chain {
+            Some(chain) if report.chains.len() == 1 => Ok(chain),
+            _ => Err(ChainError::NotOneChain(report.chains.len())),
+        }
     }
 
     /// The tournament id.

@@ -13,12 +13,19 @@
 //! official after a checkpoint overrides the game's own result, and a new
 //! checkpoint after it overrides it again.
 //!
+//! A chain read back is verified whole, in any order of its records:
+//! [`verify_tournament_records`] reports every problem (forks kept as
+//! evidence, duplicates counted once), as kifu-ledger's verification of
+//! game chains does.
+//!
 //! This crate does no I/O.
 #![deny(missing_docs)]
 
 mod chain;
 pub mod opengotha;
 mod projection;
+mod verify;
 
 pub use chain::{mcmahon_genesis, Chain, ChainError};
 pub use projection::{board_result_of, genesis_settings, Board, Projection, TournamentError};
+pub use verify::{verify_tournament_records, ChainSummary, TournamentReport};

@@ -1,0 +1,466 @@
+//! Verifying a tournament chain from any set of its records: every problem
+//! is reported, in any order of the records (`docs/FORMAT.md` section 10:
+//! section 6 for one chain, with the genesis check of kind 44 and the
+//! tournament's role table).
+//!
+//! The walk is kifu-ledger's whole-chain verification
+//! ([`kifu_ledger::verify_records`]) with a tournament's state instead of a
+//! game's: the genesis `officials` decide who may sign what, and each fact
+//! is applied to the [`Projection`] of its branch, which refuses what
+//! cannot be a fact of the tournament. Identical copies are duplicates (not
+//! a failure); two validly signed records at one seq are a fork (a failure,
+//! both kept as evidence); every other record is on a verified branch or
+//! reported on its own.
+
+use std::collections::{BTreeMap, HashMap};
+
+use kifu_ledger::tournament::{check_role, check_tournament_genesis, tournament_id};
+use kifu_ledger::{
+    Duplicate, Event, Fork, Hash, Head, Header, LedgerError, Problem, Record, ZERO_HASH,
+};
+
+use crate::chain::Chain;
+use crate::projection::Projection;
+
+/// FORMAT.md section 6, "Facts that cannot be": an event more than this
+/// much earlier than the previous one on its branch is reported.
+const BACKWARDS_MS: u64 = 5_000;
+
+/// One chain found among the records: where its longest verified branch
+/// ends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChainSummary {
+    /// The chain id (the hash of its genesis record).
+    pub id: Hash,
+    /// Events on the verified branch, genesis included.
+    pub events: u64,
+    /// The last verified record of that branch.
+    pub head: Head,
+    /// Its timestamp.
+    pub head_at_ms: u64,
+}
+
+/// The outcome of verifying a tournament chain's records. It does not
+/// depend on the order of the records given.
+#[derive(Debug, Clone, Default)]
+pub struct TournamentReport {
+    /// Records given (duplicates included).
+    pub records: u64,
+    /// Distinct records given.
+    pub distinct: u64,
+    /// Chains whose genesis is accepted, in id order (one, for a
+    /// tournament chain file).
+    pub chains: Vec<ChainSummary>,
+    /// Everything that failed, sorted.
+    pub problems: Vec<Problem>,
+    /// Forks found (each also a problem).
+    pub forks: Vec<Fork>,
+    /// Records given more than once (not a failure).
+    pub duplicates: Vec<Duplicate>,
+    /// Timestamps going backwards: reported, not failures.
+    pub warnings: Vec<Problem>,
+    /// The tournament along its longest verified branch (highest seq, then
+    /// lowest head hash), records in seq order: the first chain above whose
+    /// genesis creates a tournament.
+    pub chain: Option<Chain>,
+}
+
+impl TournamentReport {
+    /// True when nothing failed.
+    pub fn ok(&self) -> bool {
+        self.problems.is_empty()
+    }
+}
+
+struct Parsed<'a> {
+    record: &'a Record,
+    hash: Hash,
+    header: Header,
+    sig_ok: bool,
+}
+
+fn short(h: &Hash) -> String {
+    hex::encode(&h[..8])
+}
+
+/// Verifies a tournament chain given as any set of records (a tournament
+/// chain file, or the part of one an appeal bundle carries).
+///
+/// ```
+/// # use kifu_ledger::{Keypair, Participant, Role};
+/// use kifu_tournament::{mcmahon_genesis, verify_tournament_records, Chain};
+/// let director = Keypair::from_seed([7; 32]);
+/// let officials = vec![Participant { role: Role::Director, name: "D".into(), key: director.public() }];
+/// let chain = Chain::create(&director, 0, mcmahon_genesis("Open", "open", 3, officials)).unwrap();
+/// let mut records = chain.records.clone();
+/// records.push(records[0].clone());
+/// let report = verify_tournament_records(&records);
+/// assert!(report.ok());
+/// assert_eq!(report.duplicates.len(), 1);
+/// assert_eq!(report.chain.unwrap().id(), chain.id());
+/// ```
+pub fn verify_tournament_records(records: &[Record]) -> TournamentReport {
+    let mut report = TournamentReport {
+        records: records.len() as u64,
+        ..Default::default()
+    };
+    // Section 6, step 1: identical records count once.
+    let mut seen: HashMap<Hash, (usize, u64)> = HashMap::with_capacity(records.len());
+    for (i, r) in records.iter().enumerate() {
+        seen.entry(r.hash()).or_insert((i, 0)).1 += 1;
+    }
+    let mut unique: Vec<(Hash, usize, u64)> =
+        seen.into_iter().map(|(h, (i, n))| (h, i, n)).collect();
+    unique.sort_unstable_by_key(|(h, _, _)| *h);
+    report.distinct = unique.len() as u64;
+    // Step 2: envelopes.
+    let mut parsed = Vec::with_capacity(unique.len());
+    for (hash, i, copies) in unique {
+        let record = &records[i];
+        match record.header() {
+            Ok(header) => {
+                if copies > 1 {
+                    report.duplicates.push(Duplicate {
+                        game: chain_of(&hash, &header),
+                        seq: header.seq,
+                        hash,
+                        copies,
+                    });
+                }
+                let sig_ok = record.verify_signature(&header.signer).is_ok();
+                parsed.push(Parsed {
+                    record,
+                    hash,
+                    header,
+                    sig_ok,
+                });
+            }
+            Err(e) => {
+                if copies > 1 {
+                    report.duplicates.push(Duplicate {
+                        game: ZERO_HASH,
+                        seq: 0,
+                        hash,
+                        copies,
+                    });
+                }
+                report.problems.push(Problem {
+                    game: ZERO_HASH,
+                    seq: None,
+                    what: format!("record {}: {e}", short(&hash)),
+                });
+            }
+        }
+    }
+    // Step 3: group by chain.
+    let mut by_chain: BTreeMap<Hash, Vec<usize>> = BTreeMap::new();
+    for (i, p) in parsed.iter().enumerate() {
+        by_chain
+            .entry(chain_of(&p.hash, &p.header))
+            .or_default()
+            .push(i);
+    }
+    for (id, members) in &by_chain {
+        if let Some(chain) = verify_chain(id, members, &parsed, &mut report) {
+            if report.chain.is_none() {
+                report.chain = Some(chain);
+            }
+        }
+    }
+    report.problems.sort();
+    report.warnings.sort();
+    report.duplicates.sort_by_key(|d| (d.game, d.seq, d.hash));
+    report.forks.sort_by_key(|f| (f.game, f.seq));
+    report
+}
+
+/// The chain a record belongs to: its own hash for a genesis.
+fn chain_of(hash: &Hash, h: &Header) -> Hash {
+    if h.seq == 0 && h.chain == ZERO_HASH {
+        *hash
+    } else {
+        h.chain
+    }
+}
+
+/// A branch being followed: its last record and the tournament there.
+struct Walk {
+    idx: usize,
+    count: u64,
+    projection: Projection,
+    last_at_ms: u64,
+}
+
+/// Section 6, steps 4 to 7, for one chain; gives the tournament along its
+/// best verified branch.
+fn verify_chain(
+    id: &Hash,
+    members: &[usize],
+    parsed: &[Parsed<'_>],
+    report: &mut TournamentReport,
+) -> Option<Chain> {
+    let problem = |seq: Option<u64>, what: String| Problem {
+        game: *id,
+        seq,
+        what,
+    };
+    // Step 7: forks, whatever becomes of the chain.
+    let mut at: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
+    for &i in members {
+        at.entry(parsed[i].header.seq).or_default().push(i);
+    }
+    for (&seq, list) in &at {
+        let mut valid: Vec<Hash> = list
+            .iter()
+            .filter(|&&i| {
+                parsed[i].sig_ok
+                    && matches!(
+                        parsed[i].header.clone().into_event(),
+                        Ok(_) | Err(LedgerError::UnknownKind(_))
+                    )
+            })
+            .map(|&i| parsed[i].hash)
+            .collect();
+        if valid.len() > 1 {
+            valid.sort_unstable();
+            report.problems.push(problem(
+                Some(seq),
+                format!(
+                    "fork: {} validly signed records claim this place: {}",
+                    valid.len(),
+                    valid.iter().map(hex::encode).collect::<Vec<_>>().join(", ")
+                ),
+            ));
+            report.forks.push(Fork {
+                game: *id,
+                seq,
+                first: valid[0],
+                second: valid[1],
+                all: valid,
+            });
+        }
+    }
+    // Step 4: the genesis is the record whose hash is the chain id.
+    let Some(&gi) = members.iter().find(|&&i| parsed[i].hash == *id) else {
+        report.problems.push(problem(
+            None,
+            format!(
+                "no genesis record for this chain ({} records name it)",
+                members.len()
+            ),
+        ));
+        return None;
+    };
+    let genesis = check_tournament_genesis(parsed[gi].record)
+        .map_err(|e| e.to_string())
+        .and_then(|(event, g)| {
+            Projection::new(tournament_id(parsed[gi].record), g)
+                .map(|p| (event, p))
+                .map_err(|e| e.to_string())
+        });
+    let (genesis_event, projection) = match genesis {
+        Ok(x) => x,
+        Err(e) => {
+            report
+                .problems
+                .push(problem(Some(0), format!("genesis: {e}")));
+            return None;
+        }
+    };
+    let mut children: HashMap<Hash, Vec<usize>> = HashMap::new();
+    for &i in members {
+        if i != gi {
+            children
+                .entry(parsed[i].header.prev_hash)
+                .or_default()
+                .push(i);
+        }
+    }
+    for list in children.values_mut() {
+        list.sort_unstable_by_key(|&i| parsed[i].hash);
+    }
+    let mut reached = vec![false; parsed.len()];
+    reached[gi] = true;
+    // The record each accepted record follows, to read the best branch back.
+    let mut parent: HashMap<usize, usize> = HashMap::new();
+    let mut stack = vec![Walk {
+        idx: gi,
+        count: 1,
+        projection,
+        last_at_ms: genesis_event.at_ms,
+    }];
+    // The best leaf: highest seq, then lowest hash.
+    let mut best: Option<(u64, std::cmp::Reverse<Hash>, u64, Walk)> = None;
+    while let Some(w) = stack.pop() {
+        let here = &parsed[w.idx];
+        let mut next: Vec<(usize, Event)> = Vec::new();
+        for &c in children
+            .get(&here.hash)
+            .map(|v| v.as_slice())
+            .unwrap_or(&[])
+        {
+            reached[c] = true;
+            let p = &parsed[c];
+            let seq = p.header.seq;
+            let refuse =
+                |what: String| problem(Some(seq), format!("record {}: {what}", short(&p.hash)));
+            if seq != here.header.seq + 1 {
+                report.problems.push(problem(
+                    Some(seq),
+                    format!(
+                        "record {} links to seq {} but says seq {seq}",
+                        short(&p.hash),
+                        here.header.seq
+                    ),
+                ));
+                continue;
+            }
+            if !p.sig_ok {
+                report.problems.push(refuse("bad signature".into()));
+                continue;
+            }
+            let event = match p.header.clone().into_event() {
+                Ok(e) => e,
+                // FORMAT.md section 10 (clarified): a kind beyond the table
+                // is a failure in a tournament chain.
+                Err(LedgerError::UnknownKind(k)) => {
+                    report
+                        .problems
+                        .push(refuse(format!("unknown kind {k} in a tournament chain")));
+                    continue;
+                }
+                Err(e) => {
+                    report.problems.push(refuse(e.to_string()));
+                    continue;
+                }
+            };
+            let roles = w.projection.genesis.roles_of(&event.signer);
+            if let Err(r) = check_role(&roles, &event.body, seq) {
+                report.problems.push(refuse(r.to_string()));
+                continue;
+            }
+            if let Err(e) = w.projection.check(&event.body) {
+                report
+                    .problems
+                    .push(refuse(format!("not a fact of this tournament: {e}")));
+                continue;
+            }
+            next.push((c, event));
+        }
+        if next.is_empty() {
+            let key = (here.header.seq, std::cmp::Reverse(here.hash));
+            let better = match &best {
+                None => true,
+                Some((s, h, _, _)) => key > (*s, *h),
+            };
+            if better {
+                best = Some((key.0, key.1, here.header.at_ms, w));
+            }
+            continue;
+        }
+        // The projection is cloned only where the chain forks.
+        let last = next.pop();
+        let mut branches: Vec<(usize, Event, Projection)> = next
+            .into_iter()
+            .map(|(c, e)| (c, e, w.projection.clone()))
+            .collect();
+        if let Some((c, e)) = last {
+            branches.push((c, e, w.projection));
+        }
+        for (c, event, mut projection) in branches {
+            // Checked above against the same projection.
+            if let Err(e) = projection.apply(&event.body) {
+                report.problems.push(problem(
+                    Some(event.seq),
+                    format!("not a fact of this tournament: {e}"),
+                ));
+                continue;
+            }
+            if event.at_ms + BACKWARDS_MS < w.last_at_ms {
+                report.warnings.push(problem(
+                    Some(event.seq),
+                    format!(
+                        "time goes backwards: {} ms before the previous event",
+                        w.last_at_ms - event.at_ms
+                    ),
+                ));
+            }
+            parent.insert(c, w.idx);
+            stack.push(Walk {
+                idx: c,
+                count: w.count + 1,
+                projection,
+                last_at_ms: event.at_ms,
+            });
+        }
+    }
+    // Step 6: records no walk reached.
+    let mut by_hash: HashMap<Hash, usize> = HashMap::new();
+    for &i in members {
+        by_hash.insert(parsed[i].hash, i);
+    }
+    for &i in members {
+        if reached[i] {
+            continue;
+        }
+        let p = &parsed[i];
+        let seq = p.header.seq;
+        let (at_seq, what) = if seq == 0 {
+            (
+                0,
+                format!(
+                    "record {}: a second record at seq 0 in this chain",
+                    short(&p.hash)
+                ),
+            )
+        } else if let Some(&before) = by_hash.get(&p.header.prev_hash) {
+            (
+                seq,
+                format!(
+                    "record {}: not on the verified chain: it follows record {} (seq {}), which is not on it",
+                    short(&p.hash),
+                    short(&parsed[before].hash),
+                    parsed[before].header.seq
+                ),
+            )
+        } else if at.contains_key(&(seq - 1)) {
+            (
+                seq,
+                format!(
+                    "record {}: broken link: its previous hash matches no record at seq {}",
+                    short(&p.hash),
+                    seq - 1
+                ),
+            )
+        } else {
+            (
+                seq - 1,
+                format!(
+                    "missing: the chain has a gap here (record {} at seq {seq} follows it)",
+                    short(&p.hash)
+                ),
+            )
+        };
+        report.problems.push(problem(Some(at_seq), what));
+    }
+    let (_, _, head_at_ms, w) = best?;
+    report.chains.push(ChainSummary {
+        id: *id,
+        events: w.count,
+        head: Head {
+            seq: parsed[w.idx].header.seq,
+            hash: parsed[w.idx].hash,
+        },
+        head_at_ms,
+    });
+    // The best branch, genesis first.
+    let mut path = vec![w.idx];
+    while let Some(&p) = parent.get(path.last().unwrap_or(&gi)) {
+        path.push(p);
+    }
+    path.reverse();
+    Some(Chain {
+        records: path.iter().map(|&i| parsed[i].record.clone()).collect(),
+        projection: w.projection,
+    })
+}
