@@ -154,15 +154,21 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
             _ => None,
         })
         .collect();
-    let standing_seqs: BTreeSet<u64> = standing.iter().map(|m| m.0).collect();
+    // Handicap stones placed freely stand in the setup (`AB`).
+    let standing_seqs: BTreeSet<u64> = board
+        .ops
+        .iter()
+        .filter(|op| {
+            matches!(
+                op,
+                crate::go::Op::Move { .. } | crate::go::Op::Handicap { .. }
+            )
+        })
+        .map(|op| op.seq())
+        .collect();
     for e in &events[1..] {
         if let Body::StonePlaced { stone, point, .. } = &e.body {
-            let handicap = out
-                .setup_black
-                .iter()
-                .any(|p| p.x == point.x && p.y == point.y)
-                && *stone == Color::Black;
-            if !standing_seqs.contains(&e.seq) && !handicap {
+            if !standing_seqs.contains(&e.seq) {
                 comments.entry(e.seq).or_default().push(format!(
                     "{} {} (event {}) was taken back",
                     words::colour(*stone),

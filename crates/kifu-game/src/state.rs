@@ -878,7 +878,11 @@ impl GameState {
             }
         }
         let moved = match &self.board {
-            BoardState::Go(b) => !b.ops.is_empty(),
+            // Handicap stones placed freely come before play.
+            BoardState::Go(b) => b
+                .ops
+                .iter()
+                .any(|o| !matches!(o, crate::go::Op::Handicap { .. })),
             BoardState::Renju(r) => !r.game().moves().is_empty(),
             BoardState::None => false,
         };
