@@ -364,7 +364,11 @@ impl GameState {
             at_ms: event.at_ms,
             kind: event.body.kind_name().to_string(),
             signer,
-            summary: crate::story::describe(&event.body, &self.notation()),
+            summary: crate::story::describe_seated(
+                &event.body,
+                &self.notation(),
+                self.colours_swapped,
+            ),
         });
         if self.genesis.is_none() {
             if let Body::GameCreated(g) = &event.body {
