@@ -127,6 +127,10 @@ pub struct GoBoard {
     /// Whether Black places the handicap stones himself.
     #[serde(skip)]
     free: bool,
+    /// The handicap stones Black places before White's first move, counted
+    /// from the start (free placement; 0 otherwise).
+    #[serde(skip)]
+    to_place: u32,
     /// The position the engine starts from: the genesis's, plus the
     /// handicap stones placed freely that stand.
     #[serde(skip)]
@@ -158,6 +162,7 @@ impl PartialEq for GoBoard {
         self.ruleset == other.ruleset
             && self.initial == other.initial
             && self.free == other.free
+            && self.to_place == other.to_place
             && self.setup == other.setup
             && self.ops == other.ops
             && self.verdicts == other.verdicts
@@ -226,10 +231,16 @@ impl GoBoard {
         };
         setup.komi = Some(Komi(komi));
         let game = Game::new(ruleset.clone(), &setup)?;
-        let mut board = GoBoard {
+        let to_place = if free && handicap >= 2 {
+            u32::from(handicap)
+        } else {
+            0
+        };
+        Ok(GoBoard {
             ruleset,
             initial: setup.clone(),
             free,
+            to_place,
             setup,
             game,
             ops: Vec::new(),
@@ -237,22 +248,14 @@ impl GoBoard {
             carried_captures: [0; 2],
             carried_pass_stones: [0; 2],
             carried_moves: 0,
-            pending_handicap: 0,
+            pending_handicap: to_place,
             final_score: None,
-        };
-        board.pending_handicap = board.handicap_to_place();
-        Ok(board)
+        })
     }
 
-    /// The handicap stones Black places before White's first move, counted
-    /// from the start: the handicap under the terms in force where placement
-    /// is free and the handicap is at least two stones, otherwise none.
-    fn handicap_to_place(&self) -> u32 {
-        if self.free && self.initial.handicap >= 2 {
-            self.initial.handicap
-        } else {
-            0
-        }
+    /// True while nothing but handicap stones placed freely stands.
+    fn before_play(&self) -> bool {
+        self.ops.iter().all(|o| matches!(o, Op::Handicap { .. }))
     }
 
     /// True while Black's stones are handicap stones: some are still to
@@ -260,7 +263,7 @@ impl GoBoard {
     /// the first other operation: BGA, "Irregular Moves" iii, and LGC 2023,
     /// "Colour or handicap error", treat what follows as play).
     fn placing_handicap(&self) -> bool {
-        self.pending_handicap > 0 && self.ops.iter().all(|o| matches!(o, Op::Handicap { .. }))
+        self.pending_handicap > 0 && self.before_play()
     }
 
     /// Places a Black stone as a freely placed handicap stone, if the point
@@ -474,7 +477,7 @@ impl GoBoard {
     /// of the placement is the board a replay from the genesis gives.
     pub(crate) fn rebuild(&mut self, ops: Vec<Op>) {
         self.setup = self.initial.clone();
-        self.pending_handicap = self.handicap_to_place();
+        self.pending_handicap = self.to_place;
         self.restart_engine();
         self.ops.clear();
         self.verdicts.clear();
@@ -490,9 +493,18 @@ impl GoBoard {
     /// The terms of the game corrected (a modified pairing): the handicap
     /// counted and the komi, the stones standing as placed; the standing
     /// operations are replayed under the new terms.
+    ///
+    /// Under free placement the handicap stones still to place follow the
+    /// new handicap while Black is placing them; once play has begun the
+    /// placement stands as it happened (LGC 2023, "Colour or handicap
+    /// error": "the game continues and the pairing is modified to reflect the
+    /// actual colours or handicap used"), only the count uses the new terms.
     pub(crate) fn set_terms(&mut self, handicap: Option<u8>, komi: Option<i32>) {
         if let Some(h) = handicap {
             self.initial.handicap = u32::from(h);
+            if self.free && self.before_play() {
+                self.to_place = if h >= 2 { u32::from(h) } else { 0 };
+            }
         }
         if let Some(k) = komi {
             self.initial.komi = Some(Komi(k));

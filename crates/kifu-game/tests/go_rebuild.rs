@@ -189,3 +189,34 @@ fn the_state_at_an_earlier_event_during_placement_matches_the_replay() {
     // The whole game, event by event, equals its replay (`G::state`).
     assert_eq!(placement(&g), (1, 2));
 }
+
+#[test]
+fn a_modified_pairing_after_play_began_leaves_the_placement_as_it_happened() {
+    let mut g = free("lgc-2023", 2);
+    g.play(B, "cc");
+    g.play(B, "gg");
+    g.play(W, "ee");
+    g.play(B, "ge");
+    let rows = g.rows();
+    // The pairing said two stones; three are counted from here on, the
+    // stones standing as placed.
+    g.referee(Body::PairingModified {
+        swap_colours: false,
+        handicap: Some(3),
+        komi_half_points: None,
+        reason: "the handicap agreed was three stones".into(),
+    });
+    assert_eq!(g.rows(), rows);
+    assert_eq!(placement(&g), (0, 2));
+    let st = g.state();
+    assert_eq!(st.to_move, Some(W));
+    let BoardState::Go(b) = &st.board else {
+        panic!("a Go board")
+    };
+    assert_eq!(b.game().handicap(), 3, "the count uses the handicap used");
+    assert!(
+        b.verdicts.iter().all(|(_, v)| v.violations.is_empty()),
+        "{:?}",
+        b.verdicts
+    );
+}
