@@ -61,6 +61,14 @@ pub enum Op {
         /// The event recording it.
         seq: u64,
     },
+    /// The referee's count at the move limit: the stones he settles dead
+    /// (UEC Cup, "e)": the game ends at the limit and the referee counts).
+    Counted {
+        /// The event recording it.
+        seq: u64,
+        /// The stones settled dead.
+        dead: Vec<Point>,
+    },
     /// A handicap stone Black placed freely, before White's first move.
     Handicap {
         /// The event recording it.
@@ -78,6 +86,7 @@ impl Op {
             | Op::Fix { seq, .. }
             | Op::Agree { seq, .. }
             | Op::Handicap { seq, .. }
+            | Op::Counted { seq, .. }
             | Op::Dispute { seq } => *seq,
         }
     }
@@ -105,6 +114,8 @@ pub(crate) enum Applied {
         /// Stones still to place.
         left: u32,
     },
+    /// The referee's count at the move limit.
+    Counted(Score),
     /// A correction: stones taken off and put on.
     Fixed {
         /// Stones actually taken off.
@@ -452,7 +463,29 @@ impl GoBoard {
                 Err(e) => Applied::Refused(e.to_string()),
             },
             Op::Handicap { .. } => Applied::Refused("a handicap stone out of place".into()),
+            Op::Counted { dead, .. } => match self.game.ending().phase() {
+                EndingPhase::Over(GameEnd::MoveLimit) => {
+                    let score = self.score(dead);
+                    self.final_score = Some(score.clone());
+                    Applied::Counted(score)
+                }
+                _ => Applied::Refused("the game did not end at the move limit".into()),
+            },
         };
+        // The count is frozen where the operations end the game, so a
+        // rebuild that keeps the end keeps the count.
+        let events = match &applied {
+            Applied::Moved(v) => v.events.as_slice(),
+            Applied::Ending(events) => events.as_slice(),
+            _ => &[],
+        };
+        let end = events.iter().find_map(|e| match e {
+            EndingEvent::Ended(end) => Some(end.clone()),
+            _ => None,
+        });
+        if let Some(end) = end {
+            self.final_score = self.score_for_end(&end);
+        }
         if !matches!(applied, Applied::Refused(_)) {
             self.ops.push(op);
             // Play began: no more handicap stones to place.

@@ -220,3 +220,91 @@ fn a_modified_pairing_after_play_began_leaves_the_placement_as_it_happened() {
         b.verdicts
     );
 }
+
+fn final_score(g: &G) -> Option<kifu_go::Score> {
+    match &g.state().board {
+        BoardState::Go(b) => b.final_score.clone(),
+        _ => panic!("a Go board"),
+    }
+}
+
+#[test]
+fn lgc_2023_ending_the_game_a_rebuild_that_keeps_the_end_keeps_the_count() {
+    let mut g = G::go("lgc-2023");
+    g.start_clock();
+    g.mv(B, "ee");
+    g.pass(W);
+    g.pass(B);
+    g.pass(W);
+    g.push(B, Body::StatusAgreed { dead: vec![] });
+    let last = g.push(W, Body::StatusAgreed { dead: vec![] });
+    let counted = final_score(&g).expect("counted at the agreement");
+    // A judgement that unwinds to the last event takes nothing back: the
+    // board is rebuilt from its operations and ends as it ended.
+    g.referee(unwind_to(last));
+    assert_eq!(final_score(&g), Some(counted));
+}
+
+#[test]
+fn uec_cup_a_2_a_rebuild_after_the_end_keeps_kifus_own_count_for_the_programs() {
+    let mut g = G::go("uec-cup");
+    g.start_clock();
+    for row in "abcdefghi".chars() {
+        g.mv(B, &format!("c{row}"));
+        g.mv(W, &format!("g{row}"));
+    }
+    g.pass(B);
+    g.pass(W);
+    let mut last = 0;
+    for c in [B, W] {
+        last = g.recorder(Body::DeadStonesMarked {
+            player: c,
+            dead: vec![],
+        });
+    }
+    let counted = final_score(&g).expect("counted at the end");
+    g.referee(unwind_to(last));
+    assert_eq!(final_score(&g), Some(counted));
+    for c in [B, W] {
+        g.recorder(Body::ProgramAnswered {
+            player: c,
+            command: "final_score".into(),
+            answer: "W+6.5".into(),
+        });
+    }
+    let st = g.state();
+    let pc = st.result.programs_count.as_ref().expect("recorded");
+    assert!(pc.kifu_count.is_some(), "{pc:?}");
+    assert_eq!(pc.kifu_count, pc.agreed);
+}
+
+#[test]
+fn uec_cup_e_a_rebuild_after_the_move_limit_keeps_the_referees_count() {
+    let mut g = G::with(GameKind::Go, "uec-cup", 19, TimeControl::Untimed, |_| {});
+    let mut n = 0;
+    'outer: for y in 0..19u8 {
+        for x in 0..19u8 {
+            if n == 200 {
+                break 'outer;
+            }
+            let at = format!("{}{}", (b'a' + x) as char, (b'a' + y) as char);
+            g.play(B, &at);
+            g.push(
+                W,
+                Body::Pass {
+                    player: W,
+                    pass_stone: false,
+                },
+            );
+            n += 1;
+        }
+    }
+    // The referee counts with one Black stone settled dead.
+    let count = g.referee(Body::StatusAgreed {
+        dead: vec![p("aa")],
+    });
+    let counted = final_score(&g).expect("the referee's count");
+    assert_eq!(counted.white.dead_stones, 1, "{counted:?}");
+    g.referee(unwind_to(count));
+    assert_eq!(final_score(&g), Some(counted));
+}
