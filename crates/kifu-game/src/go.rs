@@ -558,6 +558,21 @@ impl GoBoard {
             .position(|o| matches!(o, Op::Move { seq: s, remedy: false, .. } if *s == seq))
     }
 
+    /// Index of the standing stone recorded at `seq`: a move's (remedy
+    /// passes excluded) or a freely placed handicap stone's.
+    pub(crate) fn stone_index(&self, seq: u64) -> Option<usize> {
+        self.ops.iter().position(|o| match o {
+            Op::Move {
+                seq: s,
+                remedy: false,
+                point: Some(_),
+                ..
+            }
+            | Op::Handicap { seq: s, .. } => *s == seq,
+            _ => false,
+        })
+    }
+
     /// The verdict on the standing move recorded at `seq`.
     pub(crate) fn verdict(&self, seq: u64) -> Option<&Verdict> {
         self.verdicts

@@ -308,3 +308,77 @@ fn uec_cup_e_a_rebuild_after_the_move_limit_keeps_the_referees_count() {
     g.referee(unwind_to(count));
     assert_eq!(final_score(&g), Some(counted));
 }
+
+fn irregular(g: &mut G, kind: IrregularityKind, about: Option<u64>, fix: BoardFix) -> u64 {
+    g.referee(Body::IrregularityRecorded {
+        kind,
+        about_seq: about,
+        fix,
+        statement: "fixed at the board".into(),
+    })
+}
+
+fn no_fix() -> BoardFix {
+    BoardFix {
+        remove: vec![],
+        as_prisoners: false,
+        place: vec![],
+    }
+}
+
+#[test]
+fn bga_irregular_moves_vi_wrong_colour_noticed_at_once_replaces_that_stone_after_another_fix() {
+    let mut g = G::go("bga-aga");
+    g.start_clock();
+    g.mv(B, "ba");
+    g.mv(W, "aa");
+    let s = g.push(
+        B,
+        Body::StonePlaced {
+            player: B,
+            stone: W,
+            point: p("ab"),
+        },
+    );
+    // A disturbance elsewhere is put right first (a stone knocked back onto
+    // its point): no move is played in between.
+    irregular(
+        &mut g,
+        IrregularityKind::PositionDisturbed,
+        None,
+        BoardFix {
+            remove: vec![],
+            as_prisoners: false,
+            place: vec![(W, p("ii"))],
+        },
+    );
+    irregular(&mut g, IrregularityKind::WrongColour, Some(s), no_fix());
+    let rows = g.rows();
+    assert_eq!(cell(&rows, "ab"), 'X', "replaced with the right colour");
+    assert_eq!(cell(&rows, "aa"), '.', "and the capture completed");
+    assert_eq!(cell(&rows, "ii"), 'O', "the earlier fix stands");
+}
+
+#[test]
+fn bga_irregular_moves_v_an_ambiguous_free_handicap_stone_is_positioned_on_its_point() {
+    let mut g = free("bga-aga", 2);
+    let s = g.play(B, "cc");
+    let i = irregular(
+        &mut g,
+        IrregularityKind::AmbiguousPlacement,
+        Some(s),
+        BoardFix {
+            remove: vec![],
+            as_prisoners: false,
+            place: vec![(B, p("dc"))],
+        },
+    );
+    let rows = g.rows();
+    assert_eq!(cell(&rows, "cc"), '.');
+    assert_eq!(cell(&rows, "dc"), 'X');
+    assert!(has_rule(&g.state(), i, "Irregular Moves, V."));
+    assert_eq!(placement(&g), (1, 1));
+    g.play(B, "gg");
+    assert_eq!(placement(&g), (0, 2));
+    assert_eq!(g.state().to_move, Some(W));
+}
