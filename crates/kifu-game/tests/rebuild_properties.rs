@@ -3,7 +3,8 @@
 //! nothing back, so after any sequence of moves, notices, irregularities,
 //! agreements, modified pairings and unwindings (free handicap placement
 //! included) it leaves the board, the count still to place, the verdicts and
-//! the frozen count exactly as they were.
+//! the frozen count exactly as they were. And in a game of stones and
+//! passes alone, unwinding to an event gives the board the game had there.
 
 use kifu_game::{BoardState, GameState};
 use kifu_ledger::testkit::{Cast, ChainBuilder};
@@ -131,5 +132,27 @@ proptest! {
         let after = GameState::replay(&with_ruling);
         prop_assert!(after.rulings.last().is_some_and(|r| r.applied));
         prop_assert_eq!(board(&before), board(&after));
+    }
+
+    #[test]
+    fn unwinding_to_an_event_gives_the_board_the_game_had_there(
+        ruleset in prop_oneof![Just("lgc-2023"), Just("london-open"), Just("bga-aga"), Just("uec-cup")],
+        handicap in 0u8..5,
+        free in any::<bool>(),
+        mut bodies in proptest::collection::vec(prop_oneof![
+            6 => (color(), color(), point()).prop_map(|(player, stone, point)| Body::StonePlaced { player, stone, point }),
+            1 => color().prop_map(|player| Body::Pass { player, pass_stone: true }),
+        ], 0..30),
+        pick in any::<proptest::sample::Index>(),
+    ) {
+        let g = genesis(ruleset, handicap, free);
+        let events = chain(g.clone(), bodies.clone());
+        let to = events[pick.index(events.len())].seq;
+        bodies.push(unwind_to(to));
+        let with_ruling = chain(g, bodies);
+        let there = GameState::at(&events, to);
+        let after = GameState::replay(&with_ruling);
+        prop_assert!(after.rulings.last().is_some_and(|r| r.applied));
+        prop_assert_eq!(board(&there), board(&after));
     }
 }
