@@ -270,7 +270,7 @@ impl GameState {
         match b.apply(Op::Dispute { seq }) {
             Applied::Ending(events) => {
                 self.note_on(
-                    format!("{} disputes the status of a group", name(p)),
+                    format!("{} disputes the status of a group", self.seat_name(p)),
                     Topic::Resumption,
                 );
                 self.ending_events(&events);

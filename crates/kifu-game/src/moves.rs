@@ -100,6 +100,12 @@ impl GameState {
         }
     }
 
+    /// A seat named in a consequence: its colour, or once the seats play
+    /// each other's colours, the colour it plays and the seat.
+    pub(crate) fn seat_name(&self, seat: Color) -> String {
+        crate::story::seat_words(seat, self.colours_swapped)
+    }
+
     pub(crate) fn stone_placed(&mut self, seq: u64, p: Color, stone: Color, point: Point) {
         match &mut self.board {
             BoardState::Go(_) => {

@@ -39,8 +39,23 @@ pub fn describe_seated(body: &Body, notation: &Notation, swapped: bool) -> Strin
     let colour = who(&seat.opponent());
     let line = describe(&played, notation);
     match line.strip_prefix(colour) {
-        Some(rest) => format!("{colour} (the {} seat){rest}", who(&seat).to_lowercase()),
+        Some(rest) => format!("{}{rest}", seat_words(seat, true)),
         None => line,
+    }
+}
+
+/// A seat named for people: its colour, or, once the seats play each
+/// other's colours (`swapped`), the colour it plays and then the seat
+/// ("White (the black seat)").
+pub fn seat_words(seat: Color, swapped: bool) -> String {
+    if swapped {
+        format!(
+            "{} (the {} seat)",
+            who(&seat.opponent()),
+            who(&seat).to_lowercase()
+        )
+    } else {
+        who(&seat).to_string()
     }
 }
 

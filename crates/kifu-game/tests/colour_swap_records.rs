@@ -197,3 +197,41 @@ fn a_modified_komi_is_the_komi_the_sgf_records() {
     let text = kifu_go::sgf::write(&sgf);
     assert!(text.contains("KM[0.5]"), "{text}");
 }
+
+#[test]
+fn lgc_2023_colour_or_handicap_error_consequences_name_the_colour_each_seat_plays() {
+    let mut g = named();
+    seats_swapped(&mut g);
+    g.referee(pairing(None));
+    let call = g.push(B, Body::RefereeCalled { player: B });
+    let protest = g.push(
+        B,
+        Body::ProtestDeclared {
+            player: B,
+            statement: "the clock was not stopped".into(),
+        },
+    );
+    let st = g.state();
+    assert!(
+        st.consequences_of(call).any(|c| c
+            .what
+            .starts_with("White (the black seat) calls the referee")),
+        "{:?}",
+        st.consequences_of(call).collect::<Vec<_>>()
+    );
+    assert!(
+        st.consequences_of(protest)
+            .any(|c| c.what.starts_with("White (the black seat) declares")),
+        "{:?}",
+        st.consequences_of(protest).collect::<Vec<_>>()
+    );
+    assert!(summary(&g, protest)
+        .starts_with("White (the black seat) declares the game played under protest"));
+    // Without an exchange, a seat is named by its colour alone.
+    let mut plain = named();
+    let call = plain.push(B, Body::RefereeCalled { player: B });
+    assert!(plain
+        .state()
+        .consequences_of(call)
+        .any(|c| c.what.starts_with("Black calls the referee")));
+}
