@@ -270,9 +270,12 @@ impl GoBoard {
     }
 
     /// True while Black's stones are handicap stones: some are still to
-    /// place and nothing but handicap stones stands (the count closes with
-    /// the first other operation: BGA, "Irregular Moves" iii, and LGC 2023,
-    /// "Colour or handicap error", treat what follows as play).
+    /// place and nothing but handicap stones stands. The count applies to
+    /// Black's first moves only (docs/RULESETS.md, "Genesis overrides",
+    /// `handicap_placement`: "`free`: Black places the handicap stones as his
+    /// first moves"), so it closes with the first other operation; a
+    /// handicap left short is then a colour or handicap error (LGC 2023,
+    /// "Colour or handicap error"; BGA, "Irregular Moves" iii).
     fn placing_handicap(&self) -> bool {
         self.pending_handicap > 0 && self.before_play()
     }
