@@ -224,4 +224,8 @@ fn after_the_seats_exchange_colours_sgf_and_the_story_name_the_colours_played() 
     assert!(story.contains("White (the black seat) resigns"), "{story}");
     assert!(story.contains("Black (the white seat) plays G7"), "{story}");
     assert!(story.contains("result by the rules: B+R"), "{story}");
+    // The list of games names who played each colour.
+    let list: Value = serde_json::from_str(&ok(&run(&t.data, &["games", "--json"]))).unwrap();
+    assert_eq!(list[0]["black"], "Bob", "{list}");
+    assert_eq!(list[0]["white"], "Ann", "{list}");
 }

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use kifu_go::sgf::{SgfGame, SgfMove};
-use kifu_ledger::{Body, Color, Event, GameKind, GameResult, Outcome, ResultBy, Role};
+use kifu_ledger::{Body, Color, Event, GameKind, GameResult, Outcome, ResultBy};
 
 use crate::state::{BoardState, GameState};
 use crate::text::{half_points, sgf_point};
@@ -109,13 +109,8 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
     out.handicap = board.game().handicap();
     out.rules = Some(g.ruleset.clone());
     // PB and PW name who played the black and the white stones.
-    let (black_seat, white_seat) = if state.colours_swapped {
-        (Role::White, Role::Black)
-    } else {
-        (Role::Black, Role::White)
-    };
-    out.black_player = g.holder(black_seat).map(|p| p.name.clone());
-    out.white_player = g.holder(white_seat).map(|p| p.name.clone());
+    out.black_player = state.playing(Color::Black).map(|p| p.name.clone());
+    out.white_player = state.playing(Color::White).map(|p| p.name.clone());
     out.comment = (!g.title.is_empty()).then(|| g.title.clone());
     out.setup_black = board
         .handicap_stones()
