@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use kifu_game::GameState;
-use kifu_ledger::{Body, Event, Role};
+use kifu_ledger::{Body, Event};
 use serde::Serialize;
 
 use crate::cli::GamesArgs;
@@ -48,11 +48,6 @@ pub fn games(data: &Path, a: GamesArgs) -> CmdResult {
         if g.title.starts_with(kifu_server::tlog_api::OPERATOR_TITLE) {
             continue;
         }
-        let name = |role: Role| {
-            g.holder(role)
-                .map(|p| p.name.clone())
-                .unwrap_or_else(|| "?".into())
-        };
         let state = GameState::replay(&events);
         let result = state
             .result
@@ -70,8 +65,9 @@ pub fn games(data: &Path, a: GamesArgs) -> CmdResult {
             tournament: g.tournament.as_ref().map(|t| t.tournament.clone()),
             round: g.tournament.as_ref().map(|t| t.round),
             board: g.tournament.as_ref().map(|t| t.board),
-            black: name(Role::Black),
-            white: name(Role::White),
+            // Who plays each colour (after an exchange, the other seat).
+            black: played(&state, kifu_ledger::Color::Black),
+            white: played(&state, kifu_ledger::Color::White),
             game_kind: g.game.name(),
             board_size: g.board_size,
             ruleset: g.ruleset.clone(),
@@ -155,4 +151,12 @@ pub fn games(data: &Path, a: GamesArgs) -> CmdResult {
         );
     }
     Ok(())
+}
+
+/// The name of whoever plays `colour` in the game, `?` when nobody holds it.
+fn played(state: &GameState, colour: kifu_ledger::Color) -> String {
+    state
+        .playing(colour)
+        .map(|p| p.name.clone())
+        .unwrap_or_else(|| "?".to_string())
 }

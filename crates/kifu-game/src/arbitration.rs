@@ -52,7 +52,10 @@ impl GameState {
             }),
         }
         self.note_on(
-            format!("{} calls the referee, as soon as possible", name(p)),
+            format!(
+                "{} calls the referee, as soon as possible",
+                self.seat_name(p)
+            ),
             Topic::CallReferee,
         );
         // LGC 2023, "Management of time", pause reason 10: the clocks stop
@@ -233,8 +236,8 @@ impl GameState {
             after_ruling,
         });
         let what = match after_ruling {
-            Some(r) => format!("{} informs the referee and the opponent that the game resumed after the judgement at event {r} is played under protest; the right to appeal is kept only if stated again when signing the result sheet", name(p)),
-            None => format!("{} declares the game played under protest, but no judgement has ordered it to resume", name(p)),
+            Some(r) => format!("{} informs the referee and the opponent that the game resumed after the judgement at event {r} is played under protest; the right to appeal is kept only if stated again when signing the result sheet", self.seat_name(p)),
+            None => format!("{} declares the game played under protest, but no judgement has ordered it to resume", self.seat_name(p)),
         };
         self.note_on(what, Topic::Protest);
     }
@@ -257,14 +260,14 @@ impl GameState {
             .map(|a| a.admissibility.clone())
             .unwrap_or(Admissibility::PendingResultSheet);
         let what = match &adm {
-            Admissibility::Admissible => format!("{} appeals the ruling at event {ruling_seq}: admissible", name(p)),
+            Admissibility::Admissible => format!("{} appeals the ruling at event {ruling_seq}: admissible", self.seat_name(p)),
             Admissibility::Inadmissible { reason } => format!(
                 "{} appeals the ruling at event {ruling_seq}: recorded, but inadmissible ({reason})",
-                name(p)
+                self.seat_name(p)
             ),
             Admissibility::PendingResultSheet => format!(
                 "{} appeals the ruling at event {ruling_seq}: admissible only if the protest is stated on the result sheet",
-                name(p)
+                self.seat_name(p)
             ),
         };
         let topic = match self.conduct.appeals {

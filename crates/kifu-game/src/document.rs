@@ -118,8 +118,10 @@ pub fn verify_report_json(r: &VerifyReport) -> Value {
 pub fn game_summary_json(game: &Hash, events: &[Event]) -> Value {
     let state = GameState::replay(events);
     let g = state.genesis.as_ref();
-    let name = |role| {
-        g.and_then(|g| g.holder(role))
+    // Who plays each colour (after an exchange of colours, the other seat).
+    let name = |colour| {
+        state
+            .playing(colour)
             .map(|p| p.name.clone())
             .unwrap_or_default()
     };
@@ -134,8 +136,8 @@ pub fn game_summary_json(game: &Hash, events: &[Event]) -> Value {
         "board_size": g.map(|g| g.board_size),
         "title": g.map(|g| g.title.clone()),
         "tournament": g.and_then(|g| g.tournament.clone()),
-        "black": name(kifu_ledger::Role::Black),
-        "white": name(kifu_ledger::Role::White),
+        "black": name(kifu_ledger::Color::Black),
+        "white": name(kifu_ledger::Color::White),
         "phase": state.phase,
         "phase_text": crate::state_text::phase(&state.phase),
         "result": state.result.computed().map(|d| result_text(&d.result)),

@@ -227,8 +227,13 @@ impl GameState {
         // settles replace the count with every stone alive.
         let scoring = b.ruleset().scoring;
         if let kifu_go::EndingPhase::Over(GameEnd::MoveLimit) = b.ending_phase() {
-            let score = b.score(&dead);
-            b.final_score = Some(score.clone());
+            let count = b.apply(Op::Counted {
+                seq,
+                dead: dead.clone(),
+            });
+            let Applied::Counted(score) = count else {
+                return;
+            };
             if let Some(d) = self.result.by_play.as_mut() {
                 d.result.outcome = match score.result {
                     kifu_go::GameResult::Black(_) => Outcome::Win(Color::Black),
@@ -265,7 +270,7 @@ impl GameState {
         match b.apply(Op::Dispute { seq }) {
             Applied::Ending(events) => {
                 self.note_on(
-                    format!("{} disputes the status of a group", name(p)),
+                    format!("{} disputes the status of a group", self.seat_name(p)),
                     Topic::Resumption,
                 );
                 self.ending_events(&events);

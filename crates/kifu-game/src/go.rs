@@ -9,6 +9,11 @@
 //! the corrected position; the prisoners and the move count are carried over
 //! here, and the position history used for superko starts again from the
 //! corrected position.
+//!
+//! Freely placed handicap stones are operations too ([`Op::Handicap`]): the
+//! setup the engine starts from is the genesis's ([`GoBoard::new`]) plus the
+//! handicap stones that stand, and the count still to place is derived from
+//! the operations on every rebuild, never carried across it.
 
 use kifu_go::{
     score_position, Color as GoColor, EndingEvent, EndingPhase, Game, GameEnd, Komi, Move,
@@ -56,6 +61,21 @@ pub enum Op {
         /// The event recording it.
         seq: u64,
     },
+    /// The referee's count at the move limit: the stones he settles dead
+    /// (UEC Cup, "e)": the game ends at the limit and the referee counts).
+    Counted {
+        /// The event recording it.
+        seq: u64,
+        /// The stones settled dead.
+        dead: Vec<Point>,
+    },
+    /// A handicap stone Black placed freely, before White's first move.
+    Handicap {
+        /// The event recording it.
+        seq: u64,
+        /// Where.
+        point: Point,
+    },
 }
 
 impl Op {
@@ -65,11 +85,14 @@ impl Op {
             Op::Move { seq, .. }
             | Op::Fix { seq, .. }
             | Op::Agree { seq, .. }
+            | Op::Handicap { seq, .. }
+            | Op::Counted { seq, .. }
             | Op::Dispute { seq } => *seq,
         }
     }
 
-    /// True for a stone or a pass.
+    /// True for a stone or a pass (a handicap stone placed freely is not a
+    /// move: no move is played before White's first).
     pub fn is_move(&self) -> bool {
         matches!(self, Op::Move { .. })
     }
@@ -91,6 +114,8 @@ pub(crate) enum Applied {
         /// Stones still to place.
         left: u32,
     },
+    /// The referee's count at the move limit.
+    Counted(Score),
     /// A correction: stones taken off and put on.
     Fixed {
         /// Stones actually taken off.
@@ -106,6 +131,19 @@ pub struct GoBoard {
     /// The ruleset profile in force.
     #[serde(skip)]
     ruleset: Ruleset,
+    /// The position before any operation: the genesis's (fixed handicap
+    /// stones), under the terms in force. Every rebuild starts from it.
+    #[serde(skip)]
+    initial: Setup,
+    /// Whether Black places the handicap stones himself.
+    #[serde(skip)]
+    free: bool,
+    /// The handicap stones Black places before White's first move, counted
+    /// from the start (free placement; 0 otherwise).
+    #[serde(skip)]
+    to_place: u32,
+    /// The position the engine starts from: the genesis's, plus the
+    /// handicap stones placed freely that stand.
     #[serde(skip)]
     setup: Setup,
     #[serde(skip)]
@@ -121,7 +159,9 @@ pub struct GoBoard {
     carried_pass_stones: [u32; 2],
     /// Moves carried over a board correction.
     carried_moves: u32,
-    /// Handicap stones Black has still to place (free placement).
+    /// Handicap stones Black has still to place (free placement): the
+    /// handicap less the stones placed while only handicap stones stand; 0
+    /// once any other operation stands.
     pub pending_handicap: u32,
     /// The count frozen when the game ended on the board.
     pub final_score: Option<Score>,
@@ -131,6 +171,9 @@ impl PartialEq for GoBoard {
     fn eq(&self, other: &GoBoard) -> bool {
         // The engine's game is a function of the setup and the operations.
         self.ruleset == other.ruleset
+            && self.initial == other.initial
+            && self.free == other.free
+            && self.to_place == other.to_place
             && self.setup == other.setup
             && self.ops == other.ops
             && self.verdicts == other.verdicts
@@ -180,8 +223,9 @@ impl GoBoard {
     ///
     /// With `free` placement the board starts empty and Black's first
     /// `handicap` stones, placed before White's first move, are the handicap
-    /// (BGA, "Handicaps": "placed anywhere on the board"); otherwise they stand
-    /// on the standard points from the start.
+    /// (docs/RULESETS.md, "Genesis overrides", `handicap_placement`: "`free`:
+    /// Black places the handicap stones as his first moves"); otherwise they
+    /// stand on the standard points from the start.
     pub(crate) fn new(
         ruleset: Ruleset,
         size: u8,
@@ -189,13 +233,7 @@ impl GoBoard {
         komi: i32,
         free: bool,
     ) -> Result<GoBoard, kifu_go::Error> {
-        let mut pending_handicap = 0;
-        let mut setup = if handicap >= 2 && free {
-            let mut s = Setup::even(size);
-            s.handicap = u32::from(handicap);
-            pending_handicap = u32::from(handicap);
-            s
-        } else if handicap >= 2 {
+        let mut setup = if handicap >= 2 && !free {
             Setup::fixed_handicap(size, u32::from(handicap))?
         } else {
             let mut s = Setup::even(size);
@@ -204,8 +242,16 @@ impl GoBoard {
         };
         setup.komi = Some(Komi(komi));
         let game = Game::new(ruleset.clone(), &setup)?;
+        let to_place = if free && handicap >= 2 {
+            u32::from(handicap)
+        } else {
+            0
+        };
         Ok(GoBoard {
             ruleset,
+            initial: setup.clone(),
+            free,
+            to_place,
             setup,
             game,
             ops: Vec::new(),
@@ -213,41 +259,62 @@ impl GoBoard {
             carried_captures: [0; 2],
             carried_pass_stones: [0; 2],
             carried_moves: 0,
-            pending_handicap,
+            pending_handicap: to_place,
             final_score: None,
         })
     }
 
-    /// Takes a Black stone as a freely placed handicap stone, if the game is
-    /// waiting for one and the point is free.
-    fn place_handicap(
-        &mut self,
-        player: Color,
-        stone: Color,
-        point: Option<Point>,
-    ) -> Option<Applied> {
-        if self.pending_handicap == 0 || player != Color::Black || stone != Color::Black {
-            return None;
-        }
-        let p = go_point(point?);
+    /// True while nothing but handicap stones placed freely stands.
+    fn before_play(&self) -> bool {
+        self.ops.iter().all(|o| matches!(o, Op::Handicap { .. }))
+    }
+
+    /// True while Black's stones are handicap stones: some are still to
+    /// place and nothing but handicap stones stands. The count applies to
+    /// Black's first moves only (docs/RULESETS.md, "Genesis overrides",
+    /// `handicap_placement`: "`free`: Black places the handicap stones as his
+    /// first moves"), so it closes with the first other operation; a
+    /// handicap left short is then a colour or handicap error (LGC 2023,
+    /// "Colour or handicap error"; BGA, "Irregular Moves" iii).
+    fn placing_handicap(&self) -> bool {
+        self.pending_handicap > 0 && self.before_play()
+    }
+
+    /// Places a Black stone as a freely placed handicap stone, if the point
+    /// is on the board and free, and keeps the placement as an operation.
+    fn place_handicap(&mut self, seq: u64, point: Point) -> Option<Applied> {
+        let p = go_point(point);
         if !p.on_board(self.setup.size) || self.setup.black.contains(&p) {
             return None;
         }
         self.setup.black.push(p);
-        self.pending_handicap -= 1;
+        self.pending_handicap = self.pending_handicap.saturating_sub(1);
         self.setup.to_move = if self.pending_handicap == 0 {
             GoColor::White
         } else {
             GoColor::Black
         };
-        // No move has been played yet, so the engine restarts from the setup.
+        // Nothing but handicap stones stands, so the engine restarts from
+        // the setup.
+        self.restart_engine();
+        self.ops.push(Op::Handicap { seq, point });
+        let placed = self
+            .ops
+            .iter()
+            .filter(|o| matches!(o, Op::Handicap { .. }))
+            .count() as u32;
+        Some(Applied::Handicap {
+            placed,
+            left: self.pending_handicap,
+        })
+    }
+
+    /// The engine's game started again from the setup (accepted once when
+    /// the board was made, so accepted again).
+    fn restart_engine(&mut self) {
         if let Ok(game) = Game::new(self.ruleset.clone(), &self.setup) {
             self.game = game;
         }
-        Some(Applied::Handicap {
-            placed: self.setup.black.len() as u32,
-            left: self.pending_handicap,
-        })
     }
 
     /// The handicap stones standing from the start (fixed points, or those
@@ -348,16 +415,27 @@ impl GoBoard {
 
     /// Applies `op` and keeps it in the list of standing operations.
     pub(crate) fn apply(&mut self, op: Op) -> Applied {
-        if let Op::Move {
-            player,
-            stone,
-            point,
-            ..
-        } = &op
-        {
-            if let Some(done) = self.place_handicap(*player, *stone, *point) {
-                return done;
+        match &op {
+            Op::Move {
+                seq,
+                player: Color::Black,
+                stone: Color::Black,
+                point: Some(point),
+                remedy: false,
+            } if self.placing_handicap() => {
+                if let Some(done) = self.place_handicap(*seq, *point) {
+                    return done;
+                }
             }
+            // Replayed: the stone stands as placed, whatever the count says
+            // (a modified pairing may have lowered the handicap: "the stones
+            // standing as placed").
+            Op::Handicap { seq, point } => {
+                return self.place_handicap(*seq, *point).unwrap_or_else(|| {
+                    Applied::Refused("the handicap point is taken or off the board".into())
+                });
+            }
+            _ => {}
         }
         let applied = match &op {
             Op::Move {
@@ -387,9 +465,34 @@ impl GoBoard {
                 Ok(events) => Applied::Ending(events),
                 Err(e) => Applied::Refused(e.to_string()),
             },
+            Op::Handicap { .. } => Applied::Refused("a handicap stone out of place".into()),
+            Op::Counted { dead, .. } => match self.game.ending().phase() {
+                EndingPhase::Over(GameEnd::MoveLimit) => {
+                    let score = self.score(dead);
+                    self.final_score = Some(score.clone());
+                    Applied::Counted(score)
+                }
+                _ => Applied::Refused("the game did not end at the move limit".into()),
+            },
         };
+        // The count is frozen where the operations end the game, so a
+        // rebuild that keeps the end keeps the count.
+        let events = match &applied {
+            Applied::Moved(v) => v.events.as_slice(),
+            Applied::Ending(events) => events.as_slice(),
+            _ => &[],
+        };
+        let end = events.iter().find_map(|e| match e {
+            EndingEvent::Ended(end) => Some(end.clone()),
+            _ => None,
+        });
+        if let Some(end) = end {
+            self.final_score = self.score_for_end(&end);
+        }
         if !matches!(applied, Applied::Refused(_)) {
             self.ops.push(op);
+            // Play began: no more handicap stones to place.
+            self.pending_handicap = 0;
         }
         applied
     }
@@ -403,11 +506,15 @@ impl GoBoard {
     }
 
     /// Replaces the standing operations by `ops` and rebuilds.
+    ///
+    /// Everything derived from the operations starts again from the initial
+    /// position: the handicap stones placed freely (they are operations
+    /// too) and the count still to place, so a board rebuilt in the middle
+    /// of the placement is the board a replay from the genesis gives.
     pub(crate) fn rebuild(&mut self, ops: Vec<Op>) {
-        // The setup was accepted once, so it is accepted again.
-        if let Ok(game) = Game::new(self.ruleset.clone(), &self.setup) {
-            self.game = game;
-        }
+        self.setup = self.initial.clone();
+        self.pending_handicap = self.to_place;
+        self.restart_engine();
         self.ops.clear();
         self.verdicts.clear();
         self.carried_captures = [0; 2];
@@ -422,12 +529,21 @@ impl GoBoard {
     /// The terms of the game corrected (a modified pairing): the handicap
     /// counted and the komi, the stones standing as placed; the standing
     /// operations are replayed under the new terms.
+    ///
+    /// Under free placement the handicap stones still to place follow the
+    /// new handicap while Black is placing them; once play has begun the
+    /// placement stands as it happened (LGC 2023, "Colour or handicap
+    /// error": "the game continues and the pairing is modified to reflect the
+    /// actual colours or handicap used"), only the count uses the new terms.
     pub(crate) fn set_terms(&mut self, handicap: Option<u8>, komi: Option<i32>) {
         if let Some(h) = handicap {
-            self.setup.handicap = u32::from(h);
+            self.initial.handicap = u32::from(h);
+            if self.free && self.before_play() {
+                self.to_place = if h >= 2 { u32::from(h) } else { 0 };
+            }
         }
         if let Some(k) = komi {
-            self.setup.komi = Some(Komi(k));
+            self.initial.komi = Some(Komi(k));
         }
         let ops = std::mem::take(&mut self.ops);
         self.rebuild(ops);
@@ -443,6 +559,21 @@ impl GoBoard {
         self.ops
             .iter()
             .position(|o| matches!(o, Op::Move { seq: s, remedy: false, .. } if *s == seq))
+    }
+
+    /// Index of the standing stone recorded at `seq`: a move's (remedy
+    /// passes excluded) or a freely placed handicap stone's.
+    pub(crate) fn stone_index(&self, seq: u64) -> Option<usize> {
+        self.ops.iter().position(|o| match o {
+            Op::Move {
+                seq: s,
+                remedy: false,
+                point: Some(_),
+                ..
+            }
+            | Op::Handicap { seq: s, .. } => *s == seq,
+            _ => false,
+        })
     }
 
     /// The verdict on the standing move recorded at `seq`.

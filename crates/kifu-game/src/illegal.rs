@@ -220,7 +220,7 @@ impl GameState {
             (false, Some(_)) => self.note_on(
                 format!(
                     "{} agrees to rewind; the opponent's agreement is needed",
-                    name(p)
+                    self.seat_name(p)
                 ),
                 Topic::IllegalMoveRewind,
             ),
@@ -270,7 +270,8 @@ impl GameState {
             .rposition(|n| n.move_seq == move_seq && n.awaiting_agreement);
         match pending {
             Some(i) => {
-                self.close_offer(i, &format!("{} declined", name(p)));
+                let who = self.seat_name(p);
+                self.close_offer(i, &format!("{who} declined"));
             }
             None => self.note_on(
                 format!("no rewind of the move at event {move_seq} awaits agreement"),

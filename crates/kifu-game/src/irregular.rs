@@ -97,11 +97,14 @@ impl GameState {
             }
             IrregularityKind::AmbiguousPlacement => {
                 let intended = fix.place.first().map(|(_, p)| *p);
-                match (about_seq.and_then(|s| b.move_index(s)), intended) {
+                // The stone may be a move or a handicap stone placed freely.
+                match (about_seq.and_then(|s| b.stone_index(s)), intended) {
                     (Some(i), Some(p)) => {
                         let mut ops = b.ops().to_vec();
-                        if let Op::Move { point, .. } = &mut ops[i] {
-                            *point = Some(p);
+                        match &mut ops[i] {
+                            Op::Move { point, .. } => *point = Some(p),
+                            Op::Handicap { point, .. } => *point = p,
+                            _ => {}
                         }
                         b.rebuild(ops);
                         (
@@ -121,8 +124,12 @@ impl GameState {
             IrregularityKind::WrongColour => {
                 let at_once = about_seq.is_some() && about_seq == last_move;
                 if at_once {
+                    // The stone named, which is the last move though other
+                    // operations (a correction) may stand after it.
                     let mut ops = b.ops().to_vec();
-                    if let Some(Op::Move { player, stone, .. }) = ops.last_mut() {
+                    let index = about_seq.and_then(|s| b.move_index(s));
+                    if let Some(Op::Move { player, stone, .. }) = index.and_then(|i| ops.get_mut(i))
+                    {
                         *stone = *player;
                     }
                     b.rebuild(ops);

@@ -100,6 +100,24 @@ impl GameState {
         }
     }
 
+    /// The roster entry of whoever plays `colour`: the seat of that colour,
+    /// or the other seat once the seats exchanged colours (a modified
+    /// pairing: LGC 2023, "Colour or handicap error").
+    pub fn playing(&self, colour: Color) -> Option<&kifu_ledger::Participant> {
+        let seat = if self.colours_swapped {
+            colour.opponent()
+        } else {
+            colour
+        };
+        self.player_participant(seat)
+    }
+
+    /// A seat named in a consequence: its colour, or once the seats play
+    /// each other's colours, the colour it plays and the seat.
+    pub(crate) fn seat_name(&self, seat: Color) -> String {
+        crate::story::seat_words(seat, self.colours_swapped)
+    }
+
     pub(crate) fn stone_placed(&mut self, seq: u64, p: Color, stone: Color, point: Point) {
         match &mut self.board {
             BoardState::Go(_) => {

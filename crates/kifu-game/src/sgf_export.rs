@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use kifu_go::sgf::{SgfGame, SgfMove};
-use kifu_ledger::{Body, Color, Event, GameKind, GameResult, Outcome, ResultBy, Role};
+use kifu_ledger::{Body, Color, Event, GameKind, GameResult, Outcome, ResultBy};
 
 use crate::state::{BoardState, GameState};
 use crate::text::{half_points, sgf_point};
@@ -81,16 +81,36 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
     if g.game != GameKind::Go {
         return Err(ExportError::NotGo);
     }
-    let state = GameState::replay(events);
+    // Replayed event by event to know, at each fact, whether the seats play
+    // each other's colours (a modified pairing: LGC 2023, "Colour or
+    // handicap error").
+    let mut state = GameState::new();
+    let mut swapped_at: BTreeSet<u64> = BTreeSet::new();
+    for e in events {
+        state.apply(e);
+        if state.colours_swapped {
+            swapped_at.insert(e.seq);
+        }
+    }
     let BoardState::Go(board) = &state.board else {
         return Err(ExportError::NoBoard);
     };
+    // The colour a seat played when it signed the fact at `seq`.
+    let played = |seat: Color, seq: u64| {
+        if swapped_at.contains(&seq) {
+            seat.opponent()
+        } else {
+            seat
+        }
+    };
     let mut out = SgfGame::new(g.board_size);
-    out.komi = Some(kifu_go::Komi(g.komi_half_points));
-    out.handicap = u32::from(g.handicap);
+    // The terms actually used: a modified pairing replaces the genesis's.
+    out.komi = Some(board.game().komi());
+    out.handicap = board.game().handicap();
     out.rules = Some(g.ruleset.clone());
-    out.black_player = g.holder(Role::Black).map(|p| p.name.clone());
-    out.white_player = g.holder(Role::White).map(|p| p.name.clone());
+    // PB and PW name who played the black and the white stones.
+    out.black_player = state.playing(Color::Black).map(|p| p.name.clone());
+    out.white_player = state.playing(Color::White).map(|p| p.name.clone());
     out.comment = (!g.title.is_empty()).then(|| g.title.clone());
     out.setup_black = board
         .handicap_stones()
@@ -129,9 +149,11 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
             )),
             Body::ProtestDeclared { player, statement } => Some(format!(
                 "{} plays under protest: {statement}",
-                words::colour(*player)
+                words::colour(played(*player, e.seq))
             )),
-            Body::Resigned { player, .. } => Some(format!("{} resigns", words::colour(*player))),
+            Body::Resigned { player, .. } => {
+                Some(format!("{} resigns", words::colour(played(*player, e.seq))))
+            }
             Body::ResultDeclared(r) => {
                 out.result = Some(sgf_result(r));
                 None
@@ -154,15 +176,21 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
             _ => None,
         })
         .collect();
-    let standing_seqs: BTreeSet<u64> = standing.iter().map(|m| m.0).collect();
+    // Handicap stones placed freely stand in the setup (`AB`).
+    let standing_seqs: BTreeSet<u64> = board
+        .ops
+        .iter()
+        .filter(|op| {
+            matches!(
+                op,
+                crate::go::Op::Move { .. } | crate::go::Op::Handicap { .. }
+            )
+        })
+        .map(|op| op.seq())
+        .collect();
     for e in &events[1..] {
         if let Body::StonePlaced { stone, point, .. } = &e.body {
-            let handicap = out
-                .setup_black
-                .iter()
-                .any(|p| p.x == point.x && p.y == point.y)
-                && *stone == Color::Black;
-            if !standing_seqs.contains(&e.seq) && !handicap {
+            if !standing_seqs.contains(&e.seq) {
                 comments.entry(e.seq).or_default().push(format!(
                     "{} {} (event {}) was taken back",
                     words::colour(*stone),

@@ -364,7 +364,11 @@ impl GameState {
             at_ms: event.at_ms,
             kind: event.body.kind_name().to_string(),
             signer,
-            summary: crate::story::describe(&event.body, &self.notation()),
+            summary: crate::story::describe_seated(
+                &event.body,
+                &self.notation(),
+                self.colours_swapped,
+            ),
         });
         if self.genesis.is_none() {
             if let Body::GameCreated(g) = &event.body {
@@ -878,7 +882,11 @@ impl GameState {
             }
         }
         let moved = match &self.board {
-            BoardState::Go(b) => !b.ops.is_empty(),
+            // Handicap stones placed freely come before play.
+            BoardState::Go(b) => b
+                .ops
+                .iter()
+                .any(|o| !matches!(o, crate::go::Op::Handicap { .. })),
             BoardState::Renju(r) => !r.game().moves().is_empty(),
             BoardState::None => false,
         };

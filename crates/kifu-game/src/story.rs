@@ -13,6 +13,52 @@ fn who(c: &Color) -> &'static str {
     name(*c)
 }
 
+/// What a fact says, as [`describe`] words it, in a game whose seats may
+/// play each other's colours (`swapped`: the pairing was modified to the
+/// colours actually used, LGC 2023, "Colour or handicap error"). A stone,
+/// a pass, a clock press, a resignation or a protest names its player by the
+/// seat; once the seats are exchanged the line names the colour the seat
+/// plays and then the seat: "White (the black seat) resigns".
+pub fn describe_seated(body: &Body, notation: &Notation, swapped: bool) -> String {
+    if !swapped {
+        return describe(body, notation);
+    }
+    let mut played = body.clone();
+    let seat = match &mut played {
+        Body::StonePlaced { player, .. }
+        | Body::Pass { player, .. }
+        | Body::ClockPressed { player }
+        | Body::Resigned { player, .. }
+        | Body::ProtestDeclared { player, .. } => {
+            let seat = *player;
+            *player = seat.opponent();
+            seat
+        }
+        _ => return describe(body, notation),
+    };
+    let colour = who(&seat.opponent());
+    let line = describe(&played, notation);
+    match line.strip_prefix(colour) {
+        Some(rest) => format!("{}{rest}", seat_words(seat, true)),
+        None => line,
+    }
+}
+
+/// A seat named for people: its colour, or, once the seats play each
+/// other's colours (`swapped`), the colour it plays and then the seat
+/// ("White (the black seat)").
+pub fn seat_words(seat: Color, swapped: bool) -> String {
+    if swapped {
+        format!(
+            "{} (the {} seat)",
+            who(&seat.opponent()),
+            who(&seat).to_lowercase()
+        )
+    } else {
+        who(&seat).to_string()
+    }
+}
+
 /// What a fact says, in words, its points labelled as `notation` labels
 /// them (take it from the game's genesis: [`Notation::of`]).
 pub fn describe(body: &Body, notation: &Notation) -> String {
