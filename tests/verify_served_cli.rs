@@ -195,3 +195,56 @@ fn fork_evidence_is_reported_through_the_server() {
     assert_eq!(json(last.trim())["code"], "verification_failed", "{last}");
     server.stop();
 }
+
+/// An archive holding a fork is refused before anything is sent: through a
+/// server, as locally, an archive that does not verify writes nothing.
+#[test]
+fn an_archive_that_does_not_verify_is_not_sent_to_the_server() {
+    let t = tempfile::tempdir().unwrap();
+    let cast = Cast::new();
+    let c = sample_game(&cast, "forked on the way");
+    let mut records = c.records.clone();
+    // A second record at seq 3, validly signed: a fork inside the archive.
+    let mut other = kifu_ledger::testkit::ChainBuilder {
+        game: c.game,
+        head: Head {
+            seq: 2,
+            hash: c.records[2].hash(),
+        },
+        records: vec![],
+        at_ms: 0,
+    };
+    records.push(
+        other
+            .push(
+                &cast.white,
+                Body::ClockPressed {
+                    player: Color::White,
+                },
+            )
+            .clone(),
+    );
+    let arc = t.path().join("forked.kifu");
+    std::fs::write(&arc, kifu_ledger::archive::write(&records)).unwrap();
+
+    let data = t.path().join("data");
+    let server = Served::start(&data, &[]);
+    let client = t.path().join("client");
+    let o = run(
+        &client,
+        &["--server", &server.url, "import", arc.to_str().unwrap()],
+    );
+    assert_ne!(o.status.code(), Some(0), "{}", err(&o));
+    let e = err(&o);
+    assert!(e.contains("fork"), "{e}");
+    assert!(e.contains("nothing sent to the server"), "{e}");
+    assert!(!e.contains("kept as evidence"), "{e}");
+    // The server's store is still empty.
+    let games: Value = ureq::get(&format!("{}/games", server.url))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    assert_eq!(games["games"].as_array().map(Vec::len), Some(0), "{games}");
+    server.stop();
+}

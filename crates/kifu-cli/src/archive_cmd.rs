@@ -406,7 +406,9 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
             let evidence = v.report().forks.iter().map(|f| f.all.len()).sum::<usize>();
             let _ = print_report(v.report(), v.manifest(), &what, a.json);
             return Err(Failure {
-                message: if evidence > 0 {
+                message: if matches!(store, crate::remote::Backend::Remote(_)) {
+                    "the archive does not verify; nothing sent to the server (a local import keeps a fork's records as evidence)".into()
+                } else if evidence > 0 {
                     format!("the archive does not verify; nothing imported but the {evidence} records of its fork(s), kept as evidence")
                 } else {
                     "the archive does not verify; nothing imported".into()

@@ -281,6 +281,18 @@ impl Backend {
         match self {
             Backend::Local(s) => s.import(verdict, progress),
             Backend::Remote(c) => {
+                // As a local import: an archive that does not verify writes
+                // nothing. Nothing is sent (the server has no place for a
+                // fork's evidence: import the archive locally to keep it).
+                let checked = verdict.report();
+                if !checked.ok() {
+                    let problem = checked
+                        .problems
+                        .first()
+                        .map(|p| p.to_string())
+                        .unwrap_or_default();
+                    return Err(kifu_store::StoreError::NotVerified(problem));
+                }
                 let records = verdict.records();
                 let mut report = ImportReport::default();
                 let mut games = std::collections::BTreeSet::new();
