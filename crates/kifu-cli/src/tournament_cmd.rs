@@ -921,7 +921,9 @@ fn game_checkpoint(
         game,
         head_seq: head.seq,
         head_hash: head.hash,
-        result: state.result.computed().map(|d| d.result.clone()),
+        // The winner by seat: the pairing's players, whatever colours they
+        // ended up playing.
+        result: state.result_by_seat(),
     })
 }
 

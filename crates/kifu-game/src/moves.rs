@@ -112,6 +112,22 @@ impl GameState {
         self.player_participant(seat)
     }
 
+    /// The game's result as the rules give it so far, with the winner named
+    /// by seat (the colour the pairing gave), not by the stones played: once
+    /// the seats exchanged colours (LGC 2023, "Colour or handicap error": the
+    /// pairing is modified to reflect the colours actually used), a win by
+    /// the black stones is the white seat's. What a tournament credits
+    /// (`docs/TOURNAMENTS.md`, `game_checkpointed`).
+    pub fn result_by_seat(&self) -> Option<kifu_ledger::GameResult> {
+        let mut r = self.result.computed()?.result.clone();
+        if self.colours_swapped {
+            if let kifu_ledger::Outcome::Win(c) = r.outcome {
+                r.outcome = kifu_ledger::Outcome::Win(c.opponent());
+            }
+        }
+        Some(r)
+    }
+
     /// A seat named in a consequence: its colour, or once the seats play
     /// each other's colours, the colour it plays and the seat.
     pub(crate) fn seat_name(&self, seat: Color) -> String {

@@ -123,6 +123,12 @@ fn lgc_2023_colour_or_handicap_error_sgf_names_the_players_by_the_colours_they_p
             Outcome::Win(B),
             "the White player resigned"
         );
+        // A tournament credits the seat: Bruno, the White seat, won.
+        assert_eq!(
+            st.result_by_seat().map(|r| r.outcome),
+            Some(Outcome::Win(W)),
+            "inferred: {inferred}"
+        );
         let sgf = game_to_sgf(&g.events).expect("an SGF record");
         assert_eq!(
             sgf.black_player.as_deref(),
@@ -250,4 +256,25 @@ fn lgc_2023_colour_or_handicap_error_the_game_list_names_who_plays_each_colour()
     let after = kifu_game::document::game_summary_json(&[0; 32], &g.events);
     assert_eq!(after["black"], "Bruno");
     assert_eq!(after["white"], "Alice");
+}
+
+#[test]
+fn without_an_exchange_the_seat_that_wins_is_the_colour_that_wins() {
+    let mut g = named();
+    g.start_clock();
+    g.push(
+        B,
+        Body::Resigned {
+            player: B,
+            manner: Resignation::Spoken,
+        },
+    );
+    let st = g.state();
+    assert!(!st.colours_swapped);
+    let by_rules = st.result.computed().map(|d| d.result.clone());
+    assert_eq!(
+        by_rules.as_ref().map(|r| r.outcome.clone()),
+        Some(Outcome::Win(W))
+    );
+    assert_eq!(st.result_by_seat(), by_rules);
 }
