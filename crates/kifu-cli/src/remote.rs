@@ -350,12 +350,17 @@ fn u64_field(v: &Value, field: &str) -> Result<u64, Failure> {
 
 impl Client {
     /// A client of the server at `base` (`http://host:port`).
+    ///
+    /// A server that stops answering is given up after two minutes without
+    /// a byte; a long answer that keeps coming (a whole store's archive,
+    /// `GET /archive`) is read to its end however long it takes.
     pub fn new(base: &str) -> Client {
         Client {
             base: base.to_string(),
             agent: ureq::AgentBuilder::new()
                 .timeout_connect(Duration::from_secs(10))
-                .timeout(Duration::from_secs(120))
+                .timeout_read(Duration::from_secs(120))
+                .timeout_write(Duration::from_secs(120))
                 .build(),
         }
     }
