@@ -182,22 +182,27 @@ async fn read_follower(mut s: TcpStream, mut pending: Vec<u8>, want: usize) -> V
     let mut got = Vec::with_capacity(want);
     let mut chunk = vec![0u8; 64 << 10];
     let mut at = Instant::now();
+    // Only the "id: N" lines matter; the data lines are skipped by a
+    // vectorised search, so that a thousand followers in this process cost
+    // the machine less than the server they measure.
+    let id_line = memchr::memmem::Finder::new(b"id: ");
     loop {
         // Whole lines in what was read: "id: N" gives a cursor.
-        let mut used = 0;
-        while let Some(nl) = pending[used..].iter().position(|b| *b == b'\n') {
-            let line = &pending[used..used + nl];
-            if let Some(id) = line.strip_prefix(b"id: ") {
-                if let Some(c) = std::str::from_utf8(id)
-                    .ok()
-                    .and_then(|t| t.trim().parse::<u64>().ok())
-                {
-                    got.push((c, at));
-                }
+        let end = memchr::memrchr(b'\n', &pending).map(|e| e + 1).unwrap_or(0);
+        for pos in id_line.find_iter(&pending[..end]) {
+            if pos > 0 && pending[pos - 1] != b'\n' {
+                continue;
             }
-            used += nl + 1;
+            let rest = &pending[pos + 4..end];
+            let nl = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+            if let Some(c) = std::str::from_utf8(&rest[..nl])
+                .ok()
+                .and_then(|t| t.trim().parse::<u64>().ok())
+            {
+                got.push((c, at));
+            }
         }
-        pending.drain(..used);
+        pending.drain(..end);
         if got.len() >= want {
             return got;
         }
