@@ -380,24 +380,37 @@ fn import_bar(show: bool) -> indicatif::ProgressBar {
 pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
     let show = a.progress || std::io::stderr().is_terminal();
     let started = Instant::now();
+    let terminal = std::io::stderr().is_terminal();
+    let store = open(data)?;
+    // Into a local store: links, roles and the manifest first, then each
+    // chunk's signatures checked while the chunk before is written
+    // (`Store::import_checking`). Anything amiss leaves nothing written and
+    // falls back to verifying the whole archive first, for its report.
+    if let crate::remote::Backend::Local(s) = &store {
+        let bytes = std::fs::read(&a.file)
+            .map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
+        if let Ok(v) = archive::verify_archive_unsigned(&bytes) {
+            if v.report().ok() {
+                let pb = import_bar(show && terminal);
+                let writing = Instant::now();
+                let result = s.import_checking(&v, &mut |done, total| {
+                    show_import(&pb, show && !terminal, writing, done, total)
+                });
+                pb.finish_and_clear();
+                match result {
+                    Ok(r) => return imported(&a, &r, v.records().len(), started),
+                    Err(kifu_store::StoreError::NotVerified(_)) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+    }
     let v = verify_file_showing(&a.file, show, a.progress)?;
     let what = a.file.display().to_string();
-    let store = open(data)?;
-    let terminal = std::io::stderr().is_terminal();
     let pb = import_bar(show && terminal);
     let writing = Instant::now();
     let result = store.import(&v, &mut |done, total| {
-        pb.set_length(total);
-        pb.set_position(done);
-        if show && !terminal && done > 0 {
-            // indicatif draws only on a terminal: plain lines otherwise.
-            let secs = writing.elapsed().as_secs_f64().max(1e-9);
-            let rate = done as f64 / secs;
-            eprintln!(
-                "importing: {done}/{total} events, {rate:.0} events/s, {:.0} s left",
-                (total - done) as f64 / rate.max(1e-9)
-            );
-        }
+        show_import(&pb, show && !terminal, writing, done, total)
     });
     pb.finish_and_clear();
     let r = match result {
@@ -426,6 +439,31 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
         }
         Err(e) => return Err(e.into()),
     };
+    imported(&a, &r, v.records().len(), started)
+}
+
+/// Draws an import's progress: the bar, or plain lines where indicatif
+/// draws nothing (not a terminal).
+fn show_import(pb: &indicatif::ProgressBar, lines: bool, writing: Instant, done: u64, total: u64) {
+    pb.set_length(total);
+    pb.set_position(done);
+    if lines && done > 0 {
+        let secs = writing.elapsed().as_secs_f64().max(1e-9);
+        let rate = done as f64 / secs;
+        eprintln!(
+            "importing: {done}/{total} events, {rate:.0} events/s, {:.0} s left",
+            (total - done) as f64 / rate.max(1e-9)
+        );
+    }
+}
+
+/// The summary of a finished import.
+fn imported(
+    a: &ImportArgs,
+    r: &kifu_store::ImportReport,
+    records: usize,
+    started: Instant,
+) -> CmdResult {
     let secs = started.elapsed().as_secs_f64().max(1e-9);
     if a.json {
         say!(
@@ -439,7 +477,7 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
             r.written,
             r.already_present,
             count(r.games, "game"),
-            v.records().len() as f64 / secs
+            records as f64 / secs
         );
     }
     Ok(())

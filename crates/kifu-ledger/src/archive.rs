@@ -72,6 +72,7 @@ pub struct ArchiveVerdict {
     records: Vec<Record>,
     manifest: Option<ManifestCheck>,
     report: VerifyReport,
+    signatures_checked: bool,
 }
 
 impl ArchiveVerdict {
@@ -83,7 +84,14 @@ impl ArchiveVerdict {
             records,
             manifest: None,
             report,
+            signatures_checked: true,
         }
+    }
+
+    /// False for a verdict of [`verify_archive_unsigned`]: its report took
+    /// every event's signature as good.
+    pub fn signatures_checked(&self) -> bool {
+        self.signatures_checked
     }
 
     /// The records, as read.
@@ -256,8 +264,28 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Record>, LedgerError> {
 /// [`LedgerError::Archive`] when the framing is broken; everything else is in
 /// the report.
 pub fn verify_archive(bytes: &[u8]) -> Result<ArchiveVerdict, LedgerError> {
+    verify_archive_with(bytes, verify_records)
+}
+
+/// [`verify_archive`] with every event's signature taken as good (the
+/// manifest's is checked): see [`crate::chain::verify_records_unsigned`].
+/// The verdict says so ([`ArchiveVerdict::signatures_checked`]).
+///
+/// # Errors
+///
+/// As [`verify_archive`].
+pub fn verify_archive_unsigned(bytes: &[u8]) -> Result<ArchiveVerdict, LedgerError> {
+    let mut v = verify_archive_with(bytes, crate::chain::verify_records_unsigned)?;
+    v.signatures_checked = false;
+    Ok(v)
+}
+
+fn verify_archive_with(
+    bytes: &[u8],
+    verify: fn(&[Record]) -> VerifyReport,
+) -> Result<ArchiveVerdict, LedgerError> {
     let (raw, records) = read_parts(bytes)?;
-    let mut report = verify_records(&records);
+    let mut report = verify(&records);
     let manifest = raw.map(|raw| {
         let problem = |what: String| Problem {
             game: ZERO_HASH,
@@ -322,5 +350,6 @@ pub fn verify_archive(bytes: &[u8]) -> Result<ArchiveVerdict, LedgerError> {
         records,
         manifest,
         report,
+        signatures_checked: true,
     })
 }

@@ -40,6 +40,7 @@
 #![deny(missing_docs)]
 
 mod batch;
+mod import;
 mod kv;
 mod layout;
 mod readonly;
@@ -776,7 +777,11 @@ impl Store {
     /// Writes planned records (already checked) in one transaction, then
     /// (with `durable`) waits until they are on stable storage. This is the
     /// one commit path: every write of a chain record goes through it.
-    fn commit(&self, planned: &[Planned], durable: bool) -> Result<Vec<Appended>, StoreError> {
+    pub(crate) fn commit(
+        &self,
+        planned: &[Planned],
+        durable: bool,
+    ) -> Result<Vec<Appended>, StoreError> {
         self.writable()?;
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
         // The heads as stored, read under the write lock (no other commit
@@ -974,29 +979,19 @@ impl Store {
         Ok(out)
     }
 
-    /// Imports the records of a verdict ([`kifu_ledger::archive::verify_archive`]
-    /// or [`ArchiveVerdict::of_records`]): writes what is missing, in chunks
-    /// of [`IMPORT_CHUNK`] records with one transaction each and one sync
-    /// at the end, and skips what is identical. `progress` is told the records done and
-    /// the total after each chunk.
-    ///
-    /// Forks are kept, never discarded: the records of a fork inside the
-    /// archive, or an archive record that differs from the stored one at the
-    /// same place, are stored as evidence ([`Store::evidence`]) and the import
-    /// fails with [`StoreError::Fork`] (or [`StoreError::NotVerified`]),
-    /// writing nothing else.
-    ///
-    /// # Errors
-    ///
-    /// As above; storage errors.
-    pub fn import(
+    /// What an import of `verdict` writes: the report so far, the records
+    /// missing from the store (by game, in seq order), and the index in
+    /// `verdict.records()` of each. Keeps fork evidence and refuses as
+    /// [`Store::import`] says.
+    pub(crate) fn plan_import(
         &self,
         verdict: &ArchiveVerdict,
-        progress: &mut dyn FnMut(u64, u64),
-    ) -> Result<ImportReport, StoreError> {
+    ) -> Result<(ImportReport, Vec<Planned>, Vec<usize>), StoreError> {
         let report = verdict.report();
         let mut out = ImportReport::default();
-        if !report.forks.is_empty() {
+        // Evidence is kept only of records whose signatures were checked.
+        let keep = verdict.signatures_checked();
+        if keep && !report.forks.is_empty() {
             let hashes: std::collections::HashSet<Hash> = report
                 .forks
                 .iter()
@@ -1020,10 +1015,10 @@ impl Store {
             ));
         }
         // Distinct records, by game, in seq order.
-        type Entry<'a> = (u64, Hash, Hash, &'a Record);
+        type Entry<'a> = (u64, Hash, Hash, &'a Record, usize);
         let mut by_game: std::collections::BTreeMap<Hash, Vec<Entry<'_>>> = Default::default();
         let mut seen = std::collections::HashSet::new();
-        for r in verdict.records() {
+        for (i, r) in verdict.records().iter().enumerate() {
             let hash = r.hash();
             if !seen.insert(hash) {
                 continue;
@@ -1033,15 +1028,16 @@ impl Store {
             by_game
                 .entry(game)
                 .or_default()
-                .push((h.seq, hash, h.prev_hash, r));
+                .push((h.seq, hash, h.prev_hash, r, i));
         }
         let mut planned: Vec<Planned> = Vec::new();
+        let mut which = Vec::new();
         let mut forks = Vec::new();
         for (game, mut list) in by_game {
             list.sort_by_key(|e| e.0);
             let head = self.head(&game)?;
             let mut grew = false;
-            for (seq, hash, prev, r) in list {
+            for (seq, hash, prev, r, i) in list {
                 match head {
                     Some(h) if seq <= h.seq => {
                         let stored = self.get(&game, seq)?.ok_or_else(|| {
@@ -1060,6 +1056,7 @@ impl Store {
                             prev,
                             stored: r.to_stored(),
                         });
+                        which.push(i);
                         grew = true;
                     }
                 }
@@ -1070,6 +1067,12 @@ impl Store {
         }
         if let Some((game, seq, stored, _)) = forks.first() {
             let imported = forks[0].3.hash();
+            if !keep {
+                return Err(StoreError::NotVerified(format!(
+                    "game {} seq {seq}: the archive's record differs from the stored one",
+                    hex::encode(game)
+                )));
+            }
             let ev: Vec<Record> = forks.iter().map(|f| f.3.clone()).collect();
             self.keep_evidence(&ev)?;
             return Err(StoreError::Fork {
@@ -1079,6 +1082,35 @@ impl Store {
                 imported: hex::encode(imported),
             });
         }
+        Ok((out, planned, which))
+    }
+
+    /// Imports the records of a verdict ([`kifu_ledger::archive::verify_archive`]
+    /// or [`ArchiveVerdict::of_records`]): writes what is missing, in chunks
+    /// of [`IMPORT_CHUNK`] records with one transaction each and one sync
+    /// at the end, and skips what is identical. `progress` is told the records done and
+    /// the total after each chunk.
+    ///
+    /// Forks are kept, never discarded: the records of a fork inside the
+    /// archive, or an archive record that differs from the stored one at the
+    /// same place, are stored as evidence ([`Store::evidence`]) and the import
+    /// fails with [`StoreError::Fork`] (or [`StoreError::NotVerified`]),
+    /// writing nothing else.
+    ///
+    /// # Errors
+    ///
+    /// As above; storage errors.
+    pub fn import(
+        &self,
+        verdict: &ArchiveVerdict,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<ImportReport, StoreError> {
+        if !verdict.signatures_checked() {
+            return Err(StoreError::NotVerified(
+                "the archive's signatures were not checked (see Store::import_checking)".into(),
+            ));
+        }
+        let (mut out, planned, _) = self.plan_import(verdict)?;
         let total = planned.len() as u64;
         let mut done = 0u64;
         progress(0, total);
@@ -1118,7 +1150,7 @@ impl Store {
 }
 
 /// A checked record on its way into the commit.
-struct Planned {
+pub(crate) struct Planned {
     game: Hash,
     head: Head,
     prev: Hash,

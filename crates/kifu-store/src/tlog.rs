@@ -417,6 +417,43 @@ impl<'a> TxLog<'a> {
     }
 }
 
+/// What undoing appends must put back: the log's size and right edge as
+/// they were.
+pub(crate) struct UndoPoint {
+    size: Option<sled::IVec>,
+    edge: Option<sled::IVec>,
+}
+
+/// The log's size and right edge now.
+pub(crate) fn undo_point(tl: &sled::Tree) -> Result<UndoPoint, StoreError> {
+    Ok(UndoPoint {
+        size: tl.get(SIZE_KEY)?,
+        edge: tl.get(FRONTIER_KEY)?,
+    })
+}
+
+/// Inside a transaction: removes the hashes written by the commits that
+/// began at leaves `starts` and puts back the size and right edge of
+/// `point`.
+pub(crate) fn undo_in_tx(
+    tl: &TransactionalTree,
+    starts: &[u64],
+    point: &UndoPoint,
+) -> Result<(), UnabortableTransactionError> {
+    for first in starts {
+        tl.remove(&batch_key(*first)[..])?;
+    }
+    match &point.size {
+        Some(v) => tl.insert(SIZE_KEY, v.clone())?,
+        None => tl.remove(SIZE_KEY)?,
+    };
+    match &point.edge {
+        Some(v) => tl.insert(FRONTIER_KEY, v.clone())?,
+        None => tl.remove(FRONTIER_KEY)?,
+    };
+    Ok(())
+}
+
 fn tree_err(e: TreeError<sled::Error>) -> StoreError {
     match e {
         TreeError::Store(e) => StoreError::Sled(e),
