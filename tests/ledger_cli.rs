@@ -526,3 +526,34 @@ fn a_retried_append_is_recognised_and_a_stale_one_is_a_conflict() {
     let o = ok(&run(&data, &["verify", "--json"]));
     assert!(o.contains("\"head_seq\":64"), "{o}");
 }
+
+/// An archive whose last record has a bad signature (its link is intact:
+/// nothing refers to a chain's last record) is refused with its report
+/// and leaves the store as it was, though the import writes its first
+/// chunks while it checks the signatures of the next.
+#[test]
+fn an_archive_with_a_bad_signature_at_its_end_imports_nothing() {
+    use kifu_ledger::testkit::{sample_game, Cast};
+    let t = tempfile::tempdir().unwrap();
+    let cast = Cast::new();
+    let mut records = Vec::new();
+    let mut i = 0;
+    while records.len() <= kifu_store::IMPORT_CHUNK + 10 {
+        records.extend(sample_game(&cast, &format!("bulk {i}")).records);
+        i += 1;
+    }
+    let last = records.len() - 1;
+    records[last].signature[3] ^= 1;
+    let arc = t.path().join("tampered.kifu");
+    std::fs::write(&arc, kifu_ledger::archive::write(&records)).unwrap();
+    let data = t.path().join("d");
+    let o = run(&data, &["import", arc.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+    assert!(err(&o).contains("nothing imported"), "{}", err(&o));
+    let said = format!("{}{}", out(&o), err(&o));
+    assert!(said.contains("signature"), "{said}");
+    let games: serde_json::Value =
+        serde_json::from_str(&ok(&run(&data, &["games", "--json"]))).unwrap();
+    assert_eq!(games.as_array().map(Vec::len), Some(0), "{games}");
+    ok(&run(&data, &["verify"]));
+}
