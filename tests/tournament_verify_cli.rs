@@ -1,6 +1,7 @@
 //! End to end: `kifu tournament verify ID` reports every problem of a
 //! tournament chain file in the words and JSON of `kifu verify FILE`, with
-//! exit code 3, and a file holding two tournaments fails in both.
+//! exit code 3, a file holding two tournaments fails in both, and the
+//! games a verified chain pairs are checked against the store.
 
 mod common;
 use common::*;
@@ -150,7 +151,7 @@ fn tournament_verify_reports_every_problem_like_kifu_verify() {
     assert!(
         lines
             .iter()
-            .any(|l| l.contains("not a fact of this tournament") && l.contains("P9")),
+            .any(|l| l.contains("not a fact of this tournament: player \"P9\" is not registered")),
         "{lines:#?}"
     );
     assert!(err(&by_id).contains("5 problem(s)"), "{}", err(&by_id));
@@ -242,4 +243,59 @@ fn a_file_with_two_tournaments_fails_naming_each_chain() {
         assert_eq!(games.len(), 2, "{j}");
         assert!(games.contains(&a.as_str()) && games.contains(&b.as_str()));
     }
+}
+
+#[test]
+fn paired_games_are_checked_against_the_store_in_text_and_json() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("kifu-data");
+    ok(&run(&data, &["demo"]));
+    let list = ok(&run(&data, &["tournament", "list"]));
+    let demo = list.split_whitespace().next().unwrap().to_string();
+    let j = json_of(&run(&data, &["tournament", "verify", &demo, "--json"]));
+    assert_eq!(j["ok"], true, "{j}");
+    let games = j["paired_games"].as_array().unwrap();
+    assert!(!games.is_empty(), "{j}");
+    assert!(games.iter().all(|g| g["ok"] == true), "{j}");
+
+    // A verified chain pairing a game the store does not hold.
+    let mut c = chain("Store Open", "so");
+    c.append(
+        &director(),
+        20_000,
+        Body::Paired(kifu_ledger::Pairing {
+            round: 1,
+            board: 1,
+            white: "P1".into(),
+            black: "P2".into(),
+            handicap: 0,
+            game: Some([9; 32]),
+        }),
+    )
+    .expect("paired");
+    write_file(&data, &c.id(), &c.records);
+    let o = run(&data, &["tournament", "verify", "so"]);
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+    assert_eq!(
+        fail_lines(&o),
+        vec![format!(
+            "FAIL round 1 board 1, game {}: not in the store",
+            hex::encode([9u8; 8])
+        )]
+    );
+    let o = run(&data, &["tournament", "verify", "so", "--json"]);
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+    let j = json_of(&o);
+    assert_eq!(j["ok"], false, "{j}");
+    assert_eq!(
+        j["problems"],
+        serde_json::json!([]),
+        "the chain itself verifies"
+    );
+    assert_eq!(j["paired_games"][0]["ok"], false, "{j}");
+    assert_eq!(j["paired_games"][0]["game"], hex::encode([9u8; 32]));
+    assert_eq!(
+        j["paired_games"][0]["problems"],
+        serde_json::json!(["not in the store"])
+    );
 }
