@@ -359,6 +359,9 @@ pub struct TLogArgs {
 pub struct TVerifyArgs {
     /// Tournament id (or unique prefix) or short name.
     pub tournament: String,
+    /// Print the report as JSON (the shape of `kifu verify FILE --json`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `kifu tournament standings`.
@@ -1096,79 +1099,7 @@ fn log(data: &Path, a: TLogArgs) -> CmdResult {
 }
 
 fn verify(data: &Path, a: TVerifyArgs) -> CmdResult {
-    let (_, chain) = find(data, &a.tournament)?;
-    let p = &chain.projection;
-    say!(
-        "tournament {} ({}): {} events, signatures, links and roles OK",
-        short(&chain.id()),
-        p.genesis.short_name,
-        chain.records.len()
-    );
-    let games: Vec<(&(u32, u32), &kifu_tournament::Board)> = p
-        .boards
-        .iter()
-        .filter(|(_, b)| b.pairing.game.is_some())
-        .collect();
-    let mut problems = Vec::new();
-    if !games.is_empty() {
-        let store = open_existing(data)?;
-        for ((round, board), b) in games {
-            let Some(game) = b.pairing.game else { continue };
-            let at = format!("round {round} board {board}, game {}", short(&game));
-            let records = match store.read(&game, 0, None) {
-                Ok(r) if !r.is_empty() => r,
-                _ => {
-                    problems.push(format!("{at}: not in the store"));
-                    continue;
-                }
-            };
-            let report = kifu_ledger::verify_records(&records);
-            for pr in &report.problems {
-                problems.push(format!("{at}: {pr}"));
-            }
-            if let Some(c) = &b.checkpoint {
-                match records.get(c.head_seq as usize) {
-                    Some(r) if r.hash() == c.head_hash => {}
-                    Some(_) => problems.push(format!(
-                        "{at}: the record at seq {} is not the one checkpointed",
-                        c.head_seq
-                    )),
-                    None => problems.push(format!(
-                        "{at}: the checkpoint names seq {}, the chain is shorter",
-                        c.head_seq
-                    )),
-                }
-            }
-            if let Ok(g) = store.genesis(&game) {
-                for f in p.game_flags(&game, &g) {
-                    problems.push(f);
-                }
-            }
-            if problems.is_empty() {
-                say!("{at}: OK");
-            }
-        }
-    }
-    if problems.is_empty() {
-        say!("verified");
-        Ok(())
-    } else {
-        for pr in &problems {
-            say!("problem: {pr}");
-        }
-        Err(Failure {
-            message: format!(
-                "{} {} found",
-                problems.len(),
-                if problems.len() == 1 {
-                    "problem"
-                } else {
-                    "problems"
-                }
-            ),
-            code: 3,
-        })
-    }
+    crate::tournament_verify::verify_tournament(data, &a.tournament, a.json)
 }
 
 /// A value as a JSON number: an integer when whole, else the exact decimal.

@@ -5,15 +5,18 @@
 //! reported (a fork with all its records, a gap, a refused record), in any
 //! order of the records; duplicates are noted, not failures. Offline: the
 //! games it checkpoints are checked against a store by
-//! `kifu tournament verify`.
+//! `kifu tournament verify`, which reports the chain in the same words and
+//! the same JSON shape, then the games (`docs/TOURNAMENTS.md`,
+//! "Verifying").
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use kifu_ledger::{archive, BoardResult, Hash, Record, ZERO_HASH};
+use kifu_ledger::{archive, BoardResult, Body, Hash, Record, ZERO_HASH};
 use kifu_tournament::{verify_tournament_records, Chain, TournamentReport};
 use serde_json::{json, Value};
 
 use crate::archive_cmd::EXIT_VERIFY_FAILED;
+use crate::store_open::open_existing;
 use crate::{CmdResult, Failure};
 
 /// Kind indices of the two geneses (`docs/FORMAT.md` sections 4 and 10).
@@ -60,39 +63,42 @@ fn report_json(r: &TournamentReport) -> Value {
     })
 }
 
-/// `kifu verify TOURNAMENT.kifu`.
-pub fn verify(file: &Path, records: Vec<Record>, as_json: bool) -> CmdResult {
-    let report = verify_tournament_records(&records);
-    let mut out = report_json(&report);
+/// The chain's verdict and, for its longest verified branch, what it
+/// records: the JSON of `kifu verify TOURNAMENT.kifu --json`.
+fn chain_json(report: &TournamentReport) -> Value {
+    let mut out = report_json(report);
     if let (Some(chain), Some(o)) = (&report.chain, out.as_object_mut()) {
         if let Some(s) = summary_json(chain).as_object() {
             o.extend(s.clone());
         }
     }
-    if as_json {
-        say!("{out}");
-    } else {
-        for p in &report.problems {
-            eprintln!("FAIL {}", problem_line(p));
-        }
-        if let Some(chain) = &report.chain {
-            print_summary(chain, &report);
-        }
-        for d in &report.duplicates {
-            say!(
-                "note: seq {}: record {} appears {} times; counted once",
-                d.seq,
-                short(&d.hash),
-                d.copies
-            );
-        }
-        for w in &report.warnings {
-            say!("warning: {}", problem_line(w));
-        }
+    out
+}
+
+/// The chain's verdict in words: each failure on standard error, what the
+/// longest verified branch records, duplicates and warnings.
+fn print_chain(report: &TournamentReport) {
+    for p in &report.problems {
+        eprintln!("FAIL {}", problem_line(p));
     }
-    if report.ok() {
-        return Ok(());
+    if let Some(chain) = &report.chain {
+        print_summary(chain, report);
     }
+    for d in &report.duplicates {
+        say!(
+            "note: seq {}: record {} appears {} times; counted once",
+            d.seq,
+            short(&d.hash),
+            d.copies
+        );
+    }
+    for w in &report.warnings {
+        say!("warning: {}", problem_line(w));
+    }
+}
+
+/// The one line a failed chain exits with (code 3).
+fn chain_failure(file: &Path, report: &TournamentReport, more: &str) -> Failure {
     let forks = if report.forks.is_empty() {
         String::new()
     } else {
@@ -102,15 +108,228 @@ pub fn verify(file: &Path, records: Vec<Record>, as_json: bool) -> CmdResult {
             report.forks.iter().map(|f| f.all.len()).sum::<usize>()
         )
     };
-    Err(Failure {
+    let first = report
+        .problems
+        .first()
+        .map(|p| format!("; the first: {}", problem_line(p)))
+        .unwrap_or_default();
+    Failure {
         message: format!(
-            "tournament chain {}: {} problem(s){forks}; the first: {}",
+            "tournament chain {}: {} problem(s){forks}{more}{first}",
             file.display(),
             report.problems.len(),
-            problem_line(&report.problems[0])
         ),
         code: EXIT_VERIFY_FAILED,
-    })
+    }
+}
+
+/// `kifu verify TOURNAMENT.kifu`.
+pub fn verify(file: &Path, records: Vec<Record>, as_json: bool) -> CmdResult {
+    let report = verify_tournament_records(&records);
+    if as_json {
+        say!("{}", chain_json(&report));
+    } else {
+        print_chain(&report);
+    }
+    if report.ok() {
+        return Ok(());
+    }
+    Err(chain_failure(file, &report, ""))
+}
+
+/// The tournament chain file `spec` names in `data` (an id prefix, else a
+/// short name), with its records, whether or not they verify: a file is
+/// found by its name or by the `tournament_created` records it holds.
+fn locate(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), Failure> {
+    let dir = data.join("tournaments");
+    let entries = std::fs::read_dir(&dir).map_err(|_| {
+        Failure::new(format!(
+            "no tournaments in {} (create one with `kifu tournament new`)",
+            dir.display()
+        ))
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().map(|x| x == "kifu").unwrap_or(false))
+        .collect();
+    paths.sort();
+    let read = |p: &Path| -> Result<Vec<Record>, Failure> {
+        let bytes = std::fs::read(p).map_err(|e| Failure::new(format!("{}: {e}", p.display())))?;
+        archive::read(&bytes).map_err(|e| Failure {
+            message: format!("{}: {e}", p.display()),
+            code: EXIT_VERIFY_FAILED,
+        })
+    };
+    let want = spec.trim().to_ascii_lowercase();
+    let by_id: Vec<&PathBuf> = paths
+        .iter()
+        .filter(|p| {
+            !want.is_empty()
+                && p.file_stem()
+                    .map(|s| s.to_string_lossy().starts_with(&want))
+                    .unwrap_or(false)
+        })
+        .collect();
+    if by_id.len() == 1 {
+        return Ok((by_id[0].clone(), read(by_id[0])?));
+    }
+    let mut named = Vec::new();
+    for p in &paths {
+        // A file that cannot be read as an archive names no tournament.
+        let Ok(records) = read(p) else { continue };
+        let names = records.iter().filter_map(|r| r.decode().ok()).any(
+            |e| matches!(&e.body, Body::TournamentCreated(g) if e.seq == 0 && g.short_name == spec),
+        );
+        if names {
+            named.push((p.clone(), records));
+        }
+    }
+    match (named.len(), by_id.len()) {
+        (1, _) => Ok(named.remove(0)),
+        (0, 0) => Err(Failure::new(format!("no tournament '{spec}'"))),
+        _ => Err(Failure::new(format!(
+            "'{spec}' names more than one tournament; give more of the id"
+        ))),
+    }
+}
+
+/// One paired game of the verified branch, checked against the store.
+struct GameCheck {
+    round: u32,
+    board: u32,
+    game: Hash,
+    problems: Vec<String>,
+}
+
+impl GameCheck {
+    fn at(&self) -> String {
+        format!(
+            "round {} board {}, game {}",
+            self.round,
+            self.board,
+            short(&self.game)
+        )
+    }
+}
+
+/// Every game the longest verified branch pairs: the game chain itself,
+/// the checkpointed head in it, and the genesis naming this tournament,
+/// round and board and the players' keys (`docs/TOURNAMENTS.md`, "Game
+/// chains").
+fn check_games(data: &Path, chain: &Chain) -> Result<Vec<GameCheck>, Failure> {
+    let p = &chain.projection;
+    let games: Vec<((u32, u32), Hash)> = p
+        .boards
+        .iter()
+        .filter_map(|(at, b)| b.pairing.game.map(|g| (*at, g)))
+        .collect();
+    if games.is_empty() {
+        return Ok(Vec::new());
+    }
+    let store = open_existing(data)?;
+    let mut checks = Vec::with_capacity(games.len());
+    for ((round, board), game) in games {
+        let mut problems = Vec::new();
+        match store.read(&game, 0, None) {
+            Ok(records) if !records.is_empty() => {
+                let report = kifu_ledger::verify_records(&records);
+                for pr in &report.problems {
+                    problems.push(pr.to_string());
+                }
+                let checkpoint = p
+                    .boards
+                    .get(&(round, board))
+                    .and_then(|b| b.checkpoint.as_ref());
+                if let Some(c) = checkpoint {
+                    match records.get(c.head_seq as usize) {
+                        Some(r) if r.hash() == c.head_hash => {}
+                        Some(_) => problems.push(format!(
+                            "the record at seq {} is not the one checkpointed",
+                            c.head_seq
+                        )),
+                        None => problems.push(format!(
+                            "the checkpoint names seq {}, the chain is shorter",
+                            c.head_seq
+                        )),
+                    }
+                }
+                if let Ok(g) = store.genesis(&game) {
+                    problems.extend(p.game_flags(&game, &g));
+                }
+            }
+            _ => problems.push("not in the store".into()),
+        }
+        checks.push(GameCheck {
+            round,
+            board,
+            game,
+            problems,
+        });
+    }
+    Ok(checks)
+}
+
+/// `kifu tournament verify ID [--json]`: the chain file as `kifu verify
+/// FILE` reports it (every problem, in the same words and JSON), then every
+/// game its longest verified branch pairs. Exit code 3 when anything fails.
+pub fn verify_tournament(data: &Path, spec: &str, as_json: bool) -> CmdResult {
+    let (file, records) = locate(data, spec)?;
+    let report = verify_tournament_records(&records);
+    let checks = match &report.chain {
+        Some(chain) => check_games(data, chain)?,
+        None => Vec::new(),
+    };
+    let game_problems: usize = checks.iter().map(|c| c.problems.len()).sum();
+    if as_json {
+        let mut out = chain_json(&report);
+        if let Some(o) = out.as_object_mut() {
+            o.insert("ok".into(), json!(report.ok() && game_problems == 0));
+            o.insert("file".into(), json!(file.display().to_string()));
+            o.insert(
+                "paired_games".into(),
+                json!(checks
+                    .iter()
+                    .map(|c| json!({"round": c.round, "board": c.board,
+                        "game": hex::encode(c.game), "ok": c.problems.is_empty(),
+                        "problems": c.problems}))
+                    .collect::<Vec<_>>()),
+            );
+        }
+        say!("{out}");
+    } else {
+        print_chain(&report);
+        for c in &checks {
+            if c.problems.is_empty() {
+                say!("{}: OK", c.at());
+            }
+            for pr in &c.problems {
+                eprintln!("FAIL {}: {pr}", c.at());
+            }
+        }
+    }
+    match (report.ok(), game_problems) {
+        (true, 0) => {
+            if !as_json {
+                say!("verified");
+            }
+            Ok(())
+        }
+        (true, n) => Err(Failure {
+            message: format!(
+                "{n} {} found in the tournament's games",
+                if n == 1 { "problem" } else { "problems" }
+            ),
+            code: EXIT_VERIFY_FAILED,
+        }),
+        (false, n) => {
+            let more = if n == 0 {
+                String::new()
+            } else {
+                format!(" and {n} in its games")
+            };
+            Err(chain_failure(&file, &report, &more))
+        }
+    }
 }
 
 /// A problem of a tournament chain, in words: `tournament ID seq N: what`.

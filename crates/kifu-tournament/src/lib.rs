@@ -28,4 +28,4 @@ mod verify;
 
 pub use chain::{mcmahon_genesis, Chain, ChainError};
 pub use projection::{board_result_of, genesis_settings, Board, Projection, TournamentError};
-pub use verify::{verify_tournament_records, ChainSummary, TournamentReport};
+pub use verify::{verify_tournament_records, ChainSummary, TournamentReport, MORE_THAN_ONE};

@@ -26,6 +26,9 @@ use crate::projection::Projection;
 /// much earlier than the previous one on its branch is reported.
 const BACKWARDS_MS: u64 = 5_000;
 
+/// The words of the failure of records holding two or more geneses.
+pub const MORE_THAN_ONE: &str = "more than one tournament chain in one file";
+
 /// One chain found among the records: where its longest verified branch
 /// ends.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,7 +52,8 @@ pub struct TournamentReport {
     /// Distinct records given.
     pub distinct: u64,
     /// Chains whose genesis is accepted, in id order (one, for a
-    /// tournament chain file).
+    /// tournament chain file: more than one genesis is a failure,
+    /// [`MORE_THAN_ONE`]).
     pub chains: Vec<ChainSummary>,
     /// Everything that failed, sorted.
     pub problems: Vec<Problem>,
@@ -166,6 +170,30 @@ pub fn verify_tournament_records(records: &[Record]) -> TournamentReport {
                 report.chain = Some(chain);
             }
         }
+    }
+    // A tournament chain file is one tournament (`docs/FORMAT.md` section
+    // 10: a file of "its own records"): a second genesis, however valid,
+    // is a second tournament, and the file fails. Each chain is verified
+    // above as well, so its own problems are reported too.
+    let geneses: Vec<&Hash> = by_chain
+        .iter()
+        .filter(|(id, members)| members.iter().any(|&i| parsed[i].hash == **id))
+        .map(|(id, _)| id)
+        .collect();
+    if geneses.len() > 1 {
+        report.problems.push(Problem {
+            game: ZERO_HASH,
+            seq: None,
+            what: format!(
+                "{MORE_THAN_ONE}: {} geneses, chains {}",
+                geneses.len(),
+                geneses
+                    .iter()
+                    .map(hex::encode)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
     }
     report.problems.sort();
     report.warnings.sort();

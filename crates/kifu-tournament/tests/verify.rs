@@ -5,7 +5,9 @@
 use kifu_ledger::{
     Body, Event, Head, Keypair, Participant, Record, Registration, Role, SanctionKind,
 };
-use kifu_tournament::{mcmahon_genesis, verify_tournament_records, Chain, ChainError};
+use kifu_tournament::{
+    mcmahon_genesis, verify_tournament_records, Chain, ChainError, MORE_THAN_ONE,
+};
 use proptest::prelude::*;
 
 fn director() -> Keypair {
@@ -222,6 +224,34 @@ fn a_referee_may_sanction_and_a_time_going_backwards_is_a_warning() {
     assert_eq!(report.warnings[0].seq, Some(5));
     let chain = report.chain.expect("the chain");
     assert_eq!(chain.projection.sanctions.len(), 1);
+}
+
+#[test]
+fn two_valid_tournaments_in_one_file_are_a_failure_naming_both() {
+    let one = chain();
+    let two = Chain::create(
+        &director(),
+        2_000,
+        mcmahon_genesis("Another Open", "ao", 2, officials()),
+    )
+    .expect("genesis");
+    let mut records = one.records.clone();
+    records.extend(two.records.clone());
+    let report = verify_tournament_records(&records);
+    assert!(!report.ok());
+    // Each chain verifies on its own; the file holds both.
+    assert_eq!(report.chains.len(), 2);
+    assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+    let what = &report.problems[0].what;
+    assert!(what.starts_with(MORE_THAN_ONE), "{what}");
+    assert!(what.contains(&hex::encode(one.id())), "{what}");
+    assert!(what.contains(&hex::encode(two.id())), "{what}");
+    assert!(matches!(
+        Chain::open(records),
+        Err(ChainError::NotVerified { .. })
+    ));
+    // One chain alone is not such a failure.
+    assert!(verify_tournament_records(&one.records).ok());
 }
 
 #[test]
