@@ -516,3 +516,18 @@ fn new_from_a_toml_file_with_flags_overriding_it() {
         err(&o)
     );
 }
+
+/// A file in the tournaments folder that does not verify keeps no other
+/// tournament from being found by its short name.
+#[test]
+fn a_broken_tournament_file_does_not_hide_the_others() {
+    let t = tempfile::tempdir().unwrap();
+    let data = worked_example(t.path());
+    let broken = data.join("tournaments").join("00broken.kifu");
+    std::fs::write(&broken, b"KIFUARC1 not a chain").unwrap();
+    let log = ok(&run(&data, &["tournament", "log", "wex"]));
+    assert!(log.contains("Worked Example Open"), "{log}");
+    let o = run(&data, &["tournament", "log", "nosuch"]);
+    assert!(!o.status.success());
+    assert!(err(&o).contains("1 that do not"), "{}", err(&o));
+}

@@ -538,15 +538,25 @@ fn find(data: &Path, spec: &str) -> Result<(PathBuf, Chain), Failure> {
         let chain = read_chain(by_id[0])?;
         return Ok((by_id[0].clone(), chain));
     }
+    // By short name: a file that does not read as a chain cannot be the
+    // one named, and does not keep the others from being found.
     let mut named = Vec::new();
+    let mut unreadable = Vec::new();
     for p in &paths {
-        let chain = read_chain(p)?;
+        let Ok(chain) = read_chain(p) else {
+            unreadable.push(p);
+            continue;
+        };
         if chain.projection.genesis.short_name == spec {
             named.push((p.clone(), chain));
         }
     }
     match (named.len(), by_id.len()) {
         (1, _) => Ok(named.remove(0)),
+        (0, 0) if !unreadable.is_empty() => Err(Failure::new(format!(
+            "no tournament '{spec}' among those that verify ({} that do not: `kifu tournament verify ID` says why)",
+            unreadable.len()
+        ))),
         (0, 0) => Err(Failure::new(format!("no tournament '{spec}'"))),
         _ => Err(Failure::new(format!(
             "'{spec}' names more than one tournament; give more of the id"
