@@ -253,8 +253,11 @@ fn press(g: &mut G, c: Color, at: &str, ms: u64) {
     g.mv(c, at);
 }
 
+/// One move's (BL, OB, WL, OW), seconds cut to the second.
+type Node = (Option<i64>, Option<u32>, Option<i64>, Option<u32>);
+
 /// (BL, OB, WL, OW) of every move of the export, in seconds.
-fn sgf_clocks(events: &[Event]) -> Vec<(Option<i64>, Option<u32>, Option<i64>, Option<u32>)> {
+fn sgf_clocks(events: &[Event]) -> Vec<Node> {
     game_to_sgf(events)
         .expect("export")
         .moves
