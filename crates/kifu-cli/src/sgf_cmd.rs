@@ -233,7 +233,12 @@ fn prepare(path: &Path, cx: &ImportContext) -> Result<Prepared, String> {
     // What each clock last showed: the main time at the start (when the file
     // gives one), then each BL/WL. A reading is recorded only on a move
     // where the file has one, and only when both clocks are known (the clock
-    // not running keeps what it showed).
+    // not running keeps what it showed). BL/WL and OB/OW are read as SGF
+    // FF[4] defines them and kifu's export writes them (`kifu_clock::sgf`):
+    // the time left in the phase under way (main time, or the byo-yomi
+    // period or Canadian block) and, in overtime only, the periods or stones
+    // left; a BL without OB is a main-time reading, so a count is never
+    // carried over to a time it was not given with.
     let start = rec.time_limit_ms.filter(|t| *t > 0).map(|t| t as u64);
     let (mut bl, mut wl) = (start, start);
     let (mut ob, mut ow) = (None::<u32>, None::<u32>);
@@ -255,10 +260,12 @@ fn prepare(path: &Path, cx: &ImportContext) -> Result<Prepared, String> {
         if m.black_time_left_ms.is_none() && m.white_time_left_ms.is_none() {
             continue;
         }
-        bl = m.black_time_left_ms.map(|v| v.max(0) as u64).or(bl);
-        wl = m.white_time_left_ms.map(|v| v.max(0) as u64).or(wl);
-        ob = m.black_overtime_left.or(ob);
-        ow = m.white_overtime_left.or(ow);
+        if let Some(v) = m.black_time_left_ms {
+            (bl, ob) = (Some(v.max(0).unsigned_abs()), m.black_overtime_left);
+        }
+        if let Some(v) = m.white_time_left_ms {
+            (wl, ow) = (Some(v.max(0).unsigned_abs()), m.white_overtime_left);
+        }
         match (bl, wl) {
             (Some(black_ms), Some(white_ms)) => push(
                 Body::ClockReading {

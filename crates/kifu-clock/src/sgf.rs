@@ -10,6 +10,26 @@
 //! Seconds are written as a decimal with up to three places, cut (not
 //! rounded) to the millisecond, trailing zeros dropped: `1787.561`, `30`.
 //!
+//! This is SGF FF\[4\]'s reading of the properties (BL, WL: "time left for
+//! black/white, after the move was made"; OB, OW: "number of moves left
+//! (after the move was made) within the current byo-yomi period /
+//! overtime"): `BL`/`WL` is never the whole budget (main time plus every
+//! period). With `OT[3x30 byo-yomi]` and `TM[60]`:
+//!
+//! | Clock after the move | `BL` | `OB` |
+//! |---|---|---|
+//! | 20 s of main time left | `BL[20]` | none |
+//! | in the periods, 3 left, the period under way reset | `BL[30]` | `OB[3]` |
+//! | Canadian `OT[5/120 Canadian]`, 110 s and 4 stones left in the block | `BL[110]` | `OB[4]` |
+//!
+//! `kifu sgf export` writes both clocks on every move as the game
+//! projection's faces show them at the press completing the move
+//! ([`crate::PlayerFace::shown`]): a byo-yomi period or Canadian block reset
+//! by the press shows its full time. `kifu sgf import` reads them back the
+//! same way, each `BL` with its own `OB` (a `BL` without `OB` is a main-time
+//! reading), into a clock reading per move that has one; exported and
+//! imported again, the readings are the same.
+//!
 //! On a move node, [`sgf_move_properties`] writes the time left **at the
 //! press, before any period or block reset** (so byo-yomi does not always
 //! show the full period) and the count after the move; for Fischer the main

@@ -166,6 +166,19 @@ impl GameState {
         let Some(clock) = self.clock.clock.as_ref() else {
             return;
         };
+        // A timing error is a mistake in the elapsed time "once the game has
+        // started" (LGC 2023, `docs/rules/lgc-tournament-rules-2023.txt`,
+        // "Timing error"): a reading of a clock the record never started (an
+        // SGF record's BL/WL, which carry no instants) is kept as evidence
+        // and compared with nothing.
+        if self.clock.started_at_ms.is_none() {
+            let _ = self
+                .clock
+                .clock
+                .as_mut()
+                .map(|c| c.apply(&ClockEvent::ReadingRecorded(reading)));
+            return;
+        }
         match clock.discrepancy(&reading) {
             Ok(d) if d.black.time_ms != 0 || d.white.time_ms != 0 => self.note_on(
                 format!(

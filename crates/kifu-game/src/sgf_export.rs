@@ -1,8 +1,10 @@
 //! A recorded Go game as SGF (`FF[4]`): the moves that stand after every
 //! unwinding, the handicap stones, both clocks after each move as the
-//! projection has them (`BL`/`WL`/`OB`/`OW` equal what the replay shows at
-//! the press completing the move), and rulings, sanctions, protests and
-//! moves taken back as comments.
+//! projection has them (`BL`/`WL`/`OB`/`OW` are what the replay's clock
+//! faces show at the press completing the move: the main time left, or in
+//! overtime the time left in the byo-yomi period or Canadian block with the
+//! periods or stones left; see `kifu_clock::sgf`), and rulings, sanctions,
+//! protests and moves taken back as comments.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -59,6 +61,12 @@ pub fn sgf_result(r: &GameResult) -> String {
         (Outcome::Draw, _) => "0".into(),
         (Outcome::NoResult, _) | (Outcome::BothLose, _) => "Void".into(),
     }
+}
+
+/// Milliseconds as the SGF model's signed count (a clock never holds more
+/// than `i64::MAX` ms; larger values are held at that bound).
+fn ms_i64(ms: u64) -> i64 {
+    i64::try_from(ms).unwrap_or(i64::MAX)
 }
 
 fn go_colour(c: Color) -> kifu_go::Color {
@@ -217,12 +225,19 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
             point.map(|p| kifu_go::Point::new(p.x, p.y)),
         );
         // The one clock projection: both clocks as the press completing the
-        // move left them.
+        // move left them, each as its face shows the phase under way (SGF
+        // FF[4], BL/WL "time left ... after the move was made", OB/OW
+        // "number of moves left ... within the current byo-yomi period /
+        // overtime"): the main time left while there is some; in Japanese
+        // byo-yomi the time left in the period and the periods left; in
+        // Canadian overtime the time left in the block and the stones left.
         if let Some(t) = state.clocks_after(*seq) {
-            m.black_time_left_ms = Some(t.black.time_left_ms as i64);
-            m.white_time_left_ms = Some(t.white.time_left_ms as i64);
-            m.black_overtime_left = t.black.overtime_left;
-            m.white_overtime_left = t.white.overtime_left;
+            let black = t.black.shown().shown();
+            let white = t.white.shown().shown();
+            m.black_time_left_ms = Some(ms_i64(black.time_ms));
+            m.white_time_left_ms = Some(ms_i64(white.time_ms));
+            m.black_overtime_left = black.count;
+            m.white_overtime_left = white.count;
         }
         if !pending.is_empty() {
             match out.moves.last_mut() {

@@ -2,6 +2,11 @@
 //! clocks the game projection shows at the press completing each move (the
 //! replay), on every clock vector that has moves and on a game where the
 //! referee is called, a ruling adjusts a clock and a sanction modifies time.
+//! Each is written as SGF FF\[4\] defines it (properties BL, WL, OB, OW:
+//! "time left ... after the move was made", "number of moves left ... within
+//! the current byo-yomi period / overtime"): the main time left, or in
+//! overtime the time left in the period (Japanese byo-yomi) or block
+//! (Canadian) with the periods or stones left, never the whole budget.
 
 mod support;
 use support::*;
@@ -38,18 +43,27 @@ fn assert_sgf_equals_replay(events: &[Event]) -> usize {
         let shown = GameState::at(events, rec.at_seq)
             .clock_faces()
             .expect("faces");
+        // SGF FF[4], BL/WL/OB/OW: the phase under way, as the face shows it
+        // (main time, else the period or block and its count).
+        let [black, white] = shown.map(|f| f.shown().shown());
         assert_eq!(
             m.black_time_left_ms,
-            Some(shown[0].time_left_ms as i64),
+            Some(black.time_ms as i64),
             "BL of {seq}"
         );
         assert_eq!(
             m.white_time_left_ms,
-            Some(shown[1].time_left_ms as i64),
+            Some(white.time_ms as i64),
             "WL of {seq}"
         );
-        assert_eq!(m.black_overtime_left, shown[0].overtime_left, "OB of {seq}");
-        assert_eq!(m.white_overtime_left, shown[1].overtime_left, "OW of {seq}");
+        assert_eq!(m.black_overtime_left, black.count, "OB of {seq}");
+        assert_eq!(m.white_overtime_left, white.count, "OW of {seq}");
+        // OB/OW only in overtime (FF[4]: "within the current byo-yomi
+        // period / overtime").
+        assert_eq!(
+            black.count.is_some(),
+            shown[0].main_ms == 0 && shown[0].count.is_some()
+        );
         checked += 1;
     }
     checked
@@ -223,4 +237,109 @@ fn lgc_2023_management_of_time_the_export_carries_the_referees_pause_adjustment_
     assert_sgf_equals_replay(&g.events);
     let sgf = game_to_sgf(&g.events).expect("export");
     assert_eq!(sgf.moves[1].white_time_left_ms, Some(white as i64));
+}
+
+/// A 9x9 game under `tc` with its clock started; returns the builder.
+fn timed(tc: TimeControl) -> G {
+    let mut g = G::with(GameKind::Go, "lgc-2023", 9, tc, |_| {});
+    g.at(1000);
+    g.start_clock();
+    g
+}
+
+/// A stone a second before its clock press, the press at `T0 + ms`.
+fn press(g: &mut G, c: Color, at: &str, ms: u64) {
+    g.at(ms - 1000);
+    g.mv(c, at);
+}
+
+/// One move's (BL, OB, WL, OW), seconds cut to the second.
+type Node = (Option<i64>, Option<u32>, Option<i64>, Option<u32>);
+
+/// (BL, OB, WL, OW) of every move of the export, in seconds.
+fn sgf_clocks(events: &[Event]) -> Vec<Node> {
+    game_to_sgf(events)
+        .expect("export")
+        .moves
+        .iter()
+        .map(|m| {
+            (
+                m.black_time_left_ms.map(|v| v / 1000),
+                m.black_overtime_left,
+                m.white_time_left_ms.map(|v| v / 1000),
+                m.white_overtime_left,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn japanese_byo_yomi_bl_is_main_time_then_the_period_with_ob_the_periods_left() {
+    // One minute of main time, then 3 periods of 30 s (LGC 2023,
+    // `docs/rules/lgc-tournament-rules-2023.txt`, "Japanese byo-yomi").
+    let mut g = timed(TimeControl::Byoyomi {
+        main_ms: MIN,
+        periods: 3,
+        period_ms: 30_000,
+    });
+    // Black thinks 40 s: 20 s of main time left, no OB.
+    press(&mut g, B, "ee", 41_000);
+    // White thinks 10 s.
+    press(&mut g, W, "cc", 51_000);
+    // Black thinks 30 s: main time gone after 20 s, 10 s into the first
+    // period, which resets at the press: 30 s in the period, 3 periods.
+    press(&mut g, B, "gg", 81_000);
+    // White thinks 10 s more.
+    press(&mut g, W, "cg", 91_000);
+    // Black thinks 70 s: two periods used up, the third under way resets at
+    // the press: one period of 30 s left.
+    press(&mut g, B, "gc", 161_000);
+    let got = sgf_clocks(&g.events);
+    let whole = |f: kifu_game::ClockFace| f.time_left_ms / 1000;
+    let state = GameState::replay(&g.events);
+    let faces: Vec<_> = state.move_clocks.iter().map(|m| m.black).collect();
+    // The old export wrote the whole budget (main time plus all periods).
+    assert_eq!(whole(faces[0]), 20 + 90);
+    assert_eq!(
+        got[0].0,
+        Some(20),
+        "main time, not main time plus the periods"
+    );
+    assert_eq!(got[0].1, None, "no OB in main time");
+    assert_eq!(got[2].0, Some(30), "the period's time");
+    assert_eq!(got[2].1, Some(3), "three periods left");
+    assert_eq!(got[4].0, Some(30));
+    assert_eq!(got[4].1, Some(1), "one period left");
+    // White stays in main time: 40 s left after 20 s used, no OW.
+    assert_eq!(got[4].2, Some(40));
+    assert_eq!(got[4].3, None);
+    assert_sgf_equals_replay(&g.events);
+}
+
+#[test]
+fn canadian_overtime_bl_is_the_block_time_with_ob_the_stones_left() {
+    // One minute of main time, then blocks of 5 stones in 2 minutes (LGC
+    // 2023, "Canadian overtime").
+    let mut g = timed(TimeControl::Canadian {
+        main_ms: MIN,
+        stones: 5,
+        block_ms: 2 * MIN,
+    });
+    // Black spends all but 10 s of main time.
+    press(&mut g, B, "ee", 51_000);
+    press(&mut g, W, "cc", 52_000);
+    // Black thinks 20 s: main time gone, 10 s into the block, one stone of
+    // five played: 110 s and 4 stones left.
+    press(&mut g, B, "gg", 72_000);
+    press(&mut g, W, "cg", 73_000);
+    // 30 s more: 80 s and 3 stones left.
+    press(&mut g, B, "gc", 103_000);
+    let got = sgf_clocks(&g.events);
+    assert_eq!(got[0].0, Some(10), "main time left");
+    assert_eq!(got[0].1, None);
+    assert_eq!(got[2].0, Some(110), "the block's time left");
+    assert_eq!(got[2].1, Some(4), "stones left in the block");
+    assert_eq!(got[4].0, Some(80));
+    assert_eq!(got[4].1, Some(3));
+    assert_sgf_equals_replay(&g.events);
 }
