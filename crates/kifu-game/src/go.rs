@@ -11,7 +11,7 @@
 //! corrected position.
 //!
 //! Freely placed handicap stones are operations too ([`Op::Handicap`]): the
-//! setup the engine starts from is the genesis's ([`GoBoard::new`]) plus the
+//! setup the engine starts from is the genesis's (`GoBoard::new`) plus the
 //! handicap stones that stand, and the count still to place is derived from
 //! the operations on every rebuild, never carried across it.
 
