@@ -10,7 +10,6 @@
 //! completes it.
 
 use kifu_ledger::archive::ArchiveVerdict;
-use kifu_ledger::sig;
 use sled::transaction::{ConflictableTransactionError, Transactional};
 
 use crate::{event_key, ImportReport, Planned, Refuse, Store, StoreError, FEED_NEXT, IMPORT_CHUNK};
@@ -58,17 +57,12 @@ impl Store {
             for &i in idx {
                 headers.push(records[i].header().map_err(|e| e.to_string())?);
             }
-            let msgs: Vec<Vec<u8>> = idx
-                .iter()
-                .map(|&i| kifu_ledger::event::signed_message(&records[i].event_bytes))
-                .collect();
-            let items: Vec<sig::Item<'_>> = idx
+            let signed: Vec<(&kifu_ledger::Header, &kifu_ledger::Record)> = idx
                 .iter()
                 .zip(&headers)
-                .zip(&msgs)
-                .map(|((&i, h), m)| (&h.signer.0, m.as_slice(), &records[i].signature))
+                .map(|(&i, h)| (h, &records[i]))
                 .collect();
-            let ok = sig::verify_parallel(&items, sig::DEFAULT_METHOD);
+            let ok = kifu_ledger::verify_signatures(&signed);
             match ok.iter().position(|good| !good) {
                 None => Ok(()),
                 Some(k) => Err(format!(
@@ -124,11 +118,7 @@ impl Store {
             return Err(e);
         }
         self.sync()?;
-        if let Ok(mut c) = self.standings.lock() {
-            for p in &planned {
-                c.remove(&p.game);
-            }
-        }
+        self.forget_standings(&planned);
         out.written = total;
         Ok(out)
     }
@@ -170,11 +160,7 @@ impl Store {
                 StoreError::Damaged("undoing an import aborted".into())
             }
         })?;
-        if let Ok(mut c) = self.standings.lock() {
-            for p in written {
-                c.remove(&p.game);
-            }
-        }
+        self.forget_standings(written);
         self.sync()
     }
 }

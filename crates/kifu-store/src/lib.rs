@@ -1124,13 +1124,19 @@ impl Store {
             progress(done, total);
         }
         self.sync()?;
+        self.forget_standings(&planned);
+        out.written = total;
+        Ok(out)
+    }
+
+    /// Drops the cached standing of every game an import wrote to (the
+    /// import's commits do not keep them).
+    pub(crate) fn forget_standings(&self, planned: &[Planned]) {
         if let Ok(mut c) = self.standings.lock() {
-            for p in &planned {
+            for p in planned {
                 c.remove(&p.game);
             }
         }
-        out.written = total;
-        Ok(out)
     }
 
     /// Flushes and syncs everything written so far.
