@@ -154,6 +154,60 @@ pub struct Fork {
     pub all: Vec<Hash>,
 }
 
+impl Fork {
+    /// The fork as a verification reports it.
+    pub fn problem(&self) -> Problem {
+        Problem {
+            game: self.game,
+            seq: Some(self.seq),
+            what: format!(
+                "fork: {} validly signed records claim this place: {}",
+                self.all.len(),
+                self.all
+                    .iter()
+                    .map(hex::encode)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+    }
+}
+
+/// The forks of one chain: each place claimed by more than one record that
+/// is validly signed and well formed (a statement its signer made; an
+/// unknown kind counts). `records`: each record of the chain as its header,
+/// its hash and whether its signature was accepted. Forks in seq order.
+pub fn forks_of<'a>(
+    chain: &Hash,
+    records: impl IntoIterator<Item = (&'a Header, Hash, bool)>,
+) -> Vec<Fork> {
+    let mut at: BTreeMap<u64, Vec<Hash>> = BTreeMap::new();
+    for (header, hash, signed) in records {
+        let stated = signed
+            && matches!(
+                header.clone().into_event(),
+                Ok(_) | Err(LedgerError::UnknownKind(_))
+            );
+        let place = at.entry(header.seq).or_default();
+        if stated {
+            place.push(hash);
+        }
+    }
+    at.into_iter()
+        .filter(|(_, valid)| valid.len() > 1)
+        .map(|(seq, mut valid)| {
+            valid.sort_unstable();
+            Fork {
+                game: *chain,
+                seq,
+                first: valid[0],
+                second: valid[1],
+                all: valid,
+            }
+        })
+        .collect()
+}
+
 /// A record present more than once in the input (identical bytes).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Duplicate {
@@ -229,14 +283,21 @@ impl VerifyReport {
 /// where accepted. The answer is the acceptance rule's ([`sig`]), on every
 /// core.
 fn check_signatures(parsed: &[Parsed<'_>]) -> Vec<bool> {
-    let msgs: Vec<Vec<u8>> = parsed
+    let signed: Vec<(&Header, &Record)> = parsed.iter().map(|p| (&p.header, p.record)).collect();
+    verify_signatures(&signed)
+}
+
+/// Checks each record's signature against the signer its header names
+/// (the acceptance rule, [`sig`], on every core); true where accepted.
+pub fn verify_signatures(signed: &[(&Header, &Record)]) -> Vec<bool> {
+    let msgs: Vec<Vec<u8>> = signed
         .iter()
-        .map(|p| signed_message(&p.record.event_bytes))
+        .map(|(_, r)| signed_message(&r.event_bytes))
         .collect();
-    let items: Vec<sig::Item<'_>> = parsed
+    let items: Vec<sig::Item<'_>> = signed
         .iter()
         .zip(msgs.iter())
-        .map(|(p, m)| (&p.header.signer.0, m.as_slice(), &p.record.signature))
+        .map(|((h, r), m)| (&h.signer.0, m.as_slice(), &r.signature))
         .collect();
     sig::verify_parallel(&items, sig::DEFAULT_METHOD)
 }
@@ -414,45 +475,17 @@ fn verify_game(
         seq,
         what,
     };
-    // Forks: several validly signed records claiming the same place.
     let mut at: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
     for &i in members {
         at.entry(parsed[i].header.seq).or_default().push(i);
     }
-    for (&seq, list) in &at {
-        if list.len() < 2 {
-            continue;
-        }
-        // Validly signed and well formed: statements their signer made.
-        let mut valid: Vec<Hash> = list
-            .iter()
-            .filter(|&&i| {
-                sig_ok[i]
-                    && matches!(
-                        parsed[i].header.clone().into_event(),
-                        Ok(_) | Err(LedgerError::UnknownKind(_))
-                    )
-            })
-            .map(|&i| parsed[i].hash)
-            .collect();
-        if valid.len() > 1 {
-            valid.sort_unstable();
-            report.problems.push(problem(
-                Some(seq),
-                format!(
-                    "fork: {} validly signed records claim this place: {}",
-                    valid.len(),
-                    valid.iter().map(hex::encode).collect::<Vec<_>>().join(", ")
-                ),
-            ));
-            report.forks.push(Fork {
-                game: *game,
-                seq,
-                first: valid[0],
-                second: valid[1],
-                all: valid,
-            });
-        }
+    // Forks: several validly signed records claiming the same place.
+    let members_at = members
+        .iter()
+        .map(|&i| (&parsed[i].header, parsed[i].hash, sig_ok[i]));
+    for fork in forks_of(game, members_at) {
+        report.problems.push(fork.problem());
+        report.forks.push(fork);
     }
     // The genesis is the record whose hash is the game id.
     let Some(&gi) = members.iter().find(|&&i| parsed[i].hash == *game) else {

@@ -23,7 +23,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use kifu_ledger::standing::Standing;
-use kifu_ledger::{check_genesis, sig, Hash, Head, LedgerError, Record};
+use kifu_ledger::{check_genesis, Hash, Head, LedgerError, Record};
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
 use crate::{event_key, parse_u64, Appended, Refuse, Store, StoreError, FEED_NEXT};
@@ -149,19 +149,11 @@ impl Store {
             }
             keyed_index.push(i);
         }
-        let msgs: Vec<Vec<u8>> = keyed_index
+        let signed: Vec<(&kifu_ledger::Header, &Record)> = keyed_index
             .iter()
-            .map(|&i| kifu_ledger::event::signed_message(&records[i].event_bytes))
+            .filter_map(|&i| Some((headers[i].as_ref()?, &records[i])))
             .collect();
-        let items: Vec<sig::Item<'_>> = keyed_index
-            .iter()
-            .zip(msgs.iter())
-            .filter_map(|(&i, m)| {
-                let h = headers[i].as_ref()?;
-                Some((&h.signer.0, m.as_slice(), &records[i].signature))
-            })
-            .collect();
-        for (k, ok) in sig::verify_parallel(&items, sig::DEFAULT_METHOD)
+        for (k, ok) in kifu_ledger::verify_signatures(&signed)
             .into_iter()
             .enumerate()
         {

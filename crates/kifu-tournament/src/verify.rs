@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use kifu_ledger::tournament::{check_role, check_tournament_genesis, tournament_id};
 use kifu_ledger::{
-    Duplicate, Event, Fork, Hash, Head, Header, LedgerError, Problem, Record, ZERO_HASH,
+    forks_of, Duplicate, Event, Fork, Hash, Head, Header, LedgerError, Problem, Record, ZERO_HASH,
 };
 
 use crate::chain::Chain;
@@ -237,36 +237,12 @@ fn verify_chain(
     for &i in members {
         at.entry(parsed[i].header.seq).or_default().push(i);
     }
-    for (&seq, list) in &at {
-        let mut valid: Vec<Hash> = list
-            .iter()
-            .filter(|&&i| {
-                parsed[i].sig_ok
-                    && matches!(
-                        parsed[i].header.clone().into_event(),
-                        Ok(_) | Err(LedgerError::UnknownKind(_))
-                    )
-            })
-            .map(|&i| parsed[i].hash)
-            .collect();
-        if valid.len() > 1 {
-            valid.sort_unstable();
-            report.problems.push(problem(
-                Some(seq),
-                format!(
-                    "fork: {} validly signed records claim this place: {}",
-                    valid.len(),
-                    valid.iter().map(hex::encode).collect::<Vec<_>>().join(", ")
-                ),
-            ));
-            report.forks.push(Fork {
-                game: *id,
-                seq,
-                first: valid[0],
-                second: valid[1],
-                all: valid,
-            });
-        }
+    let members_at = members
+        .iter()
+        .map(|&i| (&parsed[i].header, parsed[i].hash, parsed[i].sig_ok));
+    for fork in forks_of(id, members_at) {
+        report.problems.push(fork.problem());
+        report.forks.push(fork);
     }
     // Step 4: the genesis is the record whose hash is the chain id.
     let Some(&gi) = members.iter().find(|&&i| parsed[i].hash == *id) else {
