@@ -511,7 +511,8 @@ pub(crate) fn all_chains(data: &Path) -> Vec<Chain> {
 }
 
 /// Finds a tournament by id prefix or short name.
-fn find(data: &Path, spec: &str) -> Result<(PathBuf, Chain), Failure> {
+/// The tournament chain files in `data`, in name order.
+pub(crate) fn chain_files(data: &Path) -> Result<Vec<PathBuf>, Failure> {
     let d = dir(data);
     let entries = std::fs::read_dir(&d).map_err(|_| {
         Failure::new(format!(
@@ -524,6 +525,11 @@ fn find(data: &Path, spec: &str) -> Result<(PathBuf, Chain), Failure> {
         .filter(|p| p.extension().map(|x| x == "kifu").unwrap_or(false))
         .collect();
     paths.sort();
+    Ok(paths)
+}
+
+fn find(data: &Path, spec: &str) -> Result<(PathBuf, Chain), Failure> {
+    let paths = chain_files(data)?;
     let want = spec.trim().to_ascii_lowercase();
     let by_id: Vec<&PathBuf> = paths
         .iter()

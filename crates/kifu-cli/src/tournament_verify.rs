@@ -141,18 +141,7 @@ pub fn verify(file: &Path, records: Vec<Record>, as_json: bool) -> CmdResult {
 /// short name), with its records, whether or not they verify: a file is
 /// found by its name or by the `tournament_created` records it holds.
 fn locate(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), Failure> {
-    let dir = data.join("tournaments");
-    let entries = std::fs::read_dir(&dir).map_err(|_| {
-        Failure::new(format!(
-            "no tournaments in {} (create one with `kifu tournament new`)",
-            dir.display()
-        ))
-    })?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().map(|x| x == "kifu").unwrap_or(false))
-        .collect();
-    paths.sort();
+    let paths = crate::tournament_cmd::chain_files(data)?;
     let read = |p: &Path| -> Result<Vec<Record>, Failure> {
         let bytes = std::fs::read(p).map_err(|e| Failure::new(format!("{}: {e}", p.display())))?;
         archive::read(&bytes).map_err(|e| Failure {
