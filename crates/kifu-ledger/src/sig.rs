@@ -263,12 +263,20 @@ pub enum Method {
 /// `docs/PERFORMANCE.md`). Both give the same answer.
 pub const DEFAULT_METHOD: Method = Method::OneByOne;
 
+/// The cores to use, asked once: `available_parallelism` reads the cgroup
+/// files on every call, which costs about as much as a signature check.
+fn cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
 /// Checks items on every core with `method`; true where accepted.
 pub fn verify_parallel(items: &[Item<'_>], method: Method) -> Vec<bool> {
-    let threads = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-        .min(items.len().div_ceil(BATCH).max(1));
+    let threads = cores().min(items.len().div_ceil(BATCH).max(1));
     let per = items.len().div_ceil(threads.max(1)).max(1);
     let f = match method {
         Method::OneByOne => verify_each,

@@ -189,11 +189,11 @@ impl Store {
         let n = records.len();
         let started = Instant::now();
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
-        let mut heads: HashMap<Hash, Head> = HashMap::new();
+        let mut heads: HashMap<Hash, Head> = HashMap::with_capacity(n);
         // Who may sign what, per game, as this batch leaves each chain.
-        let mut standings: HashMap<Hash, Standing> = HashMap::new();
-        let mut planned: Vec<Planned> = Vec::new();
-        let mut planned_at: HashMap<(Hash, u64), usize> = HashMap::new();
+        let mut standings: HashMap<Hash, Standing> = HashMap::with_capacity(n);
+        let mut planned: Vec<Planned> = Vec::with_capacity(n);
+        let mut planned_at: HashMap<(Hash, u64), usize> = HashMap::with_capacity(n);
         for i in 0..n {
             if place[i].is_some() {
                 continue;
@@ -411,7 +411,7 @@ impl Store {
             let game = hash;
             // The game id is the genesis hash: a stored game with this id
             // holds this very record.
-            if heads.contains_key(&game) || self.head(&game)?.is_some() {
+            if heads.contains_key(&game) || self.head_for_write(&game)?.is_some() {
                 return Ok(Fit::Same);
             }
             return Ok(Fit::New(game, Some(Box::new(Standing::new(&g, e.at_ms)))));
@@ -421,7 +421,7 @@ impl Store {
             Some(h) => *h,
             None => {
                 let h = self
-                    .head(&game)?
+                    .head_for_write(&game)?
                     .ok_or_else(|| StoreError::NoSuchGame(hex::encode(game)))?;
                 heads.insert(game, h);
                 h
@@ -457,8 +457,7 @@ impl Store {
         let standing = match standings.entry(game) {
             std::collections::hash_map::Entry::Occupied(o) => o.into_mut(),
             std::collections::hash_map::Entry::Vacant(v) => {
-                let (_, s) = self.standing(&game)?;
-                v.insert((*s).clone())
+                v.insert(self.take_standing(&game, head)?)
             }
         };
         match header.clone().into_event() {

@@ -559,6 +559,16 @@ impl Store {
                 return Ok((h, s));
             }
         }
+        let s = Arc::new(self.rebuild_standing(game, head)?);
+        if let Ok(mut c) = self.standings.lock() {
+            c.insert(*game, (head, s.clone()));
+        }
+        Ok((head, s))
+    }
+
+    /// The standing of `game` after its record at `head`, replayed from the
+    /// store.
+    fn rebuild_standing(&self, game: &Hash, head: Head) -> Result<Standing, StoreError> {
         let genesis = self.genesis(game)?;
         let mut standing: Option<Standing> = None;
         for r in self.read(game, 0, Some(head.seq))? {
@@ -574,12 +584,46 @@ impl Store {
                 (_, Err(e)) => return Err(e.into()),
             }
         }
-        let s =
-            Arc::new(standing.ok_or_else(|| StoreError::Damaged("a game without genesis".into()))?);
-        if let Ok(mut c) = self.standings.lock() {
-            c.insert(*game, (head, s.clone()));
+        standing.ok_or_else(|| StoreError::Damaged("a game without genesis".into()))
+    }
+
+    /// The head of `game` for a writer holding the write lock.
+    ///
+    /// [`Store::head`] reads the game's last key backwards, and sled copies
+    /// a whole node to step back. A writer mostly asks about games it wrote
+    /// a moment ago, whose head the standings cache holds: every write path
+    /// refreshes or drops a game's entry under the write lock. The cached
+    /// head is taken when the store shows it is still the last record (a
+    /// record at its seq and none after it: two point reads); otherwise the
+    /// head is read from the store.
+    pub(crate) fn head_for_write(&self, game: &Hash) -> Result<Option<Head>, StoreError> {
+        let cached = self
+            .standings
+            .lock()
+            .ok()
+            .and_then(|c| c.get(game).map(|(h, _)| *h));
+        if let Some(h) = cached {
+            if let Some(after) = h.seq.checked_add(1) {
+                if self.events.contains_key(event_key(game, h.seq))?
+                    && !self.events.contains_key(event_key(game, after))?
+                {
+                    return Ok(Some(h));
+                }
+            }
         }
-        Ok((head, s))
+        self.head(game)
+    }
+
+    /// The standing of `game` at `head` for a writer holding the write lock,
+    /// taken out of the cache (no copy when nothing else holds it) or
+    /// replayed from the store. The writer puts back the standing it leaves
+    /// after its commit.
+    pub(crate) fn take_standing(&self, game: &Hash, head: Head) -> Result<Standing, StoreError> {
+        let cached = self.standings.lock().ok().and_then(|mut c| c.remove(game));
+        match cached {
+            Some((h, s)) if h == head => Ok(Arc::try_unwrap(s).unwrap_or_else(|s| (*s).clone())),
+            _ => self.rebuild_standing(game, head),
+        }
     }
 
     /// Appends one record, durably. Returns once the record is on stable

@@ -189,3 +189,54 @@ fn bad_signatures_anywhere_in_a_large_batch_are_named_exactly() {
     assert_eq!(out.written, 150 - bad_at.len());
     assert!(verify_records(&store.all_records().unwrap()).ok());
 }
+
+/// A writer takes a game's head from the standings cache when the store
+/// shows it is still the last record. Records written by another path (an
+/// import, which does not keep standings) move the head: the next batch
+/// must link to the new head and refuse a record made for the old one.
+#[test]
+fn a_batch_after_an_import_into_the_same_game_links_to_the_new_head() {
+    let (_dir, store) = fresh();
+    let cast = Cast::new();
+    let mut g = sample_game(&cast, "moved head");
+    let n0 = g.records.len();
+    let out = store.append_each(g.records.clone());
+    assert!(out.results.iter().all(|r| r.is_ok()));
+    // One more through the batch path: the cache now holds this head.
+    let rec = g
+        .push(
+            &cast.recorder,
+            Body::ClockPressed {
+                player: Color::Black,
+            },
+        )
+        .clone();
+    let old_head_next = press(&g, &cast.recorder, Color::Black);
+    let out = store.append_each(vec![rec]);
+    assert!(out.results[0].as_ref().unwrap().new);
+    // Three more through an import.
+    for color in [Color::White, Color::Black, Color::White] {
+        g.push(&cast.recorder, Body::ClockPressed { player: color });
+    }
+    let bytes = kifu_ledger::archive::write(&g.records);
+    let verdict = kifu_ledger::archive::verify_archive(&bytes).unwrap();
+    let report = store.import(&verdict, &mut |_, _| {}).unwrap();
+    assert_eq!(report.written, 3);
+    // A record made for the head before the import conflicts; the next
+    // record after the imported ones is accepted.
+    let next = press(&g, &cast.recorder, Color::Black);
+    let out = store.append_each(vec![old_head_next, next]);
+    assert!(
+        matches!(
+            out.results[0],
+            Err(StoreError::Ledger(LedgerError::Conflict { .. }))
+        ),
+        "{:?}",
+        out.results[0]
+    );
+    let placed = out.results[1].as_ref().unwrap();
+    assert!(placed.new);
+    assert_eq!(placed.seq, (n0 + 4) as u64);
+    assert_eq!(store.head(&g.game).unwrap().unwrap().seq, (n0 + 4) as u64);
+    assert!(kifu_ledger::verify_records(&store.records_for_verification().unwrap()).ok());
+}
