@@ -108,6 +108,11 @@ fn report(m: &Metrics) {
         1e3 * m.verify_seconds.sum() / m.verify_seconds.count().max(1) as f64,
         1e3 * m.commit_seconds.sum() / m.commit_seconds.count().max(1) as f64,
     );
+    eprintln!(
+        "queued to answered: mean {:.3} ms over {} submissions",
+        1e3 * m.ack_seconds.sum() / m.ack_seconds.count().max(1) as f64,
+        m.ack_seconds.count()
+    );
     eprintln!("sync latency (bucket upper bound in s: syncs):");
     for (bound, n) in m.sync_seconds.buckets() {
         if n > 0 {
