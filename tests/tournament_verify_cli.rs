@@ -299,3 +299,44 @@ fn paired_games_are_checked_against_the_store_in_text_and_json() {
         serde_json::json!(["not in the store"])
     );
 }
+
+/// A file holding a tournament chain and a game chain is not a tournament
+/// chain file (FORMAT.md section 10): it is verified as an archive of game
+/// chains, where the tournament's genesis is not a game genesis (section 6,
+/// step 4). The file fails, naming the tournament chain, and the game chain
+/// is still verified.
+#[test]
+fn a_file_mixing_a_tournament_and_a_game_fails_as_a_game_archive() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("data");
+    let tour = chain("Mixed Open", "mixed");
+    let cast = kifu_ledger::testkit::Cast::new();
+    let game = kifu_ledger::testkit::sample_game(&cast, "beside a tournament");
+    let mut records = tour.records.clone();
+    records.extend(game.records.clone());
+    let file = t.path().join("mixed.kifu");
+    std::fs::write(&file, archive::write(&records)).unwrap();
+    let o = run(&data, &["verify", file.to_str().unwrap(), "--json"]);
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+    let j = json_of(&o);
+    assert_eq!(j["ok"], false, "{j}");
+    let tid = hex::encode(tour.id());
+    let problems = j["problems"].as_array().unwrap();
+    assert_eq!(problems.len(), 1, "{j}");
+    assert_eq!(problems[0]["game"].as_str(), Some(tid.as_str()), "{j}");
+    let what = problems[0]["what"].as_str().unwrap();
+    assert!(what.starts_with("genesis: refused"), "{what}");
+    let gid = hex::encode(game.game);
+    let listed: Vec<&serde_json::Value> = j["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["game"].as_str() == Some(gid.as_str()))
+        .collect();
+    assert_eq!(listed.len(), 1, "{j}");
+    assert_eq!(
+        listed[0]["events"].as_u64(),
+        Some(game.records.len() as u64),
+        "{j}"
+    );
+}

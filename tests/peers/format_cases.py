@@ -218,3 +218,14 @@ write('T8_tournament_time_backwards', t.recs)
 # the chain without its genesis
 t = tournament(3)
 write('T9_tournament_without_genesis', t.recs[1:])
+# two tournament chains in one file, each valid on its own: the file fails
+t = tournament(2)
+u = Chain(genesis_body=TGEN, signer="director", at=t.at + 60000)
+for body, signer in TFACTS[:1]:
+    u.next(body, SIGNER[signer])
+write('T10_two_tournaments_in_one_file', t.recs + u.recs)
+# a tournament chain beside a game chain: an archive of games, where the
+# tournament's genesis is refused (kind 44 is not a game genesis)
+t = tournament(2)
+c = Chain(); c.next(k(1) + BLACK, 'referee')
+write('T11_tournament_beside_a_game', t.recs + c.recs)

@@ -820,8 +820,14 @@ class TournamentState:
         return out
 
 
-def genesis_state(e):
-    """Section 6 step 4 (and section 10): the state after a genesis, or Refused."""
+def genesis_state(e, tournament_file=True):
+    """Section 6 step 4 (and section 10): the state after a genesis, or Refused.
+
+    Outside a tournament chain file only kind 0 is a genesis (section 10:
+    a file with a game genesis among its records is an archive of games).
+    """
+    if not tournament_file and e.body.name == "tournament_created":
+        raise Refused("a tournament genesis in an archive of game chains (kind 44, not 0)")
     if e.seq != 0 or e.chain != ZERO32 or e.prev_hash != ZERO32:
         raise Refused("a genesis must be at seq 0 with zero chain and prev_hash")
     k = e.signer.hex()
@@ -882,15 +888,27 @@ def verify_records(records):
         e = rec.env
         gid = rec.hash if (e.seq == 0 and e.chain == ZERO32) else e.chain
         games.setdefault(gid, []).append(rec)
+    # Section 10: a tournament chain file has a tournament genesis among its
+    # records and no game genesis, and holds one tournament chain.
+    genesis_names = [r.env.body.name for r in recs
+                     if r.env is not None and r.env.seq == 0 and r.env.chain == ZERO32]
+    tournament_file = ("tournament_created" in genesis_names
+                       and "game_created" not in genesis_names)
     for gid in sorted(games):
-        g = verify_game(gid, games[gid], report)
+        g = verify_game(gid, games[gid], report, tournament_file)
         if g is not None:
             report["games"].append(g)
+    if tournament_file:
+        ids = sorted(gid.hex() for gid in games if any(r.hash == gid for r in games[gid]))
+        if len(ids) > 1:
+            report["problems"].append(
+                "more than one tournament chain in one file: %d geneses, chains %s"
+                % (len(ids), ", ".join(ids)))
     report["ok"] = not report["problems"]
     return report
 
 
-def verify_game(gid, recs, report):
+def verify_game(gid, recs, report, tournament_file=True):
     problems = report["problems"]
     g = {"game": gid.hex(), "chain": "game", "head": None, "head_seq": None,
          "finished": False, "events": len(recs), "problems": []}
@@ -918,7 +936,7 @@ def verify_game(gid, recs, report):
     try:
         if not genesis.signature_ok():
             raise Refused("bad signature")
-        state = genesis_state(genesis.env)
+        state = genesis_state(genesis.env, tournament_file)
     except Refused as e:
         problem("genesis %s refused: %s" % (gid.hex(), e))
         return None
