@@ -264,7 +264,21 @@ impl Store {
                     let mut places = Vec::with_capacity(planned.len() * crate::FEED_ENTRY);
                     for p in &planned {
                         let key = event_key(&p.game, p.seq);
-                        ev.insert(&key[..], crate::layout::event_value(&p.stored, next))?;
+                        // Placement linked this record to its game's head, so
+                        // nothing is stored at its place; were anything there,
+                        // the batch is refused whole rather than overwrite it.
+                        if ev
+                            .insert(&key[..], crate::layout::event_value(&p.stored, next))?
+                            .is_some()
+                        {
+                            return Err(ConflictableTransactionError::Abort(Refuse::Damaged(
+                                format!(
+                                    "game {} seq {}: a record is already stored there",
+                                    hex::encode(&p.game[..8]),
+                                    p.seq
+                                ),
+                            )));
+                        }
                         places.extend_from_slice(&key);
                         log.append(next, &p.game, p.seq, &p.hash)?;
                         cursors.push(next);
