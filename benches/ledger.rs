@@ -45,7 +45,7 @@ fn keyed_chain() -> Vec<Event> {
             }
             keys = [&cast.black_new, &white_new];
         }
-        let color = if i % 2 == 0 {
+        let color = if i.is_multiple_of(2) {
             Color::Black
         } else {
             Color::White

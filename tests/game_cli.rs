@@ -191,7 +191,7 @@ fn sgf_export_times_equal_the_replay_at_every_move_of_the_demo() {
 
 /// Milliseconds as SGF writes seconds: `602.5`, `600`.
 fn kifu_go_seconds(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}", ms / 1000)
     } else {
         let s = format!("{:.3}", ms as f64 / 1000.0);

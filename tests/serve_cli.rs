@@ -297,7 +297,7 @@ fn the_demo_recorded_through_the_server_and_its_feed_followed_across_disconnects
 
 /// Signs the next clock press of `c` with `key` at `head`.
 fn press_at(c: &ChainBuilder, head: Head, key: &kifu_ledger::Keypair, i: u64) -> Record {
-    let color = if head.seq % 2 == 0 {
+    let color = if head.seq.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White

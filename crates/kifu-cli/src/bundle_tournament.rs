@@ -79,7 +79,7 @@ pub fn find(data: &Path, game: &Hash, last_seq: u64) -> Result<Option<Tournament
     for chain in crate::tournament_cmd::all_chains(data) {
         if let Some((i, _)) = latest_checkpoint(&chain, game, last_seq) {
             let at = chain.records[i].decode().map(|e| e.at_ms).unwrap_or(0);
-            if best.as_ref().map_or(true, |(t, _, _)| at >= *t) {
+            if best.as_ref().is_none_or(|(t, _, _)| at >= *t) {
                 best = Some((at, chain, i));
             }
         }

@@ -26,7 +26,7 @@ pub fn sgf_point(p: Point) -> String {
 pub fn half_points(h: i64) -> String {
     let sign = if h < 0 { "-" } else { "" };
     let a = h.unsigned_abs();
-    if a % 2 == 0 {
+    if a.is_multiple_of(2) {
         format!("{sign}{}", a / 2)
     } else {
         format!("{sign}{}.5", a / 2)

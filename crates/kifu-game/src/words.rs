@@ -11,9 +11,9 @@ use kifu_ledger::{Color, IrregularityKind, Role, SanctionKind};
 /// "Time limit"), and a finer one its milliseconds, so that no figure is
 /// rounded away: `0:00.250`.
 pub fn duration(ms: u64) -> String {
-    let resolution = if ms % 1000 == 0 {
+    let resolution = if ms.is_multiple_of(1000) {
         kifu_clock::Resolution::Seconds
-    } else if ms % 100 == 0 {
+    } else if ms.is_multiple_of(100) {
         kifu_clock::Resolution::Tenths
     } else {
         kifu_clock::Resolution::Millis

@@ -53,7 +53,7 @@ impl std::fmt::Display for Komi {
 pub(crate) fn fmt_half_points(h: i32, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
     let sign = if h < 0 { "-" } else { "" };
     let a = h.unsigned_abs();
-    if a % 2 == 0 {
+    if a.is_multiple_of(2) {
         write!(f, "{}{}", sign, a / 2)
     } else {
         write!(f, "{}{}.5", sign, a / 2)

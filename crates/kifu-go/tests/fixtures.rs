@@ -394,7 +394,7 @@ fn edge_oracles() -> Vec<(String, Value)> {
         .map(|e| e.expect("entry").path())
         .filter(|p| {
             p.extension().is_some_and(|e| e == "json")
-                && !p.file_name().is_some_and(|n| n == "INDEX.json")
+                && p.file_name().is_none_or(|n| n != "INDEX.json")
         })
         .collect();
     paths.sort();

@@ -289,7 +289,7 @@ pub fn verify_parallel(items: &[Item<'_>], method: Method) -> Vec<bool> {
             match h.join() {
                 Ok(v) => out.extend(v),
                 // A panicking thread accepts nothing.
-                Err(_) => out.extend(std::iter::repeat(false).take(chunk.len())),
+                Err(_) => out.extend(std::iter::repeat_n(false, chunk.len())),
             }
         }
     });

@@ -84,7 +84,7 @@ impl FromStr for GameKind {
 pub fn half_points_text(h: i32) -> String {
     let sign = if h < 0 { "-" } else { "" };
     let a = h.unsigned_abs();
-    if a % 2 == 0 {
+    if a.is_multiple_of(2) {
         format!("{sign}{}", a / 2)
     } else {
         format!("{sign}{}.5", a / 2)

@@ -30,7 +30,7 @@ fn big(players: usize, rounds: u32) -> Tournament {
                     white: format!("P{w}"),
                     black: format!("P{k}"),
                     handicap: 0,
-                    result: if (seed >> 40) % 2 == 0 {
+                    result: if (seed >> 40).is_multiple_of(2) {
                         GameResult::WhiteWins
                     } else {
                         GameResult::BlackWins

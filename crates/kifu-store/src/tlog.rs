@@ -127,7 +127,7 @@ fn completing_leaf(level: u8, index: u64) -> Option<u64> {
 
 /// Finds `(level, index)` in a `"b"` value (sorted entries).
 fn find_in_batch(v: &[u8], level: u8, index: u64) -> Option<kifu_tlog::Hash> {
-    if v.len() % ENTRY != 0 {
+    if !v.len().is_multiple_of(ENTRY) {
         return None;
     }
     let mut want = [0u8; 9];

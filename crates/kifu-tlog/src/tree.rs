@@ -83,7 +83,7 @@ pub fn subtree_hash<R: HashReader>(r: &R, lo: u64, hi: u64) -> Result<Hash, Tree
         return Err(TreeError::OutOfRange(format!("empty range {lo}..{hi}")));
     }
     let n = hi - lo;
-    if n.is_power_of_two() && lo % n == 0 {
+    if n.is_power_of_two() && lo.is_multiple_of(n) {
         let level = n.trailing_zeros() as u8;
         return stored(r, level, lo >> level);
     }
