@@ -132,7 +132,7 @@ pub type Item<'a> = (&'a [u8; 32], &'a [u8], &'a [u8; 64]);
 ///
 /// Each item is checked on its own (no batch equation), but the last step
 /// of the check, encoding `[S]B - [k]A` to compare it with `R`, needs a
-/// field inversion; the items are taken in groups of [`GROUP`] whose
+/// field inversion; the items are taken in groups of 64 whose
 /// inversions are done together (one inversion and three multiplications
 /// per point instead of one inversion per point). The verdict is exactly
 /// [`verify_one`]'s for every item (`tests/hardening.rs` checks it against
