@@ -221,6 +221,17 @@ pub fn append(data: &Path, a: AppendArgs) -> CmdResult {
     Ok(())
 }
 
+/// A role as `kifu log`'s signer column shows it: the two roles of two
+/// words in one ("director", "committee"), so that the name beside them
+/// keeps its room; the log's heading names the roles in full.
+fn column_role(role: kifu_ledger::Role) -> &'static str {
+    match role {
+        kifu_ledger::Role::Director => "director",
+        kifu_ledger::Role::Committee => "committee",
+        other => other.word(),
+    }
+}
+
 /// Width of `kifu log`'s signer column, in terminal cells.
 const SIGNER_COLUMN: usize = 28;
 
@@ -292,7 +303,7 @@ fn print_records(game: &Hash, records: &[Record], g: Option<&Genesis>, as_json: 
                 let who = roster
                     .iter()
                     .find(|p| p.key == e.signer)
-                    .map(|p| signer_cell(&p.name, &format!(" ({})", p.role.word())))
+                    .map(|p| signer_cell(&p.name, &format!(" ({})", column_role(p.role))))
                     .unwrap_or_else(|| {
                         signer_cell(&format!("key {}", &e.signer.to_hex()[..12]), "")
                     });
@@ -402,6 +413,20 @@ mod tests {
         let c = signer_cell("Ann\nseq 99", " (black)");
         assert!(!c.contains('\n'));
         assert_eq!(c.width(), SIGNER_COLUMN);
+    }
+
+    #[test]
+    fn a_director_keeps_room_for_the_name() {
+        let role = format!(" ({})", column_role(kifu_ledger::Role::Director));
+        let c = signer_cell("Chief Arbiter", &role);
+        assert_eq!(c.trim_end(), "Chief Arbiter (director)");
+        assert_eq!(c.width(), SIGNER_COLUMN);
+        let role = format!(" ({})", column_role(kifu_ledger::Role::Committee));
+        assert_eq!(
+            signer_cell("Appeals Chair", &role).trim_end(),
+            "Appeals Chair (committee)"
+        );
+        assert_eq!(column_role(kifu_ledger::Role::Referee), "referee");
     }
 
     #[test]
