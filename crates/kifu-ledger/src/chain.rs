@@ -282,6 +282,94 @@ impl VerifyReport {
 /// Checks signatures of records against the signers of their headers; true
 /// where accepted. The answer is the acceptance rule's ([`sig`]), on every
 /// core.
+/// The followers of each record of one chain, by the previous hash they
+/// name: every member (an index that `record` maps to its hash and header)
+/// but the genesis `genesis`, each list in hash order, so that a walk is
+/// the same whatever the order of the records (`docs/FORMAT.md` section 6).
+/// Game chains and tournament chains are walked over it.
+pub fn children_of<'a>(
+    members: &[usize],
+    genesis: usize,
+    record: impl Fn(usize) -> (Hash, &'a Header),
+) -> HashMap<Hash, Vec<usize>> {
+    let mut children: HashMap<Hash, Vec<(Hash, usize)>> = HashMap::new();
+    for &i in members {
+        if i != genesis {
+            let (hash, header) = record(i);
+            children
+                .entry(header.prev_hash)
+                .or_default()
+                .push((hash, i));
+        }
+    }
+    children
+        .into_iter()
+        .map(|(prev, mut list)| {
+            list.sort_unstable();
+            (prev, list.into_iter().map(|(_, i)| i).collect())
+        })
+        .collect()
+}
+
+/// Why each member of a chain that no walk from its genesis reached is not
+/// on the verified chain (`docs/FORMAT.md` section 6: every record is on
+/// the chain or reported on its own): the seq to report it at, and the
+/// words. `reached` is indexed like the members.
+pub fn unreached<'a>(
+    members: &[usize],
+    reached: &[bool],
+    record: impl Fn(usize) -> (Hash, &'a Header),
+) -> Vec<(u64, String)> {
+    let by_hash: HashMap<Hash, usize> = members.iter().map(|&i| (record(i).0, i)).collect();
+    let seqs: std::collections::HashSet<u64> = members.iter().map(|&i| record(i).1.seq).collect();
+    let mut out = Vec::new();
+    for &i in members {
+        if reached.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        let (hash, header) = record(i);
+        let seq = header.seq;
+        out.push(if seq == 0 {
+            (
+                0,
+                format!(
+                    "record {}: a second record at seq 0 in this chain",
+                    short(&hash)
+                ),
+            )
+        } else if let Some(&parent) = by_hash.get(&header.prev_hash) {
+            let (parent_hash, parent_header) = record(parent);
+            (
+                seq,
+                format!(
+                    "record {}: not on the verified chain: it follows record {} (seq {}), which is not on it",
+                    short(&hash),
+                    short(&parent_hash),
+                    parent_header.seq
+                ),
+            )
+        } else if seqs.contains(&(seq - 1)) {
+            (
+                seq,
+                format!(
+                    "record {}: broken link: its previous hash matches no record at seq {}",
+                    short(&hash),
+                    seq - 1
+                ),
+            )
+        } else {
+            (
+                seq - 1,
+                format!(
+                    "missing: the chain has a gap here (record {} at seq {seq} follows it)",
+                    short(&hash)
+                ),
+            )
+        });
+    }
+    out
+}
+
 fn check_signatures(parsed: &[Parsed<'_>]) -> Vec<bool> {
     let signed: Vec<(&Header, &Record)> = parsed.iter().map(|p| (&p.header, p.record)).collect();
     verify_signatures(&signed)
@@ -475,10 +563,6 @@ fn verify_game(
         seq,
         what,
     };
-    let mut at: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
-    for &i in members {
-        at.entry(parsed[i].header.seq).or_default().push(i);
-    }
     // Forks: several validly signed records claiming the same place.
     let members_at = members
         .iter()
@@ -508,18 +592,7 @@ fn verify_game(
         }
     };
     // Children of each record, by the previous hash they name.
-    let mut children: HashMap<Hash, Vec<usize>> = HashMap::new();
-    for &i in members {
-        if i != gi {
-            children
-                .entry(parsed[i].header.prev_hash)
-                .or_default()
-                .push(i);
-        }
-    }
-    for list in children.values_mut() {
-        list.sort_unstable_by_key(|&i| parsed[i].hash);
-    }
+    let children = children_of(members, gi, |i| (parsed[i].hash, &parsed[i].header));
     let mut reached = vec![false; parsed.len()];
     reached[gi] = true;
     let size = genesis.board_size;
@@ -638,52 +711,7 @@ fn verify_game(
         }
     }
     // Records no walk reached: their previous record is missing or invalid.
-    let mut by_hash: HashMap<Hash, usize> = HashMap::new();
-    for &i in members {
-        by_hash.insert(parsed[i].hash, i);
-    }
-    for &i in members {
-        if reached[i] {
-            continue;
-        }
-        let p = &parsed[i];
-        let seq = p.header.seq;
-        let (at_seq, what) = if p.header.seq == 0 {
-            (
-                0,
-                format!(
-                    "record {}: a second record at seq 0 in this chain",
-                    short(&p.hash)
-                ),
-            )
-        } else if let Some(&parent) = by_hash.get(&p.header.prev_hash) {
-            (
-                seq,
-                format!(
-                    "record {}: not on the verified chain: it follows record {} (seq {}), which is not on it",
-                    short(&p.hash),
-                    short(&parsed[parent].hash),
-                    parsed[parent].header.seq
-                ),
-            )
-        } else if at.contains_key(&(seq - 1)) {
-            (
-                seq,
-                format!(
-                    "record {}: broken link: its previous hash matches no record at seq {}",
-                    short(&p.hash),
-                    seq - 1
-                ),
-            )
-        } else {
-            (
-                seq - 1,
-                format!(
-                    "missing: the chain has a gap here (record {} at seq {seq} follows it)",
-                    short(&p.hash)
-                ),
-            )
-        };
+    for (at_seq, what) in unreached(members, &reached, |i| (parsed[i].hash, &parsed[i].header)) {
         report.problems.push(problem(Some(at_seq), what));
     }
     if let Some((_, _, s)) = best {

@@ -16,7 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use kifu_ledger::tournament::{check_role, check_tournament_genesis, tournament_id};
 use kifu_ledger::{
-    forks_of, Duplicate, Event, Fork, Hash, Head, Header, LedgerError, Problem, Record, ZERO_HASH,
+    children_of, forks_of, unreached, Duplicate, Event, Fork, Hash, Head, Header, LedgerError,
+    Problem, Record, ZERO_HASH,
 };
 
 use crate::chain::Chain;
@@ -233,10 +234,6 @@ fn verify_chain(
         what,
     };
     // Step 7: forks, whatever becomes of the chain.
-    let mut at: BTreeMap<u64, Vec<usize>> = BTreeMap::new();
-    for &i in members {
-        at.entry(parsed[i].header.seq).or_default().push(i);
-    }
     let members_at = members
         .iter()
         .map(|&i| (&parsed[i].header, parsed[i].hash, parsed[i].sig_ok));
@@ -271,18 +268,7 @@ fn verify_chain(
             return None;
         }
     };
-    let mut children: HashMap<Hash, Vec<usize>> = HashMap::new();
-    for &i in members {
-        if i != gi {
-            children
-                .entry(parsed[i].header.prev_hash)
-                .or_default()
-                .push(i);
-        }
-    }
-    for list in children.values_mut() {
-        list.sort_unstable_by_key(|&i| parsed[i].hash);
-    }
+    let children = children_of(members, gi, |i| (parsed[i].hash, &parsed[i].header));
     let mut reached = vec![false; parsed.len()];
     reached[gi] = true;
     // The record each accepted record follows, to read the best branch back.
@@ -399,52 +385,7 @@ fn verify_chain(
         }
     }
     // Step 6: records no walk reached.
-    let mut by_hash: HashMap<Hash, usize> = HashMap::new();
-    for &i in members {
-        by_hash.insert(parsed[i].hash, i);
-    }
-    for &i in members {
-        if reached[i] {
-            continue;
-        }
-        let p = &parsed[i];
-        let seq = p.header.seq;
-        let (at_seq, what) = if seq == 0 {
-            (
-                0,
-                format!(
-                    "record {}: a second record at seq 0 in this chain",
-                    short(&p.hash)
-                ),
-            )
-        } else if let Some(&before) = by_hash.get(&p.header.prev_hash) {
-            (
-                seq,
-                format!(
-                    "record {}: not on the verified chain: it follows record {} (seq {}), which is not on it",
-                    short(&p.hash),
-                    short(&parsed[before].hash),
-                    parsed[before].header.seq
-                ),
-            )
-        } else if at.contains_key(&(seq - 1)) {
-            (
-                seq,
-                format!(
-                    "record {}: broken link: its previous hash matches no record at seq {}",
-                    short(&p.hash),
-                    seq - 1
-                ),
-            )
-        } else {
-            (
-                seq - 1,
-                format!(
-                    "missing: the chain has a gap here (record {} at seq {seq} follows it)",
-                    short(&p.hash)
-                ),
-            )
-        };
+    for (at_seq, what) in unreached(members, &reached, |i| (parsed[i].hash, &parsed[i].header)) {
         report.problems.push(problem(Some(at_seq), what));
     }
     let (_, _, head_at_ms, w) = best?;
