@@ -481,6 +481,30 @@ fn new_from_a_toml_file_with_flags_overriding_it() {
         g["criteria"],
         serde_json::json!(["POINTS", "BUCHHOLZ", "SONNEBORN-BERGER", "WINS", "H2H"])
     );
+    // Without a ruleset, a Renju tournament is recorded under the Renju
+    // rules, not a Go profile.
+    std::fs::write(
+        &config,
+        "name = \"Renju Open\"\nshort_name = \"ro\"\nrounds = 3\ngame = \"renju\"\n",
+    )
+    .unwrap();
+    ok(&run(
+        &data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            dk.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ],
+    ));
+    let log = ok(&run(&data, &["tournament", "log", "ro", "--json"]));
+    let genesis: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        genesis["body"]["tournament_created"]["ruleset"],
+        "rif-renju"
+    );
     // Unknown settings and unknown criteria are refused.
     std::fs::write(&config, "name = \"x\"\nrounds = 3\ncolour = \"blue\"\n").unwrap();
     let o = run(

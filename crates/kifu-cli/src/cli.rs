@@ -484,7 +484,7 @@ pub struct SgfBoardArgs {
     pub file: PathBuf,
     /// Ruleset profile: lgc-2023, london-open, bga-aga, uec-cup (and
     /// tromp-taylor, chinese, japanese).
-    #[arg(long, default_value = "lgc-2023")]
+    #[arg(long, default_value = kifu_ledger::GameKind::Go.default_ruleset())]
     pub ruleset: String,
     /// Print one JSON object.
     #[arg(long)]
@@ -502,7 +502,7 @@ pub struct SgfImportArgs {
     #[arg(long)]
     pub key: PathBuf,
     /// Ruleset profile (default lgc-2023).
-    #[arg(long, default_value = "lgc-2023")]
+    #[arg(long, default_value = kifu_ledger::GameKind::Go.default_ruleset())]
     pub ruleset: String,
     /// Black's public key, if known (the name comes from PB); without it
     /// Black is recorded by name and the recorder signs for them.

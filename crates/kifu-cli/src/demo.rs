@@ -94,7 +94,7 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
     let store = open(data)?;
     let genesis = Genesis {
         game: GameKind::Go,
-        ruleset: "lgc-2023".into(),
+        ruleset: GameKind::Go.default_ruleset().into(),
         overrides: vec![],
         board_size: 9,
         handicap: 0,

@@ -83,15 +83,10 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
         }
     }
     let game = parse_game_kind(&a.game)?;
-    let ruleset = a.ruleset.clone().unwrap_or_else(|| {
-        match game {
-            GameKind::Go => "lgc-2023",
-            GameKind::Renju => "rif-renju",
-            GameKind::GomokuFreestyle => "gomoku-freestyle",
-            GameKind::GomokuStandard => "gomoku-standard",
-        }
-        .to_string()
-    });
+    let ruleset = a
+        .ruleset
+        .clone()
+        .unwrap_or_else(|| game.default_ruleset().to_string());
     Ok(Genesis {
         game,
         ruleset,

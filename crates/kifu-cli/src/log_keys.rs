@@ -355,7 +355,7 @@ fn seed_of(path: &Path) -> Result<[u8; 32], Failure> {
 fn operator_genesis(origin: &str, key: PublicKey) -> Genesis {
     Genesis {
         game: GameKind::Go,
-        ruleset: "lgc-2023".into(),
+        ruleset: GameKind::Go.default_ruleset().into(),
         overrides: Vec::new(),
         board_size: 19,
         handicap: 0,

@@ -704,6 +704,7 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
     for c in pick!(committee).unwrap_or_default() {
         officials.push(participant(Role::Committee, &c)?);
     }
+    let game = parse_game_kind(&pick!(game).unwrap_or("go".into()))?;
     let g = TournamentGenesis {
         name,
         short_name,
@@ -711,8 +712,8 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
         country: pick!(country).unwrap_or_default(),
         start: pick!(start).unwrap_or_default(),
         finish: pick!(finish).unwrap_or_default(),
-        game: parse_game_kind(&pick!(game).unwrap_or("go".into()))?,
-        ruleset: pick!(ruleset).unwrap_or("lgc-2023".into()),
+        game,
+        ruleset: pick!(ruleset).unwrap_or_else(|| game.default_ruleset().into()),
         time_control: parse_time(&pick!(time).unwrap_or("canadian:60m+15/5m".into()))?,
         komi_half_points: parse_komi(&pick!(komi).unwrap_or("7.5".into()))?,
         system,

@@ -220,4 +220,21 @@ mod tests {
             Err(GenesisError::MissingPlayer("White"))
         );
     }
+
+    #[test]
+    fn every_game_kind_defaults_to_a_ruleset_its_rules_know() {
+        use kifu_ledger::GameKind;
+        assert!(kifu_go::Ruleset::by_name(GameKind::Go.default_ruleset()).is_ok());
+        for kind in [
+            GameKind::Renju,
+            GameKind::GomokuFreestyle,
+            GameKind::GomokuStandard,
+        ] {
+            assert!(
+                kind.default_ruleset().parse::<kifu_renju::Rule>().is_ok(),
+                "{kind}"
+            );
+            assert!(kifu_go::Ruleset::by_name(kind.default_ruleset()).is_err());
+        }
+    }
 }

@@ -50,7 +50,7 @@ impl Cast {
         };
         Genesis {
             game: GameKind::Go,
-            ruleset: "lgc-2023".into(),
+            ruleset: GameKind::Go.default_ruleset().into(),
             overrides: vec![],
             board_size: 9,
             handicap: 0,

@@ -71,7 +71,7 @@ pub fn mcmahon_genesis(
         start: String::new(),
         finish: String::new(),
         game: GameKind::Go,
-        ruleset: "lgc-2023".into(),
+        ruleset: GameKind::Go.default_ruleset().into(),
         time_control: TimeControl::Canadian {
             main_ms: 60 * 60_000,
             stones: 15,
