@@ -236,8 +236,7 @@ impl KeyCache {
     fn entry(&mut self, k: &[u8; 32]) -> Option<(VerifyingKey, EdwardsPoint)> {
         *self.0.entry(*k).or_insert_with(|| {
             let vk = cached_key(k).ok()?;
-            let a = CompressedEdwardsY(*k).decompress()?;
-            Some((vk, -a))
+            Some((vk, -vk.to_edwards()))
         })
     }
 
