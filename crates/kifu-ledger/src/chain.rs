@@ -378,6 +378,22 @@ fn check_signatures(parsed: &[Parsed<'_>]) -> Vec<bool> {
 /// Checks each record's signature against the signer its header names
 /// (the acceptance rule, [`sig`], on every core); true where accepted.
 pub fn verify_signatures(signed: &[(&Header, &Record)]) -> Vec<bool> {
+    with_items(signed, |items| {
+        sig::verify_parallel(items, sig::DEFAULT_METHOD)
+    })
+}
+
+/// [`verify_signatures`] on the calling thread alone, for a caller that
+/// runs its own threads (the same rule and verdicts).
+pub fn verify_signatures_here(signed: &[(&Header, &Record)]) -> Vec<bool> {
+    with_items(signed, |items| match sig::DEFAULT_METHOD {
+        sig::Method::OneByOne => sig::verify_each(items),
+        sig::Method::Batch => sig::verify_batch_exact(items),
+    })
+}
+
+/// Gives `f` the (key, signed message, signature) of each record.
+fn with_items<R>(signed: &[(&Header, &Record)], f: impl FnOnce(&[sig::Item<'_>]) -> R) -> R {
     let msgs: Vec<Vec<u8>> = signed
         .iter()
         .map(|(_, r)| signed_message(&r.event_bytes))
@@ -387,7 +403,7 @@ pub fn verify_signatures(signed: &[(&Header, &Record)]) -> Vec<bool> {
         .zip(msgs.iter())
         .map(|((h, r), m)| (&h.signer.0, m.as_slice(), &r.signature))
         .collect();
-    sig::verify_parallel(&items, sig::DEFAULT_METHOD)
+    f(&items)
 }
 
 struct Parsed<'a> {

@@ -267,10 +267,11 @@ impl Store {
                         // Placement linked this record to its game's head, so
                         // nothing is stored at its place; were anything there,
                         // the batch is refused whole rather than overwrite it.
-                        if ev
+                        let held = ev
                             .insert(&key[..], crate::layout::event_value(&p.stored, next))?
                             .is_some()
-                        {
+                            || crate::layout::run_holds(|k| ev.get(k), &p.game, p.seq)?;
+                        if held {
                             return Err(ConflictableTransactionError::Abort(Refuse::Damaged(
                                 format!(
                                     "game {} seq {}: a record is already stored there",

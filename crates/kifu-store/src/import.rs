@@ -1,18 +1,27 @@
-//! Importing an archive while its signatures are checked: the signatures
-//! of one chunk are checked (on every core) while the chunk before is
-//! written, and no chunk is written before all of its own have passed.
+//! Importing an archive while its signatures are checked: checker threads
+//! (one per core) go through the archive's records in order from the
+//! start, while the import is planned and then written chunk by chunk, each
+//! chunk once every record in it has passed.
 //!
-//! An import cannot otherwise be faster than the verification that comes
-//! before its first write. A bad signature found after some chunks were
-//! written undoes them, in one transaction: the store is left as it was. A
-//! crash leaves whole chunks whose every record was checked (links, roles
-//! and signatures), as [`Store::import`] does, and importing again
+//! The plan keeps the games in the order they first appear in the archive,
+//! so for an archive written game by game (as `kifu export` writes them)
+//! the writes follow the checks closely, and the import costs about what
+//! the verification alone costs. A bad signature found after some chunks
+//! were written undoes them, in one transaction: the store is left as it
+//! was. A crash leaves whole chunks whose every record was checked (links,
+//! roles and signatures), as [`Store::import`] does, and importing again
 //! completes it.
 
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+
 use kifu_ledger::archive::ArchiveVerdict;
+use kifu_ledger::Record;
 use sled::transaction::{ConflictableTransactionError, Transactional};
 
-use crate::{event_key, ImportReport, Planned, Refuse, Store, StoreError, FEED_NEXT, IMPORT_CHUNK};
+use crate::{
+    event_key, ImportReport, Planned, Refuse, Store, StoreError, Write, FEED_NEXT, IMPORT_CHUNK,
+};
 
 impl Store {
     /// Imports a verdict of [`kifu_ledger::archive::verify_archive_unsigned`]
@@ -50,29 +59,32 @@ impl Store {
                     .unwrap_or_default(),
             ));
         }
-        let (mut out, planned, which) = self.plan_import(verdict)?;
         let records = verdict.records();
-        let check = |idx: &[usize]| -> Result<(), String> {
-            let mut headers = Vec::with_capacity(idx.len());
-            for &i in idx {
-                headers.push(records[i].header().map_err(|e| e.to_string())?);
+        let checker = Checker::new(records.len());
+        let threads = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| checker.run(records));
             }
-            let signed: Vec<(&kifu_ledger::Header, &kifu_ledger::Record)> = idx
-                .iter()
-                .zip(&headers)
-                .map(|(&i, h)| (h, &records[i]))
-                .collect();
-            let ok = kifu_ledger::verify_signatures(&signed);
-            match ok.iter().position(|good| !good) {
-                None => Ok(()),
-                Some(k) => Err(format!(
-                    "game {} seq {}: bad signature",
-                    hex::encode(&headers[k].chain[..8]),
-                    headers[k].seq
-                )),
-            }
-        };
+            let written = self.write_checked(verdict, &checker, progress);
+            // The checks of records no write needs (copies) stop here.
+            checker.stop();
+            written
+        })
+    }
 
+    /// The writing half of [`Store::import_checking`]: plans the import,
+    /// then writes each chunk once the checker has passed every record in
+    /// it; undoes every chunk written when a signature fails.
+    fn write_checked(
+        &self,
+        verdict: &ArchiveVerdict,
+        checker: &Checker,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<ImportReport, StoreError> {
+        let (mut out, planned, which) = self.plan_import(verdict)?;
         let c0 = self.next_cursor()?;
         let feed_next_before = self.meta.get(FEED_NEXT)?;
         let log_before = crate::tlog::undo_point(&self.tlog)?;
@@ -81,39 +93,32 @@ impl Store {
         let mut starts: Vec<u64> = Vec::new();
         let mut written = 0usize;
         progress(0, total);
-        let chunks: Vec<(&[Planned], &[usize])> = planned
-            .chunks(IMPORT_CHUNK)
-            .zip(which.chunks(IMPORT_CHUNK))
-            .collect();
-        let result: Result<(), StoreError> = std::thread::scope(|s| {
-            let mut checking = chunks.first().map(|(_, idx)| s.spawn(move || check(idx)));
-            for (k, (chunk, _)) in chunks.iter().enumerate() {
-                let checked = match checking.take() {
-                    Some(h) => h
-                        .join()
-                        .unwrap_or_else(|_| Err("a signature check stopped".into())),
-                    None => Err("a chunk was not checked".into()),
-                };
-                checked.map_err(StoreError::NotVerified)?;
-                // The next chunk's signatures, while this one is written.
-                if let Some((_, idx)) = chunks.get(k + 1) {
-                    checking = Some(s.spawn(move || check(idx)));
-                }
-                starts.push(self.next_cursor()?);
-                self.commit(chunk, false)?;
-                written += chunk.len();
-                done += chunk.len() as u64;
-                progress(done, total);
+        let mut result: Result<(), StoreError> = Ok(());
+        for (chunk, idx) in planned.chunks(IMPORT_CHUNK).zip(which.chunks(IMPORT_CHUNK)) {
+            let need = idx.iter().max().map_or(0, |&i| i + 1);
+            if let Err(e) = checker.wait_for(need) {
+                result = Err(StoreError::NotVerified(e));
+                break;
             }
-            Ok(())
-        });
+            let commit = self.next_cursor().and_then(|c| {
+                starts.push(c);
+                self.commit(chunk, Write::Runs)
+            });
+            if let Err(e) = commit {
+                result = Err(e);
+                break;
+            }
+            written += chunk.len();
+            done += chunk.len() as u64;
+            progress(done, total);
+        }
         if let Err(e) = result {
             self.undo_import(
                 c0,
                 feed_next_before,
                 &log_before,
                 &planned[..written],
-                &starts,
+                &starts[..starts.len().min(written.div_ceil(IMPORT_CHUNK))],
             )?;
             return Err(e);
         }
@@ -162,5 +167,106 @@ impl Store {
         })?;
         self.forget_standings(written);
         self.sync()
+    }
+}
+
+/// Records checked together by one checker thread.
+const CHECK_GROUP: usize = 512;
+
+/// Checks an archive's signatures in archive order on several threads,
+/// and tells the writer how far the checked prefix reaches.
+struct Checker {
+    /// The next group to take.
+    next: AtomicUsize,
+    stop: AtomicBool,
+    state: Mutex<Checked>,
+    changed: Condvar,
+}
+
+struct Checked {
+    /// Per group: checked.
+    done: Vec<bool>,
+    /// Every group below this is checked.
+    upto: usize,
+    /// The first bad signature found.
+    bad: Option<String>,
+}
+
+impl Checker {
+    fn new(records: usize) -> Checker {
+        Checker {
+            next: AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+            state: Mutex::new(Checked {
+                done: vec![false; records.div_ceil(CHECK_GROUP)],
+                upto: 0,
+                bad: None,
+            }),
+            changed: Condvar::new(),
+        }
+    }
+
+    /// One checker thread: takes groups until none is left or it is told
+    /// to stop.
+    fn run(&self, records: &[Record]) {
+        while !self.stop.load(Ordering::Relaxed) {
+            let g = self.next.fetch_add(1, Ordering::Relaxed);
+            let lo = g.saturating_mul(CHECK_GROUP);
+            if lo >= records.len() {
+                break;
+            }
+            let group = &records[lo..records.len().min(lo + CHECK_GROUP)];
+            // A check that panicked accepts nothing.
+            let verdict = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(group)))
+                .unwrap_or_else(|_| Err("a signature check stopped".into()));
+            let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            st.done[g] = true;
+            while st.upto < st.done.len() && st.done[st.upto] {
+                st.upto += 1;
+            }
+            if let Err(e) = verdict {
+                st.bad.get_or_insert(e);
+            }
+            drop(st);
+            self.changed.notify_all();
+        }
+    }
+
+    /// Waits until the first `n` records are checked; the first bad
+    /// signature found (anywhere) otherwise.
+    fn wait_for(&self, n: usize) -> Result<(), String> {
+        let groups = n.div_ceil(CHECK_GROUP);
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if let Some(bad) = &st.bad {
+                return Err(bad.clone());
+            }
+            if st.upto >= groups {
+                return Ok(());
+            }
+            st = self.changed.wait(st).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Checks the signatures of `group` on this thread.
+fn check(group: &[Record]) -> Result<(), String> {
+    let headers = group
+        .iter()
+        .map(|r| r.header().map_err(|e| e.to_string()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let signed: Vec<(&kifu_ledger::Header, &Record)> = headers.iter().zip(group).collect();
+    let ok = kifu_ledger::verify_signatures_here(&signed);
+    match ok.iter().position(|good| !good) {
+        None => Ok(()),
+        Some(k) => Err(format!(
+            "game {} seq {}: bad signature",
+            hex::encode(&headers[k].chain[..8]),
+            headers[k].seq
+        )),
     }
 }

@@ -1,7 +1,19 @@
 //! How a record is kept in the `events` tree, and the migration of stores
 //! written in earlier layouts.
 //!
-//! Layout 3 (this version) is layout 2 without the `heads` tree: a game's
+//! Layout 4 (this version) is layout 3 where a value may also be a *run*:
+//! several records of one game in sequence under the key of the first, so
+//! that a bulk write (an import) costs sled one key for many records
+//! instead of one each (sled's cost is per key written). A run begins at a
+//! seq that is a multiple of [`RUN`] and ends before the next one, so the
+//! record at `seq` is found by at most two point reads: its own key, then
+//! the key of [`run_start`]`(seq)`. A run's value is the four bytes
+//! `FF FF FF FF` (a length no single record can state and still fit the
+//! value), then, for each record in seq order, the stored record followed
+//! by its feed cursor (`u64` BE), as in a single value. Appends write
+//! single values; a layout-3 store is a layout-4 store without runs.
+//!
+//! Layout 3 is layout 2 without the `heads` tree: a game's
 //! head is its last record in `events` (one range read), which saves a key
 //! written per record. Opening a layout-2 store for writing drops the tree.
 //!
@@ -21,7 +33,6 @@
 //! `layout = 3` and later openings skip both. A copy of a read-only store is
 //! read as it is.
 
-use kifu_ledger::Record;
 use sled::transaction::{ConflictableTransactionError, Transactional};
 
 use crate::{Refuse, Store, StoreError};
@@ -29,7 +40,148 @@ use crate::{Refuse, Store, StoreError};
 /// The `meta` key holding the layout number.
 const LAYOUT_KEY: &[u8] = b"layout";
 /// The layout this version writes.
-pub(crate) const LAYOUT: u64 = 3;
+pub(crate) const LAYOUT: u64 = 4;
+/// A run's first seq is a multiple of this, and it holds at most this many
+/// records.
+pub const RUN: u64 = 32;
+/// A run stops growing once its value reaches this many bytes, so that a
+/// sled leaf of runs stays well under sled's threshold for writing a page
+/// as a separate blob file (a quarter of its 512 KiB segment).
+pub const RUN_BYTES: usize = 6 * 1024;
+/// How a run's value begins.
+const RUN_MARK: [u8; 4] = [0xff; 4];
+
+/// The first seq of the run that may hold `seq`.
+pub(crate) fn run_start(seq: u64) -> u64 {
+    seq - seq % RUN
+}
+
+/// True when the value is a run.
+pub(crate) fn is_run(v: &[u8]) -> bool {
+    v.get(..4) == Some(&RUN_MARK[..])
+}
+
+/// The value of a run holding `records` (stored bytes and cursor each), in
+/// seq order.
+pub(crate) fn run_value(records: &[(&[u8], u64)]) -> Vec<u8> {
+    let len = 4 + records.iter().map(|(r, _)| r.len() + 8).sum::<usize>();
+    let mut v = Vec::with_capacity(len);
+    v.extend_from_slice(&RUN_MARK);
+    for (stored, cursor) in records {
+        v.extend_from_slice(stored);
+        v.extend_from_slice(&cursor.to_be_bytes());
+    }
+    v
+}
+
+/// One record kept in a value: its seq, its stored bytes (a range of the
+/// value) and its feed cursor (none in layout 1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Entry {
+    pub seq: u64,
+    pub at: std::ops::Range<usize>,
+    pub cursor: Option<u64>,
+}
+
+/// The records kept in the value under the key of seq `first`: one for a
+/// single value, each of a run in seq order.
+pub(crate) fn entries(first: u64, v: &[u8]) -> Result<Vec<Entry>, StoreError> {
+    if !is_run(v) {
+        let (rec, cursor) = split_value(v)?;
+        return Ok(vec![Entry {
+            seq: first,
+            at: 0..rec.len(),
+            cursor,
+        }]);
+    }
+    let damaged = |what: &str| StoreError::Damaged(format!("run at seq {first}: {what}"));
+    let mut out = Vec::new();
+    let mut pos = 4;
+    while pos < v.len() {
+        let len: [u8; 4] = v
+            .get(pos..pos + 4)
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| damaged("truncated record length"))?;
+        let end = (u32::from_le_bytes(len) as usize)
+            .checked_add(pos + 4 + 64)
+            .filter(|&e| e.checked_add(8).is_some_and(|c| c <= v.len()))
+            .ok_or_else(|| damaged("truncated record"))?;
+        let c: [u8; 8] = v[end..end + 8]
+            .try_into()
+            .map_err(|_| damaged("truncated cursor"))?;
+        let seq = first
+            .checked_add(out.len() as u64)
+            .ok_or_else(|| damaged("seq overflows"))?;
+        out.push(Entry {
+            seq,
+            at: pos..end,
+            cursor: Some(u64::from_be_bytes(c)),
+        });
+        pos = end + 8;
+    }
+    if out.is_empty() {
+        return Err(damaged("empty"));
+    }
+    Ok(out)
+}
+
+/// The entry for `seq` in the value under the key of seq `first`, if it
+/// holds one.
+pub(crate) fn entry_at(first: u64, v: &[u8], seq: u64) -> Result<Option<Entry>, StoreError> {
+    if seq < first {
+        return Ok(None);
+    }
+    Ok(entries(first, v)?.into_iter().find(|e| e.seq == seq))
+}
+
+/// Finds the value holding `seq` of `game` with `get` (a tree's or a
+/// transaction's point read): its own key, else the run that may hold it.
+/// At most two reads.
+pub(crate) fn find_with<E>(
+    game: &kifu_ledger::Hash,
+    seq: u64,
+    mut get: impl FnMut(&[u8]) -> Result<Option<sled::IVec>, E>,
+) -> Result<Option<(sled::IVec, Entry)>, FindError<E>> {
+    if let Some(v) = get(&crate::event_key(game, seq)[..]).map_err(FindError::Storage)? {
+        let e = entry_at(seq, &v, seq).map_err(FindError::Damaged)?;
+        return Ok(e.map(|e| (v, e)));
+    }
+    let start = run_start(seq);
+    if start == seq {
+        return Ok(None);
+    }
+    match get(&crate::event_key(game, start)[..]).map_err(FindError::Storage)? {
+        Some(v) if is_run(&v) => {
+            let e = entry_at(start, &v, seq).map_err(FindError::Damaged)?;
+            Ok(e.map(|e| (v, e)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// True when a run that began before `seq` holds it (a record there must
+/// not be written again under its own key). A damaged run counts as
+/// holding it.
+pub(crate) fn run_holds<E>(
+    mut get: impl FnMut(&[u8]) -> Result<Option<sled::IVec>, E>,
+    game: &kifu_ledger::Hash,
+    seq: u64,
+) -> Result<bool, E> {
+    let start = run_start(seq);
+    if start == seq {
+        return Ok(false);
+    }
+    Ok(match get(&crate::event_key(game, start)[..])? {
+        Some(v) if is_run(&v) => entry_at(start, &v, seq).map_or(true, |e| e.is_some()),
+        _ => false,
+    })
+}
+
+/// Why [`find_with`] failed.
+pub(crate) enum FindError<E> {
+    Storage(E),
+    Damaged(StoreError),
+}
 /// Values rewritten per transaction when migrating.
 const MIGRATE_CHUNK: usize = 4096;
 
@@ -60,12 +212,6 @@ pub(crate) fn split_value(v: &[u8]) -> Result<(&[u8], Option<u64>), StoreError> 
         return Ok((&v[..rec_len], Some(u64::from_be_bytes(c))));
     }
     Err(damaged())
-}
-
-/// The record kept in a value.
-pub(crate) fn decode_value(v: &[u8]) -> Result<Record, StoreError> {
-    let (rec, _) = split_value(v)?;
-    Ok(Record::from_stored(rec)?)
 }
 
 impl Store {
@@ -295,6 +441,75 @@ mod tests {
         for i in 0..a.records.len() as u64 {
             assert_eq!(s.cursor_of(&a.game, i).unwrap(), i);
         }
+    }
+
+    fn stored(n: u8) -> Vec<u8> {
+        [&3u32.to_le_bytes()[..], &[n; 3], &[9u8; 64]].concat()
+    }
+
+    #[test]
+    fn a_run_gives_back_each_record_with_its_seq_and_cursor() {
+        let (a, b, c) = (stored(1), stored(2), stored(3));
+        let v = run_value(&[(&a, 10), (&b, 11), (&c, 40)]);
+        assert!(is_run(&v));
+        let es = entries(64, &v).unwrap();
+        let got: Vec<(u64, &[u8], Option<u64>)> = es
+            .iter()
+            .map(|e| (e.seq, &v[e.at.clone()], e.cursor))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (64, &a[..], Some(10)),
+                (65, &b[..], Some(11)),
+                (66, &c[..], Some(40))
+            ]
+        );
+        assert_eq!(entry_at(64, &v, 66).unwrap().unwrap().cursor, Some(40));
+        assert_eq!(entry_at(64, &v, 67).unwrap(), None);
+        assert_eq!(entry_at(64, &v, 63).unwrap(), None);
+        // A single value is one entry at its own seq.
+        let single = event_value(&a, 5);
+        assert!(!is_run(&single));
+        assert_eq!(entries(70, &single).unwrap().len(), 1);
+        assert_eq!(entry_at(70, &single, 71).unwrap(), None);
+    }
+
+    #[test]
+    fn a_cut_or_empty_run_is_damage() {
+        let v = run_value(&[(&stored(1), 1), (&stored(2), 2)]);
+        for cut in [v.len() - 1, v.len() - 8, v.len() - 9, 5] {
+            assert!(entries(0, &v[..cut]).is_err(), "cut at {cut}");
+        }
+        assert!(entries(0, &RUN_MARK).is_err());
+        let huge = [&RUN_MARK[..], &u32::MAX.to_le_bytes()[..], &[0u8; 80]].concat();
+        assert!(entries(0, &huge).is_err());
+    }
+
+    #[test]
+    fn a_record_is_found_in_its_own_value_or_in_its_windows_run() {
+        let game = [7u8; 32];
+        let run = run_value(&[(&stored(1), 0), (&stored(2), 1), (&stored(3), 2)]);
+        let single = event_value(&stored(4), 3);
+        let mut kv = std::collections::BTreeMap::new();
+        kv.insert(crate::event_key(&game, RUN), run.clone());
+        kv.insert(crate::event_key(&game, RUN + 3), single);
+        let get = |k: &[u8]| -> Result<Option<sled::IVec>, ()> {
+            Ok(kv.get(k).map(|v| sled::IVec::from(v.as_slice())))
+        };
+        let found = |seq| match find_with(&game, seq, get) {
+            Ok(x) => x.map(|(v, e)| (v[e.at.clone()].to_vec(), e.seq)),
+            Err(_) => panic!("a damaged value"),
+        };
+        assert_eq!(found(RUN), Some((stored(1), RUN)));
+        assert_eq!(found(RUN + 2), Some((stored(3), RUN + 2)));
+        assert_eq!(found(RUN + 3), Some((stored(4), RUN + 3)));
+        assert_eq!(found(RUN + 4), None);
+        assert_eq!(found(RUN - 1), None);
+        assert_eq!(found(2 * RUN), None);
+        assert_eq!(run_holds(get, &game, RUN + 1), Ok(true));
+        assert_eq!(run_holds(get, &game, RUN + 3), Ok(false));
+        assert_eq!(run_holds(get, &game, RUN), Ok(false));
     }
 
     #[test]

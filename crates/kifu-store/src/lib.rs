@@ -60,9 +60,11 @@ use kifu_ledger::{
 };
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 
+use crate::layout::{Entry, FindError};
 use crate::sync::GroupSync;
 
 pub use crate::batch::{Committed, EachOutcome, Prepared};
+pub use crate::layout::{RUN, RUN_BYTES};
 pub use crate::readonly::read_only_reason;
 pub use crate::usage::{TreeUsage, Usage};
 
@@ -181,7 +183,7 @@ pub enum Expect {
 const LOCK_RETRIES: u32 = 10;
 
 /// Records written per transaction and sync by [`Store::import`].
-pub const IMPORT_CHUNK: usize = 8192;
+pub const IMPORT_CHUNK: usize = 2048;
 
 /// A kifu store in a data directory.
 pub struct Store {
@@ -232,6 +234,67 @@ fn parse_game_key(k: &[u8]) -> Result<(Hash, u64), StoreError> {
     let mut game = [0u8; 32];
     game.copy_from_slice(&k[..32]);
     Ok((game, parse_u64(&k[32..])?))
+}
+
+/// How [`Store::commit`] writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Write {
+    /// One value per record, on stable storage before the call returns.
+    Durable,
+    /// Records of one game in sequence as runs (`layout.rs`), synced later
+    /// by the caller: an import.
+    Runs,
+}
+
+/// The run being gathered by a commit: records of one game in sequence,
+/// written under the key of the first when the run ends.
+#[derive(Default)]
+struct RunWriter<'a> {
+    at: Option<(Hash, u64)>,
+    records: Vec<(&'a [u8], u64)>,
+    bytes: usize,
+}
+
+impl<'a> RunWriter<'a> {
+    fn push(&mut self, game: &Hash, seq: u64, stored: &'a [u8], cursor: u64) {
+        if self.at.is_none() {
+            self.at = Some((*game, seq));
+            self.bytes = 4;
+        }
+        self.records.push((stored, cursor));
+        self.bytes += stored.len() + 8;
+    }
+
+    /// Writes the run gathered (a single value when it holds one record).
+    fn flush(
+        &mut self,
+        ev: &sled::transaction::TransactionalTree,
+    ) -> Result<(), sled::transaction::UnabortableTransactionError> {
+        if let Some((game, seq)) = self.at.take() {
+            let value = match self.records.as_slice() {
+                [(stored, cursor)] => layout::event_value(stored, *cursor),
+                many => layout::run_value(many),
+            };
+            ev.insert(&event_key(&game, seq)[..], value)?;
+        }
+        self.records.clear();
+        self.bytes = 0;
+        Ok(())
+    }
+}
+
+/// [`layout::find_with`] in a transaction.
+fn tx_find(
+    ev: &sled::transaction::TransactionalTree,
+    game: &Hash,
+    seq: u64,
+) -> Result<Option<(sled::IVec, Entry)>, ConflictableTransactionError<Refuse>> {
+    layout::find_with(game, seq, |k| ev.get(k)).map_err(|e| match e {
+        FindError::Storage(e) => e.into(),
+        FindError::Damaged(e) => {
+            ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
+        }
+    })
 }
 
 /// An append that a transaction refused, carried out of it.
@@ -344,9 +407,25 @@ impl Store {
             return Ok(None);
         };
         let (k, v) = kv?;
-        let (_, seq) = parse_game_key(&k)?;
-        let hash = layout::decode_value(&v)?.hash();
-        Ok(Some(Head { seq, hash }))
+        let (_, first) = parse_game_key(&k)?;
+        // The last record of the value (a run holds several).
+        let last = layout::entries(first, &v)?
+            .pop()
+            .ok_or_else(|| StoreError::Damaged("an empty value".into()))?;
+        let hash = Record::from_stored(&v[last.at])?.hash();
+        Ok(Some(Head {
+            seq: last.seq,
+            hash,
+        }))
+    }
+
+    /// The value holding `seq` of `game` (its own, or a run's) and the
+    /// record's place in it.
+    fn find(&self, game: &Hash, seq: u64) -> Result<Option<(sled::IVec, Entry)>, StoreError> {
+        layout::find_with(game, seq, |k| self.events.get(k)).map_err(|e| match e {
+            FindError::Storage(e) => StoreError::Sled(e),
+            FindError::Damaged(e) => e,
+        })
     }
 
     /// Every game id, in id order.
@@ -422,8 +501,8 @@ impl Store {
     ///
     /// Storage errors, a damaged value.
     pub fn get(&self, game: &Hash, seq: u64) -> Result<Option<Record>, StoreError> {
-        match self.events.get(event_key(game, seq))? {
-            Some(v) => Ok(Some(layout::decode_value(&v)?)),
+        match self.find(game, seq)? {
+            Some((v, e)) => Ok(Some(Record::from_stored(&v[e.at])?)),
             None => Ok(None),
         }
     }
@@ -435,12 +514,19 @@ impl Store {
     ///
     /// Storage errors, a damaged value.
     pub fn read(&self, game: &Hash, from: u64, to: Option<u64>) -> Result<Vec<Record>, StoreError> {
-        let start = event_key(game, from);
-        let end = event_key(game, to.unwrap_or(u64::MAX));
+        let to = to.unwrap_or(u64::MAX);
+        // From the run that may hold `from`.
+        let start = event_key(game, layout::run_start(from));
+        let end = event_key(game, to);
         let mut out = Vec::new();
         for kv in self.events.range(start..=end) {
-            let (_, v) = kv?;
-            out.push(layout::decode_value(&v)?);
+            let (k, v) = kv?;
+            let (_, first) = parse_game_key(&k)?;
+            for e in layout::entries(first, &v)? {
+                if (from..=to).contains(&e.seq) {
+                    out.push(Record::from_stored(&v[e.at])?);
+                }
+            }
         }
         Ok(out)
     }
@@ -453,8 +539,11 @@ impl Store {
     pub fn all_records(&self) -> Result<Vec<Record>, StoreError> {
         let mut out = Vec::new();
         for kv in self.events.iter() {
-            let (_, v) = kv?;
-            out.push(layout::decode_value(&v)?);
+            let (k, v) = kv?;
+            let (_, first) = parse_game_key(&k)?;
+            for e in layout::entries(first, &v)? {
+                out.push(Record::from_stored(&v[e.at])?);
+            }
         }
         Ok(out)
     }
@@ -526,10 +615,27 @@ impl Store {
             return Ok(Vec::new());
         }
         let mut out = Vec::new();
+        // The last run read: the next records of the feed are often in it.
+        let mut run: Option<(Hash, u64, sled::IVec, Vec<Entry>)> = None;
         for (cursor, game, seq) in self.feed_places(start, limit)? {
-            let record = self.get(&game, seq)?.ok_or_else(|| {
-                StoreError::Damaged(format!("feed {cursor} points at a missing record"))
-            })?;
+            let missing =
+                || StoreError::Damaged(format!("feed {cursor} points at a missing record"));
+            let held = run.as_ref().and_then(|(g, first, v, es)| {
+                let i = usize::try_from(seq.checked_sub(*first)?).ok()?;
+                (g == &game).then(|| es.get(i).map(|e| &v[e.at.clone()]))?
+            });
+            let record = match held {
+                Some(bytes) => Record::from_stored(bytes)?,
+                None => {
+                    let (v, e) = self.find(&game, seq)?.ok_or_else(missing)?;
+                    let record = Record::from_stored(&v[e.at.clone()])?;
+                    if layout::is_run(&v) {
+                        let first = layout::run_start(seq);
+                        run = Some((game, first, v.clone(), layout::entries(first, &v)?));
+                    }
+                    record
+                }
+            };
             out.push(FeedItem {
                 cursor,
                 game,
@@ -604,9 +710,7 @@ impl Store {
             .and_then(|c| c.get(game).map(|(h, _)| *h));
         if let Some(h) = cached {
             if let Some(after) = h.seq.checked_add(1) {
-                if self.events.contains_key(event_key(game, h.seq))?
-                    && !self.events.contains_key(event_key(game, after))?
-                {
+                if self.find(game, h.seq)?.is_some() && self.find(game, after)?.is_none() {
                     return Ok(Some(h));
                 }
             }
@@ -748,8 +852,11 @@ impl Store {
         let end = event_key(game, u64::MAX);
         for kv in self.events.range(start..=end).rev() {
             let (k, v) = kv?;
-            if &layout::decode_value(&v)?.hash() == hash {
-                return Ok(Some(parse_game_key(&k)?.1));
+            let (_, first) = parse_game_key(&k)?;
+            for e in layout::entries(first, &v)?.into_iter().rev() {
+                if &Record::from_stored(&v[e.at])?.hash() == hash {
+                    return Ok(Some(e.seq));
+                }
             }
         }
         Ok(None)
@@ -811,7 +918,7 @@ impl Store {
             local.insert(game, (head, Arc::new(next)));
             planned.push(Planned::new(game, head, &record));
         }
-        let out = self.commit(&planned, true)?;
+        let out = self.commit(&planned, Write::Durable)?;
         if let Ok(mut c) = self.standings.lock() {
             c.extend(local);
         }
@@ -819,13 +926,16 @@ impl Store {
     }
 
     /// Writes planned records (already checked) in one transaction, then
-    /// (with `durable`) waits until they are on stable storage. This is the
-    /// one commit path: every write of a chain record goes through it.
+    /// (with [`Write::Durable`]) waits until they are on stable storage.
+    /// This is the one commit path: every write of a chain record goes
+    /// through it.
     pub(crate) fn commit(
         &self,
         planned: &[Planned],
-        durable: bool,
+        how: Write,
     ) -> Result<Vec<Appended>, StoreError> {
+        let durable = how == Write::Durable;
+        let runs = how == Write::Runs;
         self.writable()?;
         let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
         // The heads as stored, read under the write lock (no other commit
@@ -849,6 +959,7 @@ impl Store {
                 let mut log = tlog::TxLog::start(tl, next)?;
                 let first = next;
                 let mut places = Vec::with_capacity(planned.len() * FEED_ENTRY);
+                let mut run = RunWriter::default();
                 for Planned {
                     game,
                     head,
@@ -868,11 +979,8 @@ impl Store {
                     };
                     if !fits {
                         // Identical record already in place: an idempotent retry.
-                        if let Some(existing) = ev.get(event_key(game, head.seq))? {
-                            let same = layout::split_value(&existing)
-                                .map(|(rec, _)| rec == stored.as_slice())
-                                .unwrap_or(false);
-                            if same {
+                        if let Some((existing, e)) = tx_find(ev, game, head.seq)? {
+                            if existing[e.at] == stored[..] {
                                 return Err(ConflictableTransactionError::Abort(Refuse::Exists(
                                     head.seq,
                                 )));
@@ -883,10 +991,24 @@ impl Store {
                             got_seq: head.seq,
                         }));
                     }
-                    ev.insert(
-                        &event_key(game, head.seq)[..],
-                        layout::event_value(stored, next),
-                    )?;
+                    // A run takes the records that follow in its window.
+                    let joins = runs
+                        && head.seq % RUN != 0
+                        && run.bytes + stored.len() + 8 <= RUN_BYTES
+                        && run.at.is_some_and(|(g, s)| {
+                            &g == game && s + run.records.len() as u64 == head.seq
+                        });
+                    if !joins {
+                        run.flush(ev)?;
+                    }
+                    if joins || (runs && head.seq % RUN == 0) {
+                        run.push(game, head.seq, stored, next);
+                    } else {
+                        ev.insert(
+                            &event_key(game, head.seq)[..],
+                            layout::event_value(stored, next),
+                        )?;
+                    }
                     heads.insert(*game, Some(*head));
                     places.extend_from_slice(&event_key(game, head.seq));
                     log.append(next, game, head.seq, &head.hash)?;
@@ -899,6 +1021,7 @@ impl Store {
                     });
                     next += 1;
                 }
+                run.flush(ev)?;
                 mt.insert(FEED_NEXT, &next.to_be_bytes())?;
                 if !places.is_empty() {
                     fd.insert(&first.to_be_bytes()[..], places)?;
@@ -966,11 +1089,11 @@ impl Store {
                 hex::encode(game)
             ))
         };
-        let v = self.events.get(event_key(game, seq))?.ok_or_else(missing)?;
-        match layout::split_value(&v)? {
-            (_, Some(c)) => Ok(c),
+        let (_, e) = self.find(game, seq)?.ok_or_else(missing)?;
+        match e.cursor {
+            Some(c) => Ok(c),
             // Layout 1, not migrated (a copy of a read-only store).
-            (_, None) => self.v1_leaf_index(game, seq)?.ok_or_else(missing),
+            None => self.v1_leaf_index(game, seq)?.ok_or_else(missing),
         }
     }
 
@@ -1058,10 +1181,13 @@ impl Store {
                     .unwrap_or_default(),
             ));
         }
-        // Distinct records, by game, in seq order.
+        // Distinct records, by game, in seq order; the games in the order
+        // they first appear in the archive, so that the writes follow the
+        // archive (`import_checking` checks it in that order).
         type Entry<'a> = (u64, Hash, Hash, &'a Record, usize);
-        let mut by_game: std::collections::BTreeMap<Hash, Vec<Entry<'_>>> = Default::default();
-        let mut seen = std::collections::HashSet::new();
+        let mut by_game: Vec<(Hash, Vec<Entry<'_>>)> = Vec::new();
+        let mut game_at: HashMap<Hash, usize> = HashMap::new();
+        let mut seen = std::collections::HashSet::with_capacity(verdict.records().len());
         for (i, r) in verdict.records().iter().enumerate() {
             let hash = r.hash();
             if !seen.insert(hash) {
@@ -1069,10 +1195,11 @@ impl Store {
             }
             let h = r.header()?;
             let game = if h.seq == 0 { hash } else { h.chain };
-            by_game
-                .entry(game)
-                .or_default()
-                .push((h.seq, hash, h.prev_hash, r, i));
+            let at = *game_at.entry(game).or_insert_with(|| {
+                by_game.push((game, Vec::new()));
+                by_game.len() - 1
+            });
+            by_game[at].1.push((h.seq, hash, h.prev_hash, r, i));
         }
         let mut planned: Vec<Planned> = Vec::new();
         let mut which = Vec::new();
@@ -1163,7 +1290,7 @@ impl Store {
             // all durable (sled recovers a prefix of its transactions, so an
             // interrupted import leaves whole chunks, and importing again
             // completes it).
-            self.commit(chunk, false)?;
+            self.commit(chunk, Write::Runs)?;
             done += chunk.len() as u64;
             progress(done, total);
         }

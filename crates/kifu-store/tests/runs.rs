@@ -1,0 +1,210 @@
+//! An import keeps a game's records in runs (several records under one
+//! key, `layout.rs`): every read of the store gives what one value per
+//! record gave, and appends after the import go on from the run's end.
+
+use kifu_ledger::archive::{self, verify_archive, verify_archive_unsigned};
+use kifu_ledger::testkit::{sample_game, Cast, ChainBuilder};
+use kifu_ledger::{Body, Color, Point, Record};
+use kifu_store::{Expect, Store, RUN};
+
+/// A game of `moves` moves (two records each) after its genesis and the
+/// clock's start.
+fn long_game(cast: &Cast, title: &str, moves: usize) -> ChainBuilder {
+    let mut c = ChainBuilder::start(&cast.referee, cast.genesis(title), 1_767_225_600_000);
+    c.push(
+        &cast.referee,
+        Body::ClockStarted {
+            running: Color::Black,
+        },
+    );
+    let mut color = Color::Black;
+    for i in 0..moves {
+        let k = if color == Color::Black {
+            &cast.black
+        } else {
+            &cast.white
+        };
+        let point = Point {
+            x: (i % 19) as u8,
+            y: (i / 19) as u8,
+        };
+        c.push(
+            k,
+            Body::StonePlaced {
+                player: color,
+                stone: color,
+                point,
+            },
+        );
+        c.push(k, Body::ClockPressed { player: color });
+        color = color.opponent();
+    }
+    c
+}
+
+/// Every way a reader reaches a record gives the archive's records.
+fn check_reads(s: &Store, game: &[u8; 32], records: &[Record]) {
+    let n = records.len() as u64;
+    assert_eq!(s.read(game, 0, None).unwrap(), records);
+    let head = s.head(game).unwrap().unwrap();
+    assert_eq!(
+        (head.seq, head.hash),
+        (n - 1, records.last().unwrap().hash())
+    );
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(s.get(game, i as u64).unwrap().as_ref(), Some(r), "seq {i}");
+    }
+    assert_eq!(s.get(game, n).unwrap(), None);
+    // Ranges that begin and end inside runs, at their edges, and across.
+    for from in [0, 1, RUN - 1, RUN, RUN + 1, 2 * RUN + 5, n - 1] {
+        for to in [from, from + 1, RUN, 2 * RUN - 1, 3 * RUN + 2, n + 3] {
+            if to < from {
+                continue;
+            }
+            let want: Vec<Record> = records
+                .iter()
+                .skip(from as usize)
+                .take((to - from + 1) as usize)
+                .cloned()
+                .collect();
+            assert_eq!(s.read(game, from, Some(to)).unwrap(), want, "{from}..={to}");
+        }
+    }
+    // Each record's cursor is the feed's.
+    let feed = s.feed(None, usize::MAX).unwrap();
+    for f in feed.iter().filter(|f| &f.game == game) {
+        assert_eq!(s.cursor_of(game, f.seq).unwrap(), f.cursor);
+        assert_eq!(&f.record, &records[f.seq as usize]);
+    }
+}
+
+#[test]
+fn an_imported_game_in_runs_reads_as_record_by_record() {
+    let cast = Cast::new();
+    let long = long_game(&cast, "runs", 60);
+    let short = sample_game(&cast, "short");
+    assert!(long.records.len() as u64 > 3 * RUN);
+    let mut all = long.records.clone();
+    all.extend(short.records.iter().cloned());
+    let bytes = archive::write(&all);
+    let d = tempfile::tempdir().unwrap();
+    let s = Store::open(d.path()).unwrap();
+    s.import_checking(&verify_archive_unsigned(&bytes).unwrap(), &mut |_, _| {})
+        .unwrap();
+    check_reads(&s, &long.game, &long.records);
+    check_reads(&s, &short.game, &short.records);
+    // Far fewer keys than records: the import wrote runs.
+    let usage = s.usage().unwrap();
+    let events = usage.trees.iter().find(|t| t.name == "events").unwrap();
+    let per_run = all.len() as u64 / events.keys;
+    assert!(
+        per_run >= 8,
+        "{} keys for {} records",
+        events.keys,
+        all.len()
+    );
+    // The feed walks every record once, in cursor order.
+    let feed = s.feed(None, usize::MAX).unwrap();
+    assert_eq!(feed.len(), all.len());
+    assert!(feed.windows(2).all(|w| w[0].cursor + 1 == w[1].cursor));
+    // Read again after reopening.
+    drop(s);
+    let s = Store::open(d.path()).unwrap();
+    check_reads(&s, &long.game, &long.records);
+    assert!(kifu_ledger::verify_records(&s.records_for_verification().unwrap()).ok());
+}
+
+#[test]
+fn appends_after_an_import_go_on_from_the_runs_end() {
+    let cast = Cast::new();
+    let mut long = long_game(&cast, "go on", 40);
+    let bytes = archive::write(&long.records);
+    let d = tempfile::tempdir().unwrap();
+    let s = Store::open(d.path()).unwrap();
+    s.import(&verify_archive(&bytes).unwrap(), &mut |_, _| {})
+        .unwrap();
+    let n = long.records.len() as u64;
+    assert_ne!(n % RUN, 0, "the last run ends inside its window");
+    // A record already in a run, sent again, is recognised, not rewritten.
+    let again = s.append(long.records[(n - 2) as usize].clone()).unwrap();
+    assert_eq!((again.seq, again.cursor, again.new), (n - 2, n - 2, false));
+    // One by one, then a batch, then through the batch writer.
+    let b = long
+        .push(
+            &cast.white,
+            Body::ClockPressed {
+                player: Color::White,
+            },
+        )
+        .clone();
+    let a = s.append(b).unwrap();
+    assert_eq!((a.seq, a.cursor, a.new), (n, n, true));
+    let more: Vec<Record> = (0..3)
+        .map(|i| {
+            let color = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let key = if color == Color::Black {
+                &cast.black
+            } else {
+                &cast.white
+            };
+            long.push(key, Body::ClockPressed { player: color }).clone()
+        })
+        .collect();
+    s.append_batch(more).unwrap();
+    let last = long
+        .push(
+            &cast.black,
+            Body::ClockPressed {
+                player: Color::Black,
+            },
+        )
+        .clone();
+    let each = s.append_each(vec![last]);
+    assert_eq!(each.written, 1);
+    assert!(each.results.iter().all(|o| o.is_ok()), "{:?}", each.results);
+    check_reads(&s, &long.game, &long.records);
+    // The head seen by a client is the last record, and a retry by hash of
+    // a record inside a run finds its place.
+    let inside = long.records[5].hash();
+    let r = s.append_expecting(
+        &long.game,
+        Expect::After(inside),
+        &cast.black,
+        1,
+        Body::ClockPressed {
+            player: Color::Black,
+        },
+    );
+    assert!(
+        matches!(
+            r,
+            Err(kifu_store::StoreError::Stale {
+                expected_seq: 6,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn an_import_that_extends_a_stored_game_begins_its_runs_at_the_next_window() {
+    let cast = Cast::new();
+    let long = long_game(&cast, "extend", 50);
+    let d = tempfile::tempdir().unwrap();
+    let s = Store::open(d.path()).unwrap();
+    // The first records appended one by one, ending inside a window.
+    let first = (RUN + 7) as usize;
+    s.append_batch(long.records[..first].to_vec()).unwrap();
+    let bytes = archive::write(&long.records);
+    let report = s
+        .import_checking(&verify_archive_unsigned(&bytes).unwrap(), &mut |_, _| {})
+        .unwrap();
+    assert_eq!(report.written as usize, long.records.len() - first);
+    assert_eq!(report.already_present as usize, first);
+    check_reads(&s, &long.game, &long.records);
+}
