@@ -5,6 +5,7 @@ use std::fmt;
 
 use crate::body::{Body, Genesis};
 use crate::event::{signed_message, Event, Hash, Header, Record, ZERO_HASH};
+use crate::key::PublicKey;
 use crate::roles;
 use crate::sig;
 use crate::standing::{irregularities, Standing};
@@ -378,14 +379,16 @@ fn check_signatures(parsed: &[Parsed<'_>]) -> Vec<bool> {
 /// Checks each record's signature against the signer its header names
 /// (the acceptance rule, [`sig`], on every core); true where accepted.
 pub fn verify_signatures(signed: &[(&Header, &Record)]) -> Vec<bool> {
-    with_items(signed, |items| {
+    let by_key: Vec<(&PublicKey, &Record)> = signed.iter().map(|(h, r)| (&h.signer, *r)).collect();
+    with_items(&by_key, |items| {
         sig::verify_parallel(items, sig::DEFAULT_METHOD)
     })
 }
 
-/// [`verify_signatures`] on the calling thread alone, for a caller that
-/// runs its own threads (the same rule and verdicts).
-pub fn verify_signatures_here(signed: &[(&Header, &Record)]) -> Vec<bool> {
+/// Checks each record's signature against the key given with it, on the
+/// calling thread alone, for a caller that runs its own threads (the same
+/// rule and verdicts as [`verify_signatures`]).
+pub fn verify_signatures_here(signed: &[(&PublicKey, &Record)]) -> Vec<bool> {
     with_items(signed, |items| match sig::DEFAULT_METHOD {
         sig::Method::OneByOne => sig::verify_each(items),
         sig::Method::Batch => sig::verify_batch_exact(items),
@@ -393,7 +396,7 @@ pub fn verify_signatures_here(signed: &[(&Header, &Record)]) -> Vec<bool> {
 }
 
 /// Gives `f` the (key, signed message, signature) of each record.
-fn with_items<R>(signed: &[(&Header, &Record)], f: impl FnOnce(&[sig::Item<'_>]) -> R) -> R {
+fn with_items<R>(signed: &[(&PublicKey, &Record)], f: impl FnOnce(&[sig::Item<'_>]) -> R) -> R {
     let msgs: Vec<Vec<u8>> = signed
         .iter()
         .map(|(_, r)| signed_message(&r.event_bytes))
@@ -401,7 +404,7 @@ fn with_items<R>(signed: &[(&Header, &Record)], f: impl FnOnce(&[sig::Item<'_>])
     let items: Vec<sig::Item<'_>> = signed
         .iter()
         .zip(msgs.iter())
-        .map(|((h, r), m)| (&h.signer.0, m.as_slice(), &r.signature))
+        .map(|((k, r), m)| (&k.0, m.as_slice(), &r.signature))
         .collect();
     f(&items)
 }

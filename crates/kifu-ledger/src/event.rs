@@ -45,6 +45,32 @@ struct Envelope {
     body: Vec<u8>,
 }
 
+/// The envelope's fields before the body, as encoded (postcard encodes a
+/// struct as its fields in order, so these are the envelope's first bytes).
+#[derive(Deserialize)]
+struct EnvelopeLink {
+    version: u16,
+    chain: Hash,
+    seq: u64,
+    prev_hash: Hash,
+    _at_ms: u64,
+    signer: PublicKey,
+}
+
+/// Where a record sits and who signed it: the envelope's fields before the
+/// body, read by [`Record::link`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Link {
+    /// Game id (zeros at genesis).
+    pub chain: Hash,
+    /// Sequence number.
+    pub seq: u64,
+    /// Previous hash.
+    pub prev_hash: Hash,
+    /// Signer.
+    pub signer: PublicKey,
+}
+
 /// A decoded event.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
@@ -200,6 +226,30 @@ impl Record {
         h.update(&self.event_bytes);
         h.update(&self.signature);
         *h.finalize().as_bytes()
+    }
+
+    /// The envelope's chain, seq, previous hash and signer, read without
+    /// copying the body and without [`Record::header`]'s check that the
+    /// bytes are canonical: for a record that has passed that check (a
+    /// record of a verified archive), it gives the same fields, at a
+    /// fraction of the cost.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Malformed`] when the fields do not decode;
+    /// [`LedgerError::UnsupportedVersion`] for another envelope version.
+    pub fn link(&self) -> Result<Link, LedgerError> {
+        let (env, _): (EnvelopeLink, &[u8]) = postcard::take_from_bytes(&self.event_bytes)
+            .map_err(|e| LedgerError::Malformed(format!("envelope: {e}")))?;
+        if env.version != FORMAT_VERSION {
+            return Err(LedgerError::UnsupportedVersion(env.version));
+        }
+        Ok(Link {
+            chain: env.chain,
+            seq: env.seq,
+            prev_hash: env.prev_hash,
+            signer: env.signer,
+        })
     }
 
     /// Reads the envelope, strictly: the bytes must be exactly what encoding

@@ -35,7 +35,9 @@ pub use chain::{
     verify_records_unsigned, verify_signatures, verify_signatures_here, Duplicate, Fork,
     GameSummary, Head, Problem, VerifyReport,
 };
-pub use event::{Event, Hash, Header, Record, FORMAT_VERSION, HASH_DOMAIN, SIGN_DOMAIN, ZERO_HASH};
+pub use event::{
+    Event, Hash, Header, Link, Record, FORMAT_VERSION, HASH_DOMAIN, SIGN_DOMAIN, ZERO_HASH,
+};
 pub use key::{Keypair, PublicKey};
 pub use standing::{Irregularity, KeyEnd, Standing};
 

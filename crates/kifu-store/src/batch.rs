@@ -287,7 +287,7 @@ impl Store {
                     }
                     if !planned.is_empty() {
                         mt.insert(FEED_NEXT, &next.to_be_bytes())?;
-                        fd.insert(&first.to_be_bytes()[..], places)?;
+                        crate::insert_feed(fd, first, &places)?;
                         log.finish()?;
                     }
                     Ok((cursors, next))

@@ -149,8 +149,11 @@ impl Store {
                 for p in written {
                     ev.remove(&event_key(&p.game, p.head.seq)[..])?;
                 }
+                // Each commit's feed entries (`insert_feed`).
                 for first in starts {
-                    fd.remove(&first.to_be_bytes()[..])?;
+                    for at in (0..IMPORT_CHUNK).step_by(crate::FEED_PIECE) {
+                        fd.remove(&(first + at as u64).to_be_bytes()[..])?;
+                    }
                 }
                 match &feed_next_before {
                     Some(v) => mt.insert(FEED_NEXT, v.clone())?,
@@ -253,20 +256,23 @@ impl Checker {
     }
 }
 
-/// Checks the signatures of `group` on this thread.
+/// Checks the signatures of `group` on this thread. The records are of a
+/// verdict whose envelopes were read strictly, so their links are read
+/// without that check again.
 fn check(group: &[Record]) -> Result<(), String> {
-    let headers = group
+    let links = group
         .iter()
-        .map(|r| r.header().map_err(|e| e.to_string()))
+        .map(|r| r.link().map_err(|e| e.to_string()))
         .collect::<Result<Vec<_>, _>>()?;
-    let signed: Vec<(&kifu_ledger::Header, &Record)> = headers.iter().zip(group).collect();
+    let signed: Vec<(&kifu_ledger::PublicKey, &Record)> =
+        links.iter().map(|l| &l.signer).zip(group).collect();
     let ok = kifu_ledger::verify_signatures_here(&signed);
     match ok.iter().position(|good| !good) {
         None => Ok(()),
         Some(k) => Err(format!(
             "game {} seq {}: bad signature",
-            hex::encode(&headers[k].chain[..8]),
-            headers[k].seq
+            hex::encode(&links[k].chain[..8]),
+            links[k].seq
         )),
     }
 }

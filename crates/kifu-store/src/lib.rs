@@ -283,6 +283,26 @@ impl<'a> RunWriter<'a> {
     }
 }
 
+/// Places per feed entry at most: a commit of more records (an import's
+/// chunk) gets several entries, so that no entry, and no sled leaf of them,
+/// grows past sled's threshold for writing a page as a separate blob file.
+pub(crate) const FEED_PIECE: usize = 128;
+
+/// Writes the feed entries of a commit whose first cursor is `first`:
+/// `places` (`game || seq` per record, in cursor order), in entries of at
+/// most [`FEED_PIECE`] records, each keyed by its own first cursor.
+fn insert_feed(
+    fd: &sled::transaction::TransactionalTree,
+    first: u64,
+    places: &[u8],
+) -> Result<(), sled::transaction::UnabortableTransactionError> {
+    for (i, piece) in places.chunks(FEED_PIECE * FEED_ENTRY).enumerate() {
+        let at = first + (i * FEED_PIECE) as u64;
+        fd.insert(&at.to_be_bytes()[..], piece)?;
+    }
+    Ok(())
+}
+
 /// [`layout::find_with`] in a transaction.
 fn tx_find(
     ev: &sled::transaction::TransactionalTree,
@@ -566,10 +586,11 @@ impl Store {
 
     /// `(cursor, game, seq)` of up to `limit` records from cursor `start`.
     ///
-    /// A feed entry is keyed by the first cursor of one commit, and its value
-    /// is the `game || seq` of each record of the commit, in cursor order
-    /// (one key per commit; stores written before kept one entry per record,
-    /// which is the same form with one record).
+    /// A feed entry is keyed by its first cursor, and its value is the
+    /// `game || seq` of each of its records, in cursor order: one entry per
+    /// commit of up to [`FEED_PIECE`] records, several for a larger commit
+    /// (stores written before kept one entry per record, which is the same
+    /// form with one record, or one per commit however large).
     fn feed_places(&self, start: u64, limit: usize) -> Result<Vec<(u64, Hash, u64)>, StoreError> {
         let mut out = Vec::new();
         if limit == 0 {
@@ -1023,9 +1044,7 @@ impl Store {
                 }
                 run.flush(ev)?;
                 mt.insert(FEED_NEXT, &next.to_be_bytes())?;
-                if !places.is_empty() {
-                    fd.insert(&first.to_be_bytes()[..], places)?;
-                }
+                insert_feed(fd, first, &places)?;
                 log.finish()?;
                 Ok(out)
             });
@@ -1193,7 +1212,8 @@ impl Store {
             if !seen.insert(hash) {
                 continue;
             }
-            let h = r.header()?;
+            // The verdict read every envelope strictly (it is clean).
+            let h = r.link()?;
             let game = if h.seq == 0 { hash } else { h.chain };
             let at = *game_at.entry(game).or_insert_with(|| {
                 by_game.push((game, Vec::new()));
@@ -1201,8 +1221,8 @@ impl Store {
             });
             by_game[at].1.push((h.seq, hash, h.prev_hash, r, i));
         }
-        let mut planned: Vec<Planned> = Vec::new();
-        let mut which = Vec::new();
+        let mut planned: Vec<Planned> = Vec::with_capacity(seen.len());
+        let mut which = Vec::with_capacity(seen.len());
         let mut forks = Vec::new();
         for (game, mut list) in by_game {
             list.sort_by_key(|e| e.0);
