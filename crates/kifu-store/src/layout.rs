@@ -131,6 +131,14 @@ pub(crate) fn entry_at(first: u64, v: &[u8], seq: u64) -> Result<Option<Entry>, 
     if seq < first {
         return Ok(None);
     }
+    if !is_run(v) {
+        let (rec, cursor) = split_value(v)?;
+        return Ok((seq == first).then(|| Entry {
+            seq,
+            at: 0..rec.len(),
+            cursor,
+        }));
+    }
     Ok(entries(first, v)?.into_iter().find(|e| e.seq == seq))
 }
 

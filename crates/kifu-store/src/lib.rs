@@ -731,12 +731,31 @@ impl Store {
             .and_then(|c| c.get(game).map(|(h, _)| *h));
         if let Some(h) = cached {
             if let Some(after) = h.seq.checked_add(1) {
-                if self.find(game, h.seq)?.is_some() && self.find(game, after)?.is_none() {
+                if self.is_last(game, h.seq, after)? {
                     return Ok(Some(h));
                 }
             }
         }
         self.head(game)
+    }
+
+    /// True when a record is stored at `seq` and none at `after` (its
+    /// next seq): two point reads for a record kept on its own.
+    fn is_last(&self, game: &Hash, seq: u64, after: u64) -> Result<bool, StoreError> {
+        let Some((v, _)) = self.find(game, seq)? else {
+            return Ok(false);
+        };
+        if layout::is_run(&v) {
+            // The run holding `seq` begins its window; it must end at `seq`.
+            let last = layout::entries(layout::run_start(seq), &v)?.pop();
+            if last.map(|e| e.seq) != Some(seq) {
+                return Ok(false);
+            }
+        }
+        // A run holding `after` would begin at its window's start, at or
+        // before `seq`, and so hold `seq` as well: only `after`'s own key
+        // can hold it.
+        Ok(!self.events.contains_key(event_key(game, after))?)
     }
 
     /// The standing of `game` at `head` for a writer holding the write lock,
