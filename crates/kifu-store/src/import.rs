@@ -90,7 +90,6 @@ impl Store {
         let log_before = crate::tlog::undo_point(&self.tlog)?;
         let total = planned.len() as u64;
         let mut done = 0u64;
-        let mut starts: Vec<u64> = Vec::new();
         let mut written = 0usize;
         progress(0, total);
         let mut result: Result<(), StoreError> = Ok(());
@@ -100,11 +99,7 @@ impl Store {
                 result = Err(StoreError::NotVerified(e));
                 break;
             }
-            let commit = self.next_cursor().and_then(|c| {
-                starts.push(c);
-                self.commit(chunk, Write::Runs)
-            });
-            if let Err(e) = commit {
+            if let Err(e) = self.commit(chunk, Write::Runs) {
                 result = Err(e);
                 break;
             }
@@ -113,13 +108,7 @@ impl Store {
             progress(done, total);
         }
         if let Err(e) = result {
-            self.undo_import(
-                c0,
-                feed_next_before,
-                &log_before,
-                &planned[..written],
-                &starts[..starts.len().min(written.div_ceil(IMPORT_CHUNK))],
-            )?;
+            self.undo_import(c0, feed_next_before, &log_before, &planned[..written])?;
             return Err(e);
         }
         self.sync()?;
@@ -128,38 +117,43 @@ impl Store {
         Ok(out)
     }
 
-    /// Removes the records an interrupted import wrote (`written`, in the
-    /// commits that began at cursors `starts`) and puts the feed and the log
-    /// back as they were before it, in one transaction, then syncs.
+    /// Removes the records an interrupted import wrote (`written`, from
+    /// cursor `c0` on) and puts the feed and the log back as they were
+    /// before it, in one transaction, then syncs.
     fn undo_import(
         &self,
         c0: u64,
         feed_next_before: Option<sled::IVec>,
         log_before: &crate::tlog::UndoPoint,
         written: &[Planned],
-        starts: &[u64],
     ) -> Result<(), StoreError> {
-        if self.next_cursor()? != c0 + written.len() as u64 {
+        let end = c0 + written.len() as u64;
+        if self.next_cursor()? != end {
             return Err(StoreError::Damaged(
                 "the store was written during an import; its records were not undone".into(),
             ));
         }
+        // The feed entries and the log's hashes of the cursors it wrote
+        // (nothing else wrote meanwhile).
+        let feed_keys = self
+            .feed
+            .range(c0.to_be_bytes()..end.to_be_bytes())
+            .keys()
+            .collect::<Result<Vec<_>, _>>()?;
+        let log_keys = crate::tlog::batch_keys(&self.tlog, c0, end)?;
         let r =
             (&self.events, &self.feed, &self.meta, &self.tlog).transaction(|(ev, fd, mt, tl)| {
                 for p in written {
                     ev.remove(&event_key(&p.game, p.head.seq)[..])?;
                 }
-                // Each commit's feed entries (`insert_feed`).
-                for first in starts {
-                    for at in (0..IMPORT_CHUNK).step_by(crate::FEED_PIECE) {
-                        fd.remove(&(first + at as u64).to_be_bytes()[..])?;
-                    }
+                for k in &feed_keys {
+                    fd.remove(k)?;
                 }
                 match &feed_next_before {
                     Some(v) => mt.insert(FEED_NEXT, v.clone())?,
                     None => mt.remove(FEED_NEXT)?,
                 };
-                crate::tlog::undo_in_tx(tl, starts, log_before)?;
+                crate::tlog::undo_in_tx(tl, &log_keys, log_before)?;
                 Ok::<(), ConflictableTransactionError<Refuse>>(())
             });
         r.map_err(|e| match e {

@@ -133,7 +133,7 @@ pub(crate) fn entry_at(first: u64, v: &[u8], seq: u64) -> Result<Option<Entry>, 
     }
     if !is_run(v) {
         let (rec, cursor) = split_value(v)?;
-        return Ok((seq == first).then(|| Entry {
+        return Ok((seq == first).then_some(Entry {
             seq,
             at: 0..rec.len(),
             cursor,

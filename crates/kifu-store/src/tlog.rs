@@ -10,10 +10,11 @@
 //! the same transaction as the record itself (`TxLog`), so the log
 //! and the chains can never disagree after a crash. Keys in that tree:
 //!
-//! - `"b" || first leaf (u64 BE)` (9 bytes): every complete-subtree hash one
-//!   append transaction completed, its leaves from `first` on: entries of
-//!   `level (1) || index (u64 BE) || hash (32)`, sorted. One key per
-//!   transaction instead of about two per leaf: sled's cost is per key;
+//! - `"b" || first leaf (u64 BE)` (9 bytes): every complete-subtree hash
+//!   that the appends of leaves from `first` on (up to the next such key)
+//!   completed: entries of `level (1) || index (u64 BE) || hash (32)`,
+//!   sorted. One key per transaction, or per 64 leaves (`HASH_PIECE`) of a
+//!   larger one, instead of about two per leaf: sled's cost is per key;
 //! - `level (1 byte) || index (u64 BE)` (9 bytes): a complete-subtree hash,
 //!   as stores written before the batched form keep them (and the catch-up
 //!   of a store older than the log writes them); read first;
@@ -102,6 +103,10 @@ fn hash_key(level: u8, index: u64) -> [u8; 9] {
 }
 
 const FRONTIER_KEY: &[u8] = b"f";
+/// Leaves per `"b"` entry at most: a commit of more leaves (an import's
+/// chunk) gets several entries, so that no entry, and no sled leaf of
+/// them, grows past sled's threshold for writing a page as a blob file.
+pub(crate) const HASH_PIECE: u64 = 64;
 /// Bytes of one entry of a `"b"` value.
 const ENTRY: usize = 41;
 
@@ -394,20 +399,29 @@ impl<'a> TxLog<'a> {
         Ok(())
     }
 
-    /// Writes the hashes completed (one key), the new right edge and the
-    /// new size. The leaf index (= feed cursor) is kept with each record
-    /// (`layout.rs`).
+    /// Writes the hashes completed (one key per [`HASH_PIECE`] leaves), the
+    /// new right edge and the new size. The leaf index (= feed cursor) is
+    /// kept with each record (`layout.rs`).
     pub(crate) fn finish(mut self) -> Result<(), ConflictableTransactionError<Refuse>> {
         if self.size == self.first {
             return Ok(());
         }
-        let mut batch = Vec::with_capacity(self.fresh.len() * ENTRY);
+        // Each hash goes to the entry of the leaf that completed it; the
+        // entries stay sorted, as the map is.
+        let mut pieces: std::collections::BTreeMap<u64, Vec<u8>> = Default::default();
         for ((level, index), h) in &self.fresh {
-            batch.push(*level);
-            batch.extend_from_slice(&index.to_be_bytes());
-            batch.extend_from_slice(h);
+            let piece = completing_leaf(*level, *index)
+                .and_then(|leaf| leaf.checked_sub(self.first))
+                .map(|k| self.first + k - k % HASH_PIECE)
+                .ok_or_else(|| damaged(format!("hash ({level}, {index}) out of place")))?;
+            let v = pieces.entry(piece).or_default();
+            v.push(*level);
+            v.extend_from_slice(&index.to_be_bytes());
+            v.extend_from_slice(h);
         }
-        self.tx.insert(&batch_key(self.first)[..], batch)?;
+        for (first, v) in pieces {
+            self.tx.insert(&batch_key(first)[..], v)?;
+        }
         let fresh = std::mem::take(&mut self.fresh);
         self.known.extend(fresh);
         let edge = frontier_value(&self, self.size).map_err(|e| damaged(e.to_string()))?;
@@ -432,16 +446,28 @@ pub(crate) fn undo_point(tl: &sled::Tree) -> Result<UndoPoint, StoreError> {
     })
 }
 
-/// Inside a transaction: removes the hashes written by the commits that
-/// began at leaves `starts` and puts back the size and right edge of
-/// `point`.
+/// The keys of the `"b"` entries of leaves `from` to `to` (exclusive).
+pub(crate) fn batch_keys(
+    tl: &sled::Tree,
+    from: u64,
+    to: u64,
+) -> Result<Vec<sled::IVec>, StoreError> {
+    Ok(tl
+        .range(batch_key(from)..batch_key(to))
+        .keys()
+        .collect::<Result<Vec<_>, _>>()?)
+}
+
+/// Inside a transaction: removes the `"b"` entries `keys` (hashes written
+/// by the commits undone, [`batch_keys`]) and puts back the size and right
+/// edge of `point`.
 pub(crate) fn undo_in_tx(
     tl: &TransactionalTree,
-    starts: &[u64],
+    keys: &[sled::IVec],
     point: &UndoPoint,
 ) -> Result<(), UnabortableTransactionError> {
-    for first in starts {
-        tl.remove(&batch_key(*first)[..])?;
+    for k in keys {
+        tl.remove(k)?;
     }
     match &point.size {
         Some(v) => tl.insert(SIZE_KEY, v.clone())?,
