@@ -234,3 +234,125 @@ fn large_records_survive_power_loss_after_the_acknowledgement() {
         eprintln!("size {size}: {count} acknowledged, {blobs} blob files, none lost");
     }
 }
+
+/// An import killed with SIGKILL after its first, second and third chunk
+/// leaves a store that reopens and verifies, holding whole chunks only,
+/// whose transparency log covers exactly its feed; the import run again
+/// completes it, every record of the archive stored once (imports keep
+/// games in runs, `layout.rs`, and chunks end in the middle of games).
+#[test]
+fn an_import_killed_midway_reopens_verified_and_completes() {
+    use kifu_ledger::{Body, Color, Point};
+    use kifu_store::IMPORT_CHUNK;
+    let t = tempfile::tempdir().unwrap();
+    let cast = Cast::new();
+    // Games long enough for runs, more records than four import chunks.
+    let mut records = Vec::new();
+    let mut g = 0;
+    while records.len() <= 4 * IMPORT_CHUNK {
+        let mut c = ChainBuilder::start(&cast.referee, cast.genesis(&format!("import {g}")), 0);
+        c.push(
+            &cast.referee,
+            Body::ClockStarted {
+                running: Color::Black,
+            },
+        );
+        for i in 0..60u8 {
+            let (color, key) = if i % 2 == 0 {
+                (Color::Black, &cast.black)
+            } else {
+                (Color::White, &cast.white)
+            };
+            let point = Point {
+                x: i % 19,
+                y: i / 19,
+            };
+            c.push(
+                key,
+                Body::StonePlaced {
+                    player: color,
+                    stone: color,
+                    point,
+                },
+            );
+            c.push(key, Body::ClockPressed { player: color });
+        }
+        records.extend(c.records);
+        g += 1;
+    }
+    let file = t.path().join("games.kifu");
+    std::fs::write(&file, kifu_ledger::archive::write(&records)).unwrap();
+    let mut want = records.clone();
+    want.sort_by_key(|r| r.hash());
+    let import = |data: &std::path::Path| {
+        kifu()
+            .arg("--data")
+            .arg(data)
+            .args(["import", "--progress"])
+            .arg(&file)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let mut held = Vec::new();
+    for chunks in 1..=3usize {
+        let data = t.path().join(format!("d{chunks}"));
+        let mut child = import(&data);
+        // Killed once the progress shows that many chunks written.
+        let stderr = child.stderr.take().unwrap();
+        let mut shown = 0;
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            let done: Option<usize> = line
+                .strip_prefix("importing: ")
+                .and_then(|l| l.split('/').next())
+                .and_then(|n| n.parse().ok());
+            if done.is_some_and(|d| d > 0) {
+                shown += 1;
+                if shown == chunks {
+                    break;
+                }
+            }
+        }
+        child.kill().unwrap(); // SIGKILL on Unix
+        child.wait().unwrap();
+        assert_eq!(shown, chunks, "the import showed its progress");
+        let store = Store::open(&data).unwrap_or_else(|e| panic!("{chunks}: reopen: {e}"));
+        let stored = store.all_records().unwrap();
+        let report = kifu_ledger::verify_records(&stored);
+        assert!(report.ok(), "{chunks}: {:?}", report.problems);
+        assert_eq!(stored.len() % IMPORT_CHUNK, 0, "{chunks}: whole chunks");
+        // The log covers the feed exactly, leaf for leaf.
+        let feed = store.feed(None, usize::MAX).unwrap();
+        assert_eq!(feed.len(), stored.len(), "{chunks}");
+        let n = store.tree_size().unwrap();
+        assert_eq!(n, feed.len() as u64, "{chunks}");
+        if n > 0 {
+            let mut mem = kifu_tlog::tree::MemTree::new();
+            for f in &feed {
+                let leaf = kifu_store::tlog::Leaf {
+                    game: f.game,
+                    seq: f.seq,
+                    record_hash: f.record.hash(),
+                };
+                mem.push_hash(leaf.hash());
+            }
+            assert_eq!(store.tree_root(n).unwrap(), mem.root(), "{chunks}");
+        }
+        held.push(stored.len());
+        drop(store);
+        // Run to the end, it completes the store.
+        let status = import(&data).wait().unwrap();
+        assert!(status.success(), "{chunks}: the import again");
+        let store = Store::open(&data).unwrap();
+        let mut stored = store.all_records().unwrap();
+        stored.sort_by_key(|r| r.hash());
+        assert!(stored == want, "{chunks}: every record once");
+        assert_eq!(store.len(), records.len());
+    }
+    eprintln!(
+        "{} records; killed after 1, 2 and 3 chunks, the stores held {held:?}",
+        records.len()
+    );
+}
