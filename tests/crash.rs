@@ -242,7 +242,6 @@ fn large_records_survive_power_loss_after_the_acknowledgement() {
 /// games in runs, `layout.rs`, and chunks end in the middle of games).
 #[test]
 fn an_import_killed_midway_reopens_verified_and_completes() {
-    use kifu_ledger::{Body, Color, Point};
     use kifu_store::IMPORT_CHUNK;
     let t = tempfile::tempdir().unwrap();
     let cast = Cast::new();
@@ -250,33 +249,7 @@ fn an_import_killed_midway_reopens_verified_and_completes() {
     let mut records = Vec::new();
     let mut g = 0;
     while records.len() <= 4 * IMPORT_CHUNK {
-        let mut c = ChainBuilder::start(&cast.referee, cast.genesis(&format!("import {g}")), 0);
-        c.push(
-            &cast.referee,
-            Body::ClockStarted {
-                running: Color::Black,
-            },
-        );
-        for i in 0..60u8 {
-            let (color, key) = if i % 2 == 0 {
-                (Color::Black, &cast.black)
-            } else {
-                (Color::White, &cast.white)
-            };
-            let point = Point {
-                x: i % 19,
-                y: i / 19,
-            };
-            c.push(
-                key,
-                Body::StonePlaced {
-                    player: color,
-                    stone: color,
-                    point,
-                },
-            );
-            c.push(key, Body::ClockPressed { player: color });
-        }
+        let c = kifu_ledger::testkit::moves_game(&cast, &format!("import {g}"), 60);
         records.extend(c.records);
         g += 1;
     }

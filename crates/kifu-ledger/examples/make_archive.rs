@@ -3,8 +3,8 @@
 //! (games of about 330 events each: moves with clock presses, a result and
 //! its signatures).
 
-use kifu_ledger::testkit::{Cast, ChainBuilder};
-use kifu_ledger::{archive, Body, Color, GameResult, Outcome, Point, ResultBy};
+use kifu_ledger::testkit::{moves_game, Cast};
+use kifu_ledger::{archive, Body, Color, GameResult, Outcome, ResultBy};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -21,38 +21,7 @@ fn main() {
     let mut heads = Vec::new();
     let mut g = 0;
     while records.len() < n {
-        let mut c = ChainBuilder::start(
-            &cast.referee,
-            cast.genesis(&format!("game {g}")),
-            1_767_225_600_000,
-        );
-        c.push(
-            &cast.referee,
-            Body::ClockStarted {
-                running: Color::Black,
-            },
-        );
-        let mut color = Color::Black;
-        for i in 0..163u8 {
-            let k = if color == Color::Black {
-                &cast.black
-            } else {
-                &cast.white
-            };
-            c.push(
-                k,
-                Body::StonePlaced {
-                    player: color,
-                    stone: color,
-                    point: Point {
-                        x: i % 19,
-                        y: i / 19,
-                    },
-                },
-            );
-            c.push(k, Body::ClockPressed { player: color });
-            color = color.opponent();
-        }
+        let mut c = moves_game(&cast, &format!("game {g}"), 163);
         let result = GameResult {
             outcome: Outcome::Win(Color::White),
             by: ResultBy::Resignation,

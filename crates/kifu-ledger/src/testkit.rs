@@ -180,6 +180,42 @@ impl ChainBuilder {
     }
 }
 
+/// A game of `moves` moves (at most 361), each followed by its clock press,
+/// after the genesis and the clock's start: `2 + 2 * moves` records, the
+/// stones placed row by row from the board's corner, Black first.
+pub fn moves_game(cast: &Cast, title: &str, moves: u16) -> ChainBuilder {
+    let mut c = ChainBuilder::start(&cast.referee, cast.genesis(title), 1_767_225_600_000);
+    c.push(
+        &cast.referee,
+        Body::ClockStarted {
+            running: Color::Black,
+        },
+    );
+    let mut color = Color::Black;
+    for i in 0..moves.min(361) {
+        let k = if color == Color::Black {
+            &cast.black
+        } else {
+            &cast.white
+        };
+        let point = Point {
+            x: (i % 19) as u8,
+            y: (i / 19) as u8,
+        };
+        c.push(
+            k,
+            Body::StonePlaced {
+                player: color,
+                stone: color,
+                point,
+            },
+        );
+        c.push(k, Body::ClockPressed { player: color });
+        color = color.opponent();
+    }
+    c
+}
+
 /// A short sample game: clock start, moves with clock presses, a pause, a
 /// ruling, passes, a result and its signatures.
 pub fn sample_game(cast: &Cast, title: &str) -> ChainBuilder {

@@ -3,44 +3,9 @@
 //! record gave, and appends after the import go on from the run's end.
 
 use kifu_ledger::archive::{self, verify_archive, verify_archive_unsigned};
-use kifu_ledger::testkit::{sample_game, Cast, ChainBuilder};
-use kifu_ledger::{Body, Color, Point, Record};
+use kifu_ledger::testkit::{moves_game, sample_game, Cast};
+use kifu_ledger::{Body, Color, Record};
 use kifu_store::{Expect, Store, RUN};
-
-/// A game of `moves` moves (two records each) after its genesis and the
-/// clock's start.
-fn long_game(cast: &Cast, title: &str, moves: usize) -> ChainBuilder {
-    let mut c = ChainBuilder::start(&cast.referee, cast.genesis(title), 1_767_225_600_000);
-    c.push(
-        &cast.referee,
-        Body::ClockStarted {
-            running: Color::Black,
-        },
-    );
-    let mut color = Color::Black;
-    for i in 0..moves {
-        let k = if color == Color::Black {
-            &cast.black
-        } else {
-            &cast.white
-        };
-        let point = Point {
-            x: (i % 19) as u8,
-            y: (i / 19) as u8,
-        };
-        c.push(
-            k,
-            Body::StonePlaced {
-                player: color,
-                stone: color,
-                point,
-            },
-        );
-        c.push(k, Body::ClockPressed { player: color });
-        color = color.opponent();
-    }
-    c
-}
 
 /// Every way a reader reaches a record gives the archive's records.
 fn check_reads(s: &Store, game: &[u8; 32], records: &[Record]) {
@@ -81,7 +46,7 @@ fn check_reads(s: &Store, game: &[u8; 32], records: &[Record]) {
 #[test]
 fn an_imported_game_in_runs_reads_as_record_by_record() {
     let cast = Cast::new();
-    let long = long_game(&cast, "runs", 60);
+    let long = moves_game(&cast, "runs", 60);
     let short = sample_game(&cast, "short");
     assert!(long.records.len() as u64 > 3 * RUN);
     let mut all = long.records.clone();
@@ -117,7 +82,7 @@ fn an_imported_game_in_runs_reads_as_record_by_record() {
 #[test]
 fn appends_after_an_import_go_on_from_the_runs_end() {
     let cast = Cast::new();
-    let mut long = long_game(&cast, "go on", 40);
+    let mut long = moves_game(&cast, "go on", 40);
     let bytes = archive::write(&long.records);
     let d = tempfile::tempdir().unwrap();
     let s = Store::open(d.path()).unwrap();
@@ -194,7 +159,7 @@ fn appends_after_an_import_go_on_from_the_runs_end() {
 #[test]
 fn an_import_that_extends_a_stored_game_begins_its_runs_at_the_next_window() {
     let cast = Cast::new();
-    let long = long_game(&cast, "extend", 50);
+    let long = moves_game(&cast, "extend", 50);
     let d = tempfile::tempdir().unwrap();
     let s = Store::open(d.path()).unwrap();
     // The first records appended one by one, ending inside a window.
