@@ -188,7 +188,7 @@ impl Store {
         } = prepared;
         let n = records.len();
         let started = Instant::now();
-        let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
         let mut heads: HashMap<Hash, Head> = HashMap::with_capacity(n);
         // Who may sign what, per game, as this batch leaves each chain.
         let mut standings: HashMap<Hash, Standing> = HashMap::with_capacity(n);
@@ -205,7 +205,7 @@ impl Store {
                 header,
                 record,
                 hashes[i],
-                &mut heads,
+                (&mut heads, &mut guard),
                 &mut standings,
                 (&planned, &planned_at),
             );
@@ -313,6 +313,8 @@ impl Store {
         // (`Store::standing`), a cost that grows with the game. Kept under
         // the write lock, so no other commit can leave an older one.
         if committed.is_ok() {
+            // The heads this batch leaves, for the next commit.
+            guard.heads.extend(heads.iter().map(|(g, h)| (*g, *h)));
             if let Ok(mut cache) = self.standings.lock() {
                 for (game, standing) in standings {
                     if let Some(head) = heads.get(&game) {
@@ -417,7 +419,7 @@ impl Store {
         header: &kifu_ledger::Header,
         record: &Record,
         hash: Hash,
-        heads: &mut HashMap<Hash, Head>,
+        (heads, known): (&mut HashMap<Hash, Head>, &mut crate::WriteHeads),
         standings: &mut HashMap<Hash, Standing>,
         (planned, planned_at): (&[Planned], &HashMap<(Hash, u64), usize>),
     ) -> Result<Fit, StoreError> {
@@ -426,7 +428,7 @@ impl Store {
             let game = hash;
             // The game id is the genesis hash: a stored game with this id
             // holds this very record.
-            if heads.contains_key(&game) || self.head_for_write(&game)?.is_some() {
+            if heads.contains_key(&game) || self.head_for_write(known, &game)?.is_some() {
                 return Ok(Fit::Same);
             }
             return Ok(Fit::New(game, Some(Box::new(Standing::new(&g, e.at_ms)))));
@@ -436,7 +438,7 @@ impl Store {
             Some(h) => *h,
             None => {
                 let h = self
-                    .head_for_write(&game)?
+                    .head_for_write(known, &game)?
                     .ok_or_else(|| StoreError::NoSuchGame(hex::encode(game)))?;
                 heads.insert(game, h);
                 h

@@ -141,6 +141,11 @@ impl Store {
             .keys()
             .collect::<Result<Vec<_>, _>>()?;
         let log_keys = crate::tlog::batch_keys(&self.tlog, c0, end)?;
+        let mut guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
+        // The heads the import's commits left are undone with them.
+        for p in written {
+            guard.heads.remove(&p.game);
+        }
         let r =
             (&self.events, &self.feed, &self.meta, &self.tlog).transaction(|(ev, fd, mt, tl)| {
                 for p in written {
@@ -156,6 +161,7 @@ impl Store {
                 crate::tlog::undo_in_tx(tl, &log_keys, log_before)?;
                 Ok::<(), ConflictableTransactionError<Refuse>>(())
             });
+        drop(guard);
         r.map_err(|e| match e {
             sled::transaction::TransactionError::Storage(e) => StoreError::Sled(e),
             sled::transaction::TransactionError::Abort(_) => {
@@ -185,8 +191,8 @@ struct Checked {
     done: Vec<bool>,
     /// Every group below this is checked.
     upto: usize,
-    /// The first bad signature found.
-    bad: Option<String>,
+    /// The first group found with a bad signature, and what it was.
+    bad: Option<(usize, String)>,
 }
 
 impl Checker {
@@ -222,7 +228,9 @@ impl Checker {
                 st.upto += 1;
             }
             if let Err(e) = verdict {
-                st.bad.get_or_insert(e);
+                if st.bad.as_ref().is_none_or(|(b, _)| g < *b) {
+                    st.bad = Some((g, e));
+                }
             }
             drop(st);
             self.changed.notify_all();
@@ -230,13 +238,16 @@ impl Checker {
     }
 
     /// Waits until the first `n` records are checked; the first bad
-    /// signature found (anywhere) otherwise.
+    /// signature among them otherwise (a bad one further on fails a later
+    /// wait, whatever the threads' timing).
     fn wait_for(&self, n: usize) -> Result<(), String> {
         let groups = n.div_ceil(CHECK_GROUP);
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
         loop {
-            if let Some(bad) = &st.bad {
-                return Err(bad.clone());
+            if let Some((g, bad)) = &st.bad {
+                if *g < groups {
+                    return Err(bad.clone());
+                }
             }
             if st.upto >= groups {
                 return Ok(());

@@ -199,8 +199,9 @@ pub struct Store {
     standings: Mutex<HashMap<Hash, (Head, Arc<Standing>)>>,
     /// Serialises commits: every append takes the next feed cursor, so
     /// concurrent sled transactions would only conflict and retry. The lock
-    /// is held for the commit, not for the sync, which is shared.
-    write_lock: Mutex<()>,
+    /// is held for the commit, not for the sync, which is shared. It guards
+    /// the heads the writers know (`WriteHeads`).
+    write_lock: Mutex<WriteHeads>,
     path: PathBuf,
     /// Every cursor below this is known to be on stable storage (`kv.rs`).
     durable_next: std::sync::atomic::AtomicU64,
@@ -234,6 +235,14 @@ fn parse_game_key(k: &[u8]) -> Result<(Hash, u64), StoreError> {
     let mut game = [0u8; 32];
     game.copy_from_slice(&k[..32]);
     Ok((game, parse_u64(&k[32..])?))
+}
+
+/// What the write lock guards: the head of each game written or read by a
+/// writer since the store was opened. Every commit updates it under the
+/// lock, and an undone import drops its games, so it is exact.
+#[derive(Default)]
+pub(crate) struct WriteHeads {
+    heads: HashMap<Hash, Head>,
 }
 
 /// How [`Store::commit`] writes.
@@ -393,7 +402,7 @@ impl Store {
             sync: Arc::new(GroupSync::new(data_file, dir)),
             genesis_cache: Mutex::new(HashMap::new()),
             standings: Mutex::new(HashMap::new()),
-            write_lock: Mutex::new(()),
+            write_lock: Mutex::new(WriteHeads::default()),
             path: dir.to_path_buf(),
             durable_next: std::sync::atomic::AtomicU64::new(0),
             copy: None,
@@ -714,48 +723,24 @@ impl Store {
         standing.ok_or_else(|| StoreError::Damaged("a game without genesis".into()))
     }
 
-    /// The head of `game` for a writer holding the write lock.
-    ///
-    /// [`Store::head`] reads the game's last key backwards, and sled copies
-    /// a whole node to step back. A writer mostly asks about games it wrote
-    /// a moment ago, whose head the standings cache holds: every write path
-    /// refreshes or drops a game's entry under the write lock. The cached
-    /// head is taken when the store shows it is still the last record (a
-    /// record at its seq and none after it: two point reads); otherwise the
-    /// head is read from the store.
-    pub(crate) fn head_for_write(&self, game: &Hash) -> Result<Option<Head>, StoreError> {
-        let cached = self
-            .standings
-            .lock()
-            .ok()
-            .and_then(|c| c.get(game).map(|(h, _)| *h));
-        if let Some(h) = cached {
-            if let Some(after) = h.seq.checked_add(1) {
-                if self.is_last(game, h.seq, after)? {
-                    return Ok(Some(h));
-                }
-            }
+    /// The head of `game` for a writer holding the write lock (`known`, what
+    /// the lock guards): the head a commit left, or else read from the
+    /// store ([`Store::head`] reads a game's last key backwards, and sled
+    /// copies a whole node to step back; a point read of a leaf just
+    /// written costs sled a copy of the leaf too), and kept.
+    pub(crate) fn head_for_write(
+        &self,
+        known: &mut WriteHeads,
+        game: &Hash,
+    ) -> Result<Option<Head>, StoreError> {
+        if let Some(h) = known.heads.get(game) {
+            return Ok(Some(*h));
         }
-        self.head(game)
-    }
-
-    /// True when a record is stored at `seq` and none at `after` (its
-    /// next seq): two point reads for a record kept on its own.
-    fn is_last(&self, game: &Hash, seq: u64, after: u64) -> Result<bool, StoreError> {
-        let Some((v, _)) = self.find(game, seq)? else {
-            return Ok(false);
-        };
-        if layout::is_run(&v) {
-            // The run holding `seq` begins its window; it must end at `seq`.
-            let last = layout::entries(layout::run_start(seq), &v)?.pop();
-            if last.map(|e| e.seq) != Some(seq) {
-                return Ok(false);
-            }
+        let h = self.head(game)?;
+        if let Some(h) = h {
+            known.heads.insert(*game, h);
         }
-        // A run holding `after` would begin at its window's start, at or
-        // before `seq`, and so hold `seq` as well: only `after`'s own key
-        // can hold it.
-        Ok(!self.events.contains_key(event_key(game, after))?)
+        Ok(h)
     }
 
     /// The standing of `game` at `head` for a writer holding the write lock,
@@ -977,13 +962,13 @@ impl Store {
         let durable = how == Write::Durable;
         let runs = how == Write::Runs;
         self.writable()?;
-        let guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
-        // The heads as stored, read under the write lock (no other commit
-        // can move them meanwhile).
+        let mut guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
+        // The heads as stored, under the write lock (no other commit can
+        // move them meanwhile).
         let mut before: HashMap<Hash, Option<Head>> = HashMap::new();
         for p in planned {
             if let std::collections::hash_map::Entry::Vacant(v) = before.entry(p.game) {
-                v.insert(self.head(&p.game)?);
+                v.insert(self.head_for_write(&mut guard, &p.game)?);
             }
         }
         let result =
@@ -1070,6 +1055,17 @@ impl Store {
         // The ticket is taken while the commit is still serialised, so a
         // sync that covers a ticket covers every commit before it.
         let ticket = result.as_ref().ok().map(|_| self.sync.note_written());
+        if let Ok(out) = &result {
+            for a in out {
+                guard.heads.insert(
+                    a.game,
+                    Head {
+                        seq: a.seq,
+                        hash: a.hash,
+                    },
+                );
+            }
+        }
         drop(guard);
         match result {
             Ok(out) => {

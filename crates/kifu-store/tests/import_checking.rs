@@ -134,3 +134,34 @@ fn a_bad_signature_in_a_later_chunk_leaves_nothing_of_the_import() {
         kifu_tlog::proof::verify_inclusion(f.cursor, n, &leaf.hash(), &p, &root).unwrap();
     }
 }
+
+/// An undone import that had extended a stored game leaves the writers the
+/// game's head as stored: the next record after it is accepted, through the
+/// batch writer and through an append.
+#[test]
+fn after_an_undone_import_the_writers_take_the_stored_head() {
+    let cast = Cast::new();
+    let d = tempfile::tempdir().unwrap();
+    let s = Store::open(d.path()).unwrap();
+    let game = kifu_ledger::testkit::moves_game(&cast, "extended, then undone", 40);
+    let kept = 30;
+    s.append_batch(game.records[..kept].to_vec()).unwrap();
+    // The whole game first (the import's first chunk extends the stored
+    // game), then other games over two more chunks, the last record with a
+    // bad signature: the first chunk is written, then undone.
+    let mut records = game.records.clone();
+    records.extend(games(&cast, "after"));
+    records.extend(games(&cast, "later"));
+    let last = records.len() - 1;
+    records[last].signature[5] ^= 0x01;
+    let bytes = archive::write(&records);
+    let r = s.import_checking(&verify_archive_unsigned(&bytes).unwrap(), &mut |_, _| {});
+    assert!(matches!(r, Err(StoreError::NotVerified(_))), "{r:?}");
+    assert_eq!(s.head(&game.game).unwrap().unwrap().seq, kept as u64 - 1);
+    let each = s.append_each(vec![game.records[kept].clone()]);
+    assert!(each.results[0].is_ok(), "{:?}", each.results);
+    assert_eq!(each.results[0].as_ref().unwrap().seq, kept as u64);
+    let a = s.append(game.records[kept + 1].clone()).unwrap();
+    assert_eq!((a.seq, a.new), (kept as u64 + 1, true));
+    assert!(kifu_ledger::verify_records(&s.records_for_verification().unwrap()).ok());
+}
