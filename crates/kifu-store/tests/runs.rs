@@ -173,3 +173,42 @@ fn an_import_that_extends_a_stored_game_begins_its_runs_at_the_next_window() {
     assert_eq!(report.already_present as usize, first);
     check_reads(&s, &long.game, &long.records);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// A game stored in any two parts, the first appended and the rest
+    /// imported (runs from the next window on), then appended to through
+    /// the server's writer, reads record by record as the archive holds it.
+    #[test]
+    fn any_split_between_appends_and_an_import_reads_the_same(
+        moves in 1u16..90,
+        stored_per_mille in 0usize..1000,
+        tail in 0usize..4,
+    ) {
+        let cast = Cast::new();
+        let mut g = moves_game(&cast, "split", moves);
+        let n = g.records.len();
+        let stored = n * stored_per_mille / 1000;
+        let d = tempfile::tempdir().unwrap();
+        let s = Store::open(d.path()).unwrap();
+        if stored > 0 {
+            s.append_batch(g.records[..stored].to_vec()).unwrap();
+        }
+        let bytes = archive::write(&g.records);
+        let report = s
+            .import_checking(&verify_archive_unsigned(&bytes).unwrap(), &mut |_, _| {})
+            .unwrap();
+        proptest::prop_assert_eq!(report.written as usize, n - stored);
+        for i in 0..tail {
+            let (color, key) = if i % 2 == 0 {
+                (Color::Black, &cast.black)
+            } else {
+                (Color::White, &cast.white)
+            };
+            let r = g.push(key, Body::ClockPressed { player: color }).clone();
+            let each = s.append_each(vec![r]);
+            proptest::prop_assert!(each.results[0].is_ok(), "{:?}", each.results);
+        }
+        check_reads(&s, &g.game, &g.records);
+    }
+}
