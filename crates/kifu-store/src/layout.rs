@@ -167,24 +167,6 @@ pub(crate) fn find_with<E>(
     }
 }
 
-/// True when a run that began before `seq` holds it (a record there must
-/// not be written again under its own key). A damaged run counts as
-/// holding it.
-pub(crate) fn run_holds<E>(
-    mut get: impl FnMut(&[u8]) -> Result<Option<sled::IVec>, E>,
-    game: &kifu_ledger::Hash,
-    seq: u64,
-) -> Result<bool, E> {
-    let start = run_start(seq);
-    if start == seq {
-        return Ok(false);
-    }
-    Ok(match get(&crate::event_key(game, start)[..])? {
-        Some(v) if is_run(&v) => entry_at(start, &v, seq).map_or(true, |e| e.is_some()),
-        _ => false,
-    })
-}
-
 /// Why [`find_with`] failed.
 pub(crate) enum FindError<E> {
     Storage(E),
@@ -515,9 +497,6 @@ mod tests {
         assert_eq!(found(RUN + 4), None);
         assert_eq!(found(RUN - 1), None);
         assert_eq!(found(2 * RUN), None);
-        assert_eq!(run_holds(get, &game, RUN + 1), Ok(true));
-        assert_eq!(run_holds(get, &game, RUN + 3), Ok(false));
-        assert_eq!(run_holds(get, &game, RUN), Ok(false));
     }
 
     #[test]
