@@ -445,6 +445,31 @@ fn demo_tournament_checkpoints_the_demo_game_and_verifies() {
     );
 }
 
+/// `kifu tournament new --config CONFIG` with `extra` flags, then the
+/// body of the genesis of the tournament `short` as `kifu tournament log
+/// --json` shows it.
+fn created(
+    data: &Path,
+    key: &Path,
+    config: &Path,
+    short: &str,
+    extra: &[&str],
+) -> serde_json::Value {
+    let mut args = vec![
+        "tournament",
+        "new",
+        "--key",
+        key.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    ok(&run(data, &args));
+    let log = ok(&run(data, &["tournament", "log", short, "--json"]));
+    let genesis: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    genesis["body"]["tournament_created"].clone()
+}
+
 #[test]
 fn new_from_a_toml_file_with_flags_overriding_it() {
     let t = tempfile::tempdir().unwrap();
@@ -457,23 +482,13 @@ fn new_from_a_toml_file_with_flags_overriding_it() {
          game = \"renju\"\nruleset = \"rif-renju\"\ncriteria = \"POINTS,BUCHHOLZ,SONNEBORN-BERGER,WINS,H2H\"\n",
     )
     .unwrap();
-    ok(&run(
+    let g = created(
         &data,
-        &[
-            "tournament",
-            "new",
-            "--key",
-            dk.to_str().unwrap(),
-            "--config",
-            config.to_str().unwrap(),
-            "--rounds",
-            "5",
-            "--unplayed-as-half",
-        ],
-    ));
-    let log = ok(&run(&data, &["tournament", "log", "rc", "--json"]));
-    let genesis: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
-    let g = &genesis["body"]["tournament_created"];
+        &dk,
+        &config,
+        "rc",
+        &["--rounds", "5", "--unplayed-as-half"],
+    );
     assert_eq!(g["rounds"], 5, "the flag overrides the file");
     assert_eq!(g["game"], "renju");
     assert_eq!(g["unplayed_as_half"], true);
@@ -488,23 +503,8 @@ fn new_from_a_toml_file_with_flags_overriding_it() {
         "name = \"Renju Open\"\nshort_name = \"ro\"\nrounds = 3\ngame = \"renju\"\n",
     )
     .unwrap();
-    ok(&run(
-        &data,
-        &[
-            "tournament",
-            "new",
-            "--key",
-            dk.to_str().unwrap(),
-            "--config",
-            config.to_str().unwrap(),
-        ],
-    ));
-    let log = ok(&run(&data, &["tournament", "log", "ro", "--json"]));
-    let genesis: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
-    assert_eq!(
-        genesis["body"]["tournament_created"]["ruleset"],
-        "rif-renju"
-    );
+    let g = created(&data, &dk, &config, "ro", &[]);
+    assert_eq!(g["ruleset"], "rif-renju");
     // Unknown settings and unknown criteria are refused.
     std::fs::write(&config, "name = \"x\"\nrounds = 3\ncolour = \"blue\"\n").unwrap();
     let o = run(

@@ -142,29 +142,39 @@ pub(crate) fn entry_at(first: u64, v: &[u8], seq: u64) -> Result<Option<Entry>, 
     Ok(entries(first, v)?.into_iter().find(|e| e.seq == seq))
 }
 
-/// Finds the value holding `seq` of `game` with `get` (a tree's or a
-/// transaction's point read): its own key, else the run that may hold it.
-/// At most two reads.
-pub(crate) fn find_with<E>(
+/// The value that may hold `seq` of `game`, and the seq of its key, read
+/// with `get` (a tree's or a transaction's point read): its own key, else
+/// the run of its window. At most two reads; whether the value does hold
+/// `seq` is for [`entry_at`] or [`entries`] to say.
+pub(crate) fn candidate_with<E>(
     game: &kifu_ledger::Hash,
     seq: u64,
     mut get: impl FnMut(&[u8]) -> Result<Option<sled::IVec>, E>,
-) -> Result<Option<(sled::IVec, Entry)>, FindError<E>> {
-    if let Some(v) = get(&crate::event_key(game, seq)[..]).map_err(FindError::Storage)? {
-        let e = entry_at(seq, &v, seq).map_err(FindError::Damaged)?;
-        return Ok(e.map(|e| (v, e)));
+) -> Result<Option<(sled::IVec, u64)>, E> {
+    if let Some(v) = get(&crate::event_key(game, seq)[..])? {
+        return Ok(Some((v, seq)));
     }
     let start = run_start(seq);
     if start == seq {
         return Ok(None);
     }
-    match get(&crate::event_key(game, start)[..]).map_err(FindError::Storage)? {
-        Some(v) if is_run(&v) => {
-            let e = entry_at(start, &v, seq).map_err(FindError::Damaged)?;
-            Ok(e.map(|e| (v, e)))
-        }
-        _ => Ok(None),
-    }
+    Ok(get(&crate::event_key(game, start)[..])?
+        .filter(|v| is_run(v))
+        .map(|v| (v, start)))
+}
+
+/// Finds the value holding `seq` of `game` ([`candidate_with`]) and the
+/// record's place in it.
+pub(crate) fn find_with<E>(
+    game: &kifu_ledger::Hash,
+    seq: u64,
+    get: impl FnMut(&[u8]) -> Result<Option<sled::IVec>, E>,
+) -> Result<Option<(sled::IVec, Entry)>, FindError<E>> {
+    let Some((v, first)) = candidate_with(game, seq, get).map_err(FindError::Storage)? else {
+        return Ok(None);
+    };
+    let e = entry_at(first, &v, seq).map_err(FindError::Damaged)?;
+    Ok(e.map(|e| (v, e)))
 }
 
 /// Why [`find_with`] failed.

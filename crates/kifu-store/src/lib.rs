@@ -657,11 +657,14 @@ impl Store {
             let record = match held {
                 Some(bytes) => Record::from_stored(bytes)?,
                 None => {
-                    let (v, e) = self.find(&game, seq)?.ok_or_else(missing)?;
+                    // The value is read and parsed once, and a run kept.
+                    let (v, first) = layout::candidate_with(&game, seq, |k| self.events.get(k))?
+                        .ok_or_else(missing)?;
+                    let es = layout::entries(first, &v)?;
+                    let e = es.iter().find(|e| e.seq == seq).ok_or_else(missing)?;
                     let record = Record::from_stored(&v[e.at.clone()])?;
                     if layout::is_run(&v) {
-                        let first = layout::run_start(seq);
-                        run = Some((game, first, v.clone(), layout::entries(first, &v)?));
+                        run = Some((game, first, v, es));
                     }
                     record
                 }
