@@ -274,23 +274,45 @@ fn cores() -> usize {
 }
 
 /// Checks items on every core with `method`; true where accepted.
+///
+/// The work runs on rayon's global pool, whose threads live as long as the
+/// process: a batch of the server's writer or a chunk of an import costs no
+/// thread start, and each worker keeps its allocator's warm heap (starting
+/// two threads a batch cost a fifth of the batch's checking time in page
+/// faults of fresh heaps; `docs/PERFORMANCE.md`).
 pub fn verify_parallel(items: &[Item<'_>], method: Method) -> Vec<bool> {
+    use rayon::prelude::*;
     let threads = cores().min(items.len().div_ceil(BATCH).max(1));
-    let per = items.len().div_ceil(threads.max(1)).max(1);
+    let Some(pool) = pool().filter(|_| threads > 1) else {
+        return guarded(items, method);
+    };
+    let per = items.len().div_ceil(threads).max(1);
+    let parts: Vec<Vec<bool>> =
+        pool.install(|| items.par_chunks(per).map(|c| guarded(c, method)).collect());
+    parts.concat()
+}
+
+/// The signature checkers: one thread per core, named `kifu-sig-N` (so a
+/// profile or `top -H` tells their time from the rest), started on first
+/// use. `None` if the threads could not be started: the caller then checks
+/// on its own thread.
+fn pool() -> Option<&'static rayon::ThreadPool> {
+    static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
+    POOL.get_or_init(|| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cores())
+            .thread_name(|i| format!("kifu-sig-{i}"))
+            .build()
+            .ok()
+    })
+    .as_ref()
+}
+
+/// `method` over `items`; a panic inside it accepts nothing.
+fn guarded(items: &[Item<'_>], method: Method) -> Vec<bool> {
     let f = match method {
         Method::OneByOne => verify_each,
         Method::Batch => verify_batch_exact,
     };
-    let mut out = Vec::with_capacity(items.len());
-    std::thread::scope(|s| {
-        let handles: Vec<_> = items.chunks(per).map(|c| s.spawn(move || f(c))).collect();
-        for (h, chunk) in handles.into_iter().zip(items.chunks(per)) {
-            match h.join() {
-                Ok(v) => out.extend(v),
-                // A panicking thread accepts nothing.
-                Err(_) => out.extend(std::iter::repeat_n(false, chunk.len())),
-            }
-        }
-    });
-    out
+    std::panic::catch_unwind(|| f(items)).unwrap_or_else(|_| vec![false; items.len()])
 }

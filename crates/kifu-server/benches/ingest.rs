@@ -10,7 +10,8 @@
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::sync::Arc;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -39,6 +40,8 @@ fn ingest(c: &mut Criterion) {
         .build()
         .expect("runtime");
 
+    // CPU time of each kind of thread while the clock runs.
+    let cpu: Mutex<(BTreeMap<String, u64>, u64)> = Mutex::default();
     let mut group = c.benchmark_group("ingest");
     group.sample_size(10);
     group.throughput(Throughput::Elements((SUBMITTERS * EVENTS_EACH) as u64));
@@ -63,6 +66,7 @@ fn ingest(c: &mut Criterion) {
                             .collect()
                     })
                     .collect();
+                let before = thread_cpu();
                 let started = Instant::now();
                 rt.block_on(async {
                     let tasks: Vec<_> = work
@@ -82,12 +86,62 @@ fn ingest(c: &mut Criterion) {
                     }
                 });
                 total += started.elapsed();
+                let after = thread_cpu();
+                let mut cpu = cpu.lock().unwrap();
+                for (k, v) in after {
+                    let was = before.get(&k).copied().unwrap_or(0);
+                    *cpu.0.entry(k).or_default() += v.saturating_sub(was);
+                }
+                cpu.1 += (SUBMITTERS * EVENTS_EACH) as u64;
             }
             total
         })
     });
     group.finish();
     report(&metrics);
+    let (cpu, records) = cpu.into_inner().unwrap();
+    if records > 0 && !cpu.is_empty() {
+        let all: u64 = cpu.values().sum();
+        eprintln!(
+            "CPU per record while timed, by thread: {:.1} µs in all",
+            all as f64 / 1e3 / records as f64
+        );
+        for (k, v) in &cpu {
+            eprintln!("  {k}: {:.1} µs", *v as f64 / 1e3 / records as f64);
+        }
+    }
+}
+
+/// CPU time (ns) of this process's threads, summed by thread name with any
+/// trailing number dropped (`kifu-sig-0` and `kifu-sig-1` are `kifu-sig`).
+/// Empty where `/proc` does not say.
+fn thread_cpu() -> BTreeMap<String, u64> {
+    let mut out = BTreeMap::new();
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return out;
+    };
+    for t in tasks.flatten() {
+        let (Ok(comm), Ok(stat)) = (
+            std::fs::read_to_string(t.path().join("comm")),
+            std::fs::read_to_string(t.path().join("schedstat")),
+        ) else {
+            continue;
+        };
+        let Some(ns) = stat
+            .split_whitespace()
+            .next()
+            .and_then(|n| n.parse::<u64>().ok())
+        else {
+            continue;
+        };
+        let name = comm
+            .trim()
+            .trim_end_matches(|c: char| c.is_ascii_digit())
+            .trim_end_matches('-')
+            .to_string();
+        *out.entry(name).or_default() += ns;
+    }
+    out
 }
 
 fn report(m: &Metrics) {
