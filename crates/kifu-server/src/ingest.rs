@@ -224,6 +224,11 @@ fn start_pipeline(
                 let outcome = store.make_durable(committed);
                 answer(&m, &published, outcome, next, replies);
             }
+            // Everything is answered: the staged records go into their
+            // games' runs, so that the store is left as a single writer
+            // leaves it. Should this fail, the records stay staged (and
+            // durable), and the next opening settles them.
+            let _ = store.settle();
         })?;
     Ok(vec![verify, commit, sync])
 }

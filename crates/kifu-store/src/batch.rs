@@ -63,11 +63,11 @@ enum Fit {
     Same,
 }
 
-struct Planned {
-    game: Hash,
-    seq: u64,
-    hash: Hash,
-    stored: Vec<u8>,
+pub(crate) struct Planned {
+    pub(crate) game: Hash,
+    pub(crate) seq: u64,
+    pub(crate) hash: Hash,
+    pub(crate) stored: Vec<u8>,
 }
 
 /// A batch whose envelopes and signatures are checked: the part of
@@ -246,12 +246,14 @@ impl Store {
             place[i] = Some(p);
         }
 
-        // One transaction for everything accepted.
+        // One transaction for everything accepted: the records as staged
+        // values (`staged.rs`: a few keys for the whole batch), the feed, the
+        // log and the counter.
         let committed: Result<(Vec<u64>, u64), String> = if let Err(e) = self.writable() {
             Err(e.to_string())
         } else {
-            let r = (&self.events, &self.feed, &self.meta, &self.tlog).transaction(
-                |(ev, fd, mt, tl)| {
+            let r = (&self.staged_tree, &self.feed, &self.meta, &self.tlog).transaction(
+                |(st, fd, mt, tl)| {
                     let mut next = match mt.get(FEED_NEXT)? {
                         Some(v) => parse_u64(&v).map_err(|e| {
                             ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
@@ -263,29 +265,21 @@ impl Store {
                     let first = next;
                     let mut places = Vec::with_capacity(planned.len() * crate::FEED_ENTRY);
                     for p in &planned {
-                        let key = event_key(&p.game, p.seq);
-                        // Placement linked this record to its game's head, so
-                        // nothing is stored at its place; were anything there
-                        // under its key, the batch is refused whole rather than
-                        // overwrite it. (A run holding this seq would hold the
-                        // head too, which the heads the write lock guards
-                        // rule out; checking it costs a point read a record.)
-                        let held = ev
-                            .insert(&key[..], crate::layout::event_value(&p.stored, next))?
-                            .is_some();
-                        if held {
-                            return Err(ConflictableTransactionError::Abort(Refuse::Damaged(
-                                format!(
-                                    "game {} seq {}: a record is already stored there",
-                                    hex::encode(&p.game[..8]),
-                                    p.seq
-                                ),
-                            )));
-                        }
-                        places.extend_from_slice(&key);
+                        places.extend_from_slice(&event_key(&p.game, p.seq));
                         log.append(next, &p.game, p.seq, &p.hash)?;
                         cursors.push(next);
                         next += 1;
+                    }
+                    // Placement linked each record to its game's head (the
+                    // heads the write lock guards are exact), so nothing is
+                    // stored at its place.
+                    let records: Vec<(&Hash, u64, &[u8])> = planned
+                        .iter()
+                        .map(|p| (&p.game, p.seq, p.stored.as_slice()))
+                        .collect();
+                    let values = crate::staged::values(first, &records);
+                    for (key, value) in values {
+                        st.insert(&key.to_be_bytes()[..], value)?;
                     }
                     if !planned.is_empty() {
                         mt.insert(FEED_NEXT, &next.to_be_bytes())?;
@@ -314,6 +308,13 @@ impl Store {
         // replay the whole chain from the store to learn who may sign
         // (`Store::standing`), a cost that grows with the game. Kept under
         // the write lock, so no other commit can leave an older one.
+        let mut committed = committed;
+        if let Ok((cursors, _)) = &committed {
+            // Readers find the batch's records staged from now on.
+            if let Err(e) = self.stage(&mut guard, &planned, cursors) {
+                committed = Err(e.to_string());
+            }
+        }
         if committed.is_ok() {
             // The heads this batch leaves, for the next commit.
             guard.heads.extend(heads.iter().map(|(g, h)| (*g, *h)));

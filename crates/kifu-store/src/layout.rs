@@ -98,12 +98,10 @@ pub(crate) fn entries(first: u64, v: &[u8]) -> Result<Vec<Entry>, StoreError> {
     let mut out = Vec::new();
     let mut pos = 4;
     while pos < v.len() {
-        let len: [u8; 4] = v
-            .get(pos..pos + 4)
-            .and_then(|b| b.try_into().ok())
-            .ok_or_else(|| damaged("truncated record length"))?;
-        let end = (u32::from_le_bytes(len) as usize)
-            .checked_add(pos + 4 + 64)
+        if v.len() < pos + 4 {
+            return Err(damaged("truncated record length"));
+        }
+        let end = entry_end(v, pos)
             .filter(|&e| e.checked_add(8).is_some_and(|c| c <= v.len()))
             .ok_or_else(|| damaged("truncated record"))?;
         let c: [u8; 8] = v[end..end + 8]
@@ -123,6 +121,14 @@ pub(crate) fn entries(first: u64, v: &[u8]) -> Result<Vec<Entry>, StoreError> {
         return Err(damaged("empty"));
     }
     Ok(out)
+}
+
+/// Where the stored record that begins at `pos` of `v` ends (its `u32` LE
+/// length, event bytes and 64-byte signature), if `v` holds all of it.
+pub(crate) fn entry_end(v: &[u8], pos: usize) -> Option<usize> {
+    let len: [u8; 4] = v.get(pos..pos.checked_add(4)?)?.try_into().ok()?;
+    let end = (u32::from_le_bytes(len) as usize).checked_add(pos.checked_add(4 + 64)?)?;
+    (end <= v.len()).then_some(end)
 }
 
 /// The entry for `seq` in the value under the key of seq `first`, if it

@@ -44,6 +44,7 @@ mod import;
 mod kv;
 mod layout;
 mod readonly;
+mod staged;
 mod sync;
 pub mod tlog;
 mod usage;
@@ -52,6 +53,8 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+use staged::StagedGame;
 
 use kifu_ledger::archive::ArchiveVerdict;
 use kifu_ledger::{
@@ -193,6 +196,12 @@ pub struct Store {
     meta: sled::Tree,
     tlog: sled::Tree,
     evidence: sled::Tree,
+    /// The server's batches, staged until settled (`staged.rs`).
+    staged_tree: sled::Tree,
+    /// Every staged record, read before `events` by every reader.
+    staged: std::sync::RwLock<staged::Staged>,
+    /// Staged records that start a settle.
+    settle_at: std::sync::atomic::AtomicUsize,
     sync: Arc<GroupSync>,
     genesis_cache: Mutex<HashMap<Hash, Arc<Genesis>>>,
     /// The standing at each game's head, once built.
@@ -386,6 +395,7 @@ impl Store {
         let meta = db.open_tree("meta")?;
         let tlog = db.open_tree(tlog::TREE)?;
         let evidence = db.open_tree("evidence")?;
+        let staged_tree = db.open_tree(staged::TREE)?;
         // sled 0.34 keeps its log in the file `db` inside the directory.
         let data_file = File::open(dir.join("db"))?;
         // Make the directory entries themselves durable once.
@@ -399,6 +409,9 @@ impl Store {
             meta,
             tlog,
             evidence,
+            staged_tree,
+            staged: std::sync::RwLock::new(staged::Staged::default()),
+            settle_at: std::sync::atomic::AtomicUsize::new(staged::SETTLE_AT),
             sync: Arc::new(GroupSync::new(data_file, dir)),
             genesis_cache: Mutex::new(HashMap::new()),
             standings: Mutex::new(HashMap::new()),
@@ -407,12 +420,21 @@ impl Store {
             durable_next: std::sync::atomic::AtomicU64::new(0),
             copy: None,
         };
+        store.load_staged()?;
         store.tlog_catch_up()?;
         if migrate {
             store.mark_layout_if_empty()?;
             store.migrate_layout()?;
+            // What a server left staged (`staged.rs`) goes into `events`,
+            // so a store opened for writing holds none.
+            store.settle()?;
         }
         Ok(store)
+    }
+
+    /// The staged records, for reading.
+    fn staged_read(&self) -> std::sync::RwLockReadGuard<'_, staged::Staged> {
+        self.staged.read().unwrap_or_else(|p| p.into_inner())
     }
 
     /// The data directory.
@@ -426,6 +448,9 @@ impl Store {
     ///
     /// Storage errors, a damaged head.
     pub fn head(&self, game: &Hash) -> Result<Option<Head>, StoreError> {
+        if let Some(h) = self.staged_read().games.get(game).and_then(|g| g.head()) {
+            return Ok(Some(h));
+        }
         // The game's last record (`layout.rs`: layout 3 keeps no separate
         // heads, which cost one more key written per record).
         let last = self
@@ -464,6 +489,9 @@ impl Store {
     /// Storage errors, a damaged key.
     pub fn games(&self) -> Result<Vec<Hash>, StoreError> {
         // Skips from each game's first record to the next game's.
+        // Staged first: a settle moves records into `events` before the
+        // staged ones are forgotten.
+        let staged: Vec<Hash> = self.staged_read().games.keys().copied().collect();
         let mut out = Vec::new();
         let mut from: Vec<u8> = Vec::new();
         while let Some(kv) = self.events.range(from.as_slice()..).next() {
@@ -474,6 +502,9 @@ impl Store {
             from = event_key(&g, u64::MAX).to_vec();
             from.push(0);
         }
+        out.extend(staged);
+        out.sort_unstable();
+        out.dedup();
         Ok(out)
     }
 
@@ -530,6 +561,9 @@ impl Store {
     ///
     /// Storage errors, a damaged value.
     pub fn get(&self, game: &Hash, seq: u64) -> Result<Option<Record>, StoreError> {
+        if let Some(r) = self.staged_read().get(game, seq) {
+            return Ok(Some(Record::from_stored(&r.stored)?));
+        }
         match self.find(game, seq)? {
             Some((v, e)) => Ok(Some(Record::from_stored(&v[e.at])?)),
             None => Ok(None),
@@ -544,16 +578,30 @@ impl Store {
     /// Storage errors, a damaged value.
     pub fn read(&self, game: &Hash, from: u64, to: Option<u64>) -> Result<Vec<Record>, StoreError> {
         let to = to.unwrap_or(u64::MAX);
-        // From the run that may hold `from`.
-        let start = event_key(game, layout::run_start(from));
-        let end = event_key(game, to);
+        // The staged records first (a settle writes `events` before it
+        // forgets them); `events` then only below them.
+        let staged: Option<StagedGame> = self.staged_read().games.get(game).cloned();
+        let below = staged.as_ref().map_or(u64::MAX, |g| g.first);
         let mut out = Vec::new();
-        for kv in self.events.range(start..=end) {
-            let (k, v) = kv?;
-            let (_, first) = parse_game_key(&k)?;
-            for e in layout::entries(first, &v)? {
-                if (from..=to).contains(&e.seq) {
-                    out.push(Record::from_stored(&v[e.at])?);
+        if from < below {
+            // From the run that may hold `from`.
+            let start = event_key(game, layout::run_start(from));
+            let end = event_key(game, to.min(below - 1));
+            for kv in self.events.range(start..=end) {
+                let (k, v) = kv?;
+                let (_, first) = parse_game_key(&k)?;
+                for e in layout::entries(first, &v)? {
+                    if (from..=to).contains(&e.seq) && e.seq < below {
+                        out.push(Record::from_stored(&v[e.at])?);
+                    }
+                }
+            }
+        }
+        if let Some(g) = staged {
+            for (i, r) in g.records.iter().enumerate() {
+                let seq = g.first + i as u64;
+                if (from..=to).contains(&seq) {
+                    out.push(Record::from_stored(&r.stored)?);
                 }
             }
         }
@@ -566,15 +614,38 @@ impl Store {
     ///
     /// Storage errors, a damaged value.
     pub fn all_records(&self) -> Result<Vec<Record>, StoreError> {
-        let mut out = Vec::new();
+        // The staged records first, as in `read`.
+        let staged: HashMap<Hash, StagedGame> = self.staged_read().games.clone();
+        let mut by_game: Vec<(Hash, Vec<Record>)> = Vec::new();
         for kv in self.events.iter() {
             let (k, v) = kv?;
-            let (_, first) = parse_game_key(&k)?;
+            let (game, first) = parse_game_key(&k)?;
+            let below = staged.get(&game).map_or(u64::MAX, |g| g.first);
+            if by_game.last().is_none_or(|(g, _)| g != &game) {
+                by_game.push((game, Vec::new()));
+            }
+            let Some((_, out)) = by_game.last_mut() else {
+                continue;
+            };
             for e in layout::entries(first, &v)? {
-                out.push(Record::from_stored(&v[e.at])?);
+                if e.seq < below {
+                    out.push(Record::from_stored(&v[e.at])?);
+                }
             }
         }
-        Ok(out)
+        for (game, g) in &staged {
+            let at = match by_game.binary_search_by(|(x, _)| x.cmp(game)) {
+                Ok(i) => i,
+                Err(i) => {
+                    by_game.insert(i, (*game, Vec::new()));
+                    i
+                }
+            };
+            for r in &g.records {
+                by_game[at].1.push(Record::from_stored(&r.stored)?);
+            }
+        }
+        Ok(by_game.into_iter().flat_map(|(_, r)| r).collect())
     }
 
     /// Number of records in the feed (and so in the store).
@@ -654,9 +725,17 @@ impl Store {
                 let i = usize::try_from(seq.checked_sub(*first)?).ok()?;
                 (g == &game).then(|| es.get(i).map(|e| &v[e.at.clone()]))?
             });
-            let record = match held {
-                Some(bytes) => Record::from_stored(bytes)?,
-                None => {
+            let staged = match held {
+                Some(_) => None,
+                None => self
+                    .staged_read()
+                    .get(&game, seq)
+                    .map(|r| Record::from_stored(&r.stored)),
+            };
+            let record = match (held, staged) {
+                (Some(bytes), _) => Record::from_stored(bytes)?,
+                (None, Some(r)) => r?,
+                (None, None) => {
                     // The value is read and parsed once, and a run kept.
                     let (v, first) = layout::candidate_with(&game, seq, |k| self.events.get(k))?
                         .ok_or_else(missing)?;
@@ -876,6 +955,11 @@ impl Store {
     /// The seq of the record with hash `hash` in `game`, searching from the
     /// head back.
     fn seq_of(&self, game: &Hash, hash: &Hash) -> Result<Option<u64>, StoreError> {
+        if let Some(g) = self.staged_read().games.get(game) {
+            if let Some(i) = g.records.iter().rposition(|r| &r.hash == hash) {
+                return Ok(Some(g.first + i as u64));
+            }
+        }
         let start = event_key(game, 0);
         let end = event_key(game, u64::MAX);
         for kv in self.events.range(start..=end).rev() {
@@ -966,6 +1050,9 @@ impl Store {
         let runs = how == Write::Runs;
         self.writable()?;
         let mut guard = self.write_lock.lock().unwrap_or_else(|p| p.into_inner());
+        // This path writes `events` directly and checks retries there: the
+        // server's staged records go first (`staged.rs`).
+        self.settle_locked(&mut guard)?;
         // The heads as stored, under the write lock (no other commit can
         // move them meanwhile).
         let mut before: HashMap<Hash, Option<Head>> = HashMap::new();
@@ -1126,6 +1213,9 @@ impl Store {
                 hex::encode(game)
             ))
         };
+        if let Some(r) = self.staged_read().get(game, seq) {
+            return Ok(r.cursor);
+        }
         let (_, e) = self.find(game, seq)?.ok_or_else(missing)?;
         match e.cursor {
             Some(c) => Ok(c),

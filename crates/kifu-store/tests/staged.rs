@@ -1,0 +1,258 @@
+//! Staged appends (`staged.rs`): the batch writer's records are found by
+//! every read while staged, after a settle, after reopening, and in a
+//! read-only copy; settles merge with what a window holds; retries of a
+//! staged record are recognised.
+
+use kifu_ledger::testkit::{Cast, ChainBuilder};
+use kifu_ledger::{Body, Color, Hash, Record};
+use kifu_store::Store;
+
+/// Reopens a store just dropped: sled's threads may hold its lock for a
+/// moment after the handle is gone.
+fn reopen(dir: &std::path::Path) -> Store {
+    for _ in 0..200 {
+        if let Ok(s) = Store::open(dir) {
+            return s;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    Store::open(dir).unwrap()
+}
+
+fn press(c: &mut ChainBuilder, cast: &Cast, i: usize) -> Record {
+    let player = if i % 2 == 0 {
+        Color::Black
+    } else {
+        Color::White
+    };
+    c.push(&cast.recorder, Body::ClockPressed { player })
+        .clone()
+}
+
+/// Everything a reader can ask of the store about `games`.
+#[derive(Debug, PartialEq)]
+struct View {
+    games: Vec<Hash>,
+    heads: Vec<Option<kifu_ledger::Head>>,
+    whole: Vec<Vec<Record>>,
+    middles: Vec<Vec<Record>>,
+    each: Vec<Vec<(Option<Record>, u64)>>,
+    all: Vec<Record>,
+    feed: Vec<(u64, Hash, u64, Record)>,
+    feed_from_middle: Vec<u64>,
+    len: usize,
+}
+
+fn view(s: &Store, games: &[Hash]) -> View {
+    let each = games
+        .iter()
+        .map(|g| {
+            let head = s.head(g).unwrap().map_or(0, |h| h.seq);
+            (0..=head + 1)
+                .map(|seq| {
+                    let r = s.get(g, seq).unwrap();
+                    let c = if r.is_some() {
+                        s.cursor_of(g, seq).unwrap()
+                    } else {
+                        u64::MAX
+                    };
+                    (r, c)
+                })
+                .collect()
+        })
+        .collect();
+    View {
+        games: s.games().unwrap(),
+        heads: games.iter().map(|g| s.head(g).unwrap()).collect(),
+        whole: games.iter().map(|g| s.read(g, 0, None).unwrap()).collect(),
+        middles: games
+            .iter()
+            .map(|g| s.read(g, 5, Some(37)).unwrap())
+            .collect(),
+        each,
+        all: s.all_records().unwrap(),
+        feed: s
+            .feed(None, usize::MAX)
+            .unwrap()
+            .into_iter()
+            .map(|f| (f.cursor, f.game, f.seq, f.record))
+            .collect(),
+        feed_from_middle: s
+            .feed(Some(17), 40)
+            .unwrap()
+            .into_iter()
+            .map(|f| f.cursor)
+            .collect(),
+        len: s.len(),
+    }
+}
+
+/// Four games: two with records written by single appends first (so the
+/// settle meets windows that already hold records), two begun in batches;
+/// then batches mixing records of all four.
+fn staged_store(dir: &std::path::Path) -> (Store, Vec<ChainBuilder>) {
+    let store = Store::open(dir).unwrap();
+    let cast = Cast::new();
+    let mut chains: Vec<ChainBuilder> = (0..4)
+        .map(|i| ChainBuilder::start(&cast.referee, cast.genesis(&format!("board {i}")), 0))
+        .collect();
+    for c in chains.iter_mut().take(2) {
+        store.append(c.records[0].clone()).unwrap();
+        for i in 0..7 {
+            let r = press(c, &cast, i);
+            store.append(r).unwrap();
+        }
+    }
+    let first: Vec<Record> = chains[2..].iter().map(|c| c.records[0].clone()).collect();
+    let out = store.append_each(first);
+    assert!(out.results.iter().all(|r| r.as_ref().unwrap().new));
+    for round in 0..40 {
+        let mut batch = Vec::new();
+        for (k, c) in chains.iter_mut().enumerate() {
+            // Uneven: some games get several records a batch.
+            for _ in 0..=(round + k) % 3 {
+                batch.push(press(c, &cast, round));
+            }
+        }
+        let out = store.append_each(batch);
+        assert!(out.results.iter().all(|r| r.as_ref().unwrap().new));
+    }
+    (store, chains)
+}
+
+#[test]
+fn every_read_agrees_staged_settled_reopened_and_copied() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, chains) = staged_store(dir.path());
+    let games: Vec<Hash> = chains.iter().map(|c| c.game).collect();
+    assert!(store.staged_records() > 200, "the batches are staged");
+    let staged = view(&store, &games);
+    // What the chains hold, read back in order.
+    for (c, got) in chains.iter().zip(&staged.whole) {
+        assert_eq!(got, &c.records);
+    }
+    assert_eq!(
+        staged.len,
+        chains.iter().map(|c| c.records.len()).sum::<usize>()
+    );
+    assert_eq!(staged.feed.len(), staged.len);
+    assert!(staged.feed.iter().enumerate().all(|(i, f)| f.0 == i as u64));
+    assert!(kifu_ledger::verify_records(&staged.all).ok());
+
+    // Left staged on disk: a read-only copy reads them as staged.
+    drop(store);
+    let tmp = tempfile::tempdir().unwrap();
+    let (copy, _) = Store::open_copy(dir.path(), tmp.path()).unwrap();
+    assert!(copy.staged_records() > 200);
+    assert_eq!(view(&copy, &games), staged);
+    drop(copy);
+
+    // Opening for writing settles them.
+    let store = reopen(dir.path());
+    assert_eq!(store.staged_records(), 0);
+    assert_eq!(view(&store, &games), staged);
+    let usage = store.usage().unwrap();
+    let tree = |n: &str| usage.trees.iter().find(|t| t.name == n).map(|t| t.keys);
+    assert_eq!(tree("staged"), Some(0), "no staged value is left");
+    // Settled into runs: far fewer keys than records.
+    let events = tree("events").unwrap();
+    assert!(
+        (events as usize) * 4 < staged.len,
+        "{events} keys for {} records",
+        staged.len
+    );
+    drop(store);
+    assert_eq!(view(&reopen(dir.path()), &games), staged);
+}
+
+#[test]
+fn an_explicit_settle_changes_no_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let (store, chains) = staged_store(dir.path());
+    let games: Vec<Hash> = chains.iter().map(|c| c.game).collect();
+    let before = view(&store, &games);
+    store.settle().unwrap();
+    assert_eq!(store.staged_records(), 0);
+    assert_eq!(view(&store, &games), before);
+}
+
+#[test]
+fn the_writer_settles_by_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    store.set_settle_at(50);
+    let cast = Cast::new();
+    let mut chains: Vec<ChainBuilder> = (0..3)
+        .map(|i| ChainBuilder::start(&cast.referee, cast.genesis(&format!("g{i}")), 0))
+        .collect();
+    store.append_each(chains.iter().map(|c| c.records[0].clone()).collect());
+    let mut peak = 0;
+    for round in 0..100 {
+        let batch: Vec<Record> = chains.iter_mut().map(|c| press(c, &cast, round)).collect();
+        assert!(store.append_each(batch).results.iter().all(|r| r.is_ok()));
+        peak = peak.max(store.staged_records());
+    }
+    assert!(peak < 50, "settled at 50 staged records (peak {peak})");
+    for c in &chains {
+        assert_eq!(store.read(&c.game, 0, None).unwrap(), c.records);
+    }
+    assert!(kifu_ledger::verify_records(&store.all_records().unwrap()).ok());
+}
+
+#[test]
+fn a_single_append_after_staged_records_merges_into_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let cast = Cast::new();
+    let mut c = ChainBuilder::start(&cast.referee, cast.genesis("merge"), 0);
+    store.append(c.records[0].clone()).unwrap();
+    for i in 0..3 {
+        store.append(press(&mut c, &cast, i)).unwrap();
+    }
+    let batch: Vec<Record> = (3..10).map(|i| press(&mut c, &cast, i)).collect();
+    store.append_each(batch);
+    assert_eq!(store.staged_records(), 7);
+    // The single append settles first: one window, one run.
+    let last = press(&mut c, &cast, 10);
+    let a = store.append(last).unwrap();
+    assert_eq!(a.seq, 11);
+    assert_eq!(store.staged_records(), 0);
+    assert_eq!(store.read(&c.game, 0, None).unwrap(), c.records);
+    let usage = store.usage().unwrap();
+    let events = usage.trees.iter().find(|t| t.name == "events").unwrap();
+    // Seqs 0 to 10 in the run of window 0, seq 11 on its own.
+    assert_eq!(events.keys, 2);
+    for seq in 0..=11 {
+        assert_eq!(store.cursor_of(&c.game, seq).unwrap(), seq);
+    }
+}
+
+#[test]
+fn a_retried_staged_record_is_recognised() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let cast = Cast::new();
+    let mut c = ChainBuilder::start(&cast.referee, cast.genesis("retry"), 0);
+    store.append_each(vec![c.records[0].clone()]);
+    let r = press(&mut c, &cast, 0);
+    let first = store.append_each(vec![r.clone()]);
+    let first = first.results[0].as_ref().unwrap().clone();
+    assert!(first.new);
+    assert!(store.staged_records() > 0);
+    let again = store.append_each(vec![r]);
+    let again = again.results[0].as_ref().unwrap();
+    assert!(!again.new);
+    assert_eq!((again.seq, again.cursor), (first.seq, first.cursor));
+    // A different record at the same place is a conflict.
+    let mut other = ChainBuilder::start(&cast.referee, cast.genesis("retry"), 0);
+    assert_eq!(other.game, c.game);
+    let conflicting = other.push(
+        &cast.recorder,
+        Body::ClockPressed {
+            player: Color::White,
+        },
+    );
+    let out = store.append_each(vec![conflicting.clone()]);
+    assert!(out.results[0].is_err());
+    assert_eq!(store.head(&c.game).unwrap(), Some(c.head));
+}
