@@ -1,7 +1,15 @@
 //! How a record is kept in the `events` tree, and the migration of stores
 //! written in earlier layouts.
 //!
-//! Layout 4 (this version) is layout 3 where a value may also be a *run*:
+//! Layout 5 (this version) is layout 4 with a `staged` tree: the server's
+//! batch writer keeps a batch's records there, a few values for the whole
+//! batch, until they are settled into `events` (`staged.rs`). Opening a
+//! store for writing settles them, so a store that was closed, or opened
+//! since, holds none; a version before layout 5 does not look in the tree,
+//! and finds the feed pointing at records it cannot read in a store that a
+//! killed server left with staged records and that no later version opened.
+//!
+//! Layout 4 is layout 3 where a value may also be a *run*:
 //! several records of one game in sequence under the key of the first, so
 //! that a bulk write (an import) costs sled one key for many records
 //! instead of one each (sled's cost is per key written). A run begins at a
@@ -40,7 +48,7 @@ use crate::{Refuse, Store, StoreError};
 /// The `meta` key holding the layout number.
 const LAYOUT_KEY: &[u8] = b"layout";
 /// The layout this version writes.
-pub(crate) const LAYOUT: u64 = 4;
+pub(crate) const LAYOUT: u64 = 5;
 /// A run's first seq is a multiple of this, and it holds at most this many
 /// records.
 pub const RUN: u64 = 32;

@@ -88,11 +88,11 @@ fn a_store_of_the_previous_layout_reads_verifies_and_is_migrated() {
     // after reopening.
     {
         let s = Store::open(&data).unwrap();
-        assert_eq!(s.layout().unwrap(), 4);
+        assert_eq!(s.layout().unwrap(), 5);
         check(&s);
     }
     let s = Store::open(&data).unwrap();
-    assert_eq!(s.layout().unwrap(), 4);
+    assert_eq!(s.layout().unwrap(), 5);
     check(&s);
 }
 

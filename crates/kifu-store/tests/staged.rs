@@ -256,3 +256,138 @@ fn a_retried_staged_record_is_recognised() {
     assert!(out.results[0].is_err());
     assert_eq!(store.head(&c.game).unwrap(), Some(c.head));
 }
+
+/// The child of [`acknowledged_staged_records_survive_sigkill`]: appends
+/// batches to six games through the batch writer's path, settling every 97
+/// staged records, and prints `acked GAME SEQ HASH` for each record once
+/// its batch is durable, until it is killed.
+#[test]
+fn staged_crash_child() {
+    let Some(dir) = std::env::var_os("KIFU_STAGED_CRASH_CHILD") else {
+        return;
+    };
+    let cast = Cast::new();
+    let store = Store::open(std::path::Path::new(&dir)).unwrap();
+    store.set_settle_at(97);
+    let mut chains: Vec<ChainBuilder> = Vec::new();
+    let mut geneses = Vec::new();
+    for i in 0..6 {
+        let fresh = ChainBuilder::start(&cast.referee, cast.genesis(&format!("crash {i}")), 0);
+        match store.head(&fresh.game).unwrap() {
+            Some(head) => chains.push(ChainBuilder {
+                game: fresh.game,
+                head,
+                records: store.read(&fresh.game, 0, None).unwrap(),
+                at_ms: head.seq * 1000,
+            }),
+            None => {
+                geneses.push(fresh.records[0].clone());
+                chains.push(fresh);
+            }
+        }
+    }
+    if !geneses.is_empty() {
+        assert!(store.append_each(geneses).results.iter().all(|r| r.is_ok()));
+    }
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    for round in 0.. {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let mut batch = Vec::new();
+        for (k, c) in chains.iter_mut().enumerate() {
+            for _ in 0..(x >> (k * 3)) % 4 {
+                batch.push(press(c, &cast, round));
+            }
+        }
+        let out = store.append_each(batch);
+        let mut lines = String::new();
+        for r in &out.results {
+            let a = r.as_ref().unwrap();
+            lines.push_str(&format!(
+                "acked {} {} {}\n",
+                hex::encode(a.game),
+                a.seq,
+                hex::encode(a.hash)
+            ));
+        }
+        use std::io::Write;
+        let mut so = std::io::stdout().lock();
+        so.write_all(lines.as_bytes()).unwrap();
+        so.flush().unwrap();
+    }
+}
+
+/// A writer staging batches and settling them is killed with SIGKILL at
+/// eight moments: each time the store reopens (settling what was staged),
+/// verifies, and holds every record whose batch was acknowledged.
+#[test]
+fn acknowledged_staged_records_survive_sigkill() {
+    use std::io::{BufRead, BufReader};
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut total = 0;
+    for round in 0..8 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let delay = std::time::Duration::from_millis(150 + x % 400);
+        let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "staged_crash_child",
+                "--nocapture",
+                "--test-threads",
+                "1",
+            ])
+            .env("KIFU_STAGED_CRASH_CHILD", &data)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let reader = std::thread::spawn(move || {
+            let mut acked = Vec::new();
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let Some(i) = line.find("acked ") else {
+                    continue;
+                };
+                let parts: Vec<String> = line[i..].split_whitespace().map(str::to_string).collect();
+                if parts.len() == 4 && parts[3].len() == 64 {
+                    acked.push((
+                        parts[1].clone(),
+                        parts[2].parse::<u64>().unwrap(),
+                        parts[3].clone(),
+                    ));
+                }
+            }
+            acked
+        });
+        std::thread::sleep(delay);
+        child.kill().unwrap(); // SIGKILL on Unix
+        child.wait().unwrap();
+        let acked = reader.join().unwrap();
+        total += acked.len();
+        let store = reopen(&data);
+        assert_eq!(
+            store.staged_records(),
+            0,
+            "round {round}: settled on opening"
+        );
+        let report = kifu_ledger::verify_records(&store.all_records().unwrap());
+        assert!(report.ok(), "round {round}: {:?}", report.problems);
+        for (game, seq, hash) in &acked {
+            let game: Hash = hex::decode(game).unwrap().try_into().unwrap();
+            let r = store
+                .get(&game, *seq)
+                .unwrap()
+                .unwrap_or_else(|| panic!("round {round}: acknowledged seq {seq} lost"));
+            assert_eq!(&hex::encode(r.hash()), hash, "round {round}: seq {seq}");
+        }
+        assert_eq!(store.feed(None, usize::MAX).unwrap().len(), store.len());
+    }
+    assert!(total > 500, "the child acknowledged records ({total})");
+    eprintln!("8 kills, {total} acknowledged staged records, none lost");
+}
