@@ -293,6 +293,12 @@ fn the_demo_recorded_through_the_server_and_its_feed_followed_across_disconnects
         )),
         "{metrics}"
     );
+    // Every record came through the batch writer, so it is staged (far
+    // fewer than a settle's 16,384).
+    assert!(
+        metrics.contains(&format!("kifu_staged_records {total}\n")),
+        "{metrics}"
+    );
 
     // The replay page for a browser, from the binary itself.
     for path in [

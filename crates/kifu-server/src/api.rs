@@ -450,7 +450,12 @@ pub async fn healthz(State(app): State<Arc<App>>) -> Json<Value> {
 pub async fn metrics(State(app): State<Arc<App>>) -> Response {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        app.metrics.render() + &crate::tlog_api::render_metrics(&app),
+        app.metrics.render()
+            + &format!(
+                "# HELP kifu_staged_records Records the batch writer has staged, not yet settled into their games' runs.\n# TYPE kifu_staged_records gauge\nkifu_staged_records {}\n",
+                app.store.staged_records()
+            )
+            + &crate::tlog_api::render_metrics(&app),
     )
         .into_response()
 }
