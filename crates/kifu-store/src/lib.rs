@@ -55,6 +55,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use staged::StagedGame;
+pub use staged::SETTLE_AT;
 
 use kifu_ledger::archive::ArchiveVerdict;
 use kifu_ledger::{

@@ -157,12 +157,12 @@ pub(crate) fn values<'a>(first: u64, records: &[(&'a Hash, u64, &'a [u8])]) -> V
     out
 }
 
-/// The records of one staged value under key `first`: game, seq, the
-/// stored bytes' range in the value, and cursor.
-pub(crate) fn parse(
-    first: u64,
-    v: &[u8],
-) -> Result<Vec<(Hash, u64, std::ops::Range<usize>, u64)>, StoreError> {
+/// One record of a staged value: game, seq, the stored bytes' range in the
+/// value, and cursor.
+pub(crate) type Place = (Hash, u64, std::ops::Range<usize>, u64);
+
+/// The records of one staged value under key `first`.
+pub(crate) fn parse(first: u64, v: &[u8]) -> Result<Vec<Place>, StoreError> {
     let damaged = |what: &str| StoreError::Damaged(format!("staged value {first}: {what}"));
     let mut out = Vec::new();
     let mut pos = 0;
@@ -244,7 +244,7 @@ impl Store {
         Ok(())
     }
 
-    /// Sets how many staged records start a settle ([`SETTLE_AT`] unless
+    /// Sets how many staged records start a settle ([`crate::SETTLE_AT`] unless
     /// set): a test settles often with a small number.
     pub fn set_settle_at(&self, records: usize) {
         self.settle_at

@@ -20,7 +20,7 @@ fn reopen(dir: &std::path::Path) -> Store {
 }
 
 fn press(c: &mut ChainBuilder, cast: &Cast, i: usize) -> Record {
-    let player = if i % 2 == 0 {
+    let player = if i.is_multiple_of(2) {
         Color::Black
     } else {
         Color::White
@@ -236,7 +236,7 @@ fn a_retried_staged_record_is_recognised() {
     store.append_each(vec![c.records[0].clone()]);
     let r = press(&mut c, &cast, 0);
     let first = store.append_each(vec![r.clone()]);
-    let first = first.results[0].as_ref().unwrap().clone();
+    let first = *first.results[0].as_ref().unwrap();
     assert!(first.new);
     assert!(store.staged_records() > 0);
     let again = store.append_each(vec![r]);
