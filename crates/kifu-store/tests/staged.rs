@@ -391,3 +391,110 @@ fn acknowledged_staged_records_survive_sigkill() {
     assert!(total > 500, "the child acknowledged records ({total})");
     eprintln!("8 kills, {total} acknowledged staged records, none lost");
 }
+
+/// Every way a reader reaches a game gives `records`.
+fn reads_as(s: &Store, game: &Hash, records: &[Record]) -> Result<(), String> {
+    let n = records.len() as u64;
+    if s.read(game, 0, None).unwrap() != records {
+        return Err("read".into());
+    }
+    let head = s.head(game).unwrap().ok_or("no head")?;
+    if (head.seq, head.hash) != (n - 1, records[records.len() - 1].hash()) {
+        return Err(format!("head {head:?}"));
+    }
+    for (i, r) in records.iter().enumerate() {
+        if s.get(game, i as u64).unwrap().as_ref() != Some(r) {
+            return Err(format!("get {i}"));
+        }
+    }
+    for from in [0, 1, 31, 32, 33, n / 2, n - 1] {
+        if from >= n {
+            continue;
+        }
+        let to = (from + 40).min(n + 2);
+        let want: Vec<Record> = records
+            .iter()
+            .skip(from as usize)
+            .take((to - from + 1) as usize)
+            .cloned()
+            .collect();
+        if s.read(game, from, Some(to)).unwrap() != want {
+            return Err(format!("read {from}..={to}"));
+        }
+    }
+    for f in s.feed(None, usize::MAX).unwrap() {
+        if &f.game == game {
+            if s.cursor_of(game, f.seq).unwrap() != f.cursor {
+                return Err(format!("cursor of {}", f.seq));
+            }
+            if f.record != records[f.seq as usize] {
+                return Err(format!("feed record {}", f.seq));
+            }
+        }
+    }
+    if !s.games().unwrap().contains(game) {
+        return Err("games".into());
+    }
+    Ok(())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// A game written in parts, each by single appends, the batch writer
+    /// (staged, beside a second game's records) or an import, with settles
+    /// at any threshold and reopenings between parts, reads record by record
+    /// as it was built, after every part.
+    #[test]
+    fn any_mix_of_staged_single_and_imported_parts_reads_the_same(
+        moves in 20u16..120,
+        parts in proptest::collection::vec((0u8..3, 1usize..40, 0u8..4), 1..8),
+        settle_at in 1usize..80,
+    ) {
+        let cast = Cast::new();
+        let g = kifu_ledger::testkit::moves_game(&cast, "mix", moves);
+        let mut other = ChainBuilder::start(&cast.referee, cast.genesis("beside"), 0);
+        let d = tempfile::tempdir().unwrap();
+        let mut s = Store::open(d.path()).unwrap();
+        s.set_settle_at(settle_at);
+        s.append_each(vec![other.records[0].clone()]);
+        let n = g.records.len();
+        let mut done = 0;
+        for (k, (how, len, then)) in parts.iter().enumerate() {
+            if done == n {
+                break;
+            }
+            let part = &g.records[done..(done + len).min(n)];
+            match how {
+                0 => {
+                    s.append_batch(part.to_vec()).unwrap();
+                }
+                1 => {
+                    let mut batch = part.to_vec();
+                    batch.insert(batch.len() / 2, press(&mut other, &cast, k));
+                    let out = s.append_each(batch);
+                    proptest::prop_assert!(out.results.iter().all(|r| r.is_ok()), "{:?}", out.results);
+                }
+                _ => {
+                    let bytes = kifu_ledger::archive::write(&g.records[..done + part.len()]);
+                    let v = kifu_ledger::archive::verify_archive_unsigned(&bytes).unwrap();
+                    s.import_checking(&v, &mut |_, _| {}).unwrap();
+                }
+            }
+            done += part.len();
+            match then {
+                0 => s.settle().unwrap(),
+                1 => {
+                    drop(s);
+                    s = reopen(d.path());
+                    s.set_settle_at(settle_at);
+                }
+                _ => {}
+            }
+            let r = reads_as(&s, &g.game, &g.records[..done]);
+            proptest::prop_assert!(r.is_ok(), "part {k}: {:?}", r);
+            let r = reads_as(&s, &other.game, &other.records);
+            proptest::prop_assert!(r.is_ok(), "part {k}, the other game: {:?}", r);
+        }
+        proptest::prop_assert!(kifu_ledger::verify_records(&s.all_records().unwrap()).ok());
+    }
+}
