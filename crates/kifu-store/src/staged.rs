@@ -210,7 +210,8 @@ impl Store {
 
     /// Keeps in memory the records of a batch just committed as staged
     /// values from cursor `cursors[0]` (with the write lock held), and
-    /// settles when [`SETTLE_AT`] are staged.
+    /// settles when [`SETTLE_AT`] are staged. Fails only when a record does
+    /// not follow its game's staged records (a damaged store).
     pub(crate) fn stage(
         &self,
         lock: &mut WriteHeads,
@@ -239,7 +240,10 @@ impl Store {
             s.count
         };
         if count >= self.settle_at.load(std::sync::atomic::Ordering::Relaxed) {
-            self.settle_locked(lock)?;
+            // The batch is committed whatever happens here: a settle that
+            // fails leaves the records staged (and durable once synced),
+            // and the next commit tries again.
+            let _ = self.settle_locked(lock);
         }
         Ok(())
     }
