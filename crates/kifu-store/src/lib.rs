@@ -23,6 +23,11 @@
 //! which sled never syncs; the group commit syncs every new blob file and the
 //! `blobs` directory before the data file, so an acknowledgement covers them.
 //!
+//! The server's batch writer ([`Store::commit_prepared`]) stages a batch's
+//! records as a few values of a `staged` tree instead of one key each, keeps
+//! them in memory for every read, and settles them into their games' runs
+//! every [`SETTLE_AT`] records (`staged.rs`).
+//!
 //! Forks are never discarded: a validly signed record that contradicts the
 //! stored chain (from an import) is kept in the `evidence` tree, outside the
 //! chain, and [`Store::records_for_verification`] returns it with the chain
