@@ -159,28 +159,53 @@ async fn mirror_loop(
 /// durable batch, each checked against its chain as stored so far (a batch
 /// may continue a game begun in an earlier one, which an archive import
 /// would refuse as incomplete).
+///
+/// Another writer of the same store (a mirror process's import still running
+/// on a blocking thread when the next one starts) can store some of the
+/// records between the look-up and the append, which then fails as a
+/// conflict: the records are looked up again and the rest appended, for as
+/// long as each look-up finds fewer records left to write. A record that
+/// really conflicts with the stored chain fails once nothing else moves.
 fn import_records(store: &Store, records: &[Record]) -> Result<ImportReport, StoreError> {
-    let mut out = ImportReport::default();
-    let mut fresh = Vec::with_capacity(records.len());
-    let mut games = std::collections::HashSet::new();
-    for r in records {
-        let h = r.header()?;
-        let game = if h.seq == 0 { r.hash() } else { h.chain };
-        match store.get(&game, h.seq)? {
-            Some(stored) if &stored == r => out.already_present += 1,
-            _ => {
-                if !fresh.contains(r) {
-                    games.insert(game);
-                    fresh.push(r.clone());
+    let mut conflict: Option<(usize, StoreError)> = None;
+    loop {
+        let mut out = ImportReport::default();
+        let mut fresh = Vec::with_capacity(records.len());
+        let mut games = std::collections::HashSet::new();
+        for r in records {
+            let h = r.header()?;
+            let game = if h.seq == 0 { r.hash() } else { h.chain };
+            match store.get(&game, h.seq)? {
+                Some(stored) if &stored == r => out.already_present += 1,
+                _ => {
+                    if !fresh.contains(r) {
+                        games.insert(game);
+                        fresh.push(r.clone());
+                    }
                 }
             }
         }
+        if fresh.is_empty() {
+            return Ok(out);
+        }
+        if let Some((left, e)) = conflict.take() {
+            if fresh.len() >= left {
+                return Err(e);
+            }
+        }
+        let left = fresh.len();
+        match store.append_batch(fresh) {
+            Ok(written) => {
+                out.written = written.len() as u64;
+                out.games = games.len();
+                return Ok(out);
+            }
+            Err(e @ StoreError::Ledger(kifu_ledger::LedgerError::Conflict { .. })) => {
+                conflict = Some((left, e));
+            }
+            Err(e) => return Err(e),
+        }
     }
-    if !fresh.is_empty() {
-        out.written = store.append_batch(fresh)?.len() as u64;
-        out.games = games.len();
-    }
-    Ok(out)
 }
 
 async fn blocking<T: Send + 'static>(
@@ -269,5 +294,76 @@ fn ahead_of_store(store: &Store, record: &Record) -> bool {
         Ok(None) => seq > 0,
         Ok(Some(h)) => seq > h.seq + 1,
         Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_ledger::testkit::{moves_game, Cast};
+
+    /// Another writer stores the same game record by record while a
+    /// history is imported: the import never fails, and the store ends
+    /// with the game once (each conflict is met by looking up again).
+    #[test]
+    fn an_import_racing_another_writer_of_the_same_records_completes() {
+        let cast = Cast::new();
+        for round in 0..20 {
+            let dir = tempfile::tempdir().unwrap();
+            let store = Arc::new(Store::open(dir.path()).unwrap());
+            let g = moves_game(&cast, &format!("race {round}"), 30);
+            store.append(g.records[0].clone()).unwrap();
+            let other = {
+                let store = store.clone();
+                let records = g.records.clone();
+                std::thread::spawn(move || {
+                    for r in &records[1..] {
+                        store.append(r.clone()).unwrap();
+                    }
+                })
+            };
+            let report = import_records(&store, &g.records);
+            other.join().unwrap();
+            let report = report.unwrap_or_else(|e| panic!("round {round}: {e}"));
+            assert_eq!(
+                report.written + report.already_present,
+                g.records.len() as u64,
+                "round {round}"
+            );
+            assert_eq!(store.read(&g.game, 0, None).unwrap(), g.records);
+        }
+    }
+
+    /// A record that differs from the stored one at its place fails.
+    #[test]
+    fn a_record_conflicting_with_the_stored_chain_fails() {
+        let cast = Cast::new();
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let g = moves_game(&cast, "fork", 4);
+        store.append_batch(g.records.clone()).unwrap();
+        let mut fork = kifu_ledger::testkit::ChainBuilder::start(
+            &cast.referee,
+            cast.genesis("fork"),
+            1_767_225_600_000,
+        );
+        assert_eq!(fork.game, g.game);
+        let other = fork
+            .push(
+                &cast.recorder,
+                kifu_ledger::Body::ClockPressed {
+                    player: kifu_ledger::Color::White,
+                },
+            )
+            .clone();
+        assert_ne!(other, g.records[1]);
+        let e = import_records(&store, &[g.records[0].clone(), other]).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                StoreError::Ledger(kifu_ledger::LedgerError::Conflict { .. })
+            ),
+            "{e}"
+        );
     }
 }
