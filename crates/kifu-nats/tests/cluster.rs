@@ -228,14 +228,30 @@ async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
         },
     )
     .await;
-    wait_until(
-        "the mirror to hold everything",
-        // Records delivered to the mirror that was killed come again only
-        // after JetStream's ack wait (30 s), possibly more than once.
-        Duration::from_secs(150),
-        || mirror_store.len() as u64 >= total,
-    )
-    .await;
+    // Records delivered to the mirror that was killed come again only after
+    // JetStream's ack wait (30 s), possibly more than once. Should they not,
+    // the failure says what each mirror did.
+    let started = Instant::now();
+    while (mirror_store.len() as u64) < total {
+        let say = |s: &MirrorStatus| {
+            format!(
+                "written {}, already present {}, refused {} (last: {:?}), acknowledged up to stream seq {}",
+                s.written.load(Ordering::Relaxed),
+                s.already_present.load(Ordering::Relaxed),
+                s.refused.load(Ordering::Relaxed),
+                s.last_refusal.lock().map(|l| l.clone()).unwrap_or_default(),
+                s.acked_stream_seq.load(Ordering::Relaxed),
+            )
+        };
+        assert!(
+            started.elapsed() < Duration::from_secs(150),
+            "timed out waiting for the mirror to hold everything: {} of {total}; first mirror: {}; second mirror: {}",
+            mirror_store.len(),
+            say(&first_mirror_status),
+            say(&mirror_status),
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 
     println!(
         "venue A: {} new, {} repeats dropped; venue B: {} new, {} repeats dropped; mirror: {} written, {} already present",
