@@ -67,6 +67,8 @@ pub(crate) struct Planned {
     pub(crate) game: Hash,
     pub(crate) seq: u64,
     pub(crate) hash: Hash,
+    /// The stored bytes, until the commit stages them (`Store::stage` takes
+    /// them).
     pub(crate) stored: Vec<u8>,
 }
 
@@ -311,7 +313,7 @@ impl Store {
         let mut committed = committed;
         if let Ok((cursors, _)) = &committed {
             // Readers find the batch's records staged from now on.
-            if let Err(e) = self.stage(&mut guard, &planned, cursors) {
+            if let Err(e) = self.stage(&mut guard, &mut planned, cursors) {
                 committed = Err(e.to_string());
             }
         }

@@ -93,8 +93,6 @@ pub(crate) struct Staged {
     pub games: HashMap<Hash, StagedGame>,
     /// Keys (first cursors) of the staged values, in the order written.
     pub keys: Vec<u64>,
-    /// Records staged.
-    pub count: usize,
 }
 
 impl Staged {
@@ -112,8 +110,12 @@ impl Staged {
             )));
         }
         g.records.push(rec);
-        self.count += 1;
         Ok(())
+    }
+
+    /// Records staged.
+    pub fn count(&self) -> usize {
+        self.games.values().map(|g| g.records.len()).sum()
     }
 
     /// The record at `seq` of `game`, if staged.
@@ -212,10 +214,13 @@ impl Store {
     /// values from cursor `cursors[0]` (with the write lock held), and
     /// settles when [`SETTLE_AT`] are staged. Fails only when a record does
     /// not follow its game's staged records (a damaged store).
+    ///
+    /// The stored bytes are taken out of `planned` (nothing reads them once
+    /// the batch is committed).
     pub(crate) fn stage(
         &self,
         lock: &mut WriteHeads,
-        planned: &[crate::batch::Planned],
+        planned: &mut [crate::batch::Planned],
         cursors: &[u64],
     ) -> Result<(), StoreError> {
         let Some(&first) = cursors.first() else {
@@ -226,18 +231,18 @@ impl Store {
             for at in starts(planned.iter().map(|p| p.stored.len())) {
                 s.keys.push(first + at as u64);
             }
-            for (p, &cursor) in planned.iter().zip(cursors) {
+            for (p, &cursor) in planned.iter_mut().zip(cursors) {
                 s.push(
                     &p.game,
                     p.seq,
                     StagedRecord {
-                        stored: p.stored.clone(),
+                        stored: std::mem::take(&mut p.stored),
                         cursor,
                         hash: p.hash,
                     },
                 )?;
             }
-            s.count
+            s.count()
         };
         if count >= self.settle_at.load(std::sync::atomic::Ordering::Relaxed) {
             // The batch is committed whatever happens here: a settle that
@@ -257,7 +262,10 @@ impl Store {
 
     /// Records staged now (waiting to be settled).
     pub fn staged_records(&self) -> usize {
-        self.staged.read().unwrap_or_else(|p| p.into_inner()).count
+        self.staged
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .count()
     }
 
     /// Settles every staged record into `events` (see the module's text).
@@ -279,7 +287,7 @@ impl Store {
         // so what is read here stays what is staged until the end.
         let (games, keys): (Vec<(Hash, StagedGame)>, Vec<u64>) = {
             let s = self.staged.read().unwrap_or_else(|p| p.into_inner());
-            if s.count == 0 {
+            if s.games.is_empty() {
                 return Ok(());
             }
             (
