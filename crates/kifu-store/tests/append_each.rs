@@ -5,22 +5,13 @@ use kifu_ledger::testkit::{sample_game, Cast, ChainBuilder};
 use kifu_ledger::*;
 use kifu_store::{Store, StoreError};
 
+mod common;
+use common::reopen;
+
 fn fresh() -> (tempfile::TempDir, Store) {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
     (dir, store)
-}
-
-/// Reopens a store just dropped: sled's flusher thread may hold its lock for
-/// a moment after the handle is gone.
-fn reopen(dir: &std::path::Path) -> Store {
-    for _ in 0..200 {
-        if let Ok(s) = Store::open(dir) {
-            return s;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    Store::open(dir).unwrap()
 }
 
 fn press(c: &ChainBuilder, k: &Keypair, color: Color) -> Record {

@@ -7,41 +7,8 @@ use kifu_ledger::testkit::{moves_game, sample_game, Cast};
 use kifu_ledger::{Body, Color, Record};
 use kifu_store::{Expect, Store, RUN};
 
-/// Every way a reader reaches a record gives the archive's records.
-fn check_reads(s: &Store, game: &[u8; 32], records: &[Record]) {
-    let n = records.len() as u64;
-    assert_eq!(s.read(game, 0, None).unwrap(), records);
-    let head = s.head(game).unwrap().unwrap();
-    assert_eq!(
-        (head.seq, head.hash),
-        (n - 1, records.last().unwrap().hash())
-    );
-    for (i, r) in records.iter().enumerate() {
-        assert_eq!(s.get(game, i as u64).unwrap().as_ref(), Some(r), "seq {i}");
-    }
-    assert_eq!(s.get(game, n).unwrap(), None);
-    // Ranges that begin and end inside runs, at their edges, and across.
-    for from in [0, 1, RUN - 1, RUN, RUN + 1, 2 * RUN + 5, n - 1] {
-        for to in [from, from + 1, RUN, 2 * RUN - 1, 3 * RUN + 2, n + 3] {
-            if to < from {
-                continue;
-            }
-            let want: Vec<Record> = records
-                .iter()
-                .skip(from as usize)
-                .take((to - from + 1) as usize)
-                .cloned()
-                .collect();
-            assert_eq!(s.read(game, from, Some(to)).unwrap(), want, "{from}..={to}");
-        }
-    }
-    // Each record's cursor is the feed's.
-    let feed = s.feed(None, usize::MAX).unwrap();
-    for f in feed.iter().filter(|f| &f.game == game) {
-        assert_eq!(s.cursor_of(game, f.seq).unwrap(), f.cursor);
-        assert_eq!(&f.record, &records[f.seq as usize]);
-    }
-}
+mod common;
+use common::check_reads;
 
 #[test]
 fn an_imported_game_in_runs_reads_as_record_by_record() {

@@ -7,17 +7,8 @@ use kifu_ledger::testkit::{Cast, ChainBuilder};
 use kifu_ledger::{Body, Color, Hash, Record};
 use kifu_store::Store;
 
-/// Reopens a store just dropped: sled's threads may hold its lock for a
-/// moment after the handle is gone.
-fn reopen(dir: &std::path::Path) -> Store {
-    for _ in 0..200 {
-        if let Ok(s) = Store::open(dir) {
-            return s;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    Store::open(dir).unwrap()
-}
+mod common;
+use common::{check_reads, reopen};
 
 fn press(c: &mut ChainBuilder, cast: &Cast, i: usize) -> Record {
     let player = if i.is_multiple_of(2) {
@@ -392,52 +383,6 @@ fn acknowledged_staged_records_survive_sigkill() {
     eprintln!("8 kills, {total} acknowledged staged records, none lost");
 }
 
-/// Every way a reader reaches a game gives `records`.
-fn reads_as(s: &Store, game: &Hash, records: &[Record]) -> Result<(), String> {
-    let n = records.len() as u64;
-    if s.read(game, 0, None).unwrap() != records {
-        return Err("read".into());
-    }
-    let head = s.head(game).unwrap().ok_or("no head")?;
-    if (head.seq, head.hash) != (n - 1, records[records.len() - 1].hash()) {
-        return Err(format!("head {head:?}"));
-    }
-    for (i, r) in records.iter().enumerate() {
-        if s.get(game, i as u64).unwrap().as_ref() != Some(r) {
-            return Err(format!("get {i}"));
-        }
-    }
-    for from in [0, 1, 31, 32, 33, n / 2, n - 1] {
-        if from >= n {
-            continue;
-        }
-        let to = (from + 40).min(n + 2);
-        let want: Vec<Record> = records
-            .iter()
-            .skip(from as usize)
-            .take((to - from + 1) as usize)
-            .cloned()
-            .collect();
-        if s.read(game, from, Some(to)).unwrap() != want {
-            return Err(format!("read {from}..={to}"));
-        }
-    }
-    for f in s.feed(None, usize::MAX).unwrap() {
-        if &f.game == game {
-            if s.cursor_of(game, f.seq).unwrap() != f.cursor {
-                return Err(format!("cursor of {}", f.seq));
-            }
-            if f.record != records[f.seq as usize] {
-                return Err(format!("feed record {}", f.seq));
-            }
-        }
-    }
-    if !s.games().unwrap().contains(game) {
-        return Err("games".into());
-    }
-    Ok(())
-}
-
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
     /// A game written in parts, each by single appends, the batch writer
@@ -490,10 +435,9 @@ proptest::proptest! {
                 }
                 _ => {}
             }
-            let r = reads_as(&s, &g.game, &g.records[..done]);
-            proptest::prop_assert!(r.is_ok(), "part {k}: {:?}", r);
-            let r = reads_as(&s, &other.game, &other.records);
-            proptest::prop_assert!(r.is_ok(), "part {k}, the other game: {:?}", r);
+            check_reads(&s, &g.game, &g.records[..done]);
+            check_reads(&s, &other.game, &other.records);
+            proptest::prop_assert!(s.games().unwrap().contains(&g.game), "part {k}");
         }
         proptest::prop_assert!(kifu_ledger::verify_records(&s.all_records().unwrap()).ok());
     }
