@@ -149,7 +149,15 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> CmdResult {
         let st = status.clone();
         let reporter = tokio::spawn(async move {
             let mut last = (u64::MAX, u64::MAX);
+            let mut last_err = None;
             loop {
+                let err = st.error();
+                if err != last_err {
+                    if let Some(e) = &err {
+                        eprintln!("kifu: mirroring paused, retrying: {}", e.replace('\n', " "));
+                    }
+                    last_err = err;
+                }
                 let now = (
                     st.acked_stream_seq.load(Ordering::Relaxed),
                     st.refused.load(Ordering::Relaxed),

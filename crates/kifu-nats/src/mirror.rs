@@ -32,6 +32,9 @@ pub struct MirrorConfig {
     pub durable: String,
     /// Records imported per batch at most.
     pub batch: usize,
+    /// How long to wait after NATS failed before starting over (and how
+    /// soon a batch that could not be stored is delivered again).
+    pub retry_after: Duration,
 }
 
 impl MirrorConfig {
@@ -42,6 +45,7 @@ impl MirrorConfig {
             stream: crate::DEFAULT_STREAM.into(),
             durable: "kifu-mirror".into(),
             batch: 1024,
+            retry_after: Duration::from_millis(500),
         }
     }
 }
@@ -59,9 +63,31 @@ pub struct MirrorStatus {
     pub acked_stream_seq: AtomicU64,
     /// The last refusal.
     pub last_refusal: Mutex<Option<String>>,
+    /// Times NATS failed and the mirror started over.
+    pub failures: AtomicU64,
+    /// The last such failure, cleared by the next batch stored.
+    pub last_error: Mutex<Option<String>>,
 }
 
 impl MirrorStatus {
+    fn fail(&self, e: &NatsError) {
+        self.failures.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut l) = self.last_error.lock() {
+            *l = Some(e.to_string());
+        }
+    }
+
+    fn ok(&self) {
+        if let Ok(mut l) = self.last_error.lock() {
+            *l = None;
+        }
+    }
+
+    /// The last failure, if the mirror is failing now.
+    pub fn error(&self) -> Option<String> {
+        self.last_error.lock().ok().and_then(|l| l.clone())
+    }
+
     fn refuse(&self, what: String) {
         self.refused.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut l) = self.last_refusal.lock() {
@@ -90,38 +116,60 @@ async fn mirror_loop(
 ) -> Result<(), NatsError> {
     let client = connect(&config.url, "kifu-mirror").await?;
     let js = jetstream::new(client);
-    // Wait for the stream (the publishers create it).
-    let stream = loop {
-        match js.get_stream(&config.stream).await {
-            Ok(s) => break s,
-            Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
+    // A failure of NATS (the stream not there yet, a leader being elected,
+    // a node restarting, a history read timing out) is waited out: the
+    // mirror says what failed and starts over from its durable consumer.
+    // Only a failure of the store itself ends it.
+    loop {
+        let e = mirror_session(&js, &store, &config, &status).await;
+        if !matches!(e, NatsError::Nats(_)) {
+            return Err(e);
         }
+        status.fail(&e);
+        tokio::time::sleep(config.retry_after).await;
+    }
+}
+
+/// Reads the stream into the store until something fails; returns what.
+async fn mirror_session(
+    js: &jetstream::Context,
+    store: &Arc<Store>,
+    config: &MirrorConfig,
+    status: &MirrorStatus,
+) -> NatsError {
+    let stream = match js.get_stream(&config.stream).await {
+        Ok(s) => s,
+        // The publishers create the stream.
+        Err(e) => return nats_error(format!("stream {}: {e}", config.stream)),
     };
-    let c: consumer::PullConsumer = loop {
-        let cfg = consumer::pull::Config {
-            durable_name: Some(config.durable.clone()),
-            deliver_policy: consumer::DeliverPolicy::All,
-            ack_policy: consumer::AckPolicy::Explicit,
-            filter_subject: crate::subject::STREAM_SUBJECTS.to_string(),
-            max_ack_pending: (config.batch.max(1) * 4) as i64,
-            ..Default::default()
-        };
-        match stream.get_or_create_consumer(&config.durable, cfg).await {
-            Ok(c) => break c,
-            Err(_) => tokio::time::sleep(Duration::from_millis(500)).await,
-        }
+    let cfg = consumer::pull::Config {
+        durable_name: Some(config.durable.clone()),
+        deliver_policy: consumer::DeliverPolicy::All,
+        ack_policy: consumer::AckPolicy::Explicit,
+        filter_subject: crate::subject::STREAM_SUBJECTS.to_string(),
+        max_ack_pending: (config.batch.max(1) * 4) as i64,
+        ..Default::default()
     };
-    let mut messages = c.messages().await.map_err(nats_error)?;
+    let c: consumer::PullConsumer = match stream.get_or_create_consumer(&config.durable, cfg).await
+    {
+        Ok(c) => c,
+        Err(e) => return nats_error(format!("consumer {}: {e}", config.durable)),
+    };
+    let mut messages = match c.messages().await {
+        Ok(m) => m,
+        Err(e) => return nats_error(e),
+    };
     loop {
         let first = match messages.next().await {
             Some(Ok(m)) => m,
-            Some(Err(_)) => {
+            Some(Err(e)) => {
                 // Pull requests fail while the cluster elects a leader; the
                 // stream of messages recovers by itself.
+                status.fail(&nats_error(e));
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
-            None => return Err(NatsError::Nats("the mirror's message stream ended".into())),
+            None => return nats_error("the mirror's message stream ended"),
         };
         let mut batch = vec![first];
         while batch.len() < config.batch.max(1) {
@@ -140,7 +188,17 @@ async fn mirror_loop(
                 Err(e) => status.refuse(format!("stream message {sseq}: {e}")),
             }
         }
-        import(&store, &stream, records, &status).await?;
+        if let Err(e) = import(store, &stream, records, status).await {
+            // Not stored, or not all of it: the batch comes again soon (what
+            // was stored is then found present).
+            for m in &batch {
+                let _ = m
+                    .ack_with(jetstream::AckKind::Nak(Some(config.retry_after)))
+                    .await;
+            }
+            return e;
+        }
+        status.ok();
         // Each message is acknowledged (only after the import is durable):
         // one acknowledging everything before it could cover messages
         // delivered to an earlier mirror process that died before storing them.
@@ -261,12 +319,19 @@ async fn import(
                 // mirror process that died, and come again later): take the
                 // game's history from the stream, verified by the same import.
                 let _ = e;
-                let (game, _) = Verifier::place(&r)?;
-                let mut history: Vec<Record> = game_history(stream, &game, sseq)
-                    .await?
-                    .into_iter()
-                    .map(|(_, r)| r)
-                    .collect();
+                let history = match Verifier::place(&r) {
+                    Ok((game, _)) => game_history(stream, &game, sseq).await,
+                    Err(e) => Err(e.into()),
+                };
+                let mut history: Vec<Record> = match history {
+                    Ok(h) => h.into_iter().map(|(_, r)| r).collect(),
+                    // NATS failed: the caller has the batch delivered again.
+                    Err(e @ NatsError::Nats(_)) => return Err(e),
+                    Err(e) => {
+                        status.refuse(format!("stream message {sseq}: {e}"));
+                        continue;
+                    }
+                };
                 history.push(r);
                 let s = store.clone();
                 match blocking(move || import_records(&s, &history)).await {

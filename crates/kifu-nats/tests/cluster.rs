@@ -235,12 +235,14 @@ async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
     while (mirror_store.len() as u64) < total {
         let say = |s: &MirrorStatus| {
             format!(
-                "written {}, already present {}, refused {} (last: {:?}), acknowledged up to stream seq {}",
+                "written {}, already present {}, refused {} (last: {:?}), acknowledged up to stream seq {}, NATS failures {} (now: {:?})",
                 s.written.load(Ordering::Relaxed),
                 s.already_present.load(Ordering::Relaxed),
                 s.refused.load(Ordering::Relaxed),
                 s.last_refusal.lock().map(|l| l.clone()).unwrap_or_default(),
                 s.acked_stream_seq.load(Ordering::Relaxed),
+                s.failures.load(Ordering::Relaxed),
+                s.error(),
             )
         };
         assert!(
@@ -411,6 +413,17 @@ async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
     )
     .await;
     assert_eq!(v.status.next_cursor.load(Ordering::Relaxed), before);
+    // A mirror started while NATS is away says so, and keeps trying.
+    let mirror_store = Arc::new(Store::open(&t.path().join("archive")).unwrap());
+    let mirror_status = Arc::new(MirrorStatus::default());
+    let (mirror_stop, mirror) = start_mirror(&mirror_store, &mirror_status, &url);
+    wait_until(
+        "the mirror to report the failure",
+        Duration::from_secs(30),
+        || mirror_status.error().is_some(),
+    )
+    .await;
+    assert_eq!(mirror_store.len(), 0);
 
     server.restart(0);
     wait_until(
@@ -419,6 +432,23 @@ async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
         || v.status.next_cursor.load(Ordering::Relaxed) == v.store.len() as u64,
     )
     .await;
+    wait_until(
+        "the mirror to hold everything",
+        Duration::from_secs(60),
+        || mirror_store.len() == v.store.len(),
+    )
+    .await;
+    assert!(mirror_status.failures.load(Ordering::Relaxed) >= 1);
+    assert_eq!(
+        mirror_status.error(),
+        None,
+        "cleared once a batch is stored"
+    );
+    for g in &v.games {
+        assert_eq!(mirror_store.read(&g.game, 0, None).unwrap(), g.records);
+    }
+    let _ = mirror_stop.send(());
+    mirror.await.unwrap().unwrap();
 
     // The stream reads back as the store's chains, each record once.
     let config = ConsumerConfig {
