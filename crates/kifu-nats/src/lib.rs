@@ -64,6 +64,40 @@ pub enum NatsError {
     Damaged(String),
 }
 
+/// The failures a long-running task waits out: how many there were, and the
+/// last one while it lasts.
+#[derive(Debug, Default)]
+pub struct Failures {
+    count: std::sync::atomic::AtomicU64,
+    last: std::sync::Mutex<Option<String>>,
+}
+
+impl Failures {
+    pub(crate) fn fail(&self, e: &NatsError) {
+        self.count
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        if let Ok(mut l) = self.last.lock() {
+            *l = Some(e.to_string());
+        }
+    }
+
+    pub(crate) fn clear(&self) {
+        if let Ok(mut l) = self.last.lock() {
+            *l = None;
+        }
+    }
+
+    /// How many failures there have been.
+    pub fn count(&self) -> u64 {
+        self.count.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The last failure, if the task is failing now.
+    pub fn now(&self) -> Option<String> {
+        self.last.lock().ok().and_then(|l| l.clone())
+    }
+}
+
 pub(crate) fn nats_error(e: impl std::fmt::Display) -> NatsError {
     NatsError::Nats(e.to_string())
 }

@@ -19,7 +19,7 @@ use kifu_store::{ImportReport, Store, StoreError};
 
 use crate::consumer::game_history;
 use crate::verify::Verifier;
-use crate::{connect, nats_error, NatsError};
+use crate::{connect, nats_error, Failures, NatsError};
 
 /// How the mirror runs.
 #[derive(Debug, Clone)]
@@ -63,29 +63,15 @@ pub struct MirrorStatus {
     pub acked_stream_seq: AtomicU64,
     /// The last refusal.
     pub last_refusal: Mutex<Option<String>>,
-    /// Times NATS failed and the mirror started over.
-    pub failures: AtomicU64,
-    /// The last such failure, cleared by the next batch stored.
-    pub last_error: Mutex<Option<String>>,
+    /// Times NATS failed and the mirror started over; the last one is cleared
+    /// by the next batch stored.
+    pub failures: Failures,
 }
 
 impl MirrorStatus {
-    fn fail(&self, e: &NatsError) {
-        self.failures.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut l) = self.last_error.lock() {
-            *l = Some(e.to_string());
-        }
-    }
-
-    fn ok(&self) {
-        if let Ok(mut l) = self.last_error.lock() {
-            *l = None;
-        }
-    }
-
     /// The last failure, if the mirror is failing now.
     pub fn error(&self) -> Option<String> {
-        self.last_error.lock().ok().and_then(|l| l.clone())
+        self.failures.now()
     }
 
     fn refuse(&self, what: String) {
@@ -125,7 +111,7 @@ async fn mirror_loop(
         if !matches!(e, NatsError::Nats(_)) {
             return Err(e);
         }
-        status.fail(&e);
+        status.failures.fail(&e);
         tokio::time::sleep(config.retry_after).await;
     }
 }
@@ -165,7 +151,7 @@ async fn mirror_session(
             Some(Err(e)) => {
                 // Pull requests fail while the cluster elects a leader; the
                 // stream of messages recovers by itself.
-                status.fail(&nats_error(e));
+                status.failures.fail(&nats_error(e));
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 continue;
             }
@@ -198,7 +184,7 @@ async fn mirror_session(
             }
             return e;
         }
-        status.ok();
+        status.failures.clear();
         // Each message is acknowledged (only after the import is durable):
         // one acknowledging everything before it could cover messages
         // delivered to an earlier mirror process that died before storing them.

@@ -17,7 +17,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_nats::jetstream::{self, context::PublishAckFuture, stream};
@@ -26,7 +26,7 @@ use kifu_ledger::Hash;
 use kifu_store::{FeedItem, Store};
 
 use crate::subject::{self, HEADER_CURSOR, HEADER_GAME, HEADER_KIND, HEADER_MSG_ID, HEADER_SEQ};
-use crate::{connect, nats_error, NatsError};
+use crate::{connect, nats_error, Failures, NatsError};
 
 /// How the publisher runs.
 #[derive(Debug, Clone)]
@@ -73,29 +73,14 @@ pub struct PublisherStatus {
     pub duplicates: AtomicU64,
     /// The first cursor not yet acknowledged.
     pub next_cursor: AtomicU64,
-    /// Failed publication rounds.
-    pub failures: AtomicU64,
-    /// The last failure, cleared by the next success.
-    pub last_error: Mutex<Option<String>>,
+    /// Failed publication rounds; the last one is cleared by the next success.
+    pub failures: Failures,
 }
 
 impl PublisherStatus {
-    fn fail(&self, e: &NatsError) {
-        self.failures.fetch_add(1, Ordering::Relaxed);
-        if let Ok(mut l) = self.last_error.lock() {
-            *l = Some(e.to_string());
-        }
-    }
-
-    fn ok(&self) {
-        if let Ok(mut l) = self.last_error.lock() {
-            *l = None;
-        }
-    }
-
     /// The last failure, if the publisher is failing now.
     pub fn error(&self) -> Option<String> {
-        self.last_error.lock().ok().and_then(|l| l.clone())
+        self.failures.now()
     }
 }
 
@@ -221,12 +206,12 @@ async fn publish_loop(
             Ok(()) => break,
             Err(e @ NatsError::StreamConfig { .. }) => return Err(e),
             Err(e) => {
-                status.fail(&e);
+                status.failures.fail(&e);
                 tokio::time::sleep(config.retry_after).await;
             }
         }
     }
-    status.ok();
+    status.failures.clear();
     let key = progress_key(&config.stream);
     let mut next = published_up_to(&store, &config.stream)?;
     status.next_cursor.store(next, Ordering::Relaxed);
@@ -275,9 +260,9 @@ async fn publish_loop(
             status.next_cursor.store(next, Ordering::Relaxed);
         }
         match failure {
-            None => status.ok(),
+            None => status.failures.clear(),
             Some(e) => {
-                status.fail(&e);
+                status.failures.fail(&e);
                 tokio::time::sleep(config.retry_after).await;
             }
         }
