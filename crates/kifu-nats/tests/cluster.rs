@@ -211,7 +211,7 @@ async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
     play(&mut a, &cast, 5).await;
     play(&mut b, &cast, 5).await;
     let mirror_status = Arc::new(MirrorStatus::default());
-    let (mirror_stop, mirror) = start_mirror(&mirror_store, &mirror_status, &urls);
+    let (mirror_stop, mut mirror) = start_mirror(&mirror_store, &mirror_status, &urls);
 
     // The lost node comes back and catches up.
     cluster.restart(1);
@@ -233,6 +233,11 @@ async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
     // the failure says what each mirror did.
     let started = Instant::now();
     while (mirror_store.len() as u64) < total {
+        // A mirror waits NATS's failures out; ending is a failure of its own.
+        if mirror.is_finished() {
+            let r = (&mut mirror).await;
+            panic!("the mirror stopped with {r:?}");
+        }
         let say = |s: &MirrorStatus| {
             format!(
                 "written {}, already present {}, refused {} (last: {:?}), acknowledged up to stream seq {}, NATS failures {} (now: {:?})",
