@@ -117,16 +117,7 @@ pub fn publish(data: &Path, a: PublishArgs) -> CmdResult {
                     );
                     last_next = next;
                 }
-                let err = st.error();
-                if err != last_err {
-                    if let Some(e) = &err {
-                        eprintln!(
-                            "kifu: publishing paused, retrying: {}",
-                            e.replace('\n', " ")
-                        );
-                    }
-                    last_err = err;
-                }
+                say_failure(&st.failures, &mut last_err, "publishing");
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
         });
@@ -135,6 +126,18 @@ pub fn publish(data: &Path, a: PublishArgs) -> CmdResult {
         r
     })
     .map_err(|e| Failure::new(e.to_string()))
+}
+
+/// Prints `kifu: <doing> paused, retrying: <failure>` when a NATS task
+/// starts failing or fails differently.
+fn say_failure(failures: &kifu_nats::Failures, last: &mut Option<String>, doing: &str) {
+    let now = failures.now();
+    if now != *last {
+        if let Some(e) = &now {
+            eprintln!("kifu: {doing} paused, retrying: {}", e.replace('\n', " "));
+        }
+        *last = now;
+    }
 }
 
 /// `kifu mirror --nats URL`: copies the stream into this store until stopped.
@@ -149,15 +152,9 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> CmdResult {
         let st = status.clone();
         let reporter = tokio::spawn(async move {
             let mut last = (u64::MAX, u64::MAX);
-            let mut last_err = None;
+            let mut last_err = None::<String>;
             loop {
-                let err = st.error();
-                if err != last_err {
-                    if let Some(e) = &err {
-                        eprintln!("kifu: mirroring paused, retrying: {}", e.replace('\n', " "));
-                    }
-                    last_err = err;
-                }
+                say_failure(&st.failures, &mut last_err, "mirroring");
                 let now = (
                     st.acked_stream_seq.load(Ordering::Relaxed),
                     st.refused.load(Ordering::Relaxed),

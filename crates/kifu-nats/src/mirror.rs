@@ -69,11 +69,6 @@ pub struct MirrorStatus {
 }
 
 impl MirrorStatus {
-    /// The last failure, if the mirror is failing now.
-    pub fn error(&self) -> Option<String> {
-        self.failures.now()
-    }
-
     fn refuse(&self, what: String) {
         self.refused.fetch_add(1, Ordering::Relaxed);
         if let Ok(mut l) = self.last_refusal.lock() {

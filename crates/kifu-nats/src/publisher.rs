@@ -77,13 +77,6 @@ pub struct PublisherStatus {
     pub failures: Failures,
 }
 
-impl PublisherStatus {
-    /// The last failure, if the publisher is failing now.
-    pub fn error(&self) -> Option<String> {
-        self.failures.now()
-    }
-}
-
 /// The store value holding the first cursor not yet acknowledged by `stream`.
 pub fn progress_key(stream: &str) -> String {
     format!("nats/{stream}/next-cursor")

@@ -247,7 +247,7 @@ async fn two_venues_a_mirror_a_lost_node_and_a_restarted_publisher() {
                 s.last_refusal.lock().map(|l| l.clone()).unwrap_or_default(),
                 s.acked_stream_seq.load(Ordering::Relaxed),
                 s.failures.count(),
-                s.error(),
+                s.failures.now(),
             )
         };
         assert!(
@@ -414,7 +414,7 @@ async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
     wait_until(
         "the publisher to report the failure",
         Duration::from_secs(30),
-        || v.status.error().is_some(),
+        || v.status.failures.now().is_some(),
     )
     .await;
     assert_eq!(v.status.next_cursor.load(Ordering::Relaxed), before);
@@ -425,7 +425,7 @@ async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
     wait_until(
         "the mirror to report the failure",
         Duration::from_secs(30),
-        || mirror_status.error().is_some(),
+        || mirror_status.failures.now().is_some(),
     )
     .await;
     assert_eq!(mirror_store.len(), 0);
@@ -445,7 +445,7 @@ async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
     .await;
     assert!(mirror_status.failures.count() >= 1);
     assert_eq!(
-        mirror_status.error(),
+        mirror_status.failures.now(),
         None,
         "cleared once a batch is stored"
     );
