@@ -23,6 +23,7 @@ pub mod marker;
 pub mod metrics;
 pub mod page;
 pub mod tlog_api;
+pub mod web;
 pub mod whole;
 pub mod wire;
 
@@ -172,6 +173,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/records", post(api::submit))
         .route("/games", get(api::games))
         .route("/", get(page::page))
+        .route("/web/{file}", get(web::get))
         .route("/games/{id}", get(api::game))
         .route("/games/{id}/at/{seq}", get(page::page))
         .route("/games/{id}/head", get(api::head))

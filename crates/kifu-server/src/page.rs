@@ -1,12 +1,11 @@
-//! The replay page: plain HTML, CSS and JavaScript embedded in the binary,
-//! served at `/` (the games) and `/games/{id}` (one game, any event). It
-//! reads only the JSON API and computes no rule itself; it asks no other
-//! host for anything, so it works in a room without internet.
+//! The replay page: plain HTML, CSS and JavaScript embedded in the binary
+//! (`web/replay.*`, see [`crate::web`]), served at `/` (the games) and
+//! `/games/{id}` (one game, any event). It reads only the JSON API and
+//! computes no rule itself; it asks no other host for anything, so it works
+//! in a room without internet.
 
 use axum::http::{header, HeaderMap};
-use axum::response::{IntoResponse, Response};
-
-const PAGE: &str = include_str!("page.html");
+use axum::response::Response;
 
 /// True when the request prefers HTML (a browser navigating).
 pub fn wants_html(headers: &HeaderMap) -> bool {
@@ -17,14 +16,7 @@ pub fn wants_html(headers: &HeaderMap) -> bool {
         .unwrap_or(false)
 }
 
-/// The page (the script inside decides between the list and a game).
+/// The page (the script decides between the list and a game).
 pub async fn page() -> Response {
-    (
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        PAGE,
-    )
-        .into_response()
+    crate::web::serve("replay.html")
 }

@@ -1,45 +1,3 @@
-<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>kifu</title>
-<style>
-  :root { --ink: #1b1b1b; --muted: #666; --line: #d8d8d8; --mark: #b00020; --wood: #e3c07b; }
-  body { font: 15px/1.4 system-ui, sans-serif; color: var(--ink); margin: 0; }
-  header { padding: .6rem 1rem; border-bottom: 1px solid var(--line); display: flex; gap: 1rem; align-items: baseline; flex-wrap: wrap; }
-  header h1 { font-size: 1.1rem; margin: 0; }
-  main { padding: 1rem; }
-  table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); }
-  .filters { display: flex; gap: .5rem; margin-bottom: .8rem; flex-wrap: wrap; }
-  .replay { display: grid; grid-template-columns: minmax(280px, 460px) 1fr; gap: 1rem; }
-  @media (max-width: 900px) { .replay { grid-template-columns: 1fr; } }
-  svg.board { width: 100%; height: auto; background: var(--wood); border: 1px solid #8a6d3b; }
-  .controls { display: flex; gap: .4rem; margin: .5rem 0; align-items: center; flex-wrap: wrap; }
-  button { font: inherit; padding: .25rem .7rem; }
-  .status { margin: .3rem 0; }
-  .ok { color: #0a6b2b; } .bad { color: var(--mark); font-weight: bold; }
-  ol.timeline { list-style: none; padding: 0; margin: 0; max-height: 75vh; overflow: auto; border: 1px solid var(--line); }
-  ol.timeline li { padding: .3rem .5rem; border-bottom: 1px solid var(--line); cursor: pointer; }
-  ol.timeline li[aria-current="true"] { background: #fff3c4; outline: 2px solid #c9a227; }
-  ol.timeline li.notable { border-left: 4px solid var(--mark); }
-  .tag { display: inline-block; font-size: .75rem; padding: 0 .35rem; border: 1px solid var(--mark); color: var(--mark); border-radius: 3px; margin-right: .3rem; }
-  .cons { margin: .2rem 0 0 1.2rem; color: #333; }
-  .cons q { display: block; color: var(--muted); font-style: italic; }
-  .clocks { display: flex; gap: 1.5rem; }
-  .muted { color: var(--muted); }
-  a { color: #0645ad; }
-  .hash code { font: 13px/1.3 ui-monospace, "DejaVu Sans Mono", monospace; user-select: all; word-break: break-all; background: #f4f4f4; padding: .1rem .3rem; }
-  .legend { font-size: .85rem; }
-  :focus-visible { outline: 3px solid #0645ad; outline-offset: 2px; }
-  @media (max-width: 600px) { body { font-size: 14px; } main { padding: .5rem; } }
-</style>
-</head>
-<body>
-<header><h1><a href="/">kifu</a></h1><span id="where" class="muted"></span></header>
-<main id="main"><p>Loading…</p></main>
-<script>
 "use strict";
 const $ = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
@@ -318,6 +276,3 @@ async function gamePage(id, startSeq) {
     main.replaceChildren($("p", { class: "bad", role: "alert" }, "Error: " + e.message));
   }
 })();
-</script>
-</body>
-</html>

@@ -1,0 +1,99 @@
+//! The files the browser pages are made of: HTML, CSS and plain ES modules
+//! kept in `crates/kifu-server/web/` and embedded in the binary, served at
+//! `/web/{file}`. No bundler, no build step, nothing from another host: a
+//! page works in a room without internet.
+//!
+//! A file is added to the pages by adding one line to [`FILES`].
+
+use axum::extract::Path;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
+/// One embedded file: its name under `/web/` and its text.
+#[derive(Debug, Clone, Copy)]
+pub struct WebFile {
+    /// The name under `/web/` (no folders).
+    pub name: &'static str,
+    /// The file's text.
+    pub text: &'static str,
+}
+
+macro_rules! web_files {
+    ($($name:literal),* $(,)?) => {
+        /// Every embedded file, by name.
+        pub const FILES: &[WebFile] = &[
+            $(WebFile { name: $name, text: include_str!(concat!("../web/", $name)) },)*
+        ];
+    };
+}
+
+// One file a line (kept so by hand: merging lists is easier that way).
+#[rustfmt::skip]
+web_files![
+    "replay.html",
+    "replay.css",
+    "replay.js",
+];
+
+/// The embedded file named `name`, if there is one.
+pub fn file(name: &str) -> Option<&'static WebFile> {
+    FILES.iter().find(|f| f.name == name)
+}
+
+/// The `Content-Type` of a file, from its extension.
+pub fn content_type(name: &str) -> &'static str {
+    match name.rsplit_once('.').map(|(_, ext)| ext) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("js" | "mjs") => "text/javascript; charset=utf-8",
+        Some("json") => "application/json",
+        Some("svg") => "image/svg+xml",
+        _ => "text/plain; charset=utf-8",
+    }
+}
+
+/// Answers with the embedded file `name` (`no-cache`: the browser asks
+/// again, so a new binary's pages are never mixed with an old one's).
+pub fn serve(name: &str) -> Response {
+    match file(name) {
+        Some(f) => (
+            [
+                (header::CONTENT_TYPE, content_type(f.name)),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            f.text,
+        )
+            .into_response(),
+        None => crate::ApiError::new(
+            axum::http::StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no page file named {name:?}"),
+        )
+        .into_response(),
+    }
+}
+
+/// `GET /web/{file}`.
+pub async fn get(Path(name): Path<String>) -> Response {
+    serve(&name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_file_has_a_known_type_and_text() {
+        for f in FILES {
+            assert!(!f.text.is_empty(), "{} is empty", f.name);
+            assert_ne!(
+                content_type(f.name),
+                "text/plain; charset=utf-8",
+                "{}",
+                f.name
+            );
+        }
+        assert!(file("../lib.rs").is_none());
+        assert!(file("nothing.js").is_none());
+    }
+}
