@@ -198,3 +198,54 @@ fn kifu_go_seconds(ms: u64) -> String {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
+
+/// `new-game` without `--komi` takes the profile's komi for the game it
+/// creates: LGC 2023, "Komi in an even game" (7.5) and "Komi in a handicap
+/// game" (0.5); Japanese 1989 (6.5 even, 0.5 with handicap); Renju none.
+#[test]
+fn komi_defaults_to_the_profiles_komi_for_an_even_or_handicap_game() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let key = |n: &str| t.path().join(n).to_str().unwrap().to_string();
+    for n in ["b", "w", "ref"] {
+        ok(&run(&data, &["keygen", &key(n)]));
+    }
+    let komi_of = |extra: &[&str]| -> serde_json::Value {
+        let (b, w) = (format!("B={}.pub", key("b")), format!("W={}.pub", key("w")));
+        let refkey = format!("{}.key", key("ref"));
+        let referee = format!("R={}.pub", key("ref"));
+        let mut args = vec![
+            "new-game",
+            "--key",
+            &refkey,
+            "--black",
+            &b,
+            "--white",
+            &w,
+            "--referee",
+            &referee,
+        ];
+        args.extend_from_slice(extra);
+        let game = ok(&run(&data, &args)).trim().to_string();
+        let log: serde_json::Value = serde_json::from_str(
+            ok(&run(&data, &["log", &game, "--json"]))
+                .lines()
+                .next()
+                .unwrap(),
+        )
+        .unwrap();
+        log["body"]["game_created"]["komi_half_points"].clone()
+    };
+    assert_eq!(komi_of(&["--ruleset", "lgc-2023"]), 15);
+    assert_eq!(komi_of(&["--ruleset", "lgc-2023", "--handicap", "2"]), 1);
+    assert_eq!(komi_of(&["--ruleset", "japanese"]), 13);
+    assert_eq!(komi_of(&["--ruleset", "japanese", "--handicap", "2"]), 1);
+    assert_eq!(
+        komi_of(&["--ruleset", "japanese", "--handicap", "2", "--komi", "-3"]),
+        -6
+    );
+    assert_eq!(
+        komi_of(&["--game", "renju", "--size", "15", "--ruleset", "rif-renju"]),
+        0
+    );
+}

@@ -87,13 +87,18 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
         .ruleset
         .clone()
         .unwrap_or_else(|| game.default_ruleset().to_string());
+    let komi_half_points = match &a.komi {
+        Some(k) => parse_komi(k)?,
+        None => kifu_game::profile_komi(game, &ruleset, a.handicap)
+            .map_err(|e| Failure::new(e.to_string()))?,
+    };
     Ok(Genesis {
         game,
         ruleset,
         overrides: Vec::new(),
         board_size: a.size,
         handicap: a.handicap,
-        komi_half_points: parse_komi(&a.komi)?,
+        komi_half_points,
         time_control: parse_time(&a.time)?,
         roster,
         tournament: a.tournament.as_ref().map(|t| TournamentRef {

@@ -47,6 +47,27 @@ const GO_RULESETS: &str =
     "lgc-2023, london-open, bga-aga, uec-cup, tromp-taylor, chinese, japanese";
 const RENJU_RULESETS: &str = "rif-renju, gomoku-freestyle, gomoku-standard";
 
+/// The komi, in half points, that a game's profile gives when none is
+/// stated: the profile's komi for an even game, or for a handicap game (Go;
+/// each profile's value cites its document, `kifu_go::Ruleset::komi`), and
+/// none for Renju and Gomoku, which have no komi.
+///
+/// # Errors
+///
+/// A ruleset name that is not a Go profile, for a Go game.
+pub fn profile_komi(game: GameKind, ruleset: &str, handicap: u8) -> Result<i32, GenesisError> {
+    if game != GameKind::Go {
+        return Ok(0);
+    }
+    kifu_go::Ruleset::by_name(ruleset)
+        .map(|r| r.komi(u32::from(handicap)).half_points())
+        .map_err(|_| GenesisError::UnknownRuleset {
+            name: ruleset.to_string(),
+            game: "Go",
+            known: GO_RULESETS,
+        })
+}
+
 /// Checks a genesis: board size, both players present, a ruleset profile of
 /// the game named (a Renju game under a Go profile is refused), a handicap
 /// the board can take, a time control whose periods, blocks and moves have
