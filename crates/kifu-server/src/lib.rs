@@ -142,7 +142,15 @@ async fn json_errors(req: Request, next: Next) -> Response {
         .and_then(|v| v.to_str().ok())
         .map(|v| v.starts_with("application/json"))
         .unwrap_or(false);
-    if !status.is_client_error() || is_json {
+    // A page that says what is missing (a game or event not in the store)
+    // keeps its HTML.
+    let is_html = r
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.starts_with("text/html"))
+        .unwrap_or(false);
+    if !status.is_client_error() || is_json || is_html {
         return r;
     }
     let text = match axum::body::to_bytes(r.into_body(), 64 << 10).await {
@@ -175,7 +183,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(page::page))
         .route("/web/{file}", get(web::get))
         .route("/games/{id}", get(api::game))
-        .route("/games/{id}/at/{seq}", get(page::page))
+        .route("/games/{id}/at/{seq}", get(page::at))
+        .route("/favicon.ico", get(page::favicon))
         .route("/games/{id}/head", get(api::head))
         .route("/games/{id}/records", get(api::records))
         .route("/games/{id}/state", get(api::state))
@@ -197,6 +206,7 @@ pub fn router(app: Arc<App>) -> Router {
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(app.limits.max_body_bytes))
         .layer(axum::middleware::from_fn(json_errors))
+        .layer(web::compression())
         .with_state(app)
 }
 
