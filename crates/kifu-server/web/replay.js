@@ -296,14 +296,14 @@ async function gamePage(id, atText) {
     document.getElementById("bundle-sep").hidden = false;
   }).catch(() => {});
 
-  // Each clause is quoted once on the page, where it is first cited;
-  // later citations of it name it and point back.
+  // An event quotes each clause it rests on once; a second consequence
+  // under the same words names the clause and points back.
   function renderTimeline() {
     const t0 = story.events.length ? story.events[0].at_ms : 0;
     const notable = new Map();
     for (const n of story.notable || []) notable.set(n.seq, [...(notable.get(n.seq) || []), n.why]);
-    const quoted = new Set();
     timeline.replaceChildren(...story.events.map(e => {
+      const quoted = new Set();
       const why = notable.get(e.seq);
       const li = $("li", { "data-seq": e.seq, tabindex: 0, class: why ? "notable" : "", onclick: () => step(e.seq), onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); step(e.seq); } } },
         ...(why ? why.map(w => $("span", { class: "tag" }, w)) : []),
@@ -312,7 +312,7 @@ async function gamePage(id, atText) {
         e.signer, ": ", e.summary);
       for (const c of e.consequences || []) {
         const d = $("div", { class: "cons" }, "→ " + c.what + " [" + shortenCitations(c.rule) + "]");
-        if (c.quote && !quoted.has(c.rule)) { quoted.add(c.rule); d.append($("q", {}, c.quote)); }
+        if (c.quote && !quoted.has(c.quote)) { quoted.add(c.quote); d.append($("q", {}, c.quote)); }
         else if (c.quote) d.append($("span", { class: "muted again" }, " (quoted above)"));
         li.append(d);
       }
