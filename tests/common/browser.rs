@@ -208,7 +208,9 @@ impl Browser {
         loop {
             let session = self.session.clone();
             if let Some(i) = self.events.iter().position(|m| {
-                m["method"] == method && m["sessionId"].as_str() == Some(&session) && pred(&m["params"])
+                m["method"] == method
+                    && m["sessionId"].as_str() == Some(&session)
+                    && pred(&m["params"])
             }) {
                 return self.events.remove(i)["params"].clone();
             }
@@ -315,4 +317,3 @@ pub fn artifacts_dir() -> PathBuf {
 pub fn is_png(bytes: &[u8]) -> bool {
     bytes.starts_with(b"\x89PNG\r\n\x1a\n")
 }
-

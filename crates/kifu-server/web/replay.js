@@ -251,7 +251,7 @@ async function gamePage(id, atText) {
   };
   const controls = $("div", { class: "controls" },
     $("button", { type: "button", onclick: () => step(0), "aria-label": "First event" }, "« First"),
-    $("button", { type: "button", onclick: () => step(seq - 1), "aria-label": "Previous event" }, "‹ Prev"),
+    $("button", { type: "button", onclick: () => step(seq - 1), "aria-label": "Previous event" }, "‹ Previous"),
     $("button", { type: "button", onclick: () => step(seq + 1), "aria-label": "Next event" }, "Next ›"),
     $("button", { type: "button", onclick: () => step(last), "aria-label": "Last event" }, "Last »"),
     $("span", { id: "at", "aria-live": "polite" }));
@@ -323,7 +323,8 @@ async function gamePage(id, atText) {
   // never the page (on a phone the board and the buttons stay put).
   function keepInView(li) {
     const top = li.offsetTop, bottom = top + li.offsetHeight;
-    if (top < timeline.scrollTop) timeline.scrollTop = top;
+    // An entry taller than the box shows its beginning.
+    if (top < timeline.scrollTop || li.offsetHeight > timeline.clientHeight) timeline.scrollTop = top;
     else if (bottom > timeline.scrollTop + timeline.clientHeight) timeline.scrollTop = bottom - timeline.clientHeight;
   }
   async function show() {
