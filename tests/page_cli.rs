@@ -1105,6 +1105,17 @@ fn the_case_panel_says_what_kifu_replay_says() {
         json!([]),
         "forming the committee is routine"
     );
+    // The clause the referee's ruling relies on, quoted where it is cited.
+    let judgement_text = b.eval(&format!(
+        "document.querySelector('ol.timeline li[data-seq=\"{judgement}\"]').textContent"
+    ));
+    assert!(
+        judgement_text
+            .as_str()
+            .unwrap()
+            .contains("Playing a stone or passing a stone is completed by pressing the clock with the same hand that held the stone."),
+        "{judgement_text}"
+    );
     // Times of day, in a zone the page names; citations without the path.
     assert_eq!(
         b.eval("document.querySelectorAll('ol.timeline li time').length"),
