@@ -1245,6 +1245,13 @@ fn axe_core_finds_nothing_serious_on_the_list_and_the_game_pages() {
     assert!(text.contains("Last move: "), "{text}");
     assert!(text.contains("Black stones ("), "{text}");
     assert!(text.contains("Row 9: "), "{text}");
+    // A focused timeline entry draws its ring inside itself: the
+    // timeline's scroll box cannot clip it.
+    b.eval("document.querySelector('ol.timeline li[data-seq=\"3\"]').focus()");
+    assert_eq!(
+        b.eval("(s => [s.outlineStyle, parseFloat(s.outlineOffset) + parseFloat(s.outlineWidth) <= 0])(getComputedStyle(document.querySelector('ol.timeline li:focus')))"),
+        json!(["solid", true])
+    );
     // The current event's frame stands out from white by 3:1 or more.
     let colour = b.eval("getComputedStyle(document.querySelector('ol.timeline li[aria-current=\"true\"]')).boxShadow");
     assert!(

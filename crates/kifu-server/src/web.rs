@@ -36,6 +36,7 @@ web_files![
     "replay.js",
     "feed.js",
     "feed-worker.js",
+    "feed-hub.js",
     "favicon.svg",
 ];
 

@@ -21,7 +21,9 @@ export function follow(after, onRecord) {
     onRecord(r);
   };
   const shared = () => {
-    const w = new SharedWorker("/web/feed-worker.js", { name: "kifu-feed" });
+    const w = new SharedWorker("/web/feed-worker.js", { name: "kifu-feed", type: "module" });
+    // A worker that cannot start: this page holds its own stream.
+    w.onerror = () => { if (stop) { stop = own(); } };
     w.port.onmessage = (m) => {
       if (m.data.type === "record") seen(m.data.record);
       else if (m.data.type === "gap") onRecord(null);
