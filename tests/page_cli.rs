@@ -1261,3 +1261,83 @@ fn axe_core_finds_nothing_serious_on_the_list_and_the_game_pages() {
     drop(b);
     drop(server);
 }
+
+/// Navigates to `url` and answers its document with `Content-Security-Policy:
+/// default-src 'self'` added (the browser holds the response back: the
+/// `Fetch` domain is on for documents).
+fn goto_under_csp(b: &mut Browser, url: &str) {
+    b.send("Page.navigate", json!({"url": url}), true);
+    let paused = b.wait_event("Fetch.requestPaused", |_| true);
+    let id = paused["requestId"].clone();
+    let body = b.call("Fetch.getResponseBody", json!({"requestId": id}), true);
+    let body = if body["base64Encoded"] == json!(true) {
+        body["body"].as_str().unwrap().to_string()
+    } else {
+        use base64::Engine as _;
+        base64::engine::general_purpose::STANDARD.encode(body["body"].as_str().unwrap())
+    };
+    let mut headers: Vec<Value> = paused["responseHeaders"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|h| {
+            !h["name"]
+                .as_str()
+                .unwrap_or("")
+                .eq_ignore_ascii_case("content-security-policy")
+        })
+        .collect();
+    headers.push(json!({"name": "Content-Security-Policy", "value": "default-src 'self'"}));
+    b.call(
+        "Fetch.fulfillRequest",
+        json!({"requestId": id, "responseCode": paused["responseStatusCode"], "responseHeaders": headers, "body": body}),
+        true,
+    );
+}
+
+#[test]
+fn the_pages_work_under_a_content_security_policy_of_self_only() {
+    let Some(program) = browser_or_skip("the pages under a strict CSP") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let (server, url, client, game, story) = demo(t.path());
+    let judgement = event_of(&story, "referee ruling")["seq"].as_u64().unwrap();
+    let mut b = Browser::start(program, &t.path().join("browser"));
+    b.before_each_page(
+        "window.__csp = []; document.addEventListener('securitypolicyviolation', e => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));",
+    );
+    b.call(
+        "Fetch.enable",
+        json!({"patterns": [{"urlPattern": "*", "resourceType": "Document", "requestStage": "Response"}]}),
+        true,
+    );
+    goto_under_csp(&mut b, &format!("{url}/"));
+    b.wait_for(
+        "the list",
+        "document.querySelectorAll('#games tr').length === 1",
+    );
+    goto_under_csp(&mut b, &format!("{url}/games/{game}/at/{judgement}"));
+    check_event(&mut b, &client, &url, &game, &story, judgement);
+    b.key("ArrowRight", 39);
+    shown(&mut b, judgement + 1);
+    b.eval("document.getElementById('board-text').open = true");
+    assert_eq!(
+        b.eval("document.getElementById('board-text').innerText.includes('Black stones')"),
+        json!(true)
+    );
+    assert_eq!(
+        b.eval("window.__csp"),
+        json!([]),
+        "nothing refused by the policy"
+    );
+    // The policy is in force: an inline style is refused.
+    b.eval("document.body.setAttribute('style', 'color: red')");
+    b.wait_for(
+        "the policy to refuse an inline style",
+        "window.__csp.some(v => v.startsWith('style-src'))",
+    );
+    drop(b);
+    drop(server);
+}

@@ -132,17 +132,7 @@ impl Browser {
 
     /// Sends one command and waits (bounded) for its answer.
     pub fn call(&mut self, method: &str, params: Value, on_page: bool) -> Value {
-        self.next_id += 1;
-        let id = self.next_id;
-        let mut msg = json!({"id": id, "method": method, "params": params});
-        if on_page {
-            msg["sessionId"] = Value::String(self.session.clone());
-        }
-        let mut bytes = serde_json::to_vec(&msg).expect("JSON");
-        bytes.push(0);
-        self.to
-            .write_all(&bytes)
-            .expect("the browser reads commands");
+        let id = self.send(method, params, on_page);
         let deadline = Instant::now() + WAIT;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -158,6 +148,23 @@ impl Browser {
                 self.events.push(m);
             }
         }
+    }
+
+    /// Sends one command to the current tab (or the browser) without
+    /// waiting for its answer; gives its id.
+    pub fn send(&mut self, method: &str, params: Value, on_page: bool) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut msg = json!({"id": id, "method": method, "params": params});
+        if on_page {
+            msg["sessionId"] = Value::String(self.session.clone());
+        }
+        let mut bytes = serde_json::to_vec(&msg).expect("JSON");
+        bytes.push(0);
+        self.to
+            .write_all(&bytes)
+            .expect("the browser reads commands");
+        id
     }
 
     /// Opens another tab at `url` and drives it from now on; gives its
