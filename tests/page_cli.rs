@@ -1239,6 +1239,24 @@ fn axe_core_finds_nothing_serious_on_the_list_and_the_game_pages() {
         let v = serious_violations(&mut b, &axe);
         assert!(v.is_empty(), "the game at {w}x{h}: {v:#?}");
     }
+    // A step is announced to a screen reader with the event's words.
+    b.key("ArrowRight", 39);
+    shown(&mut b, judgement + 1);
+    let said = b.eval("document.getElementById('announce').textContent");
+    let summary = story["events"][(judgement + 1) as usize]["summary"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        said.as_str().unwrap(),
+        format!(
+            "Event {} of {}: {}: {summary}",
+            judgement + 1,
+            story["events"].as_array().unwrap().len() - 1,
+            story["events"][(judgement + 1) as usize]["signer"]
+                .as_str()
+                .unwrap()
+        )
+    );
     // The board as text: the last move and every stone, by name.
     let text = b.eval("document.getElementById('board-text').innerText");
     let text = text.as_str().unwrap();

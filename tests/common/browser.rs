@@ -114,18 +114,7 @@ impl Browser {
             session: String::new(),
             events: Vec::new(),
         };
-        let target = b.call("Target.createTarget", json!({"url": "about:blank"}), false);
-        let target = target["targetId"].as_str().expect("a target").to_string();
-        let attached = b.call(
-            "Target.attachToTarget",
-            json!({"targetId": target, "flatten": true}),
-            false,
-        );
-        b.session = attached["sessionId"]
-            .as_str()
-            .expect("a session")
-            .to_string();
-        b.call("Page.enable", json!({}), true);
+        b.new_tab("about:blank");
         b.size(1280, 800);
         b
     }

@@ -136,20 +136,17 @@ async fn timeout(
 async fn json_errors(req: Request, next: Next) -> Response {
     let r = next.run(req).await;
     let status = r.status();
-    let is_json = r
-        .headers()
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.starts_with("application/json"))
-        .unwrap_or(false);
+    let typed = |prefix: &str| {
+        r.headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.starts_with(prefix))
+            .unwrap_or(false)
+    };
+    let is_json = typed("application/json");
     // A page that says what is missing (a game or event not in the store)
     // keeps its HTML.
-    let is_html = r
-        .headers()
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.starts_with("text/html"))
-        .unwrap_or(false);
+    let is_html = typed("text/html");
     if !status.is_client_error() || is_json || is_html {
         return r;
     }

@@ -254,7 +254,9 @@ async function gamePage(id, atText) {
     $("button", { type: "button", onclick: () => step(seq - 1), "aria-label": "Previous event" }, "‹ Previous"),
     $("button", { type: "button", onclick: () => step(seq + 1), "aria-label": "Next event" }, "Next ›"),
     $("button", { type: "button", onclick: () => step(last), "aria-label": "Last event" }, "Last »"),
-    $("span", { id: "at", "aria-live": "polite" }));
+    $("span", { id: "at" }),
+    // What a screen reader says after each step: the event and its words.
+    $("span", { id: "announce", class: "sr-only", "aria-live": "polite" }));
   const downloads = $("p", { class: "downloads" }, "Download: ",
     $("a", { href: `/games/${game}/archive`, download: game.slice(0, 12) + ".kifu", id: "archive-link" }, "archive"), " · ",
     $("a", { href: `/games/${game}/bundle`, download: game.slice(0, 12) + ".bundle", id: "bundle-link", hidden: "" }, "bundle (with the latest checkpoint)"), $("span", { id: "bundle-sep", hidden: "" }, " · "),
@@ -342,6 +344,8 @@ async function gamePage(id, atText) {
     board.dataset.seq = want;
     board.dataset.forbidden = withForbidden ? "shown" : "hidden";
     document.getElementById("at").textContent = `event ${seq} of ${last}`;
+    const ev = story.events.find(e => e.seq === want);
+    document.getElementById("announce").textContent = `Event ${want} of ${last}` + (ev ? `: ${ev.signer}: ${ev.summary}` : "");
     const t = st.text || {};
     info.replaceChildren(
       $("p", {}, "Phase: ", shortenCitations(t.phase), t.to_move ? ` · to move: ${t.to_move}` : ""),
