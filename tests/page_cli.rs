@@ -1150,11 +1150,14 @@ fn the_bundle_link_is_offered_where_the_server_signs_checkpoints() {
     let (server, url, client, game, _story) = demo(t.path());
     let mut b = Browser::start(program, &t.path().join("browser"));
     b.goto(&format!("{url}/games/{game}?live=0"));
-    b.wait_for("the page", "!!document.getElementById('bundle-link')");
-    std::thread::sleep(std::time::Duration::from_millis(300));
+    b.wait_for(
+        "the page to ask for a checkpoint",
+        "!!document.getElementById('bundle-link') && document.getElementById('bundle-link').dataset.asked === 'checkpoint'",
+    );
     assert_eq!(
         b.eval("document.getElementById('bundle-link').hidden"),
-        json!(true)
+        json!(true),
+        "no checkpoint signer: no bundle"
     );
     drop(server);
 

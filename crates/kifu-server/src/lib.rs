@@ -130,23 +130,25 @@ async fn timeout(
     }
 }
 
+/// True when the answer's `Content-Type` starts with `prefix`.
+fn typed(r: &Response, prefix: &str) -> bool {
+    r.headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.starts_with(prefix))
+        .unwrap_or(false)
+}
+
 /// Gives every refusal the JSON form of [`ApiError`], including those
 /// answered before a handler runs (a query or path that does not parse, a
 /// body over the limit, a method the route does not take).
 async fn json_errors(req: Request, next: Next) -> Response {
     let r = next.run(req).await;
     let status = r.status();
-    let typed = |prefix: &str| {
-        r.headers()
-            .get(axum::http::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .map(|v| v.starts_with(prefix))
-            .unwrap_or(false)
-    };
-    let is_json = typed("application/json");
+    let is_json = typed(&r, "application/json");
     // A page that says what is missing (a game or event not in the store)
     // keeps its HTML.
-    let is_html = typed("text/html");
+    let is_html = typed(&r, "text/html");
     if !status.is_client_error() || is_json || is_html {
         return r;
     }

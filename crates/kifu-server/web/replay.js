@@ -292,11 +292,12 @@ async function gamePage(id, atText) {
       timeline)));
   // The bundle (the game with the latest checkpoint and its proof) needs
   // a server that signs checkpoints.
+  const bundle = document.getElementById("bundle-link");
   fetch("/checkpoint").then(r => {
     if (!r.ok) return;
-    document.getElementById("bundle-link").hidden = false;
+    bundle.hidden = false;
     document.getElementById("bundle-sep").hidden = false;
-  }).catch(() => {});
+  }).catch(() => {}).finally(() => { bundle.dataset.asked = "checkpoint"; });
 
   // An event quotes each clause it rests on once; a second consequence
   // under the same words names the clause and points back.
