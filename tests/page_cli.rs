@@ -683,13 +683,10 @@ fn on_a_phone_the_board_and_the_buttons_stay_on_screen_while_stepping() {
     drop(server);
 }
 
-#[test]
-fn the_arrow_keys_step_after_the_forbidden_points_checkbox_and_the_address_keeps_it() {
-    let Some(program) = browser_or_skip("the keyboard on the Renju page") else {
-        return;
-    };
-    let t = tempfile::tempdir().unwrap();
-    let server = Served::start(&t.path().join("served"), &[]);
+/// A server holding the Renju game with its clock started and the first
+/// `moves` of [`RENJU_MOVES`]: the server, its URL, the cast and the chain.
+fn served_renju(t: &Path, moves: usize) -> (Served, String, Cast, ChainBuilder) {
+    let server = Served::start(&t.join("served"), &[]);
     let url = server.url.clone();
     let cast = Cast::new();
     let mut chain = renju_chain(&cast);
@@ -704,10 +701,20 @@ fn the_arrow_keys_step_after_the_forbidden_points_checkbox_and_the_address_keeps
             )
             .clone(),
     );
-    for m in RENJU_MOVES {
-        records.push(push_stone(&mut chain, &cast, m));
+    for m in &RENJU_MOVES[..moves] {
+        records.push(push_stone(&mut chain, &cast, *m));
     }
     post_records(&url, &records);
+    (server, url, cast, chain)
+}
+
+#[test]
+fn the_arrow_keys_step_after_the_forbidden_points_checkbox_and_the_address_keeps_it() {
+    let Some(program) = browser_or_skip("the keyboard on the Renju page") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let (server, url, _cast, chain) = served_renju(t.path(), RENJU_MOVES.len());
     let game = hex::encode(chain.game);
     let last = chain.head.seq;
 
@@ -761,15 +768,7 @@ fn a_record_stored_while_the_page_loads_is_not_lost() {
         return;
     };
     let t = tempfile::tempdir().unwrap();
-    let server = Served::start(&t.path().join("served"), &[]);
-    let url = server.url.clone();
-    let cast = Cast::new();
-    let mut chain = renju_chain(&cast);
-    let mut records = vec![chain.records[0].clone()];
-    for m in &RENJU_MOVES[..3] {
-        records.push(push_stone(&mut chain, &cast, *m));
-    }
-    post_records(&url, &records);
+    let (server, url, cast, mut chain) = served_renju(t.path(), 3);
     let game = hex::encode(chain.game);
     let before = chain.head.seq;
 
