@@ -283,7 +283,7 @@ async function gamePage(id, atText) {
     } }), " show forbidden points for Black"),
     $("span", { class: "legend muted" }, " (✕ marked 3‑3: double-three, 4‑4: double-four, 6+: overline; RIF 9.2, 9.3)")) : "";
   main.replaceChildren(notices, $("div", { class: "replay" },
-    $("section", { "aria-label": "Board", class: "board-side" }, board, controls, status, boardAsText, hash, toggle, info, casePanel, downloads),
+    $("section", { "aria-label": "Board", class: "board-side" }, board, controls, status, info, casePanel, hash, toggle, boardAsText, downloads),
     $("section", { "aria-labelledby": "timeline-h", class: "timeline-side" },
       $("h2", { id: "timeline-h" }, "Events"),
       $("p", { class: "muted zone", id: "zone" }, story.events.length
