@@ -1361,3 +1361,24 @@ fn the_pages_work_under_a_content_security_policy_of_self_only() {
     drop(b);
     drop(server);
 }
+
+#[test]
+fn a_browser_without_shared_workers_follows_the_game_from_each_page() {
+    let Some(program) = browser_or_skip("the feed without a SharedWorker") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let (server, url, cast, mut chain) = served_renju(t.path(), 3);
+    let game = hex::encode(chain.game);
+    let before = chain.head.seq;
+    let mut b = Browser::start(program, &t.path().join("browser"));
+    b.before_each_page("delete window.SharedWorker;");
+    b.goto(&format!("{url}/games/{game}"));
+    shown(&mut b, before);
+    assert_eq!(b.eval("typeof SharedWorker"), json!("undefined"));
+    let rec = push_stone(&mut chain, &cast, RENJU_MOVES[3]);
+    post_records(&url, &[rec]);
+    shown(&mut b, before + 1);
+    drop(b);
+    drop(server);
+}
