@@ -1027,6 +1027,23 @@ fn the_downloads_verify_as_complete_and_the_icon_is_served() {
         .call()
         .unwrap();
     assert_eq!(r.header("Content-Encoding"), None);
+    // Nor are streams read as they are written: the feed's pages and its
+    // Server-Sent Events.
+    for path in ["/feed?limit=5", "/feed/stream"] {
+        let r = ureq::get(&format!("{url}{path}"))
+            .set("Accept-Encoding", "gzip, br")
+            .timeout(std::time::Duration::from_secs(10))
+            .call()
+            .unwrap();
+        assert_eq!(r.header("Content-Encoding"), None, "{path}");
+        let mut first = String::new();
+        std::io::BufRead::read_line(&mut std::io::BufReader::new(r.into_reader()), &mut first)
+            .unwrap();
+        assert!(
+            first.contains("cursor") || first.starts_with("id:"),
+            "{path}: {first}"
+        );
+    }
     drop(server);
 }
 
