@@ -69,17 +69,6 @@ pub fn game_heading(g: &kifu_ledger::Genesis) -> Vec<String> {
     lines
 }
 
-/// A value's documented snake_case name (as the JSON writes it) in words:
-/// `decided_finally` is `decided finally`, `game_forfeit` `game forfeit`.
-pub fn word<T: serde::Serialize>(v: &T) -> String {
-    let name = match serde_json::to_value(v) {
-        Ok(Value::String(s)) => s,
-        Ok(Value::Object(m)) => m.keys().next().cloned().unwrap_or_default(),
-        _ => String::new(),
-    };
-    name.replace('_', " ")
-}
-
 /// A game phase in words.
 pub fn phase_word(p: &kifu_game::record::Phase) -> String {
     kifu_game::state_text::phase(p)

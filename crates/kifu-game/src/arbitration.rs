@@ -144,6 +144,13 @@ impl GameState {
                     format!("the referee gives a judgement: {}", ruling.decision),
                     rule.clone(),
                 );
+                // The clauses the referee relies on, quoted from the rule
+                // documents where they are found there.
+                for name in &ruling.rules_cited {
+                    if let Some(c) = crate::cite::cited_by_name(name) {
+                        self.note_cited(format!("the referee relies on {name}"), c);
+                    }
+                }
                 rec.changes = self.apply_effects(&ruling.effects, "referee's judgement", rule);
                 rec.applied = true;
             }

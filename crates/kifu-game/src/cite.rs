@@ -74,3 +74,58 @@ pub(crate) fn cited(c: &Clause) -> Cited {
 pub(crate) fn topic_words(t: Topic) -> &'static str {
     t.words()
 }
+
+/// The rule documents a referee or a committee may name, embedded: the
+/// file as cited and its text.
+const DOCUMENTS: &[(&str, &str)] = &[
+    (
+        "docs/rules/lgc-tournament-rules-2023.txt",
+        include_str!("../../../docs/rules/lgc-tournament-rules-2023.txt"),
+    ),
+    (
+        "docs/rules/london-open-rules.txt",
+        include_str!("../../../docs/rules/london-open-rules.txt"),
+    ),
+    (
+        "docs/rules/bga-aga-style-rules-summary.txt",
+        include_str!("../../../docs/rules/bga-aga-style-rules-summary.txt"),
+    ),
+    (
+        "docs/rules/uec-cup-computer-go-rules.txt",
+        include_str!("../../../docs/rules/uec-cup-computer-go-rules.txt"),
+    ),
+    (
+        "docs/rules/rif-renju-world-championship-rules.txt",
+        include_str!("../../../docs/rules/rif-renju-world-championship-rules.txt"),
+    ),
+];
+
+/// A clause named as a ruling names it, `LGC 2023, "Making a move"` (the
+/// title the document is cited by, then the section, in quotes or not),
+/// with the section's words as the document has them: the paragraph that
+/// opens with the section's name. `None` when no rule document has that
+/// title, or no paragraph opens with that name.
+///
+/// ```
+/// let c = kifu_game::cite::cited_by_name("LGC 2023, \"Making a move\"").unwrap();
+/// assert!(c.quote.unwrap().contains("pressing the clock with the same hand"));
+/// assert!(kifu_game::cite::cited_by_name("LGC 2023, \"No such section\"").is_none());
+/// ```
+pub fn cited_by_name(name: &str) -> Option<Cited> {
+    let (title, section) = name.split_once(',')?;
+    let (title, section) = (title.trim(), section.trim().trim_matches('"').trim());
+    if section.is_empty() {
+        return None;
+    }
+    let (file, text) = DOCUMENTS.iter().find(|(f, _)| document_title(f) == title)?;
+    let words = text.lines().find_map(|l| {
+        let rest = l.trim_start().strip_prefix(section)?;
+        let rest = rest.strip_prefix(": ").or_else(|| rest.strip_prefix(' '))?;
+        let rest = rest.trim();
+        (!rest.is_empty()).then_some(rest)
+    })?;
+    Some(Cited {
+        rule: format!("{title} ({file}), \"{section}\""),
+        quote: Some(words.to_string()),
+    })
+}

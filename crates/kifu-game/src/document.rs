@@ -61,6 +61,63 @@ pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Va
     })
 }
 
+/// The game at event `at` as the replay page steps through it: what a
+/// person reads at that event and nothing else, a few kilobytes where
+/// [`replay_json`] carries the whole projection (every event up to `at`,
+/// both clocks' histories, the board's operations).
+///
+/// - `board`: the picture of the board (`board_view` of [`replay_json`]),
+///   null before there is one; `last_move`: the last stone placed that the
+///   projection keeps, `{x, y}` from the top left, or null;
+/// - `state_hash`: the state hash at `at` (`view.state_hash` of
+///   [`replay_json`]);
+/// - `text`: the state in words (`text` of [`replay_json`]), except that
+///   once the rules give a result nobody is "to move" and no clock is
+///   "paused": the game is over;
+/// - `case`: the case at `at`, the lines `kifu replay` prints below the
+///   clocks ([`crate::case::case_lines`]);
+/// - `verified`, `at`, `last_seq`, `game` as in [`replay_json`].
+pub fn step_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Value {
+    let last = events.last().map(|e| e.seq).unwrap_or(0);
+    let state = GameState::at(events, at);
+    let (board, last_move) = match &state.board {
+        BoardState::Go(b) => {
+            let point = b.ops.iter().rev().find_map(|o| match o {
+                crate::go::Op::Move { point: Some(p), .. } => Some(json!({"x": p.x, "y": p.y})),
+                _ => None,
+            });
+            (serde_json::to_value(b.view()).unwrap_or(Value::Null), point)
+        }
+        BoardState::Renju(r) => {
+            let point = r.inputs.iter().rev().find_map(|(_, i)| match i {
+                kifu_renju::GameInput::Play { point, .. } => {
+                    Some(json!({"x": point.column(), "y": 14u8.saturating_sub(point.row())}))
+                }
+                _ => None,
+            });
+            (serde_json::to_value(r.view()).unwrap_or(Value::Null), point)
+        }
+        BoardState::None => (Value::Null, None),
+    };
+    let mut text = state.text();
+    if state.result.computed().is_some() {
+        text.to_move = None;
+        text.paused = None;
+        text.running = None;
+    }
+    json!({
+        "game": hex::encode(game),
+        "verified": verified,
+        "at": at,
+        "last_seq": last,
+        "board": board,
+        "last_move": last_move,
+        "state_hash": state.view().state_hash,
+        "text": text,
+        "case": crate::case::case_lines(&state),
+    })
+}
+
 /// The game as a story (`kifu explain --json`): every event with its signer
 /// and wording, and each consequence with the rule behind it.
 pub fn explain_json(game: &Hash, events: &[Event], verified: bool) -> Value {
@@ -84,9 +141,41 @@ pub fn explain_json(game: &Hash, events: &[Event], verified: bool) -> Value {
         "game": hex::encode(game),
         "verified": verified,
         "events": story,
+        "notable": notable(&state),
         "result_computed": state.result.computed(),
         "result": state.result,
     })
+}
+
+/// The events a committee looks at first, each with why, in event order:
+/// the illegal moves themselves and where they were pointed out,
+/// irregularities, disputes, rulings, protests, appeals and their
+/// decisions, sanctions, and the event the result follows from.
+pub fn notable(state: &GameState) -> Vec<Value> {
+    let mut out: Vec<(u64, &str)> = Vec::new();
+    for n in &state.illegal_moves {
+        out.push((n.move_seq, "illegal move"));
+        out.push((n.noticed_seq, "illegal move pointed out"));
+    }
+    out.extend(state.irregularities.iter().map(|i| (i.seq, "irregularity")));
+    out.extend(state.disputes.iter().map(|d| (d.seq, "dispute")));
+    out.extend(state.rulings.iter().map(|r| (r.seq, "ruling")));
+    out.extend(state.protests.iter().map(|p| (p.seq, "protest")));
+    for a in &state.appeals {
+        out.push((a.seq, "appeal"));
+        if let Some(d) = &a.decision {
+            out.push((d.seq, "appeal decided"));
+        }
+    }
+    out.extend(state.sanctions.iter().map(|x| (x.seq, "sanction")));
+    if let Some(d) = state.result.computed() {
+        out.push((d.at_seq, "result"));
+    }
+    out.sort_by_key(|(seq, _)| *seq);
+    out.dedup();
+    out.into_iter()
+        .map(|(seq, why)| json!({"seq": seq, "why": why}))
+        .collect()
 }
 
 /// A verification report (`kifu verify --json`).

@@ -40,6 +40,7 @@
 
 pub mod agreed;
 mod arbitration;
+pub mod case;
 pub mod cite;
 mod clock;
 pub mod convert;

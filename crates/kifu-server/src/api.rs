@@ -195,7 +195,7 @@ pub async fn game(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     if crate::page::wants_html(&headers) {
-        return Ok(crate::page::page().await);
+        return Ok(crate::page::game(app, id).await);
     }
     blocking(move || {
         let g = app.store.resolve(&id)?;
@@ -275,17 +275,21 @@ pub async fn records(
     .await
 }
 
-/// `?at=` and `?forbidden=` of `GET /games/{id}/state`.
+/// `?at=`, `?forbidden=` and `?compact=` of `GET /games/{id}/state`.
 #[derive(Debug, Deserialize)]
 pub struct AtQuery {
     at: Option<u64>,
     /// `1`: add the points forbidden to Black (Renju).
     forbidden: Option<u8>,
+    /// `1`: the stepping view ([`document::step_json`]) instead of the
+    /// whole projection.
+    compact: Option<u8>,
 }
 
 /// `GET /games/{id}/state?at=SEQ`: `kifu replay --json`; with
-/// `forbidden=1`, also `forbidden`, the points where Black may not play on a
-/// Renju board (null for a Go game).
+/// `compact=1`, the stepping view of the replay page
+/// ([`document::step_json`]); with `forbidden=1`, also `forbidden`, the
+/// points where Black may not play on a Renju board (null for a Go game).
 pub async fn state(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
@@ -304,7 +308,11 @@ pub async fn state(
                 format!("the game has events 0 to {last}; there is no event {at}"),
             ));
         }
-        let mut v = document::replay_json(&game, &events, at, verified);
+        let mut v = if q.compact.unwrap_or(0) != 0 {
+            document::step_json(&game, &events, at, verified)
+        } else {
+            document::replay_json(&game, &events, at, verified)
+        };
         if q.forbidden.unwrap_or(0) != 0 {
             let state = kifu_game::GameState::at(&events, at);
             v["forbidden"] =
@@ -316,19 +324,29 @@ pub async fn state(
     .await
 }
 
-/// `GET /games/{id}/explain`: `kifu explain --json`.
+/// `?after=` of `GET /games/{id}/explain`.
+#[derive(Debug, Deserialize)]
+pub struct ExplainQuery {
+    /// Only the events after this one (a page following a game live asks
+    /// for what it has not seen).
+    after: Option<u64>,
+}
+
+/// `GET /games/{id}/explain`: `kifu explain --json`; with `after=SEQ`, its
+/// `events` are only those after event SEQ.
 pub async fn explain(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Query(q): Query<ExplainQuery>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let (game, records) = load(&app, &id)?;
         let verified = verify_records(&records).ok();
-        Ok(Json(document::explain_json(
-            &game,
-            &decoded(&records),
-            verified,
-        )))
+        let mut v = document::explain_json(&game, &decoded(&records), verified);
+        if let (Some(after), Some(list)) = (q.after, v["events"].as_array_mut()) {
+            list.retain(|e| e["seq"].as_u64().is_some_and(|s| s > after));
+        }
+        Ok(Json(v))
     })
     .await
 }
@@ -376,14 +394,29 @@ pub async fn sgf(
     .await
 }
 
-/// `GET /games/{id}/archive`: the game as an archive file.
+/// `GET /games/{id}/archive`: the game as an archive file with its
+/// manifest (the game's head as served, so `kifu verify` of the file shows
+/// that no event is missing from the end), like one game of `/archive`.
 pub async fn game_archive(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
+    let at_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0);
     blocking(move || {
-        let (_, records) = load(&app, &id)?;
-        Ok(octets(archive::write(&records)))
+        let (game, records) = load(&app, &id)?;
+        let heads: Vec<(Hash, kifu_ledger::Head)> = records
+            .last()
+            .and_then(|r| r.header().ok().map(|h| (h.seq, r.hash())))
+            .map(|(seq, hash)| (game, kifu_ledger::Head { seq, hash }))
+            .into_iter()
+            .collect();
+        let bytes = archive::write_with_manifest(&records, &heads, at_ms, None).map_err(|e| {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+        })?;
+        Ok(octets(bytes))
     })
     .await
 }

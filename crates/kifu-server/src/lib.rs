@@ -130,19 +130,26 @@ async fn timeout(
     }
 }
 
+/// True when the answer's `Content-Type` starts with `prefix`.
+fn typed(r: &Response, prefix: &str) -> bool {
+    r.headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.starts_with(prefix))
+        .unwrap_or(false)
+}
+
 /// Gives every refusal the JSON form of [`ApiError`], including those
 /// answered before a handler runs (a query or path that does not parse, a
 /// body over the limit, a method the route does not take).
 async fn json_errors(req: Request, next: Next) -> Response {
     let r = next.run(req).await;
     let status = r.status();
-    let is_json = r
-        .headers()
-        .get(axum::http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.starts_with("application/json"))
-        .unwrap_or(false);
-    if !status.is_client_error() || is_json {
+    let is_json = typed(&r, "application/json");
+    // A page that says what is missing (a game or event not in the store)
+    // keeps its HTML.
+    let is_html = typed(&r, "text/html");
+    if !status.is_client_error() || is_json || is_html {
         return r;
     }
     let text = match axum::body::to_bytes(r.into_body(), 64 << 10).await {
@@ -175,7 +182,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/", get(page::page))
         .route("/web/{file}", get(web::get))
         .route("/games/{id}", get(api::game))
-        .route("/games/{id}/at/{seq}", get(page::page))
+        .route("/games/{id}/at/{seq}", get(page::at))
+        .route("/favicon.ico", get(page::favicon))
         .route("/games/{id}/head", get(api::head))
         .route("/games/{id}/records", get(api::records))
         .route("/games/{id}/state", get(api::state))
@@ -197,6 +205,7 @@ pub fn router(app: Arc<App>) -> Router {
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(app.limits.max_body_bytes))
         .layer(axum::middleware::from_fn(json_errors))
+        .layer(web::compression())
         .with_state(app)
 }
 

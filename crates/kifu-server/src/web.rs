@@ -8,6 +8,7 @@
 use axum::extract::Path;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use tower_http::compression::predicate::{NotForContentType, Predicate, SizeAbove};
 
 /// One embedded file: its name under `/web/` and its text.
 #[derive(Debug, Clone, Copy)]
@@ -33,6 +34,10 @@ web_files![
     "replay.html",
     "replay.css",
     "replay.js",
+    "feed.js",
+    "feed-worker.js",
+    "feed-hub.js",
+    "favicon.svg",
 ];
 
 /// The embedded file named `name`, if there is one.
@@ -71,6 +76,22 @@ pub fn serve(name: &str) -> Response {
         )
         .into_response(),
     }
+}
+
+/// Compression of the answers (gzip or Brotli, as the client accepts):
+/// JSON, pages and scripts shrink several times over a venue's network.
+/// Left as they are: answers under 1 KiB, images, archives (signatures
+/// and hashes do not shrink) and anything streamed a line or an event at a
+/// time (Server-Sent Events, NDJSON), which must reach the reader when
+/// written, not when a compressor's block fills.
+pub fn compression() -> tower_http::compression::CompressionLayer<impl Predicate> {
+    let predicate = SizeAbove::new(1024)
+        .and(NotForContentType::IMAGES)
+        .and(NotForContentType::SSE)
+        .and(NotForContentType::GRPC)
+        .and(NotForContentType::const_new("application/x-ndjson"))
+        .and(NotForContentType::const_new("application/octet-stream"));
+    tower_http::compression::CompressionLayer::new().compress_when(predicate)
 }
 
 /// `GET /web/{file}`.

@@ -1,4 +1,10 @@
-"use strict";
+// The replay page: the games of the store (`/`) and one game at any event
+// (`/games/ID`, `/games/ID/at/SEQ`, `/games/ID#seq=SEQ`). It reads only the
+// JSON API (docs/API.md) and computes no rule: the board, the state hash,
+// the words of the state and the case at each event all come from the
+// server's `kifu_game::document`.
+import { follow, feedCursor } from "/web/feed.js";
+
 const $ = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -7,45 +13,60 @@ const $ = (tag, attrs = {}, ...kids) => {
   for (const k of kids) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
   return e;
 };
+
+// A refusal of the API, with its HTTP status.
+class ApiRefusal extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
 const api = async (path) => {
   const r = await fetch(path, { headers: { Accept: "application/json" } });
   const v = await r.json();
-  if (!r.ok) throw new Error(v.error ? v.error.message : r.statusText);
+  if (!r.ok) throw new ApiRefusal(r.status, v.error ? v.error.message : r.statusText);
   return v;
 };
 const main = document.getElementById("main");
-const NOTABLE = ["illegal", "irregular", "dispute", "referee", "ruling", "judgement", "protest", "appeal", "committee", "sanction", "warning", "forfeit"];
+
+// A notice at the top of the page, read out by screen readers.
+function notice(text, ...more) {
+  return $("p", { class: "notice", role: "alert" }, text, ...more);
+}
 
 async function listPage() {
   document.title = "kifu: games";
+  document.getElementById("where").textContent = "Games";
   const q = new URLSearchParams(location.search);
+  const after = await feedCursor();
   const form = $("form", { class: "filters", role: "search" },
     $("label", {}, "Tournament ", $("input", { name: "tournament", value: q.get("tournament") || "" })),
-    $("label", {}, "Round ", $("input", { name: "round", size: 3, value: q.get("round") || "" })),
+    $("label", {}, "Round ", $("input", { name: "round", size: 3, inputmode: "numeric", value: q.get("round") || "" })),
     $("label", {}, "Player ", $("input", { name: "player", value: q.get("player") || "" })),
     $("button", { type: "submit" }, "Filter"));
-  const params = new URLSearchParams([...q].filter(([, v]) => v));
+  const params = new URLSearchParams([...q].filter(([k, v]) => v && k !== "live"));
   const tbody = $("tbody", { id: "games" });
+  const HEAD = ["Tournament", "Round", "Board", "Players", "Ruleset", "Phase", "Result"];
+  // Each cell names its column (`data-label`): on a phone the rows stack
+  // and the labels stand beside the values.
+  const cell = (i, ...kids) => $("td", { "data-label": HEAD[i] }, ...kids);
   const refresh = async () => {
     const { games } = await api("/games?" + params);
     tbody.replaceChildren(...games.map(g => $("tr", { "data-game": g.game },
-      $("td", {}, g.tournament ? g.tournament.tournament : ""),
-      $("td", {}, g.tournament ? g.tournament.round : ""),
-      $("td", {}, g.tournament ? g.tournament.board : ""),
-      $("td", {}, $("a", { href: "/games/" + g.game }, (g.black || "?") + " – " + (g.white || "?"))),
-      $("td", {}, g.ruleset || ""),
-      $("td", {}, g.phase_text || phaseText(g.phase)),
-      $("td", {}, g.result || ""))));
+      cell(0, g.tournament ? g.tournament.tournament : ""),
+      cell(1, g.tournament ? g.tournament.round : ""),
+      cell(2, g.tournament ? g.tournament.board : ""),
+      cell(3, $("a", { href: "/games/" + g.game }, (g.black || "?") + " – " + (g.white || "?"))),
+      cell(4, g.ruleset || ""),
+      cell(5, shortenCitations(g.phase_text || phaseText(g.phase))),
+      cell(6, g.result || ""))));
   };
   await refresh();
-  main.replaceChildren(form, $("table", {},
+  main.replaceChildren(form, $("table", { class: "games" },
     $("caption", { class: "muted" }, "Games in this store; new games and moves appear as they are recorded."),
-    $("thead", {}, $("tr", {}, ...["Tournament", "Round", "Board", "Players", "Ruleset", "Phase", "Result"].map(h => $("th", { scope: "col" }, h)))),
+    $("thead", {}, $("tr", {}, ...HEAD.map(h => $("th", { scope: "col" }, h)))),
     tbody));
   // Live: any new record may add a game or change a phase or result; a
   // burst of records gives one refresh.
   if (q.get("live") === "0") return;
-  await follow(coalesce(refresh));
+  follow(after, coalesce(refresh));
 }
 
 // One run of `work` at a time, and one more after it if anything asked
@@ -57,17 +78,9 @@ function coalesce(work) {
     if (busy) { again = true; return; }
     busy = true;
     try { do { again = false; await work(); } while (again); }
-    catch (e) { main.prepend($("p", { class: "bad", role: "alert" }, "Live update failed: " + e.message)); }
+    catch (e) { main.prepend(notice("Live update failed: " + e.message)); }
     finally { busy = false; }
   };
-}
-
-// Follows the feed from its current end; `onRecord` gets each new record.
-async function follow(onRecord) {
-  const h = await api("/healthz");
-  const es = new EventSource("/feed/stream" + (h.next_cursor > 0 ? "?after=" + (h.next_cursor - 1) : ""));
-  es.onmessage = (m) => onRecord(JSON.parse(m.data));
-  return es;
 }
 
 // A value of the API in words: `CALL_REFEREE` as "call referee".
@@ -85,41 +98,36 @@ function phaseText(p) {
   return "";
 }
 
-// A time as a clock face: `1:05`, `1:02:03` (the replay JSON's `text`
-// object carries the clocks themselves, worded as `kifu replay` words them).
+// A citation without the rule file's path: `LGC 2023
+// (docs/rules/lgc-tournament-rules-2023.txt), "Warning"` as `LGC 2023,
+// "Warning"` (the document's title names it; the downloads keep the path).
+function shortenCitations(text) {
+  return String(text || "").replace(/ \((?:[\w.-]+\/)*[\w.-]+\.(?:txt|md)\)/g, "");
+}
+
+// A time as a clock face: `1:05`, `1:02:03`.
 function clockFace(ms) {
   const s = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = String(s % 60).padStart(2, "0");
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
-// The last stone played that still stands, as {x, y} from the top left:
-// from the Go board's operations, or the Renju engine's inputs (points in
-// RIF notation, row 1 at the bottom).
-function lastMove(b) {
-  if (b.game === "renju") {
-    const p = (b.inputs || []).map(i => i[1]).filter(i => i && i.input === "play" && i.point).pop();
-    const m = p && p.point.match(/^([a-o])(\d+)$/);
-    return m ? { x: m[1].charCodeAt(0) - 97, y: 15 - Number(m[2]) } : null;
-  }
-  const o = (b.ops || []).filter(o => o.op === "move" && o.point).pop();
-  return o ? o.point : null;
-}
+// The time of day of a signed event. The genesis names no zone, so the
+// times are the browser's zone, and the page says which.
+const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
+const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+const dayAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
 
-function boardSvg(view, last, renju, forbidden) {
+function boardSvg(view, last, renju, forbidden, names) {
   const n = renju ? 15 : view.size, cell = 30, pad = 36, size = pad * 2 + cell * (n - 1);
   const NS = "http://www.w3.org/2000/svg";
   const el = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); return e; };
   const svg = el("svg", { viewBox: `0 0 ${size} ${size}`, class: "board", role: "img" });
-  // As the board shows them: Go as printed and in GTP (A-T without I, row 1
-  // at the bottom), Renju as the RIF writes them (a-o, 1-15 from the bottom).
-  const letters = renju ? "abcdefghijklmno" : "ABCDEFGHJKLMNOPQRSTUVWXYZ";
-  const label = (x, y) => letters[x] + (n - y);
   for (let i = 0; i < n; i++) {
     const p = pad + i * cell;
     svg.append(el("line", { x1: pad, y1: p, x2: pad + cell * (n - 1), y2: p, stroke: "#333" }));
     svg.append(el("line", { x1: p, y1: pad, x2: p, y2: pad + cell * (n - 1), stroke: "#333" }));
-    const top = el("text", { x: p, y: 16, "text-anchor": "middle", "font-size": 12 }); top.textContent = letters[i]; svg.append(top);
+    const top = el("text", { x: p, y: 16, "text-anchor": "middle", "font-size": 12 }); top.textContent = names.letters[i]; svg.append(top);
     const left = el("text", { x: 12, y: p + 4, "text-anchor": "middle", "font-size": 12 }); left.textContent = String(n - i); svg.append(left);
   }
   let stones = 0;
@@ -127,7 +135,7 @@ function boardSvg(view, last, renju, forbidden) {
     if (ch !== "X" && ch !== "O") return;
     stones++;
     const black = ch === "X";
-    const cx = pad + x * cell, cy = pad + y * cell, name = label(x, y);
+    const cx = pad + x * cell, cy = pad + y * cell, name = names.point(x, y);
     // Colour is not the only signal: a Black stone is a solid disc, a White
     // stone a disc with an inner ring, and each is named in its title.
     const g = el("g", { "data-stone": black ? "black" : "white", "data-x": x, "data-y": y, "data-point": name });
@@ -147,7 +155,7 @@ function boardSvg(view, last, renju, forbidden) {
   for (const f of forbidden || []) {
     const m = f.point.match(/^([a-o])(\d+)$/);
     if (!m) continue;
-    const x = letters.indexOf(m[1]), y = 15 - Number(m[2]), cx = pad + x * cell, cy = pad + y * cell, d = cell * 0.22;
+    const x = names.letters.indexOf(m[1]), y = 15 - Number(m[2]), cx = pad + x * cell, cy = pad + y * cell, d = cell * 0.22;
     const g = el("g", { class: "forbidden", "data-point": f.point, "data-reason": f.reason });
     g.append(el("path", { d: `M ${cx - d} ${cy - d} L ${cx + d} ${cy + d} M ${cx - d} ${cy + d} L ${cx + d} ${cy - d}`, stroke: "#b00020", "stroke-width": 2.5 }));
     const lt = el("text", { x: cx, y: cy + cell * 0.5, "text-anchor": "middle", "font-size": 10, "font-weight": "bold", fill: "#7a0016", stroke: "#e3c07b", "stroke-width": 3, "paint-order": "stroke" }); lt.textContent = LABEL[f.reason] || f.reason;
@@ -155,124 +163,255 @@ function boardSvg(view, last, renju, forbidden) {
     g.append(t, lt);
     svg.append(g);
   }
-  svg.setAttribute("aria-label", `Board, ${n} by ${n}, ${stones} stones` + (forbidden ? `, ${forbidden.length} points forbidden to Black` : ""));
+  const lastText = last && view.rows[last.y] ? `; last move: ${view.rows[last.y][last.x] === "X" ? "Black" : "White"} at ${names.point(last.x, last.y)}` : "";
+  svg.setAttribute("aria-label", `Board, ${n} by ${n}, ${stones} stones${lastText}` + (forbidden ? `, ${forbidden.length} points forbidden to Black` : "") + "; the stones are listed under “Board as text”");
   return svg;
 }
 
-async function gamePage(id, startSeq) {
-  const summary = await api("/games/" + id);
-  let story = await api("/games/" + id + "/explain");
+// Points named as the board shows them: Go as printed and in GTP (A-T
+// without I, row 1 at the bottom), Renju as the RIF writes them (a-o, 1-15
+// from the bottom).
+function pointNames(n, renju) {
+  const letters = renju ? "abcdefghijklmno" : "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+  return { letters, point: (x, y) => letters[x] + (n - y) };
+}
+
+// The board in words, for a screen reader and for anyone reading it out:
+// the last move, then each colour's stones, row by row from the top.
+function boardText(view, last, names) {
+  const n = view.rows.length;
+  const of = (ch) => {
+    const out = [];
+    view.rows.forEach((row, y) => [...row].forEach((c, x) => { if (c === ch) out.push(names.point(x, y)); }));
+    return out;
+  };
+  const list = (label, pts) => $("li", {}, `${label} (${pts.length}): `, pts.length ? pts.join(", ") : "none");
+  const lastCh = last && view.rows[last.y] ? view.rows[last.y][last.x] : null;
+  return $("div", { class: "board-text" },
+    $("p", {}, last && lastCh ? `Last move: ${lastCh === "X" ? "Black" : "White"} at ${names.point(last.x, last.y)}.` : "No stone played yet."),
+    $("ul", {}, list("Black stones", of("X")), list("White stones", of("O"))),
+    $("p", { class: "muted" }, `Rows from ${n} (top) to 1 (bottom):`),
+    $("ol", { class: "rows", reversed: "" }, ...view.rows.map((row, y) => $("li", { value: n - y },
+      `Row ${n - y}: ` + ([...row].map((c, x) => c === "X" ? `${names.point(x, y)} black` : c === "O" ? `${names.point(x, y)} white` : null).filter(Boolean).join(", ") || "empty")))));
+}
+
+// Where a game page was asked to start: an event number, or a notice
+// about the address.
+function parseStart() {
+  const m = location.pathname.match(/^\/games\/([^/]+)(?:\/at\/([^/]*))?\/?$/);
+  if (!m) return null;
+  const h = location.hash.match(/seq=([^&]*)/);
+  return { id: decodeURIComponent(m[1]), at: m[2] !== undefined ? decodeURIComponent(m[2]) : h ? decodeURIComponent(h[1]) : undefined };
+}
+
+async function gamePage(id, atText) {
+  const after = await feedCursor();
+  let summary;
+  try { summary = await api("/games/" + encodeURIComponent(id)); }
+  catch (e) {
+    if (e.status !== 404 && e.status !== 400) throw e;
+    document.title = "kifu: no such game";
+    document.getElementById("where").textContent = "No such game";
+    main.replaceChildren(notice(`No game “${id}” in this store: ${e.message}. `, $("a", { href: "/" }, "See the games it holds.")));
+    return;
+  }
   const game = summary.game;
-  document.title = `kifu: ${summary.black} – ${summary.white}` + (summary.tournament ? `, ${summary.tournament.tournament} round ${summary.tournament.round} board ${summary.tournament.board}` : summary.title ? `, ${summary.title}` : "");
-  document.getElementById("where").textContent = document.title.slice(6);
-  let last = story.events.length ? story.events[story.events.length - 1].seq : 0;
-  let seq = Math.min(startSeq ?? last, last);
+  let story = await api("/games/" + game + "/explain");
+  const place = summary.tournament ? `${summary.tournament.tournament} round ${summary.tournament.round} board ${summary.tournament.board}` : "";
+  const named = [place, summary.title && summary.title !== summary.tournament?.tournament ? summary.title : ""].filter(Boolean).join(" · ");
+  document.title = `kifu: ${summary.black} – ${summary.white}` + (place ? `, ${place}` : summary.title ? `, ${summary.title}` : "");
+  document.getElementById("where").textContent = `${summary.black} – ${summary.white}` + (named ? `, ${named}` : "");
+  const lastOf = () => story.events.length ? story.events[story.events.length - 1].seq : 0;
+  let last = lastOf();
+  // The event asked for: a number of the game, else the last event and a
+  // notice saying why.
+  let seq = last, startNotice = null;
+  if (atText !== undefined && atText !== "") {
+    const n = /^\d+$/.test(atText) ? Number(atText) : NaN;
+    if (Number.isSafeInteger(n) && n <= last) seq = n;
+    else if (/^\d+$/.test(atText)) startNotice = `There is no event ${atText}: the game has events 0 to ${last}. Showing event ${last}, the last.`;
+    else startNotice = `“${atText}” is not an event number: the game has events 0 to ${last}. Showing event ${last}, the last.`;
+  }
   const board = $("div", { id: "board" });
+  const boardAsText = $("details", { id: "board-text" }, $("summary", {}, "Board as text"));
   const info = $("div", {});
-  const timeline = $("ol", { class: "timeline", "aria-label": "Events" });
+  const casePanel = $("section", { id: "case", class: "case", "aria-labelledby": "case-h" });
+  const timeline = $("ol", { class: "timeline", "aria-label": "Events", id: "timeline" });
   const status = $("p", { class: "status" });
-  const step = (s) => { seq = Math.max(0, Math.min(last, s)); history.replaceState(null, "", `/games/${game}#seq=${seq}`); show(); };
+  const notices = $("div", { id: "notices" }, startNotice ? notice(startNotice) : "");
+  // The address follows the steps, keeping the page's options
+  // (`?forbidden=1`, `?live=0`).
+  const params = new URLSearchParams(location.search);
+  const address = () => `/games/${game}${params.toString() ? "?" + params : ""}#seq=${seq}`;
+  const step = (s) => {
+    seq = Math.max(0, Math.min(last, s));
+    notices.replaceChildren();
+    history.replaceState(null, "", address());
+    show();
+  };
   const controls = $("div", { class: "controls" },
-    $("button", { onclick: () => step(0), "aria-label": "First event" }, "« First"),
-    $("button", { onclick: () => step(seq - 1), "aria-label": "Previous event" }, "‹ Prev"),
-    $("button", { onclick: () => step(seq + 1), "aria-label": "Next event" }, "Next ›"),
-    $("button", { onclick: () => step(last), "aria-label": "Last event" }, "Last »"),
-    $("span", { id: "at", "aria-live": "polite" }));
-  const downloads = $("p", {}, "Download: ",
-    $("a", { href: `/games/${game}/archive`, download: game.slice(0, 12) + ".kifu" }, "archive"), " · ",
+    $("button", { type: "button", onclick: () => step(0), "aria-label": "First event" }, "« First"),
+    $("button", { type: "button", onclick: () => step(seq - 1), "aria-label": "Previous event" }, "‹ Previous"),
+    $("button", { type: "button", onclick: () => step(seq + 1), "aria-label": "Next event" }, "Next ›"),
+    $("button", { type: "button", onclick: () => step(last), "aria-label": "Last event" }, "Last »"),
+    $("span", { id: "at" }),
+    // What a screen reader says after each step: the event and its words.
+    $("span", { id: "announce", class: "sr-only", "aria-live": "polite" }));
+  const downloads = $("p", { class: "downloads" }, "Download: ",
+    $("a", { href: `/games/${game}/archive`, download: game.slice(0, 12) + ".kifu", id: "archive-link" }, "archive"), " · ",
+    $("a", { href: `/games/${game}/bundle`, download: game.slice(0, 12) + ".bundle", id: "bundle-link", hidden: "" }, "bundle (with the latest checkpoint)"), $("span", { id: "bundle-sep", hidden: "" }, " · "),
     $("a", { href: `/games/${game}/sgf`, download: game.slice(0, 12) + ".sgf" }, "SGF"), " · ",
     $("a", { href: `/games/${game}/explain.txt`, download: game.slice(0, 12) + "-explain.txt", id: "explain-txt" }, "explanation (text)"), " · ",
     $("a", { href: `/games/${game}/explain`, download: game.slice(0, 12) + "-explain.json" }, "explanation (JSON)"));
   const hashCode = $("code", { id: "state-hash" });
   const copied = $("span", { class: "muted", "aria-live": "polite" });
-  const hash = $("p", { class: "hash" }, $("label", { for: "state-hash" }, "State hash at this event: "), hashCode, " ",
-    $("button", { type: "button", id: "copy-hash", onclick: async () => {
+  const hash = $("p", { class: "hash" }, $("span", { id: "state-hash-label" }, "State hash at this event: "), hashCode, " ",
+    $("button", { type: "button", id: "copy-hash", "aria-describedby": "state-hash-label", onclick: async () => {
       // The clipboard needs a secure context; selecting the text is the
       // fallback (Ctrl+C then copies it).
       try { await navigator.clipboard.writeText(hashCode.textContent); copied.textContent = "copied"; }
       catch { const r = document.createRange(); r.selectNodeContents(hashCode); const sel = getSelection(); sel.removeAllRanges(); sel.addRange(r); copied.textContent = "selected: press Ctrl+C"; }
     } }, "Copy"), " ", copied);
   const renjuGame = summary.kind === "renju";
-  let showForbidden = new URLSearchParams(location.search).get("forbidden") === "1";
+  let showForbidden = params.get("forbidden") === "1";
   const toggle = renjuGame ? $("p", {}, $("label", {}, $("input", { type: "checkbox", id: "forbidden-toggle", ...(showForbidden ? { checked: "" } : {}),
-    onchange: (e) => { showForbidden = e.target.checked; show(); } }), " show forbidden points for Black"),
+    onchange: (e) => {
+      showForbidden = e.target.checked;
+      if (showForbidden) params.set("forbidden", "1"); else params.delete("forbidden");
+      history.replaceState(null, "", address());
+      show();
+    } }), " show forbidden points for Black"),
     $("span", { class: "legend muted" }, " (✕ marked 3‑3: double-three, 4‑4: double-four, 6+: overline; RIF 9.2, 9.3)")) : "";
-  main.replaceChildren($("div", { class: "replay" },
-    $("section", { "aria-label": "Board" }, board, controls, status, hash, toggle, info, downloads),
-    $("section", { "aria-label": "Timeline" }, timeline)));
+  main.replaceChildren(notices, $("div", { class: "replay" },
+    $("section", { "aria-label": "Board", class: "board-side" }, board, controls, status, info, casePanel, hash, toggle, boardAsText, downloads),
+    $("section", { "aria-labelledby": "timeline-h", class: "timeline-side" },
+      $("h2", { id: "timeline-h" }, "Events"),
+      $("p", { class: "muted zone", id: "zone" }, story.events.length
+        ? `Times: from the first event (+m:ss), and the time of day in ${ZONE} (the browser's zone: the record names none). The first event: ${dayAndTime.format(new Date(story.events[0].at_ms))}.`
+        : ""),
+      timeline)));
+  // The bundle (the game with the latest checkpoint and its proof) needs
+  // a server that signs checkpoints.
+  const bundle = document.getElementById("bundle-link");
+  fetch("/checkpoint").then(r => {
+    if (!r.ok) return;
+    bundle.hidden = false;
+    document.getElementById("bundle-sep").hidden = false;
+  }).catch(() => {}).finally(() => { bundle.dataset.asked = "checkpoint"; });
+
+  // An event quotes each clause it rests on once; a second consequence
+  // under the same words names the clause and points back.
   function renderTimeline() {
     const t0 = story.events.length ? story.events[0].at_ms : 0;
+    const notable = new Map();
+    for (const n of story.notable || []) notable.set(n.seq, [...(notable.get(n.seq) || []), n.why]);
     timeline.replaceChildren(...story.events.map(e => {
-      const notable = NOTABLE.some(w => (e.kind + " " + e.summary).toLowerCase().includes(w));
-      const li = $("li", { "data-seq": e.seq, tabindex: 0, class: notable ? "notable" : "", onclick: () => step(e.seq), onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); step(e.seq); } } },
-        notable ? $("span", { class: "tag" }, e.kind.replace(/_/g, " ")) : "",
-        $("b", {}, e.seq), " ", $("span", { class: "muted" }, "+" + clockFace(e.at_ms - t0) + " "),
+      const quoted = new Set();
+      const why = notable.get(e.seq);
+      const li = $("li", { "data-seq": e.seq, tabindex: 0, class: why ? "notable" : "", onclick: () => step(e.seq), onkeydown: (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); step(e.seq); } } },
+        ...(why ? why.map(w => $("span", { class: "tag" }, w)) : []),
+        $("b", {}, e.seq), " ",
+        $("span", { class: "muted when" }, "+" + clockFace(e.at_ms - t0) + " · ", $("time", { datetime: new Date(e.at_ms).toISOString() }, timeOfDay.format(new Date(e.at_ms))), " "),
         e.signer, ": ", e.summary);
       for (const c of e.consequences || []) {
-        const d = $("div", { class: "cons" }, "→ " + c.what + " [" + c.rule + "]");
-        if (c.quote) d.append($("q", {}, c.quote));
+        const d = $("div", { class: "cons" }, "→ " + c.what + " [" + shortenCitations(c.rule) + "]");
+        if (c.quote && !quoted.has(c.quote)) { quoted.add(c.quote); d.append($("q", {}, c.quote)); }
+        else if (c.quote) d.append($("span", { class: "muted again" }, " (quoted above)"));
         li.append(d);
       }
       return li;
     }));
   }
+  // The current event in view inside the timeline: the timeline scrolls,
+  // never the page (on a phone the board and the buttons stay put).
+  function keepInView(li) {
+    const top = li.offsetTop, bottom = top + li.offsetHeight;
+    // An entry taller than the box shows its beginning.
+    if (top < timeline.scrollTop || li.offsetHeight > timeline.clientHeight) timeline.scrollTop = top;
+    else if (bottom > timeline.scrollTop + timeline.clientHeight) timeline.scrollTop = bottom - timeline.clientHeight;
+  }
   async function show() {
     const want = seq, withForbidden = showForbidden;
-    const st = await api(`/games/${game}/state?at=${want}` + (withForbidden ? "&forbidden=1" : ""));
+    const st = await api(`/games/${game}/state?at=${want}&compact=1` + (withForbidden ? "&forbidden=1" : ""));
     // Stepping faster than the server answers: only the latest step draws.
     if (want !== seq || withForbidden !== showForbidden) return;
-    const s = st.state, v = st.board_view;
-    const b = s.board || {}, renju = b.game === "renju";
-    board.replaceChildren(v ? boardSvg(v, lastMove(b), renju, withForbidden ? st.forbidden : null) : $("p", {}, "No board yet."));
-    hashCode.textContent = st.view && st.view.state_hash ? st.view.state_hash : "–";
+    const v = st.board;
+    const renju = summary.kind !== "go";
+    const names = v ? pointNames(renju ? 15 : v.size || v.rows.length, renju) : null;
+    board.replaceChildren(v ? boardSvg(v, st.last_move, renju, withForbidden ? st.forbidden : null, names) : $("p", {}, "No board yet."));
+    boardAsText.replaceChildren(boardAsText.firstChild, v ? boardText(v, st.last_move, names) : $("p", {}, "No board yet."));
+    hashCode.textContent = st.state_hash || "–";
     copied.textContent = "";
     board.dataset.seq = want;
     board.dataset.forbidden = withForbidden ? "shown" : "hidden";
     document.getElementById("at").textContent = `event ${seq} of ${last}`;
+    const ev = story.events.find(e => e.seq === want);
+    document.getElementById("announce").textContent = `Event ${want} of ${last}` + (ev ? `: ${ev.signer}: ${ev.summary}` : "");
     const t = st.text || {};
     info.replaceChildren(
-      $("p", {}, "Phase: ", t.phase, t.to_move ? ` · to move: ${t.to_move}` : ""),
+      $("p", {}, "Phase: ", shortenCitations(t.phase), t.to_move ? ` · to move: ${t.to_move}` : ""),
       v && v.black_prisoners !== undefined ? $("p", {}, `Prisoners: Black ${v.black_prisoners} (pass stones ${v.black_pass_stones}), White ${v.white_prisoners} (pass stones ${v.white_pass_stones})`) : "",
       $("p", { class: "clocks" },
         $("span", {}, "● Black " + (t.black_clock || "–") + (t.running === "Black" ? " (running)" : "")),
         $("span", {}, "○ White " + (t.white_clock || "–") + (t.running === "White" ? " (running)" : "")),
         t.paused ? $("span", {}, "paused " + t.paused) : ""),
       $("p", {}, "Result by the rules: ", t.result || "none yet"));
+    casePanel.replaceChildren($("h2", { id: "case-h" }, `The case at event ${want}`),
+      (st.case || []).length
+        ? $("ul", { class: "case-lines" }, ...st.case.map(l => $("li", { class: /^(illegal|dispute|ruling|appeal|sanction|MISMATCH)/.test(l) ? "fact" : "" }, l)))
+        : $("p", { class: "muted" }, "Nothing pointed out, disputed, ruled or sanctioned so far; no result yet."));
     status.replaceChildren(st.verified
       ? $("span", { class: "ok" }, "✔ verified: every link, signature and role checked by the server")
       : $("span", { class: "bad" }, "✘ the chain does NOT verify"));
     for (const li of timeline.children) li.setAttribute("aria-current", li.dataset.seq == seq ? "true" : "false");
     const cur = timeline.querySelector('[aria-current="true"]');
-    if (cur) cur.scrollIntoView({ block: "nearest" });
+    if (cur) keepInView(cur);
   }
+  // The arrow keys step, except while typing in a text field (a checkbox
+  // or a button keeps them).
   document.addEventListener("keydown", (e) => {
-    if (e.target.tagName === "INPUT") return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target;
+    if (t && t.matches && t.matches("textarea, select, input:not([type=checkbox]):not([type=radio]):not([type=button]):not([type=submit])")) return;
     if (e.key === "ArrowLeft") step(seq - 1); else if (e.key === "ArrowRight") step(seq + 1);
     else if (e.key === "Home") step(0); else if (e.key === "End") step(last);
+    else return;
+    e.preventDefault();
   });
   renderTimeline();
   await show();
-  // Live: the feed stream names every new record; refresh when it is this
-  // game's. (`?live=0` shows a still page, for printing and screenshots.)
-  if (new URLSearchParams(location.search).get("live") === "0") return;
+  // Live: new records of this game add their events (only those: the
+  // explanation of the events already shown is not fetched again). The
+  // subscription starts from the feed cursor taken before the first load,
+  // so a record stored meanwhile is not missed. (`?live=0` shows a still
+  // page, for printing and screenshots.)
+  if (params.get("live") === "0") return;
   const refresh = coalesce(async () => {
     const atEnd = seq === last;
-    story = await api("/games/" + game + "/explain");
-    last = story.events.length ? story.events[story.events.length - 1].seq : 0;
-    renderTimeline();
+    const more = await api(`/games/${game}/explain?after=${last}`);
+    if (more.events.length) {
+      story = { ...more, events: [...story.events, ...more.events] };
+      last = lastOf();
+      renderTimeline();
+    }
     if (atEnd) seq = last;
     await show();
   });
-  await follow((rec) => { if (rec.game === game) refresh(); });
+  const reload = coalesce(async () => {
+    story = await api("/games/" + game + "/explain");
+    last = lastOf();
+    renderTimeline();
+    await show();
+  });
+  follow(after, (rec) => { if (rec === null) reload(); else if (rec.game === game) refresh(); });
 }
 
 (async () => {
   try {
-    const m = location.pathname.match(/^\/games\/([0-9a-fA-F]+)(?:\/at\/(\d+))?\/?$/);
-    const h = location.hash.match(/seq=(\d+)/);
-    if (m) await gamePage(m[1], m[2] ? Number(m[2]) : h ? Number(h[1]) : undefined);
+    const start = parseStart();
+    if (start) await gamePage(start.id, start.at);
     else await listPage();
   } catch (e) {
-    main.replaceChildren($("p", { class: "bad", role: "alert" }, "Error: " + e.message));
+    main.replaceChildren(notice("Error: " + e.message));
   }
 })();
