@@ -22,6 +22,8 @@
 pub mod checkpoint;
 pub mod cosign;
 pub mod hash;
+pub mod leaf;
+pub mod map;
 pub mod note;
 pub mod proof;
 pub mod range;
@@ -30,6 +32,7 @@ pub mod tree;
 
 pub use checkpoint::Checkpoint;
 pub use hash::{empty_root, leaf_hash, node_hash, Hash};
+pub use leaf::Leaf;
 pub use note::{Note, NoteError, NoteSignature, NoteSigner, NoteVerifier};
 pub use proof::{verify_consistency, verify_inclusion, ProofError};
 pub use tree::{HashReader, HashWriter, MemStore, MemTree, TreeError};
