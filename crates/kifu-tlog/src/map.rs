@@ -395,7 +395,11 @@ pub enum MapProofError {
 /// Checks `proof` for `game` against the map root `root`: `Some(entry)`
 /// when the map holds the game (its entry), `None` when it proves the
 /// game absent.
-pub fn verify(root: &Hash, game: &Hash, proof: &MapProof) -> Result<Option<MapLeaf>, MapProofError> {
+pub fn verify(
+    root: &Hash,
+    game: &Hash,
+    proof: &MapProof,
+) -> Result<Option<MapLeaf>, MapProofError> {
     let depth = proof.siblings.len();
     if depth > DEPTH {
         return Err(MapProofError::TooDeep(depth));
@@ -579,10 +583,7 @@ mod tests {
             head: leaf(0x40, 0),
             leaf_index: 1,
         });
-        assert_eq!(
-            verify(&m.root, &g40, &p),
-            Err(MapProofError::RootMismatch)
-        );
+        assert_eq!(verify(&m.root, &g40, &p), Err(MapProofError::RootMismatch));
     }
 
     #[test]
