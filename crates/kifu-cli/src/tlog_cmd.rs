@@ -91,6 +91,9 @@ pub enum ProveCommand {
     Consistency(ProveConsistencyArgs),
     /// The log's key rotations, with their inclusion proofs at a checkpoint.
     Rotation(crate::log_keys::ProveRotationArgs),
+    /// A game's entry in the map of game heads (head seq, record hash, leaf
+    /// index), or the proof that the log never saw it.
+    Map(crate::map_cmd::ProveMapArgs),
 }
 
 /// `kifu prove inclusion`.
@@ -329,6 +332,7 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
         },
         _ => Vec::new(),
     };
+    check_map_root(data, &new)?;
     let now = crate::store_open::now_ms() / 1000;
     let state = cosign_checkpoint(&cosigner, &log, &mut note, last.as_ref(), &proof, now)
         .map_err(|e| fail_verify(format!("refusing to cosign: {e}")))?;
@@ -345,6 +349,39 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
         new.size,
         cosigner.verifier().to_vkey()
     );
+    Ok(())
+}
+
+/// A witness that holds the log's leaves (the store in --data, with the
+/// checkpoint's tree) recomputes the map of game heads at the checkpoint's
+/// size and refuses to cosign a checkpoint naming another map root
+/// (docs/TRANSPARENCY.md section 10).
+fn check_map_root(data: &Path, cp: &Checkpoint) -> CmdResult {
+    let named = kifu_tlog::map::root_in(&cp.extensions)
+        .map_err(|e| fail_verify(format!("refusing to cosign: {e}")))?;
+    let Some(named) = named else {
+        return Ok(());
+    };
+    let store = match crate::store_open::open_existing(data) {
+        Ok(s) if s.tree_size()? >= cp.size && s.tree_root(cp.size)? == cp.root => s,
+        _ => {
+            eprintln!(
+                "the map root was not checked: --data holds no copy of this log at size {}",
+                cp.size
+            );
+            return Ok(());
+        }
+    };
+    let mine = store.map_root(cp.size)?;
+    if mine != named {
+        return Err(fail_verify(format!(
+            "refusing to cosign: the checkpoint names the map root {}, but the map of the log's leaves at size {} is {}: the map lies about the games' heads",
+            b64(&named),
+            cp.size,
+            b64(&mine)
+        )));
+    }
+    eprintln!("map root checked against the log's leaves at size {}", cp.size);
     Ok(())
 }
 

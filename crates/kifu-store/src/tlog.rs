@@ -674,6 +674,24 @@ impl Store {
             .collect()
     }
 
+    /// Every kept checkpoint, by size (of one size, in key order).
+    pub fn all_checkpoints(&self) -> Result<Vec<(u64, String)>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.tlog.scan_prefix(b"c") {
+            let (k, v) = kv?;
+            // `"c" || size` or `"c" || size || slot`; `c` also starts no
+            // other key of this tree.
+            if k.len() != 9 && k.len() != 17 {
+                continue;
+            }
+            let size = k.get(1..9).and_then(to_u64).ok_or_else(|| {
+                StoreError::Damaged("a kept checkpoint's key is too short".into())
+            })?;
+            out.push((size, checkpoint_text(&v)?));
+        }
+        Ok(out)
+    }
+
     /// Remembers the operator's verifier key (for bundles).
     pub fn set_log_key(&self, vkey: &str) -> Result<(), StoreError> {
         self.writable()?;

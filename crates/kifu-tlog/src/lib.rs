@@ -19,6 +19,7 @@
 //! clock and draws no randomness (callers pass timestamps and keys in).
 #![deny(missing_docs)]
 
+pub mod audit;
 pub mod checkpoint;
 pub mod cosign;
 pub mod hash;
