@@ -92,7 +92,11 @@ fn map_root_of(cp_text: &str) -> [u8; 32] {
 }
 
 fn append_reading(st: &Setup, black_ms: u64) {
-    let key = st.data().join("demo-keys/referee.key").display().to_string();
+    let key = st
+        .data()
+        .join("demo-keys/referee.key")
+        .display()
+        .to_string();
     let ev = json!({"clock_reading": {"black_ms": black_ms, "white_ms": 1000, "black_overtime": null, "white_overtime": null, "read_by": "referee"}});
     ok(&common::run_stdin(
         &st.data(),
@@ -112,7 +116,10 @@ fn a_map_bundle_proves_the_head_and_does_not_grow_with_the_log() {
     let (good, out, e) = st.verify(&b1, "b1v.kifu-bundle");
     assert!(good, "{e}");
     assert!(out.contains("map of game heads"), "{out}");
-    assert!(out.contains("nothing of the game was logged after it"), "{out}");
+    assert!(
+        out.contains("nothing of the game was logged after it"),
+        "{out}"
+    );
 
     // Three more games are logged after it.
     for _ in 0..3 {
@@ -172,8 +179,10 @@ fn a_map_bundle_whose_map_proof_names_a_stale_head_fails() {
     let (okk, _, e) = st.verify(&trunc, "trunc.kifu-bundle");
     assert!(!okk);
     assert!(
-        e.contains(&format!("the log holds event seq {} of this game", last + 1))
-            && e.contains("the bundle is truncated"),
+        e.contains(&format!(
+            "the log holds event seq {} of this game",
+            last + 1
+        )) && e.contains("the bundle is truncated"),
         "{e}"
     );
 
@@ -184,8 +193,7 @@ fn a_map_bundle_whose_map_proof_names_a_stale_head_fails() {
     let (okk, _, e) = st.verify(&stale, "stale.kifu-bundle");
     assert!(!okk);
     assert!(
-        e.contains("the map proof does not lead to the map root")
-            && e.contains("stale head"),
+        e.contains("the map proof does not lead to the map root") && e.contains("stale head"),
         "{e}"
     );
 
@@ -239,11 +247,16 @@ fn the_map_proves_a_logged_game_present_and_an_unknown_game_absent() {
     for unknown in [[0x5a; 32], near] {
         let p = prove(&hex::encode(unknown));
         assert_eq!(kifu_tlog::map::verify(&root, &unknown, &p), Ok(None));
-        // The absence proof does not pass for the logged game.
-        assert!(kifu_tlog::map::verify(&root, &game, &p)
-            .map(|e| e.is_some())
-            .unwrap_or(false)
-            == false);
+    }
+    // The neighbour's path ends at the demo game's own entry: the map holds
+    // one entry there, and it is not the neighbour's.
+    let p = prove(&hex::encode(near));
+    assert_eq!(p.leaf.map(|l| l.head.game), Some(game));
+    // No proof shows a game the map holds absent: another game's absence
+    // proof, given for it, fails or ends at its own entry.
+    for other in [[0x5a; 32], near, [0; 32], [0xff; 32]] {
+        let p = prove(&hex::encode(other));
+        assert_ne!(kifu_tlog::map::verify(&root, &game, &p), Ok(None));
     }
 }
 

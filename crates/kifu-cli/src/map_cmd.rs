@@ -200,9 +200,7 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
             let leaves = source.leaves(auditor.size(), cp.size, top)?;
             auditor.read(&leaves);
         }
-        let finding = auditor
-            .check(cp)
-            .map_err(|e| Failure::new(e.to_string()))?;
+        let finding = auditor.check(cp).map_err(|e| Failure::new(e.to_string()))?;
         let ok = finding.is_good() && *signed;
         if !ok {
             wrong += 1;

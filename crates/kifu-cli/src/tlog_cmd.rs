@@ -381,7 +381,10 @@ fn check_map_root(data: &Path, cp: &Checkpoint) -> CmdResult {
             b64(&mine)
         )));
     }
-    eprintln!("map root checked against the log's leaves at size {}", cp.size);
+    eprintln!(
+        "map root checked against the log's leaves at size {}",
+        cp.size
+    );
     Ok(())
 }
 

@@ -142,10 +142,7 @@ mod tests {
         // A checkpoint of 5 leaves naming the map of 3 (a stale head).
         let mut stale = Checkpoint::new("o", 5, a.tree.root());
         stale.extensions = cp.extensions.clone();
-        assert!(matches!(
-            a.check(&stale),
-            Ok(Finding::WrongMapRoot { .. })
-        ));
+        assert!(matches!(a.check(&stale), Ok(Finding::WrongMapRoot { .. })));
         let wrong_tree = Checkpoint::new("o", 5, [7; 32]);
         assert!(matches!(
             a.check(&wrong_tree),

@@ -209,7 +209,8 @@ fn an_independent_python_check_agrees_with_the_map_vectors() {
 
     // A vector changed by one bit fails the peer: it does check.
     let dir = tempfile::tempdir().unwrap();
-    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(fixture_path()).unwrap()).unwrap();
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture_path()).unwrap()).unwrap();
     let r = v["maps"][4]["root"].as_str().unwrap().to_string();
     let mut bytes = B64.decode(&r).unwrap();
     bytes[0] ^= 1;
@@ -218,7 +219,8 @@ fn an_independent_python_check_agrees_with_the_map_vectors() {
     std::fs::write(&bad, serde_json::to_vec(&v).unwrap()).unwrap();
     let (ok, out, _) = run_peer(&py, &bad);
     assert!(!ok, "{out}");
-    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(fixture_path()).unwrap()).unwrap();
+    let mut v: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture_path()).unwrap()).unwrap();
     v["proofs"][0]["expect"] = json!("absent");
     std::fs::write(&bad, serde_json::to_vec(&v).unwrap()).unwrap();
     let (ok, out, _) = run_peer(&py, &bad);
