@@ -407,3 +407,70 @@ fn the_server_serves_bundles_and_map_proofs_and_audits_through_its_tiles() {
     assert!(out.contains("the tree root and the map root"), "{out}");
     server.stop();
 }
+
+#[test]
+fn an_appeal_bundle_written_before_the_map_still_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = common::project("tlog/bundle-before-the-map.kifu-bundle");
+    let o = run(dir.path(), &["verify", fixture.to_str().unwrap()]);
+    let out = ok(&o);
+    assert!(
+        out.contains("these 63 events are exactly the game bf15556c4a7b")
+            && out.contains("at tree size 126"),
+        "{out}"
+    );
+    assert!(
+        out.contains("co-signed by witness witness.example/w1"),
+        "{out}"
+    );
+    assert!(
+        out.contains("no leaf of the log after that event names the game"),
+        "{out}"
+    );
+    assert!(
+        out.contains("as checkpointed by the tournament director"),
+        "{out}"
+    );
+
+    // Its last event dropped: the tail it carries says so.
+    let mut b: Value = serde_json::from_str(&std::fs::read_to_string(&fixture).unwrap()).unwrap();
+    assert_eq!(b["format"], "kifu-bundle/1");
+    b["records"].as_array_mut().unwrap().pop();
+    let f = dir.path().join("short.kifu-bundle");
+    std::fs::write(&f, serde_json::to_vec(&b).unwrap()).unwrap();
+    let o = run(dir.path(), &["verify", f.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(err(&o).contains("removed from the end"), "{}", err(&o));
+}
+
+#[test]
+fn a_checkpoint_without_a_map_root_gets_a_tail_bundle() {
+    let st = setup();
+    let v = st.checkpoint("cp2");
+    // The store's tree signed as a checkpoint of before the map: no line.
+    use ed25519_dalek::pkcs8::DecodePrivateKey;
+    let pem = std::fs::read_to_string(st.s("op.key")).unwrap();
+    let seed = ed25519_dalek::SigningKey::from_pkcs8_pem(&pem)
+        .unwrap()
+        .to_bytes();
+    let signer = kifu_tlog::NoteSigner::new("kifu.example/map", seed).unwrap();
+    let root: [u8; 32] = B64
+        .decode(v["root"].as_str().unwrap())
+        .unwrap()
+        .try_into()
+        .unwrap();
+    let cp = kifu_tlog::Checkpoint::new("kifu.example/map", v["size"].as_u64().unwrap(), root);
+    let mut note = kifu_tlog::Note::new(cp.to_text()).unwrap();
+    signer.sign(&mut note);
+    std::fs::write(st.s("plain"), note.to_text()).unwrap();
+    let b = st.bundle(&st.s("plain"), &st.s("p.kifu-bundle"), &[]);
+    assert_eq!(b["format"], "kifu-bundle/1");
+    let (good, _, e) = st.verify(&b, "pv.kifu-bundle");
+    assert!(good, "{e}");
+    // Dressed as a map bundle, it has no map root to stand on.
+    let mut m = st.bundle(&st.s("cp2"), &st.s("m.kifu-bundle"), &[]);
+    m["checkpoint"] = json!(note.to_text());
+    let (good, _, e) = st.verify(&m, "mv.kifu-bundle");
+    assert!(!good);
+    assert!(e.contains("names no map root"), "{e}");
+}
