@@ -103,7 +103,7 @@ pub fn prove_map(data: &Path, a: ProveMapArgs) -> CmdResult {
 
 /// Where the audited leaves come from.
 enum Source {
-    Store(kifu_store::Store),
+    Store(Box<kifu_store::Store>),
     Server(Client),
 }
 
@@ -162,7 +162,7 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
             for (size, text) in store.all_checkpoints()? {
                 texts.push((format!("kept checkpoint of size {size}"), text));
             }
-            Source::Store(store)
+            Source::Store(Box::new(store))
         }
     };
     for f in &a.checkpoints {
