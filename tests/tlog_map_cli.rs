@@ -398,6 +398,10 @@ fn the_server_serves_bundles_and_map_proofs_and_audits_through_its_tiles() {
     );
     let (status, _) = http_get(&format!("{url}/games/{}/bundle", "cd".repeat(32)));
     assert_eq!(status, 404);
+    // Only the maps of signed checkpoints are served.
+    let (status, body) = http_get(&format!("{url}/proof/map?game={}&size=1", st.game));
+    assert_eq!(status, 404, "{body}");
+    assert!(body.contains("no_checkpoint"), "{body}");
 
     // An auditor with no copy of the store reads the log through the tiles.
     let elsewhere = st.dir.path().join("empty");

@@ -64,11 +64,13 @@ impl Store {
     }
 
     /// The map root of the first `size` leaves, and the nodes computed for
-    /// it that are not kept (none when the store could keep them).
+    /// it that are not kept (none when it was kept: `keep` and a writable
+    /// store).
     fn map_at(
         &self,
         tree: &sled::Tree,
         size: u64,
+        keep: bool,
     ) -> Result<(Hash, HashMap<Hash, Node>), StoreError> {
         let now = self.tree_size()?;
         if size > now {
@@ -110,7 +112,7 @@ impl Store {
             root = map::update(&mut nodes, root, &updates).map_err(map_err)?;
             at = to;
         }
-        if self.writable().is_err() {
+        if !keep || self.writable().is_err() {
             return Ok((root, nodes.fresh));
         }
         let mut batch = sled::Batch::default();
@@ -124,17 +126,20 @@ impl Store {
 
     /// The root of the map of game heads of the first `size` leaves
     /// (`docs/TRANSPARENCY.md` section 10); computed from the nearest kept
-    /// smaller map and kept, when the store is writable.
+    /// smaller map and kept, when the store is writable (what signing a
+    /// checkpoint calls, so the map of every checkpoint is kept).
     pub fn map_root(&self, size: u64) -> Result<Hash, StoreError> {
         let tree = self.map_tree()?;
-        Ok(self.map_at(&tree, size)?.0)
+        Ok(self.map_at(&tree, size, true)?.0)
     }
 
     /// The map root of the first `size` leaves and `game`'s proof in it:
     /// its entry (head seq, head record hash, leaf index), or its absence.
+    /// A map not kept for `size` is computed and not kept: asking cannot
+    /// grow the store.
     pub fn map_proof(&self, game: &Hash, size: u64) -> Result<(Hash, MapProof), StoreError> {
         let tree = self.map_tree()?;
-        let (root, fresh) = self.map_at(&tree, size)?;
+        let (root, fresh) = self.map_at(&tree, size, false)?;
         let nodes = Nodes { tree: &tree, fresh };
         let proof = map::prove(&nodes, root, game).map_err(map_err)?;
         Ok((root, proof))
