@@ -280,13 +280,15 @@ pub async fn map_proof(
         // Only the sizes of signed checkpoints, whose maps are kept: a size
         // between them would make the server replay leaves for nothing.
         let size = match q.size {
-            Some(s) if app.store.checkpoint_at(s)?.is_none() => return Err(ApiError::new(
-                StatusCode::NOT_FOUND,
-                "no_checkpoint",
-                format!(
+            Some(s) if app.store.checkpoint_at(s)?.is_none() => {
+                return Err(ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    "no_checkpoint",
+                    format!(
                     "no checkpoint of size {s} is kept: ask for the size of a signed checkpoint"
                 ),
-            )),
+                ))
+            }
             Some(s) => s,
             None => crate::tlog_api::proof_target(&app.store)?.0,
         };
