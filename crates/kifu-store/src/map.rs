@@ -8,8 +8,10 @@
 //! map of any kept size can still prove. A root is computed from the nearest
 //! kept smaller one, by the heads of the leaves logged since (one read of
 //! those leaves, `O(log games)` node writes per game that moved), when a
-//! checkpoint is signed or a proof is asked for. Nodes are written before
-//! the root that needs them, so a crash leaves at worst nodes no root names.
+//! checkpoint is signed (a proof at a size whose map is not kept computes it
+//! in memory). The nodes and the root are written in one sled batch, so a
+//! root is never kept without its nodes; signing then syncs the store before
+//! the checkpoint is served.
 
 use std::collections::HashMap;
 
@@ -119,8 +121,8 @@ impl Store {
         for (h, n) in &nodes.fresh {
             batch.insert(&h[..], n.to_bytes());
         }
+        batch.insert(&root_key(size)[..], &root[..]);
         tree.apply_batch(batch)?;
-        tree.insert(root_key(size), &root[..])?;
         Ok((root, HashMap::new()))
     }
 
