@@ -409,6 +409,43 @@ fn the_server_serves_bundles_and_map_proofs_and_audits_through_its_tiles() {
     let out = ok(&o);
     assert!(out.contains("1 checkpoints audited"), "{out}");
     assert!(out.contains("the tree root and the map root"), "{out}");
+
+    // A witness with no copy of the store reads the leaves through the
+    // tiles too: it refuses a checkpoint of the served tree naming a wrong
+    // map root, and cosigns the served one.
+    let served = st.dir.path().join("served-cp");
+    std::fs::write(&served, &cp).unwrap();
+    let size: u64 = cp.lines().nth(1).unwrap().parse().unwrap();
+    let bad = forged_checkpoint(&st, size, cp.lines().nth(2).unwrap(), [9; 32]);
+    let bad_file = st.dir.path().join("bad-cp");
+    std::fs::write(&bad_file, bad).unwrap();
+    let witness = |file: &std::path::Path| {
+        run(
+            &elsewhere,
+            &[
+                "--server",
+                &url,
+                "witness",
+                file.to_str().unwrap(),
+                "--key",
+                &st.s("wit.key"),
+                "--name",
+                "witness.example/w1",
+                "--log-key",
+                &st.log_key,
+                "--state",
+                &st.s("wstate"),
+                "--out",
+                &st.s("cosigned"),
+            ],
+        )
+    };
+    let o = witness(&bad_file);
+    assert!(!o.status.success());
+    assert!(err(&o).contains("refusing to cosign"), "{}", err(&o));
+    let o = witness(&served);
+    ok(&o);
+    assert!(err(&o).contains("map root checked"), "{}", err(&o));
     server.stop();
 }
 

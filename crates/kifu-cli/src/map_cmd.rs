@@ -145,6 +145,15 @@ impl Source {
     }
 }
 
+/// The tree root and the map root of the first `size` leaves of the log
+/// served at `url`, replayed from its entry bundles.
+pub fn replay(url: &str, size: u64) -> Result<(Hash, Hash), Failure> {
+    let source = Source::Server(Client::new(url));
+    let mut auditor = Auditor::new();
+    auditor.read(&source.leaves(0, size, size)?);
+    Ok((auditor.tree_root(), auditor.map_root()))
+}
+
 /// `kifu audit`: every checkpoint kept in the store (or the server's latest)
 /// and every one given, in size order, checked against the leaves.
 pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {

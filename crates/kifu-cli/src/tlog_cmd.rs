@@ -328,7 +328,24 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
     let proof = match &last {
         Some(l) if l.size > 0 && l.size < new.size => match &a.proof {
             Some(p) => read_consistency_proof(p, l.size, new.size)?.hashes,
-            None => open_existing(data)?.consistency_proof(l.size, new.size)?,
+            None => match crate::remote::server() {
+                Some(url) => {
+                    let v = crate::remote::Client::new(url).get_json(&format!(
+                        "/proof/consistency?old={}&new={}",
+                        l.size, new.size
+                    ))?;
+                    let p: ConsistencyProof = serde_json::from_value(v).map_err(|e| {
+                        Failure::new(format!("the server's consistency proof: {e}"))
+                    })?;
+                    if (p.old_size, p.new_size) != (l.size, new.size) {
+                        return Err(fail_verify(
+                            "the server's consistency proof is for other sizes",
+                        ));
+                    }
+                    p.hashes
+                }
+                None => open_existing(data)?.consistency_proof(l.size, new.size)?,
+            },
         },
         _ => Vec::new(),
     };
@@ -352,7 +369,8 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
     Ok(())
 }
 
-/// A witness that holds the log's leaves (the store in --data, with the
+/// A witness that can read the log's leaves (from the server given with
+/// --server, through its tiles, or the store in --data when it holds the
 /// checkpoint's tree) recomputes the map of game heads at the checkpoint's
 /// size and refuses to cosign a checkpoint naming another map root
 /// (docs/TRANSPARENCY.md section 10).
@@ -362,17 +380,31 @@ fn check_map_root(data: &Path, cp: &Checkpoint) -> CmdResult {
     let Some(named) = named else {
         return Ok(());
     };
-    let store = match crate::store_open::open_existing(data) {
-        Ok(s) if s.tree_size()? >= cp.size && s.tree_root(cp.size)? == cp.root => s,
-        _ => {
-            eprintln!(
-                "the map root was not checked: --data holds no copy of this log at size {}",
+    let mine = if let Some(url) = crate::remote::server() {
+        // Replayed from the server's entry bundles: the tree root must be
+        // the checkpoint's, or the leaves are another log's.
+        let (tree_root, map_root) = crate::map_cmd::replay(url, cp.size)?;
+        if tree_root != cp.root {
+            return Err(fail_verify(format!(
+                "refusing to cosign: the leaves {url} serves do not make the checkpoint's tree root at size {}",
                 cp.size
-            );
-            return Ok(());
+            )));
+        }
+        map_root
+    } else {
+        match crate::store_open::open_existing(data) {
+            Ok(s) if s.tree_size()? >= cp.size && s.tree_root(cp.size)? == cp.root => {
+                s.map_root(cp.size)?
+            }
+            _ => {
+                eprintln!(
+                    "the map root was not checked: --data holds no copy of this log at size {} (give --server URL to read it from the log's tiles)",
+                    cp.size
+                );
+                return Ok(());
+            }
         }
     };
-    let mine = store.map_root(cp.size)?;
     if mine != named {
         return Err(fail_verify(format!(
             "refusing to cosign: the checkpoint names the map root {}, but the map of the log's leaves at size {} is {}: the map lies about the games' heads",

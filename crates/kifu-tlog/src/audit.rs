@@ -89,6 +89,11 @@ impl Auditor {
         self.map.extend(leaves);
     }
 
+    /// The RFC 6962 root of the leaves read.
+    pub fn tree_root(&self) -> Hash {
+        self.tree.root()
+    }
+
     /// The map root of the leaves read.
     pub fn map_root(&self) -> Hash {
         self.map.root
