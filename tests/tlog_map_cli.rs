@@ -263,6 +263,17 @@ fn the_map_proves_a_logged_game_present_and_an_unknown_game_absent() {
 /// A checkpoint of the store's tree signed by the operator's key, naming
 /// `map_root`.
 fn forged_checkpoint(st: &Setup, size: u64, tree_root: &str, map_root: [u8; 32]) -> String {
+    signed_by_operator(st, size, tree_root, Some(map_root))
+}
+
+/// A checkpoint of `kifu.example/map` signed with the operator's key, with
+/// the map line naming `map_root`, or none.
+fn signed_by_operator(
+    st: &Setup,
+    size: u64,
+    tree_root: &str,
+    map_root: Option<[u8; 32]>,
+) -> String {
     use ed25519_dalek::pkcs8::DecodePrivateKey;
     let pem = std::fs::read_to_string(st.s("op.key")).unwrap();
     let seed = ed25519_dalek::SigningKey::from_pkcs8_pem(&pem)
@@ -271,7 +282,9 @@ fn forged_checkpoint(st: &Setup, size: u64, tree_root: &str, map_root: [u8; 32])
     let signer = kifu_tlog::NoteSigner::new("kifu.example/map", seed).unwrap();
     let root: [u8; 32] = B64.decode(tree_root).unwrap().try_into().unwrap();
     let mut cp = kifu_tlog::Checkpoint::new("kifu.example/map", size, root);
-    cp.extensions.push(kifu_tlog::map::map_line(&map_root));
+    if let Some(m) = map_root {
+        cp.extensions.push(kifu_tlog::map::map_line(&m));
+    }
     let mut note = kifu_tlog::Note::new(cp.to_text()).unwrap();
     signer.sign(&mut note);
     note.to_text()
@@ -317,25 +330,7 @@ fn a_wrong_map_root_is_reported_by_the_audit_and_refused_by_the_witness() {
     assert_eq!(lines.last().unwrap()["wrong"], 1);
 
     // The witness refuses it, and cosigns the honest one.
-    let witness = |cp: &str| {
-        run(
-            &st.data(),
-            &[
-                "witness",
-                cp,
-                "--key",
-                &st.s("wit.key"),
-                "--name",
-                "witness.example/w1",
-                "--log-key",
-                &st.log_key,
-                "--state",
-                &st.s("wstate"),
-                "--out",
-                &st.s("cosigned"),
-            ],
-        )
-    };
+    let witness = |cp: &str| run_witness(&st, &st.data(), &[], cp);
     let o = witness(&st.s("bad"));
     assert!(!o.status.success());
     let e = err(&o);
@@ -347,6 +342,27 @@ fn a_wrong_map_root_is_reported_by_the_audit_and_refused_by_the_witness() {
     let o = witness(&st.s("cp2"));
     ok(&o);
     assert!(err(&o).contains("map root checked"), "{}", err(&o));
+}
+
+/// `kifu [PRE...] witness CP` with the setup's witness key and state.
+fn run_witness(st: &Setup, data: &std::path::Path, pre: &[&str], cp: &str) -> std::process::Output {
+    let (key, state, out) = (st.s("wit.key"), st.s("wstate"), st.s("cosigned"));
+    let mut args: Vec<&str> = pre.to_vec();
+    args.extend([
+        "witness",
+        cp,
+        "--key",
+        &key,
+        "--name",
+        "witness.example/w1",
+        "--log-key",
+        &st.log_key,
+        "--state",
+        &state,
+        "--out",
+        &out,
+    ]);
+    run(data, &args)
 }
 
 fn http_get(url: &str) -> (u16, String) {
@@ -420,25 +436,7 @@ fn the_server_serves_bundles_and_map_proofs_and_audits_through_its_tiles() {
     let bad_file = st.dir.path().join("bad-cp");
     std::fs::write(&bad_file, bad).unwrap();
     let witness = |file: &std::path::Path| {
-        run(
-            &elsewhere,
-            &[
-                "--server",
-                &url,
-                "witness",
-                file.to_str().unwrap(),
-                "--key",
-                &st.s("wit.key"),
-                "--name",
-                "witness.example/w1",
-                "--log-key",
-                &st.log_key,
-                "--state",
-                &st.s("wstate"),
-                "--out",
-                &st.s("cosigned"),
-            ],
-        )
+        run_witness(&st, &elsewhere, &["--server", &url], file.to_str().unwrap())
     };
     let o = witness(&bad_file);
     assert!(!o.status.success());
@@ -489,28 +487,20 @@ fn a_checkpoint_without_a_map_root_gets_a_tail_bundle() {
     let st = setup();
     let v = st.checkpoint("cp2");
     // The store's tree signed as a checkpoint of before the map: no line.
-    use ed25519_dalek::pkcs8::DecodePrivateKey;
-    let pem = std::fs::read_to_string(st.s("op.key")).unwrap();
-    let seed = ed25519_dalek::SigningKey::from_pkcs8_pem(&pem)
-        .unwrap()
-        .to_bytes();
-    let signer = kifu_tlog::NoteSigner::new("kifu.example/map", seed).unwrap();
-    let root: [u8; 32] = B64
-        .decode(v["root"].as_str().unwrap())
-        .unwrap()
-        .try_into()
-        .unwrap();
-    let cp = kifu_tlog::Checkpoint::new("kifu.example/map", v["size"].as_u64().unwrap(), root);
-    let mut note = kifu_tlog::Note::new(cp.to_text()).unwrap();
-    signer.sign(&mut note);
-    std::fs::write(st.s("plain"), note.to_text()).unwrap();
+    let plain = signed_by_operator(
+        &st,
+        v["size"].as_u64().unwrap(),
+        v["root"].as_str().unwrap(),
+        None,
+    );
+    std::fs::write(st.s("plain"), &plain).unwrap();
     let b = st.bundle(&st.s("plain"), &st.s("p.kifu-bundle"), &[]);
     assert_eq!(b["format"], "kifu-bundle/1");
     let (good, _, e) = st.verify(&b, "pv.kifu-bundle");
     assert!(good, "{e}");
     // Dressed as a map bundle, it has no map root to stand on.
     let mut m = st.bundle(&st.s("cp2"), &st.s("m.kifu-bundle"), &[]);
-    m["checkpoint"] = json!(note.to_text());
+    m["checkpoint"] = json!(plain);
     let (good, _, e) = st.verify(&m, "mv.kifu-bundle");
     assert!(!good);
     assert!(e.contains("names no map root"), "{e}");
