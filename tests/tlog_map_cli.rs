@@ -414,13 +414,49 @@ fn the_server_serves_bundles_and_map_proofs_and_audits_through_its_tiles() {
     );
     let (status, _) = http_get(&format!("{url}/games/{}/bundle", "cd".repeat(32)));
     assert_eq!(status, 404);
+    // An event logged after the checkpoint: the bundle waits for the next.
+    let key = st
+        .data()
+        .join("demo-keys/referee.key")
+        .display()
+        .to_string();
+    let ev = json!({"clock_reading": {"black_ms": 1, "white_ms": 2, "black_overtime": null, "white_overtime": null, "read_by": "referee"}});
+    let elsewhere = st.dir.path().join("empty");
+    ok(&common::run_stdin(
+        &elsewhere,
+        &["--server", &url, "append", &st.game, "--key", &key],
+        &ev.to_string(),
+    ));
+    let (status, body) = http_get(&format!("{url}/games/{}/bundle", st.game));
+    assert_eq!(status, 409, "{body}");
+    assert!(body.contains("not_in_checkpoint"), "{body}");
+    // The server signs at most once a second: ask until it signs (bounded).
+    let mut signed = None;
+    for _ in 0..20 {
+        let r = ureq::post(&format!("{url}/checkpoint")).call().unwrap();
+        if r.status() == 201 {
+            signed = Some(r.into_string().unwrap());
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(250));
+    }
+    let cp = signed.expect("the server signs the grown tree within 5 s");
+    let (status, body) = http_get(&format!("{url}/games/{}/bundle", st.game));
+    assert_eq!(status, 200, "{body}");
+    let later: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        later["records"].as_array().unwrap().len(),
+        b["records"].as_array().unwrap().len() + 1
+    );
+    let (good, _, e) = st.verify(&later, "served-later.kifu-bundle");
+    assert!(good, "{e}");
+
     // Only the maps of signed checkpoints are served.
     let (status, body) = http_get(&format!("{url}/proof/map?game={}&size=1", st.game));
     assert_eq!(status, 404, "{body}");
     assert!(body.contains("no_checkpoint"), "{body}");
 
     // An auditor with no copy of the store reads the log through the tiles.
-    let elsewhere = st.dir.path().join("empty");
     let o = run(&elsewhere, &["--server", &url, "audit"]);
     let out = ok(&o);
     assert!(out.contains("1 checkpoints audited"), "{out}");

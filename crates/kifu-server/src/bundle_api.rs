@@ -105,10 +105,11 @@ pub fn build(store: &Store, game: &Hash, parts: BundleParts) -> Result<Bundle, L
             .leaf_index(game, seq)?
             .ok_or_else(|| LogError::Checkpoint(format!("event {seq} has no leaf in the log")))?;
         if index >= cp.size {
-            return Err(LogError::Checkpoint(format!(
-                "event {seq} was logged after the checkpoint (size {}); sign and cosign a newer one",
-                cp.size
-            )));
+            return Err(LogError::AfterSize {
+                seq,
+                index,
+                size: cp.size,
+            });
         }
         last_index = index;
         let (leaf_index, inclusion) = match parts.form {
