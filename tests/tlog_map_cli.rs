@@ -226,14 +226,56 @@ fn the_map_proves_a_logged_game_present_and_an_unknown_game_absent() {
     let root = map_root_of(&cp);
     let game: [u8; 32] = hex::decode(&st.game).unwrap().try_into().unwrap();
     let prove = |g: &str| -> kifu_tlog::map::MapProof {
-        let v: Value = serde_json::from_str(&ok(&run(
+        let text = ok(&run(
+            &st.data(),
+            &["prove", "map", g, "--checkpoint", &st.s("cp1")],
+        ));
+        let v: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["map_root"], B64.encode(root));
+        kifu_tlog::map::MapProof::from_json(&v).unwrap()
+    };
+    // Offline, against the signed checkpoint: present, absent, and altered.
+    let check = |g: &str, edit: &dyn Fn(&mut Value)| {
+        let mut v: Value = serde_json::from_str(&ok(&run(
             &st.data(),
             &["prove", "map", g, "--checkpoint", &st.s("cp1")],
         )))
         .unwrap();
-        assert_eq!(v["map_root"], B64.encode(root));
-        kifu_tlog::map::MapProof::from_json(&v).unwrap()
+        edit(&mut v);
+        let f = st.s("mapproof.json");
+        std::fs::write(&f, v.to_string()).unwrap();
+        let o = run(
+            &st.data(),
+            &[
+                "check-proof",
+                "map",
+                &f,
+                "--checkpoint",
+                &st.s("cp1"),
+                "--log-key",
+                &st.log_key,
+            ],
+        );
+        (o.status.code(), common::out(&o), err(&o))
     };
+    let (code, out, _) = check(&st.game, &|_| {});
+    assert_eq!(code, Some(0));
+    assert!(out.contains("ok: the head of game"), "{out}");
+    let (code, out, _) = check(&"5a".repeat(32), &|_| {});
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("is not in the log: absent from the map"),
+        "{out}"
+    );
+    // The entry's head seq changed (its last hex digit).
+    let (code, _, e) = check(&st.game, &|v| {
+        let mut leaf = v["leaf"].as_str().unwrap().to_string();
+        let d = if &leaf[79..80] == "0" { "1" } else { "0" };
+        leaf.replace_range(79..80, d);
+        v["leaf"] = json!(leaf);
+    });
+    assert_eq!(code, Some(3), "{e}");
+    assert!(e.contains("map proof fails"), "{e}");
     let p = prove(&st.game);
     let entry = kifu_tlog::map::verify(&root, &game, &p).unwrap().unwrap();
     let b = st.bundle(&st.s("cp1"), &st.s("b.kifu-bundle"), &[]);

@@ -158,6 +158,7 @@ fn main() -> ExitCode {
         Command::Prove(tlog_cmd::ProveCommand::Rotation(a)) => {
             log_keys::prove_rotation(&cli.data, a)
         }
+        Command::CheckProof(tlog_cmd::CheckProofCommand::Map(a)) => map_cmd::check_map(a),
         Command::CheckProof(tlog_cmd::CheckProofCommand::Inclusion(a)) => {
             tlog_cmd::check_inclusion(a)
         }

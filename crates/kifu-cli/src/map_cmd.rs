@@ -33,6 +33,71 @@ pub struct ProveMapArgs {
     pub checkpoint: Option<PathBuf>,
 }
 
+/// `kifu check-proof map`.
+#[derive(Debug, Args)]
+pub struct CheckMapArgs {
+    /// The proof, as `kifu prove map` printed it.
+    pub proof: PathBuf,
+    /// The signed checkpoint naming the map root.
+    #[arg(long)]
+    pub checkpoint: PathBuf,
+    /// The log's verifier key.
+    #[arg(long)]
+    pub log_key: String,
+    /// The proof of the log's key rotations (`kifu prove rotation`), when the
+    /// checkpoint is signed by a key the log rotated to from --log-key.
+    #[arg(long)]
+    pub rotation: Option<PathBuf>,
+}
+
+/// `kifu check-proof map PROOF --checkpoint CP --log-key VKEY`: the proof
+/// leads to the map root the signed checkpoint names; says what it proves.
+pub fn check_map(a: CheckMapArgs) -> CmdResult {
+    let read = |p: &Path| {
+        std::fs::read_to_string(p).map_err(|e| Failure::new(format!("{}: {e}", p.display())))
+    };
+    let trusted = NoteVerifier::parse(&a.log_key).map_err(|e| Failure::new(e.to_string()))?;
+    let rot = a
+        .rotation
+        .as_deref()
+        .map(crate::log_keys::read_rotation)
+        .transpose()?;
+    let (_, cp, log, _) =
+        crate::log_keys::open_checkpoint(&read(&a.checkpoint)?, &trusted, rot.as_ref())?;
+    let root = kifu_tlog::map::root_in(&cp.extensions)
+        .map_err(|e| fail_verify(e.to_string()))?
+        .ok_or_else(|| fail_verify("the checkpoint names no map root (no kifu-map/1 line)"))?;
+    let v: serde_json::Value = serde_json::from_str(&read(&a.proof)?)
+        .map_err(|e| Failure::new(format!("{}: {e}", a.proof.display())))?;
+    let game = v["game"]
+        .as_str()
+        .and_then(full_id)
+        .ok_or_else(|| Failure::new("the proof names no game (64 hex digits)"))?;
+    let proof = kifu_tlog::map::MapProof::from_json(&v).map_err(|e| fail_verify(e.to_string()))?;
+    let found = kifu_tlog::map::verify(&root, &game, &proof)
+        .map_err(|e| fail_verify(format!("map proof fails: {e}")))?;
+    match found {
+        Some(e) => say!(
+            "ok: the head of game {} is seq {} (record {}) at leaf {}, in the map of {} at tree size {}, signed by {}",
+            hex::encode(game),
+            e.head.seq,
+            hex::encode(e.head.record_hash),
+            e.leaf_index,
+            cp.origin,
+            cp.size,
+            log.to_vkey()
+        ),
+        None => say!(
+            "ok: game {} is not in the log: absent from the map of {} at tree size {}, signed by {}",
+            hex::encode(game),
+            cp.origin,
+            cp.size,
+            log.to_vkey()
+        ),
+    }
+    Ok(())
+}
+
 /// `kifu audit`.
 #[derive(Debug, Args)]
 pub struct AuditArgs {

@@ -131,6 +131,9 @@ pub enum CheckProofCommand {
     Inclusion(CheckInclusionArgs),
     /// Checks a consistency proof between two signed checkpoints, offline.
     Consistency(CheckConsistencyArgs),
+    /// Checks a map proof (a game's head, or its absence) against a signed
+    /// checkpoint's map root, offline.
+    Map(crate::map_cmd::CheckMapArgs),
 }
 
 /// `kifu check-proof inclusion`.
