@@ -583,3 +583,30 @@ fn a_checkpoint_without_a_map_root_gets_a_tail_bundle() {
     assert!(!good);
     assert!(e.contains("names no map root"), "{e}");
 }
+
+#[test]
+fn an_auditor_remembers_the_log_and_reports_another_one() {
+    let st = setup();
+    let state = st.s("audit-state");
+    let out = ok(&run(&st.data(), &["audit", "--state", &state]));
+    assert!(out.contains(", 0 wrong"), "{out}");
+    let remembered = std::fs::read_to_string(&state).unwrap();
+    assert!(remembered.starts_with("kifu.example/map\n"), "{remembered}");
+
+    // The log grows and is signed again: it extends what was remembered.
+    append_reading(&st, 3000);
+    st.checkpoint("cp2");
+    let out = ok(&run(&st.data(), &["audit", "--state", &state]));
+    assert!(out.contains("2 checkpoints audited"), "{out}");
+    assert_ne!(std::fs::read_to_string(&state).unwrap(), remembered);
+
+    // Another log (another demo, another store) shown to the same auditor.
+    let other = setup();
+    let o = run(&other.data(), &["audit", "--state", &state]);
+    assert_eq!(o.status.code(), Some(3), "{}", common::out(&o));
+    let out = common::out(&o);
+    assert!(
+        out.contains("WRONG: the log shrank") || out.contains("WRONG: the log's tree at size"),
+        "{out}"
+    );
+}

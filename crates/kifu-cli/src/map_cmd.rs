@@ -112,6 +112,12 @@ pub struct AuditArgs {
     /// Print one JSON object per checkpoint, then a summary.
     #[arg(long)]
     pub json: bool,
+    /// The auditor's memory: the largest checkpoint it audited last time
+    /// (created on first use). The log read now must still hold that tree
+    /// (same root at that size): a log that forked or shrank since is
+    /// reported. Replaced after a clean audit.
+    #[arg(long)]
+    pub state: Option<PathBuf>,
 }
 
 fn fail_verify(message: impl Into<String>) -> Failure {
@@ -266,6 +272,16 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
             "no checkpoint to audit: the store keeps none (give --checkpoint FILE)",
         ));
     }
+    let remembered = match &a.state {
+        Some(f) => match std::fs::read_to_string(f) {
+            Ok(t) => Some(
+                Checkpoint::parse(&t).map_err(|e| Failure::new(format!("{}: {e}", f.display())))?,
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Failure::new(format!("{}: {e}", f.display()))),
+        },
+        None => None,
+    };
     let top = cps.last().map(|(_, c, _)| c.size).unwrap_or(0);
     let mut auditor = Auditor::new();
     let mut wrong = 0usize;
@@ -289,6 +305,38 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
             say!("ok: {} at size {} ({name}): {what}", cp.origin, cp.size);
         } else {
             say!("WRONG: {} at size {} ({name}): {what}", cp.origin, cp.size);
+        }
+    }
+    // The tree remembered from the last audit must still be this log's.
+    let mut forked = None;
+    if let Some(old) = &remembered {
+        if old.size > auditor.size() {
+            forked = Some(format!(
+                "the log shrank: the last audit saw {} leaves, the log now has {}",
+                old.size,
+                auditor.size()
+            ));
+        } else if auditor.tree_root_at(old.size) != Some(old.root) {
+            forked = Some(format!(
+                "the log's tree at size {} is not the one the last audit saw: the log forked or was rewritten",
+                old.size
+            ));
+        }
+    }
+    if let Some(why) = &forked {
+        wrong += 1;
+        if a.json {
+            say!("{}", json!({"state": true, "ok": false, "finding": why}));
+        } else {
+            say!("WRONG: {why}");
+        }
+    } else if let (Some(f), Some((_, cp, _))) = (&a.state, cps.last()) {
+        if wrong == 0 {
+            let keep = Checkpoint {
+                extensions: Vec::new(),
+                ..cp.clone()
+            };
+            crate::archive_cmd::write_atomically(f, keep.to_text().as_bytes())?;
         }
     }
     if a.json {

@@ -94,6 +94,11 @@ impl Auditor {
         self.tree.root()
     }
 
+    /// The RFC 6962 root of the first `size` leaves read (`None` beyond).
+    pub fn tree_root_at(&self, size: u64) -> Option<Hash> {
+        self.tree.root_at(size).ok()
+    }
+
     /// The map root of the leaves read.
     pub fn map_root(&self) -> Hash {
         self.map.root
