@@ -49,7 +49,7 @@ fn bench(c: &mut Criterion) {
         proof.siblings.len(),
         proof.siblings.len() * 32 + 80
     );
-    let root = base.root;
+    let root = base.root();
     g.bench_function("verify_in_100k", |b| {
         b.iter(|| black_box(map::verify(&root, &game, &proof)))
     });

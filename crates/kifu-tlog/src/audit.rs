@@ -101,7 +101,7 @@ impl Auditor {
 
     /// The map root of the leaves read.
     pub fn map_root(&self) -> Hash {
-        self.map.root
+        self.map.root()
     }
 
     /// Checks a checkpoint of exactly the size read.
@@ -119,10 +119,10 @@ impl Auditor {
         Ok(match map::root_in(&cp.extensions) {
             Err(e) => Finding::BadMapLine(e.to_string()),
             Ok(None) => Finding::NoMap,
-            Ok(Some(named)) if named == self.map.root => Finding::Good { map_root: named },
+            Ok(Some(named)) if named == self.map.root() => Finding::Good { map_root: named },
             Ok(Some(named)) => Finding::WrongMapRoot {
                 named,
-                recomputed: self.map.root,
+                recomputed: self.map.root(),
             },
         })
     }

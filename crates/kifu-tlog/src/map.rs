@@ -452,14 +452,17 @@ pub fn map_line(root: &Hash) -> String {
     format!("{MAP_LINE_PREFIX}{}", B64.encode(root))
 }
 
-/// A whole map in memory: nodes by hash, and the current root.
+/// A whole map in memory: nodes by hash, and the current root. For tests,
+/// benches and auditors that rebuild a map from a log's leaves.
+///
+/// Its methods do not fail and do not panic: every node it reads it wrote
+/// itself under the root it keeps, neither of which can be set from
+/// outside, and its updates come sorted from [`heads_of`].
 #[derive(Debug, Clone, Default)]
 pub struct MemMap {
     nodes: HashMap<Hash, Node>,
-    /// The current root.
-    pub root: Hash,
-    /// The log leaves the map has taken in.
-    pub size: u64,
+    root: Hash,
+    size: u64,
 }
 
 impl NodeReader for MemMap {
@@ -480,8 +483,9 @@ fn infallible<T>(r: Result<T, MapError<std::convert::Infallible>>) -> T {
     match r {
         Ok(t) => t,
         Err(MapError::Store(e)) => match e {},
-        // Only reachable with a corrupted node table, which MemMap cannot
-        // have: every node it reads it wrote.
+        // Every node a MemMap reads it wrote itself, under the root it
+        // keeps (neither can be set from outside): a missing node cannot
+        // occur, and `update` is given sorted updates (`heads_of`).
         Err(other) => unreachable!("{other}"),
     }
 }
@@ -508,6 +512,16 @@ impl MemMap {
     /// Proves `game`'s entry, or its absence, at the current root.
     pub fn prove(&self, game: &Hash) -> MapProof {
         infallible(prove(self, self.root, game))
+    }
+
+    /// The current root.
+    pub fn root(&self) -> Hash {
+        self.root
+    }
+
+    /// The log leaves the map has taken in.
+    pub fn size(&self) -> u64 {
+        self.size
     }
 
     /// Number of stored nodes.
@@ -546,7 +560,7 @@ mod tests {
     #[test]
     fn incremental_updates_equal_the_recursive_definition_and_proofs_verify() {
         let mut m = MemMap::new();
-        assert_eq!(m.root, EMPTY);
+        assert_eq!(m.root(), EMPTY);
         let log: Vec<Leaf> = [
             (0x80, 0),
             (0x40, 0),
@@ -560,13 +574,13 @@ mod tests {
         .map(|&(g, s)| leaf(g, s))
         .collect();
         for cut in [1, 3, 4, 7] {
-            let from = m.size as usize;
+            let from = m.size() as usize;
             m.extend(&log[from..cut]);
             let want = heads_of(0, &log[..cut]);
-            assert_eq!(m.root, reference(&want, 0), "size {cut}");
+            assert_eq!(m.root(), reference(&want, 0), "size {cut}");
             for e in &want {
                 let p = m.prove(e.game());
-                assert_eq!(verify(&m.root, e.game(), &p), Ok(Some(*e)));
+                assert_eq!(verify(&m.root(), e.game(), &p), Ok(Some(*e)));
             }
         }
         // Absence: a game sharing a prefix with one entry, and one on an
@@ -574,7 +588,7 @@ mod tests {
         for g in [0x42u8, 0x00] {
             let game = leaf(g, 0).game;
             let p = m.prove(&game);
-            assert_eq!(verify(&m.root, &game, &p), Ok(None), "{g:x}");
+            assert_eq!(verify(&m.root(), &game, &p), Ok(None), "{g:x}");
         }
         // A stale entry for 0x40 (seq 0, before seq 1 was logged) fails.
         let g40 = leaf(0x40, 0).game;
@@ -583,7 +597,10 @@ mod tests {
             head: leaf(0x40, 0),
             leaf_index: 1,
         });
-        assert_eq!(verify(&m.root, &g40, &p), Err(MapProofError::RootMismatch));
+        assert_eq!(
+            verify(&m.root(), &g40, &p),
+            Err(MapProofError::RootMismatch)
+        );
     }
 
     #[test]
@@ -592,7 +609,7 @@ mod tests {
         m.extend(&[leaf(1, 0), leaf(2, 0), leaf(3, 0)]);
         let p = m.prove(&leaf(2, 0).game);
         assert_eq!(MapProof::from_json(&p.to_json()).unwrap(), p);
-        assert!(root_in(&[map_line(&m.root)]).unwrap() == Some(m.root));
+        assert!(root_in(&[map_line(&m.root())]).unwrap() == Some(m.root()));
         assert!(root_in(&["other".into()]).unwrap().is_none());
     }
 }

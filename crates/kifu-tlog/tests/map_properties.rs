@@ -49,24 +49,24 @@ proptest! {
         cuts.sort_unstable();
         let mut m = MemMap::new();
         for c in cuts {
-            let from = m.size as usize;
+            let from = m.size() as usize;
             m.extend(&leaves[from..c]);
             let want = map::heads_of(0, &leaves[..c]);
-            prop_assert_eq!(m.root, reference(&want, 0));
+            prop_assert_eq!(m.root(), reference(&want, 0));
         }
         let entries = map::heads_of(0, &leaves);
         for e in &entries {
             let p = m.prove(e.game());
-            prop_assert_eq!(map::verify(&m.root, e.game(), &p), Ok(Some(*e)));
+            prop_assert_eq!(map::verify(&m.root(), e.game(), &p), Ok(Some(*e)));
         }
         for s in probes {
             let g = id(s);
             let p = m.prove(&g);
             let held = entries.iter().find(|e| e.game() == &g).copied();
-            prop_assert_eq!(map::verify(&m.root, &g, &p), Ok(held));
+            prop_assert_eq!(map::verify(&m.root(), &g, &p), Ok(held));
             // The same proof, claimed for each held game, never proves it absent.
             for e in &entries {
-                prop_assert_ne!(map::verify(&m.root, e.game(), &p), Ok(None));
+                prop_assert_ne!(map::verify(&m.root(), e.game(), &p), Ok(None));
             }
         }
     }

@@ -91,9 +91,9 @@ fn vectors() -> Value {
             .iter()
             .map(|e| hex::encode(e.to_bytes()))
             .collect();
-        maps.push(json!({"size": i + 1, "root": B64.encode(mem.root), "entries": entries}));
+        maps.push(json!({"size": i + 1, "root": B64.encode(mem.root()), "entries": entries}));
     }
-    let root = mem.root;
+    let root = mem.root();
     let mut proofs = Vec::new();
     for (name, g) in games() {
         let p = mem.prove(&g);

@@ -48,7 +48,7 @@ impl MemLog {
         m.extend(&leaves);
         let signer = NoteSigner::new("kifu.example/bench", [0x11; 32]).expect("signer");
         let mut cp = Checkpoint::new("kifu.example/bench", tree.size(), tree.root());
-        cp.extensions.push(map::map_line(&m.root));
+        cp.extensions.push(map::map_line(&m.root()));
         let mut note = Note::new(cp.to_text()).expect("note");
         signer.sign(&mut note);
         MemLog {
