@@ -327,13 +327,13 @@ fn hashes(list: &[String]) -> Result<Vec<Hash>, kifu_tlog::ProofError> {
     list.iter().map(|h| parse_b64_hash(h)).collect()
 }
 
+/// A checkpoint whose signatures checked: the tree head, the key history
+/// that led to its signer, and each witness with its cosignature time.
+type Signed = (Checkpoint, Vec<Step>, Vec<(String, u64)>);
+
 /// Checks the checkpoint's signatures: the key `log_key` leads to through
-/// the bundle's rotations, and every named witness. Returns the checkpoint,
-/// the signing key's history and the witnesses' cosignature times.
-#[allow(clippy::type_complexity)]
-fn check_signatures(
-    b: &Bundle,
-) -> Result<(Checkpoint, Vec<Step>, Vec<(String, u64)>), BundleError> {
+/// the bundle's rotations, and every named witness.
+fn check_signatures(b: &Bundle) -> Result<Signed, BundleError> {
     let log = NoteVerifier::parse(&b.log_key).map_err(|e| BundleError::LogKey(e.to_string()))?;
     if log.sig_type != TYPE_ED25519 {
         return Err(BundleError::LogKeyType);
