@@ -610,3 +610,40 @@ fn an_auditor_remembers_the_log_and_reports_another_one() {
         "{out}"
     );
 }
+
+#[test]
+fn a_server_started_on_a_checkpoint_without_a_map_signs_the_tree_again_with_it() {
+    let st = setup();
+    let v = st.checkpoint("cp2");
+    let size = v["size"].as_u64().unwrap();
+    // The store's last checkpoint is one signed before the map existed.
+    let plain = signed_by_operator(&st, size, v["root"].as_str().unwrap(), None);
+    {
+        let store = kifu_store::Store::open(&st.data()).unwrap();
+        store.save_checkpoint(size, &plain).unwrap();
+        assert_eq!(
+            store.latest_checkpoint().unwrap(),
+            Some((size, plain.clone()))
+        );
+    }
+    let server = Served::start(
+        &st.data(),
+        &[
+            "--checkpoint-key",
+            &st.s("op.key"),
+            "--checkpoint-every",
+            "0",
+        ],
+    );
+    let (status, cp) = http_get(&format!("{}/checkpoint", server.url));
+    assert_eq!(status, 200, "{cp}");
+    assert!(
+        cp.starts_with(&format!("kifu.example/map\n{size}\n")),
+        "{cp}"
+    );
+    assert!(cp.contains("\nkifu-map/1 "), "{cp}");
+    let (status, body) = http_get(&format!("{}/games/{}/bundle", server.url, st.game));
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("kifu-bundle/2"), "{body}");
+    server.stop();
+}

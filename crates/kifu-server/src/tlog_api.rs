@@ -395,7 +395,13 @@ impl LogFace {
         let ours = Note::parse(&last.text)
             .ok()
             .is_some_and(|n| n.verify(&[signer.verifier()]).is_ok());
-        Ok(ours && last.checkpoint.size == store.tree_size()?)
+        // A checkpoint signed before the map of game heads is signed again,
+        // with its map root (docs/TRANSPARENCY.md section 10).
+        let has_map = matches!(
+            kifu_tlog::map::root_in(&last.checkpoint.extensions),
+            Ok(Some(_))
+        );
+        Ok(ours && has_map && last.checkpoint.size == store.tree_size()?)
     }
 
     /// Signs the current tree if it grew since the last checkpoint; with
