@@ -98,7 +98,17 @@ fn setup() -> Setup {
 }
 
 fn bundle(st: &Setup, data: &Path, cp: &str, out: &str, with_witness: bool) -> Value {
-    let mut args = vec!["bundle", &st.game, "--out", out, "--checkpoint", cp];
+    // The tail form (kifu-bundle/1): its tampering is what this file checks;
+    // the map form is tests/tlog_map_cli.rs's.
+    let mut args = vec![
+        "bundle",
+        &st.game,
+        "--out",
+        out,
+        "--checkpoint",
+        cp,
+        "--tail",
+    ];
     if with_witness {
         args.extend(["--witness-key", &st.witness_key]);
     }

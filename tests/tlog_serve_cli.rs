@@ -394,6 +394,12 @@ fn the_served_log_checks_offline_with_kifu_and_go_and_survives_a_restart() {
             out.contains("Go note.Open verifies the checkpoint served by kifu serve"),
             "{out}"
         );
+        // The checkpoint names the map of game heads, and Go reads it as any
+        // other checkpoint.
+        assert!(
+            out.contains("carries the extension line \"kifu-map/1 "),
+            "{out}"
+        );
         assert!(
             out.contains(&format!(
                 "{s2} entries hash to their leaves; 2 served proofs equal Go's"

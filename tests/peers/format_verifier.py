@@ -1132,8 +1132,10 @@ def verify_bundle_tournament(bundle):
     chain, section 10's roles), its last record is a `game_checkpointed` of
     the bundle's game, and the bundle's record at the checkpointed seq has
     the checkpointed hash."""
-    if bundle.get("format") != "kifu-bundle/1":
-        raise Invalid("not a kifu-bundle/1")
+    # The tournament part is the same in both forms (docs/TRANSPARENCY.md
+    # section 7): the tail form and the map form.
+    if bundle.get("format") not in ("kifu-bundle/1", "kifu-bundle/2"):
+        raise Invalid("not a kifu-bundle/1 or kifu-bundle/2")
     part = bundle.get("tournament_checkpoint")
     if part is None:
         return {"ok": True, "bundle": True, "tournament_checkpoint": None, "problems": [],

@@ -259,6 +259,11 @@ func checkServer(in *input, verifier note.Verifier) {
 	}
 	origin, size, root := checkpointRoot(n.Text)
 	fmt.Printf("ok: Go note.Open verifies the checkpoint served by kifu serve: %s at size %d\n", origin, size)
+	// Extension lines (C2SP tlog-checkpoint) are kept in the note's text
+	// and do not disturb the tree head: kifu's names the map root.
+	for _, l := range strings.Split(strings.TrimSuffix(n.Text, "\n"), "\n")[3:] {
+		fmt.Printf("ok: the served checkpoint carries the extension line %q\n", l)
+	}
 	tree := tlog.Tree{N: size, Hash: root}
 	reader := tlog.TileHashReader(tree, h)
 	got, err := tlog.TreeHash(size, reader)

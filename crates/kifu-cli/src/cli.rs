@@ -80,11 +80,15 @@ pub enum Command {
     /// Check an inclusion or consistency proof offline, against signed checkpoints.
     #[command(subcommand)]
     CheckProof(crate::tlog_cmd::CheckProofCommand),
-    /// Write an appeal bundle: a game's records, a signed checkpoint, an
-    /// inclusion proof for each record and the log's tail after the game.
+    /// Write an appeal bundle: a game's records, a signed checkpoint, and
+    /// the proofs that they are the whole game as logged (the head's map
+    /// proof, or with --tail the log's tail after the game).
     Bundle(crate::tlog_cmd::BundleArgs),
     /// Write the log as a static C2SP tlog-tiles directory (checkpoint, tiles, entry bundles).
     Tiles(crate::tlog_cmd::TilesArgs),
+    /// Replay the log's leaves (from the store, or a server's tiles with
+    /// --server) and check each checkpoint's tree root and map root.
+    Audit(crate::map_cmd::AuditArgs),
     /// Publish the store's feed to a NATS JetStream stream until stopped.
     Publish(crate::nats_cmd::PublishArgs),
     /// Copy a NATS JetStream stream of kifu records, verified, into this store.

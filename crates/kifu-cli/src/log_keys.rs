@@ -16,13 +16,10 @@ use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 use clap::Args;
 use kifu_ledger::{
-    Body, Event, GameKind, Genesis, Keypair, Participant, PublicKey, Record, Role, TimeControl,
+    Body, Event, GameKind, Genesis, Keypair, Participant, PublicKey, Role, TimeControl,
 };
-use kifu_store::tlog::Leaf;
 use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::note::{Note, NoteSigner, NoteVerifier};
-use kifu_tlog::proof::parse_b64_hash;
-use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use crate::archive_cmd::{write_atomically, EXIT_VERIFY_FAILED};
@@ -31,37 +28,8 @@ use crate::tlog_cmd::CheckpointArgs;
 use crate::{CmdResult, Failure};
 use kifu_server::tlog_api::DEFAULT_ORIGIN;
 
+pub use kifu_bundle::rotation::{follow, RotationFile, RotationProof, Step, ROTATION_FORMAT};
 pub use kifu_server::tlog_api::OPERATOR_TITLE;
-/// First field of a rotation proof file.
-pub const ROTATION_FORMAT: &str = "kifu-log-keys/1";
-
-/// One rotation statement and its place in a tree.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RotationProof {
-    /// The statement's leaf index in the log.
-    pub leaf_index: u64,
-    /// The stored `log_key_rotated` record, base64
-    /// (`u32 LE length || event bytes || signature`).
-    pub record: String,
-    /// Its inclusion proof in the checkpoint's tree, base64 hashes.
-    pub inclusion: Vec<String>,
-}
-
-/// What `kifu prove rotation` prints: the rotations from the log's first
-/// key to the key that signs checkpoints of `tree_size`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RotationFile {
-    /// Always [`ROTATION_FORMAT`].
-    pub format: String,
-    /// The log's origin.
-    pub origin: String,
-    /// The tree size the inclusion proofs are for.
-    pub tree_size: u64,
-    /// The key the first rotation starts from (verifier key).
-    pub log_key: String,
-    /// The rotations, in log order.
-    pub rotations: Vec<RotationProof>,
-}
 
 /// `kifu prove rotation`.
 #[derive(Debug, Args)]
@@ -74,97 +42,11 @@ pub struct ProveRotationArgs {
     pub out: Option<PathBuf>,
 }
 
-/// One step of a verified key history.
-#[derive(Debug, Clone, Serialize)]
-pub struct Step {
-    /// The leaf of the rotation statement.
-    pub leaf_index: u64,
-    /// The key it moved to (verifier key).
-    pub new_key: String,
-}
-
 fn fail(message: impl Into<String>) -> Failure {
     Failure {
         message: message.into(),
         code: EXIT_VERIFY_FAILED,
     }
-}
-
-/// The key that signs checkpoints of `cp`'s tree, starting from `trusted`
-/// and following `rotations` in order: each statement must be a
-/// `log_key_rotated` of `cp`'s origin, signed by the key trusted so far, and
-/// included in `cp`'s tree at its leaf index. The error says which check
-/// failed.
-pub fn follow(
-    trusted: &NoteVerifier,
-    cp: &Checkpoint,
-    rotations: &[RotationProof],
-) -> Result<(NoteVerifier, Vec<Step>), String> {
-    let mut current = trusted.clone();
-    let mut steps = Vec::new();
-    let mut last_leaf: Option<u64> = None;
-    for (i, r) in rotations.iter().enumerate() {
-        let at = format!("key rotation {} (leaf {})", i + 1, r.leaf_index);
-        let bytes = B64
-            .decode(&r.record)
-            .map_err(|_| format!("{at}: the record is not base64"))?;
-        let record = Record::from_stored(&bytes).map_err(|e| format!("{at}: {e}"))?;
-        let event = record.decode().map_err(|e| format!("{at}: {e}"))?;
-        let Body::LogKeyRotated { origin, new_key } = &event.body else {
-            return Err(format!(
-                "{at}: the record is a {}, not a log key rotation",
-                event.body.kind_name()
-            ));
-        };
-        if origin != &cp.origin || origin != &current.name {
-            return Err(format!(
-                "{at}: it rotates the key of {origin}, not of {}",
-                cp.origin
-            ));
-        }
-        if event.signer.0 != current.key.to_bytes() {
-            return Err(format!(
-                "{at}: signed by key {}, not by the log key {}: only the log's key can name its successor",
-                event.signer.to_hex(),
-                current.to_vkey()
-            ));
-        }
-        record
-            .verify_signature(&event.signer)
-            .map_err(|e| format!("{at}: {e}"))?;
-        if last_leaf.is_some_and(|l| r.leaf_index <= l) {
-            return Err(format!("{at}: the rotations are not in log order"));
-        }
-        last_leaf = Some(r.leaf_index);
-        let leaf = Leaf {
-            game: event.chain,
-            seq: event.seq,
-            record_hash: record.hash(),
-        };
-        let path: Vec<kifu_tlog::Hash> = r
-            .inclusion
-            .iter()
-            .map(|h| parse_b64_hash(h))
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("{at}: {e}"))?;
-        kifu_tlog::verify_inclusion(r.leaf_index, cp.size, &leaf.hash(), &path, &cp.root).map_err(
-            |e| {
-                format!(
-                    "{at}: the statement is not in the checkpoint's tree of size {} ({e})",
-                    cp.size
-                )
-            },
-        )?;
-        let key = new_key
-            .verifying_key()
-            .map_err(|e| format!("{at}: the new key: {e}"))?;
-        current = NoteVerifier::ed25519(origin, key);
-        steps.push(Step {
-            leaf_index: r.leaf_index,
-            new_key: current.to_vkey(),
-        });
-    }
-    Ok((current, steps))
 }
 
 /// Opens a signed checkpoint given the trusted log key and, optionally,
@@ -197,7 +79,7 @@ pub fn open_with(
 ) -> Result<(Note, Checkpoint, NoteVerifier, Vec<Step>), Failure> {
     let note = Note::parse(text).map_err(|e| fail(e.to_string()))?;
     let cp = Checkpoint::parse(&note.text).map_err(|e| fail(e.to_string()))?;
-    let (key, steps) = follow(trusted, &cp, rotations).map_err(fail)?;
+    let (key, steps) = follow(trusted, &cp, rotations).map_err(|e| fail(e.to_string()))?;
     note.verify(std::slice::from_ref(&key)).map_err(|e| {
         let hint = if steps.is_empty() {
             " (a checkpoint signed by a new key needs the proof of its rotation: --rotation)"
@@ -227,7 +109,7 @@ pub fn open_checkpoint_before(
             rot.tree_size, new.size
         )));
     }
-    let (_, steps) = follow(trusted, new, &rot.rotations).map_err(fail)?;
+    let (_, steps) = follow(trusted, new, &rot.rotations).map_err(|e| fail(e.to_string()))?;
     let key = match steps.iter().rev().find(|s| s.leaf_index < cp.size) {
         Some(s) => NoteVerifier::parse(&s.new_key).map_err(|e| fail(e.to_string()))?,
         None => trusted.clone(),
@@ -252,43 +134,13 @@ pub fn read_rotation(path: &Path) -> Result<RotationFile, Failure> {
     Ok(r)
 }
 
-/// Every `log_key_rotated` of `origin` in the store's operator chains, in
-/// log order: (leaf index, record, signer, new key).
-fn rotations_in(
-    store: &kifu_store::Store,
-    origin: &str,
-) -> Result<Vec<(u64, Record, PublicKey)>, Failure> {
-    kifu_server::tlog_api::rotations_in(store, origin).map_err(|e| Failure::new(e.to_string()))
-}
-
 /// The log's first key (the one its verifiers were given) and the rotation
-/// proofs that lead from it to the key signing the checkpoint `cp`: every
-/// rotation of the origin in the store whose leaf is in `cp`'s tree.
-/// `None` for the key when the log never rotated its key.
+/// proofs that lead from it to the key signing the checkpoint `cp`.
 pub fn rotation_proof(
     store: &kifu_store::Store,
     cp: &Checkpoint,
 ) -> Result<(Option<String>, Vec<RotationProof>), Failure> {
-    let all = rotations_in(store, &cp.origin)?;
-    let first = match all.first() {
-        Some((_, _, signer)) => {
-            Some(NoteVerifier::ed25519(&cp.origin, signer.verifying_key()?).to_vkey())
-        }
-        None => None,
-    };
-    let mut proofs = Vec::new();
-    for (index, record, _) in all.into_iter().filter(|(i, _, _)| *i < cp.size) {
-        proofs.push(RotationProof {
-            leaf_index: index,
-            record: B64.encode(record.to_stored()),
-            inclusion: store
-                .inclusion_proof(index, cp.size)?
-                .iter()
-                .map(|h| B64.encode(h))
-                .collect(),
-        });
-    }
-    Ok((first, proofs))
+    kifu_server::bundle_api::rotation_proof(store, cp).map_err(|e| Failure::new(e.to_string()))
 }
 
 /// `kifu prove rotation`.
@@ -457,7 +309,9 @@ pub fn rotate(data: &Path, a: &CheckpointArgs, key: &Path, new_key_file: &Path) 
         NoteSigner::new(&origin, new_seed).map_err(|e| Failure::new(format!("origin: {e}")))?;
     let size = store.tree_size()?;
     let root = store.tree_root(size)?;
-    let cp = Checkpoint::new(origin.clone(), size, root);
+    let mut cp = Checkpoint::new(origin.clone(), size, root);
+    cp.extensions
+        .push(kifu_tlog::map::map_line(&store.map_root(size)?));
     let mut note = Note::new(cp.to_text()).map_err(|e| Failure::new(e.to_string()))?;
     signer.sign(&mut note);
     let text = note.to_text();

@@ -29,6 +29,7 @@ mod games_cmd;
 mod key_cmd;
 mod keys;
 mod log_keys;
+mod map_cmd;
 mod match_cmd;
 mod nats_cmd;
 mod remote;
@@ -157,6 +158,7 @@ fn main() -> ExitCode {
         Command::Prove(tlog_cmd::ProveCommand::Rotation(a)) => {
             log_keys::prove_rotation(&cli.data, a)
         }
+        Command::CheckProof(tlog_cmd::CheckProofCommand::Map(a)) => map_cmd::check_map(a),
         Command::CheckProof(tlog_cmd::CheckProofCommand::Inclusion(a)) => {
             tlog_cmd::check_inclusion(a)
         }
@@ -165,6 +167,8 @@ fn main() -> ExitCode {
         }
         Command::Bundle(a) => tlog_cmd::bundle(&cli.data, a),
         Command::Tiles(a) => tlog_cmd::tiles(&cli.data, a),
+        Command::Audit(a) => map_cmd::audit(&cli.data, a),
+        Command::Prove(tlog_cmd::ProveCommand::Map(a)) => map_cmd::prove_map(&cli.data, a),
         Command::Publish(a) => nats_cmd::publish(&cli.data, a),
         Command::Mirror(a) => nats_cmd::mirror(&cli.data, a),
         Command::Serve(a) => serve_cmd::serve(&cli.data, a),

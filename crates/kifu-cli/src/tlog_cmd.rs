@@ -8,22 +8,20 @@ use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 use clap::{Args, Subcommand};
 use ed25519_dalek::pkcs8::DecodePrivateKey;
-use kifu_ledger::{verify_records, Hash, Record};
+use kifu_bundle::Bundle;
+use kifu_ledger::Hash;
+use kifu_server::bundle_api::{build as build_bundle, BundleParts, Form};
 use kifu_store::tlog::Leaf;
 use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::cosign::{witness as cosign_checkpoint, Cosigner, WitnessState};
-use kifu_tlog::note::{Note, NoteSigner, NoteVerifier, TYPE_COSIGNATURE_V1, TYPE_ED25519};
-use kifu_tlog::proof::{parse_b64_hash, ConsistencyProof, InclusionProof};
-use serde::{Deserialize, Serialize};
+use kifu_tlog::note::{Note, NoteSigner, NoteVerifier};
+use kifu_tlog::proof::{ConsistencyProof, InclusionProof};
 use serde_json::json;
 
 use crate::archive_cmd::{write_atomically, EXIT_VERIFY_FAILED};
 use crate::render::short;
 use crate::store_open::open_existing;
 use crate::{CmdResult, Failure};
-
-/// First line of a bundle file.
-pub const BUNDLE_FORMAT: &str = "kifu-bundle/1";
 
 /// `kifu checkpoint`.
 #[derive(Debug, Args)]
@@ -93,6 +91,9 @@ pub enum ProveCommand {
     Consistency(ProveConsistencyArgs),
     /// The log's key rotations, with their inclusion proofs at a checkpoint.
     Rotation(crate::log_keys::ProveRotationArgs),
+    /// A game's entry in the map of game heads (head seq, record hash, leaf
+    /// index), or the proof that the log never saw it.
+    Map(crate::map_cmd::ProveMapArgs),
 }
 
 /// `kifu prove inclusion`.
@@ -130,6 +131,9 @@ pub enum CheckProofCommand {
     Inclusion(CheckInclusionArgs),
     /// Checks a consistency proof between two signed checkpoints, offline.
     Consistency(CheckConsistencyArgs),
+    /// Checks a map proof (a game's head, or its absence) against a signed
+    /// checkpoint's map root, offline.
+    Map(crate::map_cmd::CheckMapArgs),
 }
 
 /// `kifu check-proof inclusion`.
@@ -195,6 +199,11 @@ pub struct BundleArgs {
     /// (repeatable).
     #[arg(long = "witness-key")]
     pub witness_keys: Vec<String>,
+    /// Prove that the bundle ends at the game's head with the log's tail
+    /// (`kifu-bundle/1`, growing with every later leaf) instead of the map
+    /// of game heads; the only form for a checkpoint without a map root.
+    #[arg(long)]
+    pub tail: bool,
 }
 
 fn fail_verify(message: impl Into<String>) -> Failure {
@@ -322,10 +331,28 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
     let proof = match &last {
         Some(l) if l.size > 0 && l.size < new.size => match &a.proof {
             Some(p) => read_consistency_proof(p, l.size, new.size)?.hashes,
-            None => open_existing(data)?.consistency_proof(l.size, new.size)?,
+            None => match crate::remote::server() {
+                Some(url) => {
+                    let v = crate::remote::Client::new(url).get_json(&format!(
+                        "/proof/consistency?old={}&new={}",
+                        l.size, new.size
+                    ))?;
+                    let p: ConsistencyProof = serde_json::from_value(v).map_err(|e| {
+                        Failure::new(format!("the server's consistency proof: {e}"))
+                    })?;
+                    if (p.old_size, p.new_size) != (l.size, new.size) {
+                        return Err(fail_verify(
+                            "the server's consistency proof is for other sizes",
+                        ));
+                    }
+                    p.hashes
+                }
+                None => open_existing(data)?.consistency_proof(l.size, new.size)?,
+            },
         },
         _ => Vec::new(),
     };
+    check_map_root(data, &new)?;
     let now = crate::store_open::now_ms() / 1000;
     let state = cosign_checkpoint(&cosigner, &log, &mut note, last.as_ref(), &proof, now)
         .map_err(|e| fail_verify(format!("refusing to cosign: {e}")))?;
@@ -341,6 +368,57 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
         new.origin,
         new.size,
         cosigner.verifier().to_vkey()
+    );
+    Ok(())
+}
+
+/// A witness that can read the log's leaves (from the server given with
+/// --server, through its tiles, or the store in --data when it holds the
+/// checkpoint's tree) recomputes the map of game heads at the checkpoint's
+/// size and refuses to cosign a checkpoint naming another map root
+/// (docs/TRANSPARENCY.md section 10).
+fn check_map_root(data: &Path, cp: &Checkpoint) -> CmdResult {
+    let named = kifu_tlog::map::root_in(&cp.extensions)
+        .map_err(|e| fail_verify(format!("refusing to cosign: {e}")))?;
+    let Some(named) = named else {
+        return Ok(());
+    };
+    let mine = if let Some(url) = crate::remote::server() {
+        // Replayed from the server's entry bundles: the tree root must be
+        // the checkpoint's, or the leaves are another log's.
+        let (tree_root, map_root) = crate::map_cmd::replay(url, cp.size)?;
+        if tree_root != cp.root {
+            return Err(fail_verify(format!(
+                "refusing to cosign: the leaves {url} serves do not make the checkpoint's tree root at size {}",
+                cp.size
+            )));
+        }
+        map_root
+    } else {
+        match crate::store_open::open_existing(data) {
+            Ok(s) if s.tree_size()? >= cp.size && s.tree_root(cp.size)? == cp.root => {
+                s.map_root(cp.size)?
+            }
+            _ => {
+                eprintln!(
+                    "the map root was not checked: --data holds no copy of this log at size {} (give --server URL to read it from the log's tiles)",
+                    cp.size
+                );
+                return Ok(());
+            }
+        }
+    };
+    if mine != named {
+        return Err(fail_verify(format!(
+            "refusing to cosign: the checkpoint names the map root {}, but the map of the log's leaves at size {} is {}: the map lies about the games' heads",
+            b64(&named),
+            cp.size,
+            b64(&mine)
+        )));
+    }
+    eprintln!(
+        "map root checked against the log's leaves at size {}",
+        cp.size
     );
     Ok(())
 }
@@ -493,56 +571,6 @@ pub fn check_consistency(a: CheckConsistencyArgs) -> CmdResult {
     Ok(())
 }
 
-/// One record in a bundle.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct BundleRecord {
-    /// The record's place in its game.
-    pub seq: u64,
-    /// Its leaf index in the log.
-    pub leaf_index: u64,
-    /// The stored record bytes (`u32 LE length || event bytes || signature`), base64.
-    pub record: String,
-    /// Its inclusion proof at the checkpoint's size, base64 hashes.
-    pub inclusion: Vec<String>,
-}
-
-/// The end of the log from the game's last record.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct BundleTail {
-    /// Leaf index of the game's last record.
-    pub start: u64,
-    /// The 72-byte leaf data of every leaf from `start` to the checkpoint's size, hex.
-    pub leaves: Vec<String>,
-    /// The range proof tying them to the checkpoint's root, base64 hashes.
-    pub proof: Vec<String>,
-}
-
-/// An appeal bundle (`docs/TRANSPARENCY.md`, "Bundles").
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Bundle {
-    /// Always [`BUNDLE_FORMAT`].
-    pub format: String,
-    /// The game id, hex.
-    pub game: String,
-    /// The log's verifier key.
-    pub log_key: String,
-    /// The witnesses' verifier keys whose cosignatures the checkpoint carries.
-    pub witness_keys: Vec<String>,
-    /// The signed (and co-signed) checkpoint note.
-    pub checkpoint: String,
-    /// Every record of the game, in seq order.
-    pub records: Vec<BundleRecord>,
-    /// The log's tail from the game's last record.
-    pub tail: BundleTail,
-    /// A tournament chain's checkpoint of the game's head, where one exists.
-    pub tournament_checkpoint: Option<serde_json::Value>,
-    /// The rotations of the log's key from `log_key` to the key that signed
-    /// the checkpoint, each proved in the checkpoint's tree (none when
-    /// `log_key` signed it).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub log_key_rotations: Vec<crate::log_keys::RotationProof>,
-}
-
 /// `kifu tiles`: the log as a static C2SP tlog-tiles directory at the size
 /// of the last kept checkpoint. Tiles already written are immutable and kept.
 pub fn tiles(data: &Path, a: TilesArgs) -> CmdResult {
@@ -622,71 +650,45 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
             .map_err(|e| fail_verify(format!("witness {}: {e}", v.name)))?;
         witnesses.push(v.to_vkey());
     }
-    let records = store.read(&game, 0, None)?;
-    let mut out = Vec::with_capacity(records.len());
-    let mut last_index = 0;
-    for r in &records {
-        let seq = r.header()?.seq;
-        let index = store
-            .leaf_index(&game, seq)?
-            .ok_or_else(|| Failure::new(format!("event {seq} has no leaf in the log")))?;
-        if index >= cp.size {
-            return Err(Failure::new(format!(
-                "event {seq} was logged after the checkpoint (size {}); sign and cosign a newer one",
-                cp.size
-            )));
-        }
-        last_index = index;
-        out.push(BundleRecord {
-            seq,
-            leaf_index: index,
-            record: b64(&r.to_stored()),
-            inclusion: store
-                .inclusion_proof(index, cp.size)?
-                .iter()
-                .map(|h| b64(h))
-                .collect(),
-        });
-    }
-    let tail_leaves = store.leaves(last_index, cp.size)?;
-    let b = Bundle {
-        format: BUNDLE_FORMAT.into(),
-        game: hex::encode(game),
-        log_key,
-        witness_keys: witnesses,
-        checkpoint: text,
-        records: out,
-        tail: BundleTail {
-            start: last_index,
-            leaves: tail_leaves
-                .iter()
-                .map(|l| hex::encode(l.to_bytes()))
-                .collect(),
-            proof: store
-                .range_proof(last_index, cp.size)?
-                .iter()
-                .map(|h| b64(h))
-                .collect(),
-        },
-        log_key_rotations: rotations,
-        tournament_checkpoint: crate::bundle_tournament::find(
-            data,
-            &game,
-            records.len().saturating_sub(1) as u64,
-        )?
-        .map(serde_json::to_value)
-        .transpose()?,
+    let form = if a.tail {
+        Form::Tail
+    } else {
+        Form::for_checkpoint(&cp)
     };
+    let last_seq = store
+        .head(&game)?
+        .map(|h| h.seq)
+        .ok_or_else(|| Failure::new("the game has no events"))?;
+    let tournament = crate::bundle_tournament::find(data, &game, last_seq)?
+        .map(serde_json::to_value)
+        .transpose()?;
+    let b = build_bundle(
+        &store,
+        &game,
+        BundleParts {
+            text,
+            checkpoint: cp.clone(),
+            log_key,
+            rotations,
+            witness_keys: witnesses,
+            tournament,
+            form,
+        },
+    )
+    .map_err(|e| Failure::new(e.to_string()))?;
     let bytes = serde_json::to_vec_pretty(&b)?;
     write_atomically(&a.out, &bytes)?;
+    let proof = match &b.tail {
+        Some(t) => format!("{} tail leaves", t.leaves.len()),
+        None => "the head's map proof".to_string(),
+    };
     say!(
-        "wrote {}: game {}, {} events, checkpoint of {} at size {}, {} tail leaves, {} bytes",
+        "wrote {}: game {}, {} events, checkpoint of {} at size {}, {proof}, {} bytes",
         a.out.display(),
         short(&game),
         b.records.len(),
         cp.origin,
         cp.size,
-        b.tail.leaves.len(),
         bytes.len()
     );
     Ok(())
@@ -706,256 +708,12 @@ pub fn is_bundle(file: Option<&PathBuf>) -> bool {
         .is_some_and(|b| *b == b'{')
 }
 
-/// What a verified bundle proves.
-#[derive(Debug, Clone, Serialize)]
-pub struct BundleReport {
-    /// Game id, hex.
-    pub game: String,
-    /// Number of events.
-    pub events: usize,
-    /// Last seq.
-    pub head_seq: u64,
-    /// Hash of the last record, hex.
-    pub head_hash: String,
-    /// Checkpoint origin.
-    pub origin: String,
-    /// Tree size.
-    pub tree_size: u64,
-    /// Root, base64.
-    pub root: String,
-    /// Log key.
-    pub log_key: String,
-    /// Witness keys and their cosignature times.
-    pub witnesses: Vec<(String, u64)>,
-    /// The keys the log's key was rotated to, up to the one that signed the
-    /// checkpoint.
-    pub rotated_to: Vec<crate::log_keys::Step>,
-    /// The tournament chain's checkpoint of the game's head, when the
-    /// bundle carries one.
-    pub tournament: Option<crate::bundle_tournament::TournamentReport>,
-}
-
-/// Checks a bundle offline; the error says what is wrong.
-pub fn check_bundle(b: &Bundle) -> Result<BundleReport, String> {
-    if b.format != BUNDLE_FORMAT {
-        return Err(format!("not a {BUNDLE_FORMAT} bundle"));
-    }
-    let log = NoteVerifier::parse(&b.log_key).map_err(|e| format!("log key: {e}"))?;
-    if log.sig_type != TYPE_ED25519 {
-        return Err("the log key is not an Ed25519 note key".into());
-    }
-    // docs/TRANSPARENCY.md section 8: the key that signs this checkpoint is
-    // `log_key`, or the key its proved rotations lead to.
-    let (log, rotated_to) = {
-        let n = Note::parse(&b.checkpoint).map_err(|e| format!("checkpoint: {e}"))?;
-        let c = Checkpoint::parse(&n.text).map_err(|e| e.to_string())?;
-        crate::log_keys::follow(&log, &c, &b.log_key_rotations)?
-    };
-    let mut keys = vec![log.clone()];
-    for w in &b.witness_keys {
-        let v = NoteVerifier::parse(w).map_err(|e| format!("witness key: {e}"))?;
-        if v.sig_type != TYPE_COSIGNATURE_V1 {
-            return Err(format!("witness key {} is not a cosignature key", v.name));
-        }
-        keys.push(v);
-    }
-    let note = Note::parse(&b.checkpoint).map_err(|e| format!("checkpoint: {e}"))?;
-    let verified = note.verify(&keys).map_err(|e| {
-        format!("checkpoint: {e}; the checkpoint is altered, or comes from another (forked) log")
-    })?;
-    if !verified
-        .iter()
-        .any(|v| v.key_id == log.key_id && v.name == log.name)
-    {
-        return Err(format!(
-            "the checkpoint is not signed by the log key {}",
-            log.to_vkey()
-        ));
-    }
-    let mut witnesses = Vec::new();
-    for k in &keys[1..] {
-        match verified.iter().find(|v| v.key_id == k.key_id && v.name == k.name) {
-            Some(v) => witnesses.push((k.to_vkey(), v.timestamp.unwrap_or(0))),
-            None => {
-                return Err(format!(
-                    "witness {} did not cosign this checkpoint: a checkpoint the witness never saw (a forked log?)",
-                    k.name
-                ))
-            }
-        }
-    }
-    let cp = Checkpoint::parse(&note.text).map_err(|e| e.to_string())?;
-    if b.records.is_empty() {
-        return Err("the bundle has no events".into());
-    }
-    let game_bytes = hex::decode(&b.game).map_err(|_| "the game id is not hex".to_string())?;
-    let game: Hash = game_bytes
-        .try_into()
-        .map_err(|_| "the game id is not 32 bytes".to_string())?;
-
-    let mut records = Vec::with_capacity(b.records.len());
-    for (pos, r) in b.records.iter().enumerate() {
-        let bytes = B64
-            .decode(&r.record)
-            .map_err(|_| format!("record {pos} is not base64"))?;
-        let rec = Record::from_stored(&bytes).map_err(|e| format!("record {pos}: {e}"))?;
-        let h = rec.header().map_err(|e| format!("record {pos}: {e}"))?;
-        if h.seq != r.seq {
-            return Err(format!(
-                "record {pos} says seq {} but is listed as {}",
-                h.seq, r.seq
-            ));
-        }
-        records.push((h.seq, rec));
-    }
-    // Name what is wrong with the order: a gap, a repeat, or a shuffle.
-    let mut seqs: Vec<u64> = records.iter().map(|(s, _)| *s).collect();
-    let in_order = seqs.iter().enumerate().all(|(i, s)| *s == i as u64);
-    if !in_order {
-        let listed = seqs.clone();
-        seqs.sort_unstable();
-        if let Some(w) = seqs.windows(2).find(|w| w[0] == w[1]) {
-            return Err(format!(
-                "event seq {} appears twice: an event was added",
-                w[0]
-            ));
-        }
-        if let Some(missing) = (0u64..).zip(&seqs).find(|(i, s)| i != *s).map(|(i, _)| i) {
-            return Err(format!(
-                "event seq {missing} is missing: an event was removed"
-            ));
-        }
-        let pos = listed
-            .iter()
-            .enumerate()
-            .position(|(i, s)| *s != i as u64)
-            .unwrap_or(0);
-        return Err(format!(
-            "event seq {} stands at position {pos}: the events are reordered",
-            listed[pos]
-        ));
-    }
-    let records: Vec<Record> = records.into_iter().map(|(_, r)| r).collect();
-    if records.first().map(|r| r.hash()) != Some(game) {
-        return Err("the first event is not the game's genesis".into());
-    }
-    let report = verify_records(&records);
-    if !report.ok() || report.games.len() != 1 {
-        let first = report
-            .problems
-            .first()
-            .map(|p| p.to_string())
-            .unwrap_or_default();
-        return Err(format!("the game's chain does not verify: {first}"));
-    }
-    let mut prev_index: Option<u64> = None;
-    for (r, rec) in b.records.iter().zip(&records) {
-        if prev_index.is_some_and(|p| r.leaf_index <= p) {
-            return Err(format!(
-                "event seq {} is logged before the event it follows: reordered",
-                r.seq
-            ));
-        }
-        prev_index = Some(r.leaf_index);
-        let leaf = Leaf {
-            game,
-            seq: r.seq,
-            record_hash: rec.hash(),
-        };
-        let path: Vec<Hash> = r
-            .inclusion
-            .iter()
-            .map(|h| parse_b64_hash(h))
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("event seq {}: {e}", r.seq))?;
-        kifu_tlog::verify_inclusion(r.leaf_index, cp.size, &leaf.hash(), &path, &cp.root).map_err(
-            |e| {
-                format!(
-                    "event seq {} is not in the log at leaf {} of size {} ({e}): it was changed, added, or comes from another log",
-                    r.seq, r.leaf_index, cp.size
-                )
-            },
-        )?;
-    }
-    // Completeness: the log from the game's last event to the end of the
-    // checkpointed tree holds no later event of this game.
-    let last = b.records.len() - 1;
-    let last_leaf = Leaf {
-        game,
-        seq: b.records[last].seq,
-        record_hash: records[last].hash(),
-    };
-    if b.tail.start != b.records[last].leaf_index {
-        return Err(format!(
-            "the log's tail starts at leaf {}, but the bundle's last event (seq {}) is leaf {}: events were removed from the end, or the tail is another bundle's",
-            b.tail.start, b.records[last].seq, b.records[last].leaf_index
-        ));
-    }
-    let mut tail = Vec::with_capacity(b.tail.leaves.len());
-    for (i, l) in b.tail.leaves.iter().enumerate() {
-        let leaf = hex::decode(l)
-            .ok()
-            .and_then(|d| Leaf::from_bytes(&d))
-            .ok_or_else(|| format!("tail leaf {i} is not 72 bytes of hex"))?;
-        if i == 0 && leaf != last_leaf {
-            return Err(format!(
-                "the log's tail does not start with the bundle's last event (seq {}): events were removed from the end",
-                b.records[last].seq
-            ));
-        }
-        if i > 0 && leaf.game == game {
-            return Err(format!(
-                "the log holds event seq {} of this game at leaf {}, after the bundle's last event (seq {}): the bundle is truncated",
-                leaf.seq,
-                b.tail.start + i as u64,
-                b.records[last].seq
-            ));
-        }
-        tail.push(leaf.hash());
-    }
-    let range: Vec<Hash> = b
-        .tail
-        .proof
-        .iter()
-        .map(|h| parse_b64_hash(h))
-        .collect::<Result<_, _>>()
-        .map_err(|e| format!("tail proof: {e}"))?;
-    let root = kifu_tlog::range::root_from_range(b.tail.start, &tail, &range)
-        .map_err(|e| format!("tail: {e}"))?;
-    if root != cp.root || b.tail.start + tail.len() as u64 != cp.size {
-        return Err(
-            "the log's tail does not lead to the checkpoint's root: leaves were left out".into(),
-        );
-    }
-    let tournament = match &b.tournament_checkpoint {
-        None | Some(serde_json::Value::Null) => None,
-        Some(v) => {
-            let part: crate::bundle_tournament::TournamentPart = serde_json::from_value(v.clone())
-                .map_err(|e| format!("tournament checkpoint: {e}"))?;
-            Some(crate::bundle_tournament::check(&part, &game, &records)?)
-        }
-    };
-    Ok(BundleReport {
-        rotated_to,
-        tournament,
-        game: b.game.clone(),
-        events: records.len(),
-        head_seq: b.records[last].seq,
-        head_hash: hex::encode(records[last].hash()),
-        origin: cp.origin,
-        tree_size: cp.size,
-        root: b64(&cp.root),
-        log_key: b.log_key.clone(),
-        witnesses,
-    })
-}
-
 /// `kifu verify BUNDLE`.
 pub fn verify_bundle(file: &Path, as_json: bool) -> CmdResult {
     let text = read_text(file)?;
     let b: Bundle = serde_json::from_str(&text)
         .map_err(|e| fail_verify(format!("{}: not a bundle: {e}", file.display())))?;
-    match check_bundle(&b) {
+    match kifu_bundle::check_bundle(&b) {
         Ok(r) => {
             if as_json {
                 say!("{}", json!({"ok": true, "bundle": r}));
@@ -989,8 +747,16 @@ pub fn verify_bundle(file: &Path, as_json: bool) -> CmdResult {
                     r.head_seq,
                     r.head_hash
                 );
+                match &r.map_root {
+                    Some(m) => say!(
+                        "the log's map of game heads at this checkpoint (root {m}) names that event as the game's head: nothing of the game was logged after it"
+                    ),
+                    None => say!(
+                        "no leaf of the log after that event names the game (the log's tail is in the bundle)"
+                    ),
+                }
                 match &r.tournament {
-                    Some(t) => say!("{}", crate::bundle_tournament::sentence(t, r.head_seq)),
+                    Some(t) => say!("{}", kifu_bundle::tournament::sentence(t, r.head_seq)),
                     None => say!("no tournament checkpoint in the bundle"),
                 }
             }
@@ -998,7 +764,7 @@ pub fn verify_bundle(file: &Path, as_json: bool) -> CmdResult {
         }
         Err(why) => {
             if as_json {
-                say!("{}", json!({"ok": false, "problem": why}));
+                say!("{}", json!({"ok": false, "problem": why.to_string()}));
             }
             Err(fail_verify(format!("bundle {}: {why}", file.display())))
         }

@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod bundle_api;
 pub mod conn;
 pub mod error;
 pub mod feed;

@@ -87,6 +87,9 @@ pub enum LogError {
     /// A stored record could not be read.
     #[error(transparent)]
     Record(#[from] kifu_ledger::LedgerError),
+    /// No checkpoint is signed yet (nothing to bundle against).
+    #[error("no checkpoint is signed yet")]
+    NoCheckpoint,
 }
 
 /// The title of a log operator's chain (`docs/TRANSPARENCY.md` section 8):
@@ -185,7 +188,11 @@ pub fn sign_checkpoint(store: &Store, signer: &NoteSigner) -> Result<SignedCheck
             return Err(LogError::Inconsistent(p.size));
         }
     }
-    let checkpoint = Checkpoint::new(signer.name(), size, root);
+    let mut checkpoint = Checkpoint::new(signer.name(), size, root);
+    // docs/TRANSPARENCY.md section 10: the map of game heads at this size.
+    checkpoint
+        .extensions
+        .push(kifu_tlog::map::map_line(&store.map_root(size)?));
     let mut note =
         Note::new(checkpoint.to_text()).map_err(|e| LogError::Checkpoint(e.to_string()))?;
     signer.sign(&mut note);
@@ -388,7 +395,13 @@ impl LogFace {
         let ours = Note::parse(&last.text)
             .ok()
             .is_some_and(|n| n.verify(&[signer.verifier()]).is_ok());
-        Ok(ours && last.checkpoint.size == store.tree_size()?)
+        // A checkpoint signed before the map of game heads is signed again,
+        // with its map root (docs/TRANSPARENCY.md section 10).
+        let has_map = matches!(
+            kifu_tlog::map::root_in(&last.checkpoint.extensions),
+            Ok(Some(_))
+        );
+        Ok(ours && has_map && last.checkpoint.size == store.tree_size()?)
     }
 
     /// Signs the current tree if it grew since the last checkpoint; with
@@ -444,6 +457,9 @@ impl From<LogError> for ApiError {
         match e {
             LogError::Store(StoreError::Log(m)) => ApiError::bad_request("out_of_range", m),
             LogError::Store(s) => ApiError::from(&s),
+            LogError::NoCheckpoint => {
+                ApiError::new(StatusCode::NOT_FOUND, "no_checkpoint", e.to_string())
+            }
             LogError::NoEvent { .. } => {
                 ApiError::new(StatusCode::NOT_FOUND, "unknown_event", e.to_string())
             }
@@ -473,6 +489,8 @@ pub fn routes() -> Router<Arc<App>> {
         .route("/proof/inclusion", get(inclusion))
         .route("/proof/consistency", get(consistency))
         .route("/tile/{*path}", get(tile))
+        .route("/proof/map", get(crate::bundle_api::map_proof))
+        .route("/games/{id}/bundle", get(crate::bundle_api::game_bundle))
 }
 
 fn no_key() -> ApiError {

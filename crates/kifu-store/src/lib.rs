@@ -48,6 +48,7 @@ mod batch;
 mod import;
 mod kv;
 mod layout;
+mod map;
 mod readonly;
 mod staged;
 mod sync;

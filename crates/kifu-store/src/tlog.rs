@@ -50,50 +50,7 @@ pub(crate) const TREE: &str = "tlog";
 const SIZE_KEY: &[u8] = b"size";
 const LOG_KEY: &[u8] = b"vkey";
 
-/// The data of one leaf: which record of which game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Leaf {
-    /// The game id.
-    pub game: Hash,
-    /// The record's place in its game.
-    pub seq: u64,
-    /// The record's hash (`docs/FORMAT.md` section 1).
-    pub record_hash: Hash,
-}
-
-impl Leaf {
-    /// The 72 bytes hashed into the tree (with RFC 6962's `0x00` prefix).
-    pub fn to_bytes(&self) -> [u8; 72] {
-        let mut b = [0u8; 72];
-        b[..32].copy_from_slice(&self.game);
-        b[32..40].copy_from_slice(&self.seq.to_be_bytes());
-        b[40..].copy_from_slice(&self.record_hash);
-        b
-    }
-
-    /// Parses the 72 bytes.
-    pub fn from_bytes(b: &[u8]) -> Option<Leaf> {
-        if b.len() != 72 {
-            return None;
-        }
-        let mut game = [0u8; 32];
-        game.copy_from_slice(&b[..32]);
-        let mut seq = [0u8; 8];
-        seq.copy_from_slice(&b[32..40]);
-        let mut record_hash = [0u8; 32];
-        record_hash.copy_from_slice(&b[40..]);
-        Some(Leaf {
-            game,
-            seq: u64::from_be_bytes(seq),
-            record_hash,
-        })
-    }
-
-    /// Its RFC 6962 leaf hash.
-    pub fn hash(&self) -> kifu_tlog::Hash {
-        kifu_tlog::leaf_hash(&self.to_bytes())
-    }
-}
+pub use kifu_tlog::leaf::Leaf;
 
 fn hash_key(level: u8, index: u64) -> [u8; 9] {
     let mut k = [0u8; 9];
@@ -715,6 +672,24 @@ impl Store {
             .iter()
             .map(|(_, v)| checkpoint_text(v))
             .collect()
+    }
+
+    /// Every kept checkpoint, by size (of one size, in key order).
+    pub fn all_checkpoints(&self) -> Result<Vec<(u64, String)>, StoreError> {
+        let mut out = Vec::new();
+        for kv in self.tlog.scan_prefix(b"c") {
+            let (k, v) = kv?;
+            // `"c" || size` or `"c" || size || slot`; `c` also starts no
+            // other key of this tree.
+            if k.len() != 9 && k.len() != 17 {
+                continue;
+            }
+            let size = k.get(1..9).and_then(to_u64).ok_or_else(|| {
+                StoreError::Damaged("a kept checkpoint's key is too short".into())
+            })?;
+            out.push((size, checkpoint_text(&v)?));
+        }
+        Ok(out)
     }
 
     /// Remembers the operator's verifier key (for bundles).

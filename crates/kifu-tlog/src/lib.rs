@@ -19,9 +19,12 @@
 //! clock and draws no randomness (callers pass timestamps and keys in).
 #![deny(missing_docs)]
 
+pub mod audit;
 pub mod checkpoint;
 pub mod cosign;
 pub mod hash;
+pub mod leaf;
+pub mod map;
 pub mod note;
 pub mod proof;
 pub mod range;
@@ -30,6 +33,7 @@ pub mod tree;
 
 pub use checkpoint::Checkpoint;
 pub use hash::{empty_root, leaf_hash, node_hash, Hash};
+pub use leaf::Leaf;
 pub use note::{Note, NoteError, NoteSignature, NoteSigner, NoteVerifier};
 pub use proof::{verify_consistency, verify_inclusion, ProofError};
 pub use tree::{HashReader, HashWriter, MemStore, MemTree, TreeError};

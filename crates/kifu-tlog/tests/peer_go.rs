@@ -185,3 +185,25 @@ fn go_sumdb_checks_a_random_log_and_rejects_a_tampered_proof() {
     assert!(!ok);
     assert!(err.contains("note.Open"), "{err}");
 }
+
+/// The map vectors' checkpoint (`fixtures/tlog/map.json`, section 10 of
+/// `docs/TRANSPARENCY.md`) carries the `kifu-map/1` extension line: Go's
+/// `sumdb/note` opens it, and its tree root is the root Go computes from
+/// the leaves.
+#[test]
+fn go_sumdb_reads_the_checkpoint_with_the_map_line() {
+    let Some(go) = go() else { return };
+    let file = root_dir().join("fixtures/tlog/map.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.contains("kifu-map/1 "),
+        "the vectors' checkpoint names a map root"
+    );
+    let (ok, out, err) = run_go_check(&go, &file);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("ok: 9 leaves"), "{out}");
+    assert!(
+        out.contains("Go note.Open verifies the checkpoint of kifu.example/vectors at size 9"),
+        "{out}"
+    );
+}

@@ -1,0 +1,386 @@
+//! The map of game heads on the command line (`docs/TRANSPARENCY.md`
+//! section 10): `kifu prove map` prints a game's map proof (or its absence
+//! proof), `kifu audit` replays a log's leaves, from a store or from a
+//! server's tiles, and recomputes the tree and the map at each checkpoint.
+
+use std::path::{Path, PathBuf};
+
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine as _;
+use clap::Args;
+use kifu_ledger::Hash;
+use kifu_tlog::audit::{Auditor, Finding};
+use kifu_tlog::checkpoint::Checkpoint;
+use kifu_tlog::note::{Note, NoteVerifier};
+use kifu_tlog::tiles::{entries_path, parse_entry_bundle, TILE_WIDTH};
+use kifu_tlog::Leaf;
+use serde_json::json;
+
+use crate::archive_cmd::EXIT_VERIFY_FAILED;
+use crate::remote::Client;
+use crate::store_open::open_existing;
+use crate::{CmdResult, Failure};
+
+/// `kifu prove map`.
+#[derive(Debug, Args)]
+pub struct ProveMapArgs {
+    /// Game id or unique prefix; a full id (64 hex digits) the log never
+    /// saw gets its absence proof.
+    pub game: String,
+    /// Prove against this signed checkpoint (default: the last one kept,
+    /// else the current tree).
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+}
+
+/// `kifu check-proof map`.
+#[derive(Debug, Args)]
+pub struct CheckMapArgs {
+    /// The proof, as `kifu prove map` printed it.
+    pub proof: PathBuf,
+    /// The signed checkpoint naming the map root.
+    #[arg(long)]
+    pub checkpoint: PathBuf,
+    /// The log's verifier key.
+    #[arg(long)]
+    pub log_key: String,
+    /// The proof of the log's key rotations (`kifu prove rotation`), when the
+    /// checkpoint is signed by a key the log rotated to from --log-key.
+    #[arg(long)]
+    pub rotation: Option<PathBuf>,
+}
+
+/// `kifu check-proof map PROOF --checkpoint CP --log-key VKEY`: the proof
+/// leads to the map root the signed checkpoint names; says what it proves.
+pub fn check_map(a: CheckMapArgs) -> CmdResult {
+    let read = |p: &Path| {
+        std::fs::read_to_string(p).map_err(|e| Failure::new(format!("{}: {e}", p.display())))
+    };
+    let trusted = NoteVerifier::parse(&a.log_key).map_err(|e| Failure::new(e.to_string()))?;
+    let rot = a
+        .rotation
+        .as_deref()
+        .map(crate::log_keys::read_rotation)
+        .transpose()?;
+    let (_, cp, log, _) =
+        crate::log_keys::open_checkpoint(&read(&a.checkpoint)?, &trusted, rot.as_ref())?;
+    let root = kifu_tlog::map::root_in(&cp.extensions)
+        .map_err(|e| fail_verify(e.to_string()))?
+        .ok_or_else(|| fail_verify("the checkpoint names no map root (no kifu-map/1 line)"))?;
+    let v: serde_json::Value = serde_json::from_str(&read(&a.proof)?)
+        .map_err(|e| Failure::new(format!("{}: {e}", a.proof.display())))?;
+    let game = v["game"]
+        .as_str()
+        .and_then(full_id)
+        .ok_or_else(|| Failure::new("the proof names no game (64 hex digits)"))?;
+    let proof = kifu_tlog::map::MapProof::from_json(&v).map_err(|e| fail_verify(e.to_string()))?;
+    let found = kifu_tlog::map::verify(&root, &game, &proof)
+        .map_err(|e| fail_verify(format!("map proof fails: {e}")))?;
+    match found {
+        Some(e) => say!(
+            "ok: the head of game {} is seq {} (record {}) at leaf {}, in the map of {} at tree size {}, signed by {}",
+            hex::encode(game),
+            e.head.seq,
+            hex::encode(e.head.record_hash),
+            e.leaf_index,
+            cp.origin,
+            cp.size,
+            log.to_vkey()
+        ),
+        None => say!(
+            "ok: game {} is not in the log: absent from the map of {} at tree size {}, signed by {}",
+            hex::encode(game),
+            cp.origin,
+            cp.size,
+            log.to_vkey()
+        ),
+    }
+    Ok(())
+}
+
+/// `kifu audit`.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// Also audit these signed checkpoints (files), e.g. the ones a witness
+    /// or a bundle was shown.
+    #[arg(long = "checkpoint")]
+    pub checkpoints: Vec<PathBuf>,
+    /// The log's verifier key: a checkpoint that does not verify under it is
+    /// reported too.
+    #[arg(long)]
+    pub log_key: Option<String>,
+    /// Print one JSON object per checkpoint, then a summary.
+    #[arg(long)]
+    pub json: bool,
+    /// The auditor's memory: the largest checkpoint it audited last time
+    /// (created on first use). The log read now must still hold that tree
+    /// (same root at that size): a log that forked or shrank since is
+    /// reported. Replaced after a clean audit.
+    #[arg(long)]
+    pub state: Option<PathBuf>,
+}
+
+fn fail_verify(message: impl Into<String>) -> Failure {
+    Failure {
+        message: message.into(),
+        code: EXIT_VERIFY_FAILED,
+    }
+}
+
+fn full_id(s: &str) -> Option<Hash> {
+    if s.len() != 64 {
+        return None;
+    }
+    hex::decode(s).ok().and_then(|g| g.try_into().ok())
+}
+
+/// `kifu prove map GAME`.
+pub fn prove_map(data: &Path, a: ProveMapArgs) -> CmdResult {
+    if let Some(url) = crate::remote::server() {
+        let v = Client::new(url).get_json(&format!("/proof/map?game={}", a.game))?;
+        say!("{v}");
+        return Ok(());
+    }
+    let store = open_existing(data)?;
+    let game = match full_id(&a.game) {
+        Some(g) => g,
+        None => store.resolve(&a.game)?,
+    };
+    let size = match &a.checkpoint {
+        Some(f) => {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| Failure::new(format!("{}: {e}", f.display())))?;
+            let note = Note::parse(&text).map_err(|e| Failure::new(e.to_string()))?;
+            let cp = Checkpoint::parse(&note.text).map_err(|e| Failure::new(e.to_string()))?;
+            if store.tree_root(cp.size)? != cp.root {
+                return Err(fail_verify(format!(
+                    "the checkpoint's root at size {} is not this store's: another log, or a fork",
+                    cp.size
+                )));
+            }
+            cp.size
+        }
+        None => {
+            kifu_server::tlog_api::proof_target(&store)
+                .map_err(|e| Failure::new(e.to_string()))?
+                .0
+        }
+    };
+    let v = kifu_server::bundle_api::map_proof_json(&store, &game, size)
+        .map_err(|e| Failure::new(e.to_string()))?;
+    say!("{v}");
+    Ok(())
+}
+
+/// Where the audited leaves come from.
+enum Source {
+    Store(Box<kifu_store::Store>),
+    Server(Client),
+}
+
+impl Source {
+    /// The leaves `from..to` of a tree of at least `to` leaves, read at the
+    /// tiles of size `at` when from a server.
+    fn leaves(&self, from: u64, to: u64, at: u64) -> Result<Vec<Leaf>, Failure> {
+        match self {
+            Source::Store(s) => Ok(s.leaves(from, to)?),
+            Source::Server(c) => {
+                let mut out = Vec::new();
+                let mut tile = from / TILE_WIDTH;
+                while tile * TILE_WIDTH < to {
+                    let width = (at - tile * TILE_WIDTH).min(TILE_WIDTH);
+                    let bytes = c.get_bytes(&format!("/{}", entries_path(tile, width)))?;
+                    let entries = parse_entry_bundle(&bytes).ok_or_else(|| {
+                        fail_verify(format!("entry bundle {tile} does not parse"))
+                    })?;
+                    if entries.len() as u64 != width {
+                        return Err(fail_verify(format!(
+                            "entry bundle {tile} holds {} entries, not {width}",
+                            entries.len()
+                        )));
+                    }
+                    for (i, e) in entries.iter().enumerate() {
+                        let index = tile * TILE_WIDTH + i as u64;
+                        if index < from || index >= to {
+                            continue;
+                        }
+                        out.push(Leaf::from_bytes(e).ok_or_else(|| {
+                            fail_verify(format!("leaf {index} is not a 72-byte kifu leaf"))
+                        })?);
+                    }
+                    tile += 1;
+                }
+                Ok(out)
+            }
+        }
+    }
+}
+
+/// The tree root and the map root of the first `size` leaves of the log
+/// served at `url`, replayed from its entry bundles.
+pub fn replay(url: &str, size: u64) -> Result<(Hash, Hash), Failure> {
+    let source = Source::Server(Client::new(url));
+    let mut auditor = Auditor::new();
+    auditor.read(&source.leaves(0, size, size)?);
+    Ok((auditor.tree_root(), auditor.map_root()))
+}
+
+/// `kifu audit`: every checkpoint kept in the store (or the server's latest)
+/// and every one given, in size order, checked against the leaves.
+pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
+    let mut texts: Vec<(String, String)> = Vec::new();
+    let source = match crate::remote::server() {
+        Some(url) => {
+            let c = Client::new(url);
+            let text = String::from_utf8(c.get_bytes("/checkpoint")?)
+                .map_err(|_| fail_verify("the server's checkpoint is not UTF-8"))?;
+            texts.push((format!("{url}/checkpoint"), text));
+            Source::Server(c)
+        }
+        None => {
+            let store = open_existing(data)?;
+            for (size, text) in store.all_checkpoints()? {
+                texts.push((format!("kept checkpoint of size {size}"), text));
+            }
+            Source::Store(Box::new(store))
+        }
+    };
+    for f in &a.checkpoints {
+        let text = std::fs::read_to_string(f)
+            .map_err(|e| Failure::new(format!("{}: {e}", f.display())))?;
+        texts.push((f.display().to_string(), text));
+    }
+    let key = a
+        .log_key
+        .as_deref()
+        .map(NoteVerifier::parse)
+        .transpose()
+        .map_err(|e| Failure::new(format!("--log-key: {e}")))?;
+    let mut cps = Vec::new();
+    for (name, text) in texts {
+        let note = Note::parse(&text).map_err(|e| fail_verify(format!("{name}: {e}")))?;
+        let signed = match &key {
+            Some(k) => note.verify(std::slice::from_ref(k)).is_ok(),
+            None => true,
+        };
+        let cp = Checkpoint::parse(&note.text).map_err(|e| fail_verify(format!("{name}: {e}")))?;
+        cps.push((name, cp, signed));
+    }
+    cps.sort_by_key(|(_, cp, _)| cp.size);
+    if cps.is_empty() {
+        return Err(Failure::new(
+            "no checkpoint to audit: the store keeps none (give --checkpoint FILE)",
+        ));
+    }
+    let remembered = match &a.state {
+        Some(f) => match std::fs::read_to_string(f) {
+            Ok(t) => Some(
+                Checkpoint::parse(&t).map_err(|e| Failure::new(format!("{}: {e}", f.display())))?,
+            ),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(Failure::new(format!("{}: {e}", f.display()))),
+        },
+        None => None,
+    };
+    let top = cps.last().map(|(_, c, _)| c.size).unwrap_or(0);
+    let mut auditor = Auditor::new();
+    let mut wrong = 0usize;
+    for (name, cp, signed) in &cps {
+        if cp.size > auditor.size() {
+            let leaves = source.leaves(auditor.size(), cp.size, top)?;
+            auditor.read(&leaves);
+        }
+        let finding = auditor.check(cp).map_err(|e| Failure::new(e.to_string()))?;
+        let ok = finding.is_good() && *signed;
+        if !ok {
+            wrong += 1;
+        }
+        let what = describe(&finding, *signed);
+        if a.json {
+            say!(
+                "{}",
+                json!({"checkpoint": name, "origin": cp.origin, "size": cp.size, "ok": ok, "finding": what})
+            );
+        } else if ok {
+            say!("ok: {} at size {} ({name}): {what}", cp.origin, cp.size);
+        } else {
+            say!("WRONG: {} at size {} ({name}): {what}", cp.origin, cp.size);
+        }
+    }
+    // The tree remembered from the last audit must still be this log's.
+    let mut forked = None;
+    if let Some(old) = &remembered {
+        if old.size > auditor.size() {
+            forked = Some(format!(
+                "the log shrank: the last audit saw {} leaves, the log now has {}",
+                old.size,
+                auditor.size()
+            ));
+        } else if auditor.tree_root_at(old.size) != Some(old.root) {
+            forked = Some(format!(
+                "the log's tree at size {} is not the one the last audit saw: the log forked or was rewritten",
+                old.size
+            ));
+        }
+    }
+    if let Some(why) = &forked {
+        wrong += 1;
+        if a.json {
+            say!("{}", json!({"state": true, "ok": false, "finding": why}));
+        } else {
+            say!("WRONG: {why}");
+        }
+    } else if let (Some(f), Some((_, cp, _))) = (&a.state, cps.last()) {
+        if wrong == 0 {
+            let keep = Checkpoint {
+                extensions: Vec::new(),
+                ..cp.clone()
+            };
+            crate::archive_cmd::write_atomically(f, keep.to_text().as_bytes())?;
+        }
+    }
+    if a.json {
+        say!(
+            "{}",
+            json!({"checkpoints": cps.len(), "wrong": wrong, "leaves_read": auditor.size()})
+        );
+    } else {
+        say!(
+            "{} checkpoints audited over {} leaves, {wrong} wrong",
+            cps.len(),
+            auditor.size()
+        );
+    }
+    if wrong > 0 {
+        return Err(fail_verify(format!(
+            "{wrong} checkpoint(s) do not match the log's leaves"
+        )));
+    }
+    Ok(())
+}
+
+fn describe(f: &Finding, signed: bool) -> String {
+    let mut s = match f {
+        Finding::Good { map_root } => format!(
+            "the tree root and the map root ({}) are the leaves'",
+            B64.encode(map_root)
+        ),
+        Finding::NoMap => {
+            "the tree root is the leaves'; it names no map root (signed before the map)".into()
+        }
+        Finding::WrongTreeRoot { recomputed } => format!(
+            "the tree root is not the leaves' ({}): another log, or a fork",
+            B64.encode(recomputed)
+        ),
+        Finding::WrongMapRoot { named, recomputed } => format!(
+            "the map root {} is not the map of the log's leaves ({}): the map lies about the games' heads",
+            B64.encode(named),
+            B64.encode(recomputed)
+        ),
+        Finding::BadMapLine(e) => format!("the map root line: {e}"),
+    };
+    if !signed {
+        s.push_str("; not signed by the log key given");
+    }
+    s
+}
