@@ -110,6 +110,70 @@ impl ArchiveVerdict {
     }
 }
 
+/// On whose word an archive's completeness rests (`docs/FORMAT.md`
+/// section 7, "Whom a verdict trusts").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Authority {
+    /// The manifest is signed, and its signer is a key the reader trusts.
+    Trusted(PublicKey),
+    /// The manifest is signed by a key the reader did not name: it shows
+    /// the archive matches what that key states, not who holds the key.
+    Unauthenticated(PublicKey),
+    /// The manifest names no signer: it catches accidents only.
+    Unsigned,
+    /// No manifest (a `KIFUARC1` archive, or records without an archive):
+    /// completeness cannot be shown.
+    NoManifest,
+}
+
+impl ArchiveVerdict {
+    /// On whose word the archive's completeness rests, for a reader trusting
+    /// `trusted`. A manifest whose signature fails is [`Authority::Unsigned`]
+    /// (its failure is in the report).
+    pub fn authority(&self, trusted: &[PublicKey]) -> Authority {
+        match &self.manifest {
+            None => Authority::NoManifest,
+            Some(m) => match m.manifest.signer {
+                Some(k) if m.signed && trusted.contains(&k) => Authority::Trusted(k),
+                Some(k) if m.signed => Authority::Unauthenticated(k),
+                _ => Authority::Unsigned,
+            },
+        }
+    }
+
+    /// Holds the archive to the keys a reader trusts: unless its manifest
+    /// is signed by one of `trusted`, the report gains a failure (an
+    /// archive without a manifest, with an unsigned one, or signed by
+    /// another key is never complete for such a reader). Nothing changes
+    /// when `trusted` is empty. The manifest's own checks (every game
+    /// listed, each ending at its stated head) are in the report already.
+    pub fn require_trusted(&mut self, trusted: &[PublicKey]) {
+        if trusted.is_empty() {
+            return;
+        }
+        let what = match self.authority(trusted) {
+            Authority::Trusted(_) => return,
+            Authority::Unauthenticated(k) => format!(
+                "untrusted: the manifest is signed by key {} ({}), which is not a trusted key",
+                k.to_hex(),
+                k.fingerprint()
+            ),
+            Authority::Unsigned => {
+                "untrusted: the manifest is not signed (or its signature fails), so nothing shows the archive is complete against a trusted key".into()
+            }
+            Authority::NoManifest => {
+                "untrusted: the archive has no manifest (a KIFUARC1 archive, or one whose manifest was stripped), so nothing shows it is complete against a trusted key".into()
+            }
+        };
+        self.report.problems.push(Problem {
+            game: ZERO_HASH,
+            seq: None,
+            what,
+        });
+        self.report.problems.sort();
+    }
+}
+
 /// Writes records as a version 1 archive (no manifest).
 pub fn write(records: &[Record]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -330,6 +394,20 @@ fn verify_archive_with(
                 }
                 Some(_) => {}
             }
+        }
+        // A game listed twice: the manifest states two heads, or one head
+        // twice; either way it is not a list of the archive's games
+        // (`docs/FORMAT.md` section 7).
+        let mut listed: std::collections::BTreeMap<Hash, usize> = std::collections::BTreeMap::new();
+        for e in &raw.manifest.games {
+            *listed.entry(e.game).or_default() += 1;
+        }
+        for (game, n) in listed.into_iter().filter(|(_, n)| *n > 1) {
+            report.problems.push(Problem {
+                game,
+                seq: None,
+                what: format!("the manifest lists this game {n} times; each game is listed once"),
+            });
         }
         for g in &report.games {
             if !raw.manifest.games.iter().any(|e| e.game == g.game) {
