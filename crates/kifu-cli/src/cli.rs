@@ -350,6 +350,13 @@ pub struct VerifyArgs {
     /// terminal (a terminal gets a spinner anyway).
     #[arg(long)]
     pub progress: bool,
+    /// A key whose signature vouches for the archive's completeness (the
+    /// organiser's archive key; for a bundle, the log's key): 64 hex
+    /// digits, or a file of keys (SPKI PEM, hex or note verifier keys, one
+    /// or more). Repeatable. With it, an archive fails (exit 3) unless its
+    /// manifest is signed by a trusted key and the archive matches it.
+    #[arg(long = "trust", value_name = "KEY")]
+    pub trust: Vec<String>,
 }
 
 /// `kifu export`.
@@ -382,6 +389,11 @@ pub struct ImportArgs {
     /// is not a terminal.
     #[arg(long)]
     pub progress: bool,
+    /// Import only an archive whose manifest is signed by this key and that
+    /// is complete against it (as `kifu verify FILE --trust KEY`): 64 hex
+    /// digits or a file of keys. Repeatable.
+    #[arg(long = "trust", value_name = "KEY")]
+    pub trust: Vec<String>,
 }
 
 /// `kifu feed`.

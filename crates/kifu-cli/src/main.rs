@@ -43,6 +43,7 @@ mod tlog_cmd;
 mod tlog_remote;
 mod tournament_cmd;
 mod tournament_verify;
+mod trust;
 mod verify_served;
 
 use std::process::ExitCode;
@@ -119,11 +120,18 @@ fn main() -> ExitCode {
         Command::NewGame(a) => game_cmd::new_game(&cli.data, a),
         Command::Append(a) => game_cmd::append(&cli.data, a),
         Command::Log(a) => game_cmd::log(&cli.data, a),
-        Command::Verify(a) if tlog_cmd::is_bundle(a.file.as_ref()) => tlog_cmd::verify_bundle(
-            a.file.as_deref().unwrap_or(std::path::Path::new("")),
-            a.json,
-        ),
+        Command::Verify(a) if tlog_cmd::is_bundle(a.file.as_ref()) => trust::read_trusted(&a.trust)
+            .and_then(|trusted| {
+                tlog_cmd::verify_bundle(
+                    a.file.as_deref().unwrap_or(std::path::Path::new("")),
+                    a.json,
+                    &trusted,
+                )
+            }),
         Command::Verify(a) => match tournament_verify::tournament_records(a.file.as_ref()) {
+            Some(_) if !a.trust.is_empty() => Err(Failure::new(
+                "--trust checks the signer of an archive's manifest or of a bundle's log; a tournament chain file has no manifest (its officials are named in its own genesis)",
+            )),
             Some(records) => tournament_verify::verify(
                 a.file.as_deref().unwrap_or(std::path::Path::new("")),
                 records,

@@ -126,19 +126,25 @@ pub enum Authority {
     NoManifest,
 }
 
+/// On whose word the completeness of an archive with `manifest` rests, for
+/// a reader trusting `trusted` (see [`ArchiveVerdict::authority`]).
+pub fn authority(manifest: Option<&ManifestCheck>, trusted: &[PublicKey]) -> Authority {
+    match manifest {
+        None => Authority::NoManifest,
+        Some(m) => match m.manifest.signer {
+            Some(k) if m.signed && trusted.contains(&k) => Authority::Trusted(k),
+            Some(k) if m.signed => Authority::Unauthenticated(k),
+            _ => Authority::Unsigned,
+        },
+    }
+}
+
 impl ArchiveVerdict {
     /// On whose word the archive's completeness rests, for a reader trusting
     /// `trusted`. A manifest whose signature fails is [`Authority::Unsigned`]
     /// (its failure is in the report).
     pub fn authority(&self, trusted: &[PublicKey]) -> Authority {
-        match &self.manifest {
-            None => Authority::NoManifest,
-            Some(m) => match m.manifest.signer {
-                Some(k) if m.signed && trusted.contains(&k) => Authority::Trusted(k),
-                Some(k) if m.signed => Authority::Unauthenticated(k),
-                _ => Authority::Unsigned,
-            },
-        }
+        authority(self.manifest.as_ref(), trusted)
     }
 
     /// Holds the archive to the keys a reader trusts: unless its manifest
