@@ -363,3 +363,98 @@ fn a_retried_after_append_through_the_server_is_recognised() {
     assert_eq!(o.status.code(), Some(4), "{}", err(&o));
     served.stop();
 }
+
+/// POSTs records to a server; the status and JSON answer.
+fn post_records(url: &str, records: &[kifu_ledger::Record]) -> (u16, Value) {
+    let mut body = Vec::new();
+    for r in records {
+        body.extend_from_slice(&r.to_stored());
+    }
+    let r = match ureq::post(&format!("{url}/records"))
+        .set("Content-Type", "application/octet-stream")
+        .send_bytes(&body)
+    {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{url}: {e}"),
+    };
+    let status = r.status();
+    (status, r.into_json().expect("JSON"))
+}
+
+#[test]
+fn a_server_creates_games_only_for_the_keys_it_was_given() {
+    use kifu_ledger::testkit::{sample_game, Cast};
+    let t = tempfile::tempdir().unwrap();
+    let cast = Cast::new();
+    // The sample game's genesis is signed by the referee.
+    let game = sample_game(&cast, "creation");
+    let director = cast.director.public().to_hex();
+    let data = t.path().join("a");
+    let served = Served::start(&data, &["--creator", &director]);
+    let (status, j) = post_records(&served.url, &game.records[..1]);
+    assert_eq!(status, 403, "{j}");
+    assert_eq!(j["error"]["code"], "creation_refused", "{j}");
+    let why = j["error"]["message"].as_str().unwrap();
+    assert!(why.contains(&cast.referee.public().to_hex()), "{why}");
+    assert!(why.contains("--creator"), "{why}");
+    // Nothing was written.
+    let g: Value = ureq::get(&format!("{}/games", served.url))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    assert_eq!(g.as_array().map(|a| a.len()).unwrap_or(0), 0, "{g}");
+    served.stop();
+
+    // The referee's key listed (in a PEM file): the game is created.
+    let pem = t.path().join("referee.pub");
+    std::fs::write(&pem, cast.referee.public().to_spki_pem().unwrap()).unwrap();
+    let served = Served::start(
+        &t.path().join("b"),
+        &["--creator", &director, "--creator", pem.to_str().unwrap()],
+    );
+    let (status, j) = post_records(&served.url, &game.records);
+    assert_eq!(status, 200, "{j}");
+    assert_eq!(j["accepted"].as_u64(), Some(game.records.len() as u64));
+    served.stop();
+}
+
+#[test]
+fn a_server_on_a_venue_address_starts_only_with_a_list_or_open_creation() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("data");
+    // Refused before it binds: the address is never listened on.
+    let mut child = common::kifu()
+        .arg("--data")
+        .arg(&data)
+        .args(["serve", "--listen", "0.0.0.0:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = common::wait_bounded(&mut child, std::time::Duration::from_secs(30));
+    if status.is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("kifu serve on 0.0.0.0 without a list of creators started");
+    }
+    assert!(!status.unwrap().success());
+    let mut e = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut e).unwrap();
+    assert!(e.contains("--open-creation"), "{e}");
+    assert!(e.contains("--creator"), "{e}");
+    // The flags do not mix.
+    let o = run(
+        &data,
+        &[
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--open-creation",
+            "--creator",
+            &"00".repeat(32),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", err(&o));
+}

@@ -147,6 +147,20 @@ pub struct ServeArgs {
     /// on demand, POST /checkpoint).
     #[arg(long, default_value_t = 60, requires = "checkpoint_key")]
     pub checkpoint_every: u64,
+    /// A key that may create games here (sign a genesis): 64 hex digits or
+    /// a file of keys (SPKI PEM, hex). Repeatable. See docs/API.md, "Who
+    /// may create games".
+    #[arg(long = "creator", value_name = "KEY")]
+    pub creators: Vec<String>,
+    /// A tournament chain file whose director and referees may create
+    /// games here. Repeatable.
+    #[arg(long = "creators-from", value_name = "TOURNAMENT.kifu")]
+    pub creators_from: Vec<std::path::PathBuf>,
+    /// Let any key create games, even when listening on an address other
+    /// than loopback (where the server otherwise refuses to start without
+    /// --creator or --creators-from).
+    #[arg(long, conflicts_with_all = ["creators", "creators_from"])]
+    pub open_creation: bool,
 }
 
 /// `kifu completions`.
