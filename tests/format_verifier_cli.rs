@@ -267,6 +267,19 @@ fn the_verifier_agrees_with_every_vector() {
             "{name}, trusting"
         );
     }
+    // Tournament chain files stating facts a tournament cannot have
+    // (FORMAT.md section 10): both refuse each, and count the same problems.
+    assert!(
+        j["checked"]["tournament_cases"].as_u64().unwrap() >= 9,
+        "{j}"
+    );
+    for case in v["tournament_cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let p = t.path().join(format!("tournament-{name}.kifu"));
+        std::fs::write(&p, hex::decode(case["archive"].as_str().unwrap()).unwrap()).unwrap();
+        let verdict = agree(&data, &p, name);
+        assert_eq!(verdict, case["expect"]["ok"].as_bool().unwrap(), "{name}");
+    }
     // The tournament chain's archive, as `kifu verify` reads a chain file.
     let p = t.path().join("tournament.kifu");
     std::fs::write(

@@ -813,15 +813,116 @@ TOURNAMENT_ROLES = {  # section 10
 }
 
 
+def rank_ok(rank):
+    """Section 10, "The facts a tournament can have": a Go rank."""
+    t = rank.strip().lower()
+    if len(t) < 2 or t[-1] not in "kdp":
+        return False
+    num = t[:-1]
+    if num.startswith("+"):
+        num = num[1:]
+    if not num.isdigit() or not num.isascii():
+        return False
+    n = int(num)
+    return (1 <= n <= 30) if t[-1] == "k" else (1 <= n <= 9)
+
+
 class TournamentState:
     def __init__(self, genesis_value):
         self.officials = genesis_value["officials"]
+        self.rounds = genesis_value["rounds"]
+        self.players = {}   # id -> registration
+        self.boards = {}    # (round, board) -> {"white", "black", "game"}
+        self.byes = set()   # (round, player)
+        self.absent = set()  # (round, player)
         self.last_at = None
 
     def copy(self):
         s = TournamentState.__new__(TournamentState)
         s.__dict__ = dict(self.__dict__)
+        s.players = dict(self.players)
+        s.boards = {k: dict(v) for k, v in self.boards.items()}
+        s.byes = set(self.byes)
+        s.absent = set(self.absent)
         return s
+
+    # Section 10, "The facts a tournament can have".
+    def busy(self, rnd, player, except_board):
+        for (r, b), p in self.boards.items():
+            if r == rnd and b != except_board and player in (p["white"], p["black"]):
+                return "paired on board %d" % b
+        if (rnd, player) in self.byes:
+            return "given the bye"
+        return None
+
+    def unavailable(self, rnd, player, except_board):
+        if self.busy(rnd, player, except_board):
+            return self.busy(rnd, player, except_board)
+        return "absent" if (rnd, player) in self.absent else None
+
+    def facts(self, name, v):
+        def no(why):
+            raise Refused("%s refused: not a fact of this tournament: %s" % (name, why))
+
+        def round_ok(r):
+            if r == 0 or r > self.rounds:
+                no("round %d is outside rounds 1 to %d" % (r, self.rounds))
+
+        def registered(pid):
+            if pid not in self.players:
+                no("player %r is not registered" % pid)
+
+        def valid(reg):
+            pid = reg["id"]
+            if pid.strip() == "" or any(c.isspace() for c in pid):
+                no("the id is empty or contains blanks")
+            if reg["surname"].strip() == "":
+                no("the surname is empty")
+            if not rank_ok(reg["rank"]):
+                no("%r is not a Go rank" % reg["rank"])
+
+        if name == "player_registered":
+            valid(v)
+            if v["id"] in self.players:
+                no("%r is already registered" % v["id"])
+        elif name == "registration_corrected":
+            valid(v)
+            registered(v["id"])
+        elif name == "paired":
+            round_ok(v["round"])
+            if v["board"] == 0:
+                no("board 0")
+            registered(v["white"])
+            registered(v["black"])
+            if v["white"] == v["black"]:
+                no("a player paired with themself")
+            for who in (v["white"], v["black"]):
+                if self.unavailable(v["round"], who, v["board"]):
+                    no("%r is %s" % (who, self.unavailable(v["round"], who, v["board"])))
+        elif name == "bye_given":
+            round_ok(v["round"])
+            registered(v["player"])
+            if self.unavailable(v["round"], v["player"], None):
+                no("%r is %s" % (v["player"], self.unavailable(v["round"], v["player"], None)))
+        elif name == "player_absent":
+            round_ok(v["round"])
+            registered(v["player"])
+            last = self.rounds if v["reason"] == "withdrawal" else v["round"]
+            for r in range(v["round"], last + 1):
+                if self.busy(r, v["player"], None):
+                    no("%r is %s in round %d" % (v["player"], self.busy(r, v["player"], None), r))
+        elif name == "board_result_entered":
+            if (v["round"], v["board"]) not in self.boards:
+                no("board %d of round %d was never paired" % (v["board"], v["round"]))
+        elif name == "game_checkpointed":
+            b = self.boards.get((v["round"], v["board"]))
+            if b is None:
+                no("board %d of round %d was never paired" % (v["board"], v["round"]))
+            if b["game"] is not None and b["game"] != v["game"]:
+                no("the checkpoint names another game than the board's")
+        elif name == "tournament_sanction":
+            registered(v["player"])
+            round_ok(v["from_round"])
 
     def check(self, e):
         if e.seq == 0:
@@ -844,9 +945,24 @@ class TournamentState:
             allowed.add("referee")
         if not roles & allowed:
             raise Refused("%s refused for roles %s" % (b.name, sorted(roles)))
+        self.facts(b.name, b.value)
 
     def apply(self, e):
-        pass
+        name, v = e.body.name, e.body.value
+        if name in ("player_registered", "registration_corrected"):
+            self.players[v["id"]] = v
+        elif name == "paired":
+            # A pairing of a board replaces the one before (its game too).
+            self.boards[(v["round"], v["board"])] = {"white": v["white"], "black": v["black"],
+                                                     "game": v["game"]}
+        elif name == "bye_given":
+            self.byes.add((v["round"], v["player"]))
+        elif name == "player_absent":
+            last = self.rounds if v["reason"] == "withdrawal" else v["round"]
+            for r in range(v["round"], last + 1):
+                self.absent.add((r, v["player"]))
+        elif name == "game_checkpointed":
+            self.boards[(v["round"], v["board"])]["game"] = v["game"]
 
     def finished(self):
         return False
@@ -1423,6 +1539,16 @@ def check_vectors(path):
                      % (k, exp[k], got[k], rep["problems"]))
         if exp["problem_contains"] and not any(exp["problem_contains"] in p
                                                for p in rep["problems"]):
+            fail(where, "no problem mentions %r: %s" % (exp["problem_contains"], rep["problems"]))
+    for case in v.get("tournament_cases", []):
+        where = "tournament case " + case["name"]
+        rep = verify_archive(bytes.fromhex(case["archive"]))
+        exp = case["expect"]
+        count("tournament_cases")
+        if rep["ok"] != exp["ok"]:
+            fail(where, "expected ok=%s, got %s (problems: %s)" % (exp["ok"], rep["ok"], rep["problems"]))
+        elif exp["problem_contains"] and not any(exp["problem_contains"] in p
+                                                 for p in rep["problems"]):
             fail(where, "no problem mentions %r: %s" % (exp["problem_contains"], rep["problems"]))
     return {"ok": not fails, "checked": counts, "disagreements": fails}
 

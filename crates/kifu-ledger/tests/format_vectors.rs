@@ -933,6 +933,169 @@ fn tournament_chain(cast: &Cast, game: &ChainBuilder) -> Vec<Record> {
     records
 }
 
+/// Tournament chain files whose records are well formed and signed by the
+/// right officials but state a fact the tournament cannot have
+/// (FORMAT.md section 10, "The facts a tournament can have"): each is one
+/// failure, the records after it reported as following it. The expected
+/// verdicts are the document's; `tests/format_verifier_cli.rs` checks that
+/// `kifu verify` and the independent verifier reach them.
+fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
+    use kifu_ledger::tournament::{AbsenceReason, Pairing, Registration};
+    let reg = |id: &str, rank: &str| {
+        Body::PlayerRegistered(Registration {
+            id: id.into(),
+            surname: format!("Player {id}"),
+            given: "Given".into(),
+            rank: rank.into(),
+            rating: 2000,
+            country: "JP".into(),
+            club: "Tokyo".into(),
+            egd_pin: String::new(),
+            aga_id: String::new(),
+            smms_correction: 0,
+            key: None,
+        })
+    };
+    let pair = |round: u32, board: u32, white: &str, black: &str| {
+        Body::Paired(Pairing {
+            round,
+            board,
+            white: white.into(),
+            black: black.into(),
+            handicap: 0,
+            game: None,
+        })
+    };
+    let chain = |facts: Vec<Body>| -> Vec<Record> {
+        let genesis = Event {
+            version: FORMAT_VERSION,
+            chain: ZERO_HASH,
+            seq: 0,
+            prev_hash: ZERO_HASH,
+            at_ms: T0,
+            signer: cast.director.public(),
+            body: Body::TournamentCreated(tournament_genesis(cast)),
+        };
+        let mut records = vec![genesis.sign(&cast.director).unwrap()];
+        let id = records[0].hash();
+        for body in facts {
+            let head = Head {
+                seq: records.len() as u64 - 1,
+                hash: records[records.len() - 1].hash(),
+            };
+            let rec = Event::next(
+                id,
+                head,
+                T0 + 1000 * (head.seq + 1),
+                cast.director.public(),
+                body,
+            )
+            .sign(&cast.director)
+            .unwrap();
+            records.push(rec);
+        }
+        records
+    };
+    let case = |name: &str, why: &str, facts: Vec<Body>, contains: Option<&str>| {
+        json!({
+            "name": name,
+            "why": why,
+            "archive": hex::encode(archive::write(&chain(facts))),
+            "expect": {"ok": contains.is_none(), "problem_contains": contains},
+        })
+    };
+    let rounds = tournament_genesis(cast).rounds;
+    vec![
+        case(
+            "registered_and_paired",
+            "two players registered, then paired in round 1: valid",
+            vec![reg("A", "1d"), reg("B", "2k"), pair(1, 1, "A", "B")],
+            None,
+        ),
+        case(
+            "pairing_of_an_unregistered_player",
+            "B is paired without being registered",
+            vec![reg("A", "1d"), pair(1, 1, "A", "B")],
+            Some("not registered"),
+        ),
+        case(
+            "player_paired_twice_in_a_round",
+            "A is on boards 1 and 2 of round 1",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                reg("C", "3k"),
+                pair(1, 1, "A", "B"),
+                pair(1, 2, "C", "A"),
+            ],
+            Some("paired on board 1"),
+        ),
+        case(
+            "bye_for_a_paired_player",
+            "A is paired in round 1, then given the bye in it",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                pair(1, 1, "A", "B"),
+                Body::ByeGiven {
+                    round: 1,
+                    player: "A".into(),
+                },
+            ],
+            Some("paired on board 1"),
+        ),
+        case(
+            "withdrawn_then_paired",
+            "A withdraws from round 1 on, then is paired in the last round",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                Body::PlayerAbsent {
+                    round: 1,
+                    player: "A".into(),
+                    reason: AbsenceReason::Withdrawal,
+                },
+                pair(rounds, 1, "B", "A"),
+            ],
+            Some("absent"),
+        ),
+        case(
+            "round_outside_the_tournament",
+            "a pairing in a round after the last",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                pair(rounds + 1, 1, "A", "B"),
+            ],
+            Some("outside"),
+        ),
+        case(
+            "result_for_a_board_never_paired",
+            "a result entered for board 3 of round 1, never paired",
+            vec![Body::BoardResultEntered {
+                round: 1,
+                board: 3,
+                result: kifu_ledger::tournament::BoardResult::Jigo,
+                by_default: false,
+                reason: String::new(),
+            }],
+            Some("never paired"),
+        ),
+        case(
+            "registered_twice",
+            "the id A registered twice",
+            vec![reg("A", "1d"), reg("A", "2d")],
+            Some("already registered"),
+        ),
+        case(
+            "rank_that_is_not_a_go_rank",
+            "a rank of 31k",
+            vec![reg("A", "31k")],
+            Some("rank"),
+        ),
+    ]
+}
+
 /// Every tournament event after the genesis, signed at its place by the
 /// director, the referee, a player and a stranger, with the verdict of the
 /// role table (FORMAT.md section 10).
@@ -1021,6 +1184,7 @@ fn build() -> Value {
         "tournament_events": tournament.iter().map(event_json).collect::<Vec<_>>(),
         "tournament_archive": hex::encode(archive::write(&tournament)),
         "tournament_role_cases": tournament_role_cases(&cast, &tournament),
+        "tournament_cases": tournament_fact_cases(&cast),
         "invalid": [{
             "why": "overlong varint for the version: not canonical",
             "event_bytes": hex::encode(overlong),
