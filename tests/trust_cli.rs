@@ -205,6 +205,31 @@ fn an_archive_is_complete_only_against_a_key_the_reader_trusts() {
         &["import", &s("full.kifu"), "--trust", &s("org.pub")],
     ));
     assert!(o.contains("imported"), "{o}");
+    // A tournament chain file names the organiser: its director's key.
+    let id = ok(&run(
+        &data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            &s("org.key"),
+            "--name",
+            "Trust Open",
+            "--short-name",
+            "to",
+            "--rounds",
+            "3",
+        ],
+    ));
+    let chain = data
+        .join("tournaments")
+        .join(format!("{}.kifu", id.trim()));
+    assert!(chain.exists(), "{}", chain.display());
+    let by_chain = chain.to_str().unwrap();
+    let (code, stdout, e) = verify(&data, &p("full.kifu"), &[by_chain]);
+    assert_eq!(code, Some(0), "{e}");
+    assert!(stdout.contains("signed by trusted key"), "{stdout}");
+    assert_eq!(verify(&data, &p("cut.kifu"), &[by_chain]).0, Some(3));
     // A bad key file is named.
     std::fs::write(p("bad.txt"), "not a key\n").unwrap();
     let (code, _, stderr) = verify(&data, &p("full.kifu"), &[&s("bad.txt")]);

@@ -366,8 +366,8 @@ pub struct VerifyArgs {
     pub progress: bool,
     /// A key whose signature vouches for the archive's completeness (the
     /// organiser's archive key; for a bundle, the log's key): 64 hex
-    /// digits, or a file of keys (SPKI PEM, hex or note verifier keys, one
-    /// or more). Repeatable. With it, an archive fails (exit 3) unless its
+    /// digits, a tournament chain file (its director's key), or a file of
+    /// keys (SPKI PEM, hex or note verifier keys, one or more). Repeatable. With it, an archive fails (exit 3) unless its
     /// manifest is signed by a trusted key and the archive matches it.
     #[arg(long = "trust", value_name = "KEY")]
     pub trust: Vec<String>,

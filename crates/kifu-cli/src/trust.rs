@@ -10,11 +10,11 @@ use kifu_ledger::PublicKey;
 
 use crate::Failure;
 
-/// The keys named by `--trust` (repeatable): each is 64 hex digits, or a
-/// file holding one or more keys: SPKI PEM blocks (`-----BEGIN PUBLIC
-/// KEY-----`), lines of 64 hex digits, or C2SP note verifier keys
-/// (`name+keyid+base64`, type `0x01`); blank lines and lines starting with
-/// `#` are skipped.
+/// The keys named by `--trust` (repeatable): each is 64 hex digits, a
+/// tournament chain file (its director's keys: the organiser's), or a file
+/// holding one or more keys: SPKI PEM blocks (`-----BEGIN PUBLIC KEY-----`),
+/// lines of 64 hex digits, or C2SP note verifier keys (`name+keyid+base64`,
+/// type `0x01`); blank lines and lines starting with `#` are skipped.
 ///
 /// # Errors
 ///
@@ -26,6 +26,10 @@ pub fn read_trusted(specs: &[String]) -> Result<Vec<PublicKey>, Failure> {
         let s = spec.trim();
         if let Some(k) = one_line(s) {
             out.push(k);
+            continue;
+        }
+        if let Some(keys) = tournament_director(s)? {
+            out.extend(keys);
             continue;
         }
         let text = std::fs::read_to_string(s).map_err(|e| {
@@ -42,6 +46,38 @@ pub fn read_trusted(specs: &[String]) -> Result<Vec<PublicKey>, Failure> {
     out.sort();
     out.dedup();
     Ok(out)
+}
+
+/// When `path` is a tournament chain file (`docs/FORMAT.md` section 10):
+/// the organiser's keys it names, that is the keys of its genesis's
+/// `director` officials (LGC 2023, "Tournament Director": the head of local
+/// organisation). The file must verify.
+fn tournament_director(path: &str) -> Result<Option<Vec<PublicKey>>, Failure> {
+    let Some(records) = crate::tournament_verify::tournament_records(Some(&path.into())) else {
+        return Ok(None);
+    };
+    let report = kifu_tournament::verify_tournament_records(&records);
+    let first = report.problems.first().map(|p| p.to_string());
+    let (Some(chain), None) = (&report.chain, first.clone()) else {
+        return Err(Failure::new(format!(
+            "--trust {path}: the tournament chain does not verify: {}",
+            first.unwrap_or_else(|| "no tournament genesis".into())
+        )));
+    };
+    let keys: Vec<PublicKey> = chain
+        .projection
+        .genesis
+        .officials
+        .iter()
+        .filter(|p| p.role == kifu_ledger::Role::Director)
+        .map(|p| p.key)
+        .collect();
+    if keys.is_empty() {
+        return Err(Failure::new(format!(
+            "--trust {path}: the tournament names no director"
+        )));
+    }
+    Ok(Some(keys))
 }
 
 /// A key written on one line: 64 hex digits, or a C2SP note verifier key of
