@@ -221,9 +221,7 @@ fn an_archive_is_complete_only_against_a_key_the_reader_trusts() {
             "3",
         ],
     ));
-    let chain = data
-        .join("tournaments")
-        .join(format!("{}.kifu", id.trim()));
+    let chain = data.join("tournaments").join(format!("{}.kifu", id.trim()));
     assert!(chain.exists(), "{}", chain.display());
     let by_chain = chain.to_str().unwrap();
     let (code, stdout, e) = verify(&data, &p("full.kifu"), &[by_chain]);
