@@ -278,11 +278,36 @@ pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
     match &a.file {
         Some(f) => {
             let trusted = crate::trust::read_trusted(&a.trust)?;
-            let mut v = verify_file_showing(f, true, a.progress)?;
-            v.require_trusted(&trusted);
+            // Streamed: memory follows the games in flight, not the file.
+            let size = std::fs::metadata(f).map(|m| m.len()).unwrap_or(0);
+            let pb = verify_progress(
+                format!("verifying {} ({:.1} MB)", f.display(), size as f64 / 1e6),
+                a.progress,
+            );
+            let lines = a.progress && !std::io::stderr().is_terminal();
+            let started = Instant::now();
+            let result = crate::stream_file::verify(f, &mut |n| {
+                let line = format!(
+                    "verifying {}: {} read ({:.0} events/s)",
+                    f.display(),
+                    count(n, "event"),
+                    n as f64 / started.elapsed().as_secs_f64().max(1e-9)
+                );
+                if lines {
+                    eprintln!("{line}");
+                } else {
+                    pb.set_message(line);
+                }
+            });
+            pb.finish_and_clear();
+            let (mut report, manifest) = result.map_err(|e| Failure {
+                message: format!("{}: {e}", f.display()),
+                code: EXIT_VERIFY_FAILED,
+            })?;
+            archive::require_trusted(&mut report, manifest.as_ref(), &trusted);
             print_report(
-                v.report(),
-                v.manifest(),
+                &report,
+                manifest.as_ref(),
                 &trusted,
                 &f.display().to_string(),
                 a.json,

@@ -39,6 +39,7 @@ mod serve_cmd;
 mod sgf_cmd;
 mod shell_cmd;
 mod store_open;
+mod stream_file;
 mod tlog_cmd;
 mod tlog_remote;
 mod tournament_cmd;

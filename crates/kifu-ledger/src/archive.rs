@@ -154,10 +154,22 @@ impl ArchiveVerdict {
     /// when `trusted` is empty. The manifest's own checks (every game
     /// listed, each ending at its stated head) are in the report already.
     pub fn require_trusted(&mut self, trusted: &[PublicKey]) {
+        require_trusted(&mut self.report, self.manifest.as_ref(), trusted);
+    }
+}
+
+/// [`ArchiveVerdict::require_trusted`] for a report and manifest reached
+/// another way (the streaming verifier, [`crate::stream`]).
+pub fn require_trusted(
+    report: &mut VerifyReport,
+    manifest: Option<&ManifestCheck>,
+    trusted: &[PublicKey],
+) {
+    {
         if trusted.is_empty() {
             return;
         }
-        let what = match self.authority(trusted) {
+        let what = match authority(manifest, trusted) {
             Authority::Trusted(_) => return,
             Authority::Unauthenticated(k) => format!(
                 "untrusted: the manifest is signed by key {} ({}), which is not a trusted key",
@@ -171,12 +183,12 @@ impl ArchiveVerdict {
                 "untrusted: the archive has no manifest (a KIFUARC1 archive, or one whose manifest was stripped), so nothing shows it is complete against a trusted key".into()
             }
         };
-        self.report.problems.push(Problem {
+        report.problems.push(Problem {
             game: ZERO_HASH,
             seq: None,
             what,
         });
-        self.report.problems.sort();
+        report.problems.sort();
     }
 }
 
