@@ -62,10 +62,12 @@ pub fn report_json(
     let mut v = kifu_game::document::verify_report_json(r);
     if let Some(o) = v.as_object_mut() {
         o.insert("manifest".into(), manifest_json(manifest, trusted));
-        o.insert(
-            "trusted_keys".into(),
-            trusted.iter().map(|k| k.to_hex()).collect(),
-        );
+        if !trusted.is_empty() {
+            o.insert(
+                "trusted_keys".into(),
+                trusted.iter().map(|k| k.to_hex()).collect(),
+            );
+        }
     }
     v
 }
