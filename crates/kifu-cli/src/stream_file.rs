@@ -116,7 +116,7 @@ pub fn verify(
     while let Some((record, end)) = next_record(&mut r, at, len)? {
         v.push(record, at..end);
         at = end;
-        if v.records() % 65_536 == 0 {
+        if v.records().is_multiple_of(65_536) {
             each(v.records());
         }
     }
