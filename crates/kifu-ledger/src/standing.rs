@@ -441,14 +441,15 @@ impl Standing {
                 Some(c) if c.names(&member.key) => refuse(
                     "the key is already a member or reserve of the committee: a reserve is called by recusing a member, not co-opted".into(),
                 ),
-                Some(_) if self.ended.contains_key(&member.key) => refuse(format!(
-                    "the key was {}: it signs nothing more in this game",
-                    self.ended[&member.key]
-                )),
-                Some(_) if self.players.contains(&member.key) => {
-                    refuse("a player of this game cannot sit on its appeals committee".into())
-                }
-                Some(_) => Ok(()),
+                Some(_) => match self.ended.get(&member.key) {
+                    Some(end) => refuse(format!(
+                        "the key was {end}: it signs nothing more in this game"
+                    )),
+                    None if self.players.contains(&member.key) => {
+                        refuse("a player of this game cannot sit on its appeals committee".into())
+                    }
+                    None => Ok(()),
+                },
             },
             // LGC 2023, "Appeals committee": the three sitting members decide,
             // by a majority; each signs the decision once.
