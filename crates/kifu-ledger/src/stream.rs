@@ -84,6 +84,12 @@ impl StreamVerifier {
         self.records
     }
 
+    /// Records held now (waiting to be verified, or not decodable): at most
+    /// the batch size plus the current run, plus the damaged records.
+    pub fn held(&self) -> usize {
+        self.waiting.len() + self.bad.len()
+    }
+
     /// Takes the next record of the file, read from bytes `at`.
     pub fn push(&mut self, record: Record, at: Range<u64>) {
         self.records += 1;

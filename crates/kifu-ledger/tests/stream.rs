@@ -139,3 +139,41 @@ proptest! {
         prop_assert_eq!(streamed(&bytes, batch), whole(&bytes));
     }
 }
+
+#[test]
+fn an_archive_written_game_by_game_is_held_a_batch_at_a_time() {
+    let cast = Cast::new();
+    let mut records = Vec::new();
+    let mut heads = Vec::new();
+    for i in 0..30 {
+        let c = moves_game(&cast, &format!("held {i}"), 10);
+        heads.push((c.game, c.head));
+        records.extend(c.records);
+    }
+    let game_len = records.len() / 30;
+    let bytes = archive::write_with_manifest(&records, &heads, 1, Some(&cast.director)).unwrap();
+    let HeadParse::Done(head, used) = parse_head(&bytes).unwrap() else {
+        panic!("the head is whole")
+    };
+    let batch = 50;
+    let mut v = StreamVerifier::with_batch(head, batch);
+    let mut rest = &bytes[used..];
+    let mut most = 0;
+    while !rest.is_empty() {
+        let at = (bytes.len() - rest.len()) as u64;
+        let (r, more) = Record::from_stored_prefix(rest).unwrap();
+        v.push(r, at..(bytes.len() - more.len()) as u64);
+        most = most.max(v.held());
+        rest = more;
+    }
+    assert!(
+        most < batch + game_len,
+        "held {most} records; a batch is {batch}, a game {game_len}"
+    );
+    let (report, manifest) = v
+        .finish(|_| -> Result<Vec<Record>, ()> { panic!("no game is met twice") })
+        .unwrap();
+    assert!(report.ok());
+    assert_eq!(report.distinct, records.len() as u64);
+    assert!(manifest.unwrap().signed);
+}
