@@ -228,6 +228,13 @@ fn an_archive_is_complete_only_against_a_key_the_reader_trusts() {
     assert_eq!(code, Some(0), "{e}");
     assert!(stdout.contains("signed by trusted key"), "{stdout}");
     assert_eq!(verify(&data, &p("cut.kifu"), &[by_chain]).0, Some(3));
+    // The tournament chain file itself, held to the key that signed its
+    // genesis.
+    let (code, _, e) = verify(&data, &chain, &[&s("org.pub")]);
+    assert_eq!(code, Some(0), "{e}");
+    let (code, _, e) = verify(&data, &chain, &[&s("fresh.pub")]);
+    assert_eq!(code, Some(3), "{e}");
+    assert!(e.contains("untrusted"), "{e}");
     // A bad key file is named.
     std::fs::write(p("bad.txt"), "not a key\n").unwrap();
     let (code, _, stderr) = verify(&data, &p("full.kifu"), &[&s("bad.txt")]);

@@ -130,14 +130,14 @@ fn main() -> ExitCode {
                 )
             }),
         Command::Verify(a) => match tournament_verify::tournament_records(a.file.as_ref()) {
-            Some(_) if !a.trust.is_empty() => Err(Failure::new(
-                "--trust checks the signer of an archive's manifest or of a bundle's log; a tournament chain file has no manifest (its officials are named in its own genesis)",
-            )),
-            Some(records) => tournament_verify::verify(
-                a.file.as_deref().unwrap_or(std::path::Path::new("")),
-                records,
-                a.json,
-            ),
+            Some(records) => trust::read_trusted(&a.trust).and_then(|trusted| {
+                tournament_verify::verify(
+                    a.file.as_deref().unwrap_or(std::path::Path::new("")),
+                    records,
+                    a.json,
+                    &trusted,
+                )
+            }),
             None => archive_cmd::verify(&cli.data, a),
         },
         Command::Export(a) => archive_cmd::export(&cli.data, a),
