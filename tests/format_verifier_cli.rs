@@ -34,8 +34,18 @@ fn python_ready() -> bool {
 
 /// The Python verdict of an archive: (verifies, its JSON).
 fn python_verdict(archive: &Path) -> (bool, serde_json::Value) {
+    python_verdict_trusting(archive, &[])
+}
+
+/// The Python verdict of a reader trusting `trust` (hex keys).
+fn python_verdict_trusting(archive: &Path, trust: &[&str]) -> (bool, serde_json::Value) {
+    let mut args: Vec<&str> = Vec::new();
+    for t in trust {
+        args.extend(["--trust", t]);
+    }
     let o = Command::new("python3")
         .arg(verifier())
+        .args(&args)
         .arg(archive)
         .output()
         .expect("python3 runs");
@@ -55,7 +65,16 @@ fn python_verdict(archive: &Path) -> (bool, serde_json::Value) {
 
 /// `kifu verify FILE`: (verifies, its JSON). Exit code 3 is a failed verdict.
 fn kifu_verdict(data: &Path, archive: &Path) -> (bool, serde_json::Value) {
-    let o = run(data, &["verify", "--json", archive.to_str().unwrap()]);
+    kifu_verdict_trusting(data, archive, &[])
+}
+
+/// `kifu verify FILE --trust KEY...`.
+fn kifu_verdict_trusting(data: &Path, archive: &Path, trust: &[&str]) -> (bool, serde_json::Value) {
+    let mut args = vec!["verify", "--json", archive.to_str().unwrap()];
+    for t in trust {
+        args.extend(["--trust", t]);
+    }
+    let o = run(data, &args);
     let code = o.status.code();
     assert!(
         code == Some(0) || code == Some(3),
@@ -95,8 +114,13 @@ fn count(j: &serde_json::Value, key: &str) -> usize {
 /// Both verdicts agree (and, where kifu gives a report, the games' heads,
 /// the number of problems and of warnings); returns the verdict.
 fn agree(data: &Path, archive: &Path, what: &str) -> bool {
-    let (py, pj) = python_verdict(archive);
-    let (k, kj) = kifu_verdict(data, archive);
+    agree_trusting(data, archive, &[], what)
+}
+
+/// [`agree`] for a reader trusting `trust` (hex keys).
+fn agree_trusting(data: &Path, archive: &Path, trust: &[&str], what: &str) -> bool {
+    let (py, pj) = python_verdict_trusting(archive, trust);
+    let (k, kj) = kifu_verdict_trusting(data, archive, trust);
     assert_eq!(
         py, k,
         "{what}: the verifier says {py}, kifu says {k}\nverifier: {pj}\nkifu: {kj}"
@@ -211,7 +235,7 @@ fn the_verifier_agrees_with_every_vector() {
     let j: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
     assert_eq!(j["ok"], true, "{j}");
     assert!(j["checked"]["role_cases"].as_u64().unwrap() > 300, "{j}");
-    assert!(j["checked"]["cases"].as_u64().unwrap() >= 12, "{j}");
+    assert!(j["checked"]["cases"].as_u64().unwrap() >= 40, "{j}");
     // The tournament chain's vectors: kinds 44 to 52 and who may sign them.
     assert!(
         j["checked"]["tournament_events"].as_u64().unwrap() >= 9,
@@ -230,6 +254,28 @@ fn the_verifier_agrees_with_every_vector() {
     for case in v["cases"].as_array().unwrap() {
         let name = case["name"].as_str().unwrap();
         let p = t.path().join(format!("{name}.kifu"));
+        std::fs::write(&p, hex::decode(case["archive"].as_str().unwrap()).unwrap()).unwrap();
+        let verdict = agree(&data, &p, name);
+        assert_eq!(verdict, case["expect"]["ok"].as_bool().unwrap(), "{name}");
+        // And for a reader who trusts the director's key (FORMAT.md
+        // section 7): complete only when that key signs the manifest.
+        let trusted = v["trusted_key"].as_str().unwrap();
+        let verdict = agree_trusting(&data, &p, &[trusted], &format!("{name}, trusting"));
+        assert_eq!(
+            verdict,
+            case["expect_trusted"]["ok"].as_bool().unwrap(),
+            "{name}, trusting"
+        );
+    }
+    // Tournament chain files stating facts a tournament cannot have
+    // (FORMAT.md section 10): both refuse each, and count the same problems.
+    assert!(
+        j["checked"]["tournament_cases"].as_u64().unwrap() >= 9,
+        "{j}"
+    );
+    for case in v["tournament_cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let p = t.path().join(format!("tournament-{name}.kifu"));
         std::fs::write(&p, hex::decode(case["archive"].as_str().unwrap()).unwrap()).unwrap();
         let verdict = agree(&data, &p, name);
         assert_eq!(verdict, case["expect"]["ok"].as_bool().unwrap(), "{name}");

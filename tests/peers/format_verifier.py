@@ -8,6 +8,10 @@ Usage:
                                                appeal bundle carries (its log
                                                proofs are not checked here)
     format_verifier.py --vectors VECTORS.json  check every vector of the file
+    format_verifier.py --trust HEX ARCHIVE     the verdict of a reader who trusts
+                                               the key HEX (repeatable): the
+                                               archive is complete only when a
+                                               trusted key signs its manifest
 
 Needs Python 3, `blake3` and `cryptography` (pip install blake3 cryptography).
 The Ed25519 acceptance rule of FORMAT.md section 1 is applied with pure-Python
@@ -520,6 +524,7 @@ class GameState:
     """What a verifier keeps along one branch of a game chain."""
 
     def __init__(self, genesis_value):
+        self.genesis = genesis_value
         self.roster = [dict(p) for p in genesis_value["roster"]]
         self.board_size = genesis_value["board_size"]
         self.formed = False
@@ -586,6 +591,13 @@ class GameState:
         roles = self.roles(k)
         v = b.value
         name = b.name
+        if not roles:
+            # Section 5: a key named only by the committee's events that does
+            # not sit holds no role: it signs only the change of its own key.
+            own_change = ((name == "key_replaced" and v["participant"] == k)
+                          or (name == "key_revoked" and v["key"] == k))
+            if not own_change:
+                raise Refused("%s refused: the signer's key holds no role" % name)
 
         def need(allowed, why):
             if not roles & set(allowed):
@@ -642,8 +654,19 @@ class GameState:
                     raise Refused("member_recused refused: not a member, reserve or co-opted")
                 if m in self.recused:
                     raise Refused("member_recused refused: already recused")
-            elif v["member"]["key"] in {p["key"] for p in self.coopted}:
-                raise Refused("member_coopted refused: already co-opted")
+            else:
+                m = v["member"]["key"]
+                players = {p["key"] for p in self.roster if p["role"] in PLAYERS}
+                if m in {p["key"] for p in self.coopted}:
+                    raise Refused("member_coopted refused: already co-opted")
+                if m in self.sitting():
+                    raise Refused("member_coopted refused: already sits")
+                if m in {p["key"] for p in self.members + self.reserves}:
+                    raise Refused("member_coopted refused: already a member or reserve")
+                if m in self.ended:
+                    raise Refused("member_coopted refused: the key has ended")
+                if m in players:
+                    raise Refused("member_coopted refused: a player of this game")
         elif name == "committee_decision":
             if k not in self.sitting():
                 raise Refused("committee_decision refused: the signer does not sit")
@@ -651,13 +674,26 @@ class GameState:
             if a not in self.appeals:
                 raise Refused("committee_decision refused: no appeal lodged at seq %d" % a)
             if any(s == k for s, _ in self.decisions.get(a, [])):
-                raise Refused("committee_decision refused: the signer already decided")
+                raise Refused("committee_decision refused: the seat has already signed a decision on this appeal")
         elif name == "player_arrived":
             need({"referee", "recorder", "director"}, "a referee, recorder or director")
         elif name == "program_terminated":
             need({"referee", "recorder"}, "a referee or recorder")
-        elif name in ("server_time_used", "program_answered", "log_key_rotated"):
+        elif name in ("server_time_used", "program_answered"):
             need({"recorder"}, "a recorder only")
+        elif name == "log_key_rotated":
+            need({"recorder"}, "a recorder only")
+            # Section 9: only in the log operator's own chain, for its origin.
+            g = self.genesis
+            ok = (g["game"] == "go" and g["ruleset"] == "lgc-2023" and g["overrides"] == []
+                  and g["board_size"] == 19 and g["handicap"] == 0
+                  and g["komi_half_points"] == 0 and g["time_control"] == "untimed"
+                  and g["tournament"] is None and g["auto_declare"] is False
+                  and g["title"] == "kifu log operator " + v["origin"]
+                  and len(g["roster"]) == 1 and g["roster"][0]["role"] == "recorder"
+                  and g["roster"][0]["name"] == "log operator" and g["roster"][0]["key"] == k)
+            if not ok:
+                raise Refused("log_key_rotated refused: not the log operator's own chain")
         elif name == "pairing_modified":
             need({"referee", "director"}, "a referee or the director")
         elif name in ("key_replaced", "key_revoked"):
@@ -719,6 +755,9 @@ class GameState:
                 if p["key"] == old:
                     p["key"] = new
             self.recused = [new if r == old else r for r in self.recused]
+            # Section 5.1: a vote belongs to the seat, whatever key signed it.
+            self.decisions = {a: [(new if s == old else s, vd) for s, vd in votes]
+                              for a, votes in self.decisions.items()}
             self.ended.setdefault(old, ("replaced", e.seq, new))
         elif b.name == "key_revoked":
             self.ended.setdefault(v["key"], ("revoked", e.seq))
@@ -774,15 +813,116 @@ TOURNAMENT_ROLES = {  # section 10
 }
 
 
+def rank_ok(rank):
+    """Section 10, "The facts a tournament can have": a Go rank."""
+    t = rank.strip().lower()
+    if len(t) < 2 or t[-1] not in "kdp":
+        return False
+    num = t[:-1]
+    if num.startswith("+"):
+        num = num[1:]
+    if not num.isdigit() or not num.isascii():
+        return False
+    n = int(num)
+    return (1 <= n <= 30) if t[-1] == "k" else (1 <= n <= 9)
+
+
 class TournamentState:
     def __init__(self, genesis_value):
         self.officials = genesis_value["officials"]
+        self.rounds = genesis_value["rounds"]
+        self.players = {}   # id -> registration
+        self.boards = {}    # (round, board) -> {"white", "black", "game"}
+        self.byes = set()   # (round, player)
+        self.absent = set()  # (round, player)
         self.last_at = None
 
     def copy(self):
         s = TournamentState.__new__(TournamentState)
         s.__dict__ = dict(self.__dict__)
+        s.players = dict(self.players)
+        s.boards = {k: dict(v) for k, v in self.boards.items()}
+        s.byes = set(self.byes)
+        s.absent = set(self.absent)
         return s
+
+    # Section 10, "The facts a tournament can have".
+    def busy(self, rnd, player, except_board):
+        for (r, b), p in self.boards.items():
+            if r == rnd and b != except_board and player in (p["white"], p["black"]):
+                return "paired on board %d" % b
+        if (rnd, player) in self.byes:
+            return "given the bye"
+        return None
+
+    def unavailable(self, rnd, player, except_board):
+        if self.busy(rnd, player, except_board):
+            return self.busy(rnd, player, except_board)
+        return "absent" if (rnd, player) in self.absent else None
+
+    def facts(self, name, v):
+        def no(why):
+            raise Refused("%s refused: not a fact of this tournament: %s" % (name, why))
+
+        def round_ok(r):
+            if r == 0 or r > self.rounds:
+                no("round %d is outside rounds 1 to %d" % (r, self.rounds))
+
+        def registered(pid):
+            if pid not in self.players:
+                no("player %r is not registered" % pid)
+
+        def valid(reg):
+            pid = reg["id"]
+            if pid.strip() == "" or any(c.isspace() for c in pid):
+                no("the id is empty or contains blanks")
+            if reg["surname"].strip() == "":
+                no("the surname is empty")
+            if not rank_ok(reg["rank"]):
+                no("%r is not a Go rank" % reg["rank"])
+
+        if name == "player_registered":
+            valid(v)
+            if v["id"] in self.players:
+                no("%r is already registered" % v["id"])
+        elif name == "registration_corrected":
+            valid(v)
+            registered(v["id"])
+        elif name == "paired":
+            round_ok(v["round"])
+            if v["board"] == 0:
+                no("board 0")
+            registered(v["white"])
+            registered(v["black"])
+            if v["white"] == v["black"]:
+                no("a player paired with themself")
+            for who in (v["white"], v["black"]):
+                if self.unavailable(v["round"], who, v["board"]):
+                    no("%r is %s" % (who, self.unavailable(v["round"], who, v["board"])))
+        elif name == "bye_given":
+            round_ok(v["round"])
+            registered(v["player"])
+            if self.unavailable(v["round"], v["player"], None):
+                no("%r is %s" % (v["player"], self.unavailable(v["round"], v["player"], None)))
+        elif name == "player_absent":
+            round_ok(v["round"])
+            registered(v["player"])
+            last = self.rounds if v["reason"] == "withdrawal" else v["round"]
+            for r in range(v["round"], last + 1):
+                if self.busy(r, v["player"], None):
+                    no("%r is %s in round %d" % (v["player"], self.busy(r, v["player"], None), r))
+        elif name == "board_result_entered":
+            if (v["round"], v["board"]) not in self.boards:
+                no("board %d of round %d was never paired" % (v["board"], v["round"]))
+        elif name == "game_checkpointed":
+            b = self.boards.get((v["round"], v["board"]))
+            if b is None:
+                no("board %d of round %d was never paired" % (v["board"], v["round"]))
+            if b["game"] is not None and b["game"] != v["game"]:
+                no("the checkpoint names another game than the board's")
+        elif name == "tournament_sanction":
+            registered(v["player"])
+            round_ok(v["from_round"])
 
     def check(self, e):
         if e.seq == 0:
@@ -805,9 +945,24 @@ class TournamentState:
             allowed.add("referee")
         if not roles & allowed:
             raise Refused("%s refused for roles %s" % (b.name, sorted(roles)))
+        self.facts(b.name, b.value)
 
     def apply(self, e):
-        pass
+        name, v = e.body.name, e.body.value
+        if name in ("player_registered", "registration_corrected"):
+            self.players[v["id"]] = v
+        elif name == "paired":
+            # A pairing of a board replaces the one before (its game too).
+            self.boards[(v["round"], v["board"])] = {"white": v["white"], "black": v["black"],
+                                                     "game": v["game"]}
+        elif name == "bye_given":
+            self.byes.add((v["round"], v["player"]))
+        elif name == "player_absent":
+            last = self.rounds if v["reason"] == "withdrawal" else v["round"]
+            for r in range(v["round"], last + 1):
+                self.absent.add((r, v["player"]))
+        elif name == "game_checkpointed":
+            self.boards[(v["round"], v["board"])]["game"] = v["game"]
 
     def finished(self):
         return False
@@ -1039,8 +1194,11 @@ def read_records(data, pos):
     return out
 
 
-def verify_archive(data):
+def verify_archive(data, trusted=()):
+    """Section 7. `trusted`: the keys (hex) the reader trusts; when some are
+    given, the archive is complete only when one of them signs its manifest."""
     manifest = None
+    signature_ok = False
     manifest_problems = []
     if data[:8] == b"KIFUARC1":
         records = read_records(data, 8)
@@ -1066,6 +1224,8 @@ def verify_archive(data):
             pos += 64
             if not verify_strict(bytes.fromhex(manifest["signer"]), MANIFEST_DOMAIN + mbytes, sig):
                 manifest_problems.append("the manifest's signature is not accepted")
+            else:
+                signature_ok = True
         records = read_records(data, pos)
     else:
         raise Invalid("not a kifu archive (no KIFUARC1 or KIFUARC2 magic)")
@@ -1076,6 +1236,10 @@ def verify_archive(data):
     else:
         report["manifest_signer"] = manifest["signer"]
         listed = {g["game"]: g for g in manifest["games"]}
+        for gid in sorted(listed):
+            n = sum(1 for g in manifest["games"] if g["game"] == gid)
+            if n > 1:
+                manifest_problems.append("game %s: the manifest lists this game %d times" % (gid, n))
         found = {g["game"]: g for g in report["games"]}
         for gid, m in sorted(listed.items()):
             g = found.get(gid)
@@ -1090,6 +1254,16 @@ def verify_archive(data):
                 manifest_problems.append("incomplete: game %s is not in the manifest" % gid)
         report["completeness"] = "shown by the manifest" if not manifest_problems else "failed"
         report["problems"].extend(manifest_problems)
+        report["ok"] = not report["problems"]
+    if trusted:
+        signer = manifest["signer"] if manifest is not None else None
+        if manifest is None:
+            report["problems"].append("untrusted: no manifest")
+        elif signer is None or not signature_ok:
+            report["problems"].append("untrusted: the manifest is not signed")
+        elif signer not in trusted:
+            report["problems"].append("untrusted: the manifest's signer %s is not trusted" % signer)
+        report["trusted"] = not any(p.startswith("untrusted") for p in report["problems"])
         report["ok"] = not report["problems"]
     return report
 
@@ -1339,10 +1513,16 @@ def check_vectors(path):
         except Invalid:
             pass
         count("invalid")
-    for case in v["cases"] + [{"name": "archive", "archive": v["archive"], "expect": None}]:
+    cases = []
+    for case in v["cases"]:
+        cases.append((case, case["expect"], ()))
+        if "expect_trusted" in case:
+            cases.append((dict(case, name=case["name"] + " (trusting " + v["trusted_key"][:12] + ")"),
+                          case["expect_trusted"], (v["trusted_key"],)))
+    cases.append(({"name": "archive", "archive": v["archive"]}, None, ()))
+    for case, exp, trusted in cases:
         where = "case " + case["name"]
-        rep = verify_archive(bytes.fromhex(case["archive"]))
-        exp = case["expect"]
+        rep = verify_archive(bytes.fromhex(case["archive"]), trusted)
         count("cases")
         if exp is None:
             if not rep["ok"]:
@@ -1362,10 +1542,24 @@ def check_vectors(path):
         if exp["problem_contains"] and not any(exp["problem_contains"] in p
                                                for p in rep["problems"]):
             fail(where, "no problem mentions %r: %s" % (exp["problem_contains"], rep["problems"]))
+    for case in v.get("tournament_cases", []):
+        where = "tournament case " + case["name"]
+        rep = verify_archive(bytes.fromhex(case["archive"]))
+        exp = case["expect"]
+        count("tournament_cases")
+        if rep["ok"] != exp["ok"]:
+            fail(where, "expected ok=%s, got %s (problems: %s)" % (exp["ok"], rep["ok"], rep["problems"]))
+        elif exp["problem_contains"] and not any(exp["problem_contains"] in p
+                                                 for p in rep["problems"]):
+            fail(where, "no problem mentions %r: %s" % (exp["problem_contains"], rep["problems"]))
     return {"ok": not fails, "checked": counts, "disagreements": fails}
 
 
 def main(argv):
+    trusted = []
+    while len(argv) >= 3 and argv[1] == "--trust":
+        trusted.append(argv[2].strip().lower())
+        argv = argv[:1] + argv[3:]
     if len(argv) == 3 and argv[1] == "--vectors":
         out = check_vectors(argv[2])
         print(json.dumps(out, indent=1))
@@ -1378,7 +1572,7 @@ def main(argv):
         if data[:1] == b"{":
             report = verify_bundle_tournament(json.loads(data))
         else:
-            report = verify_archive(data)
+            report = verify_archive(data, trusted)
     except OSError as e:
         print(json.dumps({"ok": False, "error": str(e)}))
         return 2

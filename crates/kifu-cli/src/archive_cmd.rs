@@ -7,8 +7,8 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use kifu_ledger::archive::{self, ArchiveVerdict, ManifestCheck};
-use kifu_ledger::{verify_records, VerifyReport};
+use kifu_ledger::archive::{self, ArchiveVerdict, Authority, ManifestCheck};
+use kifu_ledger::{verify_records, PublicKey, VerifyReport};
 use serde_json::json;
 
 use crate::cli::{ExportArgs, ImportArgs, VerifyArgs};
@@ -35,23 +35,39 @@ fn spinner(msg: &str) -> indicatif::ProgressBar {
     pb
 }
 
-fn manifest_json(m: Option<&ManifestCheck>) -> serde_json::Value {
+fn manifest_json(m: Option<&ManifestCheck>, trusted: &[PublicKey]) -> serde_json::Value {
     match m {
         None => serde_json::Value::Null,
-        Some(m) => json!({
-            "signed": m.signed,
-            "signer": m.manifest.signer.map(|k| k.to_hex()),
-            "at_ms": m.manifest.at_ms,
-            "games": m.manifest.games.len(),
-        }),
+        Some(m) => {
+            let authority = archive::authority(Some(m), trusted);
+            json!({
+                "signed": m.signed,
+                "signer": m.manifest.signer.map(|k| k.to_hex()),
+                "fingerprint": m.manifest.signer.map(|k| k.fingerprint()),
+                "trusted": matches!(authority, Authority::Trusted(_)),
+                "completeness": crate::trust::word(authority),
+                "at_ms": m.manifest.at_ms,
+                "games": m.manifest.games.len(),
+            })
+        }
     }
 }
 
 /// The report as JSON.
-pub fn report_json(r: &VerifyReport, manifest: Option<&ManifestCheck>) -> serde_json::Value {
+pub fn report_json(
+    r: &VerifyReport,
+    manifest: Option<&ManifestCheck>,
+    trusted: &[PublicKey],
+) -> serde_json::Value {
     let mut v = kifu_game::document::verify_report_json(r);
     if let Some(o) = v.as_object_mut() {
-        o.insert("manifest".into(), manifest_json(manifest));
+        o.insert("manifest".into(), manifest_json(manifest, trusted));
+        if !trusted.is_empty() {
+            o.insert(
+                "trusted_keys".into(),
+                trusted.iter().map(|k| k.to_hex()).collect(),
+            );
+        }
     }
     v
 }
@@ -61,11 +77,12 @@ pub fn report_json(r: &VerifyReport, manifest: Option<&ManifestCheck>) -> serde_
 pub(crate) fn print_report(
     r: &VerifyReport,
     manifest: Option<&ManifestCheck>,
+    trusted: &[PublicKey],
     what: &str,
     as_json: bool,
 ) -> CmdResult {
     if as_json {
-        say!("{}", report_json(r, manifest));
+        say!("{}", report_json(r, manifest, trusted));
     } else {
         if r.ok() {
             say!(
@@ -116,23 +133,17 @@ pub(crate) fn print_report(
             );
         }
         match manifest {
-            Some(m) if m.signed => say!(
-                "manifest: signed by {}; it states {} and the archive matches it{}",
-                m.manifest.signer.map(|k| k.to_hex()).unwrap_or_default(),
-                count(m.manifest.games.len(), "head"),
-                if r.ok() {
-                    ""
-                } else {
-                    " only if no 'incomplete' line is above"
-                }
-            ),
-            Some(m) => say!(
-                "manifest: unsigned; it states {} (export with --key to sign it)",
-                count(m.manifest.games.len(), "head")
-            ),
             None if what.starts_with("store ") || what.starts_with("server ") => {}
-            None => {
-                say!("note: no manifest (an archive of kifu 0.1): completeness cannot be shown")
+            _ => {
+                say!(
+                    "{}",
+                    crate::trust::sentence(
+                        archive::authority(manifest, trusted),
+                        manifest.map_or(0, |m| m.manifest.games.len()),
+                        !r.problems.iter().any(|p| p.what.starts_with("incomplete")
+                            || p.what.starts_with("the manifest"))
+                    )
+                )
             }
         }
         for d in &r.duplicates {
@@ -268,9 +279,45 @@ fn verify_file_showing(file: &Path, show: bool, lines: bool) -> Result<ArchiveVe
 pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
     match &a.file {
         Some(f) => {
-            let v = verify_file_showing(f, true, a.progress)?;
-            print_report(v.report(), v.manifest(), &f.display().to_string(), a.json)
+            let trusted = crate::trust::read_trusted(&a.trust)?;
+            // Streamed: memory follows the games in flight, not the file.
+            let size = std::fs::metadata(f).map(|m| m.len()).unwrap_or(0);
+            let pb = verify_progress(
+                format!("verifying {} ({:.1} MB)", f.display(), size as f64 / 1e6),
+                a.progress,
+            );
+            let lines = a.progress && !std::io::stderr().is_terminal();
+            let started = Instant::now();
+            let result = crate::stream_file::verify(f, &mut |n| {
+                let line = format!(
+                    "verifying {}: {} read ({:.0} events/s)",
+                    f.display(),
+                    count(n, "event"),
+                    n as f64 / started.elapsed().as_secs_f64().max(1e-9)
+                );
+                if lines {
+                    eprintln!("{line}");
+                } else {
+                    pb.set_message(line);
+                }
+            });
+            pb.finish_and_clear();
+            let (mut report, manifest) = result.map_err(|e| Failure {
+                message: format!("{}: {e}", f.display()),
+                code: EXIT_VERIFY_FAILED,
+            })?;
+            archive::require_trusted(&mut report, manifest.as_ref(), &trusted);
+            print_report(
+                &report,
+                manifest.as_ref(),
+                &trusted,
+                &f.display().to_string(),
+                a.json,
+            )
         }
+        None if !a.trust.is_empty() => Err(Failure::new(
+            "--trust checks an archive's or a bundle's signer: name the FILE to verify",
+        )),
         // The server verifies its store where it is.
         None if crate::remote::server().is_some() => {
             let url = crate::remote::server().unwrap_or_default();
@@ -288,7 +335,7 @@ pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
             );
             let report = verify_records(&records);
             pb.finish_and_clear();
-            print_report(&report, None, &place, a.json)
+            print_report(&report, None, &[], &place, a.json)
         }
     }
 }
@@ -381,6 +428,7 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
     let show = a.progress || std::io::stderr().is_terminal();
     let started = Instant::now();
     let terminal = std::io::stderr().is_terminal();
+    let trusted = crate::trust::read_trusted(&a.trust)?;
     let store = open(data)?;
     // Into a local store: links, roles and the manifest first, then each
     // chunk's signatures checked while the chunk before is written
@@ -389,7 +437,8 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
     if let crate::remote::Backend::Local(s) = &store {
         let bytes = std::fs::read(&a.file)
             .map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
-        if let Ok(v) = archive::verify_archive_unsigned(&bytes) {
+        if let Ok(mut v) = archive::verify_archive_unsigned(&bytes) {
+            v.require_trusted(&trusted);
             if v.report().ok() {
                 let pb = import_bar(show && terminal);
                 let writing = Instant::now();
@@ -405,7 +454,8 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
             }
         }
     }
-    let v = verify_file_showing(&a.file, show, a.progress)?;
+    let mut v = verify_file_showing(&a.file, show, a.progress)?;
+    v.require_trusted(&trusted);
     let what = a.file.display().to_string();
     let pb = import_bar(show && terminal);
     let writing = Instant::now();
@@ -417,7 +467,7 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
         Ok(r) => r,
         Err(kifu_store::StoreError::NotVerified(_)) => {
             let evidence = v.report().forks.iter().map(|f| f.all.len()).sum::<usize>();
-            let _ = print_report(v.report(), v.manifest(), &what, a.json);
+            let _ = print_report(v.report(), v.manifest(), &trusted, &what, a.json);
             return Err(Failure {
                 message: if matches!(store, crate::remote::Backend::Remote(_)) {
                     "the archive does not verify; nothing sent to the server (a local import keeps a fork's records as evidence)".into()

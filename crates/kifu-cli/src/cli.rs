@@ -151,6 +151,20 @@ pub struct ServeArgs {
     /// on demand, POST /checkpoint).
     #[arg(long, default_value_t = 60, requires = "checkpoint_key")]
     pub checkpoint_every: u64,
+    /// A key that may create games here (sign a genesis): 64 hex digits or
+    /// a file of keys (SPKI PEM, hex). Repeatable. See docs/API.md, "Who
+    /// may create games".
+    #[arg(long = "creator", value_name = "KEY")]
+    pub creators: Vec<String>,
+    /// A tournament chain file whose director and referees may create
+    /// games here. Repeatable.
+    #[arg(long = "creators-from", value_name = "TOURNAMENT.kifu")]
+    pub creators_from: Vec<std::path::PathBuf>,
+    /// Let any key create games, even when listening on an address other
+    /// than loopback (where the server otherwise refuses to start without
+    /// --creator or --creators-from).
+    #[arg(long, conflicts_with_all = ["creators", "creators_from"])]
+    pub open_creation: bool,
 }
 
 /// `kifu completions`.
@@ -356,6 +370,13 @@ pub struct VerifyArgs {
     /// terminal (a terminal gets a spinner anyway).
     #[arg(long)]
     pub progress: bool,
+    /// A key whose signature vouches for the archive's completeness (the
+    /// organiser's archive key; for a bundle, the log's key): 64 hex
+    /// digits, a tournament chain file (its director's key), or a file of
+    /// keys (SPKI PEM, hex or note verifier keys, one or more). Repeatable. With it, an archive fails (exit 3) unless its
+    /// manifest is signed by a trusted key and the archive matches it.
+    #[arg(long = "trust", value_name = "KEY")]
+    pub trust: Vec<String>,
 }
 
 /// `kifu export`.
@@ -388,6 +409,11 @@ pub struct ImportArgs {
     /// is not a terminal.
     #[arg(long)]
     pub progress: bool,
+    /// Import only an archive whose manifest is signed by this key and that
+    /// is complete against it (as `kifu verify FILE --trust KEY`): 64 hex
+    /// digits or a file of keys. Repeatable.
+    #[arg(long = "trust", value_name = "KEY")]
+    pub trust: Vec<String>,
 }
 
 /// `kifu feed`.

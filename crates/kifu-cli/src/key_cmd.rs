@@ -138,7 +138,18 @@ fn change(
 /// The current key of the participant named by `spec` (name, role or key),
 /// and how to name them.
 fn find(standing: &Standing, spec: &str) -> Result<(PublicKey, String), Failure> {
-    let roster = standing.roster();
+    // The roster now, then everyone the committee's events name (members,
+    // reserves, co-opted: `docs/FORMAT.md` section 5.2, rules 3 and 4), each
+    // with its current key.
+    let mut roster: Vec<Participant> = standing.roster().to_vec();
+    if let Some(c) = &standing.committee {
+        for p in c.members.iter().chain(&c.reserves).chain(&c.coopted) {
+            if !roster.iter().any(|q| q.key == p.key) {
+                roster.push(p.clone());
+            }
+        }
+    }
+    let roster = roster.as_slice();
     let label = |p: &Participant| format!("{} ({})", p.name, kifu_game::words::role(p.role));
     let by_key = PublicKey::from_hex(spec.trim()).ok();
     let matches: Vec<&Participant> = roster

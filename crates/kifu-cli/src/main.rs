@@ -40,10 +40,12 @@ mod serve_cmd;
 mod sgf_cmd;
 mod shell_cmd;
 mod store_open;
+mod stream_file;
 mod tlog_cmd;
 mod tlog_remote;
 mod tournament_cmd;
 mod tournament_verify;
+mod trust;
 mod verify_served;
 
 use std::process::ExitCode;
@@ -120,16 +122,23 @@ fn main() -> ExitCode {
         Command::NewGame(a) => game_cmd::new_game(&cli.data, a),
         Command::Append(a) => game_cmd::append(&cli.data, a),
         Command::Log(a) => game_cmd::log(&cli.data, a),
-        Command::Verify(a) if tlog_cmd::is_bundle(a.file.as_ref()) => tlog_cmd::verify_bundle(
-            a.file.as_deref().unwrap_or(std::path::Path::new("")),
-            a.json,
-        ),
+        Command::Verify(a) if tlog_cmd::is_bundle(a.file.as_ref()) => trust::read_trusted(&a.trust)
+            .and_then(|trusted| {
+                tlog_cmd::verify_bundle(
+                    a.file.as_deref().unwrap_or(std::path::Path::new("")),
+                    a.json,
+                    &trusted,
+                )
+            }),
         Command::Verify(a) => match tournament_verify::tournament_records(a.file.as_ref()) {
-            Some(records) => tournament_verify::verify(
-                a.file.as_deref().unwrap_or(std::path::Path::new("")),
-                records,
-                a.json,
-            ),
+            Some(records) => trust::read_trusted(&a.trust).and_then(|trusted| {
+                tournament_verify::verify(
+                    a.file.as_deref().unwrap_or(std::path::Path::new("")),
+                    records,
+                    a.json,
+                    &trusted,
+                )
+            }),
             None => archive_cmd::verify(&cli.data, a),
         },
         Command::Export(a) => archive_cmd::export(&cli.data, a),

@@ -194,17 +194,26 @@ impl Backend {
             .ok_or_else(|| StoreError::NoSuchGame(hex::encode(game)))?;
         let target = match expect {
             Expect::Seq(n) => n,
-            Expect::After(h) if h == head.hash => head.seq + 1,
+            Expect::After(h) if h == head.hash => head.seq.saturating_add(1),
+            // As a local store does (`Store::append_expecting`): the place
+            // after the record with that hash, wherever it is in the game,
+            // so that a retry after a lost answer is recognised below.
             Expect::After(h) => {
-                return Err(StoreError::Stale {
-                    expected_seq: 0,
-                    found: format!(
-                        "the chain ends at seq {} with hash {}, not {}",
-                        head.seq,
-                        hex::encode(&head.hash[..8]),
-                        hex::encode(&h[..8])
-                    ),
-                })
+                let records = c.read(game, 0, Some(head.seq)).map_err(through)?;
+                match records.iter().position(|r| r.hash() == h) {
+                    Some(i) => (i as u64).saturating_add(1),
+                    None => {
+                        return Err(StoreError::Stale {
+                            expected_seq: 0,
+                            found: format!(
+                                "no record {} in this game (the chain ends at seq {} with hash {})",
+                                hex::encode(&h[..8]),
+                                head.seq,
+                                hex::encode(&head.hash[..8]),
+                            ),
+                        })
+                    }
+                }
             }
         };
         if target == head.seq + 1 {

@@ -4,6 +4,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use kifu_server::creation::Creation;
 use kifu_server::{marker, Limits, Server};
 
 use crate::cli::ServeArgs;
@@ -13,6 +14,7 @@ use crate::{CmdResult, Failure};
 /// accepts connections, and runs until Ctrl-C or SIGTERM; then it stops
 /// accepting, commits and syncs what was accepted, answers it, and exits 0.
 pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
+    let creation = creation(&a)?;
     let store = Arc::new(crate::store_open::open(data)?);
     let limits = Limits {
         max_body_bytes: a.max_body_mib.saturating_mul(1 << 20),
@@ -41,7 +43,8 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         .build()?;
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
-        let server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?;
+        let server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?
+            .with_creation(creation);
         let url = format!("http://{addr}");
         marker::write(data, &url)?;
         say!("listening on {url}");
@@ -74,4 +77,72 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
     result.map_err(|e| Failure::new(format!("kifu serve: {e}")))?;
     eprintln!("kifu serve: stopped; everything acknowledged is on disk");
     Ok(())
+}
+
+/// Who may create games on this server (`docs/API.md`, "Who may create
+/// games"): the keys of `--creator` and the officials (director, referees)
+/// of each `--creators-from` tournament chain; anyone with
+/// `--open-creation`, or on a loopback address when no list is given. On
+/// any other address a server without a list does not start.
+fn creation(a: &ServeArgs) -> Result<Creation, Failure> {
+    if a.open_creation {
+        return Ok(Creation::Open);
+    }
+    let mut keys = crate::trust::read_trusted(&a.creators)?;
+    let mut sources = Vec::new();
+    if !a.creators.is_empty() {
+        sources.push(format!(
+            "{} named by --creator",
+            crate::render::count(keys.len(), "key")
+        ));
+    }
+    for file in &a.creators_from {
+        let officials = tournament_officials(file)?;
+        sources.push(format!(
+            "the {} of the tournament in {}",
+            crate::render::count(officials.len(), "official"),
+            file.display()
+        ));
+        keys.extend(officials);
+    }
+    if !sources.is_empty() {
+        return Ok(Creation::listed(keys, sources));
+    }
+    if a.listen.ip().is_loopback() {
+        return Ok(Creation::Open);
+    }
+    Err(Failure::new(format!(
+        "kifu serve: listening on {} (not a loopback address) would let any device on the network create games; name who may with --creator KEY or --creators-from TOURNAMENT.kifu, or allow anyone with --open-creation",
+        a.listen
+    )))
+}
+
+/// The director and referees of the tournament chain in `file`, checked.
+fn tournament_officials(file: &Path) -> Result<Vec<kifu_ledger::PublicKey>, Failure> {
+    let bytes =
+        std::fs::read(file).map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
+    let records = kifu_ledger::archive::read(&bytes)
+        .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
+    let events = kifu_ledger::tournament::verify_tournament(&records).map_err(|e| {
+        Failure::new(format!(
+            "{}: not a tournament chain that verifies: {e}",
+            file.display()
+        ))
+    })?;
+    let Some(kifu_ledger::Body::TournamentCreated(g)) = events.first().map(|e| &e.body) else {
+        return Err(Failure::new(format!(
+            "{}: not a tournament chain",
+            file.display()
+        )));
+    };
+    Ok(g.officials
+        .iter()
+        .filter(|p| {
+            matches!(
+                p.role,
+                kifu_ledger::Role::Director | kifu_ledger::Role::Referee
+            )
+        })
+        .map(|p| p.key)
+        .collect())
 }

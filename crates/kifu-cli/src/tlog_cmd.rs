@@ -708,16 +708,53 @@ pub fn is_bundle(file: Option<&PathBuf>) -> bool {
         .is_some_and(|b| *b == b'{')
 }
 
+/// The bundle's `log_key` as an Ed25519 key (the note key's 32 bytes).
+fn bundle_log_key(b: &Bundle) -> Result<kifu_ledger::PublicKey, String> {
+    let v = NoteVerifier::parse(&b.log_key).map_err(|e| format!("log key: {e}"))?;
+    Ok(kifu_ledger::PublicKey(v.key.to_bytes()))
+}
+
 /// `kifu verify BUNDLE`.
-pub fn verify_bundle(file: &Path, as_json: bool) -> CmdResult {
+pub fn verify_bundle(file: &Path, as_json: bool, trusted: &[kifu_ledger::PublicKey]) -> CmdResult {
     let text = read_text(file)?;
     let b: Bundle = serde_json::from_str(&text)
         .map_err(|e| fail_verify(format!("{}: not a bundle: {e}", file.display())))?;
-    match kifu_bundle::check_bundle(&b) {
-        Ok(r) => {
-            if as_json {
-                say!("{}", json!({"ok": true, "bundle": r}));
+    // Whom the verdict trusts: the log key the bundle names vouches for the
+    // checkpoint; with --trust it must be a key the reader named.
+    let checked = kifu_bundle::check_bundle(&b)
+        .map_err(|e| e.to_string())
+        .and_then(|r| {
+            let key = bundle_log_key(&b)?;
+            if !trusted.is_empty() && !trusted.contains(&key) {
+                return Err(format!(
+                    "untrusted: the bundle's log key {} ({}) is not a trusted key",
+                    key.to_hex(),
+                    key.fingerprint()
+                ));
+            }
+            Ok((r, key))
+        });
+    match checked {
+        Ok((r, key)) => {
+            let trust = if trusted.is_empty() {
+                format!(
+                    "the log's key is the bundle's own: this verdict rests on an unauthenticated key (fingerprint {}); give the log's key with --trust KEY to check the bundle against it",
+                    key.fingerprint()
+                )
             } else {
+                format!(
+                    "the log's key {} is a trusted key ({})",
+                    key.to_hex(),
+                    key.fingerprint()
+                )
+            };
+            if as_json {
+                say!(
+                    "{}",
+                    json!({"ok": true, "bundle": r, "trusted": !trusted.is_empty(), "log_key_fingerprint": key.fingerprint()})
+                );
+            } else {
+                say!("{trust}");
                 say!(
                     "ok: these {} events are exactly the game {} as logged by {} at tree size {} (root {}), signed by {}",
                     r.events,

@@ -124,8 +124,42 @@ fn chain_failure(file: &Path, report: &TournamentReport, more: &str) -> Failure 
 }
 
 /// `kifu verify TOURNAMENT.kifu`.
-pub fn verify(file: &Path, records: Vec<Record>, as_json: bool) -> CmdResult {
-    let report = verify_tournament_records(&records);
+pub fn verify(
+    file: &Path,
+    records: Vec<Record>,
+    as_json: bool,
+    trusted: &[kifu_ledger::PublicKey],
+) -> CmdResult {
+    let mut report = verify_tournament_records(&records);
+    // With --trust: the chain speaks for a trusted organiser only when its
+    // genesis is signed by a trusted key (`docs/FORMAT.md` section 7). A
+    // chain file has no manifest: its completeness cannot be shown.
+    if !trusted.is_empty() {
+        let signer = report
+            .chain
+            .as_ref()
+            .and_then(|c| c.records.first())
+            .and_then(|r| r.header().ok())
+            .map(|h| h.signer);
+        match signer {
+            Some(k) if trusted.contains(&k) => {}
+            Some(k) => report.problems.push(kifu_ledger::Problem {
+                game: kifu_ledger::ZERO_HASH,
+                seq: None,
+                what: format!(
+                    "untrusted: the tournament chain's genesis is signed by key {} ({}), which is not a trusted key",
+                    k.to_hex(),
+                    k.fingerprint()
+                ),
+            }),
+            None => report.problems.push(kifu_ledger::Problem {
+                game: kifu_ledger::ZERO_HASH,
+                seq: None,
+                what: "untrusted: no tournament genesis verifies, so no trusted key signs it".into(),
+            }),
+        }
+        report.problems.sort();
+    }
     if as_json {
         say!("{}", chain_json(&report));
     } else {

@@ -51,7 +51,7 @@ pub fn verify(url: &str, as_json: bool, progress: bool) -> CmdResult {
     });
     pb.finish_and_clear();
     let report = report_from_json(&answer?)?;
-    crate::archive_cmd::print_report(&report, None, &format!("server {url}"), as_json)
+    crate::archive_cmd::print_report(&report, None, &[], &format!("server {url}"), as_json)
 }
 
 /// How far the server's verification has gone (its progress line).

@@ -110,6 +110,88 @@ impl ArchiveVerdict {
     }
 }
 
+/// On whose word an archive's completeness rests (`docs/FORMAT.md`
+/// section 7, "Whom a verdict trusts").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Authority {
+    /// The manifest is signed, and its signer is a key the reader trusts.
+    Trusted(PublicKey),
+    /// The manifest is signed by a key the reader did not name: it shows
+    /// the archive matches what that key states, not who holds the key.
+    Unauthenticated(PublicKey),
+    /// The manifest names no signer: it catches accidents only.
+    Unsigned,
+    /// No manifest (a `KIFUARC1` archive, or records without an archive):
+    /// completeness cannot be shown.
+    NoManifest,
+}
+
+/// On whose word the completeness of an archive with `manifest` rests, for
+/// a reader trusting `trusted` (see [`ArchiveVerdict::authority`]).
+pub fn authority(manifest: Option<&ManifestCheck>, trusted: &[PublicKey]) -> Authority {
+    match manifest {
+        None => Authority::NoManifest,
+        Some(m) => match m.manifest.signer {
+            Some(k) if m.signed && trusted.contains(&k) => Authority::Trusted(k),
+            Some(k) if m.signed => Authority::Unauthenticated(k),
+            _ => Authority::Unsigned,
+        },
+    }
+}
+
+impl ArchiveVerdict {
+    /// On whose word the archive's completeness rests, for a reader trusting
+    /// `trusted`. A manifest whose signature fails is [`Authority::Unsigned`]
+    /// (its failure is in the report).
+    pub fn authority(&self, trusted: &[PublicKey]) -> Authority {
+        authority(self.manifest.as_ref(), trusted)
+    }
+
+    /// Holds the archive to the keys a reader trusts: unless its manifest
+    /// is signed by one of `trusted`, the report gains a failure (an
+    /// archive without a manifest, with an unsigned one, or signed by
+    /// another key is never complete for such a reader). Nothing changes
+    /// when `trusted` is empty. The manifest's own checks (every game
+    /// listed, each ending at its stated head) are in the report already.
+    pub fn require_trusted(&mut self, trusted: &[PublicKey]) {
+        require_trusted(&mut self.report, self.manifest.as_ref(), trusted);
+    }
+}
+
+/// [`ArchiveVerdict::require_trusted`] for a report and manifest reached
+/// another way (the streaming verifier, [`crate::stream`]).
+pub fn require_trusted(
+    report: &mut VerifyReport,
+    manifest: Option<&ManifestCheck>,
+    trusted: &[PublicKey],
+) {
+    {
+        if trusted.is_empty() {
+            return;
+        }
+        let what = match authority(manifest, trusted) {
+            Authority::Trusted(_) => return,
+            Authority::Unauthenticated(k) => format!(
+                "untrusted: the manifest is signed by key {} ({}), which is not a trusted key",
+                k.to_hex(),
+                k.fingerprint()
+            ),
+            Authority::Unsigned => {
+                "untrusted: the manifest is not signed (or its signature fails), so nothing shows the archive is complete against a trusted key".into()
+            }
+            Authority::NoManifest => {
+                "untrusted: the archive has no manifest (a KIFUARC1 archive, or one whose manifest was stripped), so nothing shows it is complete against a trusted key".into()
+            }
+        };
+        report.problems.push(Problem {
+            game: ZERO_HASH,
+            seq: None,
+            what,
+        });
+        report.problems.sort();
+    }
+}
+
 /// Writes records as a version 1 archive (no manifest).
 pub fn write(records: &[Record]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -182,56 +264,125 @@ fn manifest_message(mbytes: &[u8]) -> Vec<u8> {
 }
 
 /// A manifest as read, before its checks.
-struct RawManifest {
+pub(crate) struct RawManifest {
     manifest: Manifest,
     bytes: Vec<u8>,
     signature: Option<[u8; 64]>,
 }
 
-fn read_parts(bytes: &[u8]) -> Result<(Option<RawManifest>, Vec<Record>), LedgerError> {
-    let (manifest, mut rest) = if let Some(rest) = bytes.strip_prefix(MAGIC.as_slice()) {
-        (None, rest)
-    } else if let Some(rest) = bytes.strip_prefix(MAGIC_V2.as_slice()) {
-        let len_bytes: [u8; 4] = rest
-            .get(..4)
-            .and_then(|b| b.try_into().ok())
-            .ok_or_else(|| LedgerError::Archive("truncated manifest length".into()))?;
-        let len = u32::from_le_bytes(len_bytes) as usize;
-        let mbytes = rest
-            .get(4..4 + len)
-            .ok_or_else(|| LedgerError::Archive("truncated manifest".into()))?;
-        let manifest: Manifest = postcard::from_bytes(mbytes)
-            .map_err(|e| LedgerError::Archive(format!("manifest: {e}")))?;
-        let again =
-            postcard::to_allocvec(&manifest).map_err(|e| LedgerError::Encode(e.to_string()))?;
-        if again != mbytes || manifest.version != 1 {
-            return Err(LedgerError::Archive(
-                "manifest bytes are not canonical, or of an unknown version".into(),
-            ));
-        }
-        let mut rest = &rest[4 + len..];
-        let signature = if manifest.signer.is_some() {
-            let s: [u8; 64] = rest
-                .get(..64)
-                .and_then(|b| b.try_into().ok())
-                .ok_or_else(|| LedgerError::Archive("truncated manifest signature".into()))?;
-            rest = &rest[64..];
-            Some(s)
-        } else {
-            None
+/// The head of an archive (its magic, and a v2 archive's manifest and
+/// manifest signature), read before its records: see [`parse_head`].
+pub struct ArchiveHead {
+    raw: Option<RawManifest>,
+}
+
+impl ArchiveHead {
+    /// The manifest as read, before its checks.
+    pub(crate) fn into_raw(self) -> Option<RawManifest> {
+        self.raw
+    }
+
+    /// True for a v2 archive's head (with a manifest).
+    pub fn has_manifest(&self) -> bool {
+        self.raw.is_some()
+    }
+}
+
+/// [`check_manifest`] for the streaming verifier.
+pub(crate) fn check_manifest_of(raw: RawManifest, report: &mut VerifyReport) -> ManifestCheck {
+    check_manifest(raw, report)
+}
+
+/// What [`parse_head`] found in the first bytes of an archive.
+pub enum HeadParse {
+    /// The head is complete: it and how many bytes it took.
+    Done(ArchiveHead, usize),
+    /// At least this many bytes (from the start) are needed to read the head.
+    NeedMore(usize),
+}
+
+/// Reads an archive's head from its first bytes, for a caller that reads the
+/// file a piece at a time (`kifu verify FILE` streams it): give it the bytes
+/// so far, and more when it asks.
+///
+/// # Errors
+///
+/// [`LedgerError::Archive`] when the magic is not an archive's, or the
+/// manifest does not decode strictly (the same refusals as [`read`]); a head
+/// cut short by the end of the file is the caller's to report ("truncated").
+pub fn parse_head(bytes: &[u8]) -> Result<HeadParse, LedgerError> {
+    if bytes.len() < 8 {
+        return Ok(HeadParse::NeedMore(8));
+    }
+    if bytes.starts_with(MAGIC.as_slice()) {
+        return Ok(HeadParse::Done(ArchiveHead { raw: None }, 8));
+    }
+    if !bytes.starts_with(MAGIC_V2.as_slice()) {
+        return Err(LedgerError::Archive(
+            "not a kifu archive (bad magic)".into(),
+        ));
+    }
+    let rest = &bytes[8..];
+    let Some(len_bytes) = rest.get(..4).and_then(|b| <[u8; 4]>::try_from(b).ok()) else {
+        return Ok(HeadParse::NeedMore(12));
+    };
+    let len = u32::from_le_bytes(len_bytes) as usize;
+    let Some(mbytes) = rest.get(4..4 + len) else {
+        return Ok(HeadParse::NeedMore(12 + len));
+    };
+    let manifest: Manifest =
+        postcard::from_bytes(mbytes).map_err(|e| LedgerError::Archive(format!("manifest: {e}")))?;
+    let again = postcard::to_allocvec(&manifest).map_err(|e| LedgerError::Encode(e.to_string()))?;
+    if again != mbytes || manifest.version != 1 {
+        return Err(LedgerError::Archive(
+            "manifest bytes are not canonical, or of an unknown version".into(),
+        ));
+    }
+    let mut used = 12 + len;
+    let signature = if manifest.signer.is_some() {
+        let Some(s) = bytes
+            .get(used..used + 64)
+            .and_then(|b| <[u8; 64]>::try_from(b).ok())
+        else {
+            return Ok(HeadParse::NeedMore(used + 64));
         };
-        (
-            Some(RawManifest {
+        used += 64;
+        Some(s)
+    } else {
+        None
+    };
+    Ok(HeadParse::Done(
+        ArchiveHead {
+            raw: Some(RawManifest {
                 manifest,
                 bytes: mbytes.to_vec(),
                 signature,
             }),
-            rest,
-        )
-    } else {
-        return Err(LedgerError::Archive(
-            "not a kifu archive (bad magic)".into(),
-        ));
+        },
+        used,
+    ))
+}
+
+fn read_parts(bytes: &[u8]) -> Result<(Option<RawManifest>, Vec<Record>), LedgerError> {
+    let (manifest, mut rest) = match parse_head(bytes)? {
+        HeadParse::Done(head, used) => (head.raw, &bytes[used..]),
+        HeadParse::NeedMore(n) => {
+            return Err(LedgerError::Archive(
+                match n {
+                    8 => "not a kifu archive (bad magic)",
+                    12 => "truncated manifest length",
+                    _ if bytes.len() >= 12
+                        && n == 12
+                            + u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]])
+                                as usize =>
+                    {
+                        "truncated manifest"
+                    }
+                    _ => "truncated manifest signature",
+                }
+                .into(),
+            ))
+        }
     };
     let mut out = Vec::new();
     while !rest.is_empty() {
@@ -286,70 +437,92 @@ fn verify_archive_with(
 ) -> Result<ArchiveVerdict, LedgerError> {
     let (raw, records) = read_parts(bytes)?;
     let mut report = verify(&records);
-    let manifest = raw.map(|raw| {
-        let problem = |what: String| Problem {
-            game: ZERO_HASH,
-            seq: None,
-            what,
-        };
-        let signed = match (&raw.manifest.signer, &raw.signature) {
-            (Some(k), Some(s)) => {
-                let ok = crate::sig::verify_one(&k.0, &manifest_message(&raw.bytes), s).is_ok();
-                if !ok {
-                    report
-                        .problems
-                        .push(problem("manifest: bad signature".into()));
-                }
-                ok
-            }
-            _ => false,
-        };
-        for e in &raw.manifest.games {
-            let found = report.games.iter().find(|g| g.game == e.game);
-            match found {
-                None => report.problems.push(Problem {
-                    game: e.game,
-                    seq: None,
-                    what: format!(
-                        "incomplete: the manifest lists this game (head seq {}), the archive holds no chain of it",
-                        e.head_seq
-                    ),
-                }),
-                Some(g) if g.head.seq != e.head_seq || g.head.hash != e.head_hash => {
-                    report.problems.push(Problem {
-                        game: e.game,
-                        seq: Some(g.head.seq),
-                        what: format!(
-                            "incomplete: the manifest states the chain ends at seq {} ({}); the archive's chain ends at seq {} ({})",
-                            e.head_seq,
-                            hex::encode(&e.head_hash[..8]),
-                            g.head.seq,
-                            hex::encode(&g.head.hash[..8])
-                        ),
-                    })
-                }
-                Some(_) => {}
-            }
-        }
-        for g in &report.games {
-            if !raw.manifest.games.iter().any(|e| e.game == g.game) {
-                report.problems.push(Problem {
-                    game: g.game,
-                    seq: None,
-                    what: "the manifest does not list this game".into(),
-                });
-            }
-        }
-        report.problems.sort();
-        ManifestCheck {
-            manifest: raw.manifest,
-            signed,
-        }
-    });
+    let manifest = raw.map(|raw| check_manifest(raw, &mut report));
     Ok(ArchiveVerdict {
         records,
         manifest,
         report,
         signatures_checked: true,
     })
+}
+
+/// The manifest's checks (`docs/FORMAT.md` section 7): its signature, each
+/// listed game ending at its stated head, every game listed, and listed
+/// once. Its failures go into `report`.
+fn check_manifest(raw: RawManifest, report: &mut VerifyReport) -> ManifestCheck {
+    let problem = |what: String| Problem {
+        game: ZERO_HASH,
+        seq: None,
+        what,
+    };
+    let signed = match (&raw.manifest.signer, &raw.signature) {
+        (Some(k), Some(s)) => {
+            let ok = crate::sig::verify_one(&k.0, &manifest_message(&raw.bytes), s).is_ok();
+            if !ok {
+                report
+                    .problems
+                    .push(problem("manifest: bad signature".into()));
+            }
+            ok
+        }
+        _ => false,
+    };
+    let found: std::collections::HashMap<Hash, &crate::chain::GameSummary> =
+        report.games.iter().map(|g| (g.game, g)).collect();
+    let mut missing = Vec::new();
+    for e in &raw.manifest.games {
+        match found.get(&e.game) {
+            None => missing.push(Problem {
+                game: e.game,
+                seq: None,
+                what: format!(
+                    "incomplete: the manifest lists this game (head seq {}), the archive holds no chain of it",
+                    e.head_seq
+                ),
+            }),
+            Some(g) if g.head.seq != e.head_seq || g.head.hash != e.head_hash => {
+                missing.push(Problem {
+                    game: e.game,
+                    seq: Some(g.head.seq),
+                    what: format!(
+                        "incomplete: the manifest states the chain ends at seq {} ({}); the archive's chain ends at seq {} ({})",
+                        e.head_seq,
+                        hex::encode(&e.head_hash[..8]),
+                        g.head.seq,
+                        hex::encode(&g.head.hash[..8])
+                    ),
+                })
+            }
+            Some(_) => {}
+        }
+    }
+    report.problems.extend(missing);
+    // A game listed twice: the manifest states two heads, or one head
+    // twice; either way it is not a list of the archive's games
+    // (`docs/FORMAT.md` section 7).
+    let mut listed: std::collections::BTreeMap<Hash, usize> = std::collections::BTreeMap::new();
+    for e in &raw.manifest.games {
+        *listed.entry(e.game).or_default() += 1;
+    }
+    for g in &report.games {
+        if !listed.contains_key(&g.game) {
+            report.problems.push(Problem {
+                game: g.game,
+                seq: None,
+                what: "the manifest does not list this game".into(),
+            });
+        }
+    }
+    for (game, n) in listed.into_iter().filter(|(_, n)| *n > 1) {
+        report.problems.push(Problem {
+            game,
+            seq: None,
+            what: format!("the manifest lists this game {n} times; each game is listed once"),
+        });
+    }
+    report.problems.sort();
+    ManifestCheck {
+        manifest: raw.manifest,
+        signed,
+    }
 }

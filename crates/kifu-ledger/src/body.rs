@@ -225,7 +225,36 @@ impl Genesis {
     pub fn holder(&self, role: Role) -> Option<&Participant> {
         self.roster.iter().find(|p| p.role == role)
     }
+
+    /// True when this is the genesis of the log operator's own chain for
+    /// `origin`, held by `operator` (`docs/FORMAT.md` section 9,
+    /// `docs/TRANSPARENCY.md` section 8): go, `lgc-2023`, 19 lines, no
+    /// handicap, komi 0, untimed, no tournament, title
+    /// [`LOG_OPERATOR_TITLE`] followed by the origin, and a roster of the
+    /// operator's key alone as `recorder`, named `log operator`.
+    pub fn is_log_operator_chain(&self, origin: &str, operator: &PublicKey) -> bool {
+        self.game == GameKind::Go
+            && self.ruleset == GameKind::Go.default_ruleset()
+            && self.overrides.is_empty()
+            && self.board_size == 19
+            && self.handicap == 0
+            && self.komi_half_points == 0
+            && self.time_control == TimeControl::Untimed
+            && self.tournament.is_none()
+            && !self.auto_declare
+            && self.title.strip_prefix(LOG_OPERATOR_TITLE) == Some(origin)
+            && matches!(self.roster.as_slice(), [p] if p.role == Role::Recorder
+                && p.name == LOG_OPERATOR_NAME
+                && &p.key == operator)
+    }
 }
+
+/// The title of a log operator's chain is this, followed by the log's
+/// origin (`docs/TRANSPARENCY.md` section 8).
+pub const LOG_OPERATOR_TITLE: &str = "kifu log operator ";
+
+/// The name of the log operator's roster entry in its own chain.
+pub const LOG_OPERATOR_NAME: &str = "log operator";
 
 /// Why both clocks were stopped (LGC 2023, "Pausing the clocks").
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

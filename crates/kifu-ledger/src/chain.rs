@@ -103,8 +103,10 @@ pub fn check_append(
             hex::encode(&game[..8])
         )));
     }
-    let want = head.seq + 1;
-    if event.seq != want || event.prev_hash != head.hash {
+    // A head at the last u64 has no next place (checked: `head` is the
+    // caller's, any value may come).
+    let want = head.seq.saturating_add(1);
+    if head.seq == u64::MAX || event.seq != want || event.prev_hash != head.hash {
         return Err(LedgerError::Conflict {
             expected_seq: want,
             got_seq: event.seq,

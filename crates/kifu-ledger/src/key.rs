@@ -9,6 +9,11 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::LedgerError;
 
+/// The DER bytes of an ed25519 SPKI before the 32 key bytes (RFC 8410).
+pub const SPKI_ED25519_PREFIX: [u8; 12] = [
+    0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00,
+];
+
 /// An ed25519 public key, as 32 raw bytes.
 ///
 /// In canonical (postcard) bytes it is the 32 bytes themselves; in JSON it is
@@ -61,6 +66,24 @@ impl PublicKey {
             LedgerError::KeyFile(format!("not an ed25519 SPKI PEM public key: {e}"))
         })?;
         Ok(PublicKey(vk.to_bytes()))
+    }
+
+    /// The key's fingerprint, `SHA256:` and the lowercase hex of the
+    /// SHA-256 of its SPKI DER encoding (the 12 bytes
+    /// `302a300506032b6570032100`, then the key): what
+    /// `openssl pkey -pubin -in KEY.pub -outform DER | sha256sum` prints.
+    ///
+    /// ```
+    /// let k = kifu_ledger::PublicKey([0; 32]);
+    /// assert!(k.fingerprint().starts_with("SHA256:"));
+    /// assert_eq!(k.fingerprint().len(), 7 + 64);
+    /// ```
+    pub fn fingerprint(&self) -> String {
+        use sha2::Digest;
+        let mut h = sha2::Sha256::new();
+        h.update(SPKI_ED25519_PREFIX);
+        h.update(self.0);
+        format!("SHA256:{}", hex::encode(h.finalize()))
     }
 
     /// Writes the key as SPKI PEM, readable by `openssl pkey -pubin`.

@@ -24,6 +24,7 @@ pub mod kinds;
 pub mod roles;
 pub mod sig;
 pub mod standing;
+pub mod stream;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod text;

@@ -162,6 +162,18 @@ pub fn points_of(body: &Body) -> Vec<Point> {
     }
 }
 
+/// By how much `at_ms` goes back from `prev_at_ms`, when that is more than
+/// [`TIME_TOLERANCE_MS`] (`docs/FORMAT.md` section 6: a warning when
+/// `at_ms + 5000 < prev`). Both times are read from records, so any `u64`
+/// may come: the sum is taken in `u128`, never wrapping.
+pub fn time_backwards(prev_at_ms: u64, at_ms: u64) -> Option<u64> {
+    if u128::from(at_ms) + u128::from(TIME_TOLERANCE_MS) < u128::from(prev_at_ms) {
+        prev_at_ms.checked_sub(at_ms)
+    } else {
+        None
+    }
+}
+
 /// The irregularities of `event` in a game of board size `size`, after an
 /// event stamped `prev_at_ms`.
 pub fn irregularities(size: u8, prev_at_ms: Option<u64>, event: &Event) -> Vec<Irregularity> {
@@ -171,10 +183,8 @@ pub fn irregularities(size: u8, prev_at_ms: Option<u64>, event: &Event) -> Vec<I
         .map(|point| Irregularity::OffBoard { point, size })
         .collect();
     if let Some(prev) = prev_at_ms {
-        if event.at_ms + TIME_TOLERANCE_MS < prev {
-            out.push(Irregularity::TimeBackwards {
-                by_ms: prev - event.at_ms,
-            });
+        if let Some(by_ms) = time_backwards(prev, event.at_ms) {
+            out.push(Irregularity::TimeBackwards { by_ms });
         }
     }
     out
@@ -369,7 +379,40 @@ impl Standing {
                 "only a member sitting on the appeals committee at this point of the chain may sign its decision (formed by committee_formed, changed by member_recused and member_coopted)".into(),
             );
         }
-        roles::check(&self.roles_of(&event.signer), &event.body, event.seq)?;
+        let roles = self.roles_of(&event.signer);
+        // docs/FORMAT.md section 5: a key named only by the committee's
+        // events that does not sit (a reserve not called, a recused member)
+        // holds no role, and may sign only the replacement or revocation of
+        // its own key (section 5.2, rules 3 and 4: "the signer is the key
+        // itself").
+        let own_key_change = matches!(
+            &event.body,
+            Body::KeyReplaced { participant, .. } if participant == &event.signer
+        ) || matches!(
+            &event.body,
+            Body::KeyRevoked { key, .. } if key == &event.signer
+        );
+        if roles.is_empty() && !own_key_change {
+            return refuse(
+                "the signer's key holds no role at this point of the chain (a committee reserve not sitting, or a recused member): it may sign only the replacement or revocation of its own key".into(),
+            );
+        }
+        if !roles.is_empty() {
+            roles::check(&roles, &event.body, event.seq)?;
+        } else if event.seq == 0 {
+            return refuse("the first event of a chain must create the game".into());
+        }
+        if let Body::LogKeyRotated { origin, .. } = &event.body {
+            // docs/TRANSPARENCY.md section 8: the statement lives in the log
+            // operator's own chain, whose genesis names the operator's key
+            // alone, as recorder, under the title of its origin.
+            if !self.genesis.is_log_operator_chain(origin, &event.signer) {
+                return refuse(format!(
+                    "a log key rotation is stated only in the log operator's own chain (a genesis whose roster is the operator's key alone, as recorder \"log operator\", titled \"{}{origin}\"; docs/TRANSPARENCY.md section 8)",
+                    crate::body::LOG_OPERATOR_TITLE
+                ));
+            }
+        }
         match &event.body {
             Body::CommitteeFormed { .. } if self.committee.is_some() => refuse(
                 "the appeals committee is formed once; recuse and co-opt to change it".into(),
@@ -384,12 +427,29 @@ impl Standing {
                 }
                 Some(_) => Ok(()),
             },
+            // LGC 2023, "Appeals committee": players are co-opted to make
+            // up three; one already on the committee, a key whose window
+            // has ended, or a player of this game is not such a person.
             Body::MemberCoopted { member } => match &self.committee {
                 None => refuse("no appeals committee has been formed".into()),
                 Some(c) if c.coopted.iter().any(|p| p.key == member.key) => {
                     refuse("already co-opted".into())
                 }
-                Some(_) => Ok(()),
+                Some(_) if self.sitting().contains(&member.key) => {
+                    refuse("the key already sits on the appeals committee".into())
+                }
+                Some(c) if c.names(&member.key) => refuse(
+                    "the key is already a member or reserve of the committee: a reserve is called by recusing a member, not co-opted".into(),
+                ),
+                Some(_) => match self.ended.get(&member.key) {
+                    Some(end) => refuse(format!(
+                        "the key was {end}: it signs nothing more in this game"
+                    )),
+                    None if self.players.contains(&member.key) => {
+                        refuse("a player of this game cannot sit on its appeals committee".into())
+                    }
+                    None => Ok(()),
+                },
             },
             // LGC 2023, "Appeals committee": the three sitting members decide,
             // by a majority; each signs the decision once.
@@ -399,13 +459,16 @@ impl Standing {
                         "only a member sitting on the appeals committee at this point of the chain may sign its decision (formed by committee_formed, changed by member_recused and member_coopted)".into(),
                     );
                 }
+                // One vote per seat: a vote is kept under the seat's
+                // current key (key_replaced moves it), so a member who
+                // replaced their key has still voted.
                 match self.appeals.get(appeal_seq) {
                     None => refuse(format!(
                         "seq {appeal_seq} is not an appeal lodged earlier in this game"
                     )),
-                    Some(a) if a.votes.iter().any(|(k, _)| k == &event.signer) => {
-                        refuse("this member has already signed a decision on this appeal".into())
-                    }
+                    Some(a) if a.votes.iter().any(|(k, _)| k == &event.signer) => refuse(
+                        "this seat on the committee has already signed a decision on this appeal (one vote per member, whatever key they sign with)".into(),
+                    ),
                     Some(_) => Ok(()),
                 }
             }
@@ -536,6 +599,12 @@ impl Standing {
                         p.key = *new_key;
                     }
                     for k in c.recused.iter_mut().filter(|k| *k == participant) {
+                        *k = *new_key;
+                    }
+                }
+                // A vote belongs to the seat, not to the key it was signed with.
+                for a in self.appeals.values_mut() {
+                    for (k, _) in a.votes.iter_mut().filter(|(k, _)| k == participant) {
                         *k = *new_key;
                     }
                 }

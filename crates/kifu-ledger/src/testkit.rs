@@ -127,7 +127,7 @@ impl ChainBuilder {
         Event::next(
             self.game,
             self.head,
-            self.at_ms + 1000,
+            self.at_ms.saturating_add(1000),
             signer.public(),
             body,
         )
@@ -137,7 +137,7 @@ impl ChainBuilder {
 
     /// Adds a record built elsewhere as the next one.
     pub fn push_record(&mut self, rec: Record) -> &Record {
-        self.at_ms += 1000;
+        self.at_ms = self.at_ms.saturating_add(1000);
         self.head = Head {
             seq: self.head.seq + 1,
             hash: rec.hash(),
@@ -154,7 +154,7 @@ impl ChainBuilder {
             chain: self.game,
             seq: self.head.seq + 1,
             prev_hash: self.head.hash,
-            at_ms: self.at_ms + 1000,
+            at_ms: self.at_ms.saturating_add(1000),
             signer: signer.public(),
             kind: 0,
             body_bytes,
@@ -170,7 +170,7 @@ impl ChainBuilder {
     /// Signs and adds the next event.
     pub fn push(&mut self, signer: &Keypair, body: Body) -> &Record {
         let rec = self.next(signer, body);
-        self.at_ms += 1000;
+        self.at_ms = self.at_ms.saturating_add(1000);
         self.head = Head {
             seq: self.head.seq + 1,
             hash: rec.hash(),

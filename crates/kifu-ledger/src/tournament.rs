@@ -297,9 +297,13 @@ pub fn check_tournament_append(
     record: &Record,
 ) -> Result<Event, LedgerError> {
     let event = record.decode()?;
-    if &event.chain != id || event.seq != head.seq + 1 || event.prev_hash != head.hash {
+    if &event.chain != id
+        || head.seq == u64::MAX
+        || event.seq != head.seq.saturating_add(1)
+        || event.prev_hash != head.hash
+    {
         return Err(LedgerError::Conflict {
-            expected_seq: head.seq + 1,
+            expected_seq: head.seq.saturating_add(1),
             got_seq: event.seq,
         });
     }

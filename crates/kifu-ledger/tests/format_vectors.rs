@@ -317,6 +317,12 @@ fn expect(report: &VerifyReport, contains: Option<&str>) -> Value {
     })
 }
 
+/// The key the vectors' trusting reader trusts (`trusted_key`): the
+/// director's, which signs the signed manifests.
+fn trusted() -> PublicKey {
+    Cast::new().director.public()
+}
+
 fn case(name: &str, why: &str, bytes: Vec<u8>, contains: Option<&str>) -> Value {
     let v = archive::verify_archive(&bytes).unwrap();
     if let Some(c) = contains {
@@ -326,12 +332,178 @@ fn case(name: &str, why: &str, bytes: Vec<u8>, contains: Option<&str>) -> Value 
             v.report().problems
         );
     }
+    // The same archive for a reader who trusts `trusted_key`: it is complete
+    // only when that key signs its manifest (FORMAT.md section 7).
+    let mut t = v.clone();
+    t.require_trusted(&[trusted()]);
+    let trusted_contains = if t.report().ok() || contains.is_some() {
+        contains
+    } else {
+        Some("untrusted")
+    };
     json!({
         "name": name,
         "why": why,
         "archive": hex::encode(&bytes),
         "expect": expect(v.report(), contains),
+        "expect_trusted": expect(t.report(), trusted_contains),
     })
+}
+
+/// The cases of `docs/FORMAT.md` sections 5, 5.1, 7 and 9 added in 0.3.0:
+/// whom a manifest's signature speaks for, one vote per seat, every key
+/// retired by its holder, co-option, the log operator's statement.
+fn trust_and_seat_cases(cast: &Cast, c: &ChainBuilder) -> Vec<Value> {
+    let mut out = Vec::new();
+    // Two games: the every-kind chain and a short one.
+    let mut short = ChainBuilder::start(&cast.referee, cast.genesis("format vectors: trust"), T0);
+    short.push(
+        &cast.referee,
+        Body::ClockStarted {
+            running: Color::Black,
+        },
+    );
+    let mut both = c.records.clone();
+    both.extend(short.records.iter().cloned());
+    let heads = [(c.game, c.head), (short.game, short.head)];
+    out.push(case(
+        "two_games_unsigned_manifest",
+        "two games and a manifest that names no signer: complete against nobody",
+        archive::write_with_manifest(&both, &heads, T0, None).unwrap(),
+        None,
+    ));
+    out.push(case(
+        "truncated_by_a_game_resigned_by_another_key",
+        "the second game dropped and the manifest rewritten and signed by a key nobody trusts: consistent, so it verifies; a reader trusting the director's key refuses it",
+        archive::write_with_manifest(&c.records, &heads[..1], T0, Some(&cast.stranger)).unwrap(),
+        None,
+    ));
+    out.push(case(
+        "downgraded_to_v1",
+        "the two games as a KIFUARC1 archive: no manifest, so completeness cannot be shown",
+        archive::write(&both),
+        None,
+    ));
+    let twice = [(c.game, c.head), (c.game, c.head), (short.game, short.head)];
+    out.push(case(
+        "manifest_lists_a_game_twice",
+        "a signed manifest naming the first game twice, with the same head",
+        archive::write_with_manifest(&both, &twice, T0, Some(&cast.director)).unwrap(),
+        Some("lists this game 2 times"),
+    ));
+    // The committee (FORMAT.md sections 5.1 and 5.2).
+    let m = committee_keys();
+    let member = |i: usize| Participant {
+        role: Role::Committee,
+        name: format!("Committee {}", i + 1),
+        key: m[i].public(),
+    };
+    let mut seat = ChainBuilder::start(&cast.referee, cast.genesis("format vectors: seats"), T0);
+    seat.push(
+        &cast.director,
+        Body::CommitteeFormed {
+            members: vec![member(0), member(1), member(2)],
+            reserves: vec![member(3)],
+            formed_before_round: 1,
+        },
+    );
+    seat.push(
+        &cast.black,
+        Body::AppealLodged {
+            player: Color::Black,
+            ruling_seq: 1,
+            grounds: "the ruling at seq 1".into(),
+        },
+    );
+    let upheld = Body::CommitteeDecision {
+        appeal_seq: 2,
+        verdict: CommitteeVerdict::Upheld,
+        reasons: "r".into(),
+    };
+    let new = Keypair::from_seed([25; 32]);
+    let mut votes = seat.clone();
+    votes.push(&m[0], upheld.clone());
+    votes.push(
+        &m[0],
+        Body::KeyReplaced {
+            participant: m[0].public(),
+            new_key: new.public(),
+            reason: "new tablet".into(),
+        },
+    );
+    votes.push(&new, upheld.clone());
+    out.push(case(
+        "two_votes_from_one_seat",
+        "committee member 1 votes, replaces their own key, and votes again with the new key: one seat, one vote; the second is refused and the appeal stays pending",
+        archive::write(&votes.records),
+        Some("already signed a decision"),
+    ));
+    let mut retire = seat.clone();
+    retire.push(
+        &m[3],
+        Body::KeyRevoked {
+            key: m[3].public(),
+            reason: "tablet stolen".into(),
+        },
+    );
+    retire.push(
+        &cast.director,
+        Body::MemberRecused {
+            member: m[2].public(),
+            reason: "same club".into(),
+        },
+    );
+    retire.push(
+        &m[2],
+        Body::KeyReplaced {
+            participant: m[2].public(),
+            new_key: new.public(),
+            reason: "new tablet".into(),
+        },
+    );
+    out.push(case(
+        "reserve_and_recused_member_retire_their_keys",
+        "the reserve (not sitting) revokes its own key at seq 3; member 3, recused at seq 4, replaces its own key at seq 5: valid",
+        archive::write(&retire.records),
+        None,
+    ));
+    let mut reserve_recuses = seat.clone();
+    reserve_recuses.push(
+        &m[3],
+        Body::MemberRecused {
+            member: m[0].public(),
+            reason: "x".into(),
+        },
+    );
+    out.push(case(
+        "reserve_signs_a_recusal",
+        "the reserve, not sitting, holds no role: it may sign only the change of its own key",
+        archive::write(&reserve_recuses.records),
+        Some("holds no role"),
+    ));
+    let mut coopt = seat.clone();
+    coopt.push(&cast.director, Body::MemberCoopted { member: member(1) });
+    out.push(case(
+        "coopting_a_sitting_member",
+        "the director co-opts member 2, who sits already",
+        archive::write(&coopt.records),
+        Some("already sits"),
+    ));
+    let mut rotation = short.clone();
+    rotation.push(
+        &cast.recorder,
+        Body::LogKeyRotated {
+            origin: "log.example".into(),
+            new_key: cast.stranger.public(),
+        },
+    );
+    out.push(case(
+        "log_key_rotated_in_a_game",
+        "kind 54 signed by the recorder of an ordinary game: only the log operator states it, in its own chain",
+        archive::write(&rotation.records),
+        Some("log operator's own chain"),
+    ));
+    out
 }
 
 fn cases(cast: &Cast, c: &ChainBuilder) -> Vec<Value> {
@@ -761,6 +933,169 @@ fn tournament_chain(cast: &Cast, game: &ChainBuilder) -> Vec<Record> {
     records
 }
 
+/// Tournament chain files whose records are well formed and signed by the
+/// right officials but state a fact the tournament cannot have
+/// (FORMAT.md section 10, "The facts a tournament can have"): each is one
+/// failure, the records after it reported as following it. The expected
+/// verdicts are the document's; `tests/format_verifier_cli.rs` checks that
+/// `kifu verify` and the independent verifier reach them.
+fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
+    use kifu_ledger::tournament::{AbsenceReason, Pairing, Registration};
+    let reg = |id: &str, rank: &str| {
+        Body::PlayerRegistered(Registration {
+            id: id.into(),
+            surname: format!("Player {id}"),
+            given: "Given".into(),
+            rank: rank.into(),
+            rating: 2000,
+            country: "JP".into(),
+            club: "Tokyo".into(),
+            egd_pin: String::new(),
+            aga_id: String::new(),
+            smms_correction: 0,
+            key: None,
+        })
+    };
+    let pair = |round: u32, board: u32, white: &str, black: &str| {
+        Body::Paired(Pairing {
+            round,
+            board,
+            white: white.into(),
+            black: black.into(),
+            handicap: 0,
+            game: None,
+        })
+    };
+    let chain = |facts: Vec<Body>| -> Vec<Record> {
+        let genesis = Event {
+            version: FORMAT_VERSION,
+            chain: ZERO_HASH,
+            seq: 0,
+            prev_hash: ZERO_HASH,
+            at_ms: T0,
+            signer: cast.director.public(),
+            body: Body::TournamentCreated(tournament_genesis(cast)),
+        };
+        let mut records = vec![genesis.sign(&cast.director).unwrap()];
+        let id = records[0].hash();
+        for body in facts {
+            let head = Head {
+                seq: records.len() as u64 - 1,
+                hash: records[records.len() - 1].hash(),
+            };
+            let rec = Event::next(
+                id,
+                head,
+                T0 + 1000 * (head.seq + 1),
+                cast.director.public(),
+                body,
+            )
+            .sign(&cast.director)
+            .unwrap();
+            records.push(rec);
+        }
+        records
+    };
+    let case = |name: &str, why: &str, facts: Vec<Body>, contains: Option<&str>| {
+        json!({
+            "name": name,
+            "why": why,
+            "archive": hex::encode(archive::write(&chain(facts))),
+            "expect": {"ok": contains.is_none(), "problem_contains": contains},
+        })
+    };
+    let rounds = tournament_genesis(cast).rounds;
+    vec![
+        case(
+            "registered_and_paired",
+            "two players registered, then paired in round 1: valid",
+            vec![reg("A", "1d"), reg("B", "2k"), pair(1, 1, "A", "B")],
+            None,
+        ),
+        case(
+            "pairing_of_an_unregistered_player",
+            "B is paired without being registered",
+            vec![reg("A", "1d"), pair(1, 1, "A", "B")],
+            Some("not registered"),
+        ),
+        case(
+            "player_paired_twice_in_a_round",
+            "A is on boards 1 and 2 of round 1",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                reg("C", "3k"),
+                pair(1, 1, "A", "B"),
+                pair(1, 2, "C", "A"),
+            ],
+            Some("paired on board 1"),
+        ),
+        case(
+            "bye_for_a_paired_player",
+            "A is paired in round 1, then given the bye in it",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                pair(1, 1, "A", "B"),
+                Body::ByeGiven {
+                    round: 1,
+                    player: "A".into(),
+                },
+            ],
+            Some("paired on board 1"),
+        ),
+        case(
+            "withdrawn_then_paired",
+            "A withdraws from round 1 on, then is paired in the last round",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                Body::PlayerAbsent {
+                    round: 1,
+                    player: "A".into(),
+                    reason: AbsenceReason::Withdrawal,
+                },
+                pair(rounds, 1, "B", "A"),
+            ],
+            Some("absent"),
+        ),
+        case(
+            "round_outside_the_tournament",
+            "a pairing in a round after the last",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                pair(rounds + 1, 1, "A", "B"),
+            ],
+            Some("outside"),
+        ),
+        case(
+            "result_for_a_board_never_paired",
+            "a result entered for board 3 of round 1, never paired",
+            vec![Body::BoardResultEntered {
+                round: 1,
+                board: 3,
+                result: kifu_ledger::tournament::BoardResult::Jigo,
+                by_default: false,
+                reason: String::new(),
+            }],
+            Some("never paired"),
+        ),
+        case(
+            "registered_twice",
+            "the id A registered twice",
+            vec![reg("A", "1d"), reg("A", "2d")],
+            Some("already registered"),
+        ),
+        case(
+            "rank_that_is_not_a_go_rank",
+            "a rank of 31k",
+            vec![reg("A", "31k")],
+            Some("rank"),
+        ),
+    ]
+}
+
 /// Every tournament event after the genesis, signed at its place by the
 /// director, the referee, a player and a stranger, with the verdict of the
 /// role table (FORMAT.md section 10).
@@ -843,11 +1178,13 @@ fn build() -> Value {
         "archive": hex::encode(archive::write(&c.records)),
         "values": values(),
         "role_cases": role_cases(&cast, &committee, &c),
-        "cases": cases(&cast, &c),
+        "cases": cases(&cast, &c).into_iter().chain(trust_and_seat_cases(&cast, &c)).collect::<Vec<_>>(),
+        "trusted_key": trusted().to_hex(),
         "tournament_id": hex::encode(tournament[0].hash()),
         "tournament_events": tournament.iter().map(event_json).collect::<Vec<_>>(),
         "tournament_archive": hex::encode(archive::write(&tournament)),
         "tournament_role_cases": tournament_role_cases(&cast, &tournament),
+        "tournament_cases": tournament_fact_cases(&cast),
         "invalid": [{
             "why": "overlong varint for the version: not canonical",
             "event_bytes": hex::encode(overlong),

@@ -62,10 +62,38 @@ async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Res
             "the request holds no record",
         ));
     }
-    let answer = app.ingest.append(records).await?;
+    // Who may create games (`creation`): a refused genesis is answered in
+    // its place, and only the rest is queued.
+    let gate: Vec<Result<(), ApiError>> = records.iter().map(|r| app.creation.check(r)).collect();
+    let passed: Vec<_> = records
+        .into_iter()
+        .zip(&gate)
+        .filter(|(_, g)| g.is_ok())
+        .map(|(r, _)| r)
+        .collect();
+    let mut written = if passed.is_empty() {
+        Vec::new()
+    } else {
+        app.ingest.append(passed).await?
+    }
+    .into_iter();
+    let answer: Vec<Result<kifu_store::Appended, ApiError>> = gate
+        .into_iter()
+        .map(|g| match g {
+            Err(e) => Err(e),
+            Ok(()) => match written.next() {
+                Some(r) => r.map_err(|e| ApiError::from(&e)),
+                None => Err(ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal",
+                    "the writer gave fewer answers than records",
+                )),
+            },
+        })
+        .collect();
     let mut refused: Vec<ApiError> = Vec::new();
     let results: Vec<Value> = answer
-        .iter()
+        .into_iter()
         .map(|r| match r {
             Ok(a) => json!({
                 "ok": true,
@@ -75,8 +103,7 @@ async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Res
                 "cursor": a.cursor,
                 "new": a.new,
             }),
-            Err(e) => {
-                let err = ApiError::from(e);
+            Err(err) => {
                 let v = json!({"ok": false, "error": err.body()});
                 refused.push(err);
                 v

@@ -61,6 +61,7 @@ impl From<&StoreError> for ApiError {
             StoreError::NoSuchGame(_) => (StatusCode::NOT_FOUND, "unknown_game"),
             StoreError::Ambiguous(..) => (StatusCode::BAD_REQUEST, "ambiguous_game"),
             StoreError::Fork { .. } => (StatusCode::CONFLICT, "fork"),
+            StoreError::Unknown { .. } => (StatusCode::UNPROCESSABLE_ENTITY, "unknown_kind"),
             _ => (StatusCode::INTERNAL_SERVER_ERROR, "storage"),
         };
         ApiError::new(status, code, e.to_string())

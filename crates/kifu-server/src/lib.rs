@@ -17,6 +17,7 @@
 pub mod api;
 pub mod bundle_api;
 pub mod conn;
+pub mod creation;
 pub mod error;
 pub mod feed;
 pub mod ingest;
@@ -94,6 +95,8 @@ pub struct App {
     pub shutdown: watch::Receiver<bool>,
     /// The transparency log's checkpoint signer and counters.
     pub tlog: tlog_api::LogFace,
+    /// Who may create games ([`creation`]).
+    pub creation: creation::Creation,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
 }
@@ -245,6 +248,7 @@ impl Server {
                 sgf,
                 shutdown,
                 tlog,
+                creation: Default::default(),
                 summaries: Default::default(),
                 lines: Default::default(),
             }),
@@ -256,6 +260,15 @@ impl Server {
     /// Sets the limits on connections (the defaults: [`ConnLimits::default`]).
     pub fn with_conn_limits(mut self, conn: ConnLimits) -> Server {
         self.conn = conn;
+        self
+    }
+
+    /// Sets who may create games (the default: anyone,
+    /// [`creation::Creation::Open`]). Call before [`Server::app`].
+    pub fn with_creation(mut self, creation: creation::Creation) -> Server {
+        if let Some(app) = Arc::get_mut(&mut self.app) {
+            app.creation = creation;
+        }
         self
     }
 

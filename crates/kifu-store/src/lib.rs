@@ -118,6 +118,17 @@ pub enum StoreError {
     /// stored value is damaged.
     #[error("damaged store: {0}")]
     Damaged(String),
+    /// A record of a kind this library does not know: a store writes only
+    /// what it understands, by append or by import alike.
+    #[error("game {game} seq {seq}: event kind {kind} is newer than this program; a store writes only the kinds it knows (nothing written)")]
+    Unknown {
+        /// Game id (hex).
+        game: String,
+        /// Its place.
+        seq: u64,
+        /// Its kind index.
+        kind: u32,
+    },
     /// An archive conflicts with what is stored.
     #[error("fork: game {game} seq {seq}: the stored record {stored} differs from the imported {imported}")]
     Fork {
@@ -1314,6 +1325,17 @@ impl Store {
                     .map(|p| p.to_string())
                     .unwrap_or_default(),
             ));
+        }
+        // One rule for every write: a kind this library does not know is
+        // refused, as `Store::append` refuses it (`check_append`). A
+        // verification reports such a record as not interpreted; a store
+        // does not keep what it cannot apply.
+        if let Some((game, seq, kind)) = report.uninterpreted.first() {
+            return Err(StoreError::Unknown {
+                game: hex::encode(game),
+                seq: *seq,
+                kind: *kind,
+            });
         }
         // Distinct records, by game, in seq order; the games in the order
         // they first appear in the archive, so that the writes follow the

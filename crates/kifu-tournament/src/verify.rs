@@ -23,10 +23,6 @@ use kifu_ledger::{
 use crate::chain::Chain;
 use crate::projection::Projection;
 
-/// FORMAT.md section 6, "Facts that cannot be": an event more than this
-/// much earlier than the previous one on its branch is reported.
-const BACKWARDS_MS: u64 = 5_000;
-
 /// The words of the failure of records holding two or more geneses.
 pub const MORE_THAN_ONE: &str = "more than one tournament chain in one file";
 
@@ -366,13 +362,11 @@ fn verify_chain(
                 ));
                 continue;
             }
-            if event.at_ms + BACKWARDS_MS < w.last_at_ms {
+            // Both times come from records: compared without overflow.
+            if let Some(by) = kifu_ledger::standing::time_backwards(w.last_at_ms, event.at_ms) {
                 report.warnings.push(problem(
                     Some(event.seq),
-                    format!(
-                        "time goes backwards: {} ms before the previous event",
-                        w.last_at_ms - event.at_ms
-                    ),
+                    format!("time goes backwards: {by} ms before the previous event"),
                 ));
             }
             parent.insert(c, w.idx);

@@ -1,0 +1,333 @@
+//! Verifying an archive a piece at a time, in memory bounded by the games in
+//! flight rather than by the events.
+//!
+//! A caller reads the file (this crate does no I/O) and gives each record
+//! with the byte range it came from ([`StreamVerifier::push`]). Records are
+//! grouped in **runs**: consecutive records of one game. Once enough records
+//! wait, every run but the last is verified together ([`verify_records`], on
+//! every core) and only a small report per game is kept. An archive written
+//! game by game (as `kifu export` writes it) is thus verified holding one
+//! batch of records at a time.
+//!
+//! The verdict does not depend on the order of the records
+//! (`docs/FORMAT.md` section 6), so a game met again after another game's
+//! records (a shuffled or concatenated archive) is **split**: its early
+//! report is dropped, and at the end [`StreamVerifier::finish`] asks the
+//! caller for the records of every run of the split games, by byte range,
+//! and verifies each such game whole. Records whose envelope does not decode
+//! belong to no game; they are kept aside and verified together at the end.
+//! The report is the one [`verify_records`] gives for all the records at
+//! once: a test checks it on shuffled, duplicated and damaged archives.
+
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+use crate::archive::{ArchiveHead, ManifestCheck};
+use crate::chain::{verify_records, VerifyReport};
+use crate::event::{Hash, Record, ZERO_HASH};
+
+/// Records held before the complete runs among them are verified.
+pub const STREAM_BATCH: usize = 32_768;
+
+/// What is kept of one game between its runs and the end.
+#[derive(Default)]
+struct GameState {
+    /// Byte ranges of its runs, in file order.
+    runs: Vec<Range<u64>>,
+    /// Records pushed.
+    records: u64,
+    /// Its report so far (`None` until its first run is verified, and for a
+    /// split game).
+    report: Option<VerifyReport>,
+    /// Met again after another game's records: verified whole at the end.
+    split: bool,
+}
+
+/// Verifies an archive's records as they are read; see the module docs.
+pub struct StreamVerifier {
+    head: ArchiveHead,
+    games: HashMap<Hash, GameState>,
+    /// Records waiting: complete runs, then the current run.
+    waiting: Vec<Record>,
+    /// The game of each record waiting.
+    waiting_games: Vec<Hash>,
+    /// Where the current run starts in `waiting`, and its game.
+    current: Option<(usize, Hash)>,
+    /// Records whose envelope does not decode.
+    bad: Vec<Record>,
+    records: u64,
+    batch: usize,
+}
+
+impl StreamVerifier {
+    /// A verifier for the records that follow `head` ([`crate::archive::parse_head`]).
+    pub fn new(head: ArchiveHead) -> StreamVerifier {
+        StreamVerifier::with_batch(head, STREAM_BATCH)
+    }
+
+    /// [`StreamVerifier::new`] verifying every `batch` records (for tests).
+    pub fn with_batch(head: ArchiveHead, batch: usize) -> StreamVerifier {
+        StreamVerifier {
+            head,
+            games: HashMap::new(),
+            waiting: Vec::new(),
+            waiting_games: Vec::new(),
+            current: None,
+            bad: Vec::new(),
+            records: 0,
+            batch: batch.max(1),
+        }
+    }
+
+    /// Records given so far.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
+    /// Records held now (waiting to be verified, or not decodable): at most
+    /// the batch size plus the current run, plus the damaged records.
+    pub fn held(&self) -> usize {
+        self.waiting.len() + self.bad.len()
+    }
+
+    /// Takes the next record of the file, read from bytes `at`.
+    pub fn push(&mut self, record: Record, at: Range<u64>) {
+        self.records += 1;
+        let Some(game) = game_of(&record) else {
+            self.bad.push(record);
+            return;
+        };
+        let same_run = matches!(self.current, Some((_, g)) if g == game);
+        let state = self.games.entry(game).or_default();
+        state.records += 1;
+        if same_run {
+            if let Some(last) = state.runs.last_mut() {
+                last.end = at.end;
+            }
+        } else {
+            if !state.runs.is_empty() {
+                state.split = true;
+                state.report = None;
+            }
+            state.runs.push(at);
+            self.current = Some((self.waiting.len(), game));
+        }
+        self.waiting.push(record);
+        self.waiting_games.push(game);
+        if self.waiting.len() >= self.batch {
+            self.verify_waiting(false);
+        }
+    }
+
+    /// Verifies the complete runs waiting (all of them with `all`), keeping
+    /// one report per game.
+    fn verify_waiting(&mut self, all: bool) {
+        let upto = match (all, self.current) {
+            (false, Some((start, _))) => start,
+            _ => self.waiting.len(),
+        };
+        if upto == 0 {
+            return;
+        }
+        let rest = self.waiting.split_off(upto);
+        let done = std::mem::replace(&mut self.waiting, rest);
+        let rest_games = self.waiting_games.split_off(upto);
+        let done_games = std::mem::replace(&mut self.waiting_games, rest_games);
+        self.current = if all {
+            None
+        } else {
+            self.current
+                .map(|(start, g)| (start.saturating_sub(upto), g))
+        };
+        let mut counts: HashMap<Hash, u64> = HashMap::new();
+        for g in done_games {
+            *counts.entry(g).or_default() += 1;
+        }
+        let report = verify_records(&done);
+        let parts = split_by_game(report, &counts, &done);
+        drop(done);
+        for (game, part) in parts {
+            if let Some(state) = self.games.get_mut(&game) {
+                if !state.split {
+                    state.report = Some(match state.report.take() {
+                        // A game's runs are all in one batch unless it was
+                        // split (then it is verified whole at the end).
+                        Some(mut before) => {
+                            merge(&mut before, part);
+                            before
+                        }
+                        None => part,
+                    });
+                }
+            }
+        }
+    }
+
+    /// The verdict: the records' report with the manifest's checks. `reread`
+    /// gives the records in the byte ranges asked (the runs of the games met
+    /// in more than one place), in file order.
+    ///
+    /// # Errors
+    ///
+    /// Whatever `reread` fails with.
+    pub fn finish<E>(
+        mut self,
+        mut reread: impl FnMut(&[Range<u64>]) -> Result<Vec<Record>, E>,
+    ) -> Result<(VerifyReport, Option<ManifestCheck>), E> {
+        self.verify_waiting(true);
+        let mut split: Vec<Range<u64>> = self
+            .games
+            .values()
+            .filter(|s| s.split)
+            .flat_map(|s| s.runs.iter().cloned())
+            .collect();
+        split.sort_by_key(|r| r.start);
+        let mut total = VerifyReport {
+            records: self.records,
+            ..Default::default()
+        };
+        if !split.is_empty() {
+            let records = reread(&split)?;
+            // Verified in batches of whole games, as above.
+            let mut by_game: BTreeMap<Hash, Vec<Record>> = BTreeMap::new();
+            for r in records {
+                if let Some(game) = game_of(&r) {
+                    by_game.entry(game).or_default().push(r);
+                }
+            }
+            let mut batch: Vec<Record> = Vec::new();
+            let games: Vec<(Hash, Vec<Record>)> = by_game.into_iter().collect();
+            let mut pending = games.into_iter().peekable();
+            while let Some((_, rs)) = pending.next() {
+                batch.extend(rs);
+                if batch.len() >= self.batch || pending.peek().is_none() {
+                    let counts = count_by_game(&batch);
+                    let report = verify_records(&batch);
+                    for (game, part) in split_by_game(report, &counts, &batch) {
+                        if let Some(state) = self.games.get_mut(&game) {
+                            state.report = Some(part);
+                        }
+                    }
+                    batch.clear();
+                }
+            }
+        }
+        let mut games: Vec<(Hash, GameState)> = self.games.into_iter().collect();
+        games.sort_by_key(|(g, _)| *g);
+        for (_, state) in games {
+            if let Some(part) = state.report {
+                merge(&mut total, part);
+            }
+        }
+        if !self.bad.is_empty() {
+            let bad = verify_records(&self.bad);
+            total.distinct += bad.distinct;
+            total.problems.extend(bad.problems);
+            total.duplicates.extend(bad.duplicates);
+        }
+        total.problems.sort();
+        total.warnings.sort();
+        total.duplicates.sort_by_key(|d| (d.game, d.seq, d.hash));
+        total.forks.sort_by_key(|f| (f.game, f.seq));
+        total.uninterpreted.sort();
+        total.games.sort_by_key(|g| g.game);
+        let manifest = self
+            .head
+            .into_raw()
+            .map(|raw| crate::archive::check_manifest_of(raw, &mut total));
+        Ok((total, manifest))
+    }
+}
+
+/// Records of each game in `records` (all decode).
+fn count_by_game(records: &[Record]) -> HashMap<Hash, u64> {
+    let mut out: HashMap<Hash, u64> = HashMap::new();
+    for g in records.iter().filter_map(game_of) {
+        *out.entry(g).or_default() += 1;
+    }
+    out
+}
+
+/// The game a record is grouped under (`docs/FORMAT.md` section 6, step 3).
+fn game_of(r: &Record) -> Option<Hash> {
+    let h = r.header().ok()?;
+    Some(if h.seq == 0 && h.chain == ZERO_HASH {
+        r.hash()
+    } else {
+        h.chain
+    })
+}
+
+/// A report of whole games cut into one report per game; `counts`: the
+/// records of each game in it (for its distinct count); `records`: them.
+fn split_by_game(
+    report: VerifyReport,
+    counts: &HashMap<Hash, u64>,
+    records: &[Record],
+) -> Vec<(Hash, VerifyReport)> {
+    let mut out: BTreeMap<Hash, VerifyReport> = counts
+        .iter()
+        .map(|(g, n)| {
+            (
+                *g,
+                VerifyReport {
+                    distinct: *n,
+                    ..Default::default()
+                },
+            )
+        })
+        .collect();
+    for g in report.games {
+        if let Some(r) = out.get_mut(&g.game) {
+            r.games.push(g);
+        }
+    }
+    for p in report.problems {
+        if let Some(r) = out.get_mut(&p.game) {
+            r.problems.push(p);
+        }
+    }
+    for f in report.forks {
+        if let Some(r) = out.get_mut(&f.game) {
+            r.forks.push(f);
+        }
+    }
+    for d in report.duplicates {
+        // A duplicate names its record's chain, or its own hash at seq 0:
+        // a seq 0 record with a chain is grouped under the chain.
+        let group = if out.contains_key(&d.game) {
+            Some(d.game)
+        } else {
+            records
+                .iter()
+                .find(|r| r.hash() == d.hash)
+                .and_then(game_of)
+        };
+        if let Some(r) = group.and_then(|g| out.get_mut(&g)) {
+            r.distinct = r.distinct.saturating_sub(d.copies.saturating_sub(1));
+            r.duplicates.push(d);
+        }
+    }
+    for u in report.uninterpreted {
+        if let Some(r) = out.get_mut(&u.0) {
+            r.uninterpreted.push(u);
+        }
+    }
+    for w in report.warnings {
+        if let Some(r) = out.get_mut(&w.game) {
+            r.warnings.push(w);
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Adds `part` to `total` (not the record count: the stream counts those).
+fn merge(total: &mut VerifyReport, part: VerifyReport) {
+    total.distinct += part.distinct;
+    total.games.extend(part.games);
+    total.problems.extend(part.problems);
+    total.forks.extend(part.forks);
+    total.duplicates.extend(part.duplicates);
+    total.uninterpreted.extend(part.uninterpreted);
+    total.warnings.extend(part.warnings);
+}

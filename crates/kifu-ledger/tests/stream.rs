@@ -1,0 +1,179 @@
+//! The streaming verifier (`kifu_ledger::stream`) reaches exactly the
+//! verdict of verifying every record at once, whatever the order of the
+//! records, the batch size, duplicates, forks, damaged records or a
+//! manifest.
+
+use kifu_ledger::archive::{self, parse_head, HeadParse};
+use kifu_ledger::stream::StreamVerifier;
+use kifu_ledger::testkit::{moves_game, sample_game, Cast};
+use kifu_ledger::*;
+use proptest::prelude::*;
+
+/// The streamed verdict of an archive held in memory, verifying every
+/// `batch` records.
+fn streamed(bytes: &[u8], batch: usize) -> (VerifyReport, Option<archive::ManifestCheck>) {
+    let HeadParse::Done(head, used) = parse_head(bytes).unwrap() else {
+        panic!("the head is whole")
+    };
+    let mut v = StreamVerifier::with_batch(head, batch);
+    let mut rest = &bytes[used..];
+    while !rest.is_empty() {
+        let at = (bytes.len() - rest.len()) as u64;
+        let (r, more) = Record::from_stored_prefix(rest).unwrap();
+        let end = (bytes.len() - more.len()) as u64;
+        v.push(r, at..end);
+        rest = more;
+    }
+    v.finish(|ranges| -> Result<Vec<Record>, ()> {
+        let mut out = Vec::new();
+        for r in ranges {
+            let mut part = &bytes[r.start as usize..r.end as usize];
+            while !part.is_empty() {
+                let (rec, more) = Record::from_stored_prefix(part).unwrap();
+                out.push(rec);
+                part = more;
+            }
+        }
+        Ok(out)
+    })
+    .unwrap()
+}
+
+fn whole(bytes: &[u8]) -> (VerifyReport, Option<archive::ManifestCheck>) {
+    let v = archive::verify_archive(bytes).unwrap();
+    (v.report().clone(), v.manifest().cloned())
+}
+
+/// Records of several games, with a fork, a duplicate, an unknown kind,
+/// a record that does not decode and a record whose previous one is missing.
+fn messy(cast: &Cast) -> (Vec<Record>, Vec<(Hash, Head)>) {
+    let mut records = Vec::new();
+    let mut heads = Vec::new();
+    for i in 0..4 {
+        let c = moves_game(cast, &format!("stream {i}"), 5 + i);
+        heads.push((c.game, c.head));
+        records.extend(c.records.iter().cloned());
+    }
+    let s = sample_game(cast, "stream sample");
+    heads.push((s.game, s.head));
+    records.extend(s.records.iter().cloned());
+    // A fork at the sample's head, a duplicate, an unknown kind.
+    records.push(s.next(
+        &cast.black,
+        Body::ClockPressed {
+            player: Color::Black,
+        },
+    ));
+    records.push(s.next(
+        &cast.white,
+        Body::ClockPressed {
+            player: Color::White,
+        },
+    ));
+    records.push(s.records[3].clone());
+    let g = moves_game(cast, "stream unknown", 2);
+    records.extend(g.records.iter().cloned());
+    records.push(g.next_raw(&cast.referee, vec![0xc8, 0x01, 0x07]));
+    // Not decodable, twice; and a gap.
+    let broken = Record {
+        event_bytes: vec![1, 2, 3],
+        signature: [7; 64],
+    };
+    records.push(broken.clone());
+    records.push(broken);
+    let mut gap = moves_game(cast, "stream gap", 3);
+    let last = gap.records.pop().unwrap();
+    gap.records.pop();
+    records.extend(gap.records.iter().cloned());
+    records.push(last);
+    (records, heads)
+}
+
+#[test]
+fn a_streamed_verdict_is_the_whole_verdict_in_file_order_and_shuffled() {
+    let cast = Cast::new();
+    let (records, heads) = messy(&cast);
+    let v1 = archive::write(&records);
+    let v2 = archive::write_with_manifest(&records, &heads, 1, Some(&cast.director)).unwrap();
+    let mut reversed = records.clone();
+    reversed.reverse();
+    let shuffled = archive::write_with_manifest(&reversed, &heads[1..], 1, None).unwrap();
+    for bytes in [&v1, &v2, &shuffled] {
+        let want = whole(bytes);
+        assert!(!want.0.ok(), "the archive holds failures to keep");
+        assert!(!want.0.duplicates.is_empty() && !want.0.forks.is_empty());
+        for batch in [1, 2, 7, 64, 100_000] {
+            assert_eq!(streamed(bytes, batch), want, "batch {batch}");
+        }
+    }
+    // A clean archive, too.
+    let s = sample_game(&cast, "clean");
+    let clean =
+        archive::write_with_manifest(&s.records, &[(s.game, s.head)], 1, Some(&cast.director))
+            .unwrap();
+    let want = whole(&clean);
+    assert!(want.0.ok());
+    assert_eq!(streamed(&clean, 3), want);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Any order of the records, any batch size: the same verdict.
+    #[test]
+    fn any_order_any_batch_gives_the_whole_verdict(
+        seed in any::<u64>(),
+        batch in 1usize..50,
+    ) {
+        let cast = Cast::new();
+        let (mut records, heads) = messy(&cast);
+        // A deterministic shuffle from the seed.
+        let mut x = seed | 1;
+        for i in (1..records.len()).rev() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            records.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+        let bytes = archive::write_with_manifest(&records, &heads, 1, Some(&cast.director)).unwrap();
+        prop_assert_eq!(streamed(&bytes, batch), whole(&bytes));
+    }
+}
+
+#[test]
+fn an_archive_written_game_by_game_is_held_a_batch_at_a_time() {
+    let cast = Cast::new();
+    let mut records = Vec::new();
+    let mut heads = Vec::new();
+    for i in 0..30 {
+        let c = moves_game(&cast, &format!("held {i}"), 10);
+        heads.push((c.game, c.head));
+        records.extend(c.records);
+    }
+    let game_len = records.len() / 30;
+    let bytes = archive::write_with_manifest(&records, &heads, 1, Some(&cast.director)).unwrap();
+    let HeadParse::Done(head, used) = parse_head(&bytes).unwrap() else {
+        panic!("the head is whole")
+    };
+    let batch = 50;
+    let mut v = StreamVerifier::with_batch(head, batch);
+    let mut rest = &bytes[used..];
+    let mut most = 0;
+    while !rest.is_empty() {
+        let at = (bytes.len() - rest.len()) as u64;
+        let (r, more) = Record::from_stored_prefix(rest).unwrap();
+        v.push(r, at..(bytes.len() - more.len()) as u64);
+        most = most.max(v.held());
+        rest = more;
+    }
+    assert!(
+        most < batch + game_len,
+        "held {most} records; a batch is {batch}, a game {game_len}"
+    );
+    let (report, manifest) = v
+        .finish(|_| -> Result<Vec<Record>, ()> { panic!("no game is met twice") })
+        .unwrap();
+    assert!(report.ok());
+    assert_eq!(report.distinct, records.len() as u64);
+    assert!(manifest.unwrap().signed);
+}

@@ -1,0 +1,23 @@
+import info.vannier.gotha.*;
+import java.io.File;
+import java.util.*;
+
+public class OpenGothaStandings {
+    public static void main(String[] a) throws Exception {
+        Tournament t = new Tournament();
+        ExternalDocument.importTournamentFromXMLFile(new File(a[0]), t, true, true, true, false, false);
+        int rn = Integer.parseInt(a[1]) - 1;
+        PlacementParameterSet pps = t.getTournamentParameterSet().getPlacementParameterSet();
+        ArrayList<ScoredPlayer> l = t.orderedScoredPlayersList(rn, pps);
+        int[] crit = pps.getPlaCriteria();
+        for (ScoredPlayer sp : l) {
+            StringBuilder sb = new StringBuilder(sp.getName() + sp.getFirstName());
+            for (int c : crit) {
+                if (c == 0) continue;
+                sb.append(" ").append(PlacementParameterSet.criterionShortName(c)).append("=").append(sp.getCritValue(c, rn));
+            }
+            System.out.println(sb);
+        }
+        System.exit(0);
+    }
+}
