@@ -322,7 +322,10 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
     let proof = match &last {
         Some(l) if l.size > 0 && l.size < new.size => match &a.proof {
             Some(p) => read_consistency_proof(p, l.size, new.size)?.hashes,
-            None => open_existing(data)?.consistency_proof(l.size, new.size)?,
+            None => match crate::remote::server() {
+                Some(url) => crate::tlog_remote::consistency_proof(url, l.size, new.size)?.hashes,
+                None => open_existing(data)?.consistency_proof(l.size, new.size)?,
+            },
         },
         _ => Vec::new(),
     };
