@@ -36,6 +36,7 @@ mod render;
 mod renju_cmd;
 mod replay_cmd;
 mod serve_cmd;
+mod serve_nats;
 mod sgf_cmd;
 mod shell_cmd;
 mod store_open;

@@ -44,12 +44,15 @@ pub fn server() -> Option<&'static str> {
 /// answers, and is ignored.
 pub fn held_by_server(dir: &Path) -> Option<String> {
     let url = kifu_server::marker::read(dir)?;
-    let alive = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(2))
-        .build()
-        .get(&format!("{url}/healthz"))
-        .call()
-        .is_ok();
+    // Any answer is a server alive (a degraded one answers 503).
+    let alive = matches!(
+        ureq::AgentBuilder::new()
+            .timeout(Duration::from_secs(2))
+            .build()
+            .get(&format!("{url}/healthz"))
+            .call(),
+        Ok(_) | Err(ureq::Error::Status(..))
+    );
     alive.then(|| {
         format!(
             "the store in {} is held by `kifu serve` at {url}; run the command with --server {url} (or KIFU_SERVER={url})",

@@ -39,6 +39,11 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    // The NATS stream is checked before anything listens.
+    let nats = crate::serve_nats::config(&a);
+    if let Some(config) = &nats {
+        rt.block_on(crate::serve_nats::check(config))?;
+    }
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
         let server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?;
@@ -48,25 +53,10 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         // The live feed on NATS JetStream: the publisher follows the store's
         // durable cursor, so it publishes only what was acknowledged, and
         // resumes from the cursor NATS last acknowledged (kept in the store).
-        let publisher = a.nats.as_ref().map(|nats| {
-            let mut config = kifu_nats::PublisherConfig::new(nats.clone());
-            config.stream = a.nats_stream.clone();
-            config.replicas = a.nats_replicas.max(1);
-            let stop = Arc::new(tokio::sync::Notify::new());
-            let stopped = stop.clone();
-            let store = store.clone();
-            let task = tokio::spawn(async move {
-                kifu_nats::run_publisher(store, config, async move { stopped.notified().await })
-                    .await
-            });
-            (stop, task)
-        });
+        let publisher = nats.map(|config| crate::serve_nats::start(config, store.clone(), &server));
         let r = server.run(listener, kifu_server::stop_signal()).await;
-        if let Some((stop, task)) = publisher {
-            stop.notify_one();
-            if let Ok(Err(e)) = task.await {
-                eprintln!("kifu serve: the NATS publisher stopped: {e}");
-            }
+        if let Some(p) = publisher {
+            p.stop().await;
         }
         marker::remove(data);
         r

@@ -62,6 +62,147 @@ pub enum NatsError {
     /// Something kifu wrote is damaged.
     #[error("damaged: {0}")]
     Damaged(String),
+    /// The stream does not exist (waiting will not make it).
+    #[error("stream {0} not found")]
+    NoStream(String),
+}
+
+impl NatsError {
+    /// True for a failure that can pass: NATS away, a leader being
+    /// elected, a node lost, a request timed out.
+    pub fn is_transient(&self) -> bool {
+        matches!(self, NatsError::Nats(_))
+    }
+}
+
+/// A bounded retry: at most `attempts` tries, pausing `first`, then twice
+/// as long each time, never more than `max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backoff {
+    /// Tries in all (the first included).
+    pub attempts: u32,
+    /// The pause after the first failure.
+    pub first: Duration,
+    /// The longest pause.
+    pub max: Duration,
+}
+
+impl Backoff {
+    /// What a reader of the stream waits out: about a minute of a cluster
+    /// electing leaders or a node lost (8 tries, pauses 0.25 s to 4 s).
+    pub const READER: Backoff = Backoff {
+        attempts: 8,
+        first: Duration::from_millis(250),
+        max: Duration::from_secs(4),
+    };
+
+    /// The pause after failed try number `attempt` (1-based).
+    pub fn pause(&self, attempt: u32) -> Duration {
+        let doubled = self
+            .first
+            .saturating_mul(1u32 << attempt.saturating_sub(1).min(16));
+        doubled.min(self.max)
+    }
+}
+
+/// One failed try that is tried again.
+#[derive(Debug)]
+pub struct Retry<'a> {
+    /// What was being done ("creating the consumer").
+    pub what: &'a str,
+    /// The try that failed (1-based).
+    pub attempt: u32,
+    /// Tries in all.
+    pub attempts: u32,
+    /// The pause before the next.
+    pub pause: Duration,
+    /// Why it failed.
+    pub error: &'a NatsError,
+}
+
+impl std::fmt::Display for Retry<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} failed (try {} of {}), retrying in {:.2} s: {}",
+            self.what,
+            self.attempt,
+            self.attempts,
+            self.pause.as_secs_f64(),
+            self.error
+        )
+    }
+}
+
+/// Hears of every retry (to print it, to count it).
+pub type OnRetry = std::sync::Arc<dyn Fn(&Retry<'_>) + Send + Sync>;
+
+/// Runs `f` until it succeeds, or fails with a failure that is not
+/// transient, or `backoff.attempts` tries have failed; each try is bounded
+/// by `per_try`, and each failure that is tried again is told to `on_retry`.
+pub async fn retrying<T, F, Fut>(
+    what: &str,
+    backoff: Backoff,
+    per_try: Duration,
+    on_retry: &(dyn Fn(&Retry<'_>) + Send + Sync),
+    mut f: F,
+) -> Result<T, NatsError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, NatsError>>,
+{
+    let attempts = backoff.attempts.max(1);
+    let mut attempt = 1;
+    loop {
+        let result = match tokio::time::timeout(per_try, f()).await {
+            Ok(r) => r,
+            Err(_) => Err(NatsError::Nats(format!(
+                "no answer within {:.1} s",
+                per_try.as_secs_f64()
+            ))),
+        };
+        match result {
+            Ok(v) => return Ok(v),
+            Err(e) if e.is_transient() && attempt < attempts => {
+                let pause = backoff.pause(attempt);
+                on_retry(&Retry {
+                    what,
+                    attempt,
+                    attempts,
+                    pause,
+                    error: &e,
+                });
+                tokio::time::sleep(pause).await;
+                attempt += 1;
+            }
+            Err(NatsError::Nats(m)) if attempt > 1 => {
+                return Err(NatsError::Nats(format!(
+                    "{what}: gave up after {attempt} tries: {m}"
+                )))
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The stream `name`: [`NatsError::NoStream`] when the server says there is
+/// none, a transient failure for anything else.
+pub async fn get_stream(
+    js: &async_nats::jetstream::Context,
+    name: &str,
+) -> Result<async_nats::jetstream::stream::Stream, NatsError> {
+    use async_nats::jetstream::context::GetStreamErrorKind;
+    match js.get_stream(name).await {
+        Ok(s) => Ok(s),
+        Err(e) => match e.kind() {
+            GetStreamErrorKind::JetStream(j)
+                if j.error_code() == async_nats::jetstream::ErrorCode::STREAM_NOT_FOUND =>
+            {
+                Err(NatsError::NoStream(name.to_string()))
+            }
+            _ => Err(NatsError::Nats(format!("stream {name}: {e}"))),
+        },
+    }
 }
 
 /// The failures a long-running task waits out: how many there were, and the

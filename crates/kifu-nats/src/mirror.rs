@@ -101,13 +101,27 @@ async fn mirror_loop(
     // a node restarting, a history read timing out) is waited out: the
     // mirror says what failed and starts over from its durable consumer.
     // Only a failure of the store itself ends it.
+    //
+    // Every failure is counted (a repeated one too); the pause before
+    // starting over doubles with each session that stored nothing, up to
+    // ten times `retry_after`.
+    let mut idle_sessions = 0u32;
     loop {
+        let written_before = status.acked_stream_seq.load(Ordering::Relaxed);
         let e = mirror_session(&js, &store, &config, &status).await;
-        if !matches!(e, NatsError::Nats(_)) {
+        if !e.is_transient() && !matches!(e, NatsError::NoStream(_)) {
             return Err(e);
         }
         status.failures.fail(&e);
-        tokio::time::sleep(config.retry_after).await;
+        if status.acked_stream_seq.load(Ordering::Relaxed) != written_before {
+            idle_sessions = 0;
+        }
+        let pause = config
+            .retry_after
+            .saturating_mul(1u32 << idle_sessions.min(4))
+            .min(config.retry_after.saturating_mul(10));
+        idle_sessions += 1;
+        tokio::time::sleep(pause).await;
     }
 }
 
@@ -118,10 +132,10 @@ async fn mirror_session(
     config: &MirrorConfig,
     status: &MirrorStatus,
 ) -> NatsError {
-    let stream = match js.get_stream(&config.stream).await {
+    let stream = match crate::get_stream(js, &config.stream).await {
         Ok(s) => s,
-        // The publishers create the stream.
-        Err(e) => return nats_error(format!("stream {}: {e}", config.stream)),
+        // The publishers create the stream: it is waited for.
+        Err(e) => return e,
     };
     let cfg = consumer::pull::Config {
         durable_name: Some(config.durable.clone()),
@@ -300,8 +314,9 @@ async fn import(
                 // mirror process that died, and come again later): take the
                 // game's history from the stream, verified by the same import.
                 let _ = e;
+                let count = |retry: &crate::Retry<'_>| status.failures.fail(retry.error);
                 let history = match Verifier::place(&r) {
-                    Ok((game, _)) => game_history(stream, &game, sseq).await,
+                    Ok((game, _)) => game_history(stream, &game, sseq, &count).await,
                     Err(e) => Err(e.into()),
                 };
                 let mut history: Vec<Record> = match history {
