@@ -270,3 +270,29 @@ pub async fn connect(url: &str, name: &str) -> Result<async_nats::Client, NatsEr
         .await
         .map_err(|e| NatsError::Nats(format!("{url}: {e}")))
 }
+
+/// What a stream holds and where, as its leader answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamState {
+    /// Messages in the stream.
+    pub messages: u64,
+    /// Its replicas.
+    pub replicas: usize,
+    /// The name of the node leading it (`None` outside a cluster, or while
+    /// a leader is elected).
+    pub leader: Option<String>,
+}
+
+/// The state of stream `name` at the NATS server(s) `url` (one request,
+/// bounded by the JetStream request timeout).
+pub async fn stream_state(url: &str, name: &str) -> Result<StreamState, NatsError> {
+    let client = connect(url, "kifu-stream-state").await?;
+    let js = async_nats::jetstream::new(client);
+    let mut stream = get_stream(&js, name).await?;
+    let info = stream.info().await.map_err(nats_error)?;
+    Ok(StreamState {
+        messages: info.state.messages,
+        replicas: info.config.num_replicas,
+        leader: info.cluster.as_ref().and_then(|c| c.leader.clone()),
+    })
+}

@@ -1,0 +1,365 @@
+//! The NATS feed when a node is lost, end to end with the `kifu` binary on
+//! real `nats-server` processes (loopback ports picked free, stopped by
+//! process id, every wait bounded):
+//!
+//! - on a three-node cluster (replicas 3), the node leading the stream is
+//!   SIGKILLed; while it is down `kifu feed --nats --from-start` runs ten
+//!   times and prints every event once each time, and a mirror started then
+//!   catches up; `kifu serve --nats` against the replicas-3 stream with the
+//!   default of one replica refuses to start, saying why;
+//! - a `kifu serve --nats` whose NATS goes away answers `/healthz` degraded
+//!   within seconds, counts the backlog in `/metrics`, says so in its log,
+//!   and publishes everything once NATS is back.
+
+mod common;
+use common::*;
+
+#[path = "../crates/kifu-nats/tests/support/mod.rs"]
+mod nats_support;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// Starts a long-running kifu command: its stdout lines arrive on a channel,
+/// its stderr is gathered.
+fn spawn(data: &Path, args: &[&str]) -> (Child, mpsc::Receiver<String>, Arc<Mutex<String>>) {
+    let mut child = kifu()
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kifu starts");
+    let out = child.stdout.take().expect("stdout");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let err = Arc::new(Mutex::new(String::new()));
+    let sink = err.clone();
+    let stderr = child.stderr.take().expect("stderr");
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if let Ok(mut s) = sink.lock() {
+                s.push_str(&line);
+                s.push('\n');
+            }
+        }
+    });
+    (child, rx, err)
+}
+
+/// Waits (bounded) for a line containing `want`.
+fn wait_line(rx: &mpsc::Receiver<String>, want: &str, limit: Duration, stderr: &Mutex<String>) {
+    let deadline = Instant::now() + limit;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(l) if l.contains(want) => return,
+            Ok(_) => {}
+            Err(_) => panic!(
+                "no line containing '{want}' within {limit:?}; stderr: {}",
+                stderr.lock().unwrap()
+            ),
+        }
+    }
+}
+
+/// Stops a child by its process id (SIGTERM, then SIGKILL), bounded.
+fn stop(mut child: Child) {
+    let _ = std::process::Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status();
+    if wait_bounded(&mut child, Duration::from_secs(20)).is_none() {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("did not stop on SIGTERM");
+    }
+}
+
+/// NDJSON lines of a successful run, without `stream_seq`.
+fn records(out: &std::process::Output) -> Vec<Value> {
+    assert!(
+        out.status.success(),
+        "kifu failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).expect("NDJSON");
+            v.as_object_mut().unwrap().remove("stream_seq");
+            v
+        })
+        .collect()
+}
+
+/// Feed lines sorted by their cursor at the publishing store.
+fn by_cursor(mut v: Vec<Value>) -> Vec<Value> {
+    v.sort_by_key(|l| l["cursor"].as_u64());
+    v
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// The stream's state, asked until it answers (bounded).
+fn stream_state(url: &str, limit: Duration) -> kifu_nats::StreamState {
+    let rt = runtime();
+    let deadline = Instant::now() + limit;
+    loop {
+        let r = rt.block_on(async {
+            tokio::time::timeout(
+                Duration::from_secs(10),
+                kifu_nats::stream_state(url, "KIFU"),
+            )
+            .await
+        });
+        match r {
+            Ok(Ok(s)) if s.leader.is_some() => return s,
+            other => {
+                assert!(
+                    Instant::now() < deadline,
+                    "the stream's state: {other:?} after {limit:?}"
+                );
+                std::thread::sleep(Duration::from_millis(250));
+            }
+        }
+    }
+}
+
+#[test]
+fn feed_and_mirror_go_on_while_the_stream_leader_is_down() {
+    let Some(bin) = nats_support::nats_server("nats cluster cli test") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let mut cluster = nats_support::Cluster::start(&bin, &t.path().join("nats"), 3);
+    let urls = cluster.urls();
+    let venue = t.path().join("venue");
+    ok(&run(&venue, &["demo"]));
+    ok(&run(&venue, &["demo"]));
+    let local = records(&run(&venue, &["feed"]));
+    let n = local.len();
+
+    let (publisher, rx, perr) = spawn(
+        &venue,
+        &["publish", "--nats", &urls, "--nats-replicas", "3"],
+    );
+    wait_line(
+        &rx,
+        "publishing from the first record",
+        Duration::from_secs(90),
+        &perr,
+    );
+    wait_line(
+        &rx,
+        &format!("published up to cursor {n} "),
+        Duration::from_secs(90),
+        &perr,
+    );
+    stop(publisher);
+    // The old spelling of the flag is still taken, and a publisher started
+    // again says where it resumes.
+    let (publisher, rx, perr) = spawn(&venue, &["publish", "--nats", &urls, "--replicas", "3"]);
+    wait_line(
+        &rx,
+        &format!("resuming after cursor {}", n - 1),
+        Duration::from_secs(90),
+        &perr,
+    );
+    stop(publisher);
+
+    // A server asked for one replica refuses the replicas-3 stream, at once
+    // and with the reason.
+    let mut serve = kifu()
+        .arg("--data")
+        .arg(t.path().join("other-venue"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--nats", &urls])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = wait_bounded(&mut serve, Duration::from_secs(30));
+    let Some(status) = status else {
+        let _ = serve.kill();
+        let _ = serve.wait();
+        panic!("kifu serve --nats started against a stream it cannot use");
+    };
+    let out = serve.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!status.success());
+    assert!(
+        stderr.contains("it has 3 replicas, 1 were asked for"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("listening on"));
+
+    // The node leading the stream is lost.
+    let state = stream_state(&urls, Duration::from_secs(60));
+    assert_eq!(state.messages, n as u64);
+    assert_eq!(state.replicas, 3);
+    let leader = state.leader.unwrap();
+    let i: usize = leader.trim_start_matches('n').parse().unwrap();
+    cluster.kill(i);
+    // Ten readers from the start while it is down: each prints every event
+    // once (retries, if any, are said on stderr).
+    let want = by_cursor(local.clone());
+    let mut retried = 0;
+    for run_no in 0..10 {
+        let out = run(&venue, &["feed", "--nats", &urls, "--from-start"]);
+        // The stream holds each game in chain order, games interleaved as
+        // the publisher sent them: compared in cursor order.
+        let got = by_cursor(records(&out));
+        assert!(
+            got == want,
+            "run {run_no}: {} records, {} distinct, {} expected; stderr {}",
+            got.len(),
+            got.iter()
+                .map(|v| v["hash"].to_string())
+                .collect::<std::collections::BTreeSet<_>>()
+                .len(),
+            want.len(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if String::from_utf8_lossy(&out.stderr).contains("retrying") {
+            retried += 1;
+        }
+    }
+    eprintln!("{retried} of 10 readers retried while node {leader} was down");
+
+    // A mirror started now catches up while the node is still down.
+    let archive = t.path().join("archive");
+    let (mirror, rx, merr) = spawn(&archive, &["mirror", "--nats", &urls]);
+    wait_line(&rx, &format!("{n} written"), Duration::from_secs(90), &merr);
+    stop(mirror);
+    ok(&run(&archive, &["verify"]));
+    assert_eq!(records(&run(&archive, &["feed"])).len(), n);
+    cluster.restart(i);
+}
+
+fn get(url: &str) -> (u16, String) {
+    let agent = ureq::AgentBuilder::new()
+        .timeout(Duration::from_secs(10))
+        .build();
+    match agent.get(url).call() {
+        Ok(r) => (r.status(), r.into_string().unwrap_or_default()),
+        Err(ureq::Error::Status(code, r)) => (code, r.into_string().unwrap_or_default()),
+        Err(e) => panic!("{url}: {e}"),
+    }
+}
+
+/// Polls `f` every 250 ms until it is true, at most `limit`.
+fn wait_for(what: &str, limit: Duration, mut f: impl FnMut() -> bool) {
+    let deadline = Instant::now() + limit;
+    while !f() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+/// The number after `name ` in a Prometheus text.
+fn metric(text: &str, name: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+#[test]
+fn a_server_whose_nats_goes_away_says_so_and_publishes_everything_when_it_is_back() {
+    let Some(bin) = nats_support::nats_server("nats outage cli test") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let mut nats = nats_support::Cluster::start(&bin, &t.path().join("nats"), 1);
+    let url = nats.url(0);
+    let venue = t.path().join("venue");
+    let server = Served::start(&venue, &["--nats", &url]);
+    let keys = t.path().join("client");
+    let demo = |()| {
+        let o = kifu()
+            .arg("--data")
+            .arg(&keys)
+            .args(["--server", &server.url, "demo"])
+            .output()
+            .unwrap();
+        ok(&o);
+    };
+    demo(());
+    let health = |()| {
+        let (code, body) = get(&format!("{}/healthz", server.url));
+        (code, serde_json::from_str::<Value>(&body).unwrap())
+    };
+    wait_for("the first publications", Duration::from_secs(60), || {
+        let (code, v) = health(());
+        code == 200 && v["nats"]["backlog"] == 0
+    });
+
+    // NATS goes away; appends go on.
+    nats.kill(0);
+    demo(());
+    wait_for("/healthz to say degraded", Duration::from_secs(20), || {
+        health(()).0 == 503
+    });
+    let (_, v) = health(());
+    assert_eq!(v["status"], "degraded", "{v}");
+    assert_eq!(v["nats"]["publishing"], false, "{v}");
+    assert!(v["nats"]["error"].is_string(), "{v}");
+    let backlog = v["nats"]["backlog"].as_u64().unwrap();
+    assert!(backlog > 0, "{v}");
+    let (code, live) = get(&format!("{}/livez", server.url));
+    assert_eq!((code, live.contains("alive")), (200, true));
+    let (_, metrics) = get(&format!("{}/metrics", server.url));
+    assert_eq!(
+        metric(&metrics, "kifu_nats_backlog_records"),
+        Some(backlog as f64)
+    );
+    assert_eq!(metric(&metrics, "kifu_nats_publishing"), Some(0.0));
+    assert!(metric(&metrics, "kifu_nats_failures_total").unwrap() >= 1.0);
+    wait_for("the log to say why", Duration::from_secs(10), || {
+        let log = server.stderr();
+        log.contains("publishing to NATS paused") && log.contains("records waiting")
+    });
+
+    // NATS is back: everything is published, once, in the local order.
+    nats.restart(0);
+    wait_for("publishing again", Duration::from_secs(90), || {
+        let (code, v) = health(());
+        code == 200 && v["nats"]["backlog"] == 0
+    });
+    let local = records(
+        &kifu()
+            .args(["--server", &server.url, "feed"])
+            .output()
+            .unwrap(),
+    );
+    let streamed = records(&run(&keys, &["feed", "--nats", &url, "--from-start"]));
+    assert!(
+        by_cursor(streamed.clone()) == by_cursor(local.clone()),
+        "{} records streamed, {} stored",
+        streamed.len(),
+        local.len()
+    );
+    let (_, metrics) = get(&format!("{}/metrics", server.url));
+    assert_eq!(metric(&metrics, "kifu_nats_backlog_records"), Some(0.0));
+    assert_eq!(metric(&metrics, "kifu_nats_publishing"), Some(1.0));
+    assert!(server.stderr().contains("publishing to NATS again"));
+    server.stop();
+}
