@@ -4,8 +4,9 @@
 //!
 //! - on a three-node cluster (replicas 3), the node leading the stream is
 //!   SIGKILLed; while it is down `kifu feed --nats --from-start` runs ten
-//!   times and prints every event once each time, and a mirror started then
-//!   catches up; `kifu serve --nats` against the replicas-3 stream with the
+//!   times and prints every event once each time; a game published then
+//!   reaches a mirror that ran through the loss and one started after it;
+//!   `kifu serve --nats` against the replicas-3 stream with the
 //!   default of one replica refuses to start, saying why;
 //! - a `kifu serve --nats` whose NATS goes away answers `/healthz` degraded
 //!   within seconds, counts the backlog in `/metrics`, says so in its log,
@@ -212,6 +213,16 @@ fn feed_and_mirror_go_on_while_the_stream_leader_is_down() {
     );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("listening on"));
 
+    // A mirror that runs through the loss.
+    let running = t.path().join("archive-running");
+    let (mirror, mrx, merr) = spawn(&running, &["mirror", "--nats", &urls]);
+    wait_line(
+        &mrx,
+        &format!("{n} written"),
+        Duration::from_secs(90),
+        &merr,
+    );
+
     // The node leading the stream is lost.
     let state = stream_state(&urls, Duration::from_secs(60));
     assert_eq!(state.messages, n as u64);
@@ -245,13 +256,41 @@ fn feed_and_mirror_go_on_while_the_stream_leader_is_down() {
     }
     eprintln!("{retried} of 10 readers retried while node {leader} was down");
 
-    // A mirror started now catches up while the node is still down.
-    let archive = t.path().join("archive");
-    let (mirror, rx, merr) = spawn(&archive, &["mirror", "--nats", &urls]);
-    wait_line(&rx, &format!("{n} written"), Duration::from_secs(90), &merr);
+    // The venue records another game and publishes it while the node is
+    // down: the running mirror catches up, and so does one started now.
+    ok(&run(&venue, &["demo"]));
+    let n2 = records(&run(&venue, &["feed"])).len();
+    let (publisher, rx, perr) = spawn(
+        &venue,
+        &["publish", "--nats", &urls, "--nats-replicas", "3"],
+    );
+    wait_line(
+        &rx,
+        &format!("published up to cursor {n2} "),
+        Duration::from_secs(90),
+        &perr,
+    );
+    stop(publisher);
+    wait_line(
+        &mrx,
+        &format!("{n2} written"),
+        Duration::from_secs(90),
+        &merr,
+    );
     stop(mirror);
-    ok(&run(&archive, &["verify"]));
-    assert_eq!(records(&run(&archive, &["feed"])).len(), n);
+    let archive = t.path().join("archive");
+    let (fresh, rx, ferr) = spawn(&archive, &["mirror", "--nats", &urls]);
+    wait_line(
+        &rx,
+        &format!("{n2} written"),
+        Duration::from_secs(90),
+        &ferr,
+    );
+    stop(fresh);
+    for a in [&running, &archive] {
+        ok(&run(a, &["verify"]));
+        assert_eq!(records(&run(a, &["feed"])).len(), n2);
+    }
     cluster.restart(i);
 }
 
