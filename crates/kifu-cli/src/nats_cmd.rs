@@ -347,3 +347,37 @@ pub fn feed(a: FeedArgs) -> CmdResult {
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_is_said_when_it_starts_changes_and_ends_and_counted_when_it_repeats() {
+        let f = kifu_nats::Failures::default();
+        let mut said = Said::default();
+        assert_eq!(said.line(&f, "publishing", Some(0)), None);
+        let away = kifu_nats::NatsError::Nats("timed out".into());
+        f.fail(&away);
+        assert_eq!(
+            said.line(&f, "publishing", Some(3)).as_deref(),
+            Some("publishing paused, retrying (1 failures so far, 3 records waiting): NATS: timed out")
+        );
+        // The same failure again within a few seconds: counted, said later.
+        f.fail(&away);
+        assert_eq!(said.line(&f, "publishing", Some(4)), None);
+        assert_eq!(f.count(), 2);
+        // Another failure is said at once, with every failure counted.
+        f.fail(&kifu_nats::NatsError::Nats("no responders".into()));
+        assert_eq!(
+            said.line(&f, "mirroring", None).as_deref(),
+            Some("mirroring paused, retrying (3 failures so far): NATS: no responders")
+        );
+        f.clear();
+        assert_eq!(
+            said.line(&f, "publishing", Some(0)).as_deref(),
+            Some("publishing again, 0 records waiting")
+        );
+        assert_eq!(said.line(&f, "publishing", Some(0)), None);
+    }
+}

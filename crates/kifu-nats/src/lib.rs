@@ -214,7 +214,8 @@ pub struct Failures {
 }
 
 impl Failures {
-    pub(crate) fn fail(&self, e: &NatsError) {
+    /// Counts a failure and keeps it as the current one.
+    pub fn fail(&self, e: &NatsError) {
         self.count
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if let Ok(mut l) = self.last.lock() {
@@ -222,7 +223,8 @@ impl Failures {
         }
     }
 
-    pub(crate) fn clear(&self) {
+    /// The task works again: no current failure (the count stays).
+    pub fn clear(&self) {
         if let Ok(mut l) = self.last.lock() {
             *l = None;
         }
@@ -295,4 +297,110 @@ pub async fn stream_state(url: &str, name: &str) -> Result<StreamState, NatsErro
         replicas: info.config.num_replicas,
         leader: info.cluster.as_ref().and_then(|c| c.leader.clone()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::Mutex;
+
+    #[test]
+    fn pauses_double_up_to_the_longest() {
+        let b = Backoff::READER;
+        let pauses: Vec<u64> = (1..=7).map(|a| b.pause(a).as_millis() as u64).collect();
+        assert_eq!(pauses, [250, 500, 1000, 2000, 4000, 4000, 4000]);
+        assert_eq!(b.pause(1_000), b.max);
+    }
+
+    fn quick(attempts: u32) -> Backoff {
+        Backoff {
+            attempts,
+            first: Duration::from_millis(1),
+            max: Duration::from_millis(2),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_failure_that_can_pass_is_tried_again_and_each_retry_told() {
+        let told = Mutex::new(Vec::new());
+        let tries = AtomicU32::new(0);
+        let r = retrying(
+            "reading",
+            quick(5),
+            Duration::from_secs(5),
+            &|r: &Retry<'_>| told.lock().unwrap().push((r.attempt, r.to_string())),
+            || async {
+                match tries.fetch_add(1, Ordering::SeqCst) {
+                    0 | 1 => Err(NatsError::Nats("timed out".into())),
+                    _ => Ok(7),
+                }
+            },
+        )
+        .await;
+        assert_eq!(r.unwrap(), 7);
+        let told = told.into_inner().unwrap();
+        assert_eq!(told.len(), 2);
+        assert_eq!(told[0].0, 1);
+        assert!(
+            told[1]
+                .1
+                .starts_with("reading failed (try 2 of 5), retrying in"),
+            "{}",
+            told[1].1
+        );
+        assert!(told[1].1.ends_with("NATS: timed out"));
+    }
+
+    #[tokio::test]
+    async fn tries_are_bounded_and_a_lasting_failure_is_not_tried_again() {
+        let tries = AtomicU32::new(0);
+        let r: Result<(), _> = retrying(
+            "creating",
+            quick(3),
+            Duration::from_secs(5),
+            &|_| {},
+            || {
+                tries.fetch_add(1, Ordering::SeqCst);
+                async { Err(NatsError::Nats("timed out".into())) }
+            },
+        )
+        .await;
+        assert_eq!(tries.load(Ordering::SeqCst), 3);
+        let e = r.unwrap_err().to_string();
+        assert!(e.contains("gave up after 3 tries"), "{e}");
+
+        let tries = AtomicU32::new(0);
+        let r: Result<(), _> = retrying(
+            "creating",
+            quick(3),
+            Duration::from_secs(5),
+            &|_| {},
+            || {
+                tries.fetch_add(1, Ordering::SeqCst);
+                async { Err(NatsError::NoStream("KIFU".into())) }
+            },
+        )
+        .await;
+        assert_eq!(tries.load(Ordering::SeqCst), 1);
+        assert_eq!(r.unwrap_err().to_string(), "stream KIFU not found");
+    }
+
+    #[tokio::test]
+    async fn a_try_that_does_not_answer_is_cut_short() {
+        let tries = AtomicU32::new(0);
+        let r: Result<(), _> = retrying(
+            "creating",
+            quick(2),
+            Duration::from_millis(20),
+            &|_| {},
+            || {
+                tries.fetch_add(1, Ordering::SeqCst);
+                std::future::pending()
+            },
+        )
+        .await;
+        assert_eq!(tries.load(Ordering::SeqCst), 2);
+        assert!(r.unwrap_err().to_string().contains("no answer within"));
+    }
 }
