@@ -279,7 +279,11 @@ fn feed_and_mirror_go_on_while_the_stream_leader_is_down() {
     );
     stop(mirror);
     let archive = t.path().join("archive");
-    let (fresh, rx, ferr) = spawn(&archive, &["mirror", "--nats", &urls]);
+    // One durable consumer per mirror.
+    let (fresh, rx, ferr) = spawn(
+        &archive,
+        &["mirror", "--nats", &urls, "--durable", "second-archive"],
+    );
     wait_line(
         &rx,
         &format!("{n2} written"),

@@ -77,6 +77,10 @@ impl MirrorStatus {
     }
 }
 
+/// How long the mirror waits for a message before it asks its consumer
+/// whether anything waits.
+const STALL_CHECK: Duration = Duration::from_secs(5);
+
 /// Runs the mirror until `shutdown` completes.
 pub async fn run_mirror(
     store: Arc<Store>,
@@ -145,17 +149,42 @@ async fn mirror_session(
         max_ack_pending: (config.batch.max(1) * 4) as i64,
         ..Default::default()
     };
-    let c: consumer::PullConsumer = match stream.get_or_create_consumer(&config.durable, cfg).await
-    {
-        Ok(c) => c,
-        Err(e) => return nats_error(format!("consumer {}: {e}", config.durable)),
-    };
+    let mut c: consumer::PullConsumer =
+        match stream.get_or_create_consumer(&config.durable, cfg).await {
+            Ok(c) => c,
+            Err(e) => return nats_error(format!("consumer {}: {e}", config.durable)),
+        };
     let mut messages = match c.messages().await {
         Ok(m) => m,
         Err(e) => return nats_error(e),
     };
     loop {
-        let first = match messages.next().await {
+        // A consumer whose leader was lost can leave the pull requests
+        // already sent unanswered, with no error: when nothing comes for a
+        // while, the consumer is asked what waits; if anything does (or it
+        // does not answer), the session starts over with fresh requests.
+        let next = match tokio::time::timeout(STALL_CHECK, messages.next()).await {
+            Ok(n) => n,
+            Err(_) => match tokio::time::timeout(STALL_CHECK, c.info()).await {
+                Ok(Ok(info)) if info.num_pending == 0 => continue,
+                Ok(Ok(info)) => {
+                    return nats_error(format!(
+                        "nothing delivered for {} s while {} messages wait: reading again",
+                        STALL_CHECK.as_secs(),
+                        info.num_pending
+                    ))
+                }
+                Ok(Err(e)) => return nats_error(format!("consumer {}: {e}", config.durable)),
+                Err(_) => {
+                    return nats_error(format!(
+                        "consumer {}: no answer within {} s",
+                        config.durable,
+                        STALL_CHECK.as_secs()
+                    ))
+                }
+            },
+        };
+        let first = match next {
             Some(Ok(m)) => m,
             Some(Err(e)) => {
                 // Pull requests fail while the cluster elects a leader; the
