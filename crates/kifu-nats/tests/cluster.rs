@@ -482,3 +482,62 @@ async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
     let _ = tx.send(());
     h.await.unwrap().unwrap();
 }
+
+/// A game's history is read from the stream's leader, message by message
+/// on the game's subjects (no consumer): exactly the game's records before
+/// the given stream sequence, in chain order, with games interleaved in the
+/// stream; each retry is told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_games_history_is_read_without_a_consumer() {
+    let _one = ONE_CLUSTER_AT_A_TIME.lock().await;
+    let Some(bin) = support::nats_server("history test") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let server = support::Cluster::start(&bin, &t.path().join("nats"), 1);
+    let url = server.url(0);
+    let cast = Cast::new();
+    let mut v = venue(t.path().join("venue"), &cast, "History Cup", 3);
+    let (tx, rx) = oneshot::channel::<()>();
+    let (store, status) = (v.store.clone(), v.status.clone());
+    let h = tokio::spawn(run_publisher_with_status(
+        store,
+        PublisherConfig::new(url.clone()),
+        status,
+        async {
+            let _ = rx.await;
+        },
+    ));
+    play(&mut v, &cast, 12).await;
+    wait_until("publication", Duration::from_secs(60), || {
+        v.status.next_cursor.load(Ordering::Relaxed) == v.store.len() as u64
+    })
+    .await;
+    let client = kifu_nats::connect(&url, "test").await.unwrap();
+    let js = async_nats::jetstream::new(client);
+    let stream = js.get_stream("KIFU").await.unwrap();
+    let retries = std::sync::atomic::AtomicU32::new(0);
+    let told = |_: &kifu_nats::Retry<'_>| {
+        retries.fetch_add(1, Ordering::Relaxed);
+    };
+    let total = v.store.len() as u64;
+    for g in &v.games {
+        // Everything of the game.
+        let all = kifu_nats::consumer::game_history(&stream, &g.game, total + 1, &told)
+            .await
+            .unwrap();
+        let records: Vec<_> = all.iter().map(|(_, r)| r.clone()).collect();
+        assert_eq!(records, g.records);
+        assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
+        // Only what comes before a stream sequence in the middle of it.
+        let cut = all[6].0;
+        let before = kifu_nats::consumer::game_history(&stream, &g.game, cut, &told)
+            .await
+            .unwrap();
+        assert_eq!(before.len(), 6);
+        assert_eq!(before, all[..6].to_vec());
+    }
+    assert_eq!(retries.load(Ordering::Relaxed), 0);
+    let _ = tx.send(());
+    h.await.unwrap().unwrap();
+}
