@@ -34,9 +34,9 @@ pub struct FeedNatsArgs {
     /// With --nats: only the games of this tournament (its name).
     #[arg(long, requires = "nats")]
     pub tournament: Option<String>,
-    /// With --nats: everything in the stream, then stop (default: only
-    /// records published from now on, following; a new --durable starts
-    /// from the beginning).
+    /// With --nats: everything in the stream, then stop (with --follow, go
+    /// on). Default: only records published from now on, following; a new
+    /// --durable starts from the beginning.
     #[arg(long, requires = "nats", conflicts_with = "durable")]
     pub from_start: bool,
     /// With --nats: a durable consumer of this name. Created the first time
