@@ -16,9 +16,13 @@ use crate::{connect, nats_error, retrying, Backoff, NatsError, OnRetry, Retry};
 /// then gets no answer, and a fresh try lands elsewhere.
 const CREATE_TRY: Duration = Duration::from_secs(4);
 
+/// How long one pull may take: a fetch of what is there, then a wait of
+/// up to 5 s for the next message.
+const PULL_TRY: Duration = Duration::from_secs(8);
+
 /// Failed pulls in a row after which a consumer is created afresh (its
 /// node may be the one lost), resuming after the last record read.
-const PULL_FAILURES_BEFORE_RECREATE: u32 = 3;
+const PULL_FAILURES_BEFORE_RECREATE: u32 = 2;
 
 /// Which records to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,6 +190,13 @@ impl FeedConsumer {
         Ok(())
     }
 
+    /// The name of the NATS node serving this consumer now (its leader),
+    /// when the server says (`None` outside a cluster).
+    pub async fn placement(&mut self) -> Result<Option<String>, NatsError> {
+        let info = self.consumer.info().await.map_err(nats_error)?;
+        Ok(info.cluster.as_ref().and_then(|c| c.leader.clone()))
+    }
+
     /// Records waiting for this consumer when it was created: 0 means a
     /// reader that wants only what is there can stop at once.
     pub fn pending_at_start(&self) -> u64 {
@@ -233,8 +244,16 @@ impl FeedConsumer {
                 }
             }
             Ok::<(), NatsError>(())
-        }
-        .await;
+        };
+        // A pull to a consumer whose node is lost is never answered, not
+        // even with an error: each pull is bounded.
+        let got = match tokio::time::timeout(PULL_TRY, got).await {
+            Ok(r) => r,
+            Err(_) => Err(NatsError::Nats(format!(
+                "no answer to a pull within {} s",
+                PULL_TRY.as_secs()
+            ))),
+        };
         let e = match got {
             Err(e) if self.buffer.is_empty() => e,
             _ => {
