@@ -403,6 +403,10 @@ fn a_server_whose_nats_goes_away_says_so_and_publishes_everything_when_it_is_bac
     let (_, metrics) = get(&format!("{}/metrics", server.url));
     assert_eq!(metric(&metrics, "kifu_nats_backlog_records"), Some(0.0));
     assert_eq!(metric(&metrics, "kifu_nats_publishing"), Some(1.0));
-    assert!(server.stderr().contains("publishing to NATS again"));
+    wait_for(
+        "the log to say it works again",
+        Duration::from_secs(10),
+        || server.stderr().contains("publishing to NATS again"),
+    );
     server.stop();
 }
