@@ -18,78 +18,10 @@ use common::*;
 #[path = "../crates/kifu-nats/tests/support/mod.rs"]
 mod nats_support;
 
-use std::io::{BufRead, BufReader};
-use std::path::Path;
-use std::process::{Child, Stdio};
-use std::sync::{mpsc, Arc, Mutex};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-
-/// Starts a long-running kifu command: its stdout lines arrive on a channel,
-/// its stderr is gathered.
-fn spawn(data: &Path, args: &[&str]) -> (Child, mpsc::Receiver<String>, Arc<Mutex<String>>) {
-    let mut child = kifu()
-        .arg("--data")
-        .arg(data)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("kifu starts");
-    let out = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let err = Arc::new(Mutex::new(String::new()));
-    let sink = err.clone();
-    let stderr = child.stderr.take().expect("stderr");
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines() {
-            let Ok(line) = line else { break };
-            if let Ok(mut s) = sink.lock() {
-                s.push_str(&line);
-                s.push('\n');
-            }
-        }
-    });
-    (child, rx, err)
-}
-
-/// Waits (bounded) for a line containing `want`.
-fn wait_line(rx: &mpsc::Receiver<String>, want: &str, limit: Duration, stderr: &Mutex<String>) {
-    let deadline = Instant::now() + limit;
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(l) if l.contains(want) => return,
-            Ok(_) => {}
-            Err(_) => panic!(
-                "no line containing '{want}' within {limit:?}; stderr: {}",
-                stderr.lock().unwrap()
-            ),
-        }
-    }
-}
-
-/// Stops a child by its process id (SIGTERM, then SIGKILL), bounded.
-fn stop(mut child: Child) {
-    let _ = std::process::Command::new("kill")
-        .arg("-TERM")
-        .arg(child.id().to_string())
-        .status();
-    if wait_bounded(&mut child, Duration::from_secs(20)).is_none() {
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("did not stop on SIGTERM");
-    }
-}
 
 /// NDJSON lines of a successful run, without `stream_seq`.
 fn records(out: &std::process::Output) -> Vec<Value> {
@@ -160,33 +92,24 @@ fn feed_and_mirror_go_on_while_the_stream_leader_is_down() {
     let local = records(&run(&venue, &["feed"]));
     let n = local.len();
 
-    let (publisher, rx, perr) = spawn(
+    let publisher = Running::start(
         &venue,
         &["publish", "--nats", &urls, "--nats-replicas", "3"],
     );
-    wait_line(
-        &rx,
-        "publishing from the first record",
-        Duration::from_secs(90),
-        &perr,
-    );
-    wait_line(
-        &rx,
+    publisher.wait_line("publishing from the first record", Duration::from_secs(90));
+    publisher.wait_line(
         &format!("published up to cursor {n} "),
         Duration::from_secs(90),
-        &perr,
     );
-    stop(publisher);
+    publisher.stop();
     // The old spelling of the flag is still taken, and a publisher started
     // again says where it resumes.
-    let (publisher, rx, perr) = spawn(&venue, &["publish", "--nats", &urls, "--replicas", "3"]);
-    wait_line(
-        &rx,
+    let publisher = Running::start(&venue, &["publish", "--nats", &urls, "--replicas", "3"]);
+    publisher.wait_line(
         &format!("resuming after cursor {}", n - 1),
         Duration::from_secs(90),
-        &perr,
     );
-    stop(publisher);
+    publisher.stop();
 
     // A server asked for one replica refuses the replicas-3 stream, at once
     // and with the reason.
@@ -215,13 +138,8 @@ fn feed_and_mirror_go_on_while_the_stream_leader_is_down() {
 
     // A mirror that runs through the loss.
     let running = t.path().join("archive-running");
-    let (mirror, mrx, merr) = spawn(&running, &["mirror", "--nats", &urls]);
-    wait_line(
-        &mrx,
-        &format!("{n} written"),
-        Duration::from_secs(90),
-        &merr,
-    );
+    let mirror = Running::start(&running, &["mirror", "--nats", &urls]);
+    mirror.wait_line(&format!("{n} written"), Duration::from_secs(90));
 
     // The node leading the stream is lost.
     let state = stream_state(&urls, Duration::from_secs(60));
@@ -260,37 +178,25 @@ fn feed_and_mirror_go_on_while_the_stream_leader_is_down() {
     // down: the running mirror catches up, and so does one started now.
     ok(&run(&venue, &["demo"]));
     let n2 = records(&run(&venue, &["feed"])).len();
-    let (publisher, rx, perr) = spawn(
+    let publisher = Running::start(
         &venue,
         &["publish", "--nats", &urls, "--nats-replicas", "3"],
     );
-    wait_line(
-        &rx,
+    publisher.wait_line(
         &format!("published up to cursor {n2} "),
         Duration::from_secs(90),
-        &perr,
     );
-    stop(publisher);
-    wait_line(
-        &mrx,
-        &format!("{n2} written"),
-        Duration::from_secs(90),
-        &merr,
-    );
-    stop(mirror);
+    publisher.stop();
+    mirror.wait_line(&format!("{n2} written"), Duration::from_secs(90));
+    mirror.stop();
     let archive = t.path().join("archive");
     // One durable consumer per mirror.
-    let (fresh, rx, ferr) = spawn(
+    let fresh = Running::start(
         &archive,
         &["mirror", "--nats", &urls, "--durable", "second-archive"],
     );
-    wait_line(
-        &rx,
-        &format!("{n2} written"),
-        Duration::from_secs(90),
-        &ferr,
-    );
-    stop(fresh);
+    fresh.wait_line(&format!("{n2} written"), Duration::from_secs(90));
+    fresh.stop();
     for a in [&running, &archive] {
         ok(&run(a, &["verify"]));
         assert_eq!(records(&run(a, &["feed"])).len(), n2);

@@ -72,3 +72,8 @@ pub fn peers_required() -> bool {
 mod served;
 #[allow(unused_imports)]
 pub use served::{wait_bounded, Served, SERVER_WAIT};
+
+#[path = "running.rs"]
+mod running;
+#[allow(unused_imports)]
+pub use running::Running;
