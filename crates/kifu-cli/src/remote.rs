@@ -412,6 +412,17 @@ impl Client {
             .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))
     }
 
+    /// GETs `path` and reads its JSON body whatever the status (`/healthz`
+    /// answers 503 with its body while the server is degraded).
+    pub(crate) fn get_json_any_status(&self, path: &str) -> Result<Value, Failure> {
+        let r = match self.agent.get(&self.url(path)).call() {
+            Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => return Err(self.failure(e)),
+        };
+        r.into_json()
+            .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))
+    }
+
     /// POSTs an empty body; the answer's status and bytes.
     pub(crate) fn post_empty(&self, path: &str) -> Result<(u16, Vec<u8>), Failure> {
         let r = self
