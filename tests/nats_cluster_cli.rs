@@ -135,6 +135,10 @@ fn feed_and_mirror_go_on_while_the_stream_leader_is_down() {
         "{stderr}"
     );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("listening on"));
+    assert!(
+        !t.path().join("other-venue").exists(),
+        "nothing written when refused"
+    );
 
     // A mirror that runs through the loss.
     let running = t.path().join("archive-running");

@@ -13,6 +13,12 @@ use crate::{CmdResult, Failure};
 /// accepts connections, and runs until Ctrl-C or SIGTERM; then it stops
 /// accepting, commits and syncs what was accepted, answers it, and exits 0.
 pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
+    // The NATS stream is checked before the store is opened or anything
+    // listens: a stream it cannot use refuses the start, nothing written.
+    let nats = crate::serve_nats::config(&a);
+    if let Some(config) = &nats {
+        crate::serve_nats::check(config)?;
+    }
     let store = Arc::new(crate::store_open::open(data)?);
     let limits = Limits {
         max_body_bytes: a.max_body_mib.saturating_mul(1 << 20),
@@ -39,11 +45,6 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    // The NATS stream is checked before anything listens.
-    let nats = crate::serve_nats::config(&a);
-    if let Some(config) = &nats {
-        rt.block_on(crate::serve_nats::check(config))?;
-    }
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
         let server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?;

@@ -32,8 +32,12 @@ pub fn config(a: &ServeArgs) -> Option<PublisherConfig> {
 /// Checks the stream before serving: a stream configured otherwise
 /// (replicas, subjects) refuses the start; a NATS that does not answer yet
 /// is said, and the server starts (it publishes once NATS answers).
-pub async fn check(config: &PublisherConfig) -> Result<(), Failure> {
-    match kifu_nats::publisher::check_stream(config, CHECK_WAIT).await {
+pub fn check(config: &PublisherConfig) -> Result<(), Failure> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::new(format!("cannot start the async runtime: {e}")))?;
+    match rt.block_on(kifu_nats::publisher::check_stream(config, CHECK_WAIT)) {
         Ok(()) => Ok(()),
         Err(e @ NatsError::StreamConfig { .. }) => Err(Failure::new(format!(
             "kifu serve: cannot publish to NATS at {}: {e}",
