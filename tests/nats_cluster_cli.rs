@@ -8,7 +8,8 @@
 //!   reaches a mirror that ran through the loss and one started after it;
 //!   `kifu serve --nats` against the replicas-3 stream with the
 //!   default of one replica refuses to start, saying why;
-//! - a `kifu serve --nats` whose NATS goes away answers `/healthz` degraded
+//! - a `kifu serve --nats` started while NATS is away serves and says so;
+//!   one whose NATS goes away answers `/healthz` degraded
 //!   within seconds, counts the backlog in `/metrics`, says so in its log,
 //!   and publishes everything once NATS is back.
 
@@ -244,7 +245,15 @@ fn a_server_whose_nats_goes_away_says_so_and_publishes_everything_when_it_is_bac
     let mut nats = nats_support::Cluster::start(&bin, &t.path().join("nats"), 1);
     let url = nats.url(0);
     let venue = t.path().join("venue");
+    // A server started while NATS is away serves, says so, and reports the
+    // feed degraded until NATS answers.
+    nats.kill(0);
     let server = Served::start(&venue, &["--nats", &url]);
+    wait_for(
+        "the log to say NATS is away",
+        Duration::from_secs(10),
+        || server.stderr().contains("is not usable yet"),
+    );
     let keys = t.path().join("client");
     let demo = |()| {
         let o = kifu()
@@ -255,11 +264,17 @@ fn a_server_whose_nats_goes_away_says_so_and_publishes_everything_when_it_is_bac
             .unwrap();
         ok(&o);
     };
-    demo(());
     let health = |()| {
         let (code, body) = get(&format!("{}/healthz", server.url));
         (code, serde_json::from_str::<Value>(&body).unwrap())
     };
+    wait_for(
+        "/healthz degraded at start",
+        Duration::from_secs(20),
+        || health(()).0 == 503,
+    );
+    nats.restart(0);
+    demo(());
     wait_for("the first publications", Duration::from_secs(60), || {
         let (code, v) = health(());
         code == 200 && v["nats"]["backlog"] == 0
