@@ -24,6 +24,43 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+/// `kifu --data DATA ARGS...` to its end, at most `limit` (then it is
+/// killed and the test fails).
+fn run_bounded(data: &std::path::Path, args: &[&str], limit: Duration) -> std::process::Output {
+    let mut child = kifu()
+        .arg("--data")
+        .arg(data)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kifu runs");
+    // Both pipes are read while it runs, so that it never blocks on one.
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let reading = std::thread::spawn(move || {
+        use std::io::Read;
+        let (mut o, mut e) = (Vec::new(), Vec::new());
+        let errs = std::thread::spawn(move || {
+            let _ = err.read_to_end(&mut e);
+            e
+        });
+        let _ = out.read_to_end(&mut o);
+        (o, errs.join().unwrap_or_default())
+    });
+    let Some(status) = wait_bounded(&mut child, limit) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("kifu {args:?} did not end within {limit:?}");
+    };
+    let (stdout, stderr) = reading.join().unwrap();
+    std::process::Output {
+        status,
+        stdout,
+        stderr,
+    }
+}
+
 /// NDJSON lines of a successful run, without `stream_seq`.
 fn records(out: &std::process::Output) -> Vec<Value> {
     assert!(
@@ -158,7 +195,11 @@ fn feed_and_mirror_go_on_while_the_stream_leader_is_down() {
     let want = by_cursor(local.clone());
     let mut retried = 0;
     for run_no in 0..10 {
-        let out = run(&venue, &["feed", "--nats", &urls, "--from-start"]);
+        let out = run_bounded(
+            &venue,
+            &["feed", "--nats", &urls, "--from-start"],
+            Duration::from_secs(150),
+        );
         // The stream holds each game in chain order, games interleaved as
         // the publisher sent them: compared in cursor order.
         let got = by_cursor(records(&out));
