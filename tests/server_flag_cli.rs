@@ -165,6 +165,10 @@ fn every_command_acts_through_the_server_or_refuses_and_leaves_the_working_direc
         ),
         (vec!["checkpoint".into()], Either),
         (
+            vec!["checkpoint".into(), "--rotate-to".into(), f("new.key")],
+            Refused,
+        ),
+        (
             vec![
                 "witness".into(),
                 f("checkpoint"),
