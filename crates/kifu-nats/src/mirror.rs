@@ -32,8 +32,9 @@ pub struct MirrorConfig {
     pub durable: String,
     /// Records imported per batch at most.
     pub batch: usize,
-    /// How long to wait after NATS failed before starting over (and how
-    /// soon a batch that could not be stored is delivered again).
+    /// How long to wait after NATS failed before starting over, doubled
+    /// for each session in a row that stored nothing, up to ten times this
+    /// (and how soon a batch that could not be stored is delivered again).
     pub retry_after: Duration,
 }
 
