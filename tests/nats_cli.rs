@@ -10,48 +10,14 @@ use common::*;
 #[path = "../crates/kifu-nats/tests/support/mod.rs"]
 mod nats_support;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Stdio};
-use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// Starts a long-running kifu command whose stdout lines arrive on a channel.
-fn spawn(data: &Path, args: &[&str]) -> (Child, mpsc::Receiver<String>) {
-    let mut child = kifu()
-        .arg("--data")
-        .arg(data)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("kifu starts");
-    let out = child.stdout.take().expect("stdout");
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines() {
-            let Ok(line) = line else { break };
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    (child, rx)
-}
-
 /// Waits (bounded) for a line containing `want`.
-fn wait_line(rx: &mpsc::Receiver<String>, want: &str) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(l) if l.contains(want) => return,
-            Ok(_) => {}
-            Err(_) => panic!("no line containing '{want}' within a minute"),
-        }
-    }
+fn wait_line(running: &Running, want: &str) {
+    running.wait_line(want, Duration::from_secs(60));
 }
 
 fn lines(out: &std::process::Output) -> Vec<Value> {
@@ -74,24 +40,6 @@ fn without_stream_seq(mut v: Vec<Value>) -> Vec<Value> {
     v
 }
 
-fn stop(mut child: Child) {
-    let _ = std::process::Command::new("kill")
-        .arg("-TERM")
-        .arg(child.id().to_string())
-        .status();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if let Ok(Some(status)) = child.try_wait() {
-            assert!(status.success(), "stopped with {status}");
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("did not stop on SIGTERM");
-}
-
 #[test]
 fn publish_feed_mirror_and_an_independent_verifier() {
     let Some(bin) = nats_support::nats_server("nats cli test") else {
@@ -106,8 +54,8 @@ fn publish_feed_mirror_and_an_independent_verifier() {
     let n1 = local.len();
 
     // Publish; the stream then reads back as the local feed, verified.
-    let (publisher, rx) = spawn(&venue, &["publish", "--nats", &url]);
-    wait_line(&rx, &format!("published up to cursor {n1} "));
+    let publisher = Running::start(&venue, &["publish", "--nats", &url]);
+    wait_line(&publisher, &format!("published up to cursor {n1} "));
     let streamed = without_stream_seq(lines(&run(
         &venue,
         &["feed", "--nats", &url, "--from-start"],
@@ -116,15 +64,13 @@ fn publish_feed_mirror_and_an_independent_verifier() {
 
     // SIGKILL the publisher, record another game meanwhile, start it again:
     // it resumes from the kept cursor; nothing is skipped or repeated.
-    let mut publisher = publisher;
-    publisher.kill().unwrap();
-    publisher.wait().unwrap();
+    publisher.kill();
     assert!(run(&venue, &["demo"]).status.success());
     let local = lines(&run(&venue, &["feed"]));
     let n2 = local.len();
     assert!(n2 > n1);
-    let (publisher, rx) = spawn(&venue, &["publish", "--nats", &url]);
-    wait_line(&rx, &format!("published up to cursor {n2} "));
+    let publisher = Running::start(&venue, &["publish", "--nats", &url]);
+    wait_line(&publisher, &format!("published up to cursor {n2} "));
     let streamed = without_stream_seq(lines(&run(
         &venue,
         &["feed", "--nats", &url, "--from-start"],
@@ -189,9 +135,9 @@ fn publish_feed_mirror_and_an_independent_verifier() {
 
     // A federation archive mirrors the stream, verified, and stops on SIGTERM.
     let archive = t.path().join("archive");
-    let (mirror, rx) = spawn(&archive, &["mirror", "--nats", &url]);
-    wait_line(&rx, &format!("{n2} written"));
-    stop(mirror);
+    let mirror = Running::start(&archive, &["mirror", "--nats", &url]);
+    wait_line(&mirror, &format!("{n2} written"));
+    mirror.stop();
     let verify = run(&archive, &["verify"]);
     assert!(
         verify.status.success(),
@@ -267,7 +213,7 @@ fn publish_feed_mirror_and_an_independent_verifier() {
     } else {
         eprintln!("independent verifier skipped: pip install nats-py blake3 cryptography");
     }
-    stop(publisher);
+    publisher.stop();
 }
 
 /// The stored bytes of a feed line's record with one signature bit flipped.
@@ -323,21 +269,14 @@ fn serve_publishes_what_it_acknowledges() {
     let cluster = nats_support::Cluster::start(&bin, &t.path().join("nats"), 1);
     let url = cluster.url(0);
     let venue = t.path().join("venue");
-    let (server, rx) = spawn(
+    let server = Running::start(
         &venue,
         &["serve", "--listen", "127.0.0.1:0", "--nats", &url],
     );
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let address = loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match rx.recv_timeout(left) {
-            Ok(l) if l.starts_with("listening on ") => {
-                break l.trim_start_matches("listening on ").to_string()
-            }
-            Ok(_) => {}
-            Err(_) => panic!("kifu serve did not start within a minute"),
-        }
-    };
+    let address = server
+        .wait_line("listening on ", Duration::from_secs(60))
+        .trim_start_matches("listening on ")
+        .to_string();
     let keys = t.path().join("client");
     let recorded = kifu()
         .arg("--data")
@@ -371,5 +310,5 @@ fn serve_publishes_what_it_acknowledges() {
         std::thread::sleep(Duration::from_millis(200));
     };
     assert_eq!(streamed, local);
-    stop(server);
+    server.stop();
 }

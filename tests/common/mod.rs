@@ -75,3 +75,7 @@ pub use served::{wait_bounded, Served, SERVER_WAIT};
 
 #[path = "browser.rs"]
 pub mod browser;
+#[path = "running.rs"]
+mod running;
+#[allow(unused_imports)]
+pub use running::Running;

@@ -136,7 +136,8 @@ pub struct ServeArgs {
     /// The JetStream stream to publish to (created when missing).
     #[arg(long, default_value = kifu_nats::DEFAULT_STREAM, requires = "nats")]
     pub nats_stream: String,
-    /// Replicas of the stream when it is created.
+    /// Replicas of the stream (1, or 3 in a cluster of three or more); an
+    /// existing stream with another count is refused at start.
     #[arg(long, default_value_t = 1, requires = "nats")]
     pub nats_replicas: usize,
     /// Sign the transparency log's checkpoints with this operator key

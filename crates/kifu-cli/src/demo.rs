@@ -27,8 +27,7 @@ struct Cast {
     committee: Vec<Keypair>,
 }
 
-fn cast(dir: &Path) -> Result<Cast, Failure> {
-    let keys = dir.join("demo-keys");
+fn cast(keys: &Path) -> Result<Cast, Failure> {
     // Keys of an earlier demo in the same directory are kept and reused, so
     // that the games it recorded can still be signed for.
     let make = |name: &str| -> Result<Keypair, Failure> {
@@ -89,8 +88,16 @@ fn roster(c: &Cast) -> Vec<Participant> {
 /// `kifu demo`: a game with an illegal move unwound, a dispute, a referee's
 /// judgement resumed under protest, a warning, an appeal and the appeals
 /// committee's decision.
-pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
-    let c = cast(data)?;
+///
+/// The participants' keys are kept in `DATA/demo-keys`; through a server
+/// with no `--data` named, in a new directory under the system's temporary
+/// directory (the working directory is left alone), printed at the end.
+pub fn demo(data: &Path, data_named: bool, a: DemoArgs) -> CmdResult {
+    let keys = match crate::remote::server() {
+        Some(_) if !data_named => fresh_key_dir()?,
+        _ => data.join("demo-keys"),
+    };
+    let c = cast(&keys)?;
     let store = open(data)?;
     let genesis = Genesis {
         game: GameKind::Go,
@@ -349,7 +356,7 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
     if a.json {
         say!(
             "{}",
-            json!({"game": hex::encode(game), "events": log.len(), "store_events": records.len(), "verified": true, "keys": data.join("demo-keys").display().to_string()})
+            json!({"game": hex::encode(game), "events": log.len(), "store_events": records.len(), "verified": true, "keys": keys.display().to_string()})
         );
     } else {
         for l in &log {
@@ -363,14 +370,16 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
             count(report.games.len(), "game"),
             count(records.len(), "event")
         );
-        let data_arg = if data == Path::new("./kifu-data") || data == Path::new("kifu-data") {
-            String::new()
-        } else {
-            format!(" --data {}", shell_word(&data.display().to_string()))
+        let data_arg = match crate::remote::server() {
+            Some(url) => format!(" --server {}", shell_word(url)),
+            None if data == Path::new("./kifu-data") || data == Path::new("kifu-data") => {
+                String::new()
+            }
+            None => format!(" --data {}", shell_word(&data.display().to_string())),
         };
         say!(
             "keys are in {}; try: kifu{data_arg} log {}",
-            data.join("demo-keys").display(),
+            keys.display(),
             &hex::encode(game)[..12]
         );
     }
@@ -380,6 +389,31 @@ pub fn demo(data: &Path, a: DemoArgs) -> CmdResult {
         crate::tournament_cmd::demo_tournament(data, store, game, &c.director, &c.referee, a.json)?;
     }
     Ok(())
+}
+
+/// A new directory for the demo's keys under the system's temporary
+/// directory, kept after the command.
+fn fresh_key_dir() -> Result<std::path::PathBuf, Failure> {
+    let base = std::env::temp_dir();
+    for attempt in 0..100u32 {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let dir = base.join(format!(
+            "kifu-demo-keys-{}-{nanos:08x}{attempt}",
+            std::process::id()
+        ));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(e) => return Err(Failure::new(format!("{}: {e}", dir.display()))),
+        }
+    }
+    Err(Failure::new(format!(
+        "cannot make a directory for the demo's keys in {}",
+        base.display()
+    )))
 }
 
 /// A word as a POSIX shell reads it: quoted when it holds anything but

@@ -37,10 +37,12 @@ mod render;
 mod renju_cmd;
 mod replay_cmd;
 mod serve_cmd;
+mod serve_nats;
 mod sgf_cmd;
 mod shell_cmd;
 mod store_open;
 mod stream_file;
+mod through;
 mod tlog_cmd;
 mod tlog_remote;
 mod tournament_cmd;
@@ -50,7 +52,7 @@ mod verify_served;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::cli::{Cli, Command};
 
@@ -102,8 +104,11 @@ fn main() -> ExitCode {
     // With --json anywhere on the line, errors are JSON too: one object on
     // standard error, so that standard output holds only data.
     let json_errors = std::env::args_os().any(|a| a == "--json");
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m).map(|cli| (cli, m)));
+    let (cli, matches) = match parsed {
+        Ok(both) => both,
         Err(e) if json_errors && e.use_stderr() => {
             let text = e.to_string();
             let first = text
@@ -117,6 +122,14 @@ fn main() -> ExitCode {
         Err(e) => e.exit(),
     };
     remote::set_server(cli.server.clone());
+    // What --server does to each command is decided in one place.
+    if let (Some(_), through::Reach::Refused(why)) =
+        (remote::server(), through::reach(&cli.command))
+    {
+        return fail(Failure::new(why), json_errors);
+    }
+    // --data (or KIFU_DATA) named, rather than the default ./kifu-data.
+    let data_named = matches.value_source("data") != Some(clap::parser::ValueSource::DefaultValue);
     let result = match cli.command {
         Command::Keygen(a) => keys::keygen(a),
         Command::NewGame(a) => game_cmd::new_game(&cli.data, a),
@@ -145,7 +158,7 @@ fn main() -> ExitCode {
         Command::Import(a) => archive_cmd::import(&cli.data, a),
         Command::Feed(a) if a.nats.nats.is_some() => nats_cmd::feed(a),
         Command::Feed(a) => feed_cmd::feed(&cli.data, a),
-        Command::Demo(a) => demo::demo(&cli.data, a),
+        Command::Demo(a) => demo::demo(&cli.data, data_named, a),
         Command::Soak(a) => game_cmd::soak(&cli.data, a),
         Command::Clock(cli::ClockCommand::Replay(a)) => clock_cmd::replay(a),
         Command::Renju(cli::RenjuCommand::Check(a)) => renju_cmd::check(a),
@@ -189,19 +202,23 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(f) => {
-            let one_line = f.message.replace('\n', " ");
-            if json_errors {
-                let code = if f.code == 3 {
-                    "verification_failed"
-                } else {
-                    "error"
-                };
-                eprintln!("{}", serde_json::json!({"error": one_line, "code": code}));
-            } else {
-                eprintln!("kifu: error: {one_line}");
-            }
-            ExitCode::from(f.code)
-        }
+        Err(f) => fail(f, json_errors),
     }
+}
+
+/// Reports a failure on one line of standard error (a JSON object with
+/// `--json`) and gives the exit code.
+fn fail(f: Failure, json_errors: bool) -> ExitCode {
+    let one_line = f.message.replace('\n', " ");
+    if json_errors {
+        let code = if f.code == 3 {
+            "verification_failed"
+        } else {
+            "error"
+        };
+        eprintln!("{}", serde_json::json!({"error": one_line, "code": code}));
+    } else {
+        eprintln!("kifu: error: {one_line}");
+    }
+    ExitCode::from(f.code)
 }

@@ -34,11 +34,14 @@ pub struct FeedNatsArgs {
     /// With --nats: only the games of this tournament (its name).
     #[arg(long, requires = "nats")]
     pub tournament: Option<String>,
-    /// With --nats: everything in the stream (default: only new records).
+    /// With --nats: everything in the stream, then stop (with --follow, go
+    /// on). Default: only records published from now on, following; a new
+    /// --durable starts from the beginning.
     #[arg(long, requires = "nats", conflicts_with = "durable")]
     pub from_start: bool,
-    /// With --nats: a durable consumer of this name, which resumes after the
-    /// last record it printed.
+    /// With --nats: a durable consumer of this name. Created the first time
+    /// to start from the beginning of the stream; then it resumes after the
+    /// last record it printed. Stops once caught up (with --follow, goes on).
     #[arg(long, requires = "nats")]
     pub durable: Option<String>,
 }
@@ -52,8 +55,9 @@ pub struct PublishArgs {
     /// The JetStream stream (created when missing).
     #[arg(long, default_value = kifu_nats::DEFAULT_STREAM)]
     pub nats_stream: String,
-    /// Replicas of the stream (1, or 3 in a cluster of three or more).
-    #[arg(long, default_value_t = 1)]
+    /// Replicas of the stream (1, or 3 in a cluster of three or more); an
+    /// existing stream with another count is refused.
+    #[arg(long = "nats-replicas", alias = "replicas", default_value_t = 1)]
     pub replicas: usize,
 }
 
@@ -101,23 +105,35 @@ pub fn publish(data: &Path, a: PublishArgs) -> CmdResult {
     let mut config = PublisherConfig::new(a.nats.clone());
     config.stream = a.nats_stream.clone();
     config.replicas = a.replicas.max(1);
-    let status = Arc::new(PublisherStatus::default());
+    let status = Arc::new(PublisherStatus::new());
     let rt = runtime()?;
     rt.block_on(async {
         let st = status.clone();
+        let waiting = store.clone();
         let reporter = tokio::spawn(async move {
-            let (mut last_next, mut last_err) = (u64::MAX, None::<String>);
+            let mut last_next = None;
+            let mut said = Said::default();
             loop {
-                let next = st.next_cursor.load(Ordering::Relaxed);
-                if next != last_next {
-                    say!(
-                        "published up to cursor {next} ({} new, {} repeats dropped by the stream)",
-                        st.published.load(Ordering::Relaxed),
-                        st.duplicates.load(Ordering::Relaxed)
-                    );
-                    last_next = next;
+                let backlog = st.backlog(&waiting);
+                said.failure(&st.failures, "publishing", backlog);
+                if let Some(from) = st.resumed_from() {
+                    if last_next.is_none() {
+                        match from {
+                            0 => say!("publishing from the first record (cursor 0)"),
+                            n => say!("resuming after cursor {}", n - 1),
+                        }
+                        last_next = Some(from);
+                    }
+                    let next = st.next_cursor.load(Ordering::Relaxed);
+                    if last_next != Some(next) {
+                        say!(
+                            "published up to cursor {next} ({} new, {} repeats dropped by the stream)",
+                            st.published.load(Ordering::Relaxed),
+                            st.duplicates.load(Ordering::Relaxed)
+                        );
+                        last_next = Some(next);
+                    }
                 }
-                say_failure(&st.failures, &mut last_err, "publishing");
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
         });
@@ -128,15 +144,59 @@ pub fn publish(data: &Path, a: PublishArgs) -> CmdResult {
     .map_err(|e| Failure::new(e.to_string()))
 }
 
-/// Prints `kifu: <doing> paused, retrying: <failure>` when a NATS task
-/// starts failing or fails differently.
-fn say_failure(failures: &kifu_nats::Failures, last: &mut Option<String>, doing: &str) {
-    let now = failures.now();
-    if now != *last {
-        if let Some(e) = &now {
-            eprintln!("kifu: {doing} paused, retrying: {}", e.replace('\n', " "));
+/// What was last said of a NATS task's failures.
+#[derive(Default)]
+pub(crate) struct Said {
+    count: u64,
+    text: Option<String>,
+    at: Option<std::time::Instant>,
+}
+
+/// A failure repeated is said again this often, with its count.
+const SAY_AGAIN: Duration = Duration::from_secs(5);
+
+impl Said {
+    /// The line to say about `failures` now, if any: when the task starts
+    /// failing, fails differently, goes on failing (every [`SAY_AGAIN`],
+    /// with the count), and when it works again.
+    pub(crate) fn line(
+        &mut self,
+        failures: &kifu_nats::Failures,
+        doing: &str,
+        waiting: Option<u64>,
+    ) -> Option<String> {
+        let now = failures.now();
+        let count = failures.count();
+        let waiting = waiting
+            .map(|n| format!(", {n} records waiting"))
+            .unwrap_or_default();
+        let line = match (&now, &self.text) {
+            (None, None) => None,
+            (None, Some(_)) => Some(format!("{doing} again{waiting}")),
+            (Some(e), last) => {
+                let repeated = last.as_ref() == Some(e);
+                let due = self.at.is_none_or(|t| t.elapsed() >= SAY_AGAIN);
+                (count != self.count && (!repeated || due)).then(|| {
+                    format!(
+                        "{doing} paused, retrying ({count} failures so far{waiting}): {}",
+                        e.replace('\n', " ")
+                    )
+                })
+            }
+        };
+        if line.is_some() {
+            self.count = count;
+            self.at = Some(std::time::Instant::now());
         }
-        *last = now;
+        self.text = now;
+        line
+    }
+
+    /// Says [`Said::line`] on standard error.
+    fn failure(&mut self, failures: &kifu_nats::Failures, doing: &str, waiting: u64) {
+        if let Some(l) = self.line(failures, doing, Some(waiting)) {
+            eprintln!("kifu: {l}");
+        }
     }
 }
 
@@ -152,9 +212,11 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> CmdResult {
         let st = status.clone();
         let reporter = tokio::spawn(async move {
             let mut last = (u64::MAX, u64::MAX);
-            let mut last_err = None::<String>;
+            let mut said = Said::default();
             loop {
-                say_failure(&st.failures, &mut last_err, "mirroring");
+                if let Some(l) = said.line(&st.failures, "mirroring", None) {
+                    eprintln!("kifu: {l}");
+                }
                 let now = (
                     st.acked_stream_seq.load(Ordering::Relaxed),
                     st.refused.load(Ordering::Relaxed),
@@ -220,10 +282,19 @@ pub fn feed(a: FeedArgs) -> CmdResult {
     let follow = a.follow || matches!(config.start, Start::New);
     let rt = runtime()?;
     rt.block_on(async move {
-        let mut c = tokio::time::timeout(Duration::from_secs(30), FeedConsumer::connect(&config))
-            .await
-            .map_err(|_| Failure::new(format!("no answer from NATS at {}", config.url)))?
-            .map_err(|e| Failure::new(e.to_string()))?;
+        // Each retry (a consumer placed on a lost node, a leader being
+        // elected) is said on standard error; standard output holds only
+        // records.
+        let tell: kifu_nats::OnRetry = Arc::new(|r: &kifu_nats::Retry<'_>| {
+            eprintln!("kifu: NATS: {}", r.to_string().replace('\n', " "));
+        });
+        let mut c = tokio::time::timeout(
+            Duration::from_secs(120),
+            FeedConsumer::connect_reporting(&config, tell),
+        )
+        .await
+        .map_err(|_| Failure::new(format!("no answer from NATS at {}", config.url)))?
+        .map_err(|e| Failure::new(e.to_string()))?;
         if limit < u64::MAX {
             c.set_limit(limit);
         }
@@ -275,4 +346,38 @@ pub fn feed(a: FeedArgs) -> CmdResult {
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_is_said_when_it_starts_changes_and_ends_and_counted_when_it_repeats() {
+        let f = kifu_nats::Failures::default();
+        let mut said = Said::default();
+        assert_eq!(said.line(&f, "publishing", Some(0)), None);
+        let away = kifu_nats::NatsError::Nats("timed out".into());
+        f.fail(&away);
+        assert_eq!(
+            said.line(&f, "publishing", Some(3)).as_deref(),
+            Some("publishing paused, retrying (1 failures so far, 3 records waiting): NATS: timed out")
+        );
+        // The same failure again within a few seconds: counted, said later.
+        f.fail(&away);
+        assert_eq!(said.line(&f, "publishing", Some(4)), None);
+        assert_eq!(f.count(), 2);
+        // Another failure is said at once, with every failure counted.
+        f.fail(&kifu_nats::NatsError::Nats("no responders".into()));
+        assert_eq!(
+            said.line(&f, "mirroring", None).as_deref(),
+            Some("mirroring paused, retrying (3 failures so far): NATS: no responders")
+        );
+        f.clear();
+        assert_eq!(
+            said.line(&f, "publishing", Some(0)).as_deref(),
+            Some("publishing again, 0 records waiting")
+        );
+        assert_eq!(said.line(&f, "publishing", Some(0)), None);
+    }
 }

@@ -44,12 +44,15 @@ pub fn server() -> Option<&'static str> {
 /// answers, and is ignored.
 pub fn held_by_server(dir: &Path) -> Option<String> {
     let url = kifu_server::marker::read(dir)?;
-    let alive = ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(2))
-        .build()
-        .get(&format!("{url}/healthz"))
-        .call()
-        .is_ok();
+    // Any answer is a server alive (a degraded one answers 503).
+    let alive = matches!(
+        ureq::AgentBuilder::new()
+            .timeout(Duration::from_secs(2))
+            .build()
+            .get(&format!("{url}/healthz"))
+            .call(),
+        Ok(_) | Err(ureq::Error::Status(..))
+    );
     alive.then(|| {
         format!(
             "the store in {} is held by `kifu serve` at {url}; run the command with --server {url} (or KIFU_SERVER={url})",
@@ -414,6 +417,17 @@ impl Client {
             .get(&self.url(path))
             .call()
             .map_err(|e| self.failure(e))?;
+        r.into_json()
+            .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))
+    }
+
+    /// GETs `path` and reads its JSON body whatever the status (`/healthz`
+    /// answers 503 with its body while the server is degraded).
+    pub(crate) fn get_json_any_status(&self, path: &str) -> Result<Value, Failure> {
+        let r = match self.agent.get(&self.url(path)).call() {
+            Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+            Err(e) => return Err(self.failure(e)),
+        };
         r.into_json()
             .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))
     }

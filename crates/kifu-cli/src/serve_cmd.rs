@@ -15,6 +15,12 @@ use crate::{CmdResult, Failure};
 /// accepting, commits and syncs what was accepted, answers it, and exits 0.
 pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
     let creation = creation(&a)?;
+    // The NATS stream is checked before the store is opened or anything
+    // listens: a stream it cannot use refuses the start, nothing written.
+    let nats = crate::serve_nats::config(&a);
+    if let Some(config) = &nats {
+        crate::serve_nats::check(config)?;
+    }
     let store = Arc::new(crate::store_open::open(data)?);
     let limits = Limits {
         max_body_bytes: a.max_body_mib.saturating_mul(1 << 20),
@@ -51,25 +57,10 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         // The live feed on NATS JetStream: the publisher follows the store's
         // durable cursor, so it publishes only what was acknowledged, and
         // resumes from the cursor NATS last acknowledged (kept in the store).
-        let publisher = a.nats.as_ref().map(|nats| {
-            let mut config = kifu_nats::PublisherConfig::new(nats.clone());
-            config.stream = a.nats_stream.clone();
-            config.replicas = a.nats_replicas.max(1);
-            let stop = Arc::new(tokio::sync::Notify::new());
-            let stopped = stop.clone();
-            let store = store.clone();
-            let task = tokio::spawn(async move {
-                kifu_nats::run_publisher(store, config, async move { stopped.notified().await })
-                    .await
-            });
-            (stop, task)
-        });
+        let publisher = nats.map(|config| crate::serve_nats::start(config, store.clone(), &server));
         let r = server.run(listener, kifu_server::stop_signal()).await;
-        if let Some((stop, task)) = publisher {
-            stop.notify_one();
-            if let Ok(Err(e)) = task.await {
-                eprintln!("kifu serve: the NATS publisher stopped: {e}");
-            }
+        if let Some(p) = publisher {
+            p.stop().await;
         }
         marker::remove(data);
         r

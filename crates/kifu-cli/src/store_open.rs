@@ -16,6 +16,7 @@ const LOCK_WAIT: Duration = Duration::from_secs(15);
 /// A store on read-only media is refused in one line: the commands that
 /// call this write.
 pub fn open(dir: &Path) -> Result<Store, Failure> {
+    not_through_a_server()?;
     if dir.join("db").exists() {
         if let Some(why) = kifu_store::read_only_reason(dir) {
             return Err(Failure::new(format!(
@@ -53,6 +54,7 @@ pub fn open(dir: &Path) -> Result<Store, Failure> {
 /// on stderr, and the copy is read; the copy refuses writes and is removed
 /// when the command ends. The original is never written.
 pub fn open_existing(dir: &Path) -> Result<Store, Failure> {
+    not_through_a_server()?;
     if !dir.join("db").exists() {
         return Err(Failure::new(format!(
             "no kifu store in {} (create one with `kifu new-game` or `kifu demo`, or pass --data)",
@@ -73,6 +75,18 @@ pub fn open_existing(dir: &Path) -> Result<Store, Failure> {
             );
             Ok(store)
         }
+    }
+}
+
+/// With a server named, no data directory is opened, let alone created:
+/// the commands that act through a server do so without coming here
+/// ([`crate::through`]), and this refuses any other way in.
+fn not_through_a_server() -> Result<(), Failure> {
+    match crate::remote::server() {
+        Some(url) => Err(Failure::new(format!(
+            "this command reads a data directory and cannot act through the server at {url}: run it with --data DIR without --server (unset KIFU_SERVER)"
+        ))),
+        None => Ok(()),
     }
 }
 

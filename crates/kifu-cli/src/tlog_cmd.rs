@@ -332,21 +332,7 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
         Some(l) if l.size > 0 && l.size < new.size => match &a.proof {
             Some(p) => read_consistency_proof(p, l.size, new.size)?.hashes,
             None => match crate::remote::server() {
-                Some(url) => {
-                    let v = crate::remote::Client::new(url).get_json(&format!(
-                        "/proof/consistency?old={}&new={}",
-                        l.size, new.size
-                    ))?;
-                    let p: ConsistencyProof = serde_json::from_value(v).map_err(|e| {
-                        Failure::new(format!("the server's consistency proof: {e}"))
-                    })?;
-                    if (p.old_size, p.new_size) != (l.size, new.size) {
-                        return Err(fail_verify(
-                            "the server's consistency proof is for other sizes",
-                        ));
-                    }
-                    p.hashes
-                }
+                Some(url) => crate::tlog_remote::consistency_proof(url, l.size, new.size)?.hashes,
                 None => open_existing(data)?.consistency_proof(l.size, new.size)?,
             },
         },

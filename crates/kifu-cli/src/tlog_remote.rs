@@ -110,3 +110,17 @@ pub fn prove_consistency(url: &str, a: &ProveConsistencyArgs) -> CmdResult {
     }
     Ok(())
 }
+
+/// The server's consistency proof from size `old` to `new` (for a witness
+/// with no proof file).
+pub fn consistency_proof(url: &str, old: u64, new: u64) -> Result<ConsistencyProof, Failure> {
+    let v = Client::new(url).get_json(&format!("/proof/consistency?old={old}&new={new}"))?;
+    let p = parse::<ConsistencyProof>(&v, "proof")?;
+    if (p.old_size, p.new_size) != (old, new) {
+        return Err(Failure::new(format!(
+            "the server sent a proof from size {} to {}, not {old} to {new}",
+            p.old_size, p.new_size
+        )));
+    }
+    Ok(p)
+}

@@ -29,7 +29,7 @@ pub fn verify(url: &str, as_json: bool, progress: bool) -> CmdResult {
     let client = Client::with_timeout(url, VERDICT_WAIT);
     // The feed's next cursor is the number of events stored.
     let events = client
-        .get_json("/healthz")
+        .get_json_any_status("/healthz")
         .ok()
         .and_then(|v| v["next_cursor"].as_u64());
     let line = match events {

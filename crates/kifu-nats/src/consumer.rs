@@ -8,7 +8,21 @@ use kifu_ledger::{Hash, Record};
 
 use crate::subject::{self, HEADER_CURSOR};
 use crate::verify::{Verdict, Verifier};
-use crate::{connect, nats_error, NatsError};
+use crate::{connect, nats_error, retrying, Backoff, NatsError, OnRetry, Retry};
+
+/// How long one request to create or look up a consumer may take before it
+/// is tried again. nats-server 2.9 places an ephemeral consumer on one node
+/// of the stream's, chosen at random, also a node that is down: creating it
+/// then gets no answer, and a fresh try lands elsewhere.
+const CREATE_TRY: Duration = Duration::from_secs(4);
+
+/// How long one pull may take: a fetch of what is there, then a wait of
+/// up to 5 s for the next message.
+const PULL_TRY: Duration = Duration::from_secs(8);
+
+/// Failed pulls in a row after which a consumer is created afresh (its
+/// node may be the one lost), resuming after the last record read.
+const PULL_FAILURES_BEFORE_RECREATE: u32 = 2;
 
 /// Which records to read.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,8 +104,15 @@ impl std::fmt::Debug for Delivered {
 /// A verifying consumer of the stream.
 pub struct FeedConsumer {
     client: async_nats::Client,
+    js: jetstream::Context,
+    config: ConsumerConfig,
+    on_retry: OnRetry,
     stream: jetstream::stream::Stream,
     consumer: consumer::PullConsumer,
+    /// Stream sequence of the last message read (0: none yet).
+    last_stream_seq: u64,
+    /// Pulls that failed in a row.
+    pull_failures: u32,
     /// Messages pulled and not yet handed out.
     buffer: std::collections::VecDeque<jetstream::Message>,
     /// Records the caller still wants; nothing beyond is pulled, so a durable
@@ -107,53 +128,37 @@ pub struct FeedConsumer {
 }
 
 impl FeedConsumer {
-    /// Connects and creates (or resumes) the consumer.
+    /// Connects and creates (or resumes) the consumer; failures that can
+    /// pass are retried quietly (see [`FeedConsumer::connect_reporting`]).
     pub async fn connect(config: &ConsumerConfig) -> Result<FeedConsumer, NatsError> {
+        FeedConsumer::connect_reporting(config, std::sync::Arc::new(|_: &Retry<'_>| {})).await
+    }
+
+    /// Connects and creates (or resumes) the consumer. A failure that can
+    /// pass (no answer, a leader being elected, the consumer placed on a
+    /// node that is down) is retried with a fresh consumer, with bounded
+    /// backoff ([`Backoff::READER`]); each retry, here and later while
+    /// reading, is told to `on_retry`.
+    pub async fn connect_reporting(
+        config: &ConsumerConfig,
+        on_retry: OnRetry,
+    ) -> Result<FeedConsumer, NatsError> {
         let client = connect(&config.url, "kifu-consumer").await?;
         let js = jetstream::new(client.clone());
-        let stream = js
-            .get_stream(&config.stream)
-            .await
-            .map_err(|e| NatsError::Nats(format!("stream {}: {e}", config.stream)))?;
-        let (deliver_policy, durable_name, ack_policy) = match &config.start {
-            Start::New => (
-                consumer::DeliverPolicy::New,
-                None,
-                consumer::AckPolicy::None,
-            ),
-            Start::FromStart => (
-                consumer::DeliverPolicy::All,
-                None,
-                consumer::AckPolicy::None,
-            ),
-            Start::Durable(n) => (
-                consumer::DeliverPolicy::All,
-                Some(n.clone()),
-                consumer::AckPolicy::Explicit,
-            ),
+        let start = match &config.start {
+            Start::New => consumer::DeliverPolicy::New,
+            _ => consumer::DeliverPolicy::All,
         };
-        let cfg = consumer::pull::Config {
-            durable_name,
-            deliver_policy,
-            ack_policy,
-            filter_subject: config.filter.subject(),
-            inactive_threshold: Duration::from_secs(60),
-            ..Default::default()
-        };
-        let c = match &config.start {
-            Start::Durable(n) => stream
-                .get_or_create_consumer(n, cfg)
-                .await
-                .map_err(nats_error)?,
-            _ => stream.create_consumer(cfg).await.map_err(nats_error)?,
-        };
-        let mut c: consumer::PullConsumer = c;
-        let info = c.info().await.map_err(nats_error)?;
-        let pending_at_start = info.num_pending + info.num_ack_pending as u64;
+        let (stream, c, pending_at_start) = create(&js, config, start, &*on_retry).await?;
         Ok(FeedConsumer {
             client,
+            js,
+            config: config.clone(),
+            on_retry,
             stream,
             consumer: c,
+            last_stream_seq: 0,
+            pull_failures: 0,
             buffer: Default::default(),
             wanted: None,
             last_pending: None,
@@ -161,6 +166,35 @@ impl FeedConsumer {
             backlog: Default::default(),
             pending_at_start,
         })
+    }
+
+    /// Creates the consumer afresh after its pulls kept failing: a durable
+    /// one is looked up again (it resumes where it was); an ephemeral one
+    /// starts after the last record read.
+    async fn recreate(&mut self) -> Result<(), NatsError> {
+        let start = match (&self.config.start, self.last_stream_seq) {
+            (Start::Durable(_), _) => consumer::DeliverPolicy::All,
+            (Start::New, 0) => consumer::DeliverPolicy::New,
+            (Start::FromStart, 0) => consumer::DeliverPolicy::All,
+            (_, last) => consumer::DeliverPolicy::ByStartSequence {
+                start_sequence: last + 1,
+            },
+        };
+        let (stream, c, pending) = create(&self.js, &self.config, start, &*self.on_retry).await?;
+        self.stream = stream;
+        self.consumer = c;
+        self.buffer.clear();
+        self.last_pending = None;
+        self.pending_at_start = pending;
+        self.pull_failures = 0;
+        Ok(())
+    }
+
+    /// The name of the NATS node serving this consumer now (its leader),
+    /// when the server says (`None` outside a cluster).
+    pub async fn placement(&mut self) -> Result<Option<String>, NatsError> {
+        let info = self.consumer.info().await.map_err(nats_error)?;
+        Ok(info.cluster.as_ref().and_then(|c| c.leader.clone()))
     }
 
     /// Records waiting for this consumer when it was created: 0 means a
@@ -183,7 +217,7 @@ impl FeedConsumer {
 
     /// Pulls what is there (up to what is wanted); when nothing is, waits a
     /// little for the next message.
-    async fn refill(&mut self) {
+    async fn refill(&mut self) -> Result<(), NatsError> {
         let k = self.wanted.unwrap_or(256).clamp(1, 256) as usize;
         let got = async {
             let mut b = self
@@ -210,13 +244,41 @@ impl FeedConsumer {
                 }
             }
             Ok::<(), NatsError>(())
+        };
+        // A pull to a consumer whose node is lost is never answered, not
+        // even with an error: each pull is bounded.
+        let got = match tokio::time::timeout(PULL_TRY, got).await {
+            Ok(r) => r,
+            Err(_) => Err(NatsError::Nats(format!(
+                "no answer to a pull within {} s",
+                PULL_TRY.as_secs()
+            ))),
+        };
+        let e = match got {
+            Err(e) if self.buffer.is_empty() => e,
+            _ => {
+                self.pull_failures = 0;
+                return Ok(());
+            }
+        };
+        // Pull requests fail while the cluster elects a leader or the
+        // connection is re-established: try again shortly, each failure
+        // told; when they keep failing, the consumer's node may be lost: a
+        // fresh consumer is created (itself retried, bounded).
+        self.pull_failures += 1;
+        let pause = Backoff::READER.pause(self.pull_failures);
+        (self.on_retry)(&Retry {
+            what: "reading the stream",
+            attempt: self.pull_failures,
+            attempts: PULL_FAILURES_BEFORE_RECREATE,
+            pause,
+            error: &e,
+        });
+        tokio::time::sleep(pause).await;
+        if self.pull_failures >= PULL_FAILURES_BEFORE_RECREATE {
+            self.recreate().await?;
         }
-        .await;
-        if got.is_err() && self.buffer.is_empty() {
-            // Pull requests fail while the cluster elects a leader or the
-            // connection is re-established: try again shortly.
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
+        Ok(())
     }
 
     /// The next verified record (repeats are skipped). A record that fails
@@ -251,12 +313,13 @@ impl FeedConsumer {
                 if stop && at_end {
                     return Ok(None);
                 }
-                self.refill().await;
+                self.refill().await?;
                 continue;
             };
             let (stream_seq, pending) = match msg.info() {
                 Ok(i) => {
                     self.last_pending = Some(i.pending);
+                    self.last_stream_seq = self.last_stream_seq.max(i.stream_sequence);
                     (i.stream_sequence, i.pending)
                 }
                 Err(e) => return Err(NatsError::Nats(format!("message without metadata: {e}"))),
@@ -306,7 +369,8 @@ impl FeedConsumer {
                     // Verify the game from its genesis in the stream; the
                     // records before this one were delivered before (a
                     // resumed durable consumer) or before we started.
-                    let history = game_history(&self.stream, &game, stream_seq).await?;
+                    let history =
+                        game_history(&self.stream, &game, stream_seq, &*self.on_retry).await?;
                     for (_, r) in &history {
                         let (_, s) = Verifier::place(r)?;
                         if s >= seq {
@@ -376,57 +440,100 @@ fn header_u64(msg: &jetstream::Message, name: &str) -> Option<u64> {
         .and_then(|v| v.as_str().parse().ok())
 }
 
+/// Looks the stream up and creates the consumer (a durable one is created
+/// or looked up), retried with a fresh try when it can pass; the stream, the
+/// consumer, and the records pending for it.
+async fn create(
+    js: &jetstream::Context,
+    config: &ConsumerConfig,
+    deliver_policy: consumer::DeliverPolicy,
+    on_retry: &(dyn Fn(&Retry<'_>) + Send + Sync),
+) -> Result<(jetstream::stream::Stream, consumer::PullConsumer, u64), NatsError> {
+    let (durable_name, ack_policy) = match &config.start {
+        Start::Durable(n) => (Some(n.clone()), consumer::AckPolicy::Explicit),
+        _ => (None, consumer::AckPolicy::None),
+    };
+    let cfg = consumer::pull::Config {
+        durable_name,
+        deliver_policy,
+        ack_policy,
+        filter_subject: config.filter.subject(),
+        inactive_threshold: Duration::from_secs(60),
+        ..Default::default()
+    };
+    retrying(
+        "creating the consumer",
+        Backoff::READER,
+        CREATE_TRY,
+        on_retry,
+        || async {
+            let stream = crate::get_stream(js, &config.stream).await?;
+            let mut c: consumer::PullConsumer = match &config.start {
+                Start::Durable(n) => stream
+                    .get_or_create_consumer(n, cfg.clone())
+                    .await
+                    .map_err(nats_error)?,
+                _ => stream
+                    .create_consumer(cfg.clone())
+                    .await
+                    .map_err(nats_error)?,
+            };
+            let info = c.info().await.map_err(nats_error)?;
+            let pending = info.num_pending + info.num_ack_pending as u64;
+            Ok((stream, c, pending))
+        },
+    )
+    .await
+}
+
+/// How long one message read of a game's history may take before it is
+/// tried again.
+const HISTORY_TRY: Duration = Duration::from_secs(4);
+
 /// The records of `game` in the stream before stream sequence `before`, in
 /// stream order (which is chain order: see the publisher).
+///
+/// They are read one by one from the stream's leader (`STREAM.MSG.GET`, the
+/// next message on the game's subjects), not through a consumer: a leader
+/// is elected among the nodes that are up, where a consumer of nats-server
+/// 2.9 may be placed on a node that is down. Each read that fails in a way
+/// that can pass is retried with bounded backoff, each retry told to
+/// `on_retry`.
 pub async fn game_history(
     stream: &jetstream::stream::Stream,
     game: &Hash,
     before: u64,
+    on_retry: &(dyn Fn(&Retry<'_>) + Send + Sync),
 ) -> Result<Vec<(u64, Record)>, NatsError> {
+    use async_nats::jetstream::stream::RawMessageErrorKind;
     let mut out = Vec::new();
-    if before <= 1 {
-        return Ok(out);
-    }
-    let c = stream
-        .create_consumer(consumer::pull::OrderedConfig {
-            filter_subject: subject::game_filter(game),
-            deliver_policy: consumer::DeliverPolicy::All,
-            ..Default::default()
-        })
-        .await
-        .map_err(nats_error)?;
-    let mut c: consumer::Consumer<consumer::pull::OrderedConfig> = c;
-    let num_pending = c.info().await.map_err(nats_error)?.num_pending;
-    if num_pending == 0 {
-        return Ok(out);
-    }
-    let mut messages = c.messages().await.map_err(nats_error)?;
-    // Bounded: at most what the consumer had pending, and a time limit.
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    for _ in 0..num_pending {
-        let next = tokio::time::timeout_at(deadline, messages.next())
-            .await
-            .map_err(|_| NatsError::Nats("timed out reading a game's history".into()))?;
-        let msg = match next {
-            Some(Ok(m)) => m,
-            Some(Err(e)) => return Err(nats_error(e)),
-            None => break,
-        };
-        let (sseq, pending) = msg
-            .info()
-            .map(|i| (i.stream_sequence, i.pending))
-            .map_err(|e| NatsError::Nats(e.to_string()))?;
-        if sseq >= before {
+    let filter = subject::game_filter(game);
+    let mut from = 1u64;
+    while from < before {
+        let got = retrying(
+            "reading a game's history",
+            Backoff::READER,
+            HISTORY_TRY,
+            on_retry,
+            || async {
+                match stream.get_first_raw_message_by_subject(&filter, from).await {
+                    Ok(m) => Ok(Some(m)),
+                    Err(e) if e.kind() == RawMessageErrorKind::NoMessageFound => Ok(None),
+                    Err(e) => Err(nats_error(format!("reading a game's history: {e}"))),
+                }
+            },
+        )
+        .await?;
+        let Some(msg) = got else { break };
+        if msg.sequence >= before {
             break;
         }
         let record = Record::from_stored(&msg.payload).map_err(|e| NatsError::BadMessage {
-            stream_seq: sseq,
+            stream_seq: msg.sequence,
             what: e.to_string(),
         })?;
-        out.push((sseq, record));
-        if pending == 0 {
-            break;
-        }
+        out.push((msg.sequence, record));
+        from = msg.sequence + 1;
     }
     Ok(out)
 }

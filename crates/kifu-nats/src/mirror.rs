@@ -32,8 +32,9 @@ pub struct MirrorConfig {
     pub durable: String,
     /// Records imported per batch at most.
     pub batch: usize,
-    /// How long to wait after NATS failed before starting over (and how
-    /// soon a batch that could not be stored is delivered again).
+    /// How long to wait after NATS failed before starting over, doubled
+    /// for each session in a row that stored nothing, up to ten times this
+    /// (and how soon a batch that could not be stored is delivered again).
     pub retry_after: Duration,
 }
 
@@ -77,6 +78,10 @@ impl MirrorStatus {
     }
 }
 
+/// How long the mirror waits for a message before it asks its consumer
+/// whether anything waits.
+const STALL_CHECK: Duration = Duration::from_secs(5);
+
 /// Runs the mirror until `shutdown` completes.
 pub async fn run_mirror(
     store: Arc<Store>,
@@ -101,13 +106,27 @@ async fn mirror_loop(
     // a node restarting, a history read timing out) is waited out: the
     // mirror says what failed and starts over from its durable consumer.
     // Only a failure of the store itself ends it.
+    //
+    // Every failure is counted (a repeated one too); the pause before
+    // starting over doubles with each session that stored nothing, up to
+    // ten times `retry_after`.
+    let mut idle_sessions = 0u32;
     loop {
+        let written_before = status.acked_stream_seq.load(Ordering::Relaxed);
         let e = mirror_session(&js, &store, &config, &status).await;
-        if !matches!(e, NatsError::Nats(_)) {
+        if !e.is_transient() && !matches!(e, NatsError::NoStream(_)) {
             return Err(e);
         }
         status.failures.fail(&e);
-        tokio::time::sleep(config.retry_after).await;
+        if status.acked_stream_seq.load(Ordering::Relaxed) != written_before {
+            idle_sessions = 0;
+        }
+        let pause = config
+            .retry_after
+            .saturating_mul(1u32 << idle_sessions.min(4))
+            .min(config.retry_after.saturating_mul(10));
+        idle_sessions += 1;
+        tokio::time::sleep(pause).await;
     }
 }
 
@@ -118,10 +137,10 @@ async fn mirror_session(
     config: &MirrorConfig,
     status: &MirrorStatus,
 ) -> NatsError {
-    let stream = match js.get_stream(&config.stream).await {
+    let stream = match crate::get_stream(js, &config.stream).await {
         Ok(s) => s,
-        // The publishers create the stream.
-        Err(e) => return nats_error(format!("stream {}: {e}", config.stream)),
+        // The publishers create the stream: it is waited for.
+        Err(e) => return e,
     };
     let cfg = consumer::pull::Config {
         durable_name: Some(config.durable.clone()),
@@ -131,17 +150,42 @@ async fn mirror_session(
         max_ack_pending: (config.batch.max(1) * 4) as i64,
         ..Default::default()
     };
-    let c: consumer::PullConsumer = match stream.get_or_create_consumer(&config.durable, cfg).await
-    {
-        Ok(c) => c,
-        Err(e) => return nats_error(format!("consumer {}: {e}", config.durable)),
-    };
+    let mut c: consumer::PullConsumer =
+        match stream.get_or_create_consumer(&config.durable, cfg).await {
+            Ok(c) => c,
+            Err(e) => return nats_error(format!("consumer {}: {e}", config.durable)),
+        };
     let mut messages = match c.messages().await {
         Ok(m) => m,
         Err(e) => return nats_error(e),
     };
     loop {
-        let first = match messages.next().await {
+        // A consumer whose leader was lost can leave the pull requests
+        // already sent unanswered, with no error: when nothing comes for a
+        // while, the consumer is asked what waits; if anything does (or it
+        // does not answer), the session starts over with fresh requests.
+        let next = match tokio::time::timeout(STALL_CHECK, messages.next()).await {
+            Ok(n) => n,
+            Err(_) => match tokio::time::timeout(STALL_CHECK, c.info()).await {
+                Ok(Ok(info)) if info.num_pending == 0 => continue,
+                Ok(Ok(info)) => {
+                    return nats_error(format!(
+                        "nothing delivered for {} s while {} messages wait: reading again",
+                        STALL_CHECK.as_secs(),
+                        info.num_pending
+                    ))
+                }
+                Ok(Err(e)) => return nats_error(format!("consumer {}: {e}", config.durable)),
+                Err(_) => {
+                    return nats_error(format!(
+                        "consumer {}: no answer within {} s",
+                        config.durable,
+                        STALL_CHECK.as_secs()
+                    ))
+                }
+            },
+        };
+        let first = match next {
             Some(Ok(m)) => m,
             Some(Err(e)) => {
                 // Pull requests fail while the cluster elects a leader; the
@@ -300,8 +344,9 @@ async fn import(
                 // mirror process that died, and come again later): take the
                 // game's history from the stream, verified by the same import.
                 let _ = e;
+                let count = |retry: &crate::Retry<'_>| status.failures.fail(retry.error);
                 let history = match Verifier::place(&r) {
-                    Ok((game, _)) => game_history(stream, &game, sseq).await,
+                    Ok((game, _)) => game_history(stream, &game, sseq, &count).await,
                     Err(e) => Err(e.into()),
                 };
                 let mut history: Vec<Record> = match history {

@@ -65,7 +65,7 @@ impl PublisherConfig {
 
 /// What the publisher has done, readable while it runs (for logs and
 /// metrics).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PublisherStatus {
     /// Records acknowledged by JetStream as new.
     pub published: AtomicU64,
@@ -75,6 +75,98 @@ pub struct PublisherStatus {
     pub next_cursor: AtomicU64,
     /// Failed publication rounds; the last one is cleared by the next success.
     pub failures: Failures,
+    /// The cursor it resumed from (the first not acknowledged when it
+    /// started), once it knows it; `u64::MAX` before.
+    pub resumed_from: AtomicU64,
+}
+
+impl Default for PublisherStatus {
+    fn default() -> Self {
+        PublisherStatus::new()
+    }
+}
+
+impl PublisherStatus {
+    /// A status with nothing done yet.
+    pub fn new() -> PublisherStatus {
+        PublisherStatus {
+            published: AtomicU64::new(0),
+            duplicates: AtomicU64::new(0),
+            next_cursor: AtomicU64::new(0),
+            failures: Failures::default(),
+            resumed_from: AtomicU64::new(u64::MAX),
+        }
+    }
+
+    /// The cursor it resumed from, once it has read it from the store.
+    pub fn resumed_from(&self) -> Option<u64> {
+        match self.resumed_from.load(Ordering::Relaxed) {
+            u64::MAX => None,
+            c => Some(c),
+        }
+    }
+
+    /// Records of `store` waiting to be published: stored and not yet
+    /// acknowledged by the stream.
+    pub fn backlog(&self, store: &Store) -> u64 {
+        let next = self.next_cursor.load(Ordering::Relaxed);
+        store.next_cursor().unwrap_or(next).saturating_sub(next)
+    }
+
+    /// The publisher's lines of a Prometheus text exposition.
+    pub fn prometheus(&self, store: &Store) -> String {
+        let failing = u8::from(self.failures.now().is_some());
+        format!(
+            "# HELP kifu_nats_backlog_records Records stored and not yet acknowledged by the NATS stream.\n\
+             # TYPE kifu_nats_backlog_records gauge\n\
+             kifu_nats_backlog_records {}\n\
+             # HELP kifu_nats_next_cursor The first feed cursor the NATS stream has not acknowledged.\n\
+             # TYPE kifu_nats_next_cursor gauge\n\
+             kifu_nats_next_cursor {}\n\
+             # HELP kifu_nats_published_total Records the NATS stream acknowledged, by outcome (new, or a repeat it dropped).\n\
+             # TYPE kifu_nats_published_total counter\n\
+             kifu_nats_published_total{{outcome=\"new\"}} {}\n\
+             kifu_nats_published_total{{outcome=\"repeat\"}} {}\n\
+             # HELP kifu_nats_failures_total Publication attempts that failed and were retried (NATS away, a leader being elected, the stream unusable).\n\
+             # TYPE kifu_nats_failures_total counter\n\
+             kifu_nats_failures_total {}\n\
+             # HELP kifu_nats_publishing 1 while publishing works, 0 while it is failing.\n\
+             # TYPE kifu_nats_publishing gauge\n\
+             kifu_nats_publishing {}\n",
+            self.backlog(store),
+            self.next_cursor.load(Ordering::Relaxed),
+            self.published.load(Ordering::Relaxed),
+            self.duplicates.load(Ordering::Relaxed),
+            self.failures.count(),
+            1 - failing,
+        )
+    }
+}
+
+/// Checks once, within `wait`, that the stream can be published to:
+/// creates it when missing, refuses one configured otherwise
+/// ([`NatsError::StreamConfig`]). A NATS that does not answer within `wait`
+/// is a transient [`NatsError::Nats`]: the publisher waits for it.
+pub async fn check_stream(config: &PublisherConfig, wait: Duration) -> Result<(), NatsError> {
+    let attempt = async {
+        let client = connect(&config.url, "kifu-publisher-check").await?;
+        let js = jetstream::new(client);
+        ensure_stream(
+            &js,
+            &config.stream,
+            config.replicas,
+            config.duplicate_window,
+        )
+        .await
+    };
+    match tokio::time::timeout(wait, attempt).await {
+        Ok(r) => r,
+        Err(_) => Err(NatsError::Nats(format!(
+            "no answer from {} within {} s",
+            config.url,
+            wait.as_secs()
+        ))),
+    }
 }
 
 /// The store value holding the first cursor not yet acknowledged by `stream`.
@@ -157,13 +249,7 @@ pub async fn run_publisher(
     config: PublisherConfig,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), NatsError> {
-    run_publisher_with_status(
-        store,
-        config,
-        Arc::new(PublisherStatus::default()),
-        shutdown,
-    )
-    .await
+    run_publisher_with_status(store, config, Arc::new(PublisherStatus::new()), shutdown).await
 }
 
 /// [`run_publisher`], reporting into `status`.
@@ -197,7 +283,10 @@ async fn publish_loop(
         .await
         {
             Ok(()) => break,
-            Err(e @ NatsError::StreamConfig { .. }) => return Err(e),
+            Err(e @ NatsError::StreamConfig { .. }) => {
+                status.failures.fail(&e);
+                return Err(e);
+            }
             Err(e) => {
                 status.failures.fail(&e);
                 tokio::time::sleep(config.retry_after).await;
@@ -208,6 +297,7 @@ async fn publish_loop(
     let key = progress_key(&config.stream);
     let mut next = published_up_to(&store, &config.stream)?;
     status.next_cursor.store(next, Ordering::Relaxed);
+    status.resumed_from.store(next, Ordering::Relaxed);
     let batch = config.batch.max(1);
     // When records wait that no acknowledged append has made durable yet
     // (after a restart, or a writer that died before its sync), sync once

@@ -482,3 +482,145 @@ async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
     let _ = tx.send(());
     h.await.unwrap().unwrap();
 }
+
+/// A game's history is read from the stream's leader, message by message
+/// on the game's subjects (no consumer): exactly the game's records before
+/// the given stream sequence, in chain order, with games interleaved in the
+/// stream; each retry is told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_games_history_is_read_without_a_consumer() {
+    let _one = ONE_CLUSTER_AT_A_TIME.lock().await;
+    let Some(bin) = support::nats_server("history test") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let server = support::Cluster::start(&bin, &t.path().join("nats"), 1);
+    let url = server.url(0);
+    let cast = Cast::new();
+    let mut v = venue(t.path().join("venue"), &cast, "History Cup", 3);
+    let (tx, rx) = oneshot::channel::<()>();
+    let (store, status) = (v.store.clone(), v.status.clone());
+    let h = tokio::spawn(run_publisher_with_status(
+        store,
+        PublisherConfig::new(url.clone()),
+        status,
+        async {
+            let _ = rx.await;
+        },
+    ));
+    play(&mut v, &cast, 12).await;
+    wait_until("publication", Duration::from_secs(60), || {
+        v.status.next_cursor.load(Ordering::Relaxed) == v.store.len() as u64
+    })
+    .await;
+    let client = kifu_nats::connect(&url, "test").await.unwrap();
+    let js = async_nats::jetstream::new(client);
+    let stream = js.get_stream("KIFU").await.unwrap();
+    let retries = std::sync::atomic::AtomicU32::new(0);
+    let told = |_: &kifu_nats::Retry<'_>| {
+        retries.fetch_add(1, Ordering::Relaxed);
+    };
+    let total = v.store.len() as u64;
+    for g in &v.games {
+        // Everything of the game.
+        let all = kifu_nats::consumer::game_history(&stream, &g.game, total + 1, &told)
+            .await
+            .unwrap();
+        let records: Vec<_> = all.iter().map(|(_, r)| r.clone()).collect();
+        assert_eq!(records, g.records);
+        assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
+        // Only what comes before a stream sequence in the middle of it.
+        let cut = all[6].0;
+        let before = kifu_nats::consumer::game_history(&stream, &g.game, cut, &told)
+            .await
+            .unwrap();
+        assert_eq!(before.len(), 6);
+        assert_eq!(before, all[..6].to_vec());
+    }
+    assert_eq!(retries.load(Ordering::Relaxed), 0);
+    let _ = tx.send(());
+    h.await.unwrap().unwrap();
+}
+
+/// A reader whose consumer's node is SIGKILLed mid-read goes on: its pulls
+/// fail, each failure is told, and a fresh consumer takes over after the
+/// last record it read; every record is read once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_reader_whose_consumer_node_is_lost_goes_on_after_the_last_record_it_read() {
+    let _one = ONE_CLUSTER_AT_A_TIME.lock().await;
+    let Some(bin) = support::nats_server("lost consumer node test") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let mut cluster = support::Cluster::start(&bin, &t.path().join("nats"), 3);
+    let urls = cluster.urls();
+    let cast = Cast::new();
+    let mut v = venue(t.path().join("venue"), &cast, "Lost Node Cup", 3);
+    start_publisher(&mut v, &urls);
+    // More than one pull's worth (256), so that reading needs the consumer
+    // after its node is gone.
+    play(&mut v, &cast, 200).await;
+    let total = v.store.len() as u64;
+    wait_until("publication", Duration::from_secs(120), || {
+        v.status.next_cursor.load(Ordering::Relaxed) == total
+    })
+    .await;
+    let config = ConsumerConfig {
+        url: urls.clone(),
+        stream: "KIFU".into(),
+        filter: Filter::All,
+        start: Start::FromStart,
+    };
+    let told = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let sink = told.clone();
+    let mut c = FeedConsumer::connect_reporting(
+        &config,
+        Arc::new(move |r: &kifu_nats::Retry<'_>| sink.lock().unwrap().push(r.to_string())),
+    )
+    .await
+    .unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..10 {
+        let d = c.next_until_caught_up().await.unwrap().unwrap();
+        assert!(seen.insert(d.record.hash()));
+    }
+    let mut node = None;
+    for _ in 0..20 {
+        match tokio::time::timeout(Duration::from_secs(10), c.placement()).await {
+            Ok(Ok(Some(n))) => {
+                node = Some(n);
+                break;
+            }
+            _ => tokio::time::sleep(Duration::from_millis(250)).await,
+        }
+    }
+    let node = node.expect("a consumer of a cluster has a leader");
+    let i: usize = node.trim_start_matches('n').parse().unwrap();
+    cluster.kill(i);
+    let deadline = Instant::now() + Duration::from_secs(150);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let next = tokio::time::timeout(left, c.next_until_caught_up())
+            .await
+            .unwrap_or_else(|_| {
+                panic!(
+                    "read {} of {total} after losing {node}; told: {:?}",
+                    seen.len(),
+                    told.lock().unwrap()
+                )
+            })
+            .unwrap();
+        match next {
+            Some(d) => assert!(seen.insert(d.record.hash()), "read twice"),
+            None => break,
+        }
+    }
+    assert_eq!(seen.len() as u64, total, "told: {:?}", told.lock().unwrap());
+    assert!(
+        !told.lock().unwrap().is_empty(),
+        "the lost node was noticed and told"
+    );
+    let (tx, h) = v.publisher.take().unwrap();
+    let _ = tx.send(());
+    let _ = tokio::time::timeout(Duration::from_secs(30), h).await;
+}

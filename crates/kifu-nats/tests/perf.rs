@@ -8,7 +8,7 @@
 //! publish throughput of a backlog, append-to-consumer latency at a steady
 //! rate, and durable append throughput with and without a publisher running.
 //! Nothing is asserted about time; the figures are printed.
-//! `KIFU_PERF_ONLY=publish|latency|cost` runs one part;
+//! `KIFU_PERF_ONLY=history|publish|latency|cost` runs one part;
 //! `KIFU_PERF_NATS_DIR=/dev/shm` keeps the cluster's data off the disk.
 
 mod support;
@@ -186,6 +186,40 @@ async fn nats_figures() {
     let cast = Cast::new();
     let only = std::env::var("KIFU_PERF_ONLY").ok();
     let run = |part: &str| only.as_deref().is_none_or(|o| o == part);
+
+    // 0. A game's history read from the stream's leader, one request per
+    //    record (what the mirror and a consumer do for a record whose
+    //    predecessors they did not read): a classical game of 550 events.
+    if run("history") {
+        let store = Arc::new(Store::open(&t.path().join("history")).unwrap());
+        let game = chains(&cast, "history", 1, 549).remove(0);
+        store.append_batch(game.clone()).unwrap();
+        let (status, stop, h) = start_publisher(store.clone(), &url, "PERF0");
+        while status.next_cursor.load(Ordering::Relaxed) < game.len() as u64 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let client = kifu_nats::connect(&url, "perf").await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        let stream = js.get_stream("PERF0").await.unwrap();
+        let id = game[0].hash();
+        for round in 1..=3 {
+            let start = Instant::now();
+            let got = kifu_nats::consumer::game_history(&stream, &id, u64::MAX, &|_| {})
+                .await
+                .unwrap();
+            let el = start.elapsed();
+            assert_eq!(got.len(), game.len());
+            println!(
+                "game history from the stream leader (round {round}): {} records in {:.1} ms = {:.0} records/s (3 nodes, R3)",
+                got.len(),
+                el.as_secs_f64() * 1e3,
+                got.len() as f64 / el.as_secs_f64()
+            );
+        }
+        let _ = stop.send(());
+        h.await.unwrap();
+        delete_stream(&url, "PERF0").await;
+    }
 
     // 1. Publish throughput of a backlog of 200 games x 100 events: as a
     //    venue's feed interleaves its boards, and game after game (an

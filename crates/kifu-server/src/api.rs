@@ -500,10 +500,31 @@ pub async fn store_verify(
     .await
 }
 
-/// `GET /healthz`.
-pub async fn healthz(State(app): State<Arc<App>>) -> Json<Value> {
+/// `GET /healthz`: 200 `{"status": "ok", ...}`, or 503 with `"status":
+/// "degraded"` while a duty beside serving (publishing to NATS) fails; each
+/// duty's state is under its name.
+pub async fn healthz(State(app): State<Arc<App>>) -> Response {
     let published = *app.ingest.published().borrow();
-    Json(json!({"status": "ok", "next_cursor": published}))
+    let mut body = json!({"status": "ok", "next_cursor": published});
+    let outlets = app.outlets.read().map(|o| o.clone()).unwrap_or_default();
+    let mut ok = true;
+    for o in outlets {
+        let h = o.health();
+        ok &= h.ok;
+        body[o.name()] = h.detail;
+    }
+    if ok {
+        Json(body).into_response()
+    } else {
+        body["status"] = json!("degraded");
+        (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
+    }
+}
+
+/// `GET /livez`: 200 `{"status": "alive"}` for as long as the server
+/// answers (a liveness check that a failing duty does not fail).
+pub async fn livez() -> Json<Value> {
+    Json(json!({"status": "alive"}))
 }
 
 /// `GET /metrics`: Prometheus text.
@@ -515,7 +536,12 @@ pub async fn metrics(State(app): State<Arc<App>>) -> Response {
                 "# HELP kifu_staged_records Records the batch writer has staged, not yet settled into their games' runs.\n# TYPE kifu_staged_records gauge\nkifu_staged_records {}\n",
                 app.store.staged_records()
             )
-            + &crate::tlog_api::render_metrics(&app),
+            + &crate::tlog_api::render_metrics(&app)
+            + &app
+                .outlets
+                .read()
+                .map(|o| o.iter().map(|o| o.metrics()).collect::<String>())
+                .unwrap_or_default(),
     )
         .into_response()
 }

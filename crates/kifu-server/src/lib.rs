@@ -23,6 +23,7 @@ pub mod feed;
 pub mod ingest;
 pub mod marker;
 pub mod metrics;
+pub mod outlet;
 pub mod page;
 pub mod tlog_api;
 pub mod web;
@@ -48,6 +49,7 @@ pub use crate::conn::ConnLimits;
 pub use crate::error::ApiError;
 pub use crate::ingest::{Ingest, IngestError};
 pub use crate::metrics::Metrics;
+pub use crate::outlet::{Outlet, OutletHealth};
 
 /// Turns a game's records into SGF text, or says why it cannot.
 pub type SgfExport = Arc<dyn Fn(&[Record]) -> Result<String, String> + Send + Sync>;
@@ -97,6 +99,8 @@ pub struct App {
     pub tlog: tlog_api::LogFace,
     /// Who may create games ([`creation`]).
     pub creation: creation::Creation,
+    /// Duties beside serving, reporting to `/healthz` and `/metrics`.
+    pub outlets: std::sync::RwLock<Vec<Arc<dyn Outlet>>>,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
 }
@@ -199,6 +203,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/archive", get(api::store_archive))
         .route("/verify", get(api::store_verify))
         .route("/healthz", get(api::healthz))
+        .route("/livez", get(api::livez))
         .route("/metrics", get(api::metrics))
         .merge(tlog_api::routes())
         .layer(axum::middleware::from_fn_with_state(limit, timeout));
@@ -249,6 +254,7 @@ impl Server {
                 shutdown,
                 tlog,
                 creation: Default::default(),
+                outlets: Default::default(),
                 summaries: Default::default(),
                 lines: Default::default(),
             }),
@@ -270,6 +276,13 @@ impl Server {
             app.creation = creation;
         }
         self
+    }
+
+    /// Adds a duty beside serving (a publisher) to `/healthz` and `/metrics`.
+    pub fn add_outlet(&self, outlet: Arc<dyn Outlet>) {
+        if let Ok(mut o) = self.app.outlets.write() {
+            o.push(outlet);
+        }
     }
 
     /// The shared state (for in-process use and tests).
