@@ -33,6 +33,8 @@ web_files![
     "replay.html",
     "replay.css",
     "replay.js",
+    "blake3.js",
+    "record.js",
 ];
 
 /// The embedded file named `name`, if there is one.
