@@ -55,6 +55,8 @@ mod irregular;
 mod moves;
 mod notation;
 mod pairing;
+pub mod preview;
+pub mod seat;
 pub mod record;
 pub mod renju;
 mod renju_input;

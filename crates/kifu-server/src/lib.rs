@@ -16,12 +16,14 @@
 
 pub mod api;
 pub mod conn;
+pub mod device;
 pub mod error;
 pub mod feed;
 pub mod ingest;
 pub mod marker;
 pub mod metrics;
 pub mod page;
+pub mod preview;
 pub mod tlog_api;
 pub mod web;
 pub mod whole;
@@ -93,6 +95,8 @@ pub struct App {
     pub shutdown: watch::Receiver<bool>,
     /// The transparency log's checkpoint signer and counters.
     pub tlog: tlog_api::LogFace,
+    /// Devices asking for seats (not ledger events).
+    pub devices: device::Devices,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
 }
@@ -184,6 +188,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games/{id}/sgf", get(api::sgf))
         .route("/games/{id}/archive", get(api::game_archive))
         .route("/games/{id}/verify", get(api::game_verify))
+        .route("/games/{id}/preview", post(preview::preview))
+        .route("/devices", get(device::list).post(device::request))
+        .route("/devices/{id}", get(device::one))
         .route("/archive", get(api::store_archive))
         .route("/verify", get(api::store_verify))
         .route("/healthz", get(api::healthz))
@@ -226,6 +233,7 @@ impl Server {
         let metrics = Arc::new(Metrics::default());
         let ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
         let (stop, shutdown) = watch::channel(false);
+        let devices = device::Devices::open(store.path())?;
         Ok(Server {
             app: Arc::new(App {
                 store,
@@ -235,6 +243,7 @@ impl Server {
                 sgf,
                 shutdown,
                 tlog,
+                devices,
                 summaries: Default::default(),
                 lines: Default::default(),
             }),
