@@ -191,6 +191,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games/{id}/preview", post(preview::preview))
         .route("/devices", get(device::list).post(device::request))
         .route("/devices/{id}", get(device::one))
+        .route("/play", get(page::board))
+        .route("/play/{id}", get(page::board))
         .route("/archive", get(api::store_archive))
         .route("/verify", get(api::store_verify))
         .route("/healthz", get(api::healthz))

@@ -20,3 +20,9 @@ pub fn wants_html(headers: &HeaderMap) -> bool {
 pub async fn page() -> Response {
     crate::web::serve("replay.html")
 }
+
+/// The board device's page (`/play`, `/play/{game}`): the script decides
+/// between asking for a seat and the game.
+pub async fn board() -> Response {
+    crate::web::serve("board.html")
+}

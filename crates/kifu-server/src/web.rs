@@ -35,6 +35,9 @@ web_files![
     "replay.js",
     "blake3.js",
     "record.js",
+    "board.html",
+    "board.css",
+    "board.js",
 ];
 
 /// The embedded file named `name`, if there is one.
