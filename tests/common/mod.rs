@@ -72,3 +72,6 @@ pub fn peers_required() -> bool {
 mod served;
 #[allow(unused_imports)]
 pub use served::{wait_bounded, Served, SERVER_WAIT};
+
+#[path = "browser.rs"]
+pub mod browser;

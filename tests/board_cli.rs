@@ -1,0 +1,500 @@
+//! Signing at the board: devices ask `kifu serve` for seats, the referee
+//! enrols them with `kifu new-game --device-request`, and the board page
+//! (`/play`) signs every stone, press and claim with the device's own
+//! Ed25519 key, in headless Chromium (one browser context per device). The
+//! game then verifies with `kifu verify` and with the independent verifier
+//! written from `docs/FORMAT.md`. Also: the draft preview, the enrolment's
+//! refusals, a stale device, a tampered page and a stranger's device.
+//!
+//! Without Chromium the page tests say so and pass, unless
+//! `KIFU_REQUIRE_PEERS=1`.
+
+mod common;
+use common::browser::{browser_or_skip, Browser};
+use common::*;
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+fn get(url: &str) -> Value {
+    ureq::get(url)
+        .call()
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+        .into_json()
+        .expect("JSON")
+}
+
+/// POSTs JSON; the status and the answer (errors included).
+fn post(url: &str, body: &Value) -> (u16, Value) {
+    match ureq::post(url).send_json(body.clone()) {
+        Ok(r) => (r.status(), r.into_json().expect("JSON")),
+        Err(ureq::Error::Status(s, r)) => (s, r.into_json().expect("JSON")),
+        Err(e) => panic!("POST {url}: {e}"),
+    }
+}
+
+/// `kifu keygen NAME --json` in `dir`: the public key in hex.
+fn keygen(dir: &Path, name: &str) -> String {
+    let o = kifu()
+        .arg("keygen")
+        .arg(dir.join(name))
+        .arg("--json")
+        .output()
+        .expect("kifu runs");
+    let v: Value = serde_json::from_str(&ok(&o)).expect("JSON");
+    v["public_key"].as_str().expect("a key").to_string()
+}
+
+fn kifu_at(url: &str, args: &[&str]) -> std::process::Output {
+    kifu()
+        .arg("--server")
+        .arg(url)
+        .args(args)
+        .output()
+        .expect("kifu runs")
+}
+
+#[test]
+fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let black = keygen(dir.path(), "black");
+    let white = keygen(dir.path(), "white");
+    keygen(dir.path(), "ref");
+    let seat = |key: &str, role: &str, name: &str, board: u32| {
+        json!({"key": key, "role": role, "name": name, "tournament": "Open", "round": 2, "board": board})
+    };
+    let (s, b) = post(&format!("{url}/devices"), &seat(&black, "black", "Ann", 7));
+    assert_eq!(s, 201, "{b}");
+    assert_eq!(b["status"], "pending");
+    assert_eq!(b["seat"], "Black at Open, round 2, board 7");
+    let fp = b["fingerprint"].as_str().unwrap().to_string();
+    assert_eq!(fp.len(), 24, "{fp}");
+    // The same request again is the same request.
+    let (s, again) = post(&format!("{url}/devices"), &seat(&black, "black", "Ann", 7));
+    assert_eq!((s, &again["id"]), (200, &b["id"]));
+    let (s, w) = post(&format!("{url}/devices"), &seat(&white, "white", "Bob", 7));
+    assert_eq!(s, 201, "{w}");
+    // Refused, and told why: a key that is no key, a seat that is no seat.
+    let (s, e) = post(&format!("{url}/devices"), &json!({"key": "00", "role": "black", "name": "X"}));
+    assert_eq!(s, 400);
+    assert!(e["error"]["message"].as_str().unwrap().contains("public key"), "{e}");
+    let stranger = keygen(dir.path(), "stranger");
+    let (s, e) = post(&format!("{url}/devices"), &seat(&stranger, "referee", "Eve", 7));
+    assert_eq!(s, 400);
+    assert!(e["error"]["message"].as_str().unwrap().contains("black, white or recorder"), "{e}");
+    let (s, e) = post(&format!("{url}/devices"), &seat(&stranger, "white", " ", 7));
+    assert_eq!(s, 400, "{e}");
+
+    // The referee lists them with the fingerprints the devices show.
+    let listed = ok(&kifu_at(&url, &["devices", "--pending"]));
+    assert!(listed.contains(&fp) && listed.contains("Bob"), "{listed}");
+
+    // A request for another board is not enrolled in this game.
+    let (_, other) = post(&format!("{url}/devices"), &seat(&stranger, "white", "Eve", 8));
+    let other_id = other["id"].as_str().unwrap();
+    let ref_pub = dir.path().join("ref.pub");
+    let ref_key = dir.path().join("ref.key");
+    let referee = format!("Ref={}", ref_pub.display());
+    let base = [
+        "new-game", "--key", ref_key.to_str().unwrap(), "--referee", &referee, "--size", "9",
+        "--time", "fischer:10m+10s", "--tournament", "Open", "--round", "2", "--board", "7",
+    ];
+    let mut wrong = base.to_vec();
+    wrong.extend(["--device-request", b["id"].as_str().unwrap(), "--device-request", other_id]);
+    let o = kifu_at(&url, &wrong);
+    assert!(!o.status.success());
+    assert!(err(&o).contains("board 8"), "{}", err(&o));
+    assert!(get(&format!("{url}/games"))["games"].as_array().unwrap().is_empty());
+
+    let mut args = base.to_vec();
+    args.extend(["--device-request", b["id"].as_str().unwrap(), "--device-request", w["id"].as_str().unwrap(), "--json"]);
+    let o = kifu_at(&url, &args);
+    let made: Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert!(err(&o).contains(&fp), "the referee sees the fingerprint: {}", err(&o));
+    let game = made["game"].as_str().unwrap().to_string();
+    // The device learns its game, with its seat.
+    let mine = get(&format!("{url}/devices/{}", b["id"].as_str().unwrap()));
+    assert_eq!(mine["status"], "enrolled");
+    assert_eq!(mine["games"][0]["game"], game.as_str());
+    assert_eq!(mine["games"][0]["roles"], json!(["black"]));
+    let pending = get(&format!("{url}/devices?pending=1"));
+    let ids: Vec<&str> = pending["requests"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, vec![other_id]);
+    // The requests outlive the server.
+    drop(server);
+    let listed = ok(&run(&data, &["devices", "--json"]));
+    let v: Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(v["requests"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn a_draft_is_previewed_with_the_clause_and_nothing_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    keygen(dir.path(), "ref");
+    let black = keygen(dir.path(), "b");
+    let white = keygen(dir.path(), "w");
+    let p = |n: &str| format!("{n}={}", dir.path().join(format!("{}.pub", n.to_lowercase().chars().next().unwrap())).display());
+    let o = kifu_at(&url, &[
+        "new-game", "--key", dir.path().join("ref.key").to_str().unwrap(),
+        "--referee", &format!("Ref={}", dir.path().join("ref.pub").display()),
+        "--black", &p("B"), "--white", &p("W"), "--size", "9", "--time", "fischer:10m+10s",
+    ]);
+    let game = ok(&o).trim().to_string();
+    let append = |key: &str, body: Value| {
+        let o = kifu()
+            .args(["--server", &url, "append", &game, "--key"])
+            .arg(dir.path().join(key))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().unwrap().write_all(body.to_string().as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        ok(&o);
+    };
+    let stone = |c: &str, x: u8, y: u8| json!({"stone_placed": {"player": c, "stone": c, "point": {"x": x, "y": y}}});
+    append("ref.key", json!({"clock_started": {"running": "black"}}));
+    append("b.key", stone("black", 1, 0));
+    append("b.key", json!({"clock_pressed": {"player": "black"}}));
+    append("w.key", stone("white", 4, 4));
+    append("w.key", json!({"clock_pressed": {"player": "white"}}));
+    append("b.key", stone("black", 0, 1));
+    append("b.key", json!({"clock_pressed": {"player": "black"}}));
+    let head = get(&format!("{url}/games/{game}/head"));
+    // White's self-capture in the corner: illegal under LGC 2023, with the clause.
+    let (s, v) = post(&format!("{url}/games/{game}/preview"), &json!({"body": stone("white", 0, 0), "signer": white}));
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["illegal_move"], true, "{v}");
+    assert_eq!(v["seq"], head["seq"].as_u64().unwrap() + 1);
+    assert!(v["refused"].is_null());
+    let c = &v["consequences"][0];
+    assert!(c["what"].as_str().unwrap().contains("self-capture"), "{c}");
+    assert!(c["rule"].as_str().unwrap().contains("LGC 2023"), "{c}");
+    assert!(c["quote"].is_string(), "{c}");
+    // A legal move is not illegal; a move signed for the opponent is refused.
+    let (_, legal) = post(&format!("{url}/games/{game}/preview"), &json!({"body": stone("white", 5, 5), "signer": white}));
+    assert_eq!(legal["illegal_move"], false, "{legal}");
+    let (_, theirs) = post(&format!("{url}/games/{game}/preview"), &json!({"body": stone("white", 5, 5), "signer": black}));
+    assert!(theirs["refused"].as_str().unwrap().contains("only the player concerned"), "{theirs}");
+    // Bad drafts say why.
+    let (s, e) = post(&format!("{url}/games/{game}/preview"), &json!({"body": {"nothing": {}}, "signer": white}));
+    assert_eq!(s, 400, "{e}");
+    // Nothing was stored.
+    assert_eq!(get(&format!("{url}/games/{game}/head")), head);
+}
+
+// ---------------------------------------------------------------- pages
+
+/// The page's device asks for a seat; the fingerprint it shows.
+fn ask_for_seat(b: &mut Browser, url: &str, role: &str, name: &str, board: u32) -> String {
+    b.goto(&format!("{url}/play"));
+    b.wait_for("the seat form", "!!document.getElementById('ask')");
+    b.eval(&format!(
+        "(() => {{ const v = (id, x) => document.getElementById(id).value = x; v('role', {role:?}); v('name', {name:?}); v('tournament', 'Open'); v('round', '1'); v('board', '{board}'); return true; }})()"
+    ));
+    b.click("#ask");
+    b.wait_for("the request", "!!document.getElementById('waiting')");
+    b.text("#fingerprint")
+}
+
+/// Waits until the page has drawn the game at event `seq` or later.
+fn at_seq(b: &mut Browser, seq: u64) {
+    b.wait_for(
+        &format!("event {seq}"),
+        &format!("Number((document.getElementById('main') || {{dataset: {{}}}}).dataset.lastSeq) >= {seq}"),
+    );
+}
+
+fn tap(b: &mut Browser, x: u8, y: u8) {
+    b.click(&format!("rect.hit[data-x=\"{x}\"][data-y=\"{y}\"]"));
+}
+
+/// Waits until a message containing `what` is shown.
+fn message(b: &mut Browser, what: &str) {
+    b.wait_for(
+        &format!("a message with {what:?}"),
+        &format!("[...document.querySelectorAll('#messages p')].some(p => p.textContent.includes({what:?}))"),
+    );
+}
+
+/// Signs `body` in the current page with the referee's PEM key, with the
+/// record library, and submits it; the server's answer.
+fn referee_signs(b: &mut Browser, pem: &str, public: &str, game: &str, body: Value) -> Value {
+    b.eval(&format!(
+        r#"(async () => {{
+            const rec = await import('/web/record.js');
+            const key = await rec.importPkcs8Pem({pem:?});
+            const h = await (await fetch('/games/{game}/head')).json();
+            const s = await rec.signEvent(key, {{ chain: '{game}', seq: h.seq + 1, prev_hash: h.hash, at_ms: Date.now(), signer: '{public}', body: {body} }});
+            const r = await fetch('/records', {{ method: 'POST', headers: {{ 'Content-Type': 'application/json' }}, body: JSON.stringify({{ records: [s.hex] }}) }});
+            return await r.json();
+        }})()"#
+    ))
+}
+
+fn records(url: &str, game: &str) -> Vec<Value> {
+    get(&format!("{url}/games/{game}/records"))["records"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn kind_of(r: &Value) -> String {
+    r["body"]
+        .as_object()
+        .and_then(|o| o.keys().next().cloned())
+        .unwrap_or_default()
+}
+
+/// The game's archive verifies with `kifu verify` and with the independent
+/// verifier of `docs/FORMAT.md` (when python3 has blake3 and cryptography).
+fn verifies_everywhere(dir: &Path, url: &str, game: &str) {
+    let bytes = {
+        let mut v = Vec::new();
+        use std::io::Read;
+        ureq::get(&format!("{url}/games/{game}/archive")).call().unwrap().into_reader().read_to_end(&mut v).unwrap();
+        v
+    };
+    let file = dir.join("game.kifu");
+    std::fs::write(&file, bytes).unwrap();
+    let o = kifu().arg("verify").arg(&file).arg("--json").output().unwrap();
+    let report: Value = serde_json::from_str(&ok(&o)).expect("JSON");
+    assert_eq!(report["ok"], true, "{report}");
+    let python = Command::new("python3").args(["-c", "import blake3, cryptography"]).output().map(|o| o.status.success()).unwrap_or(false);
+    if !python {
+        assert!(!peers_required(), "python3 with blake3 and cryptography is required (KIFU_REQUIRE_PEERS=1)");
+        eprintln!("skipped the independent verifier: python3 with blake3 and cryptography is absent");
+        return;
+    }
+    let o = Command::new("python3").arg(workspace().join("tests/peers/format_verifier.py")).arg(&file).output().unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("verifier: {}", String::from_utf8_lossy(&o.stderr)));
+    assert!(o.status.success() && v["ok"] == json!(true), "the independent verifier disagrees: {v}");
+}
+
+#[test]
+fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
+    let Some(program) = browser_or_skip("the board page test") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let ref_pub = keygen(dir.path(), "ref");
+    let ref_pem = std::fs::read_to_string(dir.path().join("ref.key")).unwrap();
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    let black = b.new_context(1024, 768);
+    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
+    let white = b.new_context(1024, 768);
+    let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 1);
+    assert_ne!(fp_black, fp_white);
+    // The referee compares the fingerprints and enrols both devices.
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let by_fp = |fp: &str| {
+        listed["requests"].as_array().unwrap().iter().find(|r| r["fingerprint"] == fp).cloned().expect("listed with the page's fingerprint")
+    };
+    let (rb, rw) = (by_fp(&fp_black), by_fp(&fp_white));
+    let ref_key = dir.path().join("ref.key");
+    let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
+    let made: Value = serde_json::from_str(&ok(&kifu_at(&url, &[
+        "new-game", "--key", ref_key.to_str().unwrap(), "--referee", &referee_arg, "--size", "9",
+        "--time", "fischer:10m+10s", "--tournament", "Open", "--round", "1", "--board", "1",
+        "--device-request", rb["id"].as_str().unwrap(), "--device-request", rw["id"].as_str().unwrap(), "--json",
+    ]))).unwrap();
+    let game = made["game"].as_str().unwrap().to_string();
+    for s in [&black, &white] {
+        b.switch(s);
+        b.wait_for("the game", "!!document.getElementById('press')");
+        assert!(b.eval("location.pathname").as_str().unwrap().ends_with(&game));
+    }
+    // The referee's device: a third context holding the referee's key.
+    let referee = b.new_context(800, 600);
+    b.goto(&format!("{url}/web/board.css"));
+    let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_started": {"running": "black"}}));
+    assert_eq!(r["accepted"], 1, "{r}");
+
+    let play = |b: &mut Browser, s: &str, seq: u64, x: u8, y: u8| {
+        b.switch(s);
+        at_seq(b, seq);
+        tap(b, x, y);
+        at_seq(b, seq + 1);
+        b.click("#press");
+        at_seq(b, seq + 2);
+    };
+    play(&mut b, &black, 1, 1, 0);
+    play(&mut b, &white, 3, 4, 4);
+    play(&mut b, &black, 5, 0, 1);
+    // White's self-capture: the page says why, with the clause, and records
+    // it only once White confirms.
+    b.switch(&white);
+    at_seq(&mut b, 7);
+    tap(&mut b, 0, 0);
+    b.wait_for("the illegal-move dialog", "document.getElementById('confirm').open");
+    let why = b.text("#confirm-body");
+    assert!(why.contains("self-capture") && why.contains("LGC 2023"), "{why}");
+    b.click("#confirm-cancel");
+    message(&mut b, "not played");
+    tap(&mut b, 0, 0);
+    b.wait_for("the illegal-move dialog", "document.getElementById('confirm').open");
+    b.click("#confirm-ok");
+    at_seq(&mut b, 8);
+    b.click("#press");
+    at_seq(&mut b, 9);
+    // Black points it out.
+    b.switch(&black);
+    at_seq(&mut b, 9);
+    b.click("#illegal");
+    at_seq(&mut b, 10);
+    message(&mut b, "recorded at event 10");
+    // Black calls the referee: the clocks stop, on both devices.
+    b.click("#call-referee");
+    at_seq(&mut b, 11);
+    b.wait_for("the clocks stopped", "document.getElementById('paused').textContent.length > 0");
+    b.switch(&white);
+    at_seq(&mut b, 11);
+    b.wait_for("the clocks stopped", "document.getElementById('paused').textContent.length > 0");
+    let state = get(&format!("{url}/games/{game}/state"));
+    assert!(state["state"]["clock"]["paused"].is_string(), "{}", state["state"]["clock"]);
+    let to_move = state["state"]["to_move"].as_str().unwrap_or("black").to_string();
+    b.switch(&referee);
+    let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_resumed": {"running": to_move}}));
+    assert_eq!(r["accepted"], 1, "{r}");
+    // Passes with pass stones, each completed by a press.
+    let (first, second) = if to_move == "black" { (&black, &white) } else { (&white, &black) };
+    let mut seq = 12;
+    for s in [first, second] {
+        b.switch(s);
+        at_seq(&mut b, seq);
+        let label = b.text("#pass");
+        assert!(label.contains("pass stone"), "{label}");
+        b.click("#pass");
+        at_seq(&mut b, seq + 1);
+        b.click("#press");
+        at_seq(&mut b, seq + 2);
+        seq += 2;
+    }
+    // Dead stones agreed (none), then both result sheets signed.
+    for s in [&black, &white] {
+        b.switch(s);
+        at_seq(&mut b, seq);
+        b.click("#dead");
+        b.click("#dead");
+        seq += 1;
+        at_seq(&mut b, seq);
+    }
+    for s in [&black, &white] {
+        b.switch(s);
+        at_seq(&mut b, seq);
+        b.click("#sign-sheet");
+        seq += 1;
+        at_seq(&mut b, seq);
+    }
+    let shot = b.screenshot();
+    assert!(shot.starts_with(b"\x89PNG"));
+
+    // Every stone, pass and press was signed by the player's own device.
+    let keys = [(rb["key"].as_str().unwrap().to_string(), "black"), (rw["key"].as_str().unwrap().to_string(), "white")];
+    let recs = records(&url, &game);
+    let mut counted = 0;
+    for r in &recs {
+        let kind = kind_of(r);
+        if ["stone_placed", "clock_pressed", "pass", "result_sheet_signed", "status_agreed"].contains(&kind.as_str()) {
+            let signer = r["signer"].as_str().unwrap();
+            let body = &r["body"][kind.as_str()];
+            let seat = keys.iter().find(|(k, _)| k == signer).map(|(_, c)| *c).unwrap_or_else(|| panic!("{kind} signed by {signer}, not a device"));
+            if let Some(p) = body["player"].as_str() {
+                assert_eq!(p, seat, "{r}");
+            }
+            counted += 1;
+        }
+    }
+    assert!(counted >= 16, "{counted} records by the devices");
+    let kinds: Vec<String> = recs.iter().map(kind_of).collect();
+    for k in ["illegal_move_noticed", "referee_called", "clock_resumed", "pass", "status_agreed", "result_sheet_signed"] {
+        assert!(kinds.iter().any(|x| x == k), "no {k} in {kinds:?}");
+    }
+    let sheets: Vec<&Value> = recs.iter().filter(|r| kind_of(r) == "result_sheet_signed").collect();
+    assert_eq!(sheets.len(), 2);
+    verifies_everywhere(dir.path(), &url, &game);
+    std::fs::create_dir_all(workspace().join("target/artifacts")).ok();
+    std::fs::write(workspace().join("target/artifacts/board-go.png"), shot).ok();
+}
+
+#[test]
+fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
+    let Some(program) = browser_or_skip("the board page test") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let ref_pub = keygen(dir.path(), "ref");
+    let ref_pem = std::fs::read_to_string(dir.path().join("ref.key")).unwrap();
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    let black = b.new_context(1024, 768);
+    // Black's device hears nothing live: it is a step behind when it acts.
+    b.call("Network.enable", json!({}), true);
+    b.call("Network.setBlockedURLs", json!({"urls": ["*/feed/stream*"]}), true);
+    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
+    let white = keygen(dir.path(), "white");
+    let (_, rw) = post(&format!("{url}/devices"), &json!({"key": white, "role": "white", "name": "Bob"}));
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let rb = listed["requests"].as_array().unwrap().iter().find(|r| r["fingerprint"] == fp_black.as_str()).unwrap().clone();
+    let ref_key = dir.path().join("ref.key");
+    let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
+    let game = ok(&kifu_at(&url, &[
+        "new-game", "--key", ref_key.to_str().unwrap(), "--referee", &referee_arg, "--size", "9",
+        "--device-request", rb["id"].as_str().unwrap(), "--device-request", rw["id"].as_str().unwrap(),
+    ])).trim().to_string();
+    b.wait_for("the game", "!!document.getElementById('press')");
+    at_seq(&mut b, 0);
+    // The referee starts the clock; Black's page has not heard of it.
+    let referee = b.new_context(800, 600);
+    b.goto(&format!("{url}/web/board.css"));
+    let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_started": {"running": "black"}}));
+    assert_eq!(r["accepted"], 1, "{r}");
+    // A stale device: its record at the taken place is refused, it rebuilds
+    // from the new head, and its next record follows it: no fork.
+    b.switch(&black);
+    tap(&mut b, 2, 2);
+    message(&mut b, "another record was accepted at that place first");
+    at_seq(&mut b, 1);
+    tap(&mut b, 2, 2);
+    message(&mut b, "recorded at event 2");
+    let recs = records(&url, &game);
+    assert_eq!(recs.len(), 3);
+    // A tampered page: Black's own key signing White's move is refused.
+    let r = b.eval(&format!(
+        r#"(async () => {{
+            const rec = await import('/web/record.js');
+            const db = await new Promise((ok, no) => {{ const r = indexedDB.open('kifu-board', 1); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
+            const pair = await new Promise((ok) => {{ const r = db.transaction('kv').objectStore('kv').get('keypair'); r.onsuccess = () => ok(r.result); }});
+            const pub = rec.toHex(await rec.publicKeyBytes(pair.publicKey));
+            const h = await (await fetch('/games/{game}/head')).json();
+            const s = await rec.signEvent(pair.privateKey, {{ chain: '{game}', seq: h.seq + 1, prev_hash: h.hash, at_ms: Date.now(), signer: pub, body: {{ stone_placed: {{ player: 'white', stone: 'white', point: {{ x: 3, y: 3 }} }} }} }});
+            const r = await fetch('/records', {{ method: 'POST', headers: {{ 'Content-Type': 'application/json' }}, body: JSON.stringify({{ records: [s.hex] }}) }});
+            return {{ status: r.status, body: await r.json() }};
+        }})()"#
+    ));
+    assert_eq!(r["status"], 403, "{r}");
+    assert_eq!(r["body"]["error"]["code"], "role_refused", "{r}");
+    // Nor can it claim another key: the signature would not verify.
+    // A device not on the roster: the page says so, and signs nothing.
+    b.switch(&referee);
+    b.goto(&format!("{url}/play/{game}"));
+    b.wait_for("the refusal", "!!document.getElementById('not-on-roster')");
+    let said = b.text("#not-on-roster");
+    assert!(said.contains("not on this game's roster"), "{said}");
+    assert_eq!(records(&url, &game).len(), 3);
+    verifies_everywhere(dir.path(), &url, &game);
+    drop(server);
+}

@@ -1,0 +1,285 @@
+//! Headless Chromium driven over the DevTools protocol, for the page
+//! tests: one `chromium --remote-debugging-pipe` process (the protocol's
+//! JSON messages, each ended by a NUL byte, on two named pipes), one page
+//! per browser context (`Target.createBrowserContext`: each context has its
+//! own storage, as separate devices would). Every wait is bounded; the
+//! browser is closed when the value is dropped.
+#![allow(dead_code)]
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+use super::{peers_required, wait_bounded};
+
+/// Longest wait for anything the browser or the server does.
+pub const WAIT: Duration = Duration::from_secs(30);
+
+pub fn chromium() -> Option<&'static str> {
+    ["chromium", "chromium-browser"].into_iter().find(|c| {
+        Command::new(c)
+            .arg("--version")
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    })
+}
+
+/// The browser, or `None` (with the message) when the test is to be skipped.
+pub fn browser_or_skip(what: &str) -> Option<&'static str> {
+    let b = chromium();
+    if b.is_none() {
+        assert!(
+            !peers_required(),
+            "chromium is required (KIFU_REQUIRE_PEERS=1)"
+        );
+        eprintln!("skipping {what}: chromium is not installed");
+    }
+    b
+}
+
+/// One headless Chromium, one page, driven over the DevTools protocol.
+pub struct Browser {
+    child: Child,
+    to: File,
+    from: mpsc::Receiver<Value>,
+    next_id: u64,
+    session: String,
+}
+
+impl Browser {
+    pub fn start(program: &str, dir: &Path) -> Browser {
+        std::fs::create_dir_all(dir).expect("browser dir");
+        let (pipe_in, pipe_out) = (dir.join("cdp-in"), dir.join("cdp-out"));
+        for p in [&pipe_in, &pipe_out] {
+            let st = Command::new("mkfifo").arg(p).status().expect("mkfifo runs");
+            assert!(st.success(), "mkfifo {}", p.display());
+        }
+        // The protocol pipe is file descriptors 3 (commands in) and 4
+        // (answers out); the shell opens them on the named pipes, then
+        // becomes the browser (so the child's pid is the browser's).
+        let child = Command::new("bash")
+            .args([
+                "-c",
+                r#"exec "$0" --headless --no-sandbox --disable-gpu --no-first-run \
+                   --remote-debugging-pipe --user-data-dir="$3" --window-size=1280,800 \
+                   about:blank 3<"$1" 4>"$2""#,
+                program,
+            ])
+            .arg(&pipe_in)
+            .arg(&pipe_out)
+            .arg(dir.join("profile"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromium starts");
+        let to = OpenOptions::new()
+            .write(true)
+            .open(&pipe_in)
+            .expect("the command pipe opens");
+        let from = File::open(&pipe_out).expect("the answer pipe opens");
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(from);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match r.read_until(0, &mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        if buf.last() == Some(&0) {
+                            buf.pop();
+                        }
+                        if let Ok(v) = serde_json::from_slice::<Value>(&buf) {
+                            if tx.send(v).is_err() {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        let mut b = Browser {
+            child,
+            to,
+            from: rx,
+            next_id: 0,
+            session: String::new(),
+        };
+        let target = b.call("Target.createTarget", json!({"url": "about:blank"}), false);
+        let target = target["targetId"].as_str().expect("a target").to_string();
+        let attached = b.call(
+            "Target.attachToTarget",
+            json!({"targetId": target, "flatten": true}),
+            false,
+        );
+        b.session = attached["sessionId"]
+            .as_str()
+            .expect("a session")
+            .to_string();
+        b.call("Page.enable", json!({}), true);
+        b.size(1280, 800);
+        b
+    }
+
+    /// Sends one command and waits (bounded) for its answer.
+    pub fn call(&mut self, method: &str, params: Value, on_page: bool) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut msg = json!({"id": id, "method": method, "params": params});
+        if on_page {
+            msg["sessionId"] = Value::String(self.session.clone());
+        }
+        let mut bytes = serde_json::to_vec(&msg).expect("JSON");
+        bytes.push(0);
+        self.to
+            .write_all(&bytes)
+            .expect("the browser reads commands");
+        let deadline = Instant::now() + WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let m = self
+                .from
+                .recv_timeout(left)
+                .unwrap_or_else(|e| panic!("{method}: no answer from the browser: {e}"));
+            if m["id"].as_u64() == Some(id) {
+                assert!(m["error"].is_null(), "{method}: {}", m["error"]);
+                return m["result"].clone();
+            }
+        }
+    }
+
+    /// The value of a JavaScript expression in the page (promises awaited).
+    pub fn eval(&mut self, expr: &str) -> Value {
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expr, "returnByValue": true, "awaitPromise": true}),
+            true,
+        );
+        assert!(
+            r["exceptionDetails"].is_null(),
+            "{expr}: {}",
+            r["exceptionDetails"]
+        );
+        r["result"]["value"].clone()
+    }
+
+    /// Waits (bounded) until `expr` is true in the page.
+    pub fn wait_for(&mut self, what: &str, expr: &str) {
+        let start = Instant::now();
+        loop {
+            if self.eval(expr) == Value::Bool(true) {
+                return;
+            }
+            if start.elapsed() > WAIT {
+                let body = self.eval("document.body.innerText");
+                panic!("waited {WAIT:?} for {what}; the page shows:\n{body}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    pub fn goto(&mut self, url: &str) {
+        let r = self.call("Page.navigate", json!({"url": url}), true);
+        assert!(r["errorText"].is_null(), "{url}: {}", r["errorText"]);
+    }
+
+    /// Presses and releases a key, as a keyboard does.
+    pub fn key(&mut self, key: &str, code: u32) {
+        for kind in ["rawKeyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code}),
+                true,
+            );
+        }
+    }
+
+    pub fn size(&mut self, width: u32, height: u32) {
+        self.call(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": width, "height": height, "deviceScaleFactor": 1, "mobile": false}),
+            true,
+        );
+    }
+
+    /// Opens a page in a new browser context (its own cookies, storage and
+    /// IndexedDB, as another device's) and makes it the current page;
+    /// returns its session, for [`Browser::switch`].
+    pub fn new_context(&mut self, width: u32, height: u32) -> String {
+        let ctx = self.call("Target.createBrowserContext", json!({}), false);
+        let ctx = ctx["browserContextId"].as_str().expect("a context").to_string();
+        let target = self.call(
+            "Target.createTarget",
+            json!({"url": "about:blank", "browserContextId": ctx}),
+            false,
+        );
+        let target = target["targetId"].as_str().expect("a target").to_string();
+        let attached = self.call(
+            "Target.attachToTarget",
+            json!({"targetId": target, "flatten": true}),
+            false,
+        );
+        self.session = attached["sessionId"]
+            .as_str()
+            .expect("a session")
+            .to_string();
+        self.call("Page.enable", json!({}), true);
+        self.size(width, height);
+        self.session.clone()
+    }
+
+    /// Makes the page of `session` the current one.
+    pub fn switch(&mut self, session: &str) {
+        self.session = session.to_string();
+    }
+
+    /// Clicks the element `selector` of the current page (a script click:
+    /// the element's own handlers run as for a tap).
+    pub fn click(&mut self, selector: &str) {
+        let sel = serde_json::to_string(selector).expect("JSON");
+        self.wait_for(
+            &format!("{selector} to be enabled"),
+            &format!("(() => {{ const e = document.querySelector({sel}); return !!e && !e.disabled; }})()"),
+        );
+        self.eval(&format!(
+            "(() => {{ const e = document.querySelector({sel}); if (e.click) e.click(); else e.dispatchEvent(new MouseEvent('click', {{bubbles: true, cancelable: true}})); return true; }})()"
+        ));
+    }
+
+    /// The text of the element `selector` (empty when absent).
+    pub fn text(&mut self, selector: &str) -> String {
+        let sel = serde_json::to_string(selector).expect("JSON");
+        self.eval(&format!(
+            "(() => {{ const e = document.querySelector({sel}); return e ? e.textContent : \"\"; }})()"
+        ))
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+    }
+
+    pub fn screenshot(&mut self) -> Vec<u8> {
+        let r = self.call("Page.captureScreenshot", json!({"format": "png"}), true);
+        base64::engine::general_purpose::STANDARD
+            .decode(r["data"].as_str().expect("image data"))
+            .expect("base64")
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        // Closing asks the browser to end its own helper processes.
+        let _ = self
+            .to
+            .write_all(b"{\"id\":999999,\"method\":\"Browser.close\"}\0");
+        wait_bounded(&mut self.child, Duration::from_secs(10));
+    }
+}
+
