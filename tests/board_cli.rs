@@ -369,10 +369,17 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     b.switch(&referee);
     let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_resumed": {"running": to_move}}));
     assert_eq!(r["accepted"], 1, "{r}");
-    // Passes with pass stones, each completed by a press.
-    let (first, second) = if to_move == "black" { (&black, &white) } else { (&white, &black) };
+    // Passes with pass stones, each completed by a press, until play
+    // pauses after the passes in which White passes last (LGC 2023, "Ending
+    // the game", 3).
     let mut seq = 12;
-    for s in [first, second] {
+    for _ in 0..4 {
+        let st = get(&format!("{url}/games/{game}/state"));
+        if st["state"]["phase"]["phase"] == "status_assessment" {
+            break;
+        }
+        let mover = st["state"]["to_move"].as_str().unwrap_or("black");
+        let s = if mover == "black" { &black } else { &white };
         b.switch(s);
         at_seq(&mut b, seq);
         let label = b.text("#pass");
@@ -383,6 +390,8 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
         at_seq(&mut b, seq + 2);
         seq += 2;
     }
+    let st = get(&format!("{url}/games/{game}/state"));
+    assert_eq!(st["state"]["phase"]["phase"], "status_assessment", "{}", st["text"]);
     // Dead stones agreed (none), then both result sheets signed.
     for s in [&black, &white] {
         b.switch(s);
@@ -453,6 +462,7 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
     let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
     let game = ok(&kifu_at(&url, &[
         "new-game", "--key", ref_key.to_str().unwrap(), "--referee", &referee_arg, "--size", "9",
+        "--tournament", "Open", "--round", "1", "--board", "1",
         "--device-request", rb["id"].as_str().unwrap(), "--device-request", rw["id"].as_str().unwrap(),
     ])).trim().to_string();
     b.wait_for("the game", "!!document.getElementById('press')");

@@ -290,6 +290,7 @@ const isShared = () => G.roles.includes("recorder");
 // signs two different records at one place. A shared board device chains
 // its records on its own while the network is away.
 async function sign(body) {
+  G.queued = (await outboxAll()).filter((i) => i.game === G.game).length;
   if (G.queued > 0 && !isShared()) {
     say("waiting for the network: the last record is kept on this device and is sent as soon as the server answers; nothing else is signed until then", false);
     return null;
@@ -346,6 +347,8 @@ async function flush() {
         }
       }
       const left = (await outboxAll()).filter((i) => i.game === G.game);
+      G.queued = left.length;
+      setOnline(G.online, left.length);
       // Records after a refused one link to it and cannot be accepted:
       // they are dropped, and said so.
       if (stale || left.length) {
@@ -594,7 +597,8 @@ function draw(boardOnly) {
     return;
   }
   const btn = (label, id, f, enabled = true, cls) => $("button", { type: "button", id, class: cls, disabled: !enabled, onclick: f }, label);
-  const result = st.result_computed;
+  // The result the rules give so far, as the sheet states it.
+  const result = st.result_computed ? st.result_computed.result : null;
   const go = !renju;
   const running = G.clock && G.clock.running;
   const passStone = go && st.board_view && st.board_view.black_pass_stones !== undefined;
