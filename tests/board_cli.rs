@@ -65,9 +65,7 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
     let black = keygen(dir.path(), "black");
     let white = keygen(dir.path(), "white");
     keygen(dir.path(), "ref");
-    let seat = |key: &str, role: &str, name: &str, board: u32| {
-        json!({"key": key, "role": role, "name": name, "tournament": "Open", "round": 2, "board": board})
-    };
+    let seat = |key: &str, role: &str, name: &str, board: u32| json!({"key": key, "role": role, "name": name, "tournament": "Open", "round": 2, "board": board});
     let (s, b) = post(&format!("{url}/devices"), &seat(&black, "black", "Ann", 7));
     assert_eq!(s, 201, "{b}");
     assert_eq!(b["status"], "pending");
@@ -80,13 +78,31 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
     let (s, w) = post(&format!("{url}/devices"), &seat(&white, "white", "Bob", 7));
     assert_eq!(s, 201, "{w}");
     // Refused, and told why: a key that is no key, a seat that is no seat.
-    let (s, e) = post(&format!("{url}/devices"), &json!({"key": "00", "role": "black", "name": "X"}));
+    let (s, e) = post(
+        &format!("{url}/devices"),
+        &json!({"key": "00", "role": "black", "name": "X"}),
+    );
     assert_eq!(s, 400);
-    assert!(e["error"]["message"].as_str().unwrap().contains("public key"), "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("public key"),
+        "{e}"
+    );
     let stranger = keygen(dir.path(), "stranger");
-    let (s, e) = post(&format!("{url}/devices"), &seat(&stranger, "referee", "Eve", 7));
+    let (s, e) = post(
+        &format!("{url}/devices"),
+        &seat(&stranger, "referee", "Eve", 7),
+    );
     assert_eq!(s, 400);
-    assert!(e["error"]["message"].as_str().unwrap().contains("black, white or recorder"), "{e}");
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("black, white or recorder"),
+        "{e}"
+    );
     let (s, e) = post(&format!("{url}/devices"), &seat(&stranger, "white", " ", 7));
     assert_eq!(s, 400, "{e}");
 
@@ -95,27 +111,61 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
     assert!(listed.contains(&fp) && listed.contains("Bob"), "{listed}");
 
     // A request for another board is not enrolled in this game.
-    let (_, other) = post(&format!("{url}/devices"), &seat(&stranger, "white", "Eve", 8));
+    let (_, other) = post(
+        &format!("{url}/devices"),
+        &seat(&stranger, "white", "Eve", 8),
+    );
     let other_id = other["id"].as_str().unwrap();
     let ref_pub = dir.path().join("ref.pub");
     let ref_key = dir.path().join("ref.key");
     let referee = format!("Ref={}", ref_pub.display());
     let base = [
-        "new-game", "--key", ref_key.to_str().unwrap(), "--referee", &referee, "--size", "9",
-        "--time", "fischer:10m+10s", "--tournament", "Open", "--round", "2", "--board", "7",
+        "new-game",
+        "--key",
+        ref_key.to_str().unwrap(),
+        "--referee",
+        &referee,
+        "--size",
+        "9",
+        "--time",
+        "fischer:10m+10s",
+        "--tournament",
+        "Open",
+        "--round",
+        "2",
+        "--board",
+        "7",
     ];
     let mut wrong = base.to_vec();
-    wrong.extend(["--device-request", b["id"].as_str().unwrap(), "--device-request", other_id]);
+    wrong.extend([
+        "--device-request",
+        b["id"].as_str().unwrap(),
+        "--device-request",
+        other_id,
+    ]);
     let o = kifu_at(&url, &wrong);
     assert!(!o.status.success());
     assert!(err(&o).contains("board 8"), "{}", err(&o));
-    assert!(get(&format!("{url}/games"))["games"].as_array().unwrap().is_empty());
+    assert!(get(&format!("{url}/games"))["games"]
+        .as_array()
+        .unwrap()
+        .is_empty());
 
     let mut args = base.to_vec();
-    args.extend(["--device-request", b["id"].as_str().unwrap(), "--device-request", w["id"].as_str().unwrap(), "--json"]);
+    args.extend([
+        "--device-request",
+        b["id"].as_str().unwrap(),
+        "--device-request",
+        w["id"].as_str().unwrap(),
+        "--json",
+    ]);
     let o = kifu_at(&url, &args);
     let made: Value = serde_json::from_str(&ok(&o)).unwrap();
-    assert!(err(&o).contains(&fp), "the referee sees the fingerprint: {}", err(&o));
+    assert!(
+        err(&o).contains(&fp),
+        "the referee sees the fingerprint: {}",
+        err(&o)
+    );
     let game = made["game"].as_str().unwrap().to_string();
     // The device learns its game, with its seat.
     let mine = get(&format!("{url}/devices/{}", b["id"].as_str().unwrap()));
@@ -123,7 +173,12 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
     assert_eq!(mine["games"][0]["game"], game.as_str());
     assert_eq!(mine["games"][0]["roles"], json!(["black"]));
     let pending = get(&format!("{url}/devices?pending=1"));
-    let ids: Vec<&str> = pending["requests"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = pending["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, vec![other_id]);
     // The requests outlive the server.
     drop(server);
@@ -141,12 +196,32 @@ fn a_draft_is_previewed_with_the_clause_and_nothing_is_stored() {
     keygen(dir.path(), "ref");
     let black = keygen(dir.path(), "b");
     let white = keygen(dir.path(), "w");
-    let p = |n: &str| format!("{n}={}", dir.path().join(format!("{}.pub", n.to_lowercase().chars().next().unwrap())).display());
-    let o = kifu_at(&url, &[
-        "new-game", "--key", dir.path().join("ref.key").to_str().unwrap(),
-        "--referee", &format!("Ref={}", dir.path().join("ref.pub").display()),
-        "--black", &p("B"), "--white", &p("W"), "--size", "9", "--time", "fischer:10m+10s",
-    ]);
+    let p = |n: &str| {
+        format!(
+            "{n}={}",
+            dir.path()
+                .join(format!("{}.pub", n.to_lowercase().chars().next().unwrap()))
+                .display()
+        )
+    };
+    let o = kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            dir.path().join("ref.key").to_str().unwrap(),
+            "--referee",
+            &format!("Ref={}", dir.path().join("ref.pub").display()),
+            "--black",
+            &p("B"),
+            "--white",
+            &p("W"),
+            "--size",
+            "9",
+            "--time",
+            "fischer:10m+10s",
+        ],
+    );
     let game = ok(&o).trim().to_string();
     let append = |key: &str, body: Value| {
         let o = kifu()
@@ -158,7 +233,10 @@ fn a_draft_is_previewed_with_the_clause_and_nothing_is_stored() {
             .spawn()
             .and_then(|mut c| {
                 use std::io::Write;
-                c.stdin.take().unwrap().write_all(body.to_string().as_bytes())?;
+                c.stdin
+                    .take()
+                    .unwrap()
+                    .write_all(body.to_string().as_bytes())?;
                 c.wait_with_output()
             })
             .unwrap();
@@ -174,7 +252,10 @@ fn a_draft_is_previewed_with_the_clause_and_nothing_is_stored() {
     append("b.key", json!({"clock_pressed": {"player": "black"}}));
     let head = get(&format!("{url}/games/{game}/head"));
     // White's self-capture in the corner: illegal under LGC 2023, with the clause.
-    let (s, v) = post(&format!("{url}/games/{game}/preview"), &json!({"body": stone("white", 0, 0), "signer": white}));
+    let (s, v) = post(
+        &format!("{url}/games/{game}/preview"),
+        &json!({"body": stone("white", 0, 0), "signer": white}),
+    );
     assert_eq!(s, 200, "{v}");
     assert_eq!(v["illegal_move"], true, "{v}");
     assert_eq!(v["seq"], head["seq"].as_u64().unwrap() + 1);
@@ -184,12 +265,27 @@ fn a_draft_is_previewed_with_the_clause_and_nothing_is_stored() {
     assert!(c["rule"].as_str().unwrap().contains("LGC 2023"), "{c}");
     assert!(c["quote"].is_string(), "{c}");
     // A legal move is not illegal; a move signed for the opponent is refused.
-    let (_, legal) = post(&format!("{url}/games/{game}/preview"), &json!({"body": stone("white", 5, 5), "signer": white}));
+    let (_, legal) = post(
+        &format!("{url}/games/{game}/preview"),
+        &json!({"body": stone("white", 5, 5), "signer": white}),
+    );
     assert_eq!(legal["illegal_move"], false, "{legal}");
-    let (_, theirs) = post(&format!("{url}/games/{game}/preview"), &json!({"body": stone("white", 5, 5), "signer": black}));
-    assert!(theirs["refused"].as_str().unwrap().contains("only the player concerned"), "{theirs}");
+    let (_, theirs) = post(
+        &format!("{url}/games/{game}/preview"),
+        &json!({"body": stone("white", 5, 5), "signer": black}),
+    );
+    assert!(
+        theirs["refused"]
+            .as_str()
+            .unwrap()
+            .contains("only the player concerned"),
+        "{theirs}"
+    );
     // Bad drafts say why.
-    let (s, e) = post(&format!("{url}/games/{game}/preview"), &json!({"body": {"nothing": {}}, "signer": white}));
+    let (s, e) = post(
+        &format!("{url}/games/{game}/preview"),
+        &json!({"body": {"nothing": {}}, "signer": white}),
+    );
     assert_eq!(s, 400, "{e}");
     // Nothing was stored.
     assert_eq!(get(&format!("{url}/games/{game}/head")), head);
@@ -264,28 +360,57 @@ fn verifies_everywhere(dir: &Path, url: &str, game: &str) {
     let bytes = {
         let mut v = Vec::new();
         use std::io::Read;
-        ureq::get(&format!("{url}/games/{game}/archive")).call().unwrap().into_reader().read_to_end(&mut v).unwrap();
+        ureq::get(&format!("{url}/games/{game}/archive"))
+            .call()
+            .unwrap()
+            .into_reader()
+            .read_to_end(&mut v)
+            .unwrap();
         v
     };
     let file = dir.join("game.kifu");
     std::fs::write(&file, bytes).unwrap();
-    let o = kifu().arg("verify").arg(&file).arg("--json").output().unwrap();
+    let o = kifu()
+        .arg("verify")
+        .arg(&file)
+        .arg("--json")
+        .output()
+        .unwrap();
     let report: Value = serde_json::from_str(&ok(&o)).expect("JSON");
     assert_eq!(report["ok"], true, "{report}");
-    let python = Command::new("python3").args(["-c", "import blake3, cryptography"]).output().map(|o| o.status.success()).unwrap_or(false);
+    let python = Command::new("python3")
+        .args(["-c", "import blake3, cryptography"])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
     if !python {
-        assert!(!peers_required(), "python3 with blake3 and cryptography is required (KIFU_REQUIRE_PEERS=1)");
-        eprintln!("skipped the independent verifier: python3 with blake3 and cryptography is absent");
+        assert!(
+            !peers_required(),
+            "python3 with blake3 and cryptography is required (KIFU_REQUIRE_PEERS=1)"
+        );
+        eprintln!(
+            "skipped the independent verifier: python3 with blake3 and cryptography is absent"
+        );
         return;
     }
-    let o = Command::new("python3").arg(workspace().join("tests/peers/format_verifier.py")).arg(&file).output().unwrap();
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| panic!("verifier: {}", String::from_utf8_lossy(&o.stderr)));
-    assert!(o.status.success() && v["ok"] == json!(true), "the independent verifier disagrees: {v}");
+    let o = Command::new("python3")
+        .arg(workspace().join("tests/peers/format_verifier.py"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|_| panic!("verifier: {}", String::from_utf8_lossy(&o.stderr)));
+    assert!(
+        o.status.success() && v["ok"] == json!(true),
+        "the independent verifier disagrees: {v}"
+    );
 }
 
 #[test]
 fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
-    let Some(program) = browser_or_skip("the board page test") else { return };
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let server = Served::start(&data, &[]);
@@ -301,26 +426,63 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     // The referee compares the fingerprints and enrols both devices.
     let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
     let by_fp = |fp: &str| {
-        listed["requests"].as_array().unwrap().iter().find(|r| r["fingerprint"] == fp).cloned().expect("listed with the page's fingerprint")
+        listed["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["fingerprint"] == fp)
+            .cloned()
+            .expect("listed with the page's fingerprint")
     };
     let (rb, rw) = (by_fp(&fp_black), by_fp(&fp_white));
     let ref_key = dir.path().join("ref.key");
     let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
-    let made: Value = serde_json::from_str(&ok(&kifu_at(&url, &[
-        "new-game", "--key", ref_key.to_str().unwrap(), "--referee", &referee_arg, "--size", "9",
-        "--time", "fischer:10m+10s", "--tournament", "Open", "--round", "1", "--board", "1",
-        "--device-request", rb["id"].as_str().unwrap(), "--device-request", rw["id"].as_str().unwrap(), "--json",
-    ]))).unwrap();
+    let made: Value = serde_json::from_str(&ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            ref_key.to_str().unwrap(),
+            "--referee",
+            &referee_arg,
+            "--size",
+            "9",
+            "--time",
+            "fischer:10m+10s",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "1",
+            "--device-request",
+            rb["id"].as_str().unwrap(),
+            "--device-request",
+            rw["id"].as_str().unwrap(),
+            "--json",
+        ],
+    )))
+    .unwrap();
     let game = made["game"].as_str().unwrap().to_string();
     for s in [&black, &white] {
         b.switch(s);
         b.wait_for("the game", "!!document.getElementById('press')");
-        assert!(b.eval("location.pathname").as_str().unwrap().ends_with(&game));
+        assert!(b
+            .eval("location.pathname")
+            .as_str()
+            .unwrap()
+            .ends_with(&game));
     }
     // The referee's device: a third context holding the referee's key.
     let referee = b.new_context(800, 600);
     b.goto(&format!("{url}/web/board.css"));
-    let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_started": {"running": "black"}}));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_started": {"running": "black"}}),
+    );
     assert_eq!(r["accepted"], 1, "{r}");
 
     let play = |b: &mut Browser, s: &str, seq: u64, x: u8, y: u8| {
@@ -339,13 +501,22 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     b.switch(&white);
     at_seq(&mut b, 7);
     tap(&mut b, 0, 0);
-    b.wait_for("the illegal-move dialog", "document.getElementById('confirm').open");
+    b.wait_for(
+        "the illegal-move dialog",
+        "document.getElementById('confirm').open",
+    );
     let why = b.text("#confirm-body");
-    assert!(why.contains("self-capture") && why.contains("LGC 2023"), "{why}");
+    assert!(
+        why.contains("self-capture") && why.contains("LGC 2023"),
+        "{why}"
+    );
     b.click("#confirm-cancel");
     message(&mut b, "not played");
     tap(&mut b, 0, 0);
-    b.wait_for("the illegal-move dialog", "document.getElementById('confirm').open");
+    b.wait_for(
+        "the illegal-move dialog",
+        "document.getElementById('confirm').open",
+    );
     b.click("#confirm-ok");
     at_seq(&mut b, 8);
     b.click("#press");
@@ -359,15 +530,34 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     // Black calls the referee: the clocks stop, on both devices.
     b.click("#call-referee");
     at_seq(&mut b, 11);
-    b.wait_for("the clocks stopped", "document.getElementById('paused').textContent.length > 0");
+    b.wait_for(
+        "the clocks stopped",
+        "document.getElementById('paused').textContent.length > 0",
+    );
     b.switch(&white);
     at_seq(&mut b, 11);
-    b.wait_for("the clocks stopped", "document.getElementById('paused').textContent.length > 0");
+    b.wait_for(
+        "the clocks stopped",
+        "document.getElementById('paused').textContent.length > 0",
+    );
     let state = get(&format!("{url}/games/{game}/state"));
-    assert!(state["state"]["clock"]["paused"].is_string(), "{}", state["state"]["clock"]);
-    let to_move = state["state"]["to_move"].as_str().unwrap_or("black").to_string();
+    assert!(
+        state["state"]["clock"]["paused"].is_string(),
+        "{}",
+        state["state"]["clock"]
+    );
+    let to_move = state["state"]["to_move"]
+        .as_str()
+        .unwrap_or("black")
+        .to_string();
     b.switch(&referee);
-    let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_resumed": {"running": to_move}}));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_resumed": {"running": to_move}}),
+    );
     assert_eq!(r["accepted"], 1, "{r}");
     // Passes with pass stones, each completed by a press, until play
     // pauses after the passes in which White passes last (LGC 2023, "Ending
@@ -391,7 +581,11 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
         seq += 2;
     }
     let st = get(&format!("{url}/games/{game}/state"));
-    assert_eq!(st["state"]["phase"]["phase"], "status_assessment", "{}", st["text"]);
+    assert_eq!(
+        st["state"]["phase"]["phase"], "status_assessment",
+        "{}",
+        st["text"]
+    );
     // Dead stones agreed (none), then both result sheets signed.
     for s in [&black, &white] {
         b.switch(s);
@@ -412,15 +606,30 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     assert!(shot.starts_with(b"\x89PNG"));
 
     // Every stone, pass and press was signed by the player's own device.
-    let keys = [(rb["key"].as_str().unwrap().to_string(), "black"), (rw["key"].as_str().unwrap().to_string(), "white")];
+    let keys = [
+        (rb["key"].as_str().unwrap().to_string(), "black"),
+        (rw["key"].as_str().unwrap().to_string(), "white"),
+    ];
     let recs = records(&url, &game);
     let mut counted = 0;
     for r in &recs {
         let kind = kind_of(r);
-        if ["stone_placed", "clock_pressed", "pass", "result_sheet_signed", "status_agreed"].contains(&kind.as_str()) {
+        if [
+            "stone_placed",
+            "clock_pressed",
+            "pass",
+            "result_sheet_signed",
+            "status_agreed",
+        ]
+        .contains(&kind.as_str())
+        {
             let signer = r["signer"].as_str().unwrap();
             let body = &r["body"][kind.as_str()];
-            let seat = keys.iter().find(|(k, _)| k == signer).map(|(_, c)| *c).unwrap_or_else(|| panic!("{kind} signed by {signer}, not a device"));
+            let seat = keys
+                .iter()
+                .find(|(k, _)| k == signer)
+                .map(|(_, c)| *c)
+                .unwrap_or_else(|| panic!("{kind} signed by {signer}, not a device"));
             if let Some(p) = body["player"].as_str() {
                 assert_eq!(p, seat, "{r}");
             }
@@ -429,10 +638,20 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     }
     assert!(counted >= 16, "{counted} records by the devices");
     let kinds: Vec<String> = recs.iter().map(kind_of).collect();
-    for k in ["illegal_move_noticed", "referee_called", "clock_resumed", "pass", "status_agreed", "result_sheet_signed"] {
+    for k in [
+        "illegal_move_noticed",
+        "referee_called",
+        "clock_resumed",
+        "pass",
+        "status_agreed",
+        "result_sheet_signed",
+    ] {
         assert!(kinds.iter().any(|x| x == k), "no {k} in {kinds:?}");
     }
-    let sheets: Vec<&Value> = recs.iter().filter(|r| kind_of(r) == "result_sheet_signed").collect();
+    let sheets: Vec<&Value> = recs
+        .iter()
+        .filter(|r| kind_of(r) == "result_sheet_signed")
+        .collect();
     assert_eq!(sheets.len(), 2);
     verifies_everywhere(dir.path(), &url, &game);
     std::fs::create_dir_all(workspace().join("target/artifacts")).ok();
@@ -441,7 +660,9 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
 
 #[test]
 fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
-    let Some(program) = browser_or_skip("the board page test") else { return };
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let server = Served::start(&data, &[]);
@@ -452,25 +673,63 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
     let black = b.new_context(1024, 768);
     // Black's device hears nothing live: it is a step behind when it acts.
     b.call("Network.enable", json!({}), true);
-    b.call("Network.setBlockedURLs", json!({"urls": ["*/feed/stream*"]}), true);
+    b.call(
+        "Network.setBlockedURLs",
+        json!({"urls": ["*/feed/stream*"]}),
+        true,
+    );
     let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
     let white = keygen(dir.path(), "white");
-    let (_, rw) = post(&format!("{url}/devices"), &json!({"key": white, "role": "white", "name": "Bob"}));
+    let (_, rw) = post(
+        &format!("{url}/devices"),
+        &json!({"key": white, "role": "white", "name": "Bob"}),
+    );
     let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
-    let rb = listed["requests"].as_array().unwrap().iter().find(|r| r["fingerprint"] == fp_black.as_str()).unwrap().clone();
+    let rb = listed["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["fingerprint"] == fp_black.as_str())
+        .unwrap()
+        .clone();
     let ref_key = dir.path().join("ref.key");
     let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
-    let game = ok(&kifu_at(&url, &[
-        "new-game", "--key", ref_key.to_str().unwrap(), "--referee", &referee_arg, "--size", "9",
-        "--tournament", "Open", "--round", "1", "--board", "1",
-        "--device-request", rb["id"].as_str().unwrap(), "--device-request", rw["id"].as_str().unwrap(),
-    ])).trim().to_string();
+    let game = ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            ref_key.to_str().unwrap(),
+            "--referee",
+            &referee_arg,
+            "--size",
+            "9",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "1",
+            "--device-request",
+            rb["id"].as_str().unwrap(),
+            "--device-request",
+            rw["id"].as_str().unwrap(),
+        ],
+    ))
+    .trim()
+    .to_string();
     b.wait_for("the game", "!!document.getElementById('press')");
     at_seq(&mut b, 0);
     // The referee starts the clock; Black's page has not heard of it.
     let referee = b.new_context(800, 600);
     b.goto(&format!("{url}/web/board.css"));
-    let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_started": {"running": "black"}}));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_started": {"running": "black"}}),
+    );
     assert_eq!(r["accepted"], 1, "{r}");
     // A stale device: its record at the taken place is refused, it rebuilds
     // from the new head, and its next record follows it: no fork.
@@ -505,6 +764,161 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
     let said = b.text("#not-on-roster");
     assert!(said.contains("not on this game's roster"), "{said}");
     assert_eq!(records(&url, &game).len(), 3);
+    verifies_everywhere(dir.path(), &url, &game);
+    drop(server);
+}
+
+/// A clock face (`9:41`, `1:02:03`, possibly followed by overtime) in
+/// seconds: its first `m:ss` or `h:mm:ss`.
+fn face_seconds(face: &str) -> u64 {
+    let first = face.split_whitespace().next().unwrap_or("");
+    first
+        .split(':')
+        .map(|p| {
+            p.parse::<u64>()
+                .unwrap_or_else(|_| panic!("a clock face: {face:?}"))
+        })
+        .fold(0, |acc, n| acc * 60 + n)
+}
+
+#[test]
+fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let addr = url.trim_start_matches("http://").to_string();
+    keygen(dir.path(), "ref");
+    keygen(dir.path(), "b");
+    keygen(dir.path(), "w");
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1024, 768);
+    let fp = ask_for_seat(&mut b, &url, "recorder", "Board 1 clock", 1);
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let req = listed["requests"][0].clone();
+    assert_eq!(req["fingerprint"], fp.as_str());
+    let d = |n: &str| dir.path().join(n).display().to_string();
+    let game = ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            &d("ref.key"),
+            "--referee",
+            &format!("Ref={}", d("ref.pub")),
+            "--black",
+            &format!("Ann={}", d("b.pub")),
+            "--white",
+            &format!("Bob={}", d("w.pub")),
+            "--size",
+            "9",
+            "--time",
+            "fischer:10m+10s",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "1",
+            "--device-request",
+            req["id"].as_str().unwrap(),
+        ],
+    ))
+    .trim()
+    .to_string();
+    b.wait_for("the game", "!!document.getElementById('start-clock')");
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    // Two moves with the server up: the shared device signs for both players.
+    let mut seq = 1;
+    for (x, y) in [(2, 2), (6, 6)] {
+        tap(&mut b, x, y);
+        at_seq(&mut b, seq + 1);
+        b.click("#press");
+        at_seq(&mut b, seq + 2);
+        seq += 2;
+    }
+    // The server stops; the device goes on.
+    server.stop();
+    b.wait_for(
+        "the device to know it is offline",
+        "document.getElementById('net').dataset.online === '0'",
+    );
+    for (x, y) in [(2, 6), (6, 2)] {
+        tap(&mut b, x, y);
+        b.click("#press");
+    }
+    b.wait_for(
+        "four records kept",
+        "document.getElementById('net').dataset.queued === '4'",
+    );
+    b.wait_for(
+        "the stones drawn",
+        "document.querySelectorAll('#board g[data-stone]').length === 4",
+    );
+    // The clock runs here: Black's, after White's press.
+    assert_eq!(
+        b.eval("document.getElementById('clock-black').dataset.running"),
+        "1"
+    );
+    let before = face_seconds(&b.text("#clock-black .face"));
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let after = face_seconds(&b.text("#clock-black .face"));
+    assert!(
+        after + 2 <= before,
+        "the clock kept running: {before} s then {after} s"
+    );
+    let white_shown = face_seconds(&b.text("#clock-white .face"));
+    // Thirty seconds without a server; a reload meanwhile (the records are
+    // in IndexedDB, not in the page) once it is back, with sending blocked.
+    std::thread::sleep(std::time::Duration::from_secs(27));
+    b.call("Network.enable", json!({}), true);
+    b.call(
+        "Network.setBlockedURLs",
+        json!({"urls": ["*/records"]}),
+        true,
+    );
+    let server = Served::start_at(&data, &addr, &[]);
+    b.goto(&format!("{url}/play/{game}"));
+    b.wait_for(
+        "the records still kept after the reload",
+        "document.getElementById('net').dataset.queued === '4'",
+    );
+    assert_eq!(records(&url, &game).len(), 6);
+    b.call("Network.setBlockedURLs", json!({"urls": []}), true);
+    at_seq(&mut b, 9);
+    for s in 6..=9 {
+        message(&mut b, &format!("recorded at event {s}"));
+    }
+    b.wait_for(
+        "the outbox empty",
+        "document.getElementById('net').dataset.queued === '0'",
+    );
+    // Every record once, in order, signed by the device; the clocks of the
+    // projection are what the device showed, to the clock's resolution.
+    let recs = records(&url, &game);
+    assert_eq!(recs.len(), 10);
+    let kinds: Vec<String> = recs.iter().map(kind_of).collect();
+    assert_eq!(
+        kinds[2..].to_vec(),
+        ["stone_placed", "clock_pressed"]
+            .repeat(4)
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+    );
+    for r in &recs[1..] {
+        assert_eq!(r["signer"], req["key"], "{r}");
+    }
+    let text = get(&format!("{url}/games/{game}/state"))["text"].clone();
+    let projected = face_seconds(text["white_clock"].as_str().unwrap());
+    assert!(
+        projected.abs_diff(white_shown) <= 1,
+        "the device showed White {white_shown} s, the projection {projected} s"
+    );
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }

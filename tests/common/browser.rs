@@ -215,7 +215,10 @@ impl Browser {
     /// returns its session, for [`Browser::switch`].
     pub fn new_context(&mut self, width: u32, height: u32) -> String {
         let ctx = self.call("Target.createBrowserContext", json!({}), false);
-        let ctx = ctx["browserContextId"].as_str().expect("a context").to_string();
+        let ctx = ctx["browserContextId"]
+            .as_str()
+            .expect("a context")
+            .to_string();
         let target = self.call(
             "Target.createTarget",
             json!({"url": "about:blank", "browserContextId": ctx}),
@@ -282,4 +285,3 @@ impl Drop for Browser {
         wait_bounded(&mut self.child, Duration::from_secs(10));
     }
 }
-

@@ -68,7 +68,11 @@ pub fn requests(data: &Path, ids: &[String]) -> Result<Vec<SeatRequest>, Failure
 pub fn run(data: &Path, a: DevicesArgs) -> CmdResult {
     let list: Vec<Value> = match server() {
         Some(url) => {
-            let path = if a.pending { "/devices?pending=1" } else { "/devices" };
+            let path = if a.pending {
+                "/devices?pending=1"
+            } else {
+                "/devices"
+            };
             let v = Client::new(url).get_json(path)?;
             v["requests"].as_array().cloned().unwrap_or_default()
         }

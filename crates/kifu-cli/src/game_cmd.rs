@@ -165,7 +165,10 @@ pub fn new_game(data: &Path, a: NewGameArgs) -> CmdResult {
             .zip(&devices)
             .map(|(id, d)| json!({"request": id, "role": d.role, "name": d.name, "key": d.key, "fingerprint": d.fingerprint()}))
             .collect();
-        say!("{}", json!({ "game": hex::encode(game), "devices": enrolled }));
+        say!(
+            "{}",
+            json!({ "game": hex::encode(game), "devices": enrolled })
+        );
     } else {
         say!("{}", hex::encode(game));
     }

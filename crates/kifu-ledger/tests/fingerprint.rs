@@ -6,7 +6,10 @@ use kifu_ledger::PublicKey;
 
 #[test]
 fn fingerprints_are_the_fixture_s() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/format/fingerprints.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/format/fingerprints.json"
+    );
     let v: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("json");
     assert_eq!(
@@ -17,7 +20,12 @@ fn fingerprints_are_the_fixture_s() {
     assert!(keys.len() >= 10);
     for k in keys {
         let key = PublicKey::from_hex(k["public_key"].as_str().unwrap()).unwrap();
-        assert_eq!(key.fingerprint(), k["fingerprint"].as_str().unwrap(), "{}", k["name"]);
+        assert_eq!(
+            key.fingerprint(),
+            k["fingerprint"].as_str().unwrap(),
+            "{}",
+            k["name"]
+        );
     }
 }
 

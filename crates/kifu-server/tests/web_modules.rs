@@ -53,9 +53,12 @@ fn node_test_runs_the_record_library_against_the_format_vectors() {
 fn the_served_modules_are_the_tested_files() {
     for name in ["blake3.js", "record.js"] {
         let f = kifu_server::web::file(name).expect("served");
-        let on_disk =
-            std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("web").join(name))
-                .expect("file");
+        let on_disk = std::fs::read_to_string(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("web")
+                .join(name),
+        )
+        .expect("file");
         assert_eq!(f.text, on_disk, "{name}");
     }
 }

@@ -526,16 +526,25 @@ async function tap(p) {
     if (G.marked.has(k)) G.marked.delete(k); else G.marked.add(k);
     return draw(true);
   }
-  const colour = actor();
-  const body = { stone_placed: { player: colour, stone: stoneColour() || colour, point: p } };
-  return act(body, { preview: true });
+  return act(() => {
+    const colour = actor();
+    return { stone_placed: { player: colour, stone: stoneColour() || colour, point: p } };
+  }, { preview: true });
 }
 
 // One action: one signed record. A stone is previewed first: when the
 // projection calls it illegal (or forbidden), the page says why, with the
 // clause, and records it only when the player confirms.
-async function act(body, opts = {}) {
-  if (G.busy) return;
+// Actions run one after the other, in the order they were asked for; a
+// body given as a function is made when its turn comes (a tap made while
+// the previous move is being signed gets the colour that follows it).
+let actions = Promise.resolve();
+function act(bodyOrMake, opts = {}) {
+  actions = actions.then(() => actNow(typeof bodyOrMake === "function" ? bodyOrMake() : bodyOrMake, opts));
+  return actions;
+}
+async function actNow(body, opts) {
+  if (!body) return;
   G.busy = true;
   try {
     if (opts.preview && G.online) {
@@ -603,7 +612,12 @@ function draw(boardOnly) {
   const running = G.clock && G.clock.running;
   const passStone = go && st.board_view && st.board_view.black_pass_stones !== undefined;
   const lastOpp = go ? lastMoveOf(other) : null;
+  const started = !!(s.clock && s.clock.started_at_ms);
   const groups = [
+    // A shared board device is the clock: it starts it (black to move, or
+    // white after handicap stones, as the projection says).
+    isShared() && !started ? $("fieldset", {}, $("legend", {}, "Clock"),
+      $("div", { class: "actions" }, btn("Start the clock", "start-clock", () => act({ clock_started: { running: s.to_move || "black" } })))) : "",
     $("fieldset", {}, $("legend", {}, "Play"),
       $("div", { class: "actions" },
         btn(passStone ? "Pass (hand over a pass stone)" : "Pass", "pass", () => act({ pass: { player: me, pass_stone: !!passStone } })),
@@ -649,7 +663,8 @@ function draw(boardOnly) {
   // The clock button belongs to the player whose clock runs; a player's
   // own device presses for its seat only.
   const presser = isShared() ? running || me : me;
-  const press = btn(`${colourWord(presser)}: press the clock`, "press", () => act({ clock_pressed: { player: presser } }),
+  const press = btn(`${colourWord(presser)}: press the clock`, "press",
+    () => act(() => ({ clock_pressed: { player: isShared() ? (G.clock && G.clock.running) || actor() : me } })),
     can(presser) && (running === presser || !running), "press");
   main.replaceChildren($("div", { class: "play" },
     $("section", { "aria-label": "Board" }, $("div", { id: "board-box" }, boardSvg()),
