@@ -922,3 +922,114 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }
+
+/// A Renju point (`h8`) as the page's board coordinates (row 15 on top).
+fn renju_xy(s: &str) -> (u8, u8) {
+    let x = s.as_bytes()[0] - b'a';
+    let row: u8 = s[1..].parse().expect("a row");
+    (x, 15 - row)
+}
+
+#[test]
+fn a_renju_game_on_two_devices_with_a_forbidden_move_pointed_out_and_a_five_declared() {
+    let Some(program) = browser_or_skip("the board page test") else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let ref_pub = keygen(dir.path(), "ref");
+    let ref_pem = std::fs::read_to_string(dir.path().join("ref.key")).unwrap();
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    let black = b.new_context(1024, 768);
+    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 2);
+    let white = b.new_context(1024, 768);
+    let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 2);
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let id = |fp: &str| {
+        listed["requests"].as_array().unwrap().iter().find(|r| r["fingerprint"] == fp).unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let (ib, iw) = (id(&fp_black), id(&fp_white));
+    let d = |n: &str| dir.path().join(n).display().to_string();
+    let new_game = |title: &str| {
+        ok(&kifu_at(&url, &[
+            "new-game", "--key", &d("ref.key"), "--referee", &format!("Ref={}", d("ref.pub")),
+            "--game", "renju", "--size", "15", "--time", "sudden:30m", "--title", title,
+            "--tournament", "Open", "--round", "1", "--board", "2",
+            "--device-request", &ib, "--device-request", &iw,
+        ])).trim().to_string()
+    };
+    let referee = b.new_context(800, 600);
+    b.goto(&format!("{url}/web/board.css"));
+    // Plays the stones in order on the seat's device, each completed by a
+    // press; the game's event count after them.
+    let play = |b: &mut Browser, game: &str, moves: &[&str], mut seq: u64| -> u64 {
+        for (i, m) in moves.iter().enumerate() {
+            let s = if i % 2 == 0 { &black } else { &white };
+            b.switch(s);
+            b.goto(&format!("{url}/play/{game}"));
+            at_seq(b, seq);
+            let (x, y) = renju_xy(m);
+            tap(b, x, y);
+            at_seq(b, seq + 1);
+            b.click("#press");
+            at_seq(b, seq + 2);
+            seq += 2;
+        }
+        seq
+    };
+
+    // Game 1: Black's i8 makes a double-three (h8 g8 i8, i8 i9 i10): the page
+    // says it is forbidden, Black confirms, White points it out.
+    let game = new_game("forbidden");
+    b.switch(&referee);
+    let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_started": {"running": "black"}}));
+    assert_eq!(r["accepted"], 1, "{r}");
+    let seq = play(&mut b, &game, &["h8", "a1", "g8", "a3", "i9", "o15", "i10", "c1"], 1);
+    b.switch(&black);
+    at_seq(&mut b, seq);
+    b.wait_for("the forbidden points drawn", "!!document.querySelector('g.forbidden[data-point=\"i8\"]')");
+    let (x, y) = renju_xy("i8");
+    tap(&mut b, x, y);
+    b.wait_for("the forbidden-move dialog", "document.getElementById('confirm').open");
+    let why = b.text("#confirm-body");
+    assert!(why.contains("double three") && why.contains("RIF"), "{why}");
+    b.click("#confirm-ok");
+    at_seq(&mut b, seq + 1);
+    b.switch(&white);
+    at_seq(&mut b, seq + 1);
+    b.click("#forbidden");
+    at_seq(&mut b, seq + 2);
+    let recs = records(&url, &game);
+    let pointed = recs.iter().find(|r| kind_of(r) == "forbidden_move_pointed_out").expect("pointed out");
+    assert_eq!(pointed["body"]["forbidden_move_pointed_out"]["point"], json!({"x": x, "y": y}));
+    let st = get(&format!("{url}/games/{game}/state"));
+    assert!(st["text"]["result"].as_str().unwrap_or("").starts_with("W+"), "{}", st["text"]);
+    verifies_everywhere(dir.path(), &url, &game);
+
+    // Game 2: Black makes five in a row and declares it.
+    let game = new_game("five");
+    b.switch(&referee);
+    let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_started": {"running": "black"}}));
+    assert_eq!(r["accepted"], 1, "{r}");
+    let seq = play(&mut b, &game, &["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7", "l8"], 1);
+    b.switch(&black);
+    at_seq(&mut b, seq);
+    b.click("#five");
+    at_seq(&mut b, seq + 1);
+    message(&mut b, "recorded at event");
+    let recs = records(&url, &game);
+    assert_eq!(kind_of(recs.last().unwrap()), "five_declared");
+    for r in &recs[2..] {
+        let kind = kind_of(r);
+        let player = r["body"][kind.as_str()]["player"].as_str().unwrap();
+        let key = if player == "black" { &listed["requests"][0]["key"] } else { &listed["requests"][1]["key"] };
+        assert_eq!(&r["signer"], key, "{r}");
+    }
+    let st = get(&format!("{url}/games/{game}/state"));
+    assert!(st["text"]["result"].as_str().unwrap_or("").starts_with("B+"), "{}", st["text"]);
+    verifies_everywhere(dir.path(), &url, &game);
+    drop(server);
+}
