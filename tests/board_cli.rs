@@ -500,6 +500,11 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     // it only once White confirms.
     b.switch(&white);
     at_seq(&mut b, 7);
+    // White's tablet mid-game, kept as an artifact (the README's picture).
+    let tablet = b.screenshot();
+    assert!(tablet.starts_with(b"\x89PNG"));
+    std::fs::create_dir_all(workspace().join("target/artifacts")).ok();
+    std::fs::write(workspace().join("target/artifacts/board-tablet.png"), tablet).ok();
     tap(&mut b, 0, 0);
     b.wait_for(
         "the illegal-move dialog",

@@ -595,9 +595,11 @@ function draw(boardOnly) {
   const me = actor();
   const other = me === "black" ? "white" : "black";
   const can = (colour) => G.colours.includes(colour);
-  const turnText = s.to_move ? `${colourWord(s.to_move)} to play` : (t.phase || "");
+  const turnText = s.to_move
+    ? (G.colours.length === 1 && G.colours[0] === s.to_move ? `Your move: ${colourWord(s.to_move)} to play` : `${colourWord(s.to_move)} to play`)
+    : (t.phase || "");
   document.getElementById("seat").textContent = G.roles.length
-    ? `Signing as ${G.roles.join(", ")} · ${st.state.genesis.title || ""}`
+    ? `Signing as ${G.roles.join(", ")}` + (st.state.genesis.title ? ` · ${st.state.genesis.title}` : "")
     : "";
   if (!G.roles.length) {
     main.replaceChildren($("p", { class: "bad", role: "alert", id: "not-on-roster" },
