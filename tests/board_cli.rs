@@ -504,7 +504,11 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     let tablet = b.screenshot();
     assert!(tablet.starts_with(b"\x89PNG"));
     std::fs::create_dir_all(workspace().join("target/artifacts")).ok();
-    std::fs::write(workspace().join("target/artifacts/board-tablet.png"), tablet).ok();
+    std::fs::write(
+        workspace().join("target/artifacts/board-tablet.png"),
+        tablet,
+    )
+    .ok();
     tap(&mut b, 0, 0);
     b.wait_for(
         "the illegal-move dialog",
@@ -837,20 +841,36 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
     b.wait_for("the game", "!!document.getElementById('start-clock')");
     b.click("#start-clock");
     at_seq(&mut b, 1);
-    // Two moves with the server up: the shared device signs for both players.
-    let mut seq = 1;
-    for (x, y) in [(2, 2), (6, 6)] {
-        tap(&mut b, x, y);
-        at_seq(&mut b, seq + 1);
-        b.click("#press");
-        at_seq(&mut b, seq + 2);
-        seq += 2;
+    // Two moves with the server up: the shared device signs for both
+    // players. The first by keyboard: arrows move the cursor, Enter plays.
+    b.eval("document.getElementById('board').focus(), true");
+    for (key, code) in [
+        ("ArrowRight", 39),
+        ("ArrowRight", 39),
+        ("ArrowDown", 40),
+        ("ArrowDown", 40),
+    ] {
+        b.key(key, code);
     }
+    b.key("Enter", 13);
+    at_seq(&mut b, 2);
+    b.click("#press");
+    at_seq(&mut b, 3);
+    let first = records(&url, &game)[2].clone();
+    assert_eq!(
+        first["body"]["stone_placed"]["point"],
+        json!({"x": 2, "y": 2}),
+        "{first}"
+    );
+    tap(&mut b, 6, 6);
+    at_seq(&mut b, 4);
+    b.click("#press");
+    at_seq(&mut b, 5);
     // The server stops; the device goes on.
     server.stop();
     b.wait_for(
         "the device to know it is offline",
-        "document.getElementById('net').dataset.online === '0'",
+        "(document.getElementById('net') || {dataset: {}}).dataset.online === '0'",
     );
     for (x, y) in [(2, 6), (6, 2)] {
         tap(&mut b, x, y);
@@ -858,7 +878,7 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
     }
     b.wait_for(
         "four records kept",
-        "document.getElementById('net').dataset.queued === '4'",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '4'",
     );
     b.wait_for(
         "the stones drawn",
@@ -890,7 +910,7 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
     b.goto(&format!("{url}/play/{game}"));
     b.wait_for(
         "the records still kept after the reload",
-        "document.getElementById('net').dataset.queued === '4'",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '4'",
     );
     assert_eq!(records(&url, &game).len(), 6);
     b.call("Network.setBlockedURLs", json!({"urls": []}), true);
@@ -900,7 +920,7 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
     }
     b.wait_for(
         "the outbox empty",
-        "document.getElementById('net').dataset.queued === '0'",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '0'",
     );
     // Every record once, in order, signed by the device; the clocks of the
     // projection are what the device showed, to the clock's resolution.
@@ -937,7 +957,9 @@ fn renju_xy(s: &str) -> (u8, u8) {
 
 #[test]
 fn a_renju_game_on_two_devices_with_a_forbidden_move_pointed_out_and_a_five_declared() {
-    let Some(program) = browser_or_skip("the board page test") else { return };
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("data");
     let server = Served::start(&data, &[]);
@@ -951,7 +973,12 @@ fn a_renju_game_on_two_devices_with_a_forbidden_move_pointed_out_and_a_five_decl
     let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 2);
     let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
     let id = |fp: &str| {
-        listed["requests"].as_array().unwrap().iter().find(|r| r["fingerprint"] == fp).unwrap()["id"]
+        listed["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["fingerprint"] == fp)
+            .unwrap()["id"]
             .as_str()
             .unwrap()
             .to_string()
@@ -959,12 +986,36 @@ fn a_renju_game_on_two_devices_with_a_forbidden_move_pointed_out_and_a_five_decl
     let (ib, iw) = (id(&fp_black), id(&fp_white));
     let d = |n: &str| dir.path().join(n).display().to_string();
     let new_game = |title: &str| {
-        ok(&kifu_at(&url, &[
-            "new-game", "--key", &d("ref.key"), "--referee", &format!("Ref={}", d("ref.pub")),
-            "--game", "renju", "--size", "15", "--time", "sudden:30m", "--title", title,
-            "--tournament", "Open", "--round", "1", "--board", "2",
-            "--device-request", &ib, "--device-request", &iw,
-        ])).trim().to_string()
+        ok(&kifu_at(
+            &url,
+            &[
+                "new-game",
+                "--key",
+                &d("ref.key"),
+                "--referee",
+                &format!("Ref={}", d("ref.pub")),
+                "--game",
+                "renju",
+                "--size",
+                "15",
+                "--time",
+                "sudden:30m",
+                "--title",
+                title,
+                "--tournament",
+                "Open",
+                "--round",
+                "1",
+                "--board",
+                "2",
+                "--device-request",
+                &ib,
+                "--device-request",
+                &iw,
+            ],
+        ))
+        .trim()
+        .to_string()
     };
     let referee = b.new_context(800, 600);
     b.goto(&format!("{url}/web/board.css"));
@@ -990,15 +1041,32 @@ fn a_renju_game_on_two_devices_with_a_forbidden_move_pointed_out_and_a_five_decl
     // says it is forbidden, Black confirms, White points it out.
     let game = new_game("forbidden");
     b.switch(&referee);
-    let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_started": {"running": "black"}}));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_started": {"running": "black"}}),
+    );
     assert_eq!(r["accepted"], 1, "{r}");
-    let seq = play(&mut b, &game, &["h8", "a1", "g8", "a3", "i9", "o15", "i10", "c1"], 1);
+    let seq = play(
+        &mut b,
+        &game,
+        &["h8", "a1", "g8", "a3", "i9", "o15", "i10", "c1"],
+        1,
+    );
     b.switch(&black);
     at_seq(&mut b, seq);
-    b.wait_for("the forbidden points drawn", "!!document.querySelector('g.forbidden[data-point=\"i8\"]')");
+    b.wait_for(
+        "the forbidden points drawn",
+        "!!document.querySelector('g.forbidden[data-point=\"i8\"]')",
+    );
     let (x, y) = renju_xy("i8");
     tap(&mut b, x, y);
-    b.wait_for("the forbidden-move dialog", "document.getElementById('confirm').open");
+    b.wait_for(
+        "the forbidden-move dialog",
+        "document.getElementById('confirm').open",
+    );
     let why = b.text("#confirm-body");
     assert!(why.contains("double three") && why.contains("RIF"), "{why}");
     b.click("#confirm-ok");
@@ -1008,18 +1076,42 @@ fn a_renju_game_on_two_devices_with_a_forbidden_move_pointed_out_and_a_five_decl
     b.click("#forbidden");
     at_seq(&mut b, seq + 2);
     let recs = records(&url, &game);
-    let pointed = recs.iter().find(|r| kind_of(r) == "forbidden_move_pointed_out").expect("pointed out");
-    assert_eq!(pointed["body"]["forbidden_move_pointed_out"]["point"], json!({"x": x, "y": y}));
+    let pointed = recs
+        .iter()
+        .find(|r| kind_of(r) == "forbidden_move_pointed_out")
+        .expect("pointed out");
+    assert_eq!(
+        pointed["body"]["forbidden_move_pointed_out"]["point"],
+        json!({"x": x, "y": y})
+    );
     let st = get(&format!("{url}/games/{game}/state"));
-    assert!(st["text"]["result"].as_str().unwrap_or("").starts_with("W+"), "{}", st["text"]);
+    assert!(
+        st["text"]["result"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("W+"),
+        "{}",
+        st["text"]
+    );
     verifies_everywhere(dir.path(), &url, &game);
 
     // Game 2: Black makes five in a row and declares it.
     let game = new_game("five");
     b.switch(&referee);
-    let r = referee_signs(&mut b, &ref_pem, &ref_pub, &game, json!({"clock_started": {"running": "black"}}));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_started": {"running": "black"}}),
+    );
     assert_eq!(r["accepted"], 1, "{r}");
-    let seq = play(&mut b, &game, &["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7", "l8"], 1);
+    let seq = play(
+        &mut b,
+        &game,
+        &["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7", "l8"],
+        1,
+    );
     b.switch(&black);
     at_seq(&mut b, seq);
     b.click("#five");
@@ -1030,11 +1122,22 @@ fn a_renju_game_on_two_devices_with_a_forbidden_move_pointed_out_and_a_five_decl
     for r in &recs[2..] {
         let kind = kind_of(r);
         let player = r["body"][kind.as_str()]["player"].as_str().unwrap();
-        let key = if player == "black" { &listed["requests"][0]["key"] } else { &listed["requests"][1]["key"] };
+        let key = if player == "black" {
+            &listed["requests"][0]["key"]
+        } else {
+            &listed["requests"][1]["key"]
+        };
         assert_eq!(&r["signer"], key, "{r}");
     }
     let st = get(&format!("{url}/games/{game}/state"));
-    assert!(st["text"]["result"].as_str().unwrap_or("").starts_with("B+"), "{}", st["text"]);
+    assert!(
+        st["text"]["result"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("B+"),
+        "{}",
+        st["text"]
+    );
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }
