@@ -180,11 +180,40 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
         .map(|r| r["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, vec![other_id]);
+    // White's tablet breaks: a new one asks for the seat, and the referee's
+    // `key_replaced` binds it to the running game.
+    let spare = keygen(dir.path(), "spare");
+    let (_, sp) = post(&format!("{url}/devices"), &seat(&spare, "white", "Bob", 7));
+    let sp_id = sp["id"].as_str().unwrap().to_string();
+    assert_eq!(get(&format!("{url}/devices/{sp_id}"))["status"], "pending");
+    ok(&kifu_at(
+        &url,
+        &[
+            "key",
+            "replace",
+            &game,
+            "--participant",
+            "white",
+            "--new-key",
+            &spare,
+            "--key",
+            ref_key.to_str().unwrap(),
+            "--reason",
+            "tablet broken",
+        ],
+    ));
+    let bound = get(&format!("{url}/devices/{sp_id}"));
+    assert_eq!(bound["status"], "enrolled", "{bound}");
+    assert_eq!(bound["games"][0]["roles"], json!(["white"]));
+    assert_eq!(
+        get(&format!("{url}/devices/{}", w["id"].as_str().unwrap()))["status"],
+        "pending"
+    );
     // The requests outlive the server.
     drop(server);
     let listed = ok(&run(&data, &["devices", "--json"]));
     let v: Value = serde_json::from_str(&listed).unwrap();
-    assert_eq!(v["requests"].as_array().unwrap().len(), 3);
+    assert_eq!(v["requests"].as_array().unwrap().len(), 4);
 }
 
 #[test]
@@ -270,6 +299,10 @@ fn a_draft_is_previewed_with_the_clause_and_nothing_is_stored() {
         &json!({"body": stone("white", 5, 5), "signer": white}),
     );
     assert_eq!(legal["illegal_move"], false, "{legal}");
+    assert_eq!(
+        legal["pass_stones"], true,
+        "LGC 2023 hands over pass stones: {legal}"
+    );
     let (_, theirs) = post(
         &format!("{url}/games/{game}/preview"),
         &json!({"body": stone("white", 5, 5), "signer": black}),
@@ -646,6 +679,10 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
         }
     }
     assert!(counted >= 16, "{counted} records by the devices");
+    // LGC 2023, "Ending the game", 1: a pass hands over a stone.
+    for r in recs.iter().filter(|r| kind_of(r) == "pass") {
+        assert_eq!(r["body"]["pass"]["pass_stone"], true, "{r}");
+    }
     let kinds: Vec<String> = recs.iter().map(kind_of).collect();
     for k in [
         "illegal_move_noticed",

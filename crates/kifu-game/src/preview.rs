@@ -31,6 +31,10 @@ pub struct Preview {
     /// For a black stone on a Renju board: the forbidden shape it makes
     /// (RIF rules of Renju 9.2, 9.3), with its point in RIF notation.
     pub forbidden: Option<ForbiddenPoint>,
+    /// Whether a pass hands a stone to the opponent under the game's Go
+    /// profile (`pass_stones`; LGC 2023, "Ending the game", 1); `None` for a
+    /// game without a Go board. A device reads it to sign its passes.
+    pub pass_stones: Option<bool>,
     /// What the projection draws at the draft, each with its rule.
     pub consequences: Vec<Consequence>,
     /// The whole state with the draft applied.
@@ -73,12 +77,14 @@ pub fn preview(events: &[Event], draft: &Event) -> Preview {
         _ => false,
     };
     let consequences = state.consequences_of(draft.seq).cloned().collect();
+    let pass_stones = state.go_rules().map(|r| r.pass_stones);
     Preview {
         seq: draft.seq,
         kind: draft.body.kind_name(),
         refused,
         illegal_move,
         forbidden,
+        pass_stones,
         consequences,
         state,
     }

@@ -13,6 +13,7 @@
 //! written whole to a temporary file, synced and renamed, so that a crash
 //! leaves the old list or the new one.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -21,7 +22,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use kifu_game::seat::SeatRequest;
-use kifu_ledger::{PublicKey, Role};
+use kifu_ledger::{Event, Hash, Participant, PublicKey, Role, Standing};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -53,10 +54,15 @@ struct Kept {
     requests: Vec<DeviceRequest>,
 }
 
+/// Each game's roster now (after its `key_replaced` events), by the head it
+/// was read at.
+type Rosters = HashMap<Hash, (u64, Vec<Participant>)>;
+
 /// The requests of one data directory.
 pub struct Devices {
     path: PathBuf,
     kept: Mutex<Kept>,
+    rosters: Mutex<Rosters>,
 }
 
 /// Reads the requests kept in a data directory (none when the file is
@@ -94,6 +100,7 @@ impl Devices {
         Ok(Devices {
             path,
             kept: Mutex::new(kept),
+            rosters: Mutex::new(HashMap::new()),
         })
     }
 
@@ -188,22 +195,59 @@ fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-/// The games whose genesis roster names `key`, with its roles there.
+/// A game's roster now: the genesis roster with the keys its `key_replaced`
+/// events brought in (`docs/FORMAT.md`, section 5.2), as the ledger keeps
+/// it; read again only when the game has grown.
+fn roster_now(app: &App, game: &Hash, head_seq: u64) -> Result<Vec<Participant>, ApiError> {
+    if let Some((seq, roster)) = app
+        .devices
+        .rosters
+        .lock()
+        .ok()
+        .and_then(|c| c.get(game).cloned())
+    {
+        if seq == head_seq {
+            return Ok(roster);
+        }
+    }
+    let records = app.store.read(game, 0, Some(head_seq))?;
+    let events: Vec<Event> = records.iter().filter_map(|r| r.decode().ok()).collect();
+    let roster = match Standing::replay(&events) {
+        Some(s) => s.roster().to_vec(),
+        None => app.store.genesis(game)?.roster.clone(),
+    };
+    if let Ok(mut c) = app.devices.rosters.lock() {
+        c.insert(*game, (head_seq, roster.clone()));
+    }
+    Ok(roster)
+}
+
+/// The games whose roster now names `key`, with its roles there (a device
+/// bound mid-game by a `key_replaced` learns its game too).
 fn games_of(app: &App, key: &PublicKey) -> Result<Vec<Value>, ApiError> {
     let mut out = Vec::new();
     for g in app.store.games()? {
         let genesis = app.store.genesis(&g)?;
-        let roles: Vec<Role> = genesis.roles_of(key);
+        let head = app.store.head(&g)?;
+        let Some(h) = head else { continue };
+        let roles: Vec<Role> = if h.seq == 0 {
+            genesis.roles_of(key)
+        } else {
+            roster_now(app, &g, h.seq)?
+                .iter()
+                .filter(|p| &p.key == key)
+                .map(|p| p.role)
+                .collect()
+        };
         if roles.is_empty() {
             continue;
         }
-        let head = app.store.head(&g)?;
         out.push(json!({
             "game": hex::encode(g),
             "roles": roles,
             "title": genesis.title,
             "tournament": genesis.tournament,
-            "head": head.map(|h| json!({"seq": h.seq, "hash": hex::encode(h.hash)})),
+            "head": {"seq": h.seq, "hash": hex::encode(h.hash)},
         }));
     }
     Ok(out)

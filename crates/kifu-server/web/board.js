@@ -547,6 +547,10 @@ async function actNow(body, opts) {
   if (!body) return;
   G.busy = true;
   try {
+    if (body.pass) {
+      await learnPassStones();
+      body = { pass: { ...body.pass, pass_stone: !!G.passStones } };
+    }
     if (opts.preview && G.online) {
       let p = null;
       try { p = await post(`/games/${G.game}/preview`, { body, signer: myKey, at_ms: Date.now() }); } catch (e) { if (e.status) throw e; }
@@ -612,7 +616,7 @@ function draw(boardOnly) {
   const result = st.result_computed ? st.result_computed.result : null;
   const go = !renju;
   const running = G.clock && G.clock.running;
-  const passStone = go && st.board_view && st.board_view.black_pass_stones !== undefined;
+  const passStone = go && G.passStones;
   const lastOpp = go ? lastMoveOf(other) : null;
   const started = !!(s.clock && s.clock.started_at_ms);
   const groups = [
@@ -684,11 +688,26 @@ function draw(boardOnly) {
   tick();
 }
 
+// Whether a pass hands over a pass stone is the profile's: the server says
+// it with any preview (kept for the game, and for a device offline).
+async function learnPassStones() {
+  if (G.passStones !== undefined && G.passStones !== null) return;
+  const known = await kvGet("pass-stones:" + G.game);
+  if (known !== undefined) { G.passStones = known; return; }
+  try {
+    const p = await post(`/games/${G.game}/preview`, { body: { pass: { player: actor(), pass_stone: false } }, signer: myKey });
+    G.passStones = p.pass_stones;
+    await kvSet("pass-stones:" + G.game, p.pass_stones);
+  } catch { /* offline: a pass without a pass stone, as the body says */ }
+}
+
 async function gamePage(game) {
   G.game = game;
   await kvSet("game", game);
   try {
     await refresh();
+    await learnPassStones();
+    draw();
   } catch (e) {
     if (e.status === 404) { main.replaceChildren($("p", { class: "bad", role: "alert" }, "No such game on this server: " + e.message)); return; }
     throw e;
