@@ -802,14 +802,26 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
     ));
     assert_eq!(r["status"], 403, "{r}");
     assert_eq!(r["body"]["error"]["code"], "role_refused", "{r}");
-    // Nor can it claim another key: the signature would not verify.
+    // A player's device without the network keeps its record, says it is
+    // waiting, and signs nothing else at that place until it is sent.
+    b.call("Network.setBlockedURLs", json!({"urls": ["*/feed/stream*", "*/records"]}), true);
+    b.click("#draw-offer");
+    b.wait_for("the record kept", "(document.getElementById('net') || {dataset: {}}).dataset.queued === '1'");
+    b.click("#draw-offer");
+    message(&mut b, "waiting for the network");
+    b.call("Network.setBlockedURLs", json!({"urls": ["*/feed/stream*"]}), true);
+    at_seq(&mut b, 3);
+    b.wait_for("the outbox empty", "(document.getElementById('net') || {dataset: {}}).dataset.queued === '0'");
+    let recs = records(&url, &game);
+    assert_eq!(recs.len(), 4);
+    assert_eq!(kind_of(&recs[3]), "draw_offered");
     // A device not on the roster: the page says so, and signs nothing.
     b.switch(&referee);
     b.goto(&format!("{url}/play/{game}"));
     b.wait_for("the refusal", "!!document.getElementById('not-on-roster')");
     let said = b.text("#not-on-roster");
     assert!(said.contains("not on this game's roster"), "{said}");
-    assert_eq!(records(&url, &game).len(), 3);
+    assert_eq!(records(&url, &game).len(), 4);
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }
