@@ -219,7 +219,7 @@ mod tests {
     fn genesis() -> Genesis {
         Genesis {
             game: GameKind::Go,
-            ruleset: "lgc-2023".into(),
+            ruleset: kifu_go::Ruleset::lgc_2023().name,
             overrides: vec![],
             board_size: 9,
             handicap: 0,
