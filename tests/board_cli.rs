@@ -804,14 +804,28 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
     assert_eq!(r["body"]["error"]["code"], "role_refused", "{r}");
     // A player's device without the network keeps its record, says it is
     // waiting, and signs nothing else at that place until it is sent.
-    b.call("Network.setBlockedURLs", json!({"urls": ["*/feed/stream*", "*/records"]}), true);
+    b.call(
+        "Network.setBlockedURLs",
+        json!({"urls": ["*/feed/stream*", "*/records"]}),
+        true,
+    );
     b.click("#draw-offer");
-    b.wait_for("the record kept", "(document.getElementById('net') || {dataset: {}}).dataset.queued === '1'");
+    b.wait_for(
+        "the record kept",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '1'",
+    );
     b.click("#draw-offer");
     message(&mut b, "waiting for the network");
-    b.call("Network.setBlockedURLs", json!({"urls": ["*/feed/stream*"]}), true);
+    b.call(
+        "Network.setBlockedURLs",
+        json!({"urls": ["*/feed/stream*"]}),
+        true,
+    );
     at_seq(&mut b, 3);
-    b.wait_for("the outbox empty", "(document.getElementById('net') || {dataset: {}}).dataset.queued === '0'");
+    b.wait_for(
+        "the outbox empty",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '0'",
+    );
     let recs = records(&url, &game);
     assert_eq!(recs.len(), 4);
     assert_eq!(kind_of(&recs[3]), "draw_offered");
