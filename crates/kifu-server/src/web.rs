@@ -38,6 +38,7 @@ web_files![
     "board.html",
     "board.css",
     "board.js",
+    "board-clock.js",
 ];
 
 /// The embedded file named `name`, if there is one.

@@ -8,6 +8,8 @@
 // projection, so they keep running while the network is away.
 
 import * as rec from "/web/record.js";
+import * as clock from "/web/board-clock.js";
+const { clockFrom, face, shows } = clock;
 
 const $ = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
@@ -180,81 +182,10 @@ function rolesOf(genesis, key) {
   return (genesis.roster || []).filter((p) => p.key === key).map((p) => p.role);
 }
 
-// Both clocks as this device shows them: each player's clock at the start
-// of his turn (the projection's), and when the running player's turn began
-// (from the instant his flag falls: that instant less all the time he has).
-function totalMs(pc) {
-  const o = pc.overtime || "none";
-  let extra = 0;
-  if (o.byo_yomi) extra = o.byo_yomi.periods_left * o.byo_yomi.period_ms;
-  else if (o.canadian) extra = o.canadian.block_ms_left;
-  else if (o.per_move) extra = o.per_move.per_move_ms;
-  return pc.main_ms + extra;
-}
-function clockFrom(st) {
-  const c = st.state.clock;
-  if (!c || !c.black || !c.white) return null;
-  const pcs = { black: c.black, white: c.white };
-  let turnStart = null;
-  if (c.running && c.flag_at_ms != null) turnStart = c.flag_at_ms - totalMs(pcs[c.running]);
-  return { pcs, running: c.running, turnStart, paused: c.paused, remaining: c.remaining_ms, control: st.state.genesis && st.state.genesis.time_control };
-}
-function face(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  const h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, sec = String(s % 60).padStart(2, "0");
-  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
-}
-// What a player's clock shows `elapsed` ms into his turn.
-function shows(pc, elapsed) {
-  const o = pc.overtime || "none";
-  const main = pc.main_ms - elapsed;
-  if (main > 0 && !o.per_move) {
-    let s = face(main);
-    if (o.byo_yomi) s += ` + ${o.byo_yomi.periods_left} × ${face(o.byo_yomi.period_ms)}`;
-    if (o.canadian) s += ` + ${o.canadian.moves_left} in ${face(o.canadian.block_ms_left)}`;
-    return { text: s, left: main };
-  }
-  const over = elapsed - pc.main_ms;
-  if (o.byo_yomi) {
-    const used = Math.floor(Math.max(0, over) / o.byo_yomi.period_ms);
-    const left = o.byo_yomi.periods_left - used;
-    if (left <= 0) return { text: "0:00 (flag)", left: 0 };
-    return { text: `${face(o.byo_yomi.period_ms - (Math.max(0, over) % o.byo_yomi.period_ms))} (${left} period${left > 1 ? "s" : ""})`, left: 1 };
-  }
-  if (o.canadian) {
-    const left = o.canadian.block_ms_left - Math.max(0, over);
-    return { text: `${face(left)} for ${o.canadian.moves_left} stone(s)`, left };
-  }
-  if (o.per_move) {
-    const left = o.per_move.per_move_ms + pc.main_ms - elapsed;
-    return { text: face(left), left };
-  }
-  return { text: "0:00 (flag)", left: 0 };
-}
 // A press made while the server cannot be reached: the clocks go on here as
-// the time control says (Fischer's increment, byo-yomi's period afresh),
-// until the projection takes over again.
+// the time control says, until the projection takes over again.
 function pressLocally(colour, now) {
-  const k = G.clock;
-  if (!k || k.running !== colour || k.turnStart == null) return;
-  const pc = { ...k.pcs[colour] };
-  const elapsed = now - k.turnStart;
-  const tc = k.control || "untimed";
-  if (pc.main_ms > elapsed) pc.main_ms -= elapsed;
-  else {
-    const over = elapsed - pc.main_ms;
-    pc.main_ms = 0;
-    const o = pc.overtime || "none";
-    if (o.byo_yomi) pc.overtime = { byo_yomi: { ...o.byo_yomi, periods_left: Math.max(0, o.byo_yomi.periods_left - Math.floor(over / o.byo_yomi.period_ms)) } };
-    if (o.canadian) pc.overtime = { canadian: { ...o.canadian, block_ms_left: Math.max(0, o.canadian.block_ms_left - over) } };
-  }
-  if (tc.fischer) {
-    pc.main_ms += tc.fischer.increment_ms;
-    if (tc.fischer.max_ms != null) pc.main_ms = Math.min(pc.main_ms, tc.fischer.max_ms);
-  }
-  k.pcs = { ...k.pcs, [colour]: pc };
-  k.running = colour === "black" ? "white" : "black";
-  k.turnStart = now;
+  G.clock = clock.press(G.clock, colour, now);
 }
 function tick() {
   const k = G.clock;
