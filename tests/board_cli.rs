@@ -646,6 +646,12 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     }
     let shot = b.screenshot();
     assert!(shot.starts_with(b"\x89PNG"));
+    // The pages ran under `default-src 'self'` and nothing was blocked.
+    for s in [&black, &white] {
+        b.switch(s);
+        let blocked = b.eval("[...document.querySelectorAll('#messages p')].some(p => p.textContent.includes('security policy'))");
+        assert_eq!(blocked, false);
+    }
 
     // Every stone, pass and press was signed by the player's own device.
     let keys = [

@@ -99,6 +99,11 @@ function say(text, ok, rule, quote) {
   while (messages.children.length > 30) messages.firstChild.remove();
   messages.scrollTop = messages.scrollHeight;
 }
+// The page runs under `default-src 'self'`; anything it blocks is said.
+document.addEventListener("securitypolicyviolation", (e) => {
+  say(`blocked by the page's security policy: ${e.violatedDirective} ${e.blockedURI}`, false);
+});
+
 function setOnline(online, queued) {
   net.textContent = online ? (queued ? `sending ${queued} record(s)…` : "online") : `offline: ${queued} record(s) kept on this device`;
   net.classList.toggle("offline", !online);
