@@ -18,6 +18,55 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 
+/// Where the tests keep what CI keeps (`KIFU_ARTIFACTS_DIR`, or
+/// `target/artifacts`).
+fn artifacts_dir() -> std::path::PathBuf {
+    let d = match std::env::var_os("KIFU_ARTIFACTS_DIR") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => workspace().join("target/artifacts"),
+    };
+    std::fs::create_dir_all(&d).ok();
+    d
+}
+
+/// axe-core's script, installed by `.ci/run` with npm into the build
+/// directory (`target/npm`); `None`, said, when it is not there, unless
+/// `KIFU_REQUIRE_PEERS=1`.
+fn axe_script() -> Option<String> {
+    let target = Path::new(env!("CARGO_BIN_EXE_kifu"))
+        .parent()?
+        .parent()?
+        .to_path_buf();
+    let file = target.join("npm/node_modules/axe-core/axe.min.js");
+    match std::fs::read_to_string(&file) {
+        Ok(s) => Some(s),
+        Err(_) => {
+            assert!(
+                !peers_required(),
+                "axe-core is required (KIFU_REQUIRE_PEERS=1): npm install --prefix target/npm axe-core@4"
+            );
+            eprintln!(
+                "skipped the accessibility check: {} is absent",
+                file.display()
+            );
+            None
+        }
+    }
+}
+
+/// axe-core's violations (WCAG 2 A and AA) on the current page.
+fn accessibility_violations(b: &mut Browser, axe: &str) -> Vec<String> {
+    b.eval(&format!("(() => {{ {axe}\n; return true; }})()"));
+    let v = b.eval(
+        "(async () => { const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }); return r.violations.map(v => v.id + ': ' + v.help + ' (' + v.nodes.map(n => n.target.join(' ')).join(', ') + ')'); })()",
+    );
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
 fn get(url: &str) -> Value {
     ureq::get(url)
         .call()
@@ -456,6 +505,10 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     let white = b.new_context(1024, 768);
     let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 1);
     assert_ne!(fp_black, fp_white);
+    if let Some(axe) = axe_script() {
+        let v = accessibility_violations(&mut b, &axe);
+        assert!(v.is_empty(), "the waiting page: {v:#?}");
+    }
     // The referee compares the fingerprints and enrols both devices.
     let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
     let by_fp = |fp: &str| {
@@ -533,15 +586,15 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     // it only once White confirms.
     b.switch(&white);
     at_seq(&mut b, 7);
-    // White's tablet mid-game, kept as an artifact (the README's picture).
+    // White's tablet mid-game, kept as an artifact (the README's picture),
+    // and checked for accessibility.
     let tablet = b.screenshot();
     assert!(tablet.starts_with(b"\x89PNG"));
-    std::fs::create_dir_all(workspace().join("target/artifacts")).ok();
-    std::fs::write(
-        workspace().join("target/artifacts/board-tablet.png"),
-        tablet,
-    )
-    .ok();
+    std::fs::write(artifacts_dir().join("board-tablet.png"), tablet).ok();
+    if let Some(axe) = axe_script() {
+        let v = accessibility_violations(&mut b, &axe);
+        assert!(v.is_empty(), "the board page: {v:#?}");
+    }
     tap(&mut b, 0, 0);
     b.wait_for(
         "the illegal-move dialog",
@@ -706,8 +759,7 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
         .collect();
     assert_eq!(sheets.len(), 2);
     verifies_everywhere(dir.path(), &url, &game);
-    std::fs::create_dir_all(workspace().join("target/artifacts")).ok();
-    std::fs::write(workspace().join("target/artifacts/board-go.png"), shot).ok();
+    std::fs::write(artifacts_dir().join("board-go.png"), shot).ok();
 }
 
 #[test]

@@ -377,7 +377,9 @@ function boardSvg() {
   const n = boardSize(), cell = 30, pad = 36, size = pad * 2 + cell * (n - 1);
   const NS = "http://www.w3.org/2000/svg";
   const el = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (const [k, val] of Object.entries(attrs)) e.setAttribute(k, val); return e; };
-  const svg = el("svg", { viewBox: `0 0 ${size} ${size}`, class: "board", role: "grid", tabindex: 0, id: "board",
+  const svg = el("svg", { viewBox: `0 0 ${size} ${size}`, class: "board", role: "application", tabindex: 0, id: "board",
+    "aria-roledescription": isRenju() ? "Renju board" : "Go board",
+    "aria-describedby": "cursor-status",
     "aria-label": `Board, ${n} by ${n}. Arrow keys move the cursor, Enter places a stone.` });
   const letters = isRenju() ? "abcdefghijklmno" : "ABCDEFGHJKLMNOPQRSTUVWXYZ";
   for (let i = 0; i < n; i++) {
@@ -523,11 +525,23 @@ function pressOfflineEffects(body) {
   }
 }
 
+// The point under the keyboard cursor, in words, for a screen reader.
+function cursorWords() {
+  const { x, y } = G.cursor;
+  const v = G.st && G.st.board_view;
+  const ch = v && v.rows[y] ? v.rows[y][x] : ".";
+  const what = ch === "X" ? "black stone" : ch === "O" ? "white stone" : "empty";
+  const marked = G.marked.has(`${x},${y}`) ? ", marked" : "";
+  return `${pointName(G.cursor)}: ${what}${marked}`;
+}
+
 function draw(boardOnly) {
   const st = G.st;
   if (!st) return;
   const boardBox = document.getElementById("board-box");
   if (boardBox) boardBox.replaceChildren(boardSvg());
+  const cs = document.getElementById("cursor-status");
+  if (cs) cs.textContent = cursorWords();
   if (boardOnly && boardBox) { document.getElementById("board").focus(); return; }
   const t = st.text || {};
   const s = st.state;
@@ -610,6 +624,7 @@ function draw(boardOnly) {
     can(presser) && (running === presser || !running), "press");
   main.replaceChildren($("div", { class: "play" },
     $("section", { "aria-label": "Board" }, $("div", { id: "board-box" }, boardSvg()),
+      $("p", { id: "cursor-status", class: "muted", "aria-live": "polite" }, cursorWords()),
       $("p", { class: "muted" }, G.mode === "dead" ? "Tap the dead stones, then agree." : G.mode === "fifths" ? "Tap the points offered for the fifth move." : "Tap a point to place a stone, then press the clock.")),
     $("section", { "aria-label": "Clocks and actions" },
       $("p", { class: "turn", id: "turn", "aria-live": "polite" }, turnText),
