@@ -622,6 +622,11 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     b.click("#illegal");
     at_seq(&mut b, 10);
     message(&mut b, "recorded at event 10");
+    // Both devices say what the rules make of it, with the clause.
+    message(&mut b, "the game is unwound");
+    b.switch(&white);
+    message(&mut b, "the game is unwound");
+    b.switch(&black);
     // Black calls the referee: the clocks stop, on both devices.
     b.click("#call-referee");
     at_seq(&mut b, 11);

@@ -333,6 +333,13 @@ async function refresh() {
   const st = await api(`/games/${G.game}/state` + (isRenju() ? "?forbidden=1" : ""));
   const head = await api(`/games/${G.game}/head`);
   G.st = st;
+  // What the rules make of each event recorded since the last refresh, by
+  // this device or another, in words with the clause.
+  const from = G.shownSeq ?? st.last_seq;
+  for (const c of st.state.consequences || []) {
+    if (c.at_seq > from && c.at_seq <= st.last_seq) say(`event ${c.at_seq}: ${c.what}`, true, c.rule, c.quote);
+  }
+  G.shownSeq = st.last_seq;
   // The head to sign against: the server's, unless this device has records
   // of its own still waiting (a shared device chains on them).
   const mine = (await outboxAll()).filter((i) => i.game === G.game);
