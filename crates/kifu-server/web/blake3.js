@@ -114,7 +114,8 @@ function parentOutput(left, right) {
   return { cv: IV, block, counter: 0, blen: BLOCK_LEN, flags: PARENT };
 }
 
-function concat(parts) {
+/** The concatenation of byte arrays (the one given, when there is one). */
+export function concat(parts) {
   if (parts.length === 1) return parts[0];
   let n = 0;
   for (const p of parts) n += p.length;

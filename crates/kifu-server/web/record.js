@@ -13,7 +13,7 @@
 // Error naming the field for anything the format cannot carry; decoding is
 // strict (shortest varints, no trailing bytes), as section 2 requires.
 
-import { blake3 } from "./blake3.js";
+import { blake3, concat as concatParts } from "./blake3.js";
 
 const te = new TextEncoder();
 const td = new TextDecoder("utf-8", { fatal: true });
@@ -593,17 +593,7 @@ export function decodeEvent(bytes) {
 
 // ---------------------------------------------------------------- hashes and signatures
 
-function concat(...parts) {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
+const concat = (...parts) => concatParts(parts);
 
 /** SIGN_DOMAIN || event_bytes: the message Ed25519 signs. */
 export function signedMessage(eventBytes) {
