@@ -488,18 +488,48 @@ fn verifies_everywhere(dir: &Path, url: &str, game: &str) {
     );
 }
 
+/// A server on a fresh data directory, the referee's key (`ref.key`,
+/// `ref.pub` in `dir`) and a browser: what every page test starts with.
+struct Venue {
+    dir: tempfile::TempDir,
+    server: Served,
+    url: String,
+    ref_pub: String,
+    ref_pem: String,
+    b: Browser,
+}
+
+fn venue(program: &str) -> Venue {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("data"), &[]);
+    let url = server.url.clone();
+    let ref_pub = keygen(dir.path(), "ref");
+    let ref_pem = std::fs::read_to_string(dir.path().join("ref.key")).unwrap();
+    let b = Browser::start(program, &dir.path().join("chromium"));
+    Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        b,
+    }
+}
+
 #[test]
 fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     let Some(program) = browser_or_skip("the board page test") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let server = Served::start(&data, &[]);
-    let url = server.url.clone();
-    let ref_pub = keygen(dir.path(), "ref");
-    let ref_pem = std::fs::read_to_string(dir.path().join("ref.key")).unwrap();
-    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = venue(program);
     let black = b.new_context(1024, 768);
     let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
     let white = b.new_context(1024, 768);
@@ -765,6 +795,7 @@ fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
     assert_eq!(sheets.len(), 2);
     verifies_everywhere(dir.path(), &url, &game);
     std::fs::write(artifacts_dir().join("board-go.png"), shot).ok();
+    drop(server);
 }
 
 #[test]
@@ -772,13 +803,15 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
     let Some(program) = browser_or_skip("the board page test") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let server = Served::start(&data, &[]);
-    let url = server.url.clone();
-    let ref_pub = keygen(dir.path(), "ref");
-    let ref_pem = std::fs::read_to_string(dir.path().join("ref.key")).unwrap();
-    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = venue(program);
     let black = b.new_context(1024, 768);
     // Black's device hears nothing live: it is a step behind when it acts.
     b.call("Network.enable", json!({}), true);
@@ -1086,13 +1119,15 @@ fn a_renju_game_on_two_devices_with_a_forbidden_move_pointed_out_and_a_five_decl
     let Some(program) = browser_or_skip("the board page test") else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("data");
-    let server = Served::start(&data, &[]);
-    let url = server.url.clone();
-    let ref_pub = keygen(dir.path(), "ref");
-    let ref_pem = std::fs::read_to_string(dir.path().join("ref.key")).unwrap();
-    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = venue(program);
     let black = b.new_context(1024, 768);
     let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 2);
     let white = b.new_context(1024, 768);
