@@ -1103,6 +1103,60 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
         projected.abs_diff(white_shown) <= 1,
         "the device showed White {white_shown} s, the projection {projected} s"
     );
+    // A player's own key on the shared device: made there, enrolled by the
+    // referee (the game runs: `kifu key replace`), it signs what only the
+    // player may state.
+    b.click("#add-key-black");
+    message(&mut b, "Black's key on this device");
+    let listed: Value =
+        serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json", "--pending"]))).unwrap();
+    let black_key = listed["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["role"] == "black")
+        .expect("the device asked for Black's seat")["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(&kifu_at(
+        &url,
+        &[
+            "key",
+            "replace",
+            &game,
+            "--participant",
+            "black",
+            "--new-key",
+            &black_key,
+            "--key",
+            &d("ref.key"),
+            "--reason",
+            "Black signs on the board's device",
+        ],
+    ));
+    b.wait_for(
+        "Black's key enrolled",
+        "(document.getElementById('player-key-black') || {dataset: {}}).dataset.enrolled === '1'",
+    );
+    let before = records(&url, &game).len() as u64;
+    b.click("#protest");
+    b.wait_for("the statement", "!!document.getElementById('confirm-text')");
+    b.eval("document.getElementById('confirm-text').value = 'the clock was not reset', true");
+    b.click("#confirm-ok");
+    at_seq(&mut b, before);
+    let recs = records(&url, &game);
+    let protest = recs.last().unwrap();
+    assert_eq!(kind_of(protest), "protest_declared", "{protest}");
+    assert_eq!(
+        protest["signer"],
+        black_key.as_str(),
+        "signed with Black's own key"
+    );
+    assert_eq!(
+        protest["body"]["protest_declared"]["statement"],
+        "the clock was not reset"
+    );
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }

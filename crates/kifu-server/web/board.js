@@ -179,7 +179,7 @@ async function waitForGame(r) {
 // ---------------------------------------------------------------- the game
 
 const G = {
-  game: null, st: null, head: null, roles: [], colours: [], queued: 0, online: true,
+  game: null, st: null, head: null, roles: [], colours: [], queued: 0, online: true, playerKeys: {},
   mode: null, marked: new Set(), cursor: { x: 0, y: 0 }, clock: null, busy: false,
 };
 
@@ -232,14 +232,64 @@ async function sign(body) {
     return null;
   }
   const head = G.head;
-  const event = { chain: G.game, seq: head.seq + 1, prev_hash: head.hash, at_ms: Date.now(), signer: myKey, body };
-  const signed = await rec.signEvent(keys.privateKey, event);
+  const k = signerFor(body);
+  const event = { chain: G.game, seq: head.seq + 1, prev_hash: head.hash, at_ms: Date.now(), signer: k.pub, body };
+  const signed = await rec.signEvent(k.privateKey, event);
   const item = { game: G.game, seq: event.seq, hex: signed.hex, hash: rec.toHex(signed.hash), kind: rec.kindOf(body), words: describe(body) };
   await outboxAdd(item);
   G.head = { seq: event.seq, hash: item.hash };
   G.queued++;
   flush();
   return item;
+}
+
+// A shared board device may also hold the players' own keys (each made
+// here and enrolled like a device's): what only a player may state (a
+// protest, a status dispute, declining a rewind or a draw), and the
+// player's own result sheet and claims, are signed with the player's key
+// when the roster names it; the rest with the recorder's.
+const PLAYER_FIRST = ["protest_declared", "status_disputed", "status_agreed", "rewind_agreed", "rewind_declined",
+  "draw_declined", "draw_accepted", "draw_offered", "result_sheet_signed", "appeal_lodged", "dispute_raised",
+  "referee_called", "resigned"];
+function signerFor(body) {
+  const kind = rec.kindOf(body);
+  const f = body[kind] || {};
+  if (isShared() && PLAYER_FIRST.includes(kind)) {
+    const colour = f.player || actor();
+    const pk = G.playerKeys[colour];
+    if (pk && rolesOf(G.st.state.genesis || {}, pk.pub).includes(colour)) return pk;
+  }
+  return { privateKey: keys.privateKey, pub: myKey };
+}
+async function loadPlayerKeys() {
+  for (const colour of ["black", "white"]) {
+    const pair = await kvGet("keypair:" + colour);
+    if (pair) G.playerKeys[colour] = { privateKey: pair.privateKey, pub: rec.toHex(await rec.publicKeyBytes(pair.publicKey)) };
+  }
+}
+// Makes a player's key on this shared device and asks for the player's
+// seat with it; the referee enrols it (`--device-request`, or `kifu key
+// replace` in a running game) after comparing the fingerprint shown.
+async function addPlayerKey(colour) {
+  let pair = await kvGet("keypair:" + colour);
+  if (!pair) {
+    pair = await rec.generateKey();
+    await kvSet("keypair:" + colour, pair);
+  }
+  await loadPlayerKeys();
+  const pub = G.playerKeys[colour].pub;
+  const t = (G.st.state.genesis && G.st.state.genesis.tournament) || null;
+  const roster = (G.st.state.genesis.roster || []).find((p) => p.role === colour);
+  try {
+    const r = await post("/devices", {
+      key: pub, role: colour, name: roster ? roster.name : colourWord(colour),
+      tournament: t ? t.tournament : null, round: t ? t.round : null, board: t ? t.board : null,
+    });
+    say(`${colourWord(colour)}'s key on this device: request ${r.id}, fingerprint ${r.fingerprint}; the referee enrols it`, true);
+  } catch (e) {
+    say(`${colourWord(colour)}'s key: the server refused the request: ${e.message}`, false);
+  }
+  draw();
 }
 
 let flushing = false;
@@ -617,6 +667,14 @@ function draw(boardOnly) {
           else { G.mode = "dead"; G.marked.clear(); draw(); }
         }),
         btn("Dispute the status…", "status-dispute", async () => { const m = await askText("Dispute the status", "Which stones, and why"); if (m !== null) act({ status_disputed: { player: me, statement: m } }); }))) : "",
+    isShared() ? $("fieldset", {}, $("legend", {}, "Players' own keys on this device"),
+      ...["black", "white"].map((c) => {
+        const pk = G.playerKeys[c];
+        const on = pk && rolesOf(st.state.genesis || {}, pk.pub).includes(c);
+        return $("p", { id: `player-key-${c}`, "data-enrolled": on ? "1" : "0" },
+          pk ? `${colourWord(c)}: ${rec.fingerprint(pk.pub)} ${on ? "(on the roster: signs " + colourWord(c) + "'s claims and result sheet)" : "(waiting for the referee)"}` : "",
+          pk ? "" : btn(`Add ${colourWord(c)}'s key`, `add-key-${c}`, () => addPlayerKey(c)));
+      })) : "",
     $("fieldset", {}, $("legend", {}, "Result sheet"),
       $("p", { id: "result" }, "Result by the rules: ", t.result || "none yet"),
       $("div", { class: "actions" },
@@ -663,6 +721,7 @@ async function gamePage(game) {
   G.game = game;
   await kvSet("game", game);
   try {
+    await loadPlayerKeys();
     await refresh();
     await learnPassStones();
     draw();
