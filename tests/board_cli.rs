@@ -3,8 +3,11 @@
 //! (`/play`) signs every stone, press and claim with the device's own
 //! Ed25519 key, in headless Chromium (one browser context per device). The
 //! game then verifies with `kifu verify` and with the independent verifier
-//! written from `docs/FORMAT.md`. Also: the draft preview, the enrolment's
-//! refusals, a stale device, a tampered page and a stranger's device.
+//! written from `docs/FORMAT.md`. Also: a shared board device through a
+//! network outage (and a player's own key on it), a Renju game's forbidden
+//! move and five, the draft preview, the enrolment's refusals, a device
+//! bound mid-game, a stale device, a tampered page, a stranger's device, and
+//! axe-core's accessibility check of the pages.
 //!
 //! Without Chromium the page tests say so and pass, unless
 //! `KIFU_REQUIRE_PEERS=1`.
