@@ -330,8 +330,9 @@ fn games_are_found_by_tournament_round_player_and_phase() {
 /// Sections whose examples start servers or peer programs, or stand for
 /// values printed at run time: each has an end-to-end test of its own
 /// (`serve_cli`, which also runs every curl example of docs/API.md;
-/// `nats_cli`, `match_cli`, `tlog_cli`, `key_cli`).
+/// `nats_cli`, `match_cli`, `tlog_cli`, `key_cli`, `board_cli`).
 const SECTIONS_TESTED_ELSEWHERE: &[&str] = &[
+    "## Recording games at the venue",
     "## Refereeing engine games",
     "## Proving a game is complete",
     "## Publishing the feed to NATS JetStream",

@@ -194,6 +194,7 @@ fn every_command_acts_through_the_server_or_refuses_and_leaves_the_working_direc
         (vec!["prove".into(), "rotation".into()], Refused),
         (vec!["prove".into(), "map".into(), game.clone()], Either),
         (vec!["audit".into()], Either),
+        (vec!["devices".into()], Works),
         (
             vec![
                 "check-proof".into(),

@@ -275,6 +275,64 @@ impl Browser {
         );
     }
 
+    /// Opens a page in a new browser context (its own cookies, storage and
+    /// IndexedDB, as another device's) and makes it the current page;
+    /// returns its session, for [`Browser::switch`].
+    pub fn new_context(&mut self, width: u32, height: u32) -> String {
+        let ctx = self.call("Target.createBrowserContext", json!({}), false);
+        let ctx = ctx["browserContextId"]
+            .as_str()
+            .expect("a context")
+            .to_string();
+        let target = self.call(
+            "Target.createTarget",
+            json!({"url": "about:blank", "browserContextId": ctx}),
+            false,
+        );
+        let target = target["targetId"].as_str().expect("a target").to_string();
+        let attached = self.call(
+            "Target.attachToTarget",
+            json!({"targetId": target, "flatten": true}),
+            false,
+        );
+        self.session = attached["sessionId"]
+            .as_str()
+            .expect("a session")
+            .to_string();
+        self.call("Page.enable", json!({}), true);
+        self.size(width, height);
+        self.session.clone()
+    }
+
+    /// Makes the page of `session` the current one.
+    pub fn switch(&mut self, session: &str) {
+        self.session = session.to_string();
+    }
+
+    /// Clicks the element `selector` of the current page (a script click:
+    /// the element's own handlers run as for a tap).
+    pub fn click(&mut self, selector: &str) {
+        let sel = serde_json::to_string(selector).expect("JSON");
+        self.wait_for(
+            &format!("{selector} to be enabled"),
+            &format!("(() => {{ const e = document.querySelector({sel}); return !!e && !e.disabled; }})()"),
+        );
+        self.eval(&format!(
+            "(() => {{ const e = document.querySelector({sel}); if (e.click) e.click(); else e.dispatchEvent(new MouseEvent('click', {{bubbles: true, cancelable: true}})); return true; }})()"
+        ));
+    }
+
+    /// The text of the element `selector` (empty when absent).
+    pub fn text(&mut self, selector: &str) -> String {
+        let sel = serde_json::to_string(selector).expect("JSON");
+        self.eval(&format!(
+            "(() => {{ const e = document.querySelector({sel}); return e ? e.textContent : \"\"; }})()"
+        ))
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+    }
+
     pub fn screenshot(&mut self) -> Vec<u8> {
         let r = self.call("Page.captureScreenshot", json!({"format": "png"}), true);
         base64::engine::general_purpose::STANDARD

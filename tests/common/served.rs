@@ -26,10 +26,16 @@ impl Served {
     /// Starts `kifu --data DATA serve --listen 127.0.0.1:0 EXTRA...` and
     /// waits (at most [`SERVER_WAIT`]) for its address.
     pub fn start(data: &Path, extra: &[&str]) -> Served {
+        Served::start_at(data, "127.0.0.1:0", extra)
+    }
+
+    /// Like [`Served::start`] on the address `listen` (a server started
+    /// again on the port a page already talks to).
+    pub fn start_at(data: &Path, listen: &str, extra: &[&str]) -> Served {
         let mut child = super::kifu()
             .arg("--data")
             .arg(data)
-            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(["serve", "--listen", listen])
             .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

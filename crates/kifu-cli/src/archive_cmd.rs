@@ -43,7 +43,7 @@ fn manifest_json(m: Option<&ManifestCheck>, trusted: &[PublicKey]) -> serde_json
             json!({
                 "signed": m.signed,
                 "signer": m.manifest.signer.map(|k| k.to_hex()),
-                "fingerprint": m.manifest.signer.map(|k| k.fingerprint()),
+                "fingerprint": m.manifest.signer.map(|k| k.sha256_fingerprint()),
                 "trusted": matches!(authority, Authority::Trusted(_)),
                 "completeness": crate::trust::word(authority),
                 "at_ms": m.manifest.at_ms,

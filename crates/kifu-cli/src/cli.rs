@@ -99,6 +99,9 @@ pub enum Command {
     /// Replace or revoke a participant's key mid-game, as an event of the chain.
     #[command(subcommand)]
     Key(crate::key_cmd::KeyCommand),
+    /// Board devices that asked `kifu serve` for a seat, with their key
+    /// fingerprints (enrol one with `new-game --device-request ID`).
+    Devices(crate::device_cmd::DevicesArgs),
     /// Tournaments: the signed tournament chain, standings, EGD and AGA results.
     #[command(subcommand)]
     Tournament(crate::tournament_cmd::TournamentCommand),
@@ -318,6 +321,11 @@ pub struct NewGameArgs {
     /// Renju online play: fives are declared automatically.
     #[arg(long)]
     pub auto_declare: bool,
+    /// A board device's request for a seat, by its number (`GET /devices`
+    /// lists them with their fingerprints): its key joins the roster at the
+    /// seat it asked for (repeatable).
+    #[arg(long = "device-request")]
+    pub device_request: Vec<String>,
     /// Timestamp in ms since the Unix epoch (default: now).
     #[arg(long)]
     pub at_ms: Option<u64>,

@@ -150,11 +150,30 @@ pub fn append_body(
 /// `kifu new-game`.
 pub fn new_game(data: &Path, a: NewGameArgs) -> CmdResult {
     let key = read_private(&a.key)?;
-    let g = genesis_from_args(&a)?;
+    let mut g = genesis_from_args(&a)?;
+    let devices = crate::device_cmd::requests(data, &a.device_request)?;
+    kifu_game::seat::enrol(&mut g, &devices).map_err(|e| Failure::new(e.to_string()))?;
     let store = open(data)?;
     let game = create_game(&store, &key, g, a.at_ms.unwrap_or_else(now_ms))?;
+    for (id, d) in a.device_request.iter().zip(&devices) {
+        eprintln!(
+            "device request {id}: {} ({}), key fingerprint {}",
+            d.seat_text(),
+            d.name,
+            d.fingerprint()
+        );
+    }
     if a.json {
-        say!("{}", json!({ "game": hex::encode(game) }));
+        let enrolled: Vec<_> = a
+            .device_request
+            .iter()
+            .zip(&devices)
+            .map(|(id, d)| json!({"request": id, "role": d.role, "name": d.name, "key": d.key, "fingerprint": d.fingerprint()}))
+            .collect();
+        say!(
+            "{}",
+            json!({ "game": hex::encode(game), "devices": enrolled })
+        );
     } else {
         say!("{}", hex::encode(game));
     }

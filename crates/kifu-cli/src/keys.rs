@@ -74,6 +74,7 @@ pub fn keygen(a: KeygenArgs) -> CmdResult {
             "{}",
             serde_json::json!({
                 "public_key": key.public().to_string(),
+                "fingerprint": key.public().fingerprint(),
                 "private_key_file": k.display().to_string(),
                 "public_key_file": p.display().to_string(),
             })
@@ -81,6 +82,7 @@ pub fn keygen(a: KeygenArgs) -> CmdResult {
     } else {
         say!("{}", key.public());
         eprintln!("wrote {} and {}", k.display(), p.display());
+        eprintln!("fingerprint {}", key.public().fingerprint());
     }
     Ok(())
 }

@@ -23,6 +23,7 @@ mod bundle_tournament;
 mod cli;
 mod clock_cmd;
 mod demo;
+mod device_cmd;
 mod feed_cmd;
 mod game_cmd;
 mod games_cmd;
@@ -195,6 +196,7 @@ fn main() -> ExitCode {
         Command::Mirror(a) => nats_cmd::mirror(&cli.data, a),
         Command::Serve(a) => serve_cmd::serve(&cli.data, a),
         Command::Key(a) => key_cmd::run(&cli.data, a),
+        Command::Devices(a) => device_cmd::run(&cli.data, a),
         Command::Tournament(c) => tournament_cmd::run(&cli.data, c),
         Command::Completions(a) => shell_cmd::completions(a),
         Command::Man => shell_cmd::man(),

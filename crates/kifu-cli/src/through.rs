@@ -45,6 +45,7 @@ pub fn reach(cmd: &Command) -> Reach {
         | Command::Games(_)
         | Command::Sgf(SgfCommand::Import(_) | SgfCommand::Export(_))
         | Command::Audit(_)
+        | Command::Devices(_)
         | Command::Prove(
             ProveCommand::Inclusion(_) | ProveCommand::Consistency(_) | ProveCommand::Map(_),
         ) => Server,

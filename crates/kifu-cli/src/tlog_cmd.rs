@@ -715,7 +715,7 @@ pub fn verify_bundle(file: &Path, as_json: bool, trusted: &[kifu_ledger::PublicK
                 return Err(format!(
                     "untrusted: the bundle's log key {} ({}) is not a trusted key",
                     key.to_hex(),
-                    key.fingerprint()
+                    key.sha256_fingerprint()
                 ));
             }
             Ok((r, key))
@@ -725,19 +725,19 @@ pub fn verify_bundle(file: &Path, as_json: bool, trusted: &[kifu_ledger::PublicK
             let trust = if trusted.is_empty() {
                 format!(
                     "the log's key is the bundle's own: this verdict rests on an unauthenticated key (fingerprint {}); give the log's key with --trust KEY to check the bundle against it",
-                    key.fingerprint()
+                    key.sha256_fingerprint()
                 )
             } else {
                 format!(
                     "the log's key {} is a trusted key ({})",
                     key.to_hex(),
-                    key.fingerprint()
+                    key.sha256_fingerprint()
                 )
             };
             if as_json {
                 say!(
                     "{}",
-                    json!({"ok": true, "bundle": r, "trusted": !trusted.is_empty(), "log_key_fingerprint": key.fingerprint()})
+                    json!({"ok": true, "bundle": r, "trusted": !trusted.is_empty(), "log_key_fingerprint": key.sha256_fingerprint()})
                 );
             } else {
                 say!("{trust}");

@@ -149,7 +149,7 @@ pub fn verify(
                 what: format!(
                     "untrusted: the tournament chain's genesis is signed by key {} ({}), which is not a trusted key",
                     k.to_hex(),
-                    k.fingerprint()
+                    k.sha256_fingerprint()
                 ),
             }),
             None => report.problems.push(kifu_ledger::Problem {

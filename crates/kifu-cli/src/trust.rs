@@ -155,12 +155,12 @@ pub fn sentence(a: Authority, heads: usize, matches: bool) -> String {
         Authority::Trusted(k) => format!(
             "manifest: signed by trusted key {} ({}); it states {states} and {tail}",
             k.to_hex(),
-            k.fingerprint()
+            k.sha256_fingerprint()
         ),
         Authority::Unauthenticated(k) => format!(
             "manifest: signed by key {}; it states {states} and {tail}, but completeness rests on an unauthenticated key (fingerprint {}): nothing shows who holds it. Give the organiser's key with --trust KEY to check the archive against it",
             k.to_hex(),
-            k.fingerprint()
+            k.sha256_fingerprint()
         ),
         Authority::Unsigned => format!(
             "manifest: unsigned; it states {states} (export with --key to sign it): completeness rests on no key at all"

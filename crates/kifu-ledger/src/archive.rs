@@ -174,7 +174,7 @@ pub fn require_trusted(
             Authority::Unauthenticated(k) => format!(
                 "untrusted: the manifest is signed by key {} ({}), which is not a trusted key",
                 k.to_hex(),
-                k.fingerprint()
+                k.sha256_fingerprint()
             ),
             Authority::Unsigned => {
                 "untrusted: the manifest is not signed (or its signature fails), so nothing shows the archive is complete against a trusted key".into()

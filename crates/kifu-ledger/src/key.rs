@@ -21,7 +21,31 @@ pub const SPKI_ED25519_PREFIX: [u8; 12] = [
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PublicKey(pub [u8; 32]);
 
+/// What precedes a public key in its fingerprint (24 bytes of ASCII).
+pub const FINGERPRINT_DOMAIN: &[u8] = b"kifu/v1/key-fingerprint\n";
+
 impl PublicKey {
+    /// The key's fingerprint, the form two people compare aloud at a table:
+    /// the first 10 bytes of `BLAKE3-256(FINGERPRINT_DOMAIN || key)` in
+    /// lowercase hex, five groups of four separated by spaces
+    /// (`docs/FORMAT.md`, section 8). A device shows the same form for its
+    /// key (`record.js`'s `fingerprint`).
+    ///
+    /// ```
+    /// let k = kifu_ledger::PublicKey([0; 32]);
+    /// let f = k.fingerprint();
+    /// assert_eq!(f.len(), 24);
+    /// assert_eq!(f.split(' ').count(), 5);
+    /// ```
+    pub fn fingerprint(&self) -> String {
+        let mut h = blake3::Hasher::new();
+        h.update(FINGERPRINT_DOMAIN);
+        h.update(&self.0);
+        let hex = hex::encode(&h.finalize().as_bytes()[..10]);
+        let groups: Vec<&str> = (0..5).map(|i| &hex[i * 4..i * 4 + 4]).collect();
+        groups.join(" ")
+    }
+
     /// The key as a `VerifyingKey`, or an error when the bytes are not a
     /// point on the curve.
     ///
@@ -73,12 +97,16 @@ impl PublicKey {
     /// `302a300506032b6570032100`, then the key): what
     /// `openssl pkey -pubin -in KEY.pub -outform DER | sha256sum` prints.
     ///
+    /// Verdicts that name whose key they rest on print this form, which a
+    /// reader can check with openssl alone; devices and people at a table
+    /// compare the shorter [`PublicKey::fingerprint`].
+    ///
     /// ```
     /// let k = kifu_ledger::PublicKey([0; 32]);
-    /// assert!(k.fingerprint().starts_with("SHA256:"));
-    /// assert_eq!(k.fingerprint().len(), 7 + 64);
+    /// assert!(k.sha256_fingerprint().starts_with("SHA256:"));
+    /// assert_eq!(k.sha256_fingerprint().len(), 7 + 64);
     /// ```
-    pub fn fingerprint(&self) -> String {
+    pub fn sha256_fingerprint(&self) -> String {
         use sha2::Digest;
         let mut h = sha2::Sha256::new();
         h.update(SPKI_ED25519_PREFIX);

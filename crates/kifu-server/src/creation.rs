@@ -76,7 +76,7 @@ impl Creation {
                     sources.join(", ")
                 },
                 h.signer.to_hex(),
-                h.signer.fingerprint()
+                h.signer.sha256_fingerprint()
             ),
         ))
     }

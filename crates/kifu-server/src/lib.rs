@@ -18,6 +18,7 @@ pub mod api;
 pub mod bundle_api;
 pub mod conn;
 pub mod creation;
+pub mod device;
 pub mod error;
 pub mod feed;
 pub mod ingest;
@@ -25,6 +26,7 @@ pub mod marker;
 pub mod metrics;
 pub mod outlet;
 pub mod page;
+pub mod preview;
 pub mod tlog_api;
 pub mod web;
 pub mod whole;
@@ -101,6 +103,8 @@ pub struct App {
     pub creation: creation::Creation,
     /// Duties beside serving, reporting to `/healthz` and `/metrics`.
     pub outlets: std::sync::RwLock<Vec<Arc<dyn Outlet>>>,
+    /// Devices asking for seats (not ledger events).
+    pub devices: device::Devices,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
 }
@@ -200,6 +204,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games/{id}/sgf", get(api::sgf))
         .route("/games/{id}/archive", get(api::game_archive))
         .route("/games/{id}/verify", get(api::game_verify))
+        .route("/games/{id}/preview", post(preview::preview))
+        .route("/devices", get(device::list).post(device::request))
+        .route("/devices/{id}", get(device::one))
+        .route("/play", get(page::board))
+        .route("/play/{id}", get(page::board))
         .route("/archive", get(api::store_archive))
         .route("/verify", get(api::store_verify))
         .route("/healthz", get(api::healthz))
@@ -244,6 +253,7 @@ impl Server {
         let metrics = Arc::new(Metrics::default());
         let ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
         let (stop, shutdown) = watch::channel(false);
+        let devices = device::Devices::open(store.path())?;
         Ok(Server {
             app: Arc::new(App {
                 store,
@@ -255,6 +265,7 @@ impl Server {
                 tlog,
                 creation: Default::default(),
                 outlets: Default::default(),
+                devices,
                 summaries: Default::default(),
                 lines: Default::default(),
             }),

@@ -78,3 +78,9 @@ pub async fn at(State(app): State<Arc<App>>, Path((id, seq)): Path<(String, Stri
 pub async fn favicon() -> Response {
     crate::web::serve("favicon.svg").into_response()
 }
+
+/// The board device's page (`/play`, `/play/{game}`): the script decides
+/// between asking for a seat and the game.
+pub async fn board() -> Response {
+    crate::web::serve("board.html")
+}

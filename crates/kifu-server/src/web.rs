@@ -38,6 +38,12 @@ web_files![
     "feed-worker.js",
     "feed-hub.js",
     "favicon.svg",
+    "blake3.js",
+    "record.js",
+    "board.html",
+    "board.css",
+    "board.js",
+    "board-clock.js",
 ];
 
 /// The embedded file named `name`, if there is one.

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 
 // The page file as the browser gets it (an ES module under /web/).
-const source = await readFile(new URL("../web/feed-hub.js", import.meta.url), "utf8");
+const source = await readFile(new URL("../feed-hub.js", import.meta.url), "utf8");
 const { Hub } = await import("data:text/javascript," + encodeURIComponent(source));
 
 // A page's end of the channel: what it was sent.

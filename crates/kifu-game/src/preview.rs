@@ -1,0 +1,91 @@
+//! A draft record projected before anyone signs it: what the game would
+//! draw if the event were appended at the head. A device shows it before a
+//! player confirms a move the rules call illegal (the rule documents give
+//! illegal moves a remedy, they do not forbid recording them: LGC 2023,
+//! "Illegal moves"; RIF rules of Renju 9.2 and 9.3); a referee console asks
+//! it before signing a judgement. Nothing is stored: the projection is
+//! computed from the events and the draft alone.
+
+use kifu_ledger::{Body, Color, Event, Standing};
+use serde::Serialize;
+
+use crate::cite::Consequence;
+use crate::forbidden::{forbidden_for_black, ForbiddenPoint};
+use crate::moves::is_illegal_move;
+use crate::state::{BoardState, GameState};
+
+/// What a draft would bring about.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Preview {
+    /// The place the draft would take.
+    pub seq: u64,
+    /// The draft's kind.
+    pub kind: &'static str,
+    /// Why the server would refuse the record from its signer (a key not on
+    /// the roster, a player signing for the opponent, ...), in words; `None`
+    /// when the signer may state it.
+    pub refused: Option<String>,
+    /// True when the draft is a Go move the game's ruleset calls illegal
+    /// (the consequences say why, with the clause).
+    pub illegal_move: bool,
+    /// For a black stone on a Renju board: the forbidden shape it makes
+    /// (RIF rules of Renju 9.2, 9.3), with its point in RIF notation.
+    pub forbidden: Option<ForbiddenPoint>,
+    /// Whether a pass hands a stone to the opponent under the game's Go
+    /// profile (`pass_stones`; LGC 2023, "Ending the game", 1); `None` for a
+    /// game without a Go board. A device reads it to sign its passes.
+    pub pass_stones: Option<bool>,
+    /// What the projection draws at the draft, each with its rule.
+    pub consequences: Vec<Consequence>,
+    /// The whole state with the draft applied.
+    #[serde(skip)]
+    pub state: GameState,
+}
+
+/// Projects `events` (a verified chain, genesis first) with `draft` applied
+/// after them. The draft's `seq` and `prev_hash` are taken as given; a
+/// caller building it for the head sets `seq` to the head's + 1.
+pub fn preview(events: &[Event], draft: &Event) -> Preview {
+    let refused = match Standing::replay(events) {
+        Some(standing) => standing.check(draft).err().map(|r| r.to_string()),
+        None => Some("the game has no verified genesis".to_string()),
+    };
+    let before = GameState::replay(events);
+    let forbidden = match (&draft.body, &before.board) {
+        (
+            Body::StonePlaced {
+                stone: Color::Black,
+                point,
+                ..
+            },
+            BoardState::Renju(_),
+        ) => {
+            let name = crate::convert::renju_point(*point).map(|p| p.to_string());
+            forbidden_for_black(&before)
+                .unwrap_or_default()
+                .into_iter()
+                .find(|f| Some(&f.point) == name.as_ref())
+        }
+        _ => None,
+    };
+    let mut state = before;
+    state.apply(draft);
+    let illegal_move = match (&draft.body, &state.board, state.go_rules()) {
+        (Body::StonePlaced { .. } | Body::Pass { .. }, BoardState::Go(b), Some(rules)) => b
+            .verdict(draft.seq)
+            .is_some_and(|v| is_illegal_move(rules, v)),
+        _ => false,
+    };
+    let consequences = state.consequences_of(draft.seq).cloned().collect();
+    let pass_stones = state.go_rules().map(|r| r.pass_stones);
+    Preview {
+        seq: draft.seq,
+        kind: draft.body.kind_name(),
+        refused,
+        illegal_move,
+        forbidden,
+        pass_stones,
+        consequences,
+        state,
+    }
+}

@@ -1,0 +1,290 @@
+//! A device asking to sit at a seat, and the genesis that enrols it.
+//!
+//! A board device (a player's tablet, a shared board recorder) makes its own
+//! Ed25519 key and asks for a seat: "tournament T, round 3, board 7, Black",
+//! or a free-standing game. The request is not a ledger event and grants
+//! nothing: the official who signs the game's genesis compares the key's
+//! fingerprint with the one the device shows, and the genesis names the key
+//! (`docs/FORMAT.md`, section 5: the roster is the authorisation). A device
+//! bound to a game already running comes in with a `key_replaced` instead
+//! (section 5.2).
+
+use kifu_ledger::{Genesis, Participant, PublicKey, Role};
+use serde::{Deserialize, Serialize};
+
+/// The longest name or tournament a request may carry, in characters.
+pub const MAX_TEXT: usize = 120;
+
+/// The seat a device asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRequest {
+    /// The device's public key.
+    pub key: PublicKey,
+    /// `black`, `white` (a player's own device) or `recorder` (one shared
+    /// device at the board, signing moves and presses for both).
+    pub role: Role,
+    /// The person (or the board) as the roster will name them.
+    pub name: String,
+    /// The tournament, as its genesis names it; `None` for a free-standing
+    /// game.
+    #[serde(default)]
+    pub tournament: Option<String>,
+    /// The round, from 1.
+    #[serde(default)]
+    pub round: Option<u32>,
+    /// The board, from 1.
+    #[serde(default)]
+    pub board: Option<u32>,
+}
+
+/// Why a request cannot be made, or cannot enrol a device in a genesis.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SeatError {
+    /// The key is not one the format accepts.
+    #[error("the device's key is not an acceptable Ed25519 public key: {0}")]
+    BadKey(String),
+    /// A seat other than a player's or the board's.
+    #[error("a device asks for the seat of black, white or recorder, not {0}")]
+    Role(String),
+    /// A name or tournament that is empty, too long or holds control characters.
+    #[error("{0}")]
+    Text(String),
+    /// The request's seat is not the game's.
+    #[error("the device asked for {asked}; this game is {game}")]
+    OtherSeat {
+        /// The seat asked for, in words.
+        asked: String,
+        /// The game's place, in words.
+        game: String,
+    },
+    /// Two keys for one player's seat.
+    #[error("{role} is already held by {name} in this roster; a seat has one key")]
+    Taken {
+        /// The seat.
+        role: &'static str,
+        /// Who holds it.
+        name: String,
+    },
+    /// A key already in the roster.
+    #[error("the key {fingerprint} is already in the roster (as {name}); a key speaks for one participant")]
+    KeyInRoster {
+        /// The key's fingerprint.
+        fingerprint: String,
+        /// Who it is.
+        name: String,
+    },
+}
+
+fn check_text(what: &str, s: &str, may_be_empty: bool) -> Result<(), SeatError> {
+    if !may_be_empty && s.trim().is_empty() {
+        return Err(SeatError::Text(format!("the {what} is empty")));
+    }
+    if s.chars().count() > MAX_TEXT {
+        return Err(SeatError::Text(format!(
+            "the {what} is longer than {MAX_TEXT} characters"
+        )));
+    }
+    if s.chars().any(char::is_control) {
+        return Err(SeatError::Text(format!(
+            "the {what} holds control characters"
+        )));
+    }
+    Ok(())
+}
+
+impl SeatRequest {
+    /// Checks what a request may carry: an acceptable key (`docs/FORMAT.md`,
+    /// section 1, rule 1), a player's or the board's seat, a name and a
+    /// tournament of printable text, rounds and boards from 1.
+    ///
+    /// # Errors
+    ///
+    /// The first [`SeatError`] found.
+    pub fn check(&self) -> Result<(), SeatError> {
+        kifu_ledger::sig::check_key(&self.key.0).map_err(|e| SeatError::BadKey(e.to_string()))?;
+        if !matches!(self.role, Role::Black | Role::White | Role::Recorder) {
+            return Err(SeatError::Role(self.role.word().to_string()));
+        }
+        check_text("name", &self.name, false)?;
+        if let Some(t) = &self.tournament {
+            check_text("tournament", t, false)?;
+        }
+        if self.round == Some(0) || self.board == Some(0) {
+            return Err(SeatError::Text("rounds and boards count from 1".into()));
+        }
+        Ok(())
+    }
+
+    /// The key's fingerprint, as the device shows it.
+    pub fn fingerprint(&self) -> String {
+        self.key.fingerprint()
+    }
+
+    /// The seat in words: "Black at Sample Open, round 3, board 7".
+    pub fn seat_text(&self) -> String {
+        let role = crate::words::role(self.role);
+        let mut who = role[..1].to_uppercase();
+        who.push_str(&role[1..]);
+        let mut place = Vec::new();
+        if let Some(t) = &self.tournament {
+            place.push(t.clone());
+        }
+        if let Some(r) = self.round {
+            place.push(format!("round {r}"));
+        }
+        if let Some(b) = self.board {
+            place.push(format!("board {b}"));
+        }
+        if place.is_empty() {
+            format!("{who} in a free-standing game")
+        } else {
+            format!("{who} at {}", place.join(", "))
+        }
+    }
+
+    /// True when the seat asked for can be this genesis's place: each of
+    /// tournament, round and board the request names is the game's.
+    fn fits(&self, g: &Genesis) -> bool {
+        let t = g.tournament.as_ref();
+        let same = |asked: Option<String>, game: Option<String>| match asked {
+            None => true,
+            Some(a) => game.as_deref() == Some(a.as_str()),
+        };
+        same(self.tournament.clone(), t.map(|t| t.tournament.clone()))
+            && same(
+                self.round.map(|r| r.to_string()),
+                t.map(|t| t.round.to_string()),
+            )
+            && same(
+                self.board.map(|b| b.to_string()),
+                t.map(|t| t.board.to_string()),
+            )
+    }
+}
+
+fn game_place(g: &Genesis) -> String {
+    match &g.tournament {
+        Some(t) => format!("{}, round {}, board {}", t.tournament, t.round, t.board),
+        None => "a free-standing game".into(),
+    }
+}
+
+/// Names each requesting device's key in the genesis roster, at the seat it
+/// asked for. Nothing is changed unless every request fits.
+///
+/// # Errors
+///
+/// A request that is not valid ([`SeatRequest::check`]), whose seat is not
+/// the game's (another tournament, round or board), whose player seat is
+/// already held by another key, or whose key is already in the roster.
+pub fn enrol(genesis: &mut Genesis, requests: &[SeatRequest]) -> Result<(), SeatError> {
+    let mut roster = genesis.roster.clone();
+    for r in requests {
+        r.check()?;
+        if !r.fits(genesis) {
+            return Err(SeatError::OtherSeat {
+                asked: r.seat_text(),
+                game: game_place(genesis),
+            });
+        }
+        if let Some(p) = roster.iter().find(|p| p.key == r.key) {
+            return Err(SeatError::KeyInRoster {
+                fingerprint: r.fingerprint(),
+                name: p.name.clone(),
+            });
+        }
+        if matches!(r.role, Role::Black | Role::White) {
+            if let Some(p) = roster.iter().find(|p| p.role == r.role) {
+                return Err(SeatError::Taken {
+                    role: r.role.word(),
+                    name: p.name.clone(),
+                });
+            }
+        }
+        roster.push(Participant {
+            role: r.role,
+            name: r.name.trim().to_string(),
+            key: r.key,
+        });
+    }
+    genesis.roster = roster;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_ledger::{GameKind, Keypair, TimeControl, TournamentRef};
+
+    fn genesis() -> Genesis {
+        Genesis {
+            game: GameKind::Go,
+            ruleset: kifu_go::Ruleset::lgc_2023().name,
+            overrides: vec![],
+            board_size: 9,
+            handicap: 0,
+            komi_half_points: 13,
+            time_control: TimeControl::Untimed,
+            roster: vec![Participant {
+                role: Role::Referee,
+                name: "Ref".into(),
+                key: Keypair::from_seed([3; 32]).public(),
+            }],
+            tournament: Some(TournamentRef {
+                tournament: "Open".into(),
+                round: 3,
+                board: 7,
+            }),
+            title: String::new(),
+            auto_declare: false,
+        }
+    }
+
+    fn request(seed: u8, role: Role) -> SeatRequest {
+        SeatRequest {
+            key: Keypair::from_seed([seed; 32]).public(),
+            role,
+            name: format!("Player {seed}"),
+            tournament: Some("Open".into()),
+            round: Some(3),
+            board: Some(7),
+        }
+    }
+
+    #[test]
+    fn devices_at_the_game_s_seats_are_enrolled() {
+        let mut g = genesis();
+        enrol(&mut g, &[request(1, Role::Black), request(2, Role::White)]).unwrap();
+        assert_eq!(g.roles_of(&request(1, Role::Black).key), vec![Role::Black]);
+        assert_eq!(g.roster.len(), 3);
+    }
+
+    #[test]
+    fn a_request_for_another_board_or_a_taken_seat_changes_nothing() {
+        let mut g = genesis();
+        let mut other = request(2, Role::White);
+        other.board = Some(8);
+        let e = enrol(&mut g, &[request(1, Role::Black), other]).unwrap_err();
+        assert!(e.to_string().contains("board 8"), "{e}");
+        assert_eq!(g.roster.len(), 1);
+        let e = enrol(&mut g, &[request(1, Role::Black), request(2, Role::Black)]).unwrap_err();
+        assert!(matches!(e, SeatError::Taken { .. }), "{e}");
+        let e = enrol(&mut g, &[request(3, Role::Black)]).unwrap_err();
+        assert!(matches!(e, SeatError::KeyInRoster { .. }), "{e}");
+        assert_eq!(g.roster.len(), 1);
+    }
+
+    #[test]
+    fn bad_requests_are_refused() {
+        let mut r = request(1, Role::Referee);
+        assert!(matches!(r.check(), Err(SeatError::Role(_))));
+        r.role = Role::Black;
+        r.name = " ".into();
+        assert!(matches!(r.check(), Err(SeatError::Text(_))));
+        r.name = "a\u{7}".into();
+        assert!(matches!(r.check(), Err(SeatError::Text(_))));
+        r.name = "Ann".into();
+        r.key = PublicKey([0; 32]);
+        assert!(matches!(r.check(), Err(SeatError::BadKey(_))));
+    }
+}

@@ -1,0 +1,340 @@
+//! Devices asking for seats: `POST /devices`, `GET /devices`,
+//! `GET /devices/{id}`.
+//!
+//! A request carries a device's public key and the seat it asks for
+//! ([`kifu_game::seat::SeatRequest`], where the rules of a request live).
+//! It is not a ledger event and grants nothing: the official who signs the
+//! genesis enrols the key (`kifu new-game --device-request ID`), after
+//! comparing the fingerprint listed here with the one the device shows. A
+//! device learns its game by asking for its request again: the games whose
+//! roster names its key are listed with its roles there.
+//!
+//! Requests are kept in `device-requests.json` in the data directory,
+//! written whole to a temporary file, synced and renamed, so that a crash
+//! leaves the old list or the new one.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Path as UrlPath, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use kifu_game::seat::SeatRequest;
+use kifu_ledger::{Event, Hash, Participant, PublicKey, Role, Standing};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::api::blocking;
+use crate::error::ApiError;
+use crate::App;
+
+/// The file the requests are kept in, in the data directory.
+pub const FILE: &str = "device-requests.json";
+
+/// Most requests kept; a further one is refused until the list is cleared.
+pub const MAX_REQUESTS: usize = 4096;
+
+/// One device's request, as kept and listed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceRequest {
+    /// Short number given by the server, what `--device-request` takes.
+    pub id: String,
+    /// When the server received it (ms since the Unix epoch, server's clock).
+    pub at_ms: u64,
+    /// The key and the seat.
+    #[serde(flatten)]
+    pub seat: SeatRequest,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+struct Kept {
+    next: u64,
+    requests: Vec<DeviceRequest>,
+}
+
+/// Each game's roster now (after its `key_replaced` events), by the head it
+/// was read at.
+type Rosters = HashMap<Hash, (u64, Vec<Participant>)>;
+
+/// The requests of one data directory.
+pub struct Devices {
+    path: PathBuf,
+    kept: Mutex<Kept>,
+    rosters: Mutex<Rosters>,
+}
+
+/// Reads the requests kept in a data directory (none when the file is
+/// absent).
+///
+/// # Errors
+///
+/// A file that cannot be read or is not a list of requests.
+pub fn read_requests(dir: &Path) -> Result<Vec<DeviceRequest>, std::io::Error> {
+    Ok(read_kept(&dir.join(FILE))?.requests)
+}
+
+fn read_kept(path: &Path) -> Result<Kept, std::io::Error> {
+    match std::fs::read(path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{}: {e}", path.display()),
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Kept::default()),
+        Err(e) => Err(e),
+    }
+}
+
+impl Devices {
+    /// The requests kept in `dir`.
+    ///
+    /// # Errors
+    ///
+    /// A file that cannot be read or parsed.
+    pub fn open(dir: &Path) -> Result<Devices, std::io::Error> {
+        let path = dir.join(FILE);
+        let kept = read_kept(&path)?;
+        Ok(Devices {
+            path,
+            kept: Mutex::new(kept),
+            rosters: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn write(&self, kept: &Kept) -> Result<(), std::io::Error> {
+        use std::io::Write as _;
+        let tmp = self.path.with_extension("json.tmp");
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(&serde_json::to_vec_pretty(kept).map_err(std::io::Error::other)?)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, &self.path)?;
+        if let Some(dir) = self.path.parent() {
+            if let Ok(d) = std::fs::File::open(dir) {
+                let _ = d.sync_all();
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a request, or gives back the one this key already made (the
+    /// seat updated when the device now asks for another). `new` is false
+    /// for a request already kept.
+    ///
+    /// # Errors
+    ///
+    /// An invalid request, a full list, or the file not written.
+    pub fn add(&self, seat: SeatRequest, now_ms: u64) -> Result<(DeviceRequest, bool), ApiError> {
+        seat.check()
+            .map_err(|e| ApiError::bad_request("bad_request_seat", e.to_string()))?;
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(i) = kept.requests.iter().position(|r| r.seat.key == seat.key) {
+            if kept.requests[i].seat == seat {
+                return Ok((kept.requests[i].clone(), false));
+            }
+            let old = kept.requests[i].seat.clone();
+            kept.requests[i].seat = seat;
+            kept.requests[i].at_ms = now_ms;
+            if let Err(e) = self.write(&kept) {
+                kept.requests[i].seat = old;
+                return Err(io_error(e));
+            }
+            return Ok((kept.requests[i].clone(), false));
+        }
+        if kept.requests.len() >= MAX_REQUESTS {
+            return Err(ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too_many_requests",
+                format!("{MAX_REQUESTS} device requests are kept already; ask the referee"),
+            ));
+        }
+        kept.next += 1;
+        let r = DeviceRequest {
+            id: kept.next.to_string(),
+            at_ms: now_ms,
+            seat,
+        };
+        kept.requests.push(r.clone());
+        if let Err(e) = self.write(&kept) {
+            kept.requests.pop();
+            kept.next -= 1;
+            return Err(io_error(e));
+        }
+        Ok((r, true))
+    }
+
+    /// Every request, oldest first.
+    pub fn all(&self) -> Vec<DeviceRequest> {
+        self.kept
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .requests
+            .clone()
+    }
+
+    /// The request numbered `id`.
+    pub fn get(&self, id: &str) -> Option<DeviceRequest> {
+        self.all().into_iter().find(|r| r.id == id.trim())
+    }
+}
+
+fn io_error(e: std::io::Error) -> ApiError {
+    ApiError::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "internal",
+        format!("the device requests could not be written: {e}"),
+    )
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// A game's roster now: the genesis roster with the keys its `key_replaced`
+/// events brought in (`docs/FORMAT.md`, section 5.2), as the ledger keeps
+/// it; read again only when the game has grown.
+fn roster_now(app: &App, game: &Hash, head_seq: u64) -> Result<Vec<Participant>, ApiError> {
+    if let Some((seq, roster)) = app
+        .devices
+        .rosters
+        .lock()
+        .ok()
+        .and_then(|c| c.get(game).cloned())
+    {
+        if seq == head_seq {
+            return Ok(roster);
+        }
+    }
+    let records = app.store.read(game, 0, Some(head_seq))?;
+    let events: Vec<Event> = records.iter().filter_map(|r| r.decode().ok()).collect();
+    let roster = match Standing::replay(&events) {
+        Some(s) => s.roster().to_vec(),
+        None => app.store.genesis(game)?.roster.clone(),
+    };
+    if let Ok(mut c) = app.devices.rosters.lock() {
+        c.insert(*game, (head_seq, roster.clone()));
+    }
+    Ok(roster)
+}
+
+/// The games whose roster now names `key`, with its roles there (a device
+/// bound mid-game by a `key_replaced` learns its game too).
+fn games_of(app: &App, key: &PublicKey) -> Result<Vec<Value>, ApiError> {
+    let mut out = Vec::new();
+    for g in app.store.games()? {
+        let genesis = app.store.genesis(&g)?;
+        let head = app.store.head(&g)?;
+        let Some(h) = head else { continue };
+        let roles: Vec<Role> = if h.seq == 0 {
+            genesis.roles_of(key)
+        } else {
+            roster_now(app, &g, h.seq)?
+                .iter()
+                .filter(|p| &p.key == key)
+                .map(|p| p.role)
+                .collect()
+        };
+        if roles.is_empty() {
+            continue;
+        }
+        out.push(json!({
+            "game": hex::encode(g),
+            "roles": roles,
+            "title": genesis.title,
+            "tournament": genesis.tournament,
+            "head": {"seq": h.seq, "hash": hex::encode(h.hash)},
+        }));
+    }
+    Ok(out)
+}
+
+fn request_json(r: &DeviceRequest, games: Vec<Value>) -> Value {
+    let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
+    v["fingerprint"] = json!(r.seat.fingerprint());
+    v["seat"] = json!(r.seat.seat_text());
+    v["status"] = json!(if games.is_empty() {
+        "pending"
+    } else {
+        "enrolled"
+    });
+    v["games"] = Value::Array(games);
+    v
+}
+
+/// `POST /devices`: `{"key", "role", "name", "tournament"?, "round"?,
+/// "board"?}`; 201 with the request (200 when the key had asked already).
+pub async fn request(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
+    let seat: SeatRequest = match serde_json::from_slice(&body) {
+        Ok(s) => s,
+        Err(e) => {
+            return ApiError::bad_request(
+                "bad_json",
+                format!("a device request is {{\"key\", \"role\", \"name\", \"tournament\", \"round\", \"board\"}}: {e}"),
+            )
+            .into_response()
+        }
+    };
+    let answer = blocking(move || {
+        let (r, new) = app.devices.add(seat, now_ms())?;
+        let games = games_of(&app, &r.seat.key)?;
+        Ok((new, request_json(&r, games)))
+    })
+    .await;
+    match answer {
+        Ok((true, v)) => (StatusCode::CREATED, Json(v)).into_response(),
+        Ok((false, v)) => Json(v).into_response(),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// `?pending=1` of `GET /devices`.
+#[derive(Debug, Deserialize)]
+pub struct ListQuery {
+    pending: Option<u8>,
+}
+
+/// `GET /devices`: every request with its fingerprint and the games that
+/// name its key; `?pending=1`: those no game names yet.
+pub async fn list(
+    State(app): State<Arc<App>>,
+    Query(q): Query<ListQuery>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let mut out = Vec::new();
+        for r in app.devices.all() {
+            let games = games_of(&app, &r.seat.key)?;
+            if q.pending.unwrap_or(0) != 0 && !games.is_empty() {
+                continue;
+            }
+            out.push(request_json(&r, games));
+        }
+        Ok(Json(json!({ "requests": out })))
+    })
+    .await
+}
+
+/// `GET /devices/{id}`: one request; `status` is `enrolled` once a game's
+/// roster names the key, and `games` says which, with the head to sign
+/// against.
+pub async fn one(
+    State(app): State<Arc<App>>,
+    UrlPath(id): UrlPath<String>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let r = app.devices.get(&id).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "no_such_request",
+                format!("no device request numbered {id:?}; the device asks again"),
+            )
+        })?;
+        let games = games_of(&app, &r.seat.key)?;
+        Ok(Json(request_json(&r, games)))
+    })
+    .await
+}

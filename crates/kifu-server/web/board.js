@@ -1,0 +1,768 @@
+// The board device: one page per seat (a player's own tablet, or one shared
+// device at the board holding a recorder key). It keeps its own Ed25519 key
+// (Web Crypto, not extractable) in IndexedDB, asks the server for a seat,
+// and signs every fact the player states as one record (record.js). It holds
+// no rule: whose turn it is, the clocks, what a move brings about and why a
+// move is illegal come from the server's projection (GET /games/{id}/state,
+// POST /games/{id}/preview), with the clause. The clocks tick here, from the
+// projection, so they keep running while the network is away.
+
+import * as rec from "/web/record.js";
+import * as clock from "/web/board-clock.js";
+const { clockFrom, face, shows } = clock;
+
+const $ = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const k of kids.flat()) if (k !== "" && k !== null && k !== undefined) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  return e;
+};
+const main = document.getElementById("main");
+const messages = document.getElementById("messages");
+const net = document.getElementById("net");
+
+// ---------------------------------------------------------------- storage
+
+// One database per origin: the key pair (the private key is a
+// non-extractable CryptoKey: IndexedDB keeps it, nothing can read it out),
+// the request and game this device sits at, and the outbox of signed
+// records not yet acknowledged.
+const DB = "kifu-board";
+function db() {
+  return new Promise((resolve, reject) => {
+    const r = indexedDB.open(DB, 1);
+    r.onupgradeneeded = () => {
+      r.result.createObjectStore("kv");
+      r.result.createObjectStore("outbox", { keyPath: "n", autoIncrement: true });
+    };
+    r.onsuccess = () => resolve(r.result);
+    r.onerror = () => reject(r.error);
+  });
+}
+const dbp = db();
+async function tx(store, mode, f) {
+  const d = await dbp;
+  return new Promise((resolve, reject) => {
+    const t = d.transaction(store, mode);
+    const s = t.objectStore(store);
+    let out;
+    Promise.resolve(f(s)).then((v) => { out = v; });
+    t.oncomplete = () => resolve(out);
+    t.onerror = () => reject(t.error);
+  });
+}
+const req = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+const kvGet = (k) => tx("kv", "readonly", (s) => req(s.get(k)));
+const kvSet = (k, v) => tx("kv", "readwrite", (s) => { s.put(v, k); });
+const outboxAll = () => tx("outbox", "readonly", (s) => req(s.getAll()));
+const outboxAdd = (item) => tx("outbox", "readwrite", (s) => { s.add(item); });
+const outboxDelete = (n) => tx("outbox", "readwrite", (s) => { s.delete(n); });
+
+// ---------------------------------------------------------------- the device's key
+
+let keys = null; // {privateKey, publicKey}
+let myKey = null; // hex
+async function deviceKey() {
+  keys = await kvGet("keypair");
+  if (!keys) {
+    keys = await rec.generateKey();
+    await kvSet("keypair", keys);
+  }
+  myKey = rec.toHex(await rec.publicKeyBytes(keys.publicKey));
+  document.getElementById("fingerprint").textContent = rec.fingerprint(myKey);
+}
+
+// ---------------------------------------------------------------- server
+
+async function api(path, init) {
+  const r = await fetch(path, { ...init, headers: { Accept: "application/json", ...(init && init.headers) } });
+  let v = null;
+  try { v = await r.json(); } catch { v = null; }
+  if (!r.ok && r.status !== 207) {
+    const e = new Error(v && v.error ? v.error.message : `${r.status} ${r.statusText}`);
+    e.status = r.status;
+    e.code = v && v.error ? v.error.code : "";
+    throw e;
+  }
+  return v;
+}
+const post = (path, body) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+function say(text, ok, rule, quote) {
+  const p = $("p", { class: ok ? "ok" : "bad" }, (ok ? "✔ " : "✘ ") + text, rule ? ` [${rule}]` : "", quote ? $("q", {}, quote) : "");
+  messages.append(p);
+  while (messages.children.length > 30) messages.firstChild.remove();
+  messages.scrollTop = messages.scrollHeight;
+}
+// The page runs under `default-src 'self'`; anything it blocks is said.
+document.addEventListener("securitypolicyviolation", (e) => {
+  say(`blocked by the page's security policy: ${e.violatedDirective} ${e.blockedURI}`, false);
+});
+
+function setOnline(online, queued) {
+  net.textContent = online ? (queued ? `sending ${queued} record(s)…` : "online") : `offline: ${queued} record(s) kept on this device`;
+  net.classList.toggle("offline", !online);
+  net.dataset.online = online ? "1" : "0";
+  net.dataset.queued = String(queued);
+}
+
+// ---------------------------------------------------------------- enrolment
+
+async function enrolPage() {
+  const requestId = await kvGet("request");
+  if (requestId) {
+    try {
+      const r = await api("/devices/" + encodeURIComponent(requestId));
+      return waitForGame(r);
+    } catch (e) {
+      if (e.status !== 404) throw e;
+    }
+  }
+  const seatSel = $("select", { name: "role", id: "role" },
+    $("option", { value: "black" }, "Black (my own device)"),
+    $("option", { value: "white" }, "White (my own device)"),
+    $("option", { value: "recorder" }, "Board recorder (one device for both players)"));
+  const form = $("form", { class: "enrol" },
+    $("h2", {}, "Ask for a seat"),
+    $("p", {}, "The referee enrols this device after comparing its key's fingerprint with the one shown here:"),
+    $("p", { class: "fp" }, rec.fingerprint(myKey)),
+    $("label", {}, "Seat ", seatSel),
+    $("label", {}, "Name ", $("input", { name: "name", id: "name", required: true, maxlength: 120, autocomplete: "name" })),
+    $("label", {}, "Tournament (empty for a free-standing game) ", $("input", { name: "tournament", id: "tournament", maxlength: 120 })),
+    $("label", {}, "Round ", $("input", { name: "round", id: "round", type: "number", min: 1, inputmode: "numeric" })),
+    $("label", {}, "Board ", $("input", { name: "board", id: "board", type: "number", min: 1, inputmode: "numeric" })),
+    $("button", { type: "submit", id: "ask" }, "Ask for this seat"));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const f = new FormData(form);
+    const num = (k) => (f.get(k) ? Number(f.get(k)) : null);
+    try {
+      const r = await post("/devices", {
+        key: myKey, role: f.get("role"), name: String(f.get("name") || ""),
+        tournament: f.get("tournament") ? String(f.get("tournament")) : null, round: num("round"), board: num("board"),
+      });
+      await kvSet("request", r.id);
+      say(`request ${r.id} sent: ${r.seat}`, true);
+      waitForGame(r);
+    } catch (e) {
+      say("the server refused the request: " + e.message, false);
+    }
+  });
+  main.replaceChildren(form);
+}
+
+async function waitForGame(r) {
+  const show = (r) => main.replaceChildren($("section", { id: "waiting" },
+    $("h2", {}, `Request ${r.id}: ${r.seat}`),
+    $("p", {}, "Show this fingerprint to the referee, who enrols the device:"),
+    $("p", { class: "fp" }, r.fingerprint),
+    $("p", { class: "muted", role: "status" }, r.status === "enrolled" ? "Enrolled." : "Waiting for the referee…")));
+  for (;;) {
+    show(r);
+    const games = r.games || [];
+    if (games.length) {
+      const g = games[games.length - 1];
+      await kvSet("game", g.game);
+      history.replaceState(null, "", "/play/" + g.game);
+      return gamePage(g.game);
+    }
+    await new Promise((res) => setTimeout(res, 2000));
+    try { r = await api("/devices/" + encodeURIComponent(r.id)); } catch (e) { setOnline(false, 0); }
+  }
+}
+
+// ---------------------------------------------------------------- the game
+
+const G = {
+  game: null, st: null, head: null, roles: [], colours: [], queued: 0, online: true, playerKeys: {},
+  mode: null, marked: new Set(), cursor: { x: 0, y: 0 }, clock: null, busy: false,
+};
+
+function rolesOf(genesis, key) {
+  return (genesis.roster || []).filter((p) => p.key === key).map((p) => p.role);
+}
+
+// A press made while the server cannot be reached: the clocks go on here as
+// the time control says, until the projection takes over again.
+function pressLocally(colour, now) {
+  G.clock = clock.press(G.clock, colour, now);
+}
+function tick() {
+  const k = G.clock;
+  for (const colour of ["black", "white"]) {
+    const el = document.getElementById("clock-" + colour);
+    if (!el) continue;
+    let text = "–", left = Infinity;
+    if (k) {
+      if (k.paused && k.remaining) {
+        text = face(k.remaining[colour === "black" ? 0 : 1]);
+      } else {
+        const elapsed = k.running === colour && k.turnStart != null ? Date.now() - k.turnStart : 0;
+        ({ text, left } = shows(k.pcs[colour], Math.max(0, elapsed)));
+      }
+    }
+    el.querySelector(".face").textContent = text;
+    el.classList.toggle("running", !!k && !k.paused && k.running === colour);
+    el.classList.toggle("low", left < 30000);
+    el.dataset.running = k && !k.paused && k.running === colour ? "1" : "0";
+  }
+  const p = document.getElementById("paused");
+  if (p) p.textContent = k && k.paused ? "Clocks stopped: " + k.paused : "";
+}
+setInterval(tick, 200);
+
+// ---------------------------------------------------------------- signing and sending
+
+const isShared = () => G.roles.includes("recorder");
+
+// Signs one record at the head this device knows and keeps it in the
+// outbox before sending it: a crash or a reload loses nothing signed. A
+// player's device signs only when nothing of its own is waiting: it never
+// signs two different records at one place. A shared board device chains
+// its records on its own while the network is away.
+async function sign(body) {
+  G.queued = (await outboxAll()).filter((i) => i.game === G.game).length;
+  if (G.queued > 0 && !isShared()) {
+    say("waiting for the network: the last record is kept on this device and is sent as soon as the server answers; nothing else is signed until then", false);
+    return null;
+  }
+  const head = G.head;
+  const k = signerFor(body);
+  const event = { chain: G.game, seq: head.seq + 1, prev_hash: head.hash, at_ms: Date.now(), signer: k.pub, body };
+  const signed = await rec.signEvent(k.privateKey, event);
+  const item = { game: G.game, seq: event.seq, hex: signed.hex, hash: rec.toHex(signed.hash), kind: rec.kindOf(body), words: describe(body) };
+  await outboxAdd(item);
+  G.head = { seq: event.seq, hash: item.hash };
+  G.queued++;
+  flush();
+  return item;
+}
+
+// A shared board device may also hold the players' own keys (each made
+// here and enrolled like a device's): what only a player may state (a
+// protest, a status dispute, declining a rewind or a draw), and the
+// player's own result sheet and claims, are signed with the player's key
+// when the roster names it; the rest with the recorder's.
+const PLAYER_FIRST = ["protest_declared", "status_disputed", "status_agreed", "rewind_agreed", "rewind_declined",
+  "draw_declined", "draw_accepted", "draw_offered", "result_sheet_signed", "appeal_lodged", "dispute_raised",
+  "referee_called", "resigned"];
+function signerFor(body) {
+  const kind = rec.kindOf(body);
+  const f = body[kind] || {};
+  if (isShared() && PLAYER_FIRST.includes(kind)) {
+    const colour = f.player || actor();
+    const pk = G.playerKeys[colour];
+    if (pk && rolesOf(G.st.state.genesis || {}, pk.pub).includes(colour)) return pk;
+  }
+  return { privateKey: keys.privateKey, pub: myKey };
+}
+async function loadPlayerKeys() {
+  for (const colour of ["black", "white"]) {
+    const pair = await kvGet("keypair:" + colour);
+    if (pair) G.playerKeys[colour] = { privateKey: pair.privateKey, pub: rec.toHex(await rec.publicKeyBytes(pair.publicKey)) };
+  }
+}
+// Makes a player's key on this shared device and asks for the player's
+// seat with it; the referee enrols it (`--device-request`, or `kifu key
+// replace` in a running game) after comparing the fingerprint shown.
+async function addPlayerKey(colour) {
+  let pair = await kvGet("keypair:" + colour);
+  if (!pair) {
+    pair = await rec.generateKey();
+    await kvSet("keypair:" + colour, pair);
+  }
+  await loadPlayerKeys();
+  const pub = G.playerKeys[colour].pub;
+  const t = (G.st.state.genesis && G.st.state.genesis.tournament) || null;
+  const roster = (G.st.state.genesis.roster || []).find((p) => p.role === colour);
+  try {
+    const r = await post("/devices", {
+      key: pub, role: colour, name: roster ? roster.name : colourWord(colour),
+      tournament: t ? t.tournament : null, round: t ? t.round : null, board: t ? t.board : null,
+    });
+    say(`${colourWord(colour)}'s key on this device: request ${r.id}, fingerprint ${r.fingerprint}; the referee enrols it`, true);
+  } catch (e) {
+    say(`${colourWord(colour)}'s key: the server refused the request: ${e.message}`, false);
+  }
+  draw();
+}
+
+let flushing = false;
+async function flush() {
+  if (flushing) return;
+  flushing = true;
+  try {
+    for (let round = 0; round < 100; round++) {
+      const items = (await outboxAll()).filter((i) => i.game === G.game);
+      G.queued = items.length;
+      setOnline(G.online, items.length);
+      if (!items.length) break;
+      let answer;
+      try {
+        answer = await post("/records", { records: items.map((i) => i.hex) });
+      } catch (e) {
+        if (e.status) answer = { results: items.map(() => ({ ok: false, error: { code: e.code, message: e.message, status: e.status } })) };
+        else {
+          G.online = false;
+          setOnline(false, items.length);
+          break;
+        }
+      }
+      G.online = true;
+      let stale = false;
+      for (let i = 0; i < items.length; i++) {
+        const r = answer.results[i] || { ok: false, error: { message: "no answer for this record" } };
+        const it = items[i];
+        if (r.ok) {
+          await outboxDelete(it.n);
+          say(`${it.words}: recorded at event ${r.seq}` + (r.new ? "" : " (already recorded)"), true);
+        } else if (r.error && r.error.status === 503) {
+          break; // busy: tried again shortly, in order
+        } else {
+          await outboxDelete(it.n);
+          stale = stale || r.error.code === "conflict";
+          say(`${it.words}: refused: ${r.error.message}`, false);
+          if (r.error.code === "conflict") {
+            say("another record was accepted at that place first: the board is rebuilt from the new head; check it and act again", false);
+          }
+        }
+      }
+      const left = (await outboxAll()).filter((i) => i.game === G.game);
+      G.queued = left.length;
+      setOnline(G.online, left.length);
+      // Records after a refused one link to it and cannot be accepted:
+      // they are dropped, and said so.
+      if (stale || left.length) {
+        const accepted = await api(`/games/${G.game}/head`);
+        for (const it of left) {
+          if (it.seq <= accepted.seq) { await outboxDelete(it.n); say(`${it.words}: dropped: the game moved on without it`, false); }
+        }
+      }
+      await refresh();
+      if ((await outboxAll()).filter((i) => i.game === G.game).length === left.length && left.length) {
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+  } finally {
+    flushing = false;
+  }
+}
+setInterval(() => { if (G.game && G.queued) flush(); }, 2000);
+
+// ---------------------------------------------------------------- words
+
+const colourWord = (c) => (c === "black" ? "Black" : "White");
+function pointName(p) {
+  if (!p) return "";
+  const n = G.st ? boardSize() : 19;
+  if (isRenju()) return "abcdefghijklmno"[p.x] + (15 - p.y);
+  return "ABCDEFGHJKLMNOPQRSTUVWXYZ"[p.x] + (n - p.y);
+}
+function describe(body) {
+  const kind = rec.kindOf(body);
+  const f = body[kind] || {};
+  switch (kind) {
+    case "stone_placed": return `${colourWord(f.stone)} stone at ${pointName(f.point)}`;
+    case "clock_pressed": return `${colourWord(f.player)} pressed the clock`;
+    case "pass": return `${colourWord(f.player)} passes` + (f.pass_stone ? ", handing over a pass stone" : "");
+    default: return kind.replace(/_/g, " ") + (f.player ? ` (${colourWord(f.player)})` : "");
+  }
+}
+
+// ---------------------------------------------------------------- the page
+
+const isRenju = () => G.st && G.st.state.genesis && G.st.state.genesis.game !== "go";
+const boardSize = () => (isRenju() ? 15 : G.st.state.genesis.board_size);
+
+async function refresh() {
+  const st = await api(`/games/${G.game}/state` + (isRenju() ? "?forbidden=1" : ""));
+  const head = await api(`/games/${G.game}/head`);
+  G.st = st;
+  // What the rules make of each event recorded since the last refresh, by
+  // this device or another, in words with the clause.
+  const from = G.shownSeq ?? st.last_seq;
+  for (const c of st.state.consequences || []) {
+    if (c.at_seq > from && c.at_seq <= st.last_seq) say(`event ${c.at_seq}: ${c.what}`, true, c.rule, c.quote);
+  }
+  G.shownSeq = st.last_seq;
+  // The head to sign against: the server's, unless this device has records
+  // of its own still waiting (a shared device chains on them).
+  const mine = (await outboxAll()).filter((i) => i.game === G.game);
+  G.head = mine.length ? { seq: mine[mine.length - 1].seq, hash: mine[mine.length - 1].hash } : { seq: head.seq, hash: head.hash };
+  if (!mine.length || G.online) G.clock = clockFrom(st);
+  G.roles = rolesOf(st.state.genesis || {}, myKey);
+  G.colours = G.roles.includes("recorder") ? ["black", "white"] : G.roles.filter((r) => r === "black" || r === "white");
+  draw();
+}
+
+function toMove() {
+  const s = G.st.state;
+  if (isRenju()) return s.to_move;
+  return s.to_move;
+}
+// The colour this device acts for now: its seat, or (a shared device) the
+// player to move.
+function actor() {
+  if (G.colours.length === 1) return G.colours[0];
+  return toMove() || (G.clock && G.clock.running) || "black";
+}
+function stoneColour() {
+  if (!isRenju()) return toMove();
+  const v = G.st.board_view;
+  const stones = v ? v.rows.join("").replace(/[^XO]/g, "").length : 0;
+  return stones % 2 === 0 ? "black" : "white";
+}
+function lastMoveOf(colour) {
+  const b = G.st.state.board || {};
+  const ops = (b.ops || []).filter((o) => o.op === "move" && (!colour || o.player === colour));
+  return ops.length ? ops[ops.length - 1] : null;
+}
+function lastRenjuStone() {
+  const b = G.st.state.board || {};
+  const p = (b.inputs || []).map((i) => i[1]).filter((i) => i && i.input === "play" && i.point).pop();
+  const m = p && p.point.match(/^([a-o])(\d+)$/);
+  return m ? { x: m[1].charCodeAt(0) - 97, y: 15 - Number(m[2]) } : null;
+}
+
+function boardSvg() {
+  const v = G.st.board_view;
+  const n = boardSize(), cell = 30, pad = 36, size = pad * 2 + cell * (n - 1);
+  const NS = "http://www.w3.org/2000/svg";
+  const el = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (const [k, val] of Object.entries(attrs)) e.setAttribute(k, val); return e; };
+  const svg = el("svg", { viewBox: `0 0 ${size} ${size}`, class: "board", role: "application", tabindex: 0, id: "board",
+    "aria-roledescription": isRenju() ? "Renju board" : "Go board",
+    "aria-describedby": "cursor-status",
+    "aria-label": `Board, ${n} by ${n}. Arrow keys move the cursor, Enter places a stone.` });
+  const letters = isRenju() ? "abcdefghijklmno" : "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+  for (let i = 0; i < n; i++) {
+    const p = pad + i * cell;
+    svg.append(el("line", { x1: pad, y1: p, x2: pad + cell * (n - 1), y2: p, stroke: "#333" }));
+    svg.append(el("line", { x1: p, y1: pad, x2: p, y2: pad + cell * (n - 1), stroke: "#333" }));
+    const top = el("text", { x: p, y: 16, "text-anchor": "middle", "font-size": 12 }); top.textContent = letters[i]; svg.append(top);
+    const left = el("text", { x: 12, y: p + 4, "text-anchor": "middle", "font-size": 12 }); left.textContent = String(n - i); svg.append(left);
+  }
+  const rows = v ? v.rows : [];
+  rows.forEach((row, y) => [...row].forEach((ch, x) => {
+    if (ch !== "X" && ch !== "O") return;
+    const black = ch === "X", cx = pad + x * cell, cy = pad + y * cell;
+    const g = el("g", { "data-stone": black ? "black" : "white", "data-x": x, "data-y": y });
+    g.append(el("circle", { cx, cy, r: cell * 0.46, fill: black ? "#111" : "#fafafa", stroke: "#111" }));
+    if (!black) { const r = cell * 0.24; g.append(el("circle", { cx, cy, r, fill: "none", stroke: "#111", "stroke-width": 1.5 })); }
+    svg.append(g);
+  }));
+  const last = isRenju() ? lastRenjuStone() : (lastMoveOf() || {}).point;
+  if (last) svg.append(el("rect", { class: "last-move", x: pad + last.x * cell - 5, y: pad + last.y * cell - 5, width: 10, height: 10, fill: "none", stroke: "#b00020", "stroke-width": 2 }));
+  for (const f of G.st.forbidden || []) {
+    const m = f.point.match(/^([a-o])(\d+)$/);
+    if (!m) continue;
+    const x = m[1].charCodeAt(0) - 97, y = 15 - Number(m[2]), cx = pad + x * cell, cy = pad + y * cell, d = cell * 0.2;
+    const g = el("g", { class: "forbidden", "data-point": f.point });
+    g.append(el("path", { d: `M ${cx - d} ${cy - d} L ${cx + d} ${cy + d} M ${cx - d} ${cy + d} L ${cx + d} ${cy - d}`, stroke: "#b00020", "stroke-width": 2 }));
+    const t = el("title", {}); t.textContent = `forbidden to Black: ${f.reason.replace(/_/g, " ")}`; g.append(t);
+    svg.append(g);
+  }
+  for (const key of G.marked) {
+    const [x, y] = key.split(",").map(Number);
+    svg.append(el("rect", { class: "marked", "data-x": x, "data-y": y, x: pad + x * cell - 11, y: pad + y * cell - 11, width: 22, height: 22 }));
+  }
+  for (let y = 0; y < n; y++) for (let x = 0; x < n; x++) {
+    const hit = el("rect", { class: "hit", "data-x": x, "data-y": y, "data-point": pointName({ x, y }), x: pad + x * cell - cell / 2, y: pad + y * cell - cell / 2, width: cell, height: cell });
+    hit.addEventListener("click", () => { G.cursor = { x, y }; tap({ x, y }); });
+    svg.append(hit);
+  }
+  const c = G.cursor;
+  svg.append(el("circle", { class: "cursor", cx: pad + c.x * cell, cy: pad + c.y * cell, r: cell * 0.5 }));
+  svg.addEventListener("keydown", (e) => {
+    const d = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] }[e.key];
+    if (d) {
+      e.preventDefault();
+      G.cursor = { x: Math.min(n - 1, Math.max(0, G.cursor.x + d[0])), y: Math.min(n - 1, Math.max(0, G.cursor.y + d[1])) };
+      draw(true);
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      tap({ ...G.cursor });
+    }
+  });
+  return svg;
+}
+
+// The dialog: resolves true when the player confirms.
+function confirmDialog(title, body, okText) {
+  const d = document.getElementById("confirm");
+  document.getElementById("confirm-title").textContent = title;
+  document.getElementById("confirm-body").replaceChildren(...body);
+  document.getElementById("confirm-ok").textContent = okText;
+  d.returnValue = "";
+  return new Promise((resolve) => {
+    d.addEventListener("close", () => resolve(d.returnValue === "ok"), { once: true });
+    d.showModal();
+    document.getElementById("confirm-cancel").focus();
+  });
+}
+async function askText(title, label) {
+  const input = $("input", { id: "confirm-text", maxlength: 500, "aria-label": label });
+  const ok = await confirmDialog(title, [$("label", {}, label, " ", input)], "Sign and send");
+  return ok ? input.value : null;
+}
+
+// A point tapped: a stone, or a point marked in a marking mode.
+async function tap(p) {
+  if (G.mode) {
+    const k = `${p.x},${p.y}`;
+    if (G.mode === "choose-fifth") {
+      G.mode = null;
+      return act({ fifth_chosen: { player: actor(), point: p } });
+    }
+    if (G.marked.has(k)) G.marked.delete(k); else G.marked.add(k);
+    return draw(true);
+  }
+  return act(() => {
+    const colour = actor();
+    return { stone_placed: { player: colour, stone: stoneColour() || colour, point: p } };
+  }, { preview: true });
+}
+
+// One action: one signed record. A stone is previewed first: when the
+// projection calls it illegal (or forbidden), the page says why, with the
+// clause, and records it only when the player confirms.
+// Actions run one after the other, in the order they were asked for; a
+// body given as a function is made when its turn comes (a tap made while
+// the previous move is being signed gets the colour that follows it).
+let actions = Promise.resolve();
+function act(bodyOrMake, opts = {}) {
+  actions = actions.then(() => actNow(typeof bodyOrMake === "function" ? bodyOrMake() : bodyOrMake, opts));
+  return actions;
+}
+async function actNow(body, opts) {
+  if (!body) return;
+  G.busy = true;
+  try {
+    if (body.pass) {
+      await learnPassStones();
+      body = { pass: { ...body.pass, pass_stone: !!G.passStones } };
+    }
+    if (opts.preview && G.online) {
+      let p = null;
+      try { p = await post(`/games/${G.game}/preview`, { body, signer: myKey, at_ms: Date.now() }); } catch (e) { if (e.status) throw e; }
+      if (p && p.refused) { say(`${describe(body)}: ${p.refused}`, false); return; }
+      if (p && (p.illegal_move || p.forbidden)) {
+        const why = p.consequences.map((c) => $("p", { class: "why" }, c.what, c.rule ? ` [${c.rule}]` : "", c.quote ? $("q", {}, c.quote) : ""));
+        if (p.forbidden) why.unshift($("p", { class: "why" }, `${p.forbidden.point}: ${p.forbidden.reason.replace(/_/g, " ")}, forbidden to Black [RIF rules of Renju 9.2, 9.3]`));
+        const ok = await confirmDialog(p.forbidden ? "This move is forbidden" : "This move is illegal", [
+          ...why, $("p", {}, "It is recorded as played only if you confirm; the opponent may then point it out."),
+        ], "Play it anyway");
+        if (!ok) { say(`${describe(body)}: not played`, false); return; }
+      }
+    }
+    const item = await sign(body);
+    if (item && !G.online) { pressOfflineEffects(body); draw(); }
+  } catch (e) {
+    say(`${describe(body)}: ${e.message}`, false);
+  } finally {
+    G.busy = false;
+  }
+}
+// What a shared device draws of its own records while the server cannot
+// project them: the stone on the board and the clocks switched.
+function pressOfflineEffects(body) {
+  if (body.clock_pressed) pressLocally(body.clock_pressed.player, Date.now());
+  const s = body.stone_placed;
+  if (s && G.st.board_view) {
+    const rows = G.st.board_view.rows.slice();
+    const row = [...rows[s.point.y]];
+    row[s.point.x] = s.stone === "black" ? "X" : "O";
+    rows[s.point.y] = row.join("");
+    G.st.board_view = { ...G.st.board_view, rows };
+    G.st.state.to_move = s.player === "black" ? "white" : "black";
+  }
+}
+
+// The point under the keyboard cursor, in words, for a screen reader.
+function cursorWords() {
+  const { x, y } = G.cursor;
+  const v = G.st && G.st.board_view;
+  const ch = v && v.rows[y] ? v.rows[y][x] : ".";
+  const what = ch === "X" ? "black stone" : ch === "O" ? "white stone" : "empty";
+  const marked = G.marked.has(`${x},${y}`) ? ", marked" : "";
+  return `${pointName(G.cursor)}: ${what}${marked}`;
+}
+
+function draw(boardOnly) {
+  const st = G.st;
+  if (!st) return;
+  const boardBox = document.getElementById("board-box");
+  if (boardBox) boardBox.replaceChildren(boardSvg());
+  const cs = document.getElementById("cursor-status");
+  if (cs) cs.textContent = cursorWords();
+  if (boardOnly && boardBox) { document.getElementById("board").focus(); return; }
+  const t = st.text || {};
+  const s = st.state;
+  const renju = isRenju();
+  const me = actor();
+  const other = me === "black" ? "white" : "black";
+  const can = (colour) => G.colours.includes(colour);
+  const turnText = s.to_move
+    ? (G.colours.length === 1 && G.colours[0] === s.to_move ? `Your move: ${colourWord(s.to_move)} to play` : `${colourWord(s.to_move)} to play`)
+    : (t.phase || "");
+  document.getElementById("seat").textContent = G.roles.length
+    ? `Signing as ${G.roles.join(", ")}` + (st.state.genesis.title ? ` · ${st.state.genesis.title}` : "")
+    : "";
+  if (!G.roles.length) {
+    main.replaceChildren($("p", { class: "bad", role: "alert", id: "not-on-roster" },
+      "This device's key is not on this game's roster: it cannot sign here. Ask the referee to enrol it (fingerprint ",
+      rec.fingerprint(myKey), ")."));
+    return;
+  }
+  const btn = (label, id, f, enabled = true, cls) => $("button", { type: "button", id, class: cls, disabled: !enabled, onclick: f }, label);
+  // The result the rules give so far, as the sheet states it.
+  const result = st.result_computed ? st.result_computed.result : null;
+  const go = !renju;
+  const running = G.clock && G.clock.running;
+  const passStone = go && G.passStones;
+  const lastOpp = go ? lastMoveOf(other) : null;
+  const started = !!(s.clock && s.clock.started_at_ms);
+  const groups = [
+    // A shared board device is the clock: it starts it (black to move, or
+    // white after handicap stones, as the projection says).
+    isShared() && !started ? $("fieldset", {}, $("legend", {}, "Clock"),
+      $("div", { class: "actions" }, btn("Start the clock", "start-clock", () => act({ clock_started: { running: s.to_move || "black" } })))) : "",
+    $("fieldset", {}, $("legend", {}, "Play"),
+      $("div", { class: "actions" },
+        btn(passStone ? "Pass (hand over a pass stone)" : "Pass", "pass", () => act({ pass: { player: me, pass_stone: !!passStone } })),
+        btn("Resign", "resign", async () => {
+          if (await confirmDialog("Resign?", [$("p", {}, `${colourWord(me)} resigns the game.`)], "Resign")) act({ resigned: { player: me, manner: "spoken" } });
+        }, true, "danger"))),
+    $("fieldset", {}, $("legend", {}, "Arbitration"),
+      $("div", { class: "actions" },
+        btn("Call the referee", "call-referee", () => act({ referee_called: { player: me } })),
+        btn("Raise a dispute…", "dispute", async () => { const m = await askText("Raise a dispute", "What is disputed"); if (m !== null) act({ dispute_raised: { player: me, matter: m } }); }),
+        btn("Declare play under protest…", "protest", async () => { const m = await askText("Play under protest", "Statement"); if (m !== null) act({ protest_declared: { player: me, statement: m } }); }),
+        go ? btn("Point out an illegal move", "illegal", () => act({ illegal_move_noticed: { move_seq: lastOpp.seq, statement: `${colourWord(me)} points out ${colourWord(other)}'s move at ${pointName(lastOpp.point) || "pass"}` } }), !!lastOpp) : "",
+        renju ? btn("Point out a forbidden move", "forbidden", () => act({ forbidden_move_pointed_out: { player: me, point: lastRenjuStone() } }), !!lastRenjuStone()) : "",
+        renju ? btn("Declare five", "five", () => act({ five_declared: { player: me } })) : "")),
+    $("fieldset", {}, $("legend", {}, "Draw"),
+      $("div", { class: "actions" },
+        btn("Offer a draw", "draw-offer", () => act({ draw_offered: { player: me } })),
+        btn("Accept the draw", "draw-accept", () => act({ draw_accepted: { player: me } })),
+        btn("Decline the draw", "draw-decline", () => act({ draw_declined: { player: me } })))),
+    renju ? $("fieldset", {}, $("legend", {}, "Opening (RIF)"),
+      $("div", { class: "actions" },
+        btn("Swap", "swap", () => act({ opening_swap: { player: me, swap: true } })),
+        btn("Keep colours", "no-swap", () => act({ opening_swap: { player: me, swap: false } })),
+        btn("Declare fifth-move offers…", "fifth-count", async () => { const m = await askText("Fifth move", "How many fifth-move points"); if (m !== null && /^\d+$/.test(m)) act({ fifth_count_declared: { player: me, count: Number(m) } }); }),
+        btn(G.mode === "fifths" ? `Offer these ${G.marked.size} points` : "Mark fifth-move points", "fifths", () => {
+          if (G.mode === "fifths") { const pts = [...G.marked].map((k) => { const [x, y] = k.split(",").map(Number); return { x, y }; }); G.mode = null; G.marked.clear(); act({ fifths_offered: { player: me, points: pts } }); }
+          else { G.mode = "fifths"; G.marked.clear(); draw(); }
+        }),
+        btn("Choose the fifth move (tap it)", "fifth-choose", () => { G.mode = "choose-fifth"; say("tap the offered point you choose", true); }))) : "",
+    go ? $("fieldset", {}, $("legend", {}, "End of the game"),
+      $("div", { class: "actions" },
+        btn(G.mode === "dead" ? `Agree: these ${G.marked.size} stones are dead` : "Mark dead stones", "dead", () => {
+          if (G.mode === "dead") { const dead = [...G.marked].map((k) => { const [x, y] = k.split(",").map(Number); return { x, y }; }); G.mode = null; G.marked.clear(); act({ status_agreed: { dead } }); }
+          else { G.mode = "dead"; G.marked.clear(); draw(); }
+        }),
+        btn("Dispute the status…", "status-dispute", async () => { const m = await askText("Dispute the status", "Which stones, and why"); if (m !== null) act({ status_disputed: { player: me, statement: m } }); }))) : "",
+    isShared() ? $("fieldset", {}, $("legend", {}, "Players' own keys on this device"),
+      ...["black", "white"].map((c) => {
+        const pk = G.playerKeys[c];
+        const on = pk && rolesOf(st.state.genesis || {}, pk.pub).includes(c);
+        return $("p", { id: `player-key-${c}`, "data-enrolled": on ? "1" : "0" },
+          pk ? `${colourWord(c)}: ${rec.fingerprint(pk.pub)} ${on ? "(on the roster: signs " + colourWord(c) + "'s claims and result sheet)" : "(waiting for the referee)"}` : "",
+          pk ? "" : btn(`Add ${colourWord(c)}'s key`, `add-key-${c}`, () => addPlayerKey(c)));
+      })) : "",
+    $("fieldset", {}, $("legend", {}, "Result sheet"),
+      $("p", { id: "result" }, "Result by the rules: ", t.result || "none yet"),
+      $("div", { class: "actions" },
+        btn("Sign the result sheet", "sign-sheet", () => act({ result_sheet_signed: { result, under_protest: false } }), !!result),
+        btn("Sign under protest", "sign-sheet-protest", () => act({ result_sheet_signed: { result, under_protest: true } }), !!result))),
+  ];
+  // The clock button belongs to the player whose clock runs; a player's
+  // own device presses for its seat only.
+  const presser = isShared() ? running || me : me;
+  const press = btn(`${colourWord(presser)}: press the clock`, "press",
+    () => act(() => ({ clock_pressed: { player: isShared() ? (G.clock && G.clock.running) || actor() : me } })),
+    can(presser) && (running === presser || !running), "press");
+  main.replaceChildren($("div", { class: "play" },
+    $("section", { "aria-label": "Board" }, $("div", { id: "board-box" }, boardSvg()),
+      $("p", { id: "cursor-status", class: "muted", "aria-live": "polite" }, cursorWords()),
+      $("p", { class: "muted" }, G.mode === "dead" ? "Tap the dead stones, then agree." : G.mode === "fifths" ? "Tap the points offered for the fifth move." : "Tap a point to place a stone, then press the clock.")),
+    $("section", { "aria-label": "Clocks and actions" },
+      $("p", { class: "turn", id: "turn", "aria-live": "polite" }, turnText),
+      $("div", { class: "clocks" },
+        $("div", { class: "clock", id: "clock-black", "aria-label": "Black's clock" }, $("div", {}, "● Black"), $("div", { class: "face" }, t.black_clock || "–")),
+        $("div", { class: "clock", id: "clock-white", "aria-label": "White's clock" }, $("div", {}, "○ White"), $("div", { class: "face" }, t.white_clock || "–"))),
+      $("p", { id: "paused", class: "muted", role: "status" }),
+      press,
+      ...groups)));
+  document.getElementById("turn").dataset.toMove = s.to_move || "";
+  document.getElementById("main").dataset.lastSeq = String(st.last_seq);
+  tick();
+}
+
+// Whether a pass hands over a pass stone is the profile's: the server says
+// it with any preview (kept for the game, and for a device offline).
+async function learnPassStones() {
+  if (G.passStones !== undefined && G.passStones !== null) return;
+  const known = await kvGet("pass-stones:" + G.game);
+  if (known !== undefined) { G.passStones = known; return; }
+  try {
+    const p = await post(`/games/${G.game}/preview`, { body: { pass: { player: actor(), pass_stone: false } }, signer: myKey });
+    G.passStones = p.pass_stones;
+    await kvSet("pass-stones:" + G.game, p.pass_stones);
+  } catch { /* offline: a pass without a pass stone, as the body says */ }
+}
+
+async function gamePage(game) {
+  G.game = game;
+  await kvSet("game", game);
+  try {
+    await loadPlayerKeys();
+    await refresh();
+    await learnPassStones();
+    draw();
+  } catch (e) {
+    if (e.status === 404) { main.replaceChildren($("p", { class: "bad", role: "alert" }, "No such game on this server: " + e.message)); return; }
+    throw e;
+  }
+  flush();
+  // Live: the feed names every new record; this game's refresh the page.
+  let pending = false;
+  const follow = async () => {
+    const h = await api("/healthz");
+    const es = new EventSource("/feed/stream" + (h.next_cursor > 0 ? "?after=" + (h.next_cursor - 1) : ""));
+    es.onmessage = async (m) => {
+      const r = JSON.parse(m.data);
+      if (r.game !== G.game || pending) return;
+      pending = true;
+      try { await refresh(); } catch { /* the next record or the outbox retries */ } finally { pending = false; }
+    };
+    es.onerror = () => { G.online = false; setOnline(false, G.queued); };
+    es.onopen = () => { G.online = true; setOnline(true, G.queued); flush(); };
+  };
+  follow().catch(() => setOnline(false, G.queued));
+}
+
+(async () => {
+  try {
+    if (!globalThis.crypto || !globalThis.crypto.subtle) {
+      throw new Error("this page must be opened over HTTPS (or on 127.0.0.1): the browser gives no Web Crypto to signing pages elsewhere");
+    }
+    await deviceKey();
+    setOnline(true, 0);
+    const m = location.pathname.match(/^\/play\/([0-9a-fA-F]{64})\/?$/);
+    if (m) return gamePage(m[1].toLowerCase());
+    const stored = await kvGet("game");
+    if (stored && new URLSearchParams(location.search).get("new") !== "1") {
+      history.replaceState(null, "", "/play/" + stored);
+      return gamePage(stored);
+    }
+    await enrolPage();
+  } catch (e) {
+    main.replaceChildren($("p", { class: "bad", role: "alert" }, "Error: " + e.message));
+  }
+})();

@@ -1,0 +1,1361 @@
+//! Signing at the board: devices ask `kifu serve` for seats, the referee
+//! enrols them with `kifu new-game --device-request`, and the board page
+//! (`/play`) signs every stone, press and claim with the device's own
+//! Ed25519 key, in headless Chromium (one browser context per device). The
+//! game then verifies with `kifu verify` and with the independent verifier
+//! written from `docs/FORMAT.md`. Also: a shared board device through a
+//! network outage (and a player's own key on it), a Renju game's forbidden
+//! move and five, the draft preview, the enrolment's refusals, a device
+//! bound mid-game, a stale device, a tampered page, a stranger's device, and
+//! axe-core's accessibility check of the pages.
+//!
+//! Without Chromium the page tests say so and pass, unless
+//! `KIFU_REQUIRE_PEERS=1`.
+
+mod common;
+use common::browser::{browser_or_skip, Browser};
+use common::*;
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{json, Value};
+
+/// Where the tests keep what CI keeps (`KIFU_ARTIFACTS_DIR`, or
+/// `target/artifacts`).
+fn artifacts_dir() -> std::path::PathBuf {
+    let d = match std::env::var_os("KIFU_ARTIFACTS_DIR") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => workspace().join("target/artifacts"),
+    };
+    std::fs::create_dir_all(&d).ok();
+    d
+}
+
+/// axe-core's script, installed by `.ci/run` with npm into the build
+/// directory (`target/npm`); `None`, said, when it is not there, unless
+/// `KIFU_REQUIRE_PEERS=1`.
+fn axe_script() -> Option<String> {
+    let target = Path::new(env!("CARGO_BIN_EXE_kifu"))
+        .parent()?
+        .parent()?
+        .to_path_buf();
+    let file = target.join("npm/node_modules/axe-core/axe.min.js");
+    match std::fs::read_to_string(&file) {
+        Ok(s) => Some(s),
+        Err(_) => {
+            assert!(
+                !peers_required(),
+                "axe-core is required (KIFU_REQUIRE_PEERS=1): npm install --prefix target/npm axe-core@4"
+            );
+            eprintln!(
+                "skipped the accessibility check: {} is absent",
+                file.display()
+            );
+            None
+        }
+    }
+}
+
+/// axe-core's violations (WCAG 2 A and AA) on the current page.
+fn accessibility_violations(b: &mut Browser, axe: &str) -> Vec<String> {
+    b.eval(&format!("(() => {{ {axe}\n; return true; }})()"));
+    let v = b.eval(
+        "(async () => { const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }); return r.violations.map(v => v.id + ': ' + v.help + ' (' + v.nodes.map(n => n.target.join(' ')).join(', ') + ')'); })()",
+    );
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn get(url: &str) -> Value {
+    ureq::get(url)
+        .call()
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+        .into_json()
+        .expect("JSON")
+}
+
+/// POSTs JSON; the status and the answer (errors included).
+fn post(url: &str, body: &Value) -> (u16, Value) {
+    match ureq::post(url).send_json(body.clone()) {
+        Ok(r) => (r.status(), r.into_json().expect("JSON")),
+        Err(ureq::Error::Status(s, r)) => (s, r.into_json().expect("JSON")),
+        Err(e) => panic!("POST {url}: {e}"),
+    }
+}
+
+/// `kifu keygen NAME --json` in `dir`: the public key in hex.
+fn keygen(dir: &Path, name: &str) -> String {
+    let o = kifu()
+        .arg("keygen")
+        .arg(dir.join(name))
+        .arg("--json")
+        .output()
+        .expect("kifu runs");
+    let v: Value = serde_json::from_str(&ok(&o)).expect("JSON");
+    v["public_key"].as_str().expect("a key").to_string()
+}
+
+fn kifu_at(url: &str, args: &[&str]) -> std::process::Output {
+    kifu()
+        .arg("--server")
+        .arg(url)
+        .args(args)
+        .output()
+        .expect("kifu runs")
+}
+
+#[test]
+fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let black = keygen(dir.path(), "black");
+    let white = keygen(dir.path(), "white");
+    keygen(dir.path(), "ref");
+    let seat = |key: &str, role: &str, name: &str, board: u32| json!({"key": key, "role": role, "name": name, "tournament": "Open", "round": 2, "board": board});
+    let (s, b) = post(&format!("{url}/devices"), &seat(&black, "black", "Ann", 7));
+    assert_eq!(s, 201, "{b}");
+    assert_eq!(b["status"], "pending");
+    assert_eq!(b["seat"], "Black at Open, round 2, board 7");
+    let fp = b["fingerprint"].as_str().unwrap().to_string();
+    assert_eq!(fp.len(), 24, "{fp}");
+    // The same request again is the same request.
+    let (s, again) = post(&format!("{url}/devices"), &seat(&black, "black", "Ann", 7));
+    assert_eq!((s, &again["id"]), (200, &b["id"]));
+    let (s, w) = post(&format!("{url}/devices"), &seat(&white, "white", "Bob", 7));
+    assert_eq!(s, 201, "{w}");
+    // Refused, and told why: a key that is no key, a seat that is no seat.
+    let (s, e) = post(
+        &format!("{url}/devices"),
+        &json!({"key": "00", "role": "black", "name": "X"}),
+    );
+    assert_eq!(s, 400);
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("public key"),
+        "{e}"
+    );
+    let stranger = keygen(dir.path(), "stranger");
+    let (s, e) = post(
+        &format!("{url}/devices"),
+        &seat(&stranger, "referee", "Eve", 7),
+    );
+    assert_eq!(s, 400);
+    assert!(
+        e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("black, white or recorder"),
+        "{e}"
+    );
+    let (s, e) = post(&format!("{url}/devices"), &seat(&stranger, "white", " ", 7));
+    assert_eq!(s, 400, "{e}");
+
+    // The referee lists them with the fingerprints the devices show.
+    let listed = ok(&kifu_at(&url, &["devices", "--pending"]));
+    assert!(listed.contains(&fp) && listed.contains("Bob"), "{listed}");
+
+    // A request for another board is not enrolled in this game.
+    let (_, other) = post(
+        &format!("{url}/devices"),
+        &seat(&stranger, "white", "Eve", 8),
+    );
+    let other_id = other["id"].as_str().unwrap();
+    let ref_pub = dir.path().join("ref.pub");
+    let ref_key = dir.path().join("ref.key");
+    let referee = format!("Ref={}", ref_pub.display());
+    let base = [
+        "new-game",
+        "--key",
+        ref_key.to_str().unwrap(),
+        "--referee",
+        &referee,
+        "--size",
+        "9",
+        "--time",
+        "fischer:10m+10s",
+        "--tournament",
+        "Open",
+        "--round",
+        "2",
+        "--board",
+        "7",
+    ];
+    let mut wrong = base.to_vec();
+    wrong.extend([
+        "--device-request",
+        b["id"].as_str().unwrap(),
+        "--device-request",
+        other_id,
+    ]);
+    let o = kifu_at(&url, &wrong);
+    assert!(!o.status.success());
+    assert!(err(&o).contains("board 8"), "{}", err(&o));
+    assert!(get(&format!("{url}/games"))["games"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+
+    let mut args = base.to_vec();
+    args.extend([
+        "--device-request",
+        b["id"].as_str().unwrap(),
+        "--device-request",
+        w["id"].as_str().unwrap(),
+        "--json",
+    ]);
+    let o = kifu_at(&url, &args);
+    let made: Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert!(
+        err(&o).contains(&fp),
+        "the referee sees the fingerprint: {}",
+        err(&o)
+    );
+    let game = made["game"].as_str().unwrap().to_string();
+    // The device learns its game, with its seat.
+    let mine = get(&format!("{url}/devices/{}", b["id"].as_str().unwrap()));
+    assert_eq!(mine["status"], "enrolled");
+    assert_eq!(mine["games"][0]["game"], game.as_str());
+    assert_eq!(mine["games"][0]["roles"], json!(["black"]));
+    let pending = get(&format!("{url}/devices?pending=1"));
+    let ids: Vec<&str> = pending["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, vec![other_id]);
+    // White's tablet breaks: a new one asks for the seat, and the referee's
+    // `key_replaced` binds it to the running game.
+    let spare = keygen(dir.path(), "spare");
+    let (_, sp) = post(&format!("{url}/devices"), &seat(&spare, "white", "Bob", 7));
+    let sp_id = sp["id"].as_str().unwrap().to_string();
+    assert_eq!(get(&format!("{url}/devices/{sp_id}"))["status"], "pending");
+    ok(&kifu_at(
+        &url,
+        &[
+            "key",
+            "replace",
+            &game,
+            "--participant",
+            "white",
+            "--new-key",
+            &spare,
+            "--key",
+            ref_key.to_str().unwrap(),
+            "--reason",
+            "tablet broken",
+        ],
+    ));
+    let bound = get(&format!("{url}/devices/{sp_id}"));
+    assert_eq!(bound["status"], "enrolled", "{bound}");
+    assert_eq!(bound["games"][0]["roles"], json!(["white"]));
+    assert_eq!(
+        get(&format!("{url}/devices/{}", w["id"].as_str().unwrap()))["status"],
+        "pending"
+    );
+    // The requests outlive the server.
+    drop(server);
+    let listed = ok(&run(&data, &["devices", "--json"]));
+    let v: Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(v["requests"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn a_draft_is_previewed_with_the_clause_and_nothing_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    keygen(dir.path(), "ref");
+    let black = keygen(dir.path(), "b");
+    let white = keygen(dir.path(), "w");
+    let p = |n: &str| {
+        format!(
+            "{n}={}",
+            dir.path()
+                .join(format!("{}.pub", n.to_lowercase().chars().next().unwrap()))
+                .display()
+        )
+    };
+    let o = kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            dir.path().join("ref.key").to_str().unwrap(),
+            "--referee",
+            &format!("Ref={}", dir.path().join("ref.pub").display()),
+            "--black",
+            &p("B"),
+            "--white",
+            &p("W"),
+            "--size",
+            "9",
+            "--time",
+            "fischer:10m+10s",
+        ],
+    );
+    let game = ok(&o).trim().to_string();
+    let append = |key: &str, body: Value| {
+        let o = kifu()
+            .args(["--server", &url, "append", &game, "--key"])
+            .arg(dir.path().join(key))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin
+                    .take()
+                    .unwrap()
+                    .write_all(body.to_string().as_bytes())?;
+                c.wait_with_output()
+            })
+            .unwrap();
+        ok(&o);
+    };
+    let stone = |c: &str, x: u8, y: u8| json!({"stone_placed": {"player": c, "stone": c, "point": {"x": x, "y": y}}});
+    append("ref.key", json!({"clock_started": {"running": "black"}}));
+    append("b.key", stone("black", 1, 0));
+    append("b.key", json!({"clock_pressed": {"player": "black"}}));
+    append("w.key", stone("white", 4, 4));
+    append("w.key", json!({"clock_pressed": {"player": "white"}}));
+    append("b.key", stone("black", 0, 1));
+    append("b.key", json!({"clock_pressed": {"player": "black"}}));
+    let head = get(&format!("{url}/games/{game}/head"));
+    // White's self-capture in the corner: illegal under LGC 2023, with the clause.
+    let (s, v) = post(
+        &format!("{url}/games/{game}/preview"),
+        &json!({"body": stone("white", 0, 0), "signer": white}),
+    );
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["illegal_move"], true, "{v}");
+    assert_eq!(v["seq"], head["seq"].as_u64().unwrap() + 1);
+    assert!(v["refused"].is_null());
+    let c = &v["consequences"][0];
+    assert!(c["what"].as_str().unwrap().contains("self-capture"), "{c}");
+    assert!(c["rule"].as_str().unwrap().contains("LGC 2023"), "{c}");
+    assert!(c["quote"].is_string(), "{c}");
+    // A legal move is not illegal; a move signed for the opponent is refused.
+    let (_, legal) = post(
+        &format!("{url}/games/{game}/preview"),
+        &json!({"body": stone("white", 5, 5), "signer": white}),
+    );
+    assert_eq!(legal["illegal_move"], false, "{legal}");
+    assert_eq!(
+        legal["pass_stones"], true,
+        "LGC 2023 hands over pass stones: {legal}"
+    );
+    let (_, theirs) = post(
+        &format!("{url}/games/{game}/preview"),
+        &json!({"body": stone("white", 5, 5), "signer": black}),
+    );
+    assert!(
+        theirs["refused"]
+            .as_str()
+            .unwrap()
+            .contains("only the player concerned"),
+        "{theirs}"
+    );
+    // Bad drafts say why.
+    let (s, e) = post(
+        &format!("{url}/games/{game}/preview"),
+        &json!({"body": {"nothing": {}}, "signer": white}),
+    );
+    assert_eq!(s, 400, "{e}");
+    // Nothing was stored.
+    assert_eq!(get(&format!("{url}/games/{game}/head")), head);
+}
+
+// ---------------------------------------------------------------- pages
+
+/// The page's device asks for a seat; the fingerprint it shows.
+fn ask_for_seat(b: &mut Browser, url: &str, role: &str, name: &str, board: u32) -> String {
+    b.goto(&format!("{url}/play"));
+    b.wait_for("the seat form", "!!document.getElementById('ask')");
+    b.eval(&format!(
+        "(() => {{ const v = (id, x) => document.getElementById(id).value = x; v('role', {role:?}); v('name', {name:?}); v('tournament', 'Open'); v('round', '1'); v('board', '{board}'); return true; }})()"
+    ));
+    b.click("#ask");
+    b.wait_for("the request", "!!document.getElementById('waiting')");
+    b.text("#fingerprint")
+}
+
+/// Waits until the page has drawn the game at event `seq` or later.
+fn at_seq(b: &mut Browser, seq: u64) {
+    b.wait_for(
+        &format!("event {seq}"),
+        &format!("Number((document.getElementById('main') || {{dataset: {{}}}}).dataset.lastSeq) >= {seq}"),
+    );
+}
+
+fn tap(b: &mut Browser, x: u8, y: u8) {
+    b.click(&format!("rect.hit[data-x=\"{x}\"][data-y=\"{y}\"]"));
+}
+
+/// Waits until a message containing `what` is shown.
+fn message(b: &mut Browser, what: &str) {
+    b.wait_for(
+        &format!("a message with {what:?}"),
+        &format!("[...document.querySelectorAll('#messages p')].some(p => p.textContent.includes({what:?}))"),
+    );
+}
+
+/// Signs `body` in the current page with the referee's PEM key, with the
+/// record library, and submits it; the server's answer.
+fn referee_signs(b: &mut Browser, pem: &str, public: &str, game: &str, body: Value) -> Value {
+    b.eval(&format!(
+        r#"(async () => {{
+            const rec = await import('/web/record.js');
+            const key = await rec.importPkcs8Pem({pem:?});
+            const h = await (await fetch('/games/{game}/head')).json();
+            const s = await rec.signEvent(key, {{ chain: '{game}', seq: h.seq + 1, prev_hash: h.hash, at_ms: Date.now(), signer: '{public}', body: {body} }});
+            const r = await fetch('/records', {{ method: 'POST', headers: {{ 'Content-Type': 'application/json' }}, body: JSON.stringify({{ records: [s.hex] }}) }});
+            return await r.json();
+        }})()"#
+    ))
+}
+
+fn records(url: &str, game: &str) -> Vec<Value> {
+    get(&format!("{url}/games/{game}/records"))["records"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+fn kind_of(r: &Value) -> String {
+    r["body"]
+        .as_object()
+        .and_then(|o| o.keys().next().cloned())
+        .unwrap_or_default()
+}
+
+/// The game's archive verifies with `kifu verify` and with the independent
+/// verifier of `docs/FORMAT.md` (when python3 has blake3 and cryptography).
+fn verifies_everywhere(dir: &Path, url: &str, game: &str) {
+    let bytes = {
+        let mut v = Vec::new();
+        use std::io::Read;
+        ureq::get(&format!("{url}/games/{game}/archive"))
+            .call()
+            .unwrap()
+            .into_reader()
+            .read_to_end(&mut v)
+            .unwrap();
+        v
+    };
+    let file = dir.join("game.kifu");
+    std::fs::write(&file, bytes).unwrap();
+    let o = kifu()
+        .arg("verify")
+        .arg(&file)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_str(&ok(&o)).expect("JSON");
+    assert_eq!(report["ok"], true, "{report}");
+    let python = Command::new("python3")
+        .args(["-c", "import blake3, cryptography"])
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !python {
+        assert!(
+            !peers_required(),
+            "python3 with blake3 and cryptography is required (KIFU_REQUIRE_PEERS=1)"
+        );
+        eprintln!(
+            "skipped the independent verifier: python3 with blake3 and cryptography is absent"
+        );
+        return;
+    }
+    let o = Command::new("python3")
+        .arg(workspace().join("tests/peers/format_verifier.py"))
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|_| panic!("verifier: {}", String::from_utf8_lossy(&o.stderr)));
+    assert!(
+        o.status.success() && v["ok"] == json!(true),
+        "the independent verifier disagrees: {v}"
+    );
+}
+
+/// A server on a fresh data directory, the referee's key (`ref.key`,
+/// `ref.pub` in `dir`) and a browser: what every page test starts with.
+struct Venue {
+    dir: tempfile::TempDir,
+    server: Served,
+    url: String,
+    ref_pub: String,
+    ref_pem: String,
+    b: Browser,
+}
+
+fn venue(program: &str) -> Venue {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("data"), &[]);
+    let url = server.url.clone();
+    let ref_pub = keygen(dir.path(), "ref");
+    let ref_pem = std::fs::read_to_string(dir.path().join("ref.key")).unwrap();
+    let b = Browser::start(program, &dir.path().join("chromium"));
+    Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        b,
+    }
+}
+
+#[test]
+fn a_go_game_is_signed_move_by_move_on_the_players_own_devices() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = venue(program);
+    let black = b.new_context(1024, 768);
+    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
+    let white = b.new_context(1024, 768);
+    let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 1);
+    assert_ne!(fp_black, fp_white);
+    if let Some(axe) = axe_script() {
+        let v = accessibility_violations(&mut b, &axe);
+        assert!(v.is_empty(), "the waiting page: {v:#?}");
+    }
+    // The referee compares the fingerprints and enrols both devices.
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let by_fp = |fp: &str| {
+        listed["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["fingerprint"] == fp)
+            .cloned()
+            .expect("listed with the page's fingerprint")
+    };
+    let (rb, rw) = (by_fp(&fp_black), by_fp(&fp_white));
+    let ref_key = dir.path().join("ref.key");
+    let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
+    let made: Value = serde_json::from_str(&ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            ref_key.to_str().unwrap(),
+            "--referee",
+            &referee_arg,
+            "--size",
+            "9",
+            "--time",
+            "fischer:10m+10s",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "1",
+            "--device-request",
+            rb["id"].as_str().unwrap(),
+            "--device-request",
+            rw["id"].as_str().unwrap(),
+            "--json",
+        ],
+    )))
+    .unwrap();
+    let game = made["game"].as_str().unwrap().to_string();
+    for s in [&black, &white] {
+        b.switch(s);
+        b.wait_for("the game", "!!document.getElementById('press')");
+        assert!(b
+            .eval("location.pathname")
+            .as_str()
+            .unwrap()
+            .ends_with(&game));
+    }
+    // The referee's device: a third context holding the referee's key.
+    let referee = b.new_context(800, 600);
+    b.goto(&format!("{url}/web/board.css"));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_started": {"running": "black"}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+
+    let play = |b: &mut Browser, s: &str, seq: u64, x: u8, y: u8| {
+        b.switch(s);
+        at_seq(b, seq);
+        tap(b, x, y);
+        at_seq(b, seq + 1);
+        b.click("#press");
+        at_seq(b, seq + 2);
+    };
+    play(&mut b, &black, 1, 1, 0);
+    play(&mut b, &white, 3, 4, 4);
+    play(&mut b, &black, 5, 0, 1);
+    // White's self-capture: the page says why, with the clause, and records
+    // it only once White confirms.
+    b.switch(&white);
+    at_seq(&mut b, 7);
+    // White's tablet mid-game, kept as an artifact (the README's picture),
+    // and checked for accessibility.
+    let tablet = b.screenshot();
+    assert!(tablet.starts_with(b"\x89PNG"));
+    std::fs::write(artifacts_dir().join("board-tablet.png"), tablet).ok();
+    if let Some(axe) = axe_script() {
+        let v = accessibility_violations(&mut b, &axe);
+        assert!(v.is_empty(), "the board page: {v:#?}");
+    }
+    tap(&mut b, 0, 0);
+    b.wait_for(
+        "the illegal-move dialog",
+        "document.getElementById('confirm').open",
+    );
+    let why = b.text("#confirm-body");
+    assert!(
+        why.contains("self-capture") && why.contains("LGC 2023"),
+        "{why}"
+    );
+    b.click("#confirm-cancel");
+    message(&mut b, "not played");
+    tap(&mut b, 0, 0);
+    b.wait_for(
+        "the illegal-move dialog",
+        "document.getElementById('confirm').open",
+    );
+    b.click("#confirm-ok");
+    at_seq(&mut b, 8);
+    b.click("#press");
+    at_seq(&mut b, 9);
+    // Black points it out.
+    b.switch(&black);
+    at_seq(&mut b, 9);
+    b.click("#illegal");
+    at_seq(&mut b, 10);
+    message(&mut b, "recorded at event 10");
+    // Both devices say what the rules make of it, with the clause.
+    message(&mut b, "the game is unwound");
+    b.switch(&white);
+    message(&mut b, "the game is unwound");
+    b.switch(&black);
+    // Black calls the referee: the clocks stop, on both devices.
+    b.click("#call-referee");
+    at_seq(&mut b, 11);
+    b.wait_for(
+        "the clocks stopped",
+        "document.getElementById('paused').textContent.length > 0",
+    );
+    b.switch(&white);
+    at_seq(&mut b, 11);
+    b.wait_for(
+        "the clocks stopped",
+        "document.getElementById('paused').textContent.length > 0",
+    );
+    let state = get(&format!("{url}/games/{game}/state"));
+    assert!(
+        state["state"]["clock"]["paused"].is_string(),
+        "{}",
+        state["state"]["clock"]
+    );
+    let to_move = state["state"]["to_move"]
+        .as_str()
+        .unwrap_or("black")
+        .to_string();
+    b.switch(&referee);
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_resumed": {"running": to_move}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+    // Passes with pass stones, each completed by a press, until play
+    // pauses after the passes in which White passes last (LGC 2023, "Ending
+    // the game", 3).
+    let mut seq = 12;
+    for _ in 0..4 {
+        let st = get(&format!("{url}/games/{game}/state"));
+        if st["state"]["phase"]["phase"] == "status_assessment" {
+            break;
+        }
+        let mover = st["state"]["to_move"].as_str().unwrap_or("black");
+        let s = if mover == "black" { &black } else { &white };
+        b.switch(s);
+        at_seq(&mut b, seq);
+        let label = b.text("#pass");
+        assert!(label.contains("pass stone"), "{label}");
+        b.click("#pass");
+        at_seq(&mut b, seq + 1);
+        b.click("#press");
+        at_seq(&mut b, seq + 2);
+        seq += 2;
+    }
+    let st = get(&format!("{url}/games/{game}/state"));
+    assert_eq!(
+        st["state"]["phase"]["phase"], "status_assessment",
+        "{}",
+        st["text"]
+    );
+    // Dead stones agreed (none), then both result sheets signed.
+    for s in [&black, &white] {
+        b.switch(s);
+        at_seq(&mut b, seq);
+        b.click("#dead");
+        b.click("#dead");
+        seq += 1;
+        at_seq(&mut b, seq);
+    }
+    for s in [&black, &white] {
+        b.switch(s);
+        at_seq(&mut b, seq);
+        b.click("#sign-sheet");
+        seq += 1;
+        at_seq(&mut b, seq);
+    }
+    let shot = b.screenshot();
+    assert!(shot.starts_with(b"\x89PNG"));
+    // The pages ran under `default-src 'self'` and nothing was blocked.
+    for s in [&black, &white] {
+        b.switch(s);
+        let blocked = b.eval("[...document.querySelectorAll('#messages p')].some(p => p.textContent.includes('security policy'))");
+        assert_eq!(blocked, false);
+    }
+
+    // Every stone, pass and press was signed by the player's own device.
+    let keys = [
+        (rb["key"].as_str().unwrap().to_string(), "black"),
+        (rw["key"].as_str().unwrap().to_string(), "white"),
+    ];
+    let recs = records(&url, &game);
+    let mut counted = 0;
+    for r in &recs {
+        let kind = kind_of(r);
+        if [
+            "stone_placed",
+            "clock_pressed",
+            "pass",
+            "result_sheet_signed",
+            "status_agreed",
+        ]
+        .contains(&kind.as_str())
+        {
+            let signer = r["signer"].as_str().unwrap();
+            let body = &r["body"][kind.as_str()];
+            let seat = keys
+                .iter()
+                .find(|(k, _)| k == signer)
+                .map(|(_, c)| *c)
+                .unwrap_or_else(|| panic!("{kind} signed by {signer}, not a device"));
+            if let Some(p) = body["player"].as_str() {
+                assert_eq!(p, seat, "{r}");
+            }
+            counted += 1;
+        }
+    }
+    assert!(counted >= 16, "{counted} records by the devices");
+    // LGC 2023, "Ending the game", 1: a pass hands over a stone.
+    for r in recs.iter().filter(|r| kind_of(r) == "pass") {
+        assert_eq!(r["body"]["pass"]["pass_stone"], true, "{r}");
+    }
+    let kinds: Vec<String> = recs.iter().map(kind_of).collect();
+    for k in [
+        "illegal_move_noticed",
+        "referee_called",
+        "clock_resumed",
+        "pass",
+        "status_agreed",
+        "result_sheet_signed",
+    ] {
+        assert!(kinds.iter().any(|x| x == k), "no {k} in {kinds:?}");
+    }
+    let sheets: Vec<&Value> = recs
+        .iter()
+        .filter(|r| kind_of(r) == "result_sheet_signed")
+        .collect();
+    assert_eq!(sheets.len(), 2);
+    verifies_everywhere(dir.path(), &url, &game);
+    std::fs::write(artifacts_dir().join("board-go.png"), shot).ok();
+    drop(server);
+}
+
+#[test]
+fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = venue(program);
+    let black = b.new_context(1024, 768);
+    // Black's device hears nothing live: it is a step behind when it acts.
+    b.call("Network.enable", json!({}), true);
+    b.call(
+        "Network.setBlockedURLs",
+        json!({"urls": ["*/feed/stream*"]}),
+        true,
+    );
+    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
+    let white = keygen(dir.path(), "white");
+    let (_, rw) = post(
+        &format!("{url}/devices"),
+        &json!({"key": white, "role": "white", "name": "Bob"}),
+    );
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let rb = listed["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["fingerprint"] == fp_black.as_str())
+        .unwrap()
+        .clone();
+    let ref_key = dir.path().join("ref.key");
+    let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
+    let game = ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            ref_key.to_str().unwrap(),
+            "--referee",
+            &referee_arg,
+            "--size",
+            "9",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "1",
+            "--device-request",
+            rb["id"].as_str().unwrap(),
+            "--device-request",
+            rw["id"].as_str().unwrap(),
+        ],
+    ))
+    .trim()
+    .to_string();
+    b.wait_for("the game", "!!document.getElementById('press')");
+    at_seq(&mut b, 0);
+    // The referee starts the clock; Black's page has not heard of it.
+    let referee = b.new_context(800, 600);
+    b.goto(&format!("{url}/web/board.css"));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_started": {"running": "black"}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+    // A stale device: its record at the taken place is refused, it rebuilds
+    // from the new head, and its next record follows it: no fork.
+    b.switch(&black);
+    tap(&mut b, 2, 2);
+    message(&mut b, "another record was accepted at that place first");
+    at_seq(&mut b, 1);
+    tap(&mut b, 2, 2);
+    message(&mut b, "recorded at event 2");
+    let recs = records(&url, &game);
+    assert_eq!(recs.len(), 3);
+    // A tampered page: Black's own key signing White's move is refused.
+    let r = b.eval(&format!(
+        r#"(async () => {{
+            const rec = await import('/web/record.js');
+            const db = await new Promise((ok, no) => {{ const r = indexedDB.open('kifu-board', 1); r.onsuccess = () => ok(r.result); r.onerror = () => no(r.error); }});
+            const pair = await new Promise((ok) => {{ const r = db.transaction('kv').objectStore('kv').get('keypair'); r.onsuccess = () => ok(r.result); }});
+            const pub = rec.toHex(await rec.publicKeyBytes(pair.publicKey));
+            const h = await (await fetch('/games/{game}/head')).json();
+            const s = await rec.signEvent(pair.privateKey, {{ chain: '{game}', seq: h.seq + 1, prev_hash: h.hash, at_ms: Date.now(), signer: pub, body: {{ stone_placed: {{ player: 'white', stone: 'white', point: {{ x: 3, y: 3 }} }} }} }});
+            const r = await fetch('/records', {{ method: 'POST', headers: {{ 'Content-Type': 'application/json' }}, body: JSON.stringify({{ records: [s.hex] }}) }});
+            return {{ status: r.status, body: await r.json() }};
+        }})()"#
+    ));
+    assert_eq!(r["status"], 403, "{r}");
+    assert_eq!(r["body"]["error"]["code"], "role_refused", "{r}");
+    // A player's device without the network keeps its record, says it is
+    // waiting, and signs nothing else at that place until it is sent.
+    b.call(
+        "Network.setBlockedURLs",
+        json!({"urls": ["*/feed/stream*", "*/records"]}),
+        true,
+    );
+    b.click("#draw-offer");
+    b.wait_for(
+        "the record kept",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '1'",
+    );
+    b.click("#draw-offer");
+    message(&mut b, "waiting for the network");
+    b.call(
+        "Network.setBlockedURLs",
+        json!({"urls": ["*/feed/stream*"]}),
+        true,
+    );
+    at_seq(&mut b, 3);
+    b.wait_for(
+        "the outbox empty",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '0'",
+    );
+    let recs = records(&url, &game);
+    assert_eq!(recs.len(), 4);
+    assert_eq!(kind_of(&recs[3]), "draw_offered");
+    // A device not on the roster: the page says so, and signs nothing.
+    b.switch(&referee);
+    b.goto(&format!("{url}/play/{game}"));
+    b.wait_for("the refusal", "!!document.getElementById('not-on-roster')");
+    let said = b.text("#not-on-roster");
+    assert!(said.contains("not on this game's roster"), "{said}");
+    assert_eq!(records(&url, &game).len(), 4);
+    verifies_everywhere(dir.path(), &url, &game);
+    drop(server);
+}
+
+/// A clock face (`9:41`, `1:02:03`, possibly followed by overtime) in
+/// seconds: its first `m:ss` or `h:mm:ss`.
+fn face_seconds(face: &str) -> u64 {
+    let first = face.split_whitespace().next().unwrap_or("");
+    first
+        .split(':')
+        .map(|p| {
+            p.parse::<u64>()
+                .unwrap_or_else(|_| panic!("a clock face: {face:?}"))
+        })
+        .fold(0, |acc, n| acc * 60 + n)
+}
+
+#[test]
+fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let addr = url.trim_start_matches("http://").to_string();
+    keygen(dir.path(), "ref");
+    keygen(dir.path(), "b");
+    keygen(dir.path(), "w");
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1024, 768);
+    let fp = ask_for_seat(&mut b, &url, "recorder", "Board 1 clock", 1);
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let req = listed["requests"][0].clone();
+    assert_eq!(req["fingerprint"], fp.as_str());
+    let d = |n: &str| dir.path().join(n).display().to_string();
+    let game = ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            &d("ref.key"),
+            "--referee",
+            &format!("Ref={}", d("ref.pub")),
+            "--black",
+            &format!("Ann={}", d("b.pub")),
+            "--white",
+            &format!("Bob={}", d("w.pub")),
+            "--size",
+            "9",
+            "--time",
+            "fischer:10m+10s",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "1",
+            "--device-request",
+            req["id"].as_str().unwrap(),
+        ],
+    ))
+    .trim()
+    .to_string();
+    b.wait_for("the game", "!!document.getElementById('start-clock')");
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    // Two moves with the server up: the shared device signs for both
+    // players. The first by keyboard: arrows move the cursor, Enter plays.
+    b.eval("document.getElementById('board').focus(), true");
+    for (key, code) in [
+        ("ArrowRight", 39),
+        ("ArrowRight", 39),
+        ("ArrowDown", 40),
+        ("ArrowDown", 40),
+    ] {
+        b.key(key, code);
+    }
+    b.key("Enter", 13);
+    at_seq(&mut b, 2);
+    b.click("#press");
+    at_seq(&mut b, 3);
+    let first = records(&url, &game)[2].clone();
+    assert_eq!(
+        first["body"]["stone_placed"]["point"],
+        json!({"x": 2, "y": 2}),
+        "{first}"
+    );
+    tap(&mut b, 6, 6);
+    at_seq(&mut b, 4);
+    b.click("#press");
+    at_seq(&mut b, 5);
+    // The server stops; the device goes on.
+    server.stop();
+    b.wait_for(
+        "the device to know it is offline",
+        "(document.getElementById('net') || {dataset: {}}).dataset.online === '0'",
+    );
+    for (x, y) in [(2, 6), (6, 2)] {
+        tap(&mut b, x, y);
+        b.click("#press");
+    }
+    b.wait_for(
+        "four records kept",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '4'",
+    );
+    b.wait_for(
+        "the stones drawn",
+        "document.querySelectorAll('#board g[data-stone]').length === 4",
+    );
+    // The clock runs here: Black's, after White's press.
+    assert_eq!(
+        b.eval("document.getElementById('clock-black').dataset.running"),
+        "1"
+    );
+    let before = face_seconds(&b.text("#clock-black .face"));
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let after = face_seconds(&b.text("#clock-black .face"));
+    assert!(
+        after + 2 <= before,
+        "the clock kept running: {before} s then {after} s"
+    );
+    let white_shown = face_seconds(&b.text("#clock-white .face"));
+    // Thirty seconds without a server; a reload meanwhile (the records are
+    // in IndexedDB, not in the page) once it is back, with sending blocked.
+    std::thread::sleep(std::time::Duration::from_secs(27));
+    b.call("Network.enable", json!({}), true);
+    b.call(
+        "Network.setBlockedURLs",
+        json!({"urls": ["*/records"]}),
+        true,
+    );
+    let server = Served::start_at(&data, &addr, &[]);
+    b.goto(&format!("{url}/play/{game}"));
+    b.wait_for(
+        "the records still kept after the reload",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '4'",
+    );
+    assert_eq!(records(&url, &game).len(), 6);
+    b.call("Network.setBlockedURLs", json!({"urls": []}), true);
+    at_seq(&mut b, 9);
+    for s in 6..=9 {
+        message(&mut b, &format!("recorded at event {s}"));
+    }
+    b.wait_for(
+        "the outbox empty",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '0'",
+    );
+    // Every record once, in order, signed by the device; the clocks of the
+    // projection are what the device showed, to the clock's resolution.
+    let recs = records(&url, &game);
+    assert_eq!(recs.len(), 10);
+    let kinds: Vec<String> = recs.iter().map(kind_of).collect();
+    assert_eq!(
+        kinds[2..].to_vec(),
+        ["stone_placed", "clock_pressed"]
+            .repeat(4)
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+    );
+    for r in &recs[1..] {
+        assert_eq!(r["signer"], req["key"], "{r}");
+    }
+    let text = get(&format!("{url}/games/{game}/state"))["text"].clone();
+    let projected = face_seconds(text["white_clock"].as_str().unwrap());
+    assert!(
+        projected.abs_diff(white_shown) <= 1,
+        "the device showed White {white_shown} s, the projection {projected} s"
+    );
+    // A player's own key on the shared device: made there, enrolled by the
+    // referee (the game runs: `kifu key replace`), it signs what only the
+    // player may state.
+    b.click("#add-key-black");
+    message(&mut b, "Black's key on this device");
+    let listed: Value =
+        serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json", "--pending"]))).unwrap();
+    let black_key = listed["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["role"] == "black")
+        .expect("the device asked for Black's seat")["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ok(&kifu_at(
+        &url,
+        &[
+            "key",
+            "replace",
+            &game,
+            "--participant",
+            "black",
+            "--new-key",
+            &black_key,
+            "--key",
+            &d("ref.key"),
+            "--reason",
+            "Black signs on the board's device",
+        ],
+    ));
+    b.wait_for(
+        "Black's key enrolled",
+        "(document.getElementById('player-key-black') || {dataset: {}}).dataset.enrolled === '1'",
+    );
+    let before = records(&url, &game).len() as u64;
+    b.click("#protest");
+    b.wait_for("the statement", "!!document.getElementById('confirm-text')");
+    b.eval("document.getElementById('confirm-text').value = 'the clock was not reset', true");
+    b.click("#confirm-ok");
+    at_seq(&mut b, before);
+    let recs = records(&url, &game);
+    let protest = recs.last().unwrap();
+    assert_eq!(kind_of(protest), "protest_declared", "{protest}");
+    assert_eq!(
+        protest["signer"],
+        black_key.as_str(),
+        "signed with Black's own key"
+    );
+    assert_eq!(
+        protest["body"]["protest_declared"]["statement"],
+        "the clock was not reset"
+    );
+    verifies_everywhere(dir.path(), &url, &game);
+    drop(server);
+}
+
+/// A Renju point (`h8`) as the page's board coordinates (row 15 on top).
+fn renju_xy(s: &str) -> (u8, u8) {
+    let x = s.as_bytes()[0] - b'a';
+    let row: u8 = s[1..].parse().expect("a row");
+    (x, 15 - row)
+}
+
+#[test]
+fn a_renju_game_on_two_devices_with_a_forbidden_move_pointed_out_and_a_five_declared() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = venue(program);
+    let black = b.new_context(1024, 768);
+    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 2);
+    let white = b.new_context(1024, 768);
+    let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 2);
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let id = |fp: &str| {
+        listed["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["fingerprint"] == fp)
+            .unwrap()["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let (ib, iw) = (id(&fp_black), id(&fp_white));
+    let d = |n: &str| dir.path().join(n).display().to_string();
+    let new_game = |title: &str| {
+        ok(&kifu_at(
+            &url,
+            &[
+                "new-game",
+                "--key",
+                &d("ref.key"),
+                "--referee",
+                &format!("Ref={}", d("ref.pub")),
+                "--game",
+                "renju",
+                "--size",
+                "15",
+                "--time",
+                "sudden:30m",
+                "--title",
+                title,
+                "--tournament",
+                "Open",
+                "--round",
+                "1",
+                "--board",
+                "2",
+                "--device-request",
+                &ib,
+                "--device-request",
+                &iw,
+            ],
+        ))
+        .trim()
+        .to_string()
+    };
+    let referee = b.new_context(800, 600);
+    b.goto(&format!("{url}/web/board.css"));
+    // Plays the stones in order on the seat's device, each completed by a
+    // press; the game's event count after them.
+    let play = |b: &mut Browser, game: &str, moves: &[&str], mut seq: u64| -> u64 {
+        for (i, m) in moves.iter().enumerate() {
+            let s = if i % 2 == 0 { &black } else { &white };
+            b.switch(s);
+            b.goto(&format!("{url}/play/{game}"));
+            at_seq(b, seq);
+            let (x, y) = renju_xy(m);
+            tap(b, x, y);
+            at_seq(b, seq + 1);
+            b.click("#press");
+            at_seq(b, seq + 2);
+            seq += 2;
+        }
+        seq
+    };
+
+    // Game 1: Black's i8 makes a double-three (h8 g8 i8, i8 i9 i10): the page
+    // says it is forbidden, Black confirms, White points it out.
+    let game = new_game("forbidden");
+    b.switch(&referee);
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_started": {"running": "black"}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+    let seq = play(
+        &mut b,
+        &game,
+        &["h8", "a1", "g8", "a3", "i9", "o15", "i10", "c1"],
+        1,
+    );
+    b.switch(&black);
+    at_seq(&mut b, seq);
+    b.wait_for(
+        "the forbidden points drawn",
+        "!!document.querySelector('g.forbidden[data-point=\"i8\"]')",
+    );
+    let (x, y) = renju_xy("i8");
+    tap(&mut b, x, y);
+    b.wait_for(
+        "the forbidden-move dialog",
+        "document.getElementById('confirm').open",
+    );
+    let why = b.text("#confirm-body");
+    assert!(why.contains("double three") && why.contains("RIF"), "{why}");
+    b.click("#confirm-ok");
+    at_seq(&mut b, seq + 1);
+    b.switch(&white);
+    at_seq(&mut b, seq + 1);
+    b.click("#forbidden");
+    at_seq(&mut b, seq + 2);
+    let recs = records(&url, &game);
+    let pointed = recs
+        .iter()
+        .find(|r| kind_of(r) == "forbidden_move_pointed_out")
+        .expect("pointed out");
+    assert_eq!(
+        pointed["body"]["forbidden_move_pointed_out"]["point"],
+        json!({"x": x, "y": y})
+    );
+    let st = get(&format!("{url}/games/{game}/state"));
+    assert!(
+        st["text"]["result"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("W+"),
+        "{}",
+        st["text"]
+    );
+    verifies_everywhere(dir.path(), &url, &game);
+
+    // Game 2: Black makes five in a row and declares it.
+    let game = new_game("five");
+    b.switch(&referee);
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_started": {"running": "black"}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+    let seq = play(
+        &mut b,
+        &game,
+        &["h8", "a1", "i8", "a3", "j8", "a5", "k8", "a7", "l8"],
+        1,
+    );
+    b.switch(&black);
+    at_seq(&mut b, seq);
+    b.click("#five");
+    at_seq(&mut b, seq + 1);
+    message(&mut b, "recorded at event");
+    let recs = records(&url, &game);
+    assert_eq!(kind_of(recs.last().unwrap()), "five_declared");
+    for r in &recs[2..] {
+        let kind = kind_of(r);
+        let player = r["body"][kind.as_str()]["player"].as_str().unwrap();
+        let key = if player == "black" {
+            &listed["requests"][0]["key"]
+        } else {
+            &listed["requests"][1]["key"]
+        };
+        assert_eq!(&r["signer"], key, "{r}");
+    }
+    let st = get(&format!("{url}/games/{game}/state"));
+    assert!(
+        st["text"]["result"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("B+"),
+        "{}",
+        st["text"]
+    );
+    verifies_everywhere(dir.path(), &url, &game);
+    drop(server);
+}
