@@ -158,6 +158,18 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
     let (s, e) = post(&format!("{url}/devices"), &seat(&stranger, "white", " ", 7));
     assert_eq!(s, 400, "{e}");
 
+    // `kifu key fingerprint` prints the same form for a key file.
+    let printed = ok(&kifu()
+        .args(["key", "fingerprint"])
+        .arg(dir.path().join("black.pub"))
+        .arg(dir.path().join("black.key"))
+        .output()
+        .unwrap());
+    assert_eq!(
+        printed.lines().filter(|l| l.starts_with(&fp)).count(),
+        2,
+        "{printed}"
+    );
     // The referee lists them with the fingerprints the devices show.
     let listed = ok(&kifu_at(&url, &["devices", "--pending"]));
     assert!(listed.contains(&fp) && listed.contains("Bob"), "{listed}");

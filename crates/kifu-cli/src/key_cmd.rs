@@ -27,6 +27,31 @@ pub enum KeyCommand {
     /// Revoke a participant's key (compromised): nothing it signs after this
     /// event is accepted; what it signed before stays valid.
     Revoke(RevokeArgs),
+    /// Print keys' fingerprints, the form read aloud against a device's
+    /// screen (docs/FORMAT.md, section 8).
+    Fingerprint(FingerprintArgs),
+}
+
+/// `kifu key fingerprint`.
+#[derive(Debug, Args)]
+pub struct FingerprintArgs {
+    /// Public keys: `.pub` files (SPKI PEM), private key files (PKCS#8 PEM,
+    /// whose public key is printed) or 64 hex digits.
+    #[arg(required = true)]
+    pub keys: Vec<String>,
+    /// Print `[{"key", "public_key", "fingerprint"}]`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The public key of a key given as a public key file, a private key file
+/// or hex.
+fn public_of(spec: &str) -> Result<PublicKey, Failure> {
+    let text = std::fs::read_to_string(spec).unwrap_or_default();
+    if text.contains("PRIVATE KEY") {
+        return Ok(read_private(Path::new(spec))?.public());
+    }
+    read_public(spec)
 }
 
 /// `kifu key replace`.
@@ -80,6 +105,25 @@ pub struct RevokeArgs {
 /// Runs `kifu key ...`.
 pub fn run(data: &Path, cmd: KeyCommand) -> CmdResult {
     match cmd {
+        KeyCommand::Fingerprint(a) => {
+            let mut out = Vec::new();
+            for spec in &a.keys {
+                let k = public_of(spec)?;
+                out.push((spec.clone(), k));
+            }
+            if a.json {
+                let v: Vec<_> = out
+                    .iter()
+                    .map(|(s, k)| json!({"key": s, "public_key": k.to_hex(), "fingerprint": k.fingerprint()}))
+                    .collect();
+                say!("{}", serde_json::Value::Array(v));
+            } else {
+                for (s, k) in &out {
+                    say!("{}  {s}", k.fingerprint());
+                }
+            }
+            Ok(())
+        }
         KeyCommand::Replace(a) => {
             let new_key = read_public(&a.new_key)?;
             let key = read_private(&a.key)?;
