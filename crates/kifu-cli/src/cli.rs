@@ -125,6 +125,26 @@ pub struct ServeArgs {
     /// Longest time for one request (streams and long-polls excepted), in seconds.
     #[arg(long, default_value_t = 30)]
     pub timeout_s: u64,
+    /// Connections served at once (at the bound an idle one is closed to
+    /// make room; with none idle, 503).
+    #[arg(long, default_value_t = 4096)]
+    pub max_connections: usize,
+    /// Connections one client address may hold at once (more: 429).
+    #[arg(long, default_value_t = 256)]
+    pub max_connections_per_client: usize,
+    /// Feed streams and waiting long-polls held at once (more: 503).
+    #[arg(long, default_value_t = 2048)]
+    pub max_streams: usize,
+    /// Feed streams one client address may hold at once (more: 429).
+    #[arg(long, default_value_t = 64)]
+    pub max_streams_per_client: usize,
+    /// Longest wait for a request's head, and for the next request on an
+    /// idle kept-alive connection, in seconds.
+    #[arg(long, default_value_t = 10)]
+    pub header_timeout_s: u64,
+    /// Longest time for a request's body to arrive, in seconds.
+    #[arg(long, default_value_t = 30)]
+    pub body_timeout_s: u64,
     /// Also publish every durable event to this NATS JetStream server
     /// (`nats://HOST:PORT`, several comma-separated); see docs/SCALE.md.
     #[arg(long)]

@@ -20,7 +20,20 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         max_records_per_read: a.max_records.max(1),
         queue_records: a.queue.max(a.max_records).max(1),
         request_timeout: Duration::from_secs(a.timeout_s.max(1)),
+        body_timeout: Duration::from_secs(a.body_timeout_s.max(1)),
+        max_streams: a.max_streams.max(1),
+        max_streams_per_client: a.max_streams_per_client.max(1),
+        ..Limits::default()
     };
+    let conn = kifu_server::ConnLimits {
+        max_connections: a.max_connections.max(1),
+        max_connections_per_client: a.max_connections_per_client.max(1),
+        header_read_timeout: Duration::from_secs(a.header_timeout_s.max(1)),
+        ..kifu_server::ConnLimits::default()
+    };
+    // Each connection is an open file: the default limit of 1024 would
+    // stop accepting long before the connection bound.
+    kifu_server::conn::raise_open_files_limit();
     // SGF export is the command line's today; the server calls it.
     let sgf: kifu_server::SgfExport = Arc::new(|records: &[kifu_ledger::Record]| {
         crate::sgf_cmd::game_to_sgf(records)
@@ -41,7 +54,8 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         .build()?;
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
-        let server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?;
+        let server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?
+            .with_conn_limits(conn);
         let url = format!("http://{addr}");
         marker::write(data, &url)?;
         say!("listening on {url}");

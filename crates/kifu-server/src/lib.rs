@@ -15,9 +15,11 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod budget;
 pub mod conn;
 pub mod error;
 pub mod feed;
+pub mod headers;
 pub mod ingest;
 pub mod marker;
 pub mod metrics;
@@ -63,6 +65,16 @@ pub struct Limits {
     pub queue_records: usize,
     /// Longest time for a request that is not a stream or a long-poll.
     pub request_timeout: Duration,
+    /// Longest time for a request's body to arrive whole.
+    pub body_timeout: Duration,
+    /// Streams (SSE followers, waiting long-polls) held at once.
+    pub max_streams: usize,
+    /// Streams one client (IPv4 address or IPv6 /64) may hold at once.
+    pub max_streams_per_client: usize,
+    /// Reads (`GET` and `HEAD` that are not streams) in flight at once.
+    pub max_reads: usize,
+    /// Writes (every other method) in flight at once.
+    pub max_writes: usize,
 }
 
 impl Default for Limits {
@@ -73,6 +85,11 @@ impl Default for Limits {
             max_records_per_read: 10_000,
             queue_records: 65_536,
             request_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(30),
+            max_streams: 2048,
+            max_streams_per_client: 64,
+            max_reads: 256,
+            max_writes: 512,
         }
     }
 }
@@ -95,6 +112,7 @@ pub struct App {
     pub tlog: tlog_api::LogFace,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
+    budgets: budget::Budgets,
 }
 
 /// Errors starting or running the server.
@@ -196,7 +214,9 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(timed)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(app.limits.max_body_bytes))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), budget::fence))
         .layer(axum::middleware::from_fn(json_errors))
+        .layer(axum::middleware::from_fn(headers::secure))
         .with_state(app)
 }
 
@@ -226,8 +246,10 @@ impl Server {
         let metrics = Arc::new(Metrics::default());
         let ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
         let (stop, shutdown) = watch::channel(false);
+        let budgets = budget::Budgets::new(&limits);
         Ok(Server {
             app: Arc::new(App {
+                budgets,
                 store,
                 ingest,
                 metrics,
@@ -270,7 +292,14 @@ impl Server {
             let _ = stop.send(true);
         });
         let signer = tlog_api::spawn_periodic(app.clone());
-        conn::serve(listener, router(app.clone()), self.conn, stopping).await;
+        conn::serve(
+            listener,
+            router(app.clone()),
+            self.conn,
+            app.metrics.clone(),
+            stopping,
+        )
+        .await;
         if let Some(task) = signer {
             task.abort();
         }
