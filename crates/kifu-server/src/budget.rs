@@ -90,12 +90,15 @@ impl<G: Unpin> http_body::Body for Guarded<G> {
     }
 }
 
+/// Streams held, per client.
+type PerClient = Arc<Mutex<HashMap<IpAddr, usize>>>;
+
 /// The budgets' state: three semaphores and the streams held per client.
 pub struct Budgets {
     streams: Arc<Semaphore>,
     reads: Arc<Semaphore>,
     writes: Arc<Semaphore>,
-    per_client_streams: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    per_client_streams: PerClient,
     max_streams_per_client: usize,
 }
 
@@ -115,15 +118,24 @@ impl Budgets {
 
 impl Budgets {
     /// Takes a stream's place for `client`, or the answer refusing it.
-    fn stream_slot(&self, client: Option<IpAddr>, m: &Arc<Metrics>) -> Result<StreamSlot, Response> {
+    fn stream_slot(
+        &self,
+        client: Option<IpAddr>,
+        m: &Arc<Metrics>,
+    ) -> Result<StreamSlot, Box<Response>> {
         // The client's share is checked and taken under one lock, so
         // that two streams of one client cannot both take the last one.
-        let mut map = self.per_client_streams.lock().unwrap_or_else(|p| p.into_inner());
+        let mut map = self
+            .per_client_streams
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         if let Some(ip) = client {
             if map.get(&ip).copied().unwrap_or(0) >= self.max_streams_per_client {
                 drop(map);
-                m.fences.refused_streams_per_client.fetch_add(1, Ordering::Relaxed);
-                return Err(refused(
+                m.fences
+                    .refused_streams_per_client
+                    .fetch_add(1, Ordering::Relaxed);
+                return Err(Box::new(refused(
                     StatusCode::TOO_MANY_REQUESTS,
                     "too_many_streams",
                     RETRY_PER_CLIENT_S,
@@ -131,20 +143,22 @@ impl Budgets {
                         "this address follows {} streams already, the most one client may; retry later with Last-Event-ID to resume",
                         self.max_streams_per_client
                     ),
-                ));
+                )));
             }
         }
         let permit = match self.streams.clone().try_acquire_owned() {
             Ok(p) => p,
             Err(_) => {
                 drop(map);
-                m.fences.refused_streams_full.fetch_add(1, Ordering::Relaxed);
-                return Err(refused(
+                m.fences
+                    .refused_streams_full
+                    .fetch_add(1, Ordering::Relaxed);
+                return Err(Box::new(refused(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "streams_full",
                     RETRY_FULL_S,
                     "the server follows as many streams as it serves at once; retry later with Last-Event-ID to resume".into(),
-                ));
+                )));
             }
         };
         let mine = client.map(|ip| {
@@ -166,7 +180,7 @@ impl Budgets {
 /// and the gauge of open streams.
 struct StreamSlot {
     _permit: OwnedSemaphorePermit,
-    client: Option<(IpAddr, Arc<Mutex<HashMap<IpAddr, usize>>>)>,
+    client: Option<(IpAddr, PerClient)>,
     metrics: Arc<Metrics>,
 }
 
@@ -265,7 +279,11 @@ fn declared_length(req: &Request) -> Option<u64> {
 
 /// Reads a request's body whole, within the limit and the deadline, so that
 /// the handler gets it in memory; or the answer that refuses it.
-async fn bounded_body(req: Request, limits: &Limits, metrics: &Metrics) -> Result<Request, Response> {
+async fn bounded_body(
+    req: Request,
+    limits: &Limits,
+    metrics: &Metrics,
+) -> Result<Request, Response> {
     let max = limits.max_body_bytes;
     let declared = declared_length(&req);
     let chunked = req.headers().contains_key(header::TRANSFER_ENCODING);
@@ -273,7 +291,10 @@ async fn bounded_body(req: Request, limits: &Limits, metrics: &Metrics) -> Resul
         return Ok(req);
     }
     if declared.is_some_and(|n| n > max as u64) {
-        metrics.fences.body_too_large.fetch_add(1, Ordering::Relaxed);
+        metrics
+            .fences
+            .body_too_large
+            .fetch_add(1, Ordering::Relaxed);
         return Err(closing(
             ApiError::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -291,7 +312,10 @@ async fn bounded_body(req: Request, limits: &Limits, metrics: &Metrics) -> Resul
         Ok(Ok(bytes)) => Ok(Request::from_parts(parts, Body::from(bytes))),
         Ok(Err(e)) => {
             // Over the limit (a chunked body), or the client went away.
-            metrics.fences.body_too_large.fetch_add(1, Ordering::Relaxed);
+            metrics
+                .fences
+                .body_too_large
+                .fetch_add(1, Ordering::Relaxed);
             Err(closing(
                 ApiError::new(
                     StatusCode::PAYLOAD_TOO_LARGE,
@@ -329,7 +353,7 @@ pub async fn fence(State(app): State<Arc<App>>, req: Request, next: Next) -> Res
         Kind::Stream => {
             let slot = match b.stream_slot(client, m) {
                 Ok(s) => s,
-                Err(refusal) => return refusal,
+                Err(refusal) => return *refusal,
             };
             let r = next.run(req).await;
             r.map(|body| Body::new(Guarded::new(body, slot)))

@@ -100,13 +100,13 @@ pub struct Client(pub IpAddr);
 /// file descriptors, for example), so that the loop does not spin.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
 
-/// Refusals being sent at once; past that a refused connection is closed
-/// without an answer.
-const MAX_REFUSING: usize = 256;
+/// Refusals being drained at once; past that a refused connection is
+/// answered with what fits in its socket buffer and closed at once.
+const MAX_REFUSING: usize = 1024;
 
 /// How long a refused connection is drained (so that the client reads the
 /// refusal rather than a reset) before it is closed.
-const REFUSAL_DRAIN: Duration = Duration::from_secs(1);
+const REFUSAL_DRAIN: Duration = Duration::from_millis(250);
 
 /// One open connection.
 struct Conn {
@@ -178,7 +178,10 @@ impl Registry {
                     c.evicted.store(true, Ordering::Release);
                     c.evict.notify_one();
                     o.evicting += 1;
-                    self.metrics.fences.evicted_idle.fetch_add(1, Ordering::Relaxed);
+                    self.metrics
+                        .fences
+                        .evicted_idle
+                        .fetch_add(1, Ordering::Relaxed);
                 }
                 None => return Err(Refusal::Full),
             }
@@ -402,11 +405,16 @@ pub async fn serve(
                     Refusal::Full => &metrics.fences.refused_connections_full,
                 };
                 counter.fetch_add(1, Ordering::Relaxed);
-                if let Ok(permit) = refusing.clone().try_acquire_owned() {
-                    tokio::spawn(async move {
-                        refuse(tcp, r).await;
-                        drop(permit);
-                    });
+                match refusing.clone().try_acquire_owned() {
+                    Ok(permit) => {
+                        tokio::spawn(async move {
+                            refuse(tcp, r).await;
+                            drop(permit);
+                        });
+                    }
+                    Err(_) => {
+                        let _ = tcp.try_write(&refusal_bytes(r));
+                    }
                 }
                 continue;
             }

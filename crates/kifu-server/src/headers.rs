@@ -36,10 +36,7 @@ pub async fn secure(req: Request, next: Next) -> Response {
     let mut r = next.run(req).await;
     let h = r.headers_mut();
     for (k, v) in SECURITY_HEADERS {
-        h.insert(
-            HeaderName::from_static(k),
-            HeaderValue::from_static(v),
-        );
+        h.insert(HeaderName::from_static(k), HeaderValue::from_static(v));
     }
     if !h.contains_key(header::CACHE_CONTROL) {
         h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

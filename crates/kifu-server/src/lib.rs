@@ -214,7 +214,10 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(timed)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(app.limits.max_body_bytes))
-        .layer(axum::middleware::from_fn_with_state(app.clone(), budget::fence))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            budget::fence,
+        ))
         .layer(axum::middleware::from_fn(json_errors))
         .layer(axum::middleware::from_fn(headers::secure))
         .with_state(app)
@@ -333,8 +336,19 @@ pub async fn stop_signal() {
 
 /// Binds `addr` (port 0 for any free port) and gives the listener and the
 /// address it got.
+///
+/// The listen queue is long (4096, or the system's `somaxconn` if smaller):
+/// a crowd connecting at once is taken in by the accept loop and answered,
+/// not left to the kernel's retries.
 pub async fn bind(addr: SocketAddr) -> Result<(tokio::net::TcpListener, SocketAddr), ServerError> {
-    let l = tokio::net::TcpListener::bind(addr).await?;
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    let l = socket.listen(4096)?;
     let a = l.local_addr()?;
     Ok((l, a))
 }

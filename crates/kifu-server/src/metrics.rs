@@ -155,19 +155,34 @@ impl Fences {
     fn render(&self, out: &mut String, limits: Option<&crate::Limits>) {
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         let _ = writeln!(out, "# HELP kifu_connections Connections open.\n# TYPE kifu_connections gauge\nkifu_connections {}", get(&self.connections));
-        let _ = writeln!(out, "# HELP kifu_in_flight Requests held now, by budget.\n# TYPE kifu_in_flight gauge");
-        for (k, v) in [("streams", &self.streams), ("reads", &self.reads), ("writes", &self.writes)] {
+        let _ = writeln!(
+            out,
+            "# HELP kifu_in_flight Requests held now, by budget.\n# TYPE kifu_in_flight gauge"
+        );
+        for (k, v) in [
+            ("streams", &self.streams),
+            ("reads", &self.reads),
+            ("writes", &self.writes),
+        ] {
             let _ = writeln!(out, "kifu_in_flight{{budget=\"{k}\"}} {}", get(v));
         }
         if let Some(l) = limits {
             let _ = writeln!(out, "# HELP kifu_budget The most requests held at once, by budget.\n# TYPE kifu_budget gauge");
-            for (k, v) in [("streams", l.max_streams), ("reads", l.max_reads), ("writes", l.max_writes), ("queue_records", l.queue_records)] {
+            for (k, v) in [
+                ("streams", l.max_streams),
+                ("reads", l.max_reads),
+                ("writes", l.max_writes),
+                ("queue_records", l.queue_records),
+            ] {
                 let _ = writeln!(out, "kifu_budget{{budget=\"{k}\"}} {v}");
             }
         }
         let _ = writeln!(out, "# HELP kifu_refused_total Requests and connections answered at once with 413, 408, 429 or 503, by reason.\n# TYPE kifu_refused_total counter");
         for (k, v) in [
-            ("connections_per_client", &self.refused_connections_per_client),
+            (
+                "connections_per_client",
+                &self.refused_connections_per_client,
+            ),
             ("connections_full", &self.refused_connections_full),
             ("streams_per_client", &self.refused_streams_per_client),
             ("streams_full", &self.refused_streams_full),
@@ -179,8 +194,15 @@ impl Fences {
             let _ = writeln!(out, "kifu_refused_total{{reason=\"{k}\"}} {}", get(v));
         }
         let _ = writeln!(out, "# HELP kifu_connections_closed_total Connections the server closed, by reason.\n# TYPE kifu_connections_closed_total counter");
-        for (k, v) in [("idle_evicted", &self.evicted_idle), ("write_stalled", &self.evicted_stalled)] {
-            let _ = writeln!(out, "kifu_connections_closed_total{{reason=\"{k}\"}} {}", get(v));
+        for (k, v) in [
+            ("idle_evicted", &self.evicted_idle),
+            ("write_stalled", &self.evicted_stalled),
+        ] {
+            let _ = writeln!(
+                out,
+                "kifu_connections_closed_total{{reason=\"{k}\"}} {}",
+                get(v)
+            );
         }
     }
 }

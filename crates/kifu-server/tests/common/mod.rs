@@ -28,6 +28,14 @@ impl Drop for Running {
 }
 
 pub fn start(store: Option<(tempfile::TempDir, Arc<Store>)>, conn: ConnLimits) -> Running {
+    start_with(store, Limits::default(), conn)
+}
+
+pub fn start_with(
+    store: Option<(tempfile::TempDir, Arc<Store>)>,
+    limits: Limits,
+    conn: ConnLimits,
+) -> Running {
     let (dir, store) = store.unwrap_or_else(|| {
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(Store::open(dir.path()).unwrap());
@@ -46,7 +54,7 @@ pub fn start(store: Option<(tempfile::TempDir, Arc<Store>)>, conn: ConnLimits) -
             let (listener, addr) = kifu_server::bind("127.0.0.1:0".parse().unwrap())
                 .await
                 .unwrap();
-            let server = Server::new(store, Limits::default(), sgf)
+            let server = Server::new(store, limits, sgf)
                 .unwrap()
                 .with_conn_limits(conn);
             addr_tx.send(addr).unwrap();
