@@ -310,7 +310,7 @@ fn slow_headers_and_slow_bodies_are_dropped_at_their_deadline_while_others_are_s
     let mut g = ChainBuilder::start(&cast.referee, cast.genesis("board 1"), 0);
     let (head, _) = append_from(BOARD, addr, &g.records);
     assert_eq!(status(&head), 200, "{head}");
-    for i in 0..5 {
+    for i in 0..5u32 {
         let player = if i.is_multiple_of(2) {
             Color::Black
         } else {
