@@ -509,6 +509,10 @@ pub struct SgfBoardArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Largest SGF file read, in MiB: a larger one is refused before it is
+    /// read (a hostile or mistaken file cannot exhaust memory).
+    #[arg(long, default_value_t = (kifu_go::sgf::DEFAULT_MAX_BYTES >> 20) as u64)]
+    pub max_sgf_mib: u64,
 }
 
 /// `kifu sgf import`.
@@ -537,6 +541,10 @@ pub struct SgfImportArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Largest SGF file read, in MiB: a larger one is refused before it is
+    /// read (a hostile or mistaken file cannot exhaust memory).
+    #[arg(long, default_value_t = (kifu_go::sgf::DEFAULT_MAX_BYTES >> 20) as u64)]
+    pub max_sgf_mib: u64,
 }
 
 /// `kifu sgf export`.

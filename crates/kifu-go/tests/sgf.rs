@@ -142,8 +142,16 @@ fn a_node_with_many_distinct_properties_is_read_in_linear_time() {
         }
     }
     text.push(')');
-    let g = sgf::read(&text).expect("record");
-    assert_eq!(g.other.len(), 60_000);
+    // More than any record needs: refused, after one linear scan.
+    assert!(matches!(sgf::read(&text), Err(kifu_go::Error::Sgf { .. })));
+    // As many as the reader keeps: all kept, in order.
+    let upto = text
+        .match_indices('X')
+        .nth(sgf::MAX_PROPERTIES - 1)
+        .map(|(i, _)| i)
+        .unwrap();
+    let g = sgf::read(&format!("{})", &text[..upto])).expect("record");
+    assert_eq!(g.other.len(), sgf::MAX_PROPERTIES - 1);
 }
 
 #[test]
