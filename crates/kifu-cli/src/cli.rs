@@ -145,6 +145,21 @@ pub struct ServeArgs {
     /// Longest time for a request's body to arrive, in seconds.
     #[arg(long, default_value_t = 30)]
     pub body_timeout_s: u64,
+    /// Serve HTTPS with this certificate chain (PEM, the server's first);
+    /// with --tls-key.
+    #[arg(long, requires = "tls_key", conflicts_with = "tls_self_signed")]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, requires = "tls_cert")]
+    pub tls_key: Option<std::path::PathBuf>,
+    /// Serve HTTPS with a certificate the server makes for its addresses and
+    /// keeps in the data directory (tls/); prints its SHA-256 fingerprint.
+    #[arg(long)]
+    pub tls_self_signed: bool,
+    /// A host name or address the self-signed certificate also names (the
+    /// one tablets use, when listening on 0.0.0.0); repeatable.
+    #[arg(long, requires = "tls_self_signed")]
+    pub tls_name: Vec<String>,
     /// Also publish every durable event to this NATS JetStream server
     /// (`nats://HOST:PORT`, several comma-separated); see docs/SCALE.md.
     #[arg(long)]

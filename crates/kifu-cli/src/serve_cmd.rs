@@ -49,14 +49,25 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         }),
         None => None,
     };
+    let tls = tls_setup(data, &a)?;
+    if tls.is_none() && !a.listen.ip().is_loopback() {
+        eprintln!(
+            "kifu serve: plain HTTP on {}: browsers on other machines give pages no Web Crypto without HTTPS; see --tls-self-signed",
+            a.listen
+        );
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
-        let server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?
+        let mut server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?
             .with_conn_limits(conn);
-        let url = format!("http://{addr}");
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        if let Some(t) = tls {
+            server = server.with_tls(t);
+        }
+        let url = format!("{scheme}://{addr}");
         marker::write(data, &url)?;
         say!("listening on {url}");
         // The live feed on NATS JetStream: the publisher follows the store's
@@ -88,4 +99,42 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
     result.map_err(|e| Failure::new(format!("kifu serve: {e}")))?;
     eprintln!("kifu serve: stopped; everything acknowledged is on disk");
     Ok(())
+}
+
+/// The server's TLS, as the flags ask: the venue's certificate, or one the
+/// server makes for its addresses and keeps in `DATA/tls/`; the
+/// fingerprint is printed for a person to compare on a tablet.
+fn tls_setup(data: &Path, a: &ServeArgs) -> Result<Option<kifu_server::tls::Tls>, Failure> {
+    use kifu_server::tls::Tls;
+    let fail = |e: kifu_server::tls::TlsError| Failure::new(format!("kifu serve: {e}"));
+    let tls = if let (Some(cert), Some(key)) = (&a.tls_cert, &a.tls_key) {
+        Tls::from_pem_files(cert, key).map_err(fail)?
+    } else if a.tls_self_signed {
+        let ip = a.listen.ip();
+        let mut names: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+        if !ip.is_unspecified() {
+            names.push(ip.to_string());
+        } else if a.tls_name.is_empty() {
+            eprintln!(
+                "kifu serve: listening on every address: name the one tablets use with --tls-name ADDRESS, or the certificate will not match it"
+            );
+        }
+        names.extend(a.tls_name.iter().cloned());
+        let (tls, made) = Tls::self_signed(&data.join("tls"), &names).map_err(fail)?;
+        say!(
+            "{} certificate {} for {}",
+            if made {
+                "made a self-signed"
+            } else {
+                "using the self-signed"
+            },
+            tls.cert_path.display(),
+            names.join(", ")
+        );
+        tls
+    } else {
+        return Ok(None);
+    };
+    say!("certificate SHA-256 fingerprint {}", tls.fingerprint);
+    Ok(Some(tls))
 }

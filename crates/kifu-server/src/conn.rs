@@ -358,6 +358,68 @@ async fn refuse(mut tcp: TcpStream, r: Refusal) {
     let _ = tokio::time::timeout(REFUSAL_DRAIN, send).await;
 }
 
+/// One connection's serving: its requests through the router, until it
+/// ends, the server stops, it is chosen to make room, or its client stops
+/// reading.
+struct One {
+    router: Router,
+    builder: http1::Builder,
+    conn: Arc<Conn>,
+    stop: watch::Receiver<bool>,
+    stall: Arc<Stall>,
+    stall_limit: Duration,
+    metrics: Arc<Metrics>,
+}
+
+impl One {
+    async fn serve<I>(mut self, io: I)
+    where
+        I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let service = {
+            let router = self.router.clone();
+            let conn = self.conn.clone();
+            hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+                let router = router.clone();
+                let busy = Busy::enter(conn.clone());
+                req.extensions_mut().insert(Client(conn.client));
+                async move {
+                    let r = tower::ServiceExt::oneshot(router, req.map(Body::new)).await;
+                    let r: axum::response::Response = match r {
+                        Ok(r) => r,
+                        Err(e) => match e {},
+                    };
+                    Ok::<_, Infallible>(r.map(|b| Body::new(Guarded::new(b, busy))))
+                }
+            })
+        };
+        let served = self.builder.serve_connection(TokioIo::new(io), service);
+        let mut served = std::pin::pin!(served);
+        let tick = (self.stall_limit / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
+        let mut ticks = tokio::time::interval(tick);
+        let mut closing = false;
+        loop {
+            tokio::select! {
+                _ = served.as_mut() => break,
+                _ = self.stop.wait_for(|s| *s), if !closing => {
+                    closing = true;
+                    served.as_mut().graceful_shutdown();
+                }
+                _ = self.conn.evict.notified(), if !closing => {
+                    closing = true;
+                    served.as_mut().graceful_shutdown();
+                }
+                _ = ticks.tick() => {
+                    if self.stall.longer_than(self.stall_limit) {
+                        self.metrics.fences.evicted_stalled.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Serves `router` on `listener` until `stop` becomes true; then stops
 /// accepting, asks every open connection to close once its request in
 /// flight is answered, and waits for them all.
@@ -367,6 +429,7 @@ pub async fn serve(
     limits: ConnLimits,
     metrics: Arc<Metrics>,
     mut stop: watch::Receiver<bool>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
 ) {
     let registry = Arc::new(Registry {
         open: Mutex::default(),
@@ -405,6 +468,12 @@ pub async fn serve(
                     Refusal::Full => &metrics.fences.refused_connections_full,
                 };
                 counter.fetch_add(1, Ordering::Relaxed);
+                // A TLS client cannot read a plain answer: it is closed
+                // before the handshake it would cost.
+                if tls.is_some() {
+                    drop(tcp);
+                    continue;
+                }
                 match refusing.clone().try_acquire_owned() {
                     Ok(permit) => {
                         tokio::spawn(async move {
@@ -431,50 +500,34 @@ pub async fn serve(
             inner: tcp,
             stall: stall.clone(),
         };
-        let service = {
-            let router = router.clone();
-            let conn = conn.clone();
-            hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
-                let router = router.clone();
-                let busy = Busy::enter(conn.clone());
-                req.extensions_mut().insert(Client(conn.client));
-                async move {
-                    let r = tower::ServiceExt::oneshot(router, req.map(Body::new)).await;
-                    let r: axum::response::Response = match r {
-                        Ok(r) => r,
-                        Err(e) => match e {},
-                    };
-                    Ok::<_, Infallible>(r.map(|b| Body::new(Guarded::new(b, busy))))
-                }
-            })
-        };
-        let served = builder.serve_connection(TokioIo::new(io), service);
-        let mut stop = stop.clone();
+        let router = router.clone();
+        let builder = builder.clone();
+        let stop = stop.clone();
         let registry = registry.clone();
         let metrics = metrics.clone();
         let stall_limit = limits.write_stall_timeout;
+        let handshake_limit = limits.header_read_timeout;
         let alive = alive.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
             let _alive = alive;
-            let mut served = std::pin::pin!(served);
-            let tick = (stall_limit / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
-            let mut ticks = tokio::time::interval(tick);
-            let mut closing = false;
-            loop {
-                tokio::select! {
-                    _ = served.as_mut() => break,
-                    _ = stop.wait_for(|s| *s), if !closing => {
-                        closing = true;
-                        served.as_mut().graceful_shutdown();
-                    }
-                    _ = conn.evict.notified(), if !closing => {
-                        closing = true;
-                        served.as_mut().graceful_shutdown();
-                    }
-                    _ = ticks.tick() => {
-                        if stall.longer_than(stall_limit) {
-                            metrics.fences.evicted_stalled.fetch_add(1, Ordering::Relaxed);
-                            break;
+            let one = One {
+                router,
+                builder,
+                conn: conn.clone(),
+                stop,
+                stall,
+                stall_limit,
+                metrics: metrics.clone(),
+            };
+            match tls {
+                None => one.serve(io).await,
+                // The handshake is bounded like a request head.
+                Some(acceptor) => {
+                    match tokio::time::timeout(handshake_limit, acceptor.accept(io)).await {
+                        Ok(Ok(stream)) => one.serve(stream).await,
+                        Ok(Err(_)) | Err(_) => {
+                            metrics.fences.tls_failed.fetch_add(1, Ordering::Relaxed);
                         }
                     }
                 }

@@ -25,6 +25,7 @@ pub mod marker;
 pub mod metrics;
 pub mod page;
 pub mod tlog_api;
+pub mod tls;
 pub mod web;
 pub mod whole;
 pub mod wire;
@@ -228,6 +229,7 @@ pub struct Server {
     app: Arc<App>,
     stop: watch::Sender<bool>,
     conn: ConnLimits,
+    tls: Option<tls::Tls>,
 }
 
 impl Server {
@@ -265,12 +267,19 @@ impl Server {
             }),
             stop,
             conn: ConnLimits::default(),
+            tls: None,
         })
     }
 
     /// Sets the limits on connections (the defaults: [`ConnLimits::default`]).
     pub fn with_conn_limits(mut self, conn: ConnLimits) -> Server {
         self.conn = conn;
+        self
+    }
+
+    /// Serves HTTPS with `tls` instead of plain HTTP.
+    pub fn with_tls(mut self, tls: tls::Tls) -> Server {
+        self.tls = Some(tls);
         self
     }
 
@@ -301,6 +310,7 @@ impl Server {
             self.conn,
             app.metrics.clone(),
             stopping,
+            self.tls.map(|t| t.acceptor),
         )
         .await;
         if let Some(task) = signer {

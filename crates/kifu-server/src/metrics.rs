@@ -149,6 +149,8 @@ pub struct Fences {
     pub evicted_idle: AtomicU64,
     /// Connections closed because the client did not read its answer.
     pub evicted_stalled: AtomicU64,
+    /// TLS handshakes that failed or did not finish in time.
+    pub tls_failed: AtomicU64,
 }
 
 impl Fences {
