@@ -51,6 +51,10 @@ use crate::{App, Limits};
 
 /// `Retry-After` (seconds) when a client's own share is spent.
 pub const RETRY_PER_CLIENT_S: u32 = 5;
+/// How long the body of a request refused for its declared size is read
+/// and dropped after the answer, so that the client reads the answer.
+const LINGER: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// `Retry-After` (seconds) when the server's budget is spent.
 pub const RETRY_FULL_S: u32 = 2;
 
@@ -295,16 +299,20 @@ async fn bounded_body(
             .fences
             .body_too_large
             .fetch_add(1, Ordering::Relaxed);
+        let message = format!(
+            "the body is declared as {} bytes; the most this server reads is {max} bytes",
+            declared.unwrap_or(0)
+        );
+        // Answered now; what the client is already sending is read and
+        // dropped for a moment (at most the limit, at most a few seconds),
+        // so that it reads the answer rather than a reset.
+        let body = req.into_body();
+        tokio::spawn(async move {
+            let drain = axum::body::to_bytes(body, max);
+            let _ = tokio::time::timeout(LINGER, drain).await;
+        });
         return Err(closing(
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "body_too_large",
-                format!(
-                    "the body is declared as {} bytes; the most this server reads is {max} bytes",
-                    declared.unwrap_or(0)
-                ),
-            )
-            .into_response(),
+            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", message).into_response(),
         ));
     }
     let (parts, body) = req.into_parts();
