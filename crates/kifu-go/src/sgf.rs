@@ -14,9 +14,16 @@
 //! starting position. A record whose `GM` is not 1 is refused.
 //!
 //! Hostile input: reading is linear in time and memory in the size of the
-//! text. Variations off the main line are scanned, not kept, without
-//! recursion; properties are found by an index; setup rectangles
-//! (`AB[aa:ss]`) may cover at most twice the board in all.
+//! text. The main line is read in one pass that hands each node to the
+//! record as it is read (nodes are not kept), after a first pass that only
+//! counts them, so the moves are one allocation of the size they need;
+//! variations off the main line are scanned, not kept, without recursion;
+//! properties are found by an index, and past the root only those a move is
+//! read for are kept; a node of more than [`MAX_PROPERTIES`] properties or a
+//! property of more than [`MAX_VALUES`] values is refused; setup rectangles
+//! (`AB[aa:ss]`) may cover at most twice the board in all; at most
+//! [`MAX_WARNINGS`] warnings are kept. Files are bounded by their reader
+//! (`kifu sgf` reads at most [`DEFAULT_MAX_BYTES`] unless told more).
 //!
 //! Encodings: [`read_bytes`] decodes a file by its `CA` property (`GB2312`,
 //! `Shift_JIS`, `ISO-8859-1`, ...; [`decode`]) before reading it.

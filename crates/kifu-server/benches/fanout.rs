@@ -340,7 +340,8 @@ fn main() {
     let held: Vec<TcpStream> = (0..idle)
         .filter_map(|i| {
             let from = Ipv4Addr::new(127, 0, 2, 1 + (i % 200) as u8);
-            let s = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).ok()?;
+            let s =
+                socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).ok()?;
             s.bind(&SocketAddr::new(IpAddr::V4(from), 0).into()).ok()?;
             s.connect(&addr.into()).ok()?;
             Some(s.into())
