@@ -408,12 +408,29 @@ impl Client {
         }
     }
 
+    /// GETs `path`; a refusal for load (`429`, `503`) is tried again after
+    /// the `Retry-After` the server gave (at most 10 s, at most 5 times):
+    /// reading is always safe to repeat.
+    fn get_retrying(&self, path: &str) -> Result<ureq::Response, ureq::Error> {
+        let mut tries = 0;
+        loop {
+            match self.agent.get(&self.url(path)).call() {
+                Err(ureq::Error::Status(429 | 503, r)) if tries < 5 => {
+                    tries += 1;
+                    let wait = r
+                        .header("Retry-After")
+                        .and_then(|v| v.trim().parse::<u64>().ok())
+                        .unwrap_or(1)
+                        .clamp(1, 10);
+                    std::thread::sleep(Duration::from_secs(wait));
+                }
+                other => return other,
+            }
+        }
+    }
+
     pub(crate) fn get_json(&self, path: &str) -> Result<Value, Failure> {
-        let r = self
-            .agent
-            .get(&self.url(path))
-            .call()
-            .map_err(|e| self.failure(e))?;
+        let r = self.get_retrying(path).map_err(|e| self.failure(e))?;
         r.into_json()
             .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))
     }
@@ -438,20 +455,12 @@ impl Client {
         &self,
         path: &str,
     ) -> Result<Box<dyn std::io::Read + Send + Sync + 'static>, Failure> {
-        let r = self
-            .agent
-            .get(&self.url(path))
-            .call()
-            .map_err(|e| self.failure(e))?;
+        let r = self.get_retrying(path).map_err(|e| self.failure(e))?;
         Ok(r.into_reader())
     }
 
     pub(crate) fn get_bytes(&self, path: &str) -> Result<Vec<u8>, Failure> {
-        let r = self
-            .agent
-            .get(&self.url(path))
-            .call()
-            .map_err(|e| self.failure(e))?;
+        let r = self.get_retrying(path).map_err(|e| self.failure(e))?;
         let mut out = Vec::new();
         r.into_reader()
             .read_to_end(&mut out)
@@ -462,11 +471,7 @@ impl Client {
     /// The head of the game `id` (or unique prefix); `None` when the server
     /// knows no such game.
     pub fn head(&self, id: &str) -> Result<Option<Head>, Failure> {
-        match self
-            .agent
-            .get(&self.url(&format!("/games/{id}/head")))
-            .call()
-        {
+        match self.get_retrying(&format!("/games/{id}/head")) {
             Ok(r) => {
                 let v: Value = r
                     .into_json()
