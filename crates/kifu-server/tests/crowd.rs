@@ -512,3 +512,69 @@ fn every_answer_carries_the_security_headers() {
     assert_eq!(header(&head, "x-content-type-options"), Some("nosniff"));
     assert!(header(&head, "retry-after").is_some());
 }
+
+#[test]
+fn a_follower_that_stops_reading_is_disconnected_and_its_place_given_back() {
+    let _one_at_a_time = heavy();
+    let conn = ConnLimits {
+        write_stall_timeout: Duration::from_millis(500),
+        ..ConnLimits::default()
+    };
+    let server = common::start(None, conn);
+    let addr = server.addr;
+    // A follower with a small receive window that never reads.
+    let s = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    s.set_recv_buffer_size(4096).unwrap();
+    s.bind(&SocketAddr::new(IpAddr::V4(HOME), 0).into())
+        .unwrap();
+    s.connect(&addr.into()).unwrap();
+    let mut stuck: TcpStream = s.into();
+    stuck
+        .write_all(b"GET /feed/stream HTTP/1.1\r\nHost: kifu\r\n\r\n")
+        .unwrap();
+    // Enough events to fill every buffer between the server and it
+    // (bounded: 40 batches).
+    let cast = Cast::new();
+    let mut g = ChainBuilder::start(&cast.referee, cast.genesis("board 1"), 0);
+    let (h, _) = append_from(BOARD, addr, &g.records);
+    assert_eq!(status(&h), 200);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let mut closed = 0;
+    for batch in 0..40u32 {
+        let recs: Vec<Record> = (0..500u32)
+            .map(|i| {
+                let player = if (batch * 500 + i).is_multiple_of(2) {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                g.push(&cast.recorder, Body::ClockPressed { player })
+                    .clone()
+            })
+            .collect();
+        let (h, _) = append_from(BOARD, addr, &recs);
+        assert_eq!(status(&h), 200);
+        let m = metrics(addr, OTHER);
+        closed = metric(
+            &m,
+            "kifu_connections_closed_total{reason=\"write_stalled\"}",
+        );
+        if closed > 0 || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // It may take a moment past the last batch.
+    while closed == 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(200));
+        let m = metrics(addr, OTHER);
+        closed = metric(
+            &m,
+            "kifu_connections_closed_total{reason=\"write_stalled\"}",
+        );
+    }
+    assert_eq!(closed, 1, "the stuck follower was disconnected");
+    let m = metrics(addr, OTHER);
+    assert_eq!(metric(&m, "kifu_in_flight{budget=\"streams\"}"), 0, "{m}");
+    drop(stuck);
+}
