@@ -411,7 +411,7 @@ impl Client {
     /// GETs `path`; a refusal for load (`429`, `503`) is tried again after
     /// the `Retry-After` the server gave (at most 10 s, at most 5 times):
     /// reading is always safe to repeat.
-    fn get_retrying(&self, path: &str) -> Result<ureq::Response, ureq::Error> {
+    fn get_retrying(&self, path: &str) -> Result<ureq::Response, Box<ureq::Error>> {
         let mut tries = 0;
         loop {
             match self.agent.get(&self.url(path)).call() {
@@ -424,13 +424,13 @@ impl Client {
                         .clamp(1, 10);
                     std::thread::sleep(Duration::from_secs(wait));
                 }
-                other => return other,
+                other => return other.map_err(Box::new),
             }
         }
     }
 
     pub(crate) fn get_json(&self, path: &str) -> Result<Value, Failure> {
-        let r = self.get_retrying(path).map_err(|e| self.failure(e))?;
+        let r = self.get_retrying(path).map_err(|e| self.failure(*e))?;
         r.into_json()
             .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))
     }
@@ -455,12 +455,12 @@ impl Client {
         &self,
         path: &str,
     ) -> Result<Box<dyn std::io::Read + Send + Sync + 'static>, Failure> {
-        let r = self.get_retrying(path).map_err(|e| self.failure(e))?;
+        let r = self.get_retrying(path).map_err(|e| self.failure(*e))?;
         Ok(r.into_reader())
     }
 
     pub(crate) fn get_bytes(&self, path: &str) -> Result<Vec<u8>, Failure> {
-        let r = self.get_retrying(path).map_err(|e| self.failure(e))?;
+        let r = self.get_retrying(path).map_err(|e| self.failure(*e))?;
         let mut out = Vec::new();
         r.into_reader()
             .read_to_end(&mut out)
@@ -471,7 +471,10 @@ impl Client {
     /// The head of the game `id` (or unique prefix); `None` when the server
     /// knows no such game.
     pub fn head(&self, id: &str) -> Result<Option<Head>, Failure> {
-        match self.get_retrying(&format!("/games/{id}/head")) {
+        match self
+            .get_retrying(&format!("/games/{id}/head"))
+            .map_err(|e| *e)
+        {
             Ok(r) => {
                 let v: Value = r
                     .into_json()
