@@ -2,29 +2,14 @@
 //! disconnected, and no more than the bound of connections is served at
 //! once.
 
-use std::io::{ErrorKind, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
 use kifu_server::ConnLimits;
 
 mod common;
-use common::start;
-
-/// Reads until the peer closes (bounded by `limit`); what was read.
-fn read_to_close(s: &mut TcpStream, limit: Duration) -> Result<Vec<u8>, std::io::Error> {
-    s.set_read_timeout(Some(limit))?;
-    let mut out = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        match s.read(&mut buf) {
-            Ok(0) => return Ok(out),
-            Ok(n) => out.extend_from_slice(&buf[..n]),
-            Err(e) if e.kind() == ErrorKind::ConnectionReset => return Ok(out),
-            Err(e) => return Err(e),
-        }
-    }
-}
+use common::{read_to_close, start};
 
 #[test]
 fn a_client_dribbling_its_headers_is_disconnected() {

@@ -9,7 +9,7 @@
 //! leave, or for the 10 s header deadline), and well above a normal
 //! append's latency on a busy machine.
 
-use std::io::{ErrorKind, Read, Write};
+use std::io::{Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -18,6 +18,7 @@ use kifu_ledger::{Body, Color, Record};
 use kifu_server::{ConnLimits, Limits};
 
 mod common;
+use common::read_to_close;
 
 /// How long the test waits for an answer that must come promptly.
 const PROMPT: Duration = Duration::from_secs(5);
@@ -45,21 +46,6 @@ fn read_head(s: &mut TcpStream, limit: Duration) -> std::io::Result<String> {
         }
     }
     Ok(String::from_utf8_lossy(&out).into_owned())
-}
-
-/// Reads until the peer closes (bounded by `limit`).
-fn read_to_close(s: &mut TcpStream, limit: Duration) -> std::io::Result<Vec<u8>> {
-    s.set_read_timeout(Some(limit))?;
-    let mut out = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        match s.read(&mut buf) {
-            Ok(0) => return Ok(out),
-            Ok(n) => out.extend_from_slice(&buf[..n]),
-            Err(e) if e.kind() == ErrorKind::ConnectionReset => return Ok(out),
-            Err(e) => return Err(e),
-        }
-    }
 }
 
 fn status(head: &str) -> u16 {

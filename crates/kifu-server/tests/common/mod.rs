@@ -1,7 +1,8 @@
 //! A server in the test's own runtime.
 #![allow(dead_code)]
 
-use std::net::SocketAddr;
+use std::io::{ErrorKind, Read};
+use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -72,5 +73,20 @@ pub fn start_with(
         stop: Some(stop),
         thread: Some(thread),
         _dir: dir,
+    }
+}
+
+/// Reads until the peer closes (bounded by `limit`); what was read.
+pub fn read_to_close(s: &mut TcpStream, limit: Duration) -> Result<Vec<u8>, std::io::Error> {
+    s.set_read_timeout(Some(limit))?;
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return Ok(out),
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => return Ok(out),
+            Err(e) => return Err(e),
+        }
     }
 }
