@@ -318,7 +318,7 @@ fn main() {
     let delivered = seen.load(Ordering::Relaxed);
     let cpu = cpu1.saturating_sub(cpu0);
     println!(
-        "with {followers} followers at {:.0} events/s: append p50 {} p99 {}",
+        "with {followers} followers at {:.0} events/s (the boards' and the probe's): append p50 {} p99 {}",
         events as f64 / took.as_secs_f64(),
         ms(q50),
         ms(q99)
