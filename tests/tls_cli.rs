@@ -147,6 +147,49 @@ fn a_self_signed_server_prints_the_fingerprint_it_serves_and_a_trusting_client_a
     // One that does not trust it is stopped by its own TLS.
     let (code, _) = curl(&[&format!("{}/healthz", server.url)]);
     assert_eq!(code, 60, "curl's code for a certificate it cannot verify");
+    // kifu itself trusts it with KIFU_CACERT; without, it says why not.
+    let client = t.path().join("client");
+    let o = kifu()
+        .args([
+            "--data",
+            client.to_str().unwrap(),
+            "--server",
+            &server.url,
+            "games",
+            "--json",
+        ])
+        .env("KIFU_CACERT", &cert)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", err(&o));
+    let said = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(said.contains("\"events\":1"), "{said}");
+    let o = kifu()
+        .args([
+            "--data",
+            client.to_str().unwrap(),
+            "--server",
+            &server.url,
+            "games",
+        ])
+        .env_remove("KIFU_CACERT")
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(err(&o).contains("cannot reach the server"), "{}", err(&o));
+    let o = kifu()
+        .args([
+            "--data",
+            client.to_str().unwrap(),
+            "--server",
+            &server.url,
+            "games",
+        ])
+        .env("KIFU_CACERT", t.path().join("nothing.pem"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(err(&o).contains("KIFU_CACERT"), "{}", err(&o));
     server.stop();
 
     // Started again: the same certificate, so a tablet that trusted it once

@@ -25,6 +25,49 @@ const PAGE: u64 = 10_000;
 /// Records sent per request when importing through a server.
 const SEND: usize = 1_000;
 
+/// The certificates to trust for an `https://` server instead of the usual
+/// roots: the PEM file named by `KIFU_CACERT` (a venue's self-signed
+/// `kifu serve` certificate, `DATA/tls/self-signed.pem`), read once; `None`
+/// when it is not set, the reason when it cannot be used.
+fn venue_ca() -> &'static Result<Option<Arc<rustls::ClientConfig>>, String> {
+    static CA: OnceLock<Result<Option<Arc<rustls::ClientConfig>>, String>> = OnceLock::new();
+    CA.get_or_init(|| {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::CertificateDer;
+        let Some(path) = std::env::var_os("KIFU_CACERT") else {
+            return Ok(None);
+        };
+        let shown = std::path::Path::new(&path).display().to_string();
+        let bytes = std::fs::read(&path).map_err(|e| format!("KIFU_CACERT {shown}: {e}"))?;
+        let mut roots = rustls::RootCertStore::empty();
+        for cert in CertificateDer::pem_slice_iter(&bytes) {
+            let cert =
+                cert.map_err(|e| format!("KIFU_CACERT {shown}: not a PEM certificate: {e}"))?;
+            roots
+                .add(cert)
+                .map_err(|e| format!("KIFU_CACERT {shown}: {e}"))?;
+        }
+        if roots.is_empty() {
+            return Err(format!("KIFU_CACERT {shown}: no certificate in the file"));
+        }
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        Ok(Some(Arc::new(config)))
+    })
+}
+
+/// An HTTP agent's builder, trusting `KIFU_CACERT` when it is set.
+fn agent_builder() -> ureq::AgentBuilder {
+    match venue_ca() {
+        Ok(Some(config)) => ureq::AgentBuilder::new().tls_config(config.clone()),
+        _ => ureq::AgentBuilder::new(),
+    }
+}
+
 /// Sets the server the commands act through (from `--server` or
 /// `KIFU_SERVER`); `None` or empty for the local store.
 pub fn set_server(url: Option<String>) {
@@ -52,7 +95,7 @@ pub fn held_by_server(dir: &Path) -> Option<String> {
             .ok()
             .and_then(|a| std::net::TcpStream::connect_timeout(&a, Duration::from_secs(2)).ok())
             .is_some(),
-        None => ureq::AgentBuilder::new()
+        None => agent_builder()
             .timeout(Duration::from_secs(2))
             .build()
             .get(&format!("{url}/healthz"))
@@ -366,7 +409,7 @@ impl Client {
     pub fn new(base: &str) -> Client {
         Client {
             base: base.to_string(),
-            agent: ureq::AgentBuilder::new()
+            agent: agent_builder()
                 .timeout_connect(Duration::from_secs(10))
                 .timeout_read(Duration::from_secs(120))
                 .timeout_write(Duration::from_secs(120))
@@ -379,7 +422,7 @@ impl Client {
     pub fn with_timeout(base: &str, wait: Duration) -> Client {
         Client {
             base: base.to_string(),
-            agent: ureq::AgentBuilder::new()
+            agent: agent_builder()
                 .timeout_connect(Duration::from_secs(10))
                 .timeout(wait)
                 .build(),
@@ -402,9 +445,13 @@ impl Client {
                     .unwrap_or_else(|| format!("HTTP {code}"));
                 Failure::new(format!("server: {msg}"))
             }
-            ureq::Error::Transport(t) => {
-                Failure::new(format!("cannot reach the server at {}: {t}", self.base))
-            }
+            ureq::Error::Transport(t) => match venue_ca() {
+                Err(ca) => Failure::new(format!(
+                    "cannot reach the server at {}: {t} ({ca})",
+                    self.base
+                )),
+                Ok(_) => Failure::new(format!("cannot reach the server at {}: {t}", self.base)),
+            },
         }
     }
 
