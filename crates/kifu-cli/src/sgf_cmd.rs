@@ -288,10 +288,16 @@ fn prepare(path: &Path, cx: &ImportContext) -> Result<Prepared, String> {
             continue;
         }
         if let Some(v) = m.black_time_left_ms {
-            (bl, ob) = (Some(v.max(0).unsigned_abs()), m.black_overtime_left);
+            (bl, ob) = (
+                Some(v.max(0).unsigned_abs()),
+                m.black_overtime_left.map(u32::from),
+            );
         }
         if let Some(v) = m.white_time_left_ms {
-            (wl, ow) = (Some(v.max(0).unsigned_abs()), m.white_overtime_left);
+            (wl, ow) = (
+                Some(v.max(0).unsigned_abs()),
+                m.white_overtime_left.map(u32::from),
+            );
         }
         match (bl, wl) {
             (Some(black_ms), Some(white_ms)) => push(

@@ -63,11 +63,11 @@ pub struct SgfMove {
     /// `WL`: White's time left after the move, in milliseconds.
     pub white_time_left_ms: Option<i64>,
     /// `OB`: Black's overtime moves (or periods) left.
-    pub black_overtime_left: Option<u32>,
+    pub black_overtime_left: Option<u16>,
     /// `OW`: White's overtime moves (or periods) left.
-    pub white_overtime_left: Option<u32>,
+    pub white_overtime_left: Option<u16>,
     /// `C`: comment.
-    pub comment: Option<String>,
+    pub comment: Option<Box<str>>,
 }
 
 impl SgfMove {
@@ -533,6 +533,14 @@ fn simple_text(v: &str) -> String {
         .collect()
 }
 
+/// Adds `text` to a move's comment (on a line of its own).
+fn append_move_comment(slot: &mut Option<Box<str>>, text: String) {
+    *slot = Some(match slot.take() {
+        Some(s) => format!("{s}\n{text}").into(),
+        None => text.into(),
+    });
+}
+
 fn append_comment(slot: &mut Option<String>, text: String) {
     match slot {
         Some(s) => {
@@ -839,7 +847,7 @@ impl Build {
             match (id.as_str(), mv.as_mut()) {
                 ("B" | "W", _) => {}
                 ("SZ" | "GM" | "FF" | "CA", _) if index == 0 => {}
-                ("C", Some(m)) => append_comment(&mut m.comment, text_value(&first)),
+                ("C", Some(m)) => append_move_comment(&mut m.comment, text_value(&first)),
                 ("C", None) => append_comment(&mut game.comment, text_value(&first)),
                 ("BL", Some(m)) => {
                     m.black_time_left_ms = parse_ms(&first);
