@@ -147,6 +147,25 @@ fn a_self_signed_server_prints_the_fingerprint_it_serves_and_a_trusting_client_a
     // One that does not trust it is stopped by its own TLS.
     let (code, _) = curl(&[&format!("{}/healthz", server.url)]);
     assert_eq!(code, 60, "curl's code for a certificate it cannot verify");
+    // Plain HTTP on the HTTPS port (an address typed as http://) is sent
+    // to the https:// one.
+    let (code, out) = curl(&[
+        "-o",
+        "/dev/null",
+        "-w",
+        "%{http_code} %{redirect_url}",
+        &format!("http://{addr}/games?round=1"),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out, format!("308 https://{addr}/games?round=1"));
+    let (code, out) = curl(&[
+        "-L",
+        "--cacert",
+        cert.to_str().unwrap(),
+        &format!("http://{addr}/healthz"),
+    ]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("\"status\":\"ok\""), "{out}");
     // kifu itself trusts it with KIFU_CACERT; without, it says why not.
     let client = t.path().join("client");
     let o = kifu()

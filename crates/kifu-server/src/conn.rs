@@ -420,6 +420,71 @@ impl One {
     }
 }
 
+/// Whether the first byte a client sends opens a TLS handshake (a TLS
+/// record of type 22); false for anything else, and for a client that
+/// sends nothing within `limit` or closes.
+async fn starts_with_tls(tcp: &TcpStream, limit: Duration) -> bool {
+    let mut first = [0u8; 1];
+    match tokio::time::timeout(limit, tcp.peek(&mut first)).await {
+        Ok(Ok(1)) => first[0] == 0x16,
+        // Nothing to redirect: let the handshake fail on its own.
+        _ => true,
+    }
+}
+
+/// Answers a plain HTTP request sent to the HTTPS port with a redirect to
+/// the same address over HTTPS (`308`, so a method and body are kept), or
+/// `400` when its request line or `Host` cannot make one.
+async fn redirect_to_https(tcp: &mut TcpStream) -> io::Result<()> {
+    let mut head = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 8192 {
+        match tcp.read(&mut buf).await? {
+            0 => break,
+            n => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    let text = String::from_utf8_lossy(&head);
+    let target = text
+        .lines()
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .filter(|p| p.starts_with('/') && p.bytes().all(|b| b.is_ascii_graphic()));
+    let host = text
+        .lines()
+        .skip(1)
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim().eq_ignore_ascii_case("host").then(|| v.trim())
+        })
+        .filter(|h| {
+            !h.is_empty()
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+        });
+    let (mut answer, body) = match (host, target) {
+        (Some(h), Some(t)) => (
+            format!("HTTP/1.1 308 Permanent Redirect\r\nLocation: https://{h}{t}\r\n"),
+            "",
+        ),
+        _ => (
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n".to_string(),
+            "this server speaks HTTPS: use an https:// address\n",
+        ),
+    };
+    answer.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n",
+        body.len()
+    ));
+    for (k, v) in crate::headers::SECURITY_HEADERS {
+        answer.push_str(&format!("{k}: {v}\r\n"));
+    }
+    answer.push_str("\r\n");
+    answer.push_str(body);
+    tcp.write_all(answer.as_bytes()).await?;
+    tcp.shutdown().await
+}
+
 /// Serves `router` on `listener` until `stop` becomes true; then stops
 /// accepting, asks every open connection to close once its request in
 /// flight is answered, and waits for them all.
@@ -524,6 +589,16 @@ pub async fn serve(
                 None => one.serve(io).await,
                 // The handshake is bounded like a request head.
                 Some(acceptor) => {
+                    let mut io = io;
+                    if !starts_with_tls(&io.inner, handshake_limit).await {
+                        // Plain HTTP on the HTTPS port (a tablet's address
+                        // typed as http://): sent to the https:// address.
+                        let _ =
+                            tokio::time::timeout(handshake_limit, redirect_to_https(&mut io.inner))
+                                .await;
+                        registry.release(&conn);
+                        return;
+                    }
                     match tokio::time::timeout(handshake_limit, acceptor.accept(io)).await {
                         Ok(Ok(stream)) => one.serve(stream).await,
                         Ok(Err(_)) | Err(_) => {
