@@ -331,6 +331,7 @@ fn the_committee_steps_to_the_illegal_move_the_judgement_and_the_decision() {
         b.eval("[...document.querySelectorAll('#board [data-stone=\"white\"]')].every(g => g.querySelector('path'))"),
         Value::Bool(true)
     );
+    b.assert_no_csp_violation();
     drop(b);
     drop(server);
 }
@@ -531,6 +532,61 @@ fn a_game_recorded_while_the_page_is_open_appears_and_grows_live() {
         "the forbidden points hidden",
         "document.getElementById('board').dataset.forbidden === 'hidden' && document.querySelectorAll('#board .forbidden').length === 0",
     );
+    b.assert_no_csp_violation();
+    drop(b);
+    drop(server);
+}
+
+#[test]
+fn the_pages_work_under_the_content_security_policy_and_a_breach_would_be_seen() {
+    let Some(program) = browser_or_skip("the pages under their Content-Security-Policy") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("served");
+    let client = t.path().join("client");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let demo: Value =
+        serde_json::from_str(&ok(&run(&client, &["--server", &url, "demo", "--json"]))).unwrap();
+    let game = demo["game"].as_str().unwrap().to_string();
+    // The page is served with the policy.
+    let r = ureq::get(&format!("{url}/games/{game}"))
+        .set("Accept", "text/html")
+        .call()
+        .unwrap();
+    let csp = r
+        .header("content-security-policy")
+        .unwrap_or("")
+        .to_string();
+    assert!(csp.contains("default-src 'self'"), "{csp}");
+    assert!(!csp.contains("unsafe"), "{csp}");
+    let mut b = Browser::start(program, &t.path().join("browser"));
+    // The list, then the game: drawn, stepped, live.
+    b.goto(&format!("{url}/"));
+    b.wait_for(
+        "the list of games",
+        "document.querySelectorAll('a[href^=\"/games/\"]').length > 0",
+    );
+    b.goto(&format!("{url}/games/{game}"));
+    b.wait_for(
+        "the board drawn",
+        "document.querySelectorAll('#board [data-stone]').length > 0",
+    );
+    b.key("ArrowLeft", 37);
+    b.key("Home", 36);
+    b.key("End", 35);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    b.assert_no_csp_violation();
+    // The check can fail: an inline script and a style attribute are
+    // refused by the policy, and reported.
+    b.eval("(() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1'; document.body.append(s); document.body.setAttribute('style', 'color: red'); return true; })()");
+    b.wait_for(
+        "the breach reported",
+        "(window.__cspViolations || []).length > 0",
+    );
+    assert_eq!(b.eval("window.__ran === undefined"), Value::Bool(true));
+    assert!(!b.csp_violations().is_empty());
     drop(b);
     drop(server);
 }

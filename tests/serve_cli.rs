@@ -952,3 +952,52 @@ fn a_long_poll_returns_with_the_next_record_once_it_is_durable() {
     assert_eq!(lines[0]["event_bytes"], hex::encode(&r.event_bytes));
     assert!(server.terminate().success());
 }
+
+#[test]
+fn a_read_refused_for_load_is_tried_again_after_its_retry_after() {
+    // A server that is full at the first request and answers the second.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = Arc::clone(&seen);
+    let fake = std::thread::spawn(move || {
+        for (i, conn) in listener.incoming().take(2).enumerate() {
+            let mut s = conn.unwrap();
+            s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+            let mut head = Vec::new();
+            let mut b = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") && s.read(&mut b).unwrap_or(0) == 1 {
+                head.push(b[0]);
+            }
+            let line = String::from_utf8_lossy(&head)
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string();
+            log.lock().unwrap().push((line, Instant::now()));
+            let answer = if i == 0 {
+                let body = r#"{"error":{"code":"busy","status":503,"message":"full"}}"#;
+                format!("HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len())
+            } else {
+                let body = r#"{"games":[]}"#;
+                format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len())
+            };
+            s.write_all(answer.as_bytes()).unwrap();
+        }
+    });
+    let t = tempfile::tempdir().unwrap();
+    let o = run(
+        &t.path().join("client"),
+        &["--server", &url, "games", "--json"],
+    );
+    fake.join().unwrap();
+    assert!(o.status.success(), "{}", err(&o));
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 2, "{seen:?}");
+    assert!(
+        seen.iter().all(|(l, _)| l.starts_with("GET /games ")),
+        "{seen:?}"
+    );
+    // Not before the second the server asked for.
+    assert!(seen[1].1.duration_since(seen[0].1) >= Duration::from_millis(900));
+}

@@ -427,3 +427,36 @@ fn a_gb2312_record_is_imported_with_its_names() {
     // Untimed: no time left written.
     assert!(!exported.contains("BL["), "{exported}");
 }
+
+#[test]
+fn an_sgf_file_over_the_size_limit_is_refused_before_it_is_read_and_the_flag_raises_it() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let key = t.path().join("rec");
+    ok(&run(&data, &["keygen", key.to_str().unwrap()]));
+    // A real game with a 5 MiB comment: over the default 4 MiB.
+    let f = t.path().join("big.sgf");
+    let comment = "x".repeat(5 << 20);
+    std::fs::write(&f, format!("(;GM[1]FF[4]SZ[9]C[{comment}];B[ee];W[cc])")).unwrap();
+    let key_file = format!("{}.key", key.display());
+    let import = |extra: &[&str]| {
+        let mut args = vec!["sgf", "import", f.to_str().unwrap(), "--key", &key_file];
+        args.extend_from_slice(extra);
+        run(&data, &args)
+    };
+    let o = import(&[]);
+    assert!(!o.status.success());
+    assert!(
+        err(&o).contains("larger than 4 MiB") && err(&o).contains("--max-sgf-mib"),
+        "{}",
+        err(&o)
+    );
+    assert!(!data.join("db").exists() || ok(&run(&data, &["log"])).trim().is_empty());
+    // `sgf board` is bounded the same way.
+    let o = run(&data, &["sgf", "board", f.to_str().unwrap()]);
+    assert!(!o.status.success());
+    assert!(err(&o).contains("larger than 4 MiB"), "{}", err(&o));
+    // Raised, the same file is imported.
+    ok(&import(&["--max-sgf-mib", "8"]));
+    assert!(!ok(&run(&data, &["games"])).trim().is_empty());
+}

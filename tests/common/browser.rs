@@ -133,7 +133,7 @@ impl Browser {
                 assert!(m["error"].is_null(), "{method}: {}", m["error"]);
                 return m["result"].clone();
             }
-            if m["method"].is_string() {
+            if m["method"].is_string() && self.events.len() < 100_000 {
                 self.events.push(m);
             }
         }
@@ -156,6 +156,46 @@ impl Browser {
         id
     }
 
+    /// Has the current tab report what its console says and every
+    /// Content-Security-Policy violation the page sees (for
+    /// [`Browser::csp_violations`]).
+    fn watch_csp(&mut self) {
+        self.call("Log.enable", json!({}), true);
+        self.call("Runtime.enable", json!({}), true);
+        self.call(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({"source": "window.__cspViolations = []; document.addEventListener('securitypolicyviolation', e => window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI} at ${e.sourceFile}:${e.lineNumber}`));"}),
+            true,
+        );
+    }
+
+    /// Every Content-Security-Policy violation reported so far: in the
+    /// console, and to the current page's own listener.
+    pub fn csp_violations(&mut self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .events
+            .iter()
+            .filter_map(|m| {
+                let text = match m["method"].as_str()? {
+                    "Log.entryAdded" => m["params"]["entry"]["text"].as_str()?.to_string(),
+                    "Runtime.consoleAPICalled" => m["params"]["args"].to_string(),
+                    _ => return None,
+                };
+                text.contains("Content Security Policy").then_some(text)
+            })
+            .collect();
+        if let Value::Array(seen) = self.eval("window.__cspViolations || []") {
+            out.extend(seen.iter().map(|v| v.to_string()));
+        }
+        out
+    }
+
+    /// Fails the test when the page broke its Content-Security-Policy.
+    pub fn assert_no_csp_violation(&mut self) {
+        let v = self.csp_violations();
+        assert!(v.is_empty(), "Content-Security-Policy violations: {v:#?}");
+    }
+
     /// Opens another tab at `url` and drives it from now on; gives its
     /// session (for [`Browser::use_tab`]).
     pub fn new_tab(&mut self, url: &str) -> String {
@@ -171,6 +211,7 @@ impl Browser {
             .expect("a session")
             .to_string();
         self.call("Page.enable", json!({}), true);
+        self.watch_csp();
         if url != "about:blank" {
             self.goto(url);
         }
@@ -215,7 +256,7 @@ impl Browser {
                 .from
                 .recv_timeout(left)
                 .unwrap_or_else(|e| panic!("no {method} event from the browser: {e}"));
-            if m["method"].is_string() {
+            if m["method"].is_string() && self.events.len() < 100_000 {
                 self.events.push(m);
             }
         }
@@ -300,6 +341,7 @@ impl Browser {
             .expect("a session")
             .to_string();
         self.call("Page.enable", json!({}), true);
+        self.watch_csp();
         self.size(width, height);
         self.session.clone()
     }

@@ -20,6 +20,8 @@ pub struct Served {
     pub url: String,
     /// What the server wrote on standard error so far.
     stderr: Arc<Mutex<String>>,
+    /// What the server wrote on standard output so far.
+    stdout: Arc<Mutex<String>>,
 }
 
 impl Served {
@@ -61,10 +63,16 @@ impl Served {
         }
         let (tx, rx) = mpsc::channel();
         let stdout = child.stdout.take().expect("stdout");
+        let said = Arc::new(Mutex::new(String::new()));
+        let sink = Arc::clone(&said);
         std::thread::spawn(move || {
             let mut sent = false;
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { return };
+                if let Ok(mut s) = sink.lock() {
+                    s.push_str(&line);
+                    s.push('\n');
+                }
                 if !sent {
                     if let Some(url) = line.trim().strip_prefix("listening on ") {
                         let _ = tx.send(url.to_string());
@@ -77,6 +85,7 @@ impl Served {
             child,
             url: String::new(),
             stderr,
+            stdout: said,
         };
         match rx.recv_timeout(SERVER_WAIT) {
             Ok(url) => served.url = url,
@@ -98,6 +107,11 @@ impl Served {
     /// The server's process id.
     pub fn pid(&self) -> u32 {
         self.child.id()
+    }
+
+    /// What the server wrote on standard output so far.
+    pub fn stdout(&self) -> String {
+        self.stdout.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
     /// What the server wrote on standard error so far.

@@ -132,6 +132,41 @@ pub struct ServeArgs {
     /// Longest time for one request (streams and long-polls excepted), in seconds.
     #[arg(long, default_value_t = 30)]
     pub timeout_s: u64,
+    /// Connections served at once (at the bound an idle one is closed to
+    /// make room; with none idle, 503).
+    #[arg(long, default_value_t = 4096)]
+    pub max_connections: usize,
+    /// Connections one client address may hold at once (more: 429).
+    #[arg(long, default_value_t = 256)]
+    pub max_connections_per_client: usize,
+    /// Feed streams and waiting long-polls held at once (more: 503).
+    #[arg(long, default_value_t = 2048)]
+    pub max_streams: usize,
+    /// Feed streams one client address may hold at once (more: 429).
+    #[arg(long, default_value_t = 64)]
+    pub max_streams_per_client: usize,
+    /// Longest wait for a request's head, and for the next request on an
+    /// idle kept-alive connection, in seconds.
+    #[arg(long, default_value_t = 10)]
+    pub header_timeout_s: u64,
+    /// Longest time for a request's body to arrive, in seconds.
+    #[arg(long, default_value_t = 30)]
+    pub body_timeout_s: u64,
+    /// Serve HTTPS with this certificate chain (PEM, the server's first);
+    /// with --tls-key.
+    #[arg(long, requires = "tls_key", conflicts_with = "tls_self_signed")]
+    pub tls_cert: Option<std::path::PathBuf>,
+    /// The private key of --tls-cert (PEM).
+    #[arg(long, requires = "tls_cert")]
+    pub tls_key: Option<std::path::PathBuf>,
+    /// Serve HTTPS with a certificate the server makes for its addresses and
+    /// keeps in the data directory (tls/); prints its SHA-256 fingerprint.
+    #[arg(long)]
+    pub tls_self_signed: bool,
+    /// A host name or address the self-signed certificate also names (the
+    /// one tablets use, when listening on 0.0.0.0); repeatable.
+    #[arg(long, requires = "tls_self_signed")]
+    pub tls_name: Vec<String>,
     /// Also publish every durable event to this NATS JetStream server
     /// (`nats://HOST:PORT`, several comma-separated); see docs/SCALE.md.
     #[arg(long)]
@@ -530,6 +565,10 @@ pub struct SgfBoardArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Largest SGF file read, in MiB: a larger one is refused before it is
+    /// read (a hostile or mistaken file cannot exhaust memory).
+    #[arg(long, default_value_t = (kifu_go::sgf::DEFAULT_MAX_BYTES >> 20) as u64)]
+    pub max_sgf_mib: u64,
 }
 
 /// `kifu sgf import`.
@@ -558,6 +597,10 @@ pub struct SgfImportArgs {
     /// Print the result as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Largest SGF file read, in MiB: a larger one is refused before it is
+    /// read (a hostile or mistaken file cannot exhaust memory).
+    #[arg(long, default_value_t = (kifu_go::sgf::DEFAULT_MAX_BYTES >> 20) as u64)]
+    pub max_sgf_mib: u64,
 }
 
 /// `kifu sgf export`.

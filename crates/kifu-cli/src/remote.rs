@@ -25,6 +25,49 @@ const PAGE: u64 = 10_000;
 /// Records sent per request when importing through a server.
 const SEND: usize = 1_000;
 
+/// The certificates to trust for an `https://` server instead of the usual
+/// roots: the PEM file named by `KIFU_CACERT` (a venue's self-signed
+/// `kifu serve` certificate, `DATA/tls/self-signed.pem`), read once; `None`
+/// when it is not set, the reason when it cannot be used.
+fn venue_ca() -> &'static Result<Option<Arc<rustls::ClientConfig>>, String> {
+    static CA: OnceLock<Result<Option<Arc<rustls::ClientConfig>>, String>> = OnceLock::new();
+    CA.get_or_init(|| {
+        use rustls::pki_types::pem::PemObject;
+        use rustls::pki_types::CertificateDer;
+        let Some(path) = std::env::var_os("KIFU_CACERT") else {
+            return Ok(None);
+        };
+        let shown = std::path::Path::new(&path).display().to_string();
+        let bytes = std::fs::read(&path).map_err(|e| format!("KIFU_CACERT {shown}: {e}"))?;
+        let mut roots = rustls::RootCertStore::empty();
+        for cert in CertificateDer::pem_slice_iter(&bytes) {
+            let cert =
+                cert.map_err(|e| format!("KIFU_CACERT {shown}: not a PEM certificate: {e}"))?;
+            roots
+                .add(cert)
+                .map_err(|e| format!("KIFU_CACERT {shown}: {e}"))?;
+        }
+        if roots.is_empty() {
+            return Err(format!("KIFU_CACERT {shown}: no certificate in the file"));
+        }
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let config = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?
+            .with_root_certificates(roots)
+            .with_no_client_auth();
+        Ok(Some(Arc::new(config)))
+    })
+}
+
+/// An HTTP agent's builder, trusting `KIFU_CACERT` when it is set.
+fn agent_builder() -> ureq::AgentBuilder {
+    match venue_ca() {
+        Ok(Some(config)) => ureq::AgentBuilder::new().tls_config(config.clone()),
+        _ => ureq::AgentBuilder::new(),
+    }
+}
+
 /// Sets the server the commands act through (from `--server` or
 /// `KIFU_SERVER`); `None` or empty for the local store.
 pub fn set_server(url: Option<String>) {
@@ -44,15 +87,24 @@ pub fn server() -> Option<&'static str> {
 /// answers, and is ignored.
 pub fn held_by_server(dir: &Path) -> Option<String> {
     let url = kifu_server::marker::read(dir)?;
-    // Any answer is a server alive (a degraded one answers 503).
-    let alive = matches!(
-        ureq::AgentBuilder::new()
-            .timeout(Duration::from_secs(2))
-            .build()
-            .get(&format!("{url}/healthz"))
-            .call(),
-        Ok(_) | Err(ureq::Error::Status(..))
-    );
+    let alive = match url.strip_prefix("https://") {
+        // A certificate this client may not trust (a self-signed one): the
+        // server answers if its port takes a connection.
+        Some(addr) => addr
+            .parse::<std::net::SocketAddr>()
+            .ok()
+            .and_then(|a| std::net::TcpStream::connect_timeout(&a, Duration::from_secs(2)).ok())
+            .is_some(),
+        // Any answer is a server alive (a degraded one answers 503).
+        None => matches!(
+            agent_builder()
+                .timeout(Duration::from_secs(2))
+                .build()
+                .get(&format!("{url}/healthz"))
+                .call(),
+            Ok(_) | Err(ureq::Error::Status(..))
+        ),
+    };
     alive.then(|| {
         format!(
             "the store in {} is held by `kifu serve` at {url}; run the command with --server {url} (or KIFU_SERVER={url})",
@@ -369,7 +421,7 @@ impl Client {
     pub fn new(base: &str) -> Client {
         Client {
             base: base.to_string(),
-            agent: ureq::AgentBuilder::new()
+            agent: agent_builder()
                 .timeout_connect(Duration::from_secs(10))
                 .timeout_read(Duration::from_secs(120))
                 .timeout_write(Duration::from_secs(120))
@@ -382,7 +434,7 @@ impl Client {
     pub fn with_timeout(base: &str, wait: Duration) -> Client {
         Client {
             base: base.to_string(),
-            agent: ureq::AgentBuilder::new()
+            agent: agent_builder()
                 .timeout_connect(Duration::from_secs(10))
                 .timeout(wait)
                 .build(),
@@ -405,18 +457,39 @@ impl Client {
                     .unwrap_or_else(|| format!("HTTP {code}"));
                 Failure::new(format!("server: {msg}"))
             }
-            ureq::Error::Transport(t) => {
-                Failure::new(format!("cannot reach the server at {}: {t}", self.base))
+            ureq::Error::Transport(t) => match venue_ca() {
+                Err(ca) => Failure::new(format!(
+                    "cannot reach the server at {}: {t} ({ca})",
+                    self.base
+                )),
+                Ok(_) => Failure::new(format!("cannot reach the server at {}: {t}", self.base)),
+            },
+        }
+    }
+
+    /// GETs `path`; a refusal for load (`429`, `503`) is tried again after
+    /// the `Retry-After` the server gave (at most 10 s, at most 5 times):
+    /// reading is always safe to repeat.
+    fn get_retrying(&self, path: &str) -> Result<ureq::Response, Box<ureq::Error>> {
+        let mut tries = 0;
+        loop {
+            match self.agent.get(&self.url(path)).call() {
+                Err(ureq::Error::Status(429 | 503, r)) if tries < 5 => {
+                    tries += 1;
+                    let wait = r
+                        .header("Retry-After")
+                        .and_then(|v| v.trim().parse::<u64>().ok())
+                        .unwrap_or(1)
+                        .clamp(1, 10);
+                    std::thread::sleep(Duration::from_secs(wait));
+                }
+                other => return other.map_err(Box::new),
             }
         }
     }
 
     pub(crate) fn get_json(&self, path: &str) -> Result<Value, Failure> {
-        let r = self
-            .agent
-            .get(&self.url(path))
-            .call()
-            .map_err(|e| self.failure(e))?;
+        let r = self.get_retrying(path).map_err(|e| self.failure(*e))?;
         r.into_json()
             .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))
     }
@@ -452,20 +525,12 @@ impl Client {
         &self,
         path: &str,
     ) -> Result<Box<dyn std::io::Read + Send + Sync + 'static>, Failure> {
-        let r = self
-            .agent
-            .get(&self.url(path))
-            .call()
-            .map_err(|e| self.failure(e))?;
+        let r = self.get_retrying(path).map_err(|e| self.failure(*e))?;
         Ok(r.into_reader())
     }
 
     pub(crate) fn get_bytes(&self, path: &str) -> Result<Vec<u8>, Failure> {
-        let r = self
-            .agent
-            .get(&self.url(path))
-            .call()
-            .map_err(|e| self.failure(e))?;
+        let r = self.get_retrying(path).map_err(|e| self.failure(*e))?;
         let mut out = Vec::new();
         r.into_reader()
             .read_to_end(&mut out)
@@ -477,9 +542,8 @@ impl Client {
     /// knows no such game.
     pub fn head(&self, id: &str) -> Result<Option<Head>, Failure> {
         match self
-            .agent
-            .get(&self.url(&format!("/games/{id}/head")))
-            .call()
+            .get_retrying(&format!("/games/{id}/head"))
+            .map_err(|e| *e)
         {
             Ok(r) => {
                 let v: Value = r

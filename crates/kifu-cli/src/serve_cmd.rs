@@ -28,7 +28,20 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         max_records_per_read: a.max_records.max(1),
         queue_records: a.queue.max(a.max_records).max(1),
         request_timeout: Duration::from_secs(a.timeout_s.max(1)),
+        body_timeout: Duration::from_secs(a.body_timeout_s.max(1)),
+        max_streams: a.max_streams.max(1),
+        max_streams_per_client: a.max_streams_per_client.max(1),
+        ..Limits::default()
     };
+    let conn = kifu_server::ConnLimits {
+        max_connections: a.max_connections.max(1),
+        max_connections_per_client: a.max_connections_per_client.max(1),
+        header_read_timeout: Duration::from_secs(a.header_timeout_s.max(1)),
+        ..kifu_server::ConnLimits::default()
+    };
+    // Each connection is an open file: the default limit of 1024 would
+    // stop accepting long before the connection bound.
+    kifu_server::conn::raise_open_files_limit();
     // SGF export is the command line's today; the server calls it.
     let sgf: kifu_server::SgfExport = Arc::new(|records: &[kifu_ledger::Record]| {
         crate::sgf_cmd::game_to_sgf(records)
@@ -44,14 +57,26 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         }),
         None => None,
     };
+    let tls = tls_setup(data, &a)?;
+    if tls.is_none() && !a.listen.ip().is_loopback() {
+        eprintln!(
+            "kifu serve: plain HTTP on {}: browsers on other machines give pages no Web Crypto without HTTPS; see --tls-self-signed",
+            a.listen
+        );
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
-        let server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?
+        let mut server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?
+            .with_conn_limits(conn)
             .with_creation(creation);
-        let url = format!("http://{addr}");
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        if let Some(t) = tls {
+            server = server.with_tls(t);
+        }
+        let url = format!("{scheme}://{addr}");
         marker::write(data, &url)?;
         say!("listening on {url}");
         // The live feed on NATS JetStream: the publisher follows the store's
@@ -136,4 +161,42 @@ fn tournament_officials(file: &Path) -> Result<Vec<kifu_ledger::PublicKey>, Fail
         })
         .map(|p| p.key)
         .collect())
+}
+
+/// The server's TLS, as the flags ask: the venue's certificate, or one the
+/// server makes for its addresses and keeps in `DATA/tls/`; the
+/// fingerprint is printed for a person to compare on a tablet.
+fn tls_setup(data: &Path, a: &ServeArgs) -> Result<Option<kifu_server::tls::Tls>, Failure> {
+    use kifu_server::tls::Tls;
+    let fail = |e: kifu_server::tls::TlsError| Failure::new(format!("kifu serve: {e}"));
+    let tls = if let (Some(cert), Some(key)) = (&a.tls_cert, &a.tls_key) {
+        Tls::from_pem_files(cert, key).map_err(fail)?
+    } else if a.tls_self_signed {
+        let ip = a.listen.ip();
+        let mut names: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+        if !ip.is_unspecified() {
+            names.push(ip.to_string());
+        } else if a.tls_name.is_empty() {
+            eprintln!(
+                "kifu serve: listening on every address: name the one tablets use with --tls-name ADDRESS, or the certificate will not match it"
+            );
+        }
+        names.extend(a.tls_name.iter().cloned());
+        let (tls, made) = Tls::self_signed(&data.join("tls"), &names).map_err(fail)?;
+        say!(
+            "{} certificate {} for {}",
+            if made {
+                "made a self-signed"
+            } else {
+                "using the self-signed"
+            },
+            tls.cert_path.display(),
+            names.join(", ")
+        );
+        tls
+    } else {
+        return Ok(None);
+    };
+    say!("certificate SHA-256 fingerprint {}", tls.fingerprint);
+    Ok(Some(tls))
 }

@@ -24,21 +24,47 @@ fn ruleset(name: &str) -> Result<Ruleset, Failure> {
     Ruleset::by_name(name).map_err(fail)
 }
 
-/// An SGF file as text, decoded by its `CA` property (`-` is standard input).
-fn read_text(path: &Path) -> Result<String, Failure> {
-    let bytes = if path == Path::new("-") {
-        let mut b = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut b)?;
-        b
-    } else {
-        std::fs::read(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))?
+/// The bytes of an SGF file (`-` is standard input), refused before it is
+/// read when it is larger than `max_mib` MiB.
+fn read_limited(path: &Path, max_mib: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    let max = max_mib.saturating_mul(1 << 20);
+    let too_large = || {
+        format!(
+            "{}: larger than {max_mib} MiB, the most kifu reads of an SGF file; --max-sgf-mib raises it",
+            path.display()
+        )
     };
+    let mut b = Vec::new();
+    if path == Path::new("-") {
+        std::io::stdin()
+            .take(max.saturating_add(1))
+            .read_to_end(&mut b)
+            .map_err(|e| format!("standard input: {e}"))?;
+    } else {
+        let f = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        if f.metadata().map(|m| m.len() > max).unwrap_or(false) {
+            return Err(too_large());
+        }
+        f.take(max.saturating_add(1))
+            .read_to_end(&mut b)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if b.len() as u64 > max {
+        return Err(too_large());
+    }
+    Ok(b)
+}
+
+/// An SGF file as text, decoded by its `CA` property (`-` is standard input).
+fn read_text(path: &Path, max_mib: u64) -> Result<String, Failure> {
+    let bytes = read_limited(path, max_mib).map_err(Failure::new)?;
     Ok(sgf::decode(&bytes).0)
 }
 
 /// `kifu sgf board FILE`.
 pub fn board(a: SgfBoardArgs) -> CmdResult {
-    let text = read_text(&a.file)?;
+    let text = read_text(&a.file, a.max_sgf_mib)?;
     let rs = ruleset(&a.ruleset)?;
     let report =
         board_report(&text, &rs).map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
@@ -110,6 +136,7 @@ struct ImportContext<'a> {
     black_key: Option<kifu_ledger::PublicKey>,
     white_key: Option<kifu_ledger::PublicKey>,
     at: u64,
+    max_sgf_mib: u64,
 }
 
 /// Reads one SGF file and builds its chain: the genesis keeps the record's
@@ -117,7 +144,7 @@ struct ImportContext<'a> {
 /// keys are not given), the moves, a clock reading where the file has one,
 /// and the result where `RE` can be read. Errors are the reason to skip it.
 fn prepare(path: &Path, cx: &ImportContext) -> Result<Prepared, String> {
-    let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    let bytes = read_limited(path, cx.max_sgf_mib)?;
     let (rec, warnings) = sgf::read_bytes(&bytes).map_err(|e| e.to_string())?;
     let mut warnings: Vec<String> = warnings.iter().map(ToString::to_string).collect();
     let rs = &cx.rs;
@@ -261,10 +288,16 @@ fn prepare(path: &Path, cx: &ImportContext) -> Result<Prepared, String> {
             continue;
         }
         if let Some(v) = m.black_time_left_ms {
-            (bl, ob) = (Some(v.max(0).unsigned_abs()), m.black_overtime_left);
+            (bl, ob) = (
+                Some(v.max(0).unsigned_abs()),
+                m.black_overtime_left.map(u32::from),
+            );
         }
         if let Some(v) = m.white_time_left_ms {
-            (wl, ow) = (Some(v.max(0).unsigned_abs()), m.white_overtime_left);
+            (wl, ow) = (
+                Some(v.max(0).unsigned_abs()),
+                m.white_overtime_left.map(u32::from),
+            );
         }
         match (bl, wl) {
             (Some(black_ms), Some(white_ms)) => push(
@@ -337,6 +370,7 @@ pub fn import(data: &Path, a: SgfImportArgs) -> CmdResult {
         black_key: a.black_key.as_deref().map(read_public).transpose()?,
         white_key: a.white_key.as_deref().map(read_public).transpose()?,
         at: a.at_ms.unwrap_or_else(now_ms),
+        max_sgf_mib: a.max_sgf_mib,
     };
     let files = sgf_files(&a.files)?;
     if files.is_empty() {

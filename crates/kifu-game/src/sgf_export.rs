@@ -236,12 +236,12 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
             let white = t.white.shown().shown();
             m.black_time_left_ms = Some(ms_i64(black.time_ms));
             m.white_time_left_ms = Some(ms_i64(white.time_ms));
-            m.black_overtime_left = black.count;
-            m.white_overtime_left = white.count;
+            m.black_overtime_left = black.count.and_then(|c| u16::try_from(c).ok());
+            m.white_overtime_left = white.count.and_then(|c| u16::try_from(c).ok());
         }
         if !pending.is_empty() {
             match out.moves.last_mut() {
-                Some(prev) => prev.comment = Some(pending.join("\n")),
+                Some(prev) => prev.comment = Some(pending.join("\n").into()),
                 None => root_comments.append(&mut pending),
             }
             pending.clear();
@@ -252,9 +252,10 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
     if !pending.is_empty() {
         match out.moves.last_mut() {
             Some(prev) => {
-                let mut all: Vec<String> = prev.comment.take().into_iter().collect();
+                let mut all: Vec<String> =
+                    prev.comment.take().into_iter().map(String::from).collect();
                 all.extend(pending);
-                prev.comment = Some(all.join("\n"));
+                prev.comment = Some(all.join("\n").into());
             }
             None => root_comments.extend(pending),
         }

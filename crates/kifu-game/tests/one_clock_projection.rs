@@ -56,8 +56,16 @@ fn assert_sgf_equals_replay(events: &[Event]) -> usize {
             Some(white.time_ms as i64),
             "WL of {seq}"
         );
-        assert_eq!(m.black_overtime_left, black.count, "OB of {seq}");
-        assert_eq!(m.white_overtime_left, white.count, "OW of {seq}");
+        assert_eq!(
+            m.black_overtime_left.map(u32::from),
+            black.count,
+            "OB of {seq}"
+        );
+        assert_eq!(
+            m.white_overtime_left.map(u32::from),
+            white.count,
+            "OW of {seq}"
+        );
         // OB/OW only in overtime (FF[4]: "within the current byo-yomi
         // period / overtime").
         assert_eq!(
@@ -265,9 +273,9 @@ fn sgf_clocks(events: &[Event]) -> Vec<Node> {
         .map(|m| {
             (
                 m.black_time_left_ms.map(|v| v / 1000),
-                m.black_overtime_left,
+                m.black_overtime_left.map(u32::from),
                 m.white_time_left_ms.map(|v| v / 1000),
-                m.white_overtime_left,
+                m.white_overtime_left.map(u32::from),
             )
         })
         .collect()

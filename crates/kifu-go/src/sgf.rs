@@ -14,9 +14,16 @@
 //! starting position. A record whose `GM` is not 1 is refused.
 //!
 //! Hostile input: reading is linear in time and memory in the size of the
-//! text. Variations off the main line are scanned, not kept, without
-//! recursion; properties are found by an index; setup rectangles
-//! (`AB[aa:ss]`) may cover at most twice the board in all.
+//! text. The main line is read in one pass that hands each node to the
+//! record as it is read (nodes are not kept), after a first pass that only
+//! counts them, so the moves are one allocation of the size they need;
+//! variations off the main line are scanned, not kept, without recursion;
+//! properties are found by an index, and past the root only those a move is
+//! read for are kept; a node of more than [`MAX_PROPERTIES`] properties or a
+//! property of more than [`MAX_VALUES`] values is refused; setup rectangles
+//! (`AB[aa:ss]`) may cover at most twice the board in all; at most
+//! [`MAX_WARNINGS`] warnings are kept. Files are bounded by their reader
+//! (`kifu sgf` reads at most [`DEFAULT_MAX_BYTES`] unless told more).
 //!
 //! Encodings: [`read_bytes`] decodes a file by its `CA` property (`GB2312`,
 //! `Shift_JIS`, `ISO-8859-1`, ...; [`decode`]) before reading it.
@@ -56,11 +63,11 @@ pub struct SgfMove {
     /// `WL`: White's time left after the move, in milliseconds.
     pub white_time_left_ms: Option<i64>,
     /// `OB`: Black's overtime moves (or periods) left.
-    pub black_overtime_left: Option<u32>,
+    pub black_overtime_left: Option<u16>,
     /// `OW`: White's overtime moves (or periods) left.
-    pub white_overtime_left: Option<u32>,
+    pub white_overtime_left: Option<u16>,
     /// `C`: comment.
-    pub comment: Option<String>,
+    pub comment: Option<Box<str>>,
 }
 
 impl SgfMove {
@@ -200,10 +207,34 @@ impl Node {
     }
 }
 
+/// The properties of a node past the root that the reader uses; the others
+/// are scanned and not kept.
+const MOVE_PROPERTIES: &[&str] = &[
+    "B", "W", "C", "BL", "WL", "OB", "OW", "AB", "AW", "AE", "PL",
+];
+
+/// Most distinct properties kept in one node.
+pub const MAX_PROPERTIES: usize = 1000;
+
+/// Most values of one property in one node: twice the points of the
+/// largest board (52x52), enough for every setup and markup list.
+pub const MAX_VALUES: usize = 2 * 52 * 52;
+
+/// Most warnings kept for one record; past that one more says how many were
+/// left out.
+pub const MAX_WARNINGS: usize = 100;
+
+/// The size of an SGF file read by default, in bytes (`kifu sgf import
+/// --max-sgf-mib` raises it). A long professional game with comments is a
+/// few tens of kilobytes; a large commented collection a few megabytes.
+pub const DEFAULT_MAX_BYTES: usize = 4 << 20;
+
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
     pos: usize,
+    /// Whether the main line's first node (the root) has been read.
+    seen_root: bool,
 }
 
 impl<'a> Parser<'a> {
@@ -224,12 +255,18 @@ impl<'a> Parser<'a> {
         self.bytes.get(self.pos).copied()
     }
 
-    /// GameTree = "(" Sequence GameTree* ")". Appends the main line's nodes
-    /// (the first variation at every branch). Iterative, so deeply nested
-    /// variations cannot exhaust the stack; nodes off the main line are
-    /// scanned but not kept, and the nesting itself costs one bit per open
-    /// tree, so memory stays bounded by the main line's size.
-    fn game_tree(&mut self, main: &mut Vec<Node>) -> Result<(), Error> {
+    /// GameTree = "(" Sequence GameTree* ")". Hands each node of the main
+    /// line (the first variation at every branch) to `main` as soon as it is
+    /// read, so that no node is kept longer than it takes to read it (with
+    /// its values only when `keep_values`: a counting pass keeps none).
+    /// Iterative, so deeply nested variations cannot exhaust the stack;
+    /// nodes off the main line are scanned but not kept, and the nesting
+    /// itself costs two counters, whatever its depth.
+    fn game_tree(
+        &mut self,
+        main: &mut dyn FnMut(Node) -> Result<(), Error>,
+        keep_values: bool,
+    ) -> Result<(), Error> {
         self.skip_ws();
         if self.peek() != Some(b'(') {
             return Err(self.err("expected '('"));
@@ -256,13 +293,15 @@ impl<'a> Parser<'a> {
                 }
                 Some(b';') => {
                     self.pos += 1;
-                    let keep = depth == main_depth && depth > 0 && !main_child_taken;
-                    let node = self.node(keep)?;
+                    let on_main = depth == main_depth && depth > 0 && !main_child_taken;
+                    let all = !self.seen_root;
+                    let node = self.node(on_main && keep_values, all)?;
                     if depth == 0 {
                         return Err(self.err("node outside a game tree"));
                     }
-                    if keep {
-                        main.push(node);
+                    if on_main {
+                        self.seen_root = true;
+                        main(node)?;
                     }
                 }
                 Some(b')') => {
@@ -287,7 +326,13 @@ impl<'a> Parser<'a> {
     /// (upper-case letters); FF[3] long names (`AddBlack`) keep their
     /// upper-case letters, and an identifier written in lower case only is
     /// kept as written, so that writing it back reads the same.
-    fn node(&mut self, keep: bool) -> Result<Node, Error> {
+    ///
+    /// Past the root (`all` false), only the properties a move node is read
+    /// for are kept ([`MOVE_PROPERTIES`]); the others are scanned. A node
+    /// with more than [`MAX_PROPERTIES`] properties, or a property with more
+    /// than [`MAX_VALUES`] values, is refused: no record needs that many, and
+    /// keeping them would cost memory out of proportion to the text.
+    fn node(&mut self, keep: bool, all: bool) -> Result<Node, Error> {
         let mut node = Node::default();
         loop {
             self.skip_ws();
@@ -305,6 +350,7 @@ impl<'a> Parser<'a> {
                     } else {
                         upper
                     };
+                    let keep_this = keep && (all || MOVE_PROPERTIES.contains(&ident.as_str()));
                     let mut values = Vec::new();
                     let mut count = 0usize;
                     loop {
@@ -312,16 +358,32 @@ impl<'a> Parser<'a> {
                         if self.peek() != Some(b'[') {
                             break;
                         }
-                        let v = self.value(keep)?;
+                        let v = self.value(keep_this)?;
                         count += 1;
-                        if keep {
+                        if keep_this {
+                            if values.len() >= MAX_VALUES {
+                                return Err(
+                                    self.err("a property with more values than any record needs")
+                                );
+                            }
                             values.push(v);
                         }
                     }
                     if count == 0 {
                         return Err(self.err("property without a value"));
                     }
-                    if keep {
+                    if keep_this {
+                        if node.props.len() >= MAX_PROPERTIES && node.position(&ident).is_none() {
+                            return Err(
+                                self.err("a node with more properties than any record needs")
+                            );
+                        }
+                        let had = node.get(&ident).map_or(0, <[String]>::len);
+                        if had + values.len() > MAX_VALUES {
+                            return Err(
+                                self.err("a property with more values than any record needs")
+                            );
+                        }
                         node.add(ident, values);
                     }
                 }
@@ -471,6 +533,14 @@ fn simple_text(v: &str) -> String {
         .collect()
 }
 
+/// Adds `text` to a move's comment (on a line of its own).
+fn append_move_comment(slot: &mut Option<Box<str>>, text: String) {
+    *slot = Some(match slot.take() {
+        Some(s) => format!("{s}\n{text}").into(),
+        None => text.into(),
+    });
+}
+
 fn append_comment(slot: &mut Option<String>, text: String) {
     match slot {
         Some(s) => {
@@ -618,52 +688,132 @@ pub fn read(text: &str) -> Result<SgfGame, Error> {
 /// setup rectangles are bounded by the board. A record whose `GM` is not 1
 /// (not Go) is refused.
 pub fn read_with_warnings(text: &str) -> Result<(SgfGame, Vec<SgfWarning>), Error> {
-    let mut warnings = Vec::new();
-    let mut parser = Parser {
+    // Skip anything before the first '(' (some files start with a BOM or junk).
+    let Some(start) = text.find('(') else {
+        return Err(Error::Sgf {
+            offset: 0,
+            what: "no game tree found",
+        });
+    };
+    let parser = |seen_root| Parser {
         text,
         bytes: text.as_bytes(),
-        pos: 0,
+        pos: start,
+        seen_root,
     };
-    // Skip anything before the first '(' (some files start with a BOM or junk).
-    match text.find('(') {
-        Some(i) => parser.pos = i,
-        None => {
-            return Err(Error::Sgf {
-                offset: 0,
-                what: "no game tree found",
-            })
-        }
+    // A first pass counts the main line's nodes and keeps nothing, so that
+    // the moves are held in one allocation of the size they need (growing
+    // a vector by doubling would hold up to twice that, and more while it
+    // moves).
+    let mut count = 0usize;
+    parser(false).game_tree(
+        &mut |_| {
+            count += 1;
+            Ok(())
+        },
+        false,
+    )?;
+    let mut build = Build {
+        game: None,
+        warnings: Warnings::default(),
+        size: 19,
+        in_setup: true,
+        setup_budget: 0,
+        index: 0,
+        nodes: count,
+    };
+    parser(false).game_tree(&mut |node| build.take(node), true)?;
+    if build.game.is_none() {
+        build.take(Node::default())?;
     }
-    let mut nodes = Vec::new();
-    parser.game_tree(&mut nodes)?;
-    let mut nodes = nodes.into_iter();
-    let root = nodes.next().unwrap_or_default();
+    let game = build.game.unwrap_or_else(|| SgfGame::new(19));
+    Ok((game, build.warnings.into_vec()))
+}
 
-    if let Some(v) = root.get("GM") {
-        let gm = v.first().map(|s| s.trim()).unwrap_or("");
-        if gm != "1" {
-            return Err(Error::Sgf {
-                offset: 0,
-                what: "GM is not 1: the record is not a game of Go",
-            });
+/// Warnings, at most [`MAX_WARNINGS`] of them, and how many more there were.
+#[derive(Default)]
+struct Warnings {
+    kept: Vec<SgfWarning>,
+    more: usize,
+}
+
+impl Warnings {
+    fn push(&mut self, w: SgfWarning) {
+        if self.kept.len() < MAX_WARNINGS {
+            self.kept.push(w);
+        } else {
+            self.more += 1;
         }
     }
-    let mut size = 19u8;
-    if let Some(v) = root.get("SZ") {
-        let raw = v.first().map(|s| s.trim()).unwrap_or("");
-        // "SZ[19:19]" (rectangular syntax) with equal sides is tolerated.
-        let side = raw.split(':').next().unwrap_or(raw);
-        let n: u32 = side.parse().map_err(|_| Error::Sgf {
-            offset: 0,
-            what: "SZ is not a number",
-        })?;
-        size = check_size(n)?;
+
+    fn into_vec(mut self) -> Vec<SgfWarning> {
+        if self.more > 0 {
+            self.kept.push(SgfWarning::new(
+                "*",
+                format!("{} more warnings like these left out", self.more),
+            ));
+        }
+        self.kept
     }
-    let mut game = SgfGame::new(size);
-    let mut in_setup = true;
-    let mut setup_budget = 2 * usize::from(size) * usize::from(size);
-    let all_nodes = std::iter::once(root).chain(nodes);
-    for (index, node) in all_nodes.enumerate() {
+}
+
+/// The record being built, one main-line node at a time.
+struct Build {
+    game: Option<SgfGame>,
+    warnings: Warnings,
+    size: u8,
+    in_setup: bool,
+    setup_budget: usize,
+    index: usize,
+    /// Nodes on the main line (from the counting pass).
+    nodes: usize,
+}
+
+impl Build {
+    /// The root: the game (`GM`) and the board's size (`SZ`).
+    fn root(&mut self, root: &Node) -> Result<(), Error> {
+        if let Some(v) = root.get("GM") {
+            let gm = v.first().map(|s| s.trim()).unwrap_or("");
+            if gm != "1" {
+                return Err(Error::Sgf {
+                    offset: 0,
+                    what: "GM is not 1: the record is not a game of Go",
+                });
+            }
+        }
+        let mut size = 19u8;
+        if let Some(v) = root.get("SZ") {
+            let raw = v.first().map(|s| s.trim()).unwrap_or("");
+            // "SZ[19:19]" (rectangular syntax) with equal sides is tolerated.
+            let side = raw.split(':').next().unwrap_or(raw);
+            let n: u32 = side.parse().map_err(|_| Error::Sgf {
+                offset: 0,
+                what: "SZ is not a number",
+            })?;
+            size = check_size(n)?;
+        }
+        let mut game = SgfGame::new(size);
+        game.moves.reserve_exact(self.nodes);
+        self.size = size;
+        self.setup_budget = 2 * usize::from(size) * usize::from(size);
+        self.game = Some(game);
+        Ok(())
+    }
+
+    /// One node of the main line, in order.
+    fn take(&mut self, node: Node) -> Result<(), Error> {
+        if self.game.is_none() {
+            self.root(&node)?;
+        }
+        let index = self.index;
+        self.index += 1;
+        let size = self.size;
+        let Some(game) = self.game.as_mut() else {
+            return Ok(());
+        };
+        let warnings = &mut self.warnings;
+        let in_setup = &mut self.in_setup;
+        let setup_budget = &mut self.setup_budget;
         // The move: B or W, whichever comes first in the node.
         let mv_id = match (node.position("B"), node.position("W")) {
             (Some(b), Some(w)) => Some(if b < w { "B" } else { "W" }),
@@ -688,16 +838,16 @@ pub fn read_with_warnings(text: &str) -> Result<(SgfGame, Vec<SgfWarning>), Erro
             None => None,
         };
         // Setup in the node of the first move still belongs to the start.
-        let node_in_setup = in_setup;
+        let node_in_setup = *in_setup;
         if mv.is_some() {
-            in_setup = false;
+            *in_setup = false;
         }
         for (id, values) in node.props {
             let first = values.first().cloned().unwrap_or_default();
             match (id.as_str(), mv.as_mut()) {
                 ("B" | "W", _) => {}
                 ("SZ" | "GM" | "FF" | "CA", _) if index == 0 => {}
-                ("C", Some(m)) => append_comment(&mut m.comment, text_value(&first)),
+                ("C", Some(m)) => append_move_comment(&mut m.comment, text_value(&first)),
                 ("C", None) => append_comment(&mut game.comment, text_value(&first)),
                 ("BL", Some(m)) => {
                     m.black_time_left_ms = parse_ms(&first);
@@ -721,11 +871,11 @@ pub fn read_with_warnings(text: &str) -> Result<(SgfGame, Vec<SgfWarning>), Erro
                 ("OW", Some(m)) => m.white_overtime_left = first.trim().parse().ok(),
                 ("AB", _) if node_in_setup => {
                     game.setup_black
-                        .extend(setup_points(&values, size, &mut setup_budget)?)
+                        .extend(setup_points(&values, size, setup_budget)?)
                 }
                 ("AW", _) if node_in_setup => {
                     game.setup_white
-                        .extend(setup_points(&values, size, &mut setup_budget)?)
+                        .extend(setup_points(&values, size, setup_budget)?)
                 }
                 ("PL", _) if node_in_setup => {
                     game.first_player = match first.trim() {
@@ -751,9 +901,9 @@ pub fn read_with_warnings(text: &str) -> Result<(SgfGame, Vec<SgfWarning>), Erro
                         Ok(h) => h,
                         Err(_) => {
                             warnings.push(SgfWarning::new(
-                                "HA",
-                                format!("{first:?} is not a number of stones: kept as written, read as 0"),
-                            ));
+                            "HA",
+                            format!("{first:?} is not a number of stones: kept as written, read as 0"),
+                        ));
                             game.other.push((id, values));
                             0
                         }
@@ -769,9 +919,9 @@ pub fn read_with_warnings(text: &str) -> Result<(SgfGame, Vec<SgfWarning>), Erro
                     if game.time_limit_ms.is_none() {
                         if !first.trim().is_empty() && first.trim() != "-" {
                             warnings.push(SgfWarning::new(
-                                "TM",
-                                format!("{first:?} is not a number of seconds: kept as written, not used"),
-                            ));
+                            "TM",
+                            format!("{first:?} is not a number of seconds: kept as written, not used"),
+                        ));
                         }
                         game.other.push((id, values));
                     }
@@ -787,8 +937,8 @@ pub fn read_with_warnings(text: &str) -> Result<(SgfGame, Vec<SgfWarning>), Erro
         if let Some(m) = mv {
             game.moves.push(m);
         }
+        Ok(())
     }
-    Ok((game, warnings))
 }
 
 fn escape(text: &str) -> String {

@@ -368,8 +368,17 @@ fn main() {
     let run = |name: &str| which.is_empty() || which.iter().any(|w| w == name);
     let dir = tempfile::tempdir().expect("temp dir");
     let store = Arc::new(Store::open(dir.path()).expect("store"));
+    // One process drives every connection from one address: the
+    // per-client bounds are raised to the scenario's.
+    let most = std::env::var("FOLLOWERS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(1000)
+        + 512;
     let limits = Limits {
         queue_records: 1 << 20,
+        max_streams: most,
+        max_streams_per_client: most,
         ..Limits::default()
     };
     let server = Server::new(
@@ -377,7 +386,12 @@ fn main() {
         limits,
         Arc::new(|_: &[Record]| Err("no SGF".to_string())),
     )
-    .expect("server");
+    .expect("server")
+    .with_conn_limits(kifu_server::ConnLimits {
+        max_connections: most + 512,
+        max_connections_per_client: most + 512,
+        ..kifu_server::ConnLimits::default()
+    });
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -531,7 +531,7 @@ pub async fn livez() -> Json<Value> {
 pub async fn metrics(State(app): State<Arc<App>>) -> Response {
     (
         [(header::CONTENT_TYPE, "text/plain; version=0.0.4")],
-        app.metrics.render()
+        app.metrics.render_with(Some(&app.limits))
             + &format!(
                 "# HELP kifu_staged_records Records the batch writer has staged, not yet settled into their games' runs.\n# TYPE kifu_staged_records gauge\nkifu_staged_records {}\n",
                 app.store.staged_records()

@@ -1,48 +1,489 @@
-//! Accepting connections: a bound on how many are open at once, and a
-//! deadline for a request's headers.
+//! Accepting connections: bounds on how many are open at once, in all and
+//! per client, and deadlines that no client can hold off.
 //!
-//! A client that opens a connection and sends nothing, or dribbles a header
-//! a byte at a time, is disconnected once [`ConnLimits::header_read_timeout`]
-//! has passed without a whole request head; the same deadline closes a
-//! keep-alive connection left idle between requests (hyper arms it whenever
-//! it waits for a request head). At most [`ConnLimits::max_connections`]
-//! connections are served at once: past that the server stops accepting,
-//! and new connections wait in the kernel's listen queue until one closes.
-//! A feed follower holds one connection for as long as it follows.
+//! Every connection is accepted at once and either served or answered at
+//! once: nothing waits in the kernel's listen queue behind a crowd.
+//!
+//! - A client (an IPv4 address, or an IPv6 /64) holds at most
+//!   [`ConnLimits::max_connections_per_client`] connections; one more is
+//!   answered `429 Too Many Requests` with `Retry-After` and closed.
+//! - At [`ConnLimits::max_connections`], the oldest *idle* connection (one
+//!   with no request in flight and no answer being sent: a kept-alive
+//!   connection between requests, or one that has not finished its request
+//!   head) is closed to make room for the new one. Idle connections are
+//!   what a crowd of do-nothing clients is made of, so they can never keep
+//!   a board's append out. Only when every connection is busy is the new
+//!   one answered `503 Service Unavailable` with `Retry-After`.
+//! - A request head must arrive within [`ConnLimits::header_read_timeout`]
+//!   (counted on a new connection and between requests on a kept-alive
+//!   one): a client that dribbles its headers, or idles, is disconnected.
+//! - A client that stops reading its answer (a feed follower that no longer
+//!   reads, a download left hanging) is disconnected once the server has
+//!   been unable to write to it for [`ConnLimits::write_stall_timeout`].
+//!
+//! Request bodies, streams, reads and writes have budgets of their own
+//! ([`crate::budget`]).
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::{BTreeMap, HashMap};
+use std::convert::Infallible;
+use std::io;
+use std::net::IpAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
+use axum::body::Body;
 use axum::Router;
+use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
-use tokio::sync::{watch, Semaphore};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, Notify, Semaphore};
+
+use crate::budget::Guarded;
+use crate::metrics::Metrics;
 
 /// Limits on connections (as opposed to [`crate::Limits`], on requests).
 #[derive(Debug, Clone)]
 pub struct ConnLimits {
-    /// Connections served at once; more wait to be accepted.
+    /// Connections served at once. At the bound an idle connection is
+    /// closed to make room; when none is idle, the new one is answered 503.
     pub max_connections: usize,
+    /// Connections one client (IPv4 address or IPv6 /64) may hold at once;
+    /// one more is answered 429.
+    pub max_connections_per_client: usize,
     /// Longest wait for a whole request head (request line and headers),
     /// counted from when the server starts waiting for it: on a new
     /// connection, and between requests on a kept-alive one.
     pub header_read_timeout: Duration,
+    /// Longest time the server may be unable to write to a client (the
+    /// client does not read) before the connection is closed.
+    pub write_stall_timeout: Duration,
 }
 
 impl Default for ConnLimits {
     fn default() -> Self {
         ConnLimits {
             max_connections: 4096,
+            max_connections_per_client: 256,
             header_read_timeout: Duration::from_secs(10),
+            write_stall_timeout: Duration::from_secs(30),
         }
     }
 }
 
+/// The client a connection belongs to, for per-client bounds: an IPv4
+/// address as it is, an IPv6 address by its /64 (one host's worth of
+/// addresses: a host can pick any address in its /64 at will).
+pub fn client_of(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let s = v6.segments();
+                IpAddr::V6(std::net::Ipv6Addr::new(s[0], s[1], s[2], s[3], 0, 0, 0, 0))
+            }
+        },
+    }
+}
+
+/// The client of a request (see [`client_of`]), put in every request's
+/// extensions by the connection that carries it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Client(pub IpAddr);
+
 /// How long accepting pauses after the system refuses a connection (out of
 /// file descriptors, for example), so that the loop does not spin.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(50);
+
+/// Refusals being drained at once; past that a refused connection is
+/// answered with what fits in its socket buffer and closed at once.
+const MAX_REFUSING: usize = 1024;
+
+/// How long a refused connection is drained (so that the client reads the
+/// refusal rather than a reset) before it is closed.
+const REFUSAL_DRAIN: Duration = Duration::from_millis(250);
+
+/// One open connection.
+struct Conn {
+    id: u64,
+    client: IpAddr,
+    /// Requests in flight and answers being sent.
+    busy: AtomicUsize,
+    /// Chosen to make room: closing.
+    evicted: AtomicBool,
+    evict: Notify,
+}
+
+/// Marks a connection busy while a request is in flight and its answer is
+/// being sent (held by the answer's body).
+pub(crate) struct Busy(Arc<Conn>);
+
+impl Busy {
+    fn enter(c: Arc<Conn>) -> Busy {
+        c.busy.fetch_add(1, Ordering::AcqRel);
+        Busy(c)
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        self.0.busy.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Why a connection was not served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refusal {
+    PerClient,
+    Full,
+}
+
+#[derive(Default)]
+struct Open {
+    conns: BTreeMap<u64, Arc<Conn>>,
+    per_client: HashMap<IpAddr, usize>,
+    /// Connections chosen to make room that have not ended yet.
+    evicting: usize,
+    next_id: u64,
+}
+
+/// The open connections.
+struct Registry {
+    open: Mutex<Open>,
+    limits: ConnLimits,
+    metrics: Arc<Metrics>,
+}
+
+impl Registry {
+    fn admit(&self, client: IpAddr) -> Result<Arc<Conn>, Refusal> {
+        let mut o = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        let mine = o.per_client.get(&client).copied().unwrap_or(0);
+        if mine >= self.limits.max_connections_per_client.max(1) {
+            return Err(Refusal::PerClient);
+        }
+        if o.conns.len() - o.evicting >= self.limits.max_connections.max(1) {
+            // The oldest idle connection makes room.
+            let idle = o
+                .conns
+                .values()
+                .find(|c| c.busy.load(Ordering::Acquire) == 0 && !c.evicted.load(Ordering::Acquire))
+                .cloned();
+            match idle {
+                Some(c) => {
+                    c.evicted.store(true, Ordering::Release);
+                    c.evict.notify_one();
+                    o.evicting += 1;
+                    self.metrics
+                        .fences
+                        .evicted_idle
+                        .fetch_add(1, Ordering::Relaxed);
+                }
+                None => return Err(Refusal::Full),
+            }
+        }
+        let id = o.next_id;
+        o.next_id += 1;
+        let c = Arc::new(Conn {
+            id,
+            client,
+            busy: AtomicUsize::new(0),
+            evicted: AtomicBool::new(false),
+            evict: Notify::new(),
+        });
+        o.conns.insert(id, c.clone());
+        *o.per_client.entry(client).or_insert(0) += 1;
+        self.metrics
+            .fences
+            .connections
+            .store(o.conns.len() as u64, Ordering::Relaxed);
+        Ok(c)
+    }
+
+    fn release(&self, c: &Conn) {
+        let mut o = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        if o.conns.remove(&c.id).is_none() {
+            return;
+        }
+        if c.evicted.load(Ordering::Acquire) {
+            o.evicting = o.evicting.saturating_sub(1);
+        }
+        if let Some(n) = o.per_client.get_mut(&c.client) {
+            *n -= 1;
+            if *n == 0 {
+                o.per_client.remove(&c.client);
+            }
+        }
+        self.metrics
+            .fences
+            .connections
+            .store(o.conns.len() as u64, Ordering::Relaxed);
+    }
+}
+
+/// A socket that remembers since when a write has been waiting for the
+/// client to read.
+struct Watched {
+    inner: TcpStream,
+    stall: Arc<Stall>,
+}
+
+struct Stall {
+    base: Instant,
+    /// Milliseconds since `base` (plus one) when writing began to wait; 0
+    /// when it is not waiting.
+    since: AtomicU64,
+}
+
+impl Stall {
+    fn mark(&self, pending: bool) {
+        if pending {
+            if self.since.load(Ordering::Relaxed) == 0 {
+                let now = self.base.elapsed().as_millis() as u64 + 1;
+                self.since.store(now, Ordering::Relaxed);
+            }
+        } else {
+            self.since.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn longer_than(&self, limit: Duration) -> bool {
+        let since = self.since.load(Ordering::Relaxed);
+        since != 0 && self.base.elapsed().as_millis() as u64 + 1 - since > limit.as_millis() as u64
+    }
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.stall.mark(r.is_pending());
+        r
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let r = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.stall.mark(r.is_pending());
+        r
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let r = Pin::new(&mut self.inner).poll_flush(cx);
+        self.stall.mark(r.is_pending());
+        r
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// The answer to a connection refused before its request is read.
+fn refusal_bytes(r: Refusal) -> Vec<u8> {
+    let (status, code, retry, message) = match r {
+        Refusal::PerClient => (
+            "429 Too Many Requests",
+            "too_many_connections",
+            crate::budget::RETRY_PER_CLIENT_S,
+            "this address holds as many connections as the server allows one client: close one, or retry later",
+        ),
+        Refusal::Full => (
+            "503 Service Unavailable",
+            "server_full",
+            crate::budget::RETRY_FULL_S,
+            "the server holds as many busy connections as it serves at once: retry later",
+        ),
+    };
+    let code_n: u16 = status[..3].parse().unwrap_or(503);
+    let body = serde_json::json!({"error": {"code": code, "message": message, "status": code_n}})
+        .to_string();
+    let mut head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nRetry-After: {retry}\r\nConnection: close\r\n",
+        body.len()
+    );
+    for (k, v) in crate::headers::SECURITY_HEADERS {
+        head.push_str(k);
+        head.push_str(": ");
+        head.push_str(v);
+        head.push_str("\r\n");
+    }
+    head.push_str("Cache-Control: no-store\r\n\r\n");
+    let mut out = head.into_bytes();
+    out.extend_from_slice(body.as_bytes());
+    out
+}
+
+/// Answers a refused connection and closes it, after draining what the
+/// client sent for a moment (so that it reads the answer, not a reset).
+async fn refuse(mut tcp: TcpStream, r: Refusal) {
+    let bytes = refusal_bytes(r);
+    let send = async {
+        tcp.write_all(&bytes).await?;
+        tcp.shutdown().await?;
+        let mut sink = [0u8; 4096];
+        let mut drained = 0usize;
+        while drained < (64 << 10) {
+            match tcp.read(&mut sink).await? {
+                0 => break,
+                n => drained += n,
+            }
+        }
+        Ok::<(), io::Error>(())
+    };
+    let _ = tokio::time::timeout(REFUSAL_DRAIN, send).await;
+}
+
+/// One connection's serving: its requests through the router, until it
+/// ends, the server stops, it is chosen to make room, or its client stops
+/// reading.
+struct One {
+    router: Router,
+    builder: http1::Builder,
+    conn: Arc<Conn>,
+    stop: watch::Receiver<bool>,
+    stall: Arc<Stall>,
+    stall_limit: Duration,
+    metrics: Arc<Metrics>,
+}
+
+impl One {
+    async fn serve<I>(mut self, io: I)
+    where
+        I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let service = {
+            let router = self.router.clone();
+            let conn = self.conn.clone();
+            hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
+                let router = router.clone();
+                let busy = Busy::enter(conn.clone());
+                req.extensions_mut().insert(Client(conn.client));
+                async move {
+                    let r = tower::ServiceExt::oneshot(router, req.map(Body::new)).await;
+                    let r: axum::response::Response = match r {
+                        Ok(r) => r,
+                        Err(e) => match e {},
+                    };
+                    Ok::<_, Infallible>(r.map(|b| Body::new(Guarded::new(b, busy))))
+                }
+            })
+        };
+        let served = self.builder.serve_connection(TokioIo::new(io), service);
+        let mut served = std::pin::pin!(served);
+        let tick = (self.stall_limit / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
+        let mut ticks = tokio::time::interval(tick);
+        let mut closing = false;
+        loop {
+            tokio::select! {
+                _ = served.as_mut() => break,
+                _ = self.stop.wait_for(|s| *s), if !closing => {
+                    closing = true;
+                    served.as_mut().graceful_shutdown();
+                }
+                _ = self.conn.evict.notified(), if !closing => {
+                    closing = true;
+                    served.as_mut().graceful_shutdown();
+                }
+                _ = ticks.tick() => {
+                    if self.stall.longer_than(self.stall_limit) {
+                        self.metrics.fences.evicted_stalled.fetch_add(1, Ordering::Relaxed);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Whether the first byte a client sends opens a TLS handshake (a TLS
+/// record of type 22); false for anything else, and for a client that
+/// sends nothing within `limit` or closes.
+async fn starts_with_tls(tcp: &TcpStream, limit: Duration) -> bool {
+    let mut first = [0u8; 1];
+    match tokio::time::timeout(limit, tcp.peek(&mut first)).await {
+        Ok(Ok(1)) => first[0] == 0x16,
+        // Nothing to redirect: let the handshake fail on its own.
+        _ => true,
+    }
+}
+
+/// Answers a plain HTTP request sent to the HTTPS port with a redirect to
+/// the same address over HTTPS (`308`, so a method and body are kept), or
+/// `400` when its request line or `Host` cannot make one.
+async fn redirect_to_https(tcp: &mut TcpStream) -> io::Result<()> {
+    let mut head = Vec::new();
+    let mut buf = [0u8; 1024];
+    while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 8192 {
+        match tcp.read(&mut buf).await? {
+            0 => break,
+            n => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    let text = String::from_utf8_lossy(&head);
+    let target = text
+        .lines()
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .filter(|p| p.starts_with('/') && p.bytes().all(|b| b.is_ascii_graphic()));
+    let host = text
+        .lines()
+        .skip(1)
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim().eq_ignore_ascii_case("host").then(|| v.trim())
+        })
+        .filter(|h| {
+            !h.is_empty()
+                && h.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+        });
+    let (mut answer, body) = match (host, target) {
+        (Some(h), Some(t)) => (
+            format!("HTTP/1.1 308 Permanent Redirect\r\nLocation: https://{h}{t}\r\n"),
+            "",
+        ),
+        _ => (
+            "HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n".to_string(),
+            "this server speaks HTTPS: use an https:// address\n",
+        ),
+    };
+    answer.push_str(&format!(
+        "Content-Length: {}\r\nConnection: close\r\nCache-Control: no-store\r\n",
+        body.len()
+    ));
+    for (k, v) in crate::headers::SECURITY_HEADERS {
+        answer.push_str(&format!("{k}: {v}\r\n"));
+    }
+    answer.push_str("\r\n");
+    answer.push_str(body);
+    tcp.write_all(answer.as_bytes()).await?;
+    tcp.shutdown().await
+}
 
 /// Serves `router` on `listener` until `stop` becomes true; then stops
 /// accepting, asks every open connection to close once its request in
@@ -51,64 +492,186 @@ pub async fn serve(
     listener: TcpListener,
     router: Router,
     limits: ConnLimits,
+    metrics: Arc<Metrics>,
     mut stop: watch::Receiver<bool>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
 ) {
-    let max =
-        u32::try_from(limits.max_connections.clamp(1, Semaphore::MAX_PERMITS)).unwrap_or(u32::MAX);
-    let slots = Arc::new(Semaphore::new(max as usize));
+    let registry = Arc::new(Registry {
+        open: Mutex::default(),
+        limits: limits.clone(),
+        metrics: metrics.clone(),
+    });
+    let refusing = Arc::new(Semaphore::new(MAX_REFUSING));
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
         .keep_alive(true);
+    // Every connection task holds a sender: when the last one ends, the
+    // channel closes.
+    let (alive, mut ended) = tokio::sync::mpsc::channel::<()>(1);
     loop {
         if *stop.borrow() {
             break;
         }
-        // A free slot first, then a connection: over the bound, connections
-        // wait in the listen queue rather than in the server's memory.
-        let slot = tokio::select! {
-            s = slots.clone().acquire_owned() => match s {
-                Ok(s) => s,
-                Err(_) => break,
-            },
-            _ = stop.changed() => break,
-        };
-        let (tcp, _) = tokio::select! {
+        let (tcp, peer) = tokio::select! {
             a = listener.accept() => match a {
                 Ok(a) => a,
                 Err(_) => {
-                    drop(slot);
                     tokio::time::sleep(ACCEPT_PAUSE).await;
                     continue;
                 }
             },
             _ = stop.changed() => break,
         };
+        let client = client_of(peer.ip());
+        let conn = match registry.admit(client) {
+            Ok(c) => c,
+            Err(r) => {
+                let counter = match r {
+                    Refusal::PerClient => &metrics.fences.refused_connections_per_client,
+                    Refusal::Full => &metrics.fences.refused_connections_full,
+                };
+                counter.fetch_add(1, Ordering::Relaxed);
+                // A TLS client cannot read a plain answer: it is closed
+                // before the handshake it would cost.
+                if tls.is_some() {
+                    drop(tcp);
+                    continue;
+                }
+                match refusing.clone().try_acquire_owned() {
+                    Ok(permit) => {
+                        tokio::spawn(async move {
+                            refuse(tcp, r).await;
+                            drop(permit);
+                        });
+                    }
+                    Err(_) => {
+                        let _ = tcp.try_write(&refusal_bytes(r));
+                    }
+                }
+                continue;
+            }
+        };
         // Nagle's algorithm stays on, as axum's own server leaves it: with
         // TCP_NODELAY, an early answer (413 to an oversized body) and the
         // close that follows it raced the client's write more often, and
         // the client saw a reset instead of the answer.
-        let service = TowerToHyperService::new(router.clone());
-        let conn = builder.serve_connection(TokioIo::new(tcp), service);
-        let mut stop = stop.clone();
+        let stall = Arc::new(Stall {
+            base: Instant::now(),
+            since: AtomicU64::new(0),
+        });
+        let io = Watched {
+            inner: tcp,
+            stall: stall.clone(),
+        };
+        let router = router.clone();
+        let builder = builder.clone();
+        let stop = stop.clone();
+        let registry = registry.clone();
+        let metrics = metrics.clone();
+        let stall_limit = limits.write_stall_timeout;
+        let handshake_limit = limits.header_read_timeout;
+        let alive = alive.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
-            let mut conn = std::pin::pin!(conn);
-            let stopping = async move {
-                let _ = stop.wait_for(|s| *s).await;
+            let _alive = alive;
+            let one = One {
+                router,
+                builder,
+                conn: conn.clone(),
+                stop,
+                stall,
+                stall_limit,
+                metrics: metrics.clone(),
             };
-            let close = tokio::select! {
-                _ = conn.as_mut() => false,
-                _ = stopping => true,
-            };
-            if close {
-                conn.as_mut().graceful_shutdown();
-                let _ = conn.await;
+            match tls {
+                None => one.serve(io).await,
+                // The handshake is bounded like a request head.
+                Some(acceptor) => {
+                    let mut io = io;
+                    if !starts_with_tls(&io.inner, handshake_limit).await {
+                        // Plain HTTP on the HTTPS port (a tablet's address
+                        // typed as http://): sent to the https:// address.
+                        let _ =
+                            tokio::time::timeout(handshake_limit, redirect_to_https(&mut io.inner))
+                                .await;
+                        registry.release(&conn);
+                        return;
+                    }
+                    match tokio::time::timeout(handshake_limit, acceptor.accept(io)).await {
+                        Ok(Ok(stream)) => one.serve(stream).await,
+                        Ok(Err(_)) | Err(_) => {
+                            metrics.fences.tls_failed.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
             }
-            drop(slot);
+            registry.release(&conn);
         });
     }
     drop(listener);
-    // Every slot back: every connection has ended.
-    let _ = slots.acquire_many(max).await;
+    drop(alive);
+    let _ = ended.recv().await;
+}
+
+/// Raises this process's limit on open files to the most the system
+/// allows it (each connection is one), and gives the limit now in force.
+/// A server holding thousands of connections needs more than the usual
+/// default of 1024.
+pub fn raise_open_files_limit() -> Option<u64> {
+    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
+    let now = getrlimit(Resource::Nofile);
+    let below = match (now.current, now.maximum) {
+        (Some(c), Some(m)) => c < m,
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    if below {
+        let want = Rlimit {
+            current: now.maximum,
+            maximum: now.maximum,
+        };
+        if setrlimit(Resource::Nofile, want).is_ok() {
+            return now.maximum;
+        }
+    }
+    now.current
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ipv6_clients_are_grouped_by_their_64_and_mapped_v4_is_v4() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:bbbb::9".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(client_of(a), client_of(b));
+        assert_ne!(client_of(a), client_of(c));
+        let m: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
+        assert_eq!(client_of(m), "192.0.2.7".parse::<IpAddr>().unwrap());
+    }
+
+    #[test]
+    fn a_refusal_is_a_whole_http_answer_with_retry_after() {
+        let b = refusal_bytes(Refusal::PerClient);
+        let t = String::from_utf8(b).unwrap();
+        assert!(t.starts_with("HTTP/1.1 429 Too Many Requests\r\n"), "{t}");
+        assert!(t.contains("\r\nRetry-After: "), "{t}");
+        assert!(t.contains("\r\nConnection: close\r\n"), "{t}");
+        let (head, body) = t.split_once("\r\n\r\n").unwrap();
+        let len: usize = head
+            .lines()
+            .find_map(|l| l.strip_prefix("Content-Length: "))
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(len, body.len());
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        assert_eq!(v["error"]["code"], "too_many_connections");
+        let f = String::from_utf8(refusal_bytes(Refusal::Full)).unwrap();
+        assert!(f.starts_with("HTTP/1.1 503 "), "{f}");
+    }
 }

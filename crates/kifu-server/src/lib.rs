@@ -15,12 +15,14 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod budget;
 pub mod bundle_api;
 pub mod conn;
 pub mod creation;
 pub mod device;
 pub mod error;
 pub mod feed;
+pub mod headers;
 pub mod ingest;
 pub mod marker;
 pub mod metrics;
@@ -28,6 +30,7 @@ pub mod outlet;
 pub mod page;
 pub mod preview;
 pub mod tlog_api;
+pub mod tls;
 pub mod web;
 pub mod whole;
 pub mod wire;
@@ -69,6 +72,16 @@ pub struct Limits {
     pub queue_records: usize,
     /// Longest time for a request that is not a stream or a long-poll.
     pub request_timeout: Duration,
+    /// Longest time for a request's body to arrive whole.
+    pub body_timeout: Duration,
+    /// Streams (SSE followers, waiting long-polls) held at once.
+    pub max_streams: usize,
+    /// Streams one client (IPv4 address or IPv6 /64) may hold at once.
+    pub max_streams_per_client: usize,
+    /// Reads (`GET` and `HEAD` that are not streams) in flight at once.
+    pub max_reads: usize,
+    /// Writes (every other method) in flight at once.
+    pub max_writes: usize,
 }
 
 impl Default for Limits {
@@ -79,6 +92,11 @@ impl Default for Limits {
             max_records_per_read: 10_000,
             queue_records: 65_536,
             request_timeout: Duration::from_secs(30),
+            body_timeout: Duration::from_secs(30),
+            max_streams: 2048,
+            max_streams_per_client: 64,
+            max_reads: 256,
+            max_writes: 512,
         }
     }
 }
@@ -107,6 +125,7 @@ pub struct App {
     pub devices: device::Devices,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
+    budgets: budget::Budgets,
 }
 
 /// Errors starting or running the server.
@@ -222,8 +241,13 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(timed)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(app.limits.max_body_bytes))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            budget::fence,
+        ))
         .layer(axum::middleware::from_fn(json_errors))
         .layer(web::compression())
+        .layer(axum::middleware::from_fn(headers::secure))
         .with_state(app)
 }
 
@@ -232,6 +256,7 @@ pub struct Server {
     app: Arc<App>,
     stop: watch::Sender<bool>,
     conn: ConnLimits,
+    tls: Option<tls::Tls>,
 }
 
 impl Server {
@@ -254,8 +279,10 @@ impl Server {
         let ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
         let (stop, shutdown) = watch::channel(false);
         let devices = device::Devices::open(store.path())?;
+        let budgets = budget::Budgets::new(&limits);
         Ok(Server {
             app: Arc::new(App {
+                budgets,
                 store,
                 ingest,
                 metrics,
@@ -271,6 +298,7 @@ impl Server {
             }),
             stop,
             conn: ConnLimits::default(),
+            tls: None,
         })
     }
 
@@ -296,6 +324,12 @@ impl Server {
         }
     }
 
+    /// Serves HTTPS with `tls` instead of plain HTTP.
+    pub fn with_tls(mut self, tls: tls::Tls) -> Server {
+        self.tls = Some(tls);
+        self
+    }
+
     /// The shared state (for in-process use and tests).
     pub fn app(&self) -> Arc<App> {
         self.app.clone()
@@ -317,7 +351,15 @@ impl Server {
             let _ = stop.send(true);
         });
         let signer = tlog_api::spawn_periodic(app.clone());
-        conn::serve(listener, router(app.clone()), self.conn, stopping).await;
+        conn::serve(
+            listener,
+            router(app.clone()),
+            self.conn,
+            app.metrics.clone(),
+            stopping,
+            self.tls.map(|t| t.acceptor),
+        )
+        .await;
         if let Some(task) = signer {
             task.abort();
         }
@@ -351,8 +393,19 @@ pub async fn stop_signal() {
 
 /// Binds `addr` (port 0 for any free port) and gives the listener and the
 /// address it got.
+///
+/// The listen queue is long (4096, or the system's `somaxconn` if smaller):
+/// a crowd connecting at once is taken in by the accept loop and answered,
+/// not left to the kernel's retries.
 pub async fn bind(addr: SocketAddr) -> Result<(tokio::net::TcpListener, SocketAddr), ServerError> {
-    let l = tokio::net::TcpListener::bind(addr).await?;
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    let l = socket.listen(4096)?;
     let a = l.local_addr()?;
     Ok((l, a))
 }

@@ -113,6 +113,100 @@ pub struct Metrics {
     pub commit_seconds: Histogram,
     /// Time from a submission entering the queue to its acknowledgement.
     pub ack_seconds: Histogram,
+    /// Connections, streams, reads and writes held, and what was refused.
+    pub fences: Fences,
+}
+
+/// The server's bounds at work: what is held now and what was refused or
+/// closed (see [`crate::conn`] and [`crate::budget`]).
+#[derive(Debug, Default)]
+pub struct Fences {
+    /// Connections open now.
+    pub connections: AtomicU64,
+    /// Streams (SSE followers and waiting long-polls) open now.
+    pub streams: AtomicU64,
+    /// Reads in flight now.
+    pub reads: AtomicU64,
+    /// Writes in flight now.
+    pub writes: AtomicU64,
+    /// Connections refused: the client held its share.
+    pub refused_connections_per_client: AtomicU64,
+    /// Connections refused: every connection was busy.
+    pub refused_connections_full: AtomicU64,
+    /// Streams refused: the client held its share.
+    pub refused_streams_per_client: AtomicU64,
+    /// Streams refused: the server's budget was spent.
+    pub refused_streams_full: AtomicU64,
+    /// Reads refused: the read budget was spent.
+    pub refused_reads_full: AtomicU64,
+    /// Writes refused: the write budget was spent.
+    pub refused_writes_full: AtomicU64,
+    /// Bodies refused for their size.
+    pub body_too_large: AtomicU64,
+    /// Bodies that did not arrive in time.
+    pub body_timeout: AtomicU64,
+    /// Idle connections closed to make room for a new one.
+    pub evicted_idle: AtomicU64,
+    /// Connections closed because the client did not read its answer.
+    pub evicted_stalled: AtomicU64,
+    /// TLS handshakes that failed or did not finish in time.
+    pub tls_failed: AtomicU64,
+}
+
+impl Fences {
+    fn render(&self, out: &mut String, limits: Option<&crate::Limits>) {
+        let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
+        let _ = writeln!(out, "# HELP kifu_connections Connections open.\n# TYPE kifu_connections gauge\nkifu_connections {}", get(&self.connections));
+        let _ = writeln!(
+            out,
+            "# HELP kifu_in_flight Requests held now, by budget.\n# TYPE kifu_in_flight gauge"
+        );
+        for (k, v) in [
+            ("streams", &self.streams),
+            ("reads", &self.reads),
+            ("writes", &self.writes),
+        ] {
+            let _ = writeln!(out, "kifu_in_flight{{budget=\"{k}\"}} {}", get(v));
+        }
+        if let Some(l) = limits {
+            let _ = writeln!(out, "# HELP kifu_budget The most requests held at once, by budget.\n# TYPE kifu_budget gauge");
+            for (k, v) in [
+                ("streams", l.max_streams),
+                ("reads", l.max_reads),
+                ("writes", l.max_writes),
+                ("queue_records", l.queue_records),
+            ] {
+                let _ = writeln!(out, "kifu_budget{{budget=\"{k}\"}} {v}");
+            }
+        }
+        let _ = writeln!(out, "# HELP kifu_refused_total Requests and connections answered at once with 413, 408, 429 or 503, by reason.\n# TYPE kifu_refused_total counter");
+        for (k, v) in [
+            (
+                "connections_per_client",
+                &self.refused_connections_per_client,
+            ),
+            ("connections_full", &self.refused_connections_full),
+            ("streams_per_client", &self.refused_streams_per_client),
+            ("streams_full", &self.refused_streams_full),
+            ("reads_full", &self.refused_reads_full),
+            ("writes_full", &self.refused_writes_full),
+            ("body_too_large", &self.body_too_large),
+            ("body_timeout", &self.body_timeout),
+        ] {
+            let _ = writeln!(out, "kifu_refused_total{{reason=\"{k}\"}} {}", get(v));
+        }
+        let _ = writeln!(out, "# HELP kifu_connections_closed_total Connections the server closed, by reason.\n# TYPE kifu_connections_closed_total counter");
+        for (k, v) in [
+            ("idle_evicted", &self.evicted_idle),
+            ("write_stalled", &self.evicted_stalled),
+        ] {
+            let _ = writeln!(
+                out,
+                "kifu_connections_closed_total{{reason=\"{k}\"}} {}",
+                get(v)
+            );
+        }
+    }
 }
 
 impl Default for Metrics {
@@ -129,6 +223,7 @@ impl Default for Metrics {
             verify_seconds: Histogram::new(SECONDS_BOUNDS),
             commit_seconds: Histogram::new(SECONDS_BOUNDS),
             ack_seconds: Histogram::new(SECONDS_BOUNDS),
+            fences: Fences::default(),
         }
     }
 }
@@ -136,6 +231,11 @@ impl Default for Metrics {
 impl Metrics {
     /// The Prometheus text exposition.
     pub fn render(&self) -> String {
+        self.render_with(None)
+    }
+
+    /// The Prometheus text exposition, with the budgets `limits` sets.
+    pub fn render_with(&self, limits: Option<&crate::Limits>) -> String {
         let mut out = String::new();
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         let _ = writeln!(
@@ -177,6 +277,7 @@ impl Metrics {
             "kifu_ack_seconds",
             "Time from a submission entering the queue to its acknowledgement.",
         );
+        self.fences.render(&mut out, limits);
         out
     }
 }

@@ -2,29 +2,14 @@
 //! disconnected, and no more than the bound of connections is served at
 //! once.
 
-use std::io::{ErrorKind, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
 use kifu_server::ConnLimits;
 
 mod common;
-use common::start;
-
-/// Reads until the peer closes (bounded by `limit`); what was read.
-fn read_to_close(s: &mut TcpStream, limit: Duration) -> Result<Vec<u8>, std::io::Error> {
-    s.set_read_timeout(Some(limit))?;
-    let mut out = Vec::new();
-    let mut buf = [0u8; 4096];
-    loop {
-        match s.read(&mut buf) {
-            Ok(0) => return Ok(out),
-            Ok(n) => out.extend_from_slice(&buf[..n]),
-            Err(e) if e.kind() == ErrorKind::ConnectionReset => return Ok(out),
-            Err(e) => return Err(e),
-        }
-    }
-}
+use common::{read_to_close, start};
 
 #[test]
 fn a_client_dribbling_its_headers_is_disconnected() {
@@ -33,6 +18,7 @@ fn a_client_dribbling_its_headers_is_disconnected() {
         ConnLimits {
             max_connections: 64,
             header_read_timeout: Duration::from_millis(300),
+            ..ConnLimits::default()
         },
     );
     let mut s = TcpStream::connect(server.addr).unwrap();
@@ -57,45 +43,56 @@ fn a_client_dribbling_its_headers_is_disconnected() {
 }
 
 #[test]
-fn no_more_connections_than_the_bound_are_served_at_once() {
+fn at_the_bound_an_idle_connection_makes_room_and_busy_ones_are_answered_503_at_once() {
     let server = start(
         None,
         ConnLimits {
             max_connections: 2,
-            header_read_timeout: Duration::from_millis(500),
+            // Long: what closes an idle connection here is the newcomer.
+            header_read_timeout: Duration::from_secs(60),
+            ..ConnLimits::default()
         },
     );
-    // Two connections that send nothing take both slots.
+    // Two connections that send nothing take both places.
     let mut idle: Vec<TcpStream> = (0..2)
         .map(|_| TcpStream::connect(server.addr).unwrap())
         .collect();
-    std::thread::sleep(Duration::from_millis(50));
-    // A third is accepted by the kernel, but served only once a slot is
-    // free.
+    std::thread::sleep(Duration::from_millis(100));
+    // A third is served at once: the oldest idle one gives way.
     let mut third = TcpStream::connect(server.addr).unwrap();
     third
         .write_all(b"GET /healthz HTTP/1.1\r\nHost: kifu\r\nConnection: close\r\n\r\n")
         .unwrap();
     let got = read_to_close(&mut third, Duration::from_secs(20)).unwrap();
     assert!(String::from_utf8_lossy(&got).starts_with("HTTP/1.1 200 OK"));
-    // Served only once a slot was free: at least one of the idle ones had
-    // been closed by then (the other may follow a moment later; its
-    // deadline started when it was accepted).
-    let closed = idle
-        .iter_mut()
-        .map(|s| {
-            s.set_nonblocking(true).unwrap();
-            let mut b = [0u8; 16];
-            match s.read(&mut b) {
-                Ok(0) => true,
-                Err(e) if e.kind() == ErrorKind::ConnectionReset => true,
-                _ => false,
-            }
+    let oldest = read_to_close(&mut idle[0], Duration::from_secs(20))
+        .expect("the oldest idle connection was closed");
+    assert!(oldest.is_empty());
+
+    // Two busy connections (feed streams) hold both places: a third is
+    // refused at once with 503 and Retry-After, never left waiting.
+    drop(idle);
+    std::thread::sleep(Duration::from_millis(200));
+    let mut busy: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = TcpStream::connect(server.addr).unwrap();
+            s.write_all(b"GET /feed/stream HTTP/1.1\r\nHost: kifu\r\n\r\n")
+                .unwrap();
+            s
         })
-        .filter(|closed| *closed)
-        .count();
-    assert!(
-        closed >= 1,
-        "the third connection was served while both idle ones held the two slots"
-    );
+        .collect();
+    for s in &mut busy {
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut b = [0u8; 15];
+        s.read_exact(&mut b).unwrap();
+        assert_eq!(&b, b"HTTP/1.1 200 OK");
+    }
+    let mut fourth = TcpStream::connect(server.addr).unwrap();
+    fourth
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: kifu\r\n\r\n")
+        .unwrap();
+    let got = read_to_close(&mut fourth, Duration::from_secs(20)).unwrap();
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 503"), "{text}");
+    assert!(text.contains("Retry-After: "), "{text}");
 }

@@ -233,7 +233,7 @@ pub fn write_game_info(game: &mut SgfGame, facts: &ExportFacts) {
                     u32::from(p.y) + 1
                 );
                 match kept.last_mut() {
-                    Some(prev) => super::append_comment(&mut prev.comment, note),
+                    Some(prev) => super::append_move_comment(&mut prev.comment, note),
                     None => pending.push(note),
                 }
             }

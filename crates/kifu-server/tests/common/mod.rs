@@ -1,7 +1,8 @@
 //! A server in the test's own runtime.
 #![allow(dead_code)]
 
-use std::net::SocketAddr;
+use std::io::{ErrorKind, Read};
+use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,6 +29,14 @@ impl Drop for Running {
 }
 
 pub fn start(store: Option<(tempfile::TempDir, Arc<Store>)>, conn: ConnLimits) -> Running {
+    start_with(store, Limits::default(), conn)
+}
+
+pub fn start_with(
+    store: Option<(tempfile::TempDir, Arc<Store>)>,
+    limits: Limits,
+    conn: ConnLimits,
+) -> Running {
     let (dir, store) = store.unwrap_or_else(|| {
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(Store::open(dir.path()).unwrap());
@@ -46,7 +55,7 @@ pub fn start(store: Option<(tempfile::TempDir, Arc<Store>)>, conn: ConnLimits) -
             let (listener, addr) = kifu_server::bind("127.0.0.1:0".parse().unwrap())
                 .await
                 .unwrap();
-            let server = Server::new(store, Limits::default(), sgf)
+            let server = Server::new(store, limits, sgf)
                 .unwrap()
                 .with_conn_limits(conn);
             addr_tx.send(addr).unwrap();
@@ -64,5 +73,20 @@ pub fn start(store: Option<(tempfile::TempDir, Arc<Store>)>, conn: ConnLimits) -
         stop: Some(stop),
         thread: Some(thread),
         _dir: dir,
+    }
+}
+
+/// Reads until the peer closes (bounded by `limit`); what was read.
+pub fn read_to_close(s: &mut TcpStream, limit: Duration) -> Result<Vec<u8>, std::io::Error> {
+    s.set_read_timeout(Some(limit))?;
+    let mut out = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => return Ok(out),
+            Ok(n) => out.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => return Ok(out),
+            Err(e) => return Err(e),
+        }
     }
 }

@@ -1,0 +1,361 @@
+#![allow(missing_docs)]
+//! The server's own cost of fan-out, with the followers out of the picture:
+//! the server runs in a child process of its own (this program started
+//! again with `--server-process`), and its CPU time and resident memory are
+//! read from `/proc/PID` while this process connects the followers and
+//! appends. So the figures are the server's, not those of the followers
+//! that share the machine.
+//!
+//! ```text
+//! cargo bench -p kifu-server --bench fanout
+//! FOLLOWERS=1000 RATE=2000 SECS=5 IDLE=5000 cargo bench -p kifu-server --bench fanout
+//! ```
+//!
+//! Pin the server to its own cores for clean figures (`SERVER_CPUS=0-1`
+//! runs the child under `taskset -c 0-1`; run the bench itself under
+//! `taskset -c 2-7`). It prints:
+//!
+//! - append latency (one record per request, one connection) alone: p50,
+//!   p99;
+//! - memory per follower: the server's resident memory with `FOLLOWERS`
+//!   streams open, less before, divided by `FOLLOWERS`;
+//! - the same latency while `RATE` events/s are appended and delivered to
+//!   every follower, and the server's CPU time per delivered event (and
+//!   per appended event);
+//! - the same latency with `IDLE` idle connections held open (from other
+//!   loopback addresses, under the per-client bound).
+
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use kifu_ledger::testkit::{Cast, ChainBuilder};
+use kifu_ledger::{Body, Color, Record};
+use kifu_server::{ConnLimits, Limits, Server};
+use kifu_store::Store;
+
+fn env(k: &str, d: usize) -> usize {
+    std::env::var(k)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(d)
+}
+
+/// The child: a server with room for the followers, until stdin closes.
+fn server_process() {
+    kifu_server::conn::raise_open_files_limit();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = Arc::new(Store::open(dir.path()).expect("store"));
+    let followers = env("FOLLOWERS", 1000);
+    let limits = Limits {
+        queue_records: 1 << 20,
+        max_streams: followers + 16,
+        max_streams_per_client: followers + 16,
+        ..Limits::default()
+    };
+    let conn = ConnLimits {
+        max_connections: followers + env("IDLE", 5000) + 256,
+        max_connections_per_client: followers + 256,
+        ..ConnLimits::default()
+    };
+    let server = Server::new(store, limits, Arc::new(|_: &[Record]| Err("none".into())))
+        .expect("server")
+        .with_conn_limits(conn);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async move {
+        let (listener, addr) = kifu_server::bind("127.0.0.1:0".parse().unwrap())
+            .await
+            .expect("bind");
+        println!("{addr}");
+        let stdin_closed = async {
+            let _ = tokio::task::spawn_blocking(|| {
+                let mut sink = Vec::new();
+                let _ = std::io::stdin().read_to_end(&mut sink);
+            })
+            .await;
+        };
+        server.run(listener, stdin_closed).await.expect("serve");
+    });
+}
+
+/// The child's CPU time (user and system) and resident memory.
+fn usage(pid: u32) -> (Duration, u64) {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name (which may hold spaces) in parentheses.
+    let after = stat.rsplit_once(')').map(|(_, r)| r).unwrap_or("");
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| f.get(i).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0);
+    // utime and stime are fields 14 and 15 of the whole line: 11 and 12
+    // after the state.
+    let hz = rustix::param::clock_ticks_per_second().max(1);
+    let cpu = Duration::from_millis((ticks(11) + ticks(12)) * 1000 / hz);
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let rss_kib = status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0);
+    (cpu, rss_kib)
+}
+
+fn body(records: &[Record]) -> Vec<u8> {
+    records.iter().flat_map(|r| r.to_stored()).collect()
+}
+
+fn post(agent: &ureq::Agent, url: &str, records: &[Record]) {
+    let r = agent
+        .post(&format!("{url}/records"))
+        .set("Content-Type", "application/octet-stream")
+        .send_bytes(&body(records))
+        .expect("append accepted");
+    assert_eq!(r.status(), 200);
+}
+
+fn presses(c: &mut ChainBuilder, cast: &Cast, n: usize) -> Vec<Record> {
+    (0..n)
+        .map(|j| {
+            let player = if j % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            c.push(&cast.recorder, Body::ClockPressed { player })
+                .clone()
+        })
+        .collect()
+}
+
+/// p50 and p99 of `n` appends, one record per request on one connection.
+fn latency(url: &str, cast: &Cast, n: usize, tag: &str) -> (Duration, Duration) {
+    let agent = ureq::AgentBuilder::new().build();
+    let mut g = ChainBuilder::start(&cast.referee, cast.genesis(tag), 0);
+    post(&agent, url, &g.records[..1]);
+    let mut took: Vec<Duration> = presses(&mut g, cast, n)
+        .into_iter()
+        .map(|r| {
+            let t = Instant::now();
+            post(&agent, url, &[r]);
+            t.elapsed()
+        })
+        .collect();
+    took.sort();
+    let at = |p: f64| took[((took.len() as f64 * p) as usize).min(took.len() - 1)];
+    (at(0.5), at(0.99))
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// A follower on a thread of its own: counts the events it reads.
+fn follower(
+    addr: SocketAddr,
+    after: Option<u64>,
+    seen: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+) -> std::io::Result<()> {
+    let mut s = TcpStream::connect(addr)?;
+    let from = after.map(|a| format!("?after={a}")).unwrap_or_default();
+    write!(s, "GET /feed/stream{from} HTTP/1.1\r\nHost: kifu\r\n\r\n")?;
+    s.set_read_timeout(Some(Duration::from_millis(500)))?;
+    let mut buf = vec![0u8; 64 << 10];
+    let finder = memchr::memmem::Finder::new(b"\nid: ");
+    let mut carry = false;
+    while !stop.load(Ordering::Relaxed) {
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                let mut count = finder.find_iter(&buf[..n]).count() as u64;
+                // An "id: " at the very start of a read after a newline.
+                if carry && buf[..n].starts_with(b"id: ") {
+                    count += 1;
+                }
+                carry = buf[n - 1] == b'\n';
+                seen.fetch_add(count, Ordering::Relaxed);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::TimedOut => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--server-process") {
+        server_process();
+        return;
+    }
+    kifu_server::conn::raise_open_files_limit();
+    let followers = env("FOLLOWERS", 1000);
+    let rate = env("RATE", 2000);
+    let secs = env("SECS", 5);
+    let idle = env("IDLE", 5000);
+    let me = std::env::current_exe().expect("this program");
+    let mut cmd = match std::env::var("SERVER_CPUS") {
+        Ok(cpus) => {
+            let mut c = Command::new("taskset");
+            c.args(["-c", &cpus]).arg(&me);
+            c
+        }
+        Err(_) => Command::new(&me),
+    };
+    let mut child = cmd
+        .arg("--server-process")
+        .env("FOLLOWERS", followers.to_string())
+        .env("IDLE", idle.to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the server process starts");
+    let pid = child.id();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the server's address");
+    let addr: SocketAddr = line.trim().parse().expect("an address");
+    let url = format!("http://{addr}");
+    let cast = Cast::new();
+
+    let (p50, p99) = latency(&url, &cast, 2000, "alone");
+    println!("append latency alone: p50 {} p99 {}", ms(p50), ms(p99));
+
+    // Followers, from the live end of the feed.
+    let next: u64 = ureq::get(&format!("{url}/healthz"))
+        .call()
+        .expect("healthz")
+        .into_json::<serde_json::Value>()
+        .expect("JSON")["next_cursor"]
+        .as_u64()
+        .unwrap_or(0);
+    let after = next.checked_sub(1);
+    let (_, rss0) = usage(pid);
+    let seen = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let threads: Vec<_> = (0..followers)
+        .map(|_| {
+            let (seen, stop) = (seen.clone(), stop.clone());
+            std::thread::Builder::new()
+                .stack_size(128 << 10)
+                .spawn(move || follower(addr, after, seen, stop))
+                .expect("a follower thread")
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let m = ureq::get(&format!("{url}/metrics"))
+            .call()
+            .expect("metrics")
+            .into_string()
+            .unwrap_or_default();
+        let open = m
+            .lines()
+            .find_map(|l| l.strip_prefix("kifu_in_flight{budget=\"streams\"} "))
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .unwrap_or(0);
+        if open >= followers || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    let (cpu0, rss1) = usage(pid);
+    println!(
+        "{followers} followers: server RSS {} KiB before, {} KiB with them: {:.1} KiB per follower",
+        rss0,
+        rss1,
+        rss1.saturating_sub(rss0) as f64 / followers.max(1) as f64
+    );
+
+    // Appends at RATE events/s from 10 boards, while a prober measures.
+    let boards = 10;
+    let per_board = rate * secs / boards;
+    let appended = Arc::new(AtomicU64::new(0));
+    let start = Instant::now();
+    let appenders: Vec<_> = (0..boards)
+        .map(|b| {
+            let (url, cast, appended) = (url.clone(), Cast::new(), appended.clone());
+            std::thread::spawn(move || {
+                let agent = ureq::AgentBuilder::new().build();
+                let mut g = ChainBuilder::start(&cast.referee, cast.genesis(&format!("b{b}")), 0);
+                post(&agent, &url, &g.records[..1]);
+                appended.fetch_add(1, Ordering::Relaxed);
+                let every = Duration::from_secs_f64(boards as f64 / rate.max(1) as f64);
+                let t0 = Instant::now();
+                for (i, r) in presses(&mut g, &cast, per_board).into_iter().enumerate() {
+                    let due = t0 + every * i as u32;
+                    if let Some(w) = due.checked_duration_since(Instant::now()) {
+                        std::thread::sleep(w);
+                    }
+                    post(&agent, &url, &[r]);
+                    appended.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    let (q50, q99) = latency(&url, &cast, 1000, "with followers");
+    for a in appenders {
+        let _ = a.join();
+    }
+    let events = appended.load(Ordering::Relaxed) + 1001;
+    let want = events * followers as u64;
+    let wait = Instant::now() + Duration::from_secs(60);
+    while seen.load(Ordering::Relaxed) < want && Instant::now() < wait {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let took = start.elapsed();
+    let (cpu1, rss2) = usage(pid);
+    let delivered = seen.load(Ordering::Relaxed);
+    let cpu = cpu1.saturating_sub(cpu0);
+    println!(
+        "with {followers} followers at {:.0} events/s (the boards' and the probe's): append p50 {} p99 {}",
+        events as f64 / took.as_secs_f64(),
+        ms(q50),
+        ms(q99)
+    );
+    println!(
+        "server CPU {:.2} s for {delivered} deliveries ({} events): {:.2} µs per delivered event, {:.1} µs per appended event; RSS {rss2} KiB",
+        cpu.as_secs_f64(),
+        events,
+        cpu.as_secs_f64() * 1e6 / delivered.max(1) as f64,
+        cpu.as_secs_f64() * 1e6 / events.max(1) as f64
+    );
+    stop.store(true, Ordering::Relaxed);
+    for t in threads {
+        let _ = t.join();
+    }
+
+    // Idle connections, from other loopback addresses (each under its
+    // share), then the latency again.
+    let held: Vec<TcpStream> = (0..idle)
+        .filter_map(|i| {
+            let from = Ipv4Addr::new(127, 0, 2, 1 + (i % 200) as u8);
+            let s =
+                socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).ok()?;
+            s.bind(&SocketAddr::new(IpAddr::V4(from), 0).into()).ok()?;
+            s.connect(&addr.into()).ok()?;
+            Some(s.into())
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(500));
+    let (i50, i99) = latency(&url, &cast, 1000, "with idle");
+    println!(
+        "with {} idle connections: append p50 {} p99 {}",
+        held.len(),
+        ms(i50),
+        ms(i99)
+    );
+    drop(held);
+    drop(child.stdin.take());
+    let _ = child.wait();
+}

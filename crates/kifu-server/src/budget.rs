@@ -1,0 +1,419 @@
+//! Budgets per kind of request, so that readers can never starve writers.
+//!
+//! Every request is one of three kinds, each with a budget of its own:
+//!
+//! - **streams**: answers held open (`GET /feed/stream`, and `GET /feed`
+//!   with `wait`): at most [`Limits::max_streams`] in all and
+//!   [`Limits::max_streams_per_client`] per client, held for as long as the
+//!   stream lasts;
+//! - **writes**: every request that is not `GET` or `HEAD` (appends,
+//!   checkpoints): at most [`Limits::max_writes`] in flight;
+//! - **reads**: everything else, at most [`Limits::max_reads`] in flight.
+//!
+//! A request over its budget is answered at once, never queued: `429 Too
+//! Many Requests` when it is the client's own share that is spent, `503
+//! Service Unavailable` when the server's is, both with `Retry-After`. A
+//! refused stream follower resumes later with `Last-Event-ID` and misses
+//! nothing.
+//!
+//! Request bodies are bounded before they are read: a declared
+//! `Content-Length` over [`Limits::max_body_bytes`] is answered `413` at
+//! once; a body must arrive whole within [`Limits::body_timeout`] (else
+//! `408`, and the connection is closed), and no more than the limit is ever
+//! read.
+//!
+//! [`Limits::max_streams`]: crate::Limits::max_streams
+//! [`Limits::max_streams_per_client`]: crate::Limits::max_streams_per_client
+//! [`Limits::max_writes`]: crate::Limits::max_writes
+//! [`Limits::max_reads`]: crate::Limits::max_reads
+//! [`Limits::max_body_bytes`]: crate::Limits::max_body_bytes
+//! [`Limits::body_timeout`]: crate::Limits::body_timeout
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use http_body::{Frame, SizeHint};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::conn::Client;
+use crate::error::ApiError;
+use crate::metrics::Metrics;
+use crate::{App, Limits};
+
+/// `Retry-After` (seconds) when a client's own share is spent.
+pub const RETRY_PER_CLIENT_S: u32 = 5;
+/// How long the body of a request refused for its declared size is read
+/// and dropped after the answer, so that the client reads the answer.
+const LINGER: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `Retry-After` (seconds) when the server's budget is spent.
+pub const RETRY_FULL_S: u32 = 2;
+
+/// A response body that holds `G` (a permit, a busy mark) until the body
+/// has been sent or dropped.
+pub(crate) struct Guarded<G> {
+    inner: Body,
+    _guard: G,
+}
+
+impl<G> Guarded<G> {
+    pub(crate) fn new(inner: Body, guard: G) -> Guarded<G> {
+        Guarded {
+            inner,
+            _guard: guard,
+        }
+    }
+}
+
+impl<G: Unpin> http_body::Body for Guarded<G> {
+    type Data = Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, axum::Error>>> {
+        Pin::new(&mut self.get_mut().inner).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.inner.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.inner.size_hint()
+    }
+}
+
+/// Streams held, per client.
+type PerClient = Arc<Mutex<HashMap<IpAddr, usize>>>;
+
+/// The budgets' state: three semaphores and the streams held per client.
+pub struct Budgets {
+    streams: Arc<Semaphore>,
+    reads: Arc<Semaphore>,
+    writes: Arc<Semaphore>,
+    per_client_streams: PerClient,
+    max_streams_per_client: usize,
+}
+
+impl Budgets {
+    /// Budgets as `limits` sets them.
+    pub fn new(limits: &Limits) -> Budgets {
+        let n = |v: usize| v.clamp(1, Semaphore::MAX_PERMITS);
+        Budgets {
+            streams: Arc::new(Semaphore::new(n(limits.max_streams))),
+            reads: Arc::new(Semaphore::new(n(limits.max_reads))),
+            writes: Arc::new(Semaphore::new(n(limits.max_writes))),
+            per_client_streams: Arc::default(),
+            max_streams_per_client: limits.max_streams_per_client.max(1),
+        }
+    }
+}
+
+impl Budgets {
+    /// Takes a stream's place for `client`, or the answer refusing it.
+    fn stream_slot(
+        &self,
+        client: Option<IpAddr>,
+        m: &Arc<Metrics>,
+    ) -> Result<StreamSlot, Box<Response>> {
+        // The client's share is checked and taken under one lock, so
+        // that two streams of one client cannot both take the last one.
+        let mut map = self
+            .per_client_streams
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        if let Some(ip) = client {
+            if map.get(&ip).copied().unwrap_or(0) >= self.max_streams_per_client {
+                drop(map);
+                m.fences
+                    .refused_streams_per_client
+                    .fetch_add(1, Ordering::Relaxed);
+                return Err(Box::new(refused(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_streams",
+                    RETRY_PER_CLIENT_S,
+                    format!(
+                        "this address follows {} streams already, the most one client may; retry later with Last-Event-ID to resume",
+                        self.max_streams_per_client
+                    ),
+                )));
+            }
+        }
+        let permit = match self.streams.clone().try_acquire_owned() {
+            Ok(p) => p,
+            Err(_) => {
+                drop(map);
+                m.fences
+                    .refused_streams_full
+                    .fetch_add(1, Ordering::Relaxed);
+                return Err(Box::new(refused(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "streams_full",
+                    RETRY_FULL_S,
+                    "the server follows as many streams as it serves at once; retry later with Last-Event-ID to resume".into(),
+                )));
+            }
+        };
+        let mine = client.map(|ip| {
+            *map.entry(ip).or_insert(0) += 1;
+            (ip, self.per_client_streams.clone())
+        });
+        drop(map);
+        m.fences.streams.fetch_add(1, Ordering::Relaxed);
+        let slot = StreamSlot {
+            _permit: permit,
+            client: mine,
+            metrics: m.clone(),
+        };
+        Ok(slot)
+    }
+}
+
+/// A stream's place: its share of the global and of its client's budget,
+/// and the gauge of open streams.
+struct StreamSlot {
+    _permit: OwnedSemaphorePermit,
+    client: Option<(IpAddr, PerClient)>,
+    metrics: Arc<Metrics>,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.metrics.fences.streams.fetch_sub(1, Ordering::Relaxed);
+        if let Some((ip, map)) = &self.client {
+            let mut m = map.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(n) = m.get_mut(ip) {
+                *n -= 1;
+                if *n == 0 {
+                    m.remove(ip);
+                }
+            }
+        }
+    }
+}
+
+/// A read or write in flight: the permit and its gauge.
+struct InFlight {
+    _permit: OwnedSemaphorePermit,
+    gauge: &'static str,
+    metrics: Arc<Metrics>,
+}
+
+impl InFlight {
+    fn gauge(&self) -> &AtomicU64 {
+        match self.gauge {
+            "writes" => &self.metrics.fences.writes,
+            _ => &self.metrics.fences.reads,
+        }
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.gauge().fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// The kind of a request, by its method and path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An answer held open: the SSE feed, a long-poll.
+    Stream,
+    /// A request that changes something.
+    Write,
+    /// Any other.
+    Read,
+}
+
+/// Which budget `req` draws on. A route that holds its answer open must be
+/// named here.
+pub fn kind(method: &Method, path: &str, query: Option<&str>) -> Kind {
+    if method != Method::GET && method != Method::HEAD {
+        return Kind::Write;
+    }
+    if path == "/feed/stream" {
+        return Kind::Stream;
+    }
+    if path == "/feed" {
+        let waits = query.unwrap_or("").split('&').any(|kv| {
+            kv.strip_prefix("wait=")
+                .and_then(|w| w.parse::<f64>().ok())
+                .is_some_and(|w| w > 0.0)
+        });
+        if waits {
+            return Kind::Stream;
+        }
+    }
+    Kind::Read
+}
+
+fn refused(status: StatusCode, code: &'static str, retry: u32, message: String) -> Response {
+    let mut r = ApiError::new(status, code, message).into_response();
+    if let Ok(v) = HeaderValue::from_str(&retry.to_string()) {
+        r.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    r
+}
+
+/// A response whose connection is closed after it is sent.
+fn closing(mut r: Response) -> Response {
+    r.headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    r
+}
+
+/// The declared length of a request's body, if any.
+fn declared_length(req: &Request) -> Option<u64> {
+    req.headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+}
+
+/// Reads a request's body whole, within the limit and the deadline, so that
+/// the handler gets it in memory; or the answer that refuses it.
+async fn bounded_body(
+    req: Request,
+    limits: &Limits,
+    metrics: &Metrics,
+) -> Result<Request, Response> {
+    let max = limits.max_body_bytes;
+    let declared = declared_length(&req);
+    let chunked = req.headers().contains_key(header::TRANSFER_ENCODING);
+    if declared.unwrap_or(0) == 0 && !chunked {
+        return Ok(req);
+    }
+    if declared.is_some_and(|n| n > max as u64) {
+        metrics
+            .fences
+            .body_too_large
+            .fetch_add(1, Ordering::Relaxed);
+        let message = format!(
+            "the body is declared as {} bytes; the most this server reads is {max} bytes",
+            declared.unwrap_or(0)
+        );
+        // Answered now; what the client is already sending is read and
+        // dropped for a moment (at most the limit, at most a few seconds),
+        // so that it reads the answer rather than a reset.
+        let body = req.into_body();
+        tokio::spawn(async move {
+            let drain = axum::body::to_bytes(body, max);
+            let _ = tokio::time::timeout(LINGER, drain).await;
+        });
+        return Err(closing(
+            ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "body_too_large", message).into_response(),
+        ));
+    }
+    let (parts, body) = req.into_parts();
+    match tokio::time::timeout(limits.body_timeout, axum::body::to_bytes(body, max)).await {
+        Ok(Ok(bytes)) => Ok(Request::from_parts(parts, Body::from(bytes))),
+        Ok(Err(e)) => {
+            // Over the limit (a chunked body), or the client went away.
+            metrics
+                .fences
+                .body_too_large
+                .fetch_add(1, Ordering::Relaxed);
+            Err(closing(
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "body_too_large",
+                    format!("the body could not be read within {max} bytes: {e}"),
+                )
+                .into_response(),
+            ))
+        }
+        Err(_) => {
+            metrics.fences.body_timeout.fetch_add(1, Ordering::Relaxed);
+            Err(closing(
+                ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "body_timeout",
+                    format!(
+                        "the body did not arrive within {} s",
+                        limits.body_timeout.as_secs_f64()
+                    ),
+                )
+                .into_response(),
+            ))
+        }
+    }
+}
+
+/// The middleware: draws each request on its budget, or refuses it at
+/// once; bounds its body.
+pub async fn fence(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let client = req.extensions().get::<Client>().map(|c| c.0);
+    let kind = kind(req.method(), req.uri().path(), req.uri().query());
+    let b = &app.budgets;
+    let m = &app.metrics;
+    match kind {
+        Kind::Stream => {
+            let slot = match b.stream_slot(client, m) {
+                Ok(s) => s,
+                Err(refusal) => return *refusal,
+            };
+            let r = next.run(req).await;
+            r.map(|body| Body::new(Guarded::new(body, slot)))
+        }
+        Kind::Write | Kind::Read => {
+            let (sem, gauge, full) = if kind == Kind::Write {
+                (&b.writes, "writes", &m.fences.refused_writes_full)
+            } else {
+                (&b.reads, "reads", &m.fences.refused_reads_full)
+            };
+            let permit = match sem.clone().try_acquire_owned() {
+                Ok(p) => p,
+                Err(_) => {
+                    full.fetch_add(1, Ordering::Relaxed);
+                    return refused(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "busy",
+                        RETRY_FULL_S,
+                        format!("the server is answering as many {gauge} as it serves at once; retry later"),
+                    );
+                }
+            };
+            let held = InFlight {
+                _permit: permit,
+                gauge,
+                metrics: m.clone(),
+            };
+            held.gauge().fetch_add(1, Ordering::Relaxed);
+            let req = match bounded_body(req, &app.limits, m).await {
+                Ok(r) => r,
+                Err(refusal) => return refusal,
+            };
+            let r = next.run(req).await;
+            r.map(|body| Body::new(Guarded::new(body, held)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_are_sorted_into_their_budgets() {
+        let get = Method::GET;
+        assert_eq!(kind(&get, "/feed/stream", None), Kind::Stream);
+        assert_eq!(kind(&get, "/feed", Some("after=3&wait=10")), Kind::Stream);
+        assert_eq!(kind(&get, "/feed", Some("wait=0")), Kind::Read);
+        assert_eq!(kind(&get, "/feed", Some("after=3")), Kind::Read);
+        assert_eq!(kind(&get, "/games", None), Kind::Read);
+        assert_eq!(kind(&Method::HEAD, "/games", None), Kind::Read);
+        assert_eq!(kind(&Method::POST, "/records", None), Kind::Write);
+        assert_eq!(kind(&Method::POST, "/feed/stream", None), Kind::Write);
+    }
+}
