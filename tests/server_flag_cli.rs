@@ -196,6 +196,10 @@ fn every_command_acts_through_the_server_or_refuses_and_leaves_the_working_direc
         (vec!["audit".into()], Either),
         (vec!["devices".into()], Works),
         (
+            vec!["key".into(), "fingerprint".into(), k("referee.pub")],
+            Works,
+        ),
+        (
             vec![
                 "check-proof".into(),
                 "inclusion".into(),

@@ -25,6 +25,7 @@ pub enum Reach {
 pub fn reach(cmd: &Command) -> Reach {
     use Reach::*;
     match cmd {
+        Command::Key(crate::key_cmd::KeyCommand::Fingerprint(_)) => NoStore,
         Command::Checkpoint(a) if a.rotate_to.is_some() => Refused(
             "kifu checkpoint --rotate-to rotates the key of a data directory's log and cannot act through a server yet: run it with --data DIR without --server, while no server holds the store",
         ),
