@@ -36,6 +36,7 @@ fn big(players: usize, rounds: u32) -> Tournament {
                         GameResult::BlackWins
                     },
                     by_default: false,
+                    colours_known: true,
                 });
                 seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             }
