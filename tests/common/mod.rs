@@ -68,6 +68,9 @@ pub fn peers_required() -> bool {
         .unwrap_or(false)
 }
 
+#[path = "browser.rs"]
+pub mod browser;
+
 #[path = "served.rs"]
 mod served;
 #[allow(unused_imports)]

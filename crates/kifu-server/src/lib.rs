@@ -23,6 +23,7 @@ pub mod marker;
 pub mod metrics;
 pub mod page;
 pub mod tlog_api;
+pub mod tournament_api;
 pub mod web;
 pub mod whole;
 pub mod wire;
@@ -189,10 +190,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/healthz", get(api::healthz))
         .route("/metrics", get(api::metrics))
         .merge(tlog_api::routes())
+        .merge(tournament_api::routes())
         .layer(axum::middleware::from_fn_with_state(limit, timeout));
     Router::new()
         .route("/feed", get(feed::page))
         .route("/feed/stream", get(feed::stream))
+        .route("/tournaments/{t}/events", get(tournament_api::events))
         .merge(timed)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(app.limits.max_body_bytes))

@@ -33,6 +33,9 @@ web_files![
     "replay.html",
     "replay.css",
     "replay.js",
+    "hall.html",
+    "hall.css",
+    "hall.js",
 ];
 
 /// The embedded file named `name`, if there is one.
