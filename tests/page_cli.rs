@@ -17,19 +17,13 @@ mod common;
 use common::*;
 
 use std::collections::BTreeSet;
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
 
-use base64::Engine as _;
 use kifu_ledger::testkit::{Cast, ChainBuilder};
 use kifu_ledger::{Body, Color, GameKind, Point, Record};
 use serde_json::{json, Value};
 
-use common::browser::{browser_or_skip, Browser, WAIT};
+use common::browser::{browser_or_skip, Browser};
 
 /// The page's current event, once it has drawn it.
 fn shown(b: &mut Browser, seq: u64) {

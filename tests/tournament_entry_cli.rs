@@ -493,3 +493,163 @@ fn unknown_colours_come_through_import_opengotha() {
     assert!(!again.status.success());
     assert!(err(&again).contains("short name 'cc'"), "{}", err(&again));
 }
+
+/// The cycle A>B>C>A with D, who beat B, and E, who beat D (round 4: O1
+/// beat A, O2 beat C), ordered on NBW, DC, SOSW: OpenGotha's file.
+const DC_CYCLE: &str = r#"<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<Tournament dataVersion="201" gothaVersion="351">
+<Players>
+<Player agaId="" club="" country="NL" egfPin="" firstName="Kim" name="A" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="" club="" country="NL" egfPin="" firstName="Kim" name="B" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="" club="" country="NL" egfPin="" firstName="Kim" name="C" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="" club="" country="NL" egfPin="" firstName="Kim" name="D" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="" club="" country="NL" egfPin="" firstName="Kim" name="E" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="" club="" country="NL" egfPin="" firstName="Kim" name="O1" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="" club="" country="NL" egfPin="" firstName="Kim" name="O2" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="" club="" country="NL" egfPin="" firstName="Kim" name="O3" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+<Player agaId="" club="" country="NL" egfPin="" firstName="Kim" name="O4" participating="11111111111111111111" rank="1D" rating="2000" registeringStatus="FIN" smmsCorrection="0"/>
+</Players>
+<Games>
+<Game blackPlayer="BKIM" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="1" tableNumber="1" whitePlayer="AKIM"/>
+<Game blackPlayer="DKIM" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="1" tableNumber="2" whitePlayer="EKIM"/>
+<Game blackPlayer="O3KIM" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="1" tableNumber="3" whitePlayer="O1KIM"/>
+<Game blackPlayer="O4KIM" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="1" tableNumber="4" whitePlayer="O2KIM"/>
+<Game blackPlayer="CKIM" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="2" tableNumber="1" whitePlayer="BKIM"/>
+<Game blackPlayer="AKIM" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="3" tableNumber="1" whitePlayer="CKIM"/>
+<Game blackPlayer="BKIM" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="3" tableNumber="2" whitePlayer="DKIM"/>
+<Game blackPlayer="AKIM" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="4" tableNumber="1" whitePlayer="O1KIM"/>
+<Game blackPlayer="CKIM" handicap="0" knownColor="true" result="RESULT_WHITEWINS" roundNumber="4" tableNumber="2" whitePlayer="O2KIM"/>
+</Games>
+<TournamentParameterSet>
+<GeneralParameterSet basicTime="60" beginDate="2026-05-01" canByoYomiTime="300" complementaryTimeSystem="CANBYOYOMI" endDate="2026-05-02" genCountNotPlayedGamesAsHalfPoint="false" genMMBar="4D" genMMFloor="20K" genMMS2ValueAbsent="1" genMMS2ValueBye="2" genMMZero="30K" genNBW2ValueAbsent="0" genNBW2ValueBye="2" genRoundDownNBWMMS="true" komi="7" location="Leiden" name="DC Cycle" nbMovesCanTime="15" numberOfCategories="1" numberOfRounds="4" shortName="dcc" size="19" stdByoYomiTime="30"/>
+<HandicapParameterSet hdBasedOnMMS="true" hdCeiling="9" hdCorrection="1" hdNoHdRankThreshold="1D"/>
+<PlacementParameterSet>
+<PlacementCriteria>
+<PlacementCriterion name="NBW" number="1"/>
+<PlacementCriterion name="DC" number="2"/>
+<PlacementCriterion name="SOSW" number="3"/>
+<PlacementCriterion name="NULL" number="4"/>
+</PlacementCriteria>
+</PlacementParameterSet>
+<PairingParameterSet paiBaAvoidDuplGame="500000000000000" paiBaBalanceWB="1000000" paiBaDeterministic="true" paiBaRandom="0" paiMaAdditionalPlacementCritSystem1="Rating" paiMaAdditionalPlacementCritSystem2="NULL" paiMaAvoidMixingCategories="0" paiMaCompensateDUDD="true" paiMaDUDDLowerMode="MID" paiMaDUDDUpperMode="MID" paiMaDUDDWeight="100000000" paiMaLastRoundForSeedSystem1="2" paiMaMaximizeSeeding="5000000" paiMaMinimizeScoreDifference="100000000000" paiMaSeedSystem1="SPLITANDRANDOM" paiMaSeedSystem2="SPLITANDSLIP" paiSeAvoidSameGeo="100000000000" paiSeBarThresholdActive="true" paiSeDefSecCrit="100000000000" paiSeMinimizeHandicap="0" paiSeNbWinsThresholdActive="false" paiSePreferMMSDiffRatherThanSameClub="3" paiSePreferMMSDiffRatherThanSameCountry="1" paiSeRankThreshold="1D" paiStandardNX1Factor="0.5"/>
+<DPParameterSet displayClCol="true" displayCoCol="true" displayIndGamesInMatches="true" displayNPPlayers="false" displayNumCol="true" displayPlCol="true" gameFormat="full" playerSortType="name" showByePlayer="true" showNotFinallyRegisteredPlayers="true" showNotPairedPlayers="true" showNotParticipatingPlayers="false" showPlayerClub="true" showPlayerCountry="false" showPlayerGrade="true"/>
+<PublishParameterSet exportToLocalFile="true" htmlAutoScroll="false" print="true"/>
+</TournamentParameterSet>
+</Tournament>
+"#;
+
+/// OpenGotha 3.51.02's own order and values for `DC_CYCLE` after round 4
+/// (`tests/peers/OpenGothaStandings.java` run on opengotha.jar; NBW and
+/// SOSW as OpenGotha keeps them, ×2): E above D above the cycle, because
+/// a player who beat one member of a cycle beat the cycle.
+const OPENGOTHA_DC_CYCLE: [(&str, i64, i64, i64); 9] = [
+    ("O1KIM", 4, 0, 2),
+    ("O2KIM", 4, 0, 2),
+    ("EKIM", 2, 4, 2),
+    ("DKIM", 2, 3, 4),
+    ("AKIM", 2, 2, 8),
+    ("CKIM", 2, 2, 8),
+    ("BKIM", 2, 0, 6),
+    ("O3KIM", 0, 0, 4),
+    ("O4KIM", 0, 0, 4),
+];
+
+/// Runs OpenGotha itself when `KIFU_OPENGOTHA_JAR` names its jar (and a
+/// JDK is here): its lines for `xml` after `round`.
+fn opengotha_itself(dir: &Path, xml: &Path, round: u32) -> Option<Vec<(String, i64, i64, i64)>> {
+    let jar = std::env::var_os("KIFU_OPENGOTHA_JAR")?;
+    let src = workspace().join("tests/peers/OpenGothaStandings.java");
+    let built = std::process::Command::new("javac")
+        .arg("-cp")
+        .arg(&jar)
+        .arg("-d")
+        .arg(dir)
+        .arg(&src)
+        .status()
+        .expect("javac runs (KIFU_OPENGOTHA_JAR is set)");
+    assert!(built.success(), "javac {}", src.display());
+    let cp = format!("{}:{}", jar.to_string_lossy(), dir.display());
+    let out = std::process::Command::new("java")
+        .args(["-Djava.awt.headless=true", "-cp", &cp, "OpenGothaStandings"])
+        .arg(xml)
+        .arg(round.to_string())
+        .output()
+        .expect("java runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let mut f = l.split_whitespace();
+            let key = f.next().unwrap_or_default().to_ascii_uppercase();
+            let v: Vec<i64> = f
+                .map(|kv| {
+                    kv.split('=')
+                        .nth(1)
+                        .unwrap_or("0")
+                        .parse()
+                        .unwrap_or(i64::MIN)
+                })
+                .collect();
+            (key, v[0], v[1], v[2])
+        })
+        .collect();
+    Some(lines)
+}
+
+#[test]
+fn dc_in_a_cycle_places_as_opengotha_itself() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("data");
+    let k = key(t.path(), &data);
+    let xml = t.path().join("dc.xml");
+    std::fs::write(&xml, DC_CYCLE).unwrap();
+    ok(&run(
+        &data,
+        &[
+            "tournament",
+            "import-opengotha",
+            xml.to_str().unwrap(),
+            "--key",
+            &k,
+        ],
+    ));
+    let st: serde_json::Value = serde_json::from_str(&ok(&run(
+        &data,
+        &[
+            "tournament",
+            "standings",
+            "dcc",
+            "--after-round",
+            "4",
+            "--json",
+        ],
+    )))
+    .unwrap();
+    let twice = |v: &serde_json::Value| (v.as_f64().unwrap() * 2.0) as i64;
+    let kifu: Vec<(String, i64, i64, i64)> = st["table"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["player"].as_str().unwrap().to_string(),
+                twice(&r["values"]["NBW"]),
+                r["values"]["DC"].as_i64().unwrap(),
+                twice(&r["values"]["SOSW"]),
+            )
+        })
+        .collect();
+    let recorded: Vec<(String, i64, i64, i64)> = OPENGOTHA_DC_CYCLE
+        .iter()
+        .map(|(p, a, b, c)| (p.to_string(), *a, *b, *c))
+        .collect();
+    assert_eq!(kifu, recorded);
+    match opengotha_itself(t.path(), &xml, 4) {
+        Some(og) => assert_eq!(kifu, og, "OpenGotha itself"),
+        None => eprintln!("KIFU_OPENGOTHA_JAR not set: compared with OpenGotha's recorded output"),
+    }
+}

@@ -765,10 +765,17 @@ fn created(chain: &Chain, path: &Path, json: bool, key: &Path) -> CmdResult {
     } else {
         g.short_name.clone()
     };
-    say!(
-        "next: kifu tournament register {short_name} --key {} --id P1 --surname NAME --rank 2d",
-        key.display()
-    );
+    if chain.projection.players.is_empty() {
+        say!(
+            "next: kifu tournament register {short_name} --key {} --id P1 --surname NAME --rank 2d",
+            key.display()
+        );
+    } else {
+        say!(
+            "next: kifu tournament standings {short_name}   (or pair the next round: kifu tournament pair {short_name} --key {} --round N --file ROUND.txt)",
+            key.display()
+        );
+    }
     Ok(())
 }
 
