@@ -199,6 +199,51 @@ fn the_pairings_page_fills_in_a_result_live() {
         b.eval(&format!("{}.textContent", result(2))),
         Value::String("playing".into())
     );
+    // Board 2's game is recorded through the server (its genesis names
+    // the tournament, round 1, board 2) and ends: Black (P4) resigns. The
+    // page shows it at once, from the game's record, before the director
+    // counts it.
+    let cast = kifu_ledger::testkit::Cast::new();
+    let mut genesis = cast.genesis("hall board 2");
+    genesis.tournament = Some(kifu_ledger::TournamentRef {
+        tournament: "t".into(),
+        round: 1,
+        board: 2,
+    });
+    let mut game =
+        kifu_ledger::testkit::ChainBuilder::start(&cast.referee, genesis, 1_767_225_600_000);
+    game.push(
+        &cast.black,
+        kifu_ledger::Body::Resigned {
+            player: kifu_ledger::Color::Black,
+            manner: kifu_ledger::Resignation::Spoken,
+        },
+    );
+    let body: Vec<u8> = game.records.iter().flat_map(|r| r.to_stored()).collect();
+    let r = ureq::post(&format!("{}/records", served.url))
+        .set("Content-Type", "application/octet-stream")
+        .send_bytes(&body)
+        .unwrap_or_else(|e| panic!("POST /records: {e}"));
+    assert_eq!(r.status(), 200);
+    b.wait_for(
+        "board 2's result from its game record, live",
+        &format!(
+            "{}.dataset.result === '1-0' && {}.dataset.fromGameRecord === 'true'",
+            result(2),
+            result(2)
+        ),
+    );
+    assert_eq!(b.eval("window.__still_here === true"), Value::Bool(true));
+    // Not counted before the director enters or checkpoints it.
+    let st = h.standings(1);
+    let p3 = st["table"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["player"] == "P3")
+        .unwrap()
+        .clone();
+    assert_eq!(p3["values"]["MMS"].as_f64(), Some(26.0), "{st}");
     // A result by default says so.
     h.cli(&[
         "tournament",
@@ -228,6 +273,28 @@ fn the_pairings_page_fills_in_a_result_live() {
     assert_eq!(doc["boards"][0]["result"], "0-1");
     assert_eq!(doc["boards"][1]["handicap"], 2);
     assert_eq!(doc["byes"][0]["id"], "P5");
+    // Refusals are JSON errors with their status.
+    for (path, status, code) in [
+        ("/tournaments/nosuch/pairings", 404, "no_tournament"),
+        ("/tournaments/t/standings?round=9", 400, "bad_round"),
+        ("/tournaments/t/crosstable?round=x", 400, ""),
+    ] {
+        match ureq::get(&format!("{}{path}", served.url)).call() {
+            Err(ureq::Error::Status(got, r)) => {
+                assert_eq!(got, status, "{path}");
+                let v: Value = serde_json::from_str(&r.into_string().unwrap()).unwrap();
+                assert_eq!(v["error"]["status"], status, "{path}");
+                if !code.is_empty() {
+                    assert_eq!(v["error"]["code"], code, "{path}");
+                }
+            }
+            other => panic!("{path}: {other:?}"),
+        }
+    }
+    // The list of tournaments names this one.
+    let list: Value = serde_json::from_str(&get(&format!("{}/tournaments", served.url))).unwrap();
+    assert_eq!(list["tournaments"][0]["short_name"], "t");
+    assert_eq!(list["tournaments"][0]["last_round"], 1);
     served.stop();
 }
 
@@ -271,6 +338,10 @@ fn normalised(v: &Value) -> Value {
     })
 }
 
+/// A round: its boards (`board white black [handicap]`), each board's
+/// result and whether it was by default, and who has the bye.
+type Round<'a> = (&'a [&'a str], &'a [(&'a str, bool)], &'a str);
+
 #[test]
 fn the_standings_page_equals_the_command_line_after_each_round() {
     let t = tempfile::tempdir().unwrap();
@@ -279,7 +350,7 @@ fn the_standings_page_equals_the_command_line_after_each_round() {
     };
     let h = Hall::new(t.path(), 9, 3, "MMS,SOSM,SOSOSM,SODOSM");
     let served = Served::start(&h.data, &[]);
-    let rounds: [(&[&str], &[(&str, bool)], &str); 3] = [
+    let rounds: [Round; 3] = [
         (
             &["1 P1 P2", "2 P3 P4", "3 P5 P6 3", "4 P7 P8"],
             &[("W+", false), ("B+", false), ("jigo", false), ("W+", true)],
@@ -399,6 +470,12 @@ fn the_standings_page_equals_the_command_line_after_each_round() {
         b.eval("document.querySelector('button[aria-expanded=\"true\"]') !== null"),
         Value::Bool(true)
     );
+    // The screen with a value opened, kept as an artifact for a person.
+    let png = b.screenshot();
+    assert!(png.starts_with(b"\x89PNG"));
+    let kept = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hall-standings.png");
+    let _ = std::fs::write(&kept, &png);
+    eprintln!("kept {}", kept.display());
     served.stop();
 }
 
@@ -437,9 +514,7 @@ fn printed_standings_of_forty_players_fit_an_a4_sheet() {
         );
         let pdf = b.print_to_pdf();
         assert!(pdf.starts_with(b"%PDF-"), "a PDF");
-        let dir = std::env::var_os("CARGO_TARGET_TMPDIR")
-            .map(PathBuf::from)
-            .unwrap_or_else(std::env::temp_dir);
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
         let kept = dir.join(format!("hall-{view}-40.pdf"));
         let _ = std::fs::write(&kept, &pdf);
         let pages = pdf_pages(&pdf);

@@ -675,6 +675,7 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
     // and the `.h9` export refuses to guess them.
     let egf = kifu_tournament::egf::timing(&time_control).ok();
     let egf_class = pick!(egf_class)
+        .map(|c| c.trim().to_ascii_uppercase())
         .or_else(|| egf.as_ref().map(|t| t.class.to_string()))
         .unwrap_or_default();
     let adjusted_time_minutes = pick!(adjusted_time)

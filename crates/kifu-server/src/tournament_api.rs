@@ -6,6 +6,7 @@
 //! computes a score. A page follows `/tournaments/{t}/events`, which says
 //! when the tournament or the store changed, and reloads its document.
 
+use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -134,16 +135,51 @@ async fn one(
     with_chain(&app, t, |c| Ok(hall::summary(c))).await
 }
 
-/// `GET /tournaments/{t}/pairings?round=N`.
+/// `GET /tournaments/{t}/pairings?round=N`: the tournament's results, and
+/// on the boards it has none for yet, the result the game's own record in
+/// the store states (`from_game_record`), so the hall sees a game end.
 async fn pairings(
     State(app): State<Arc<App>>,
     UrlPath(t): UrlPath<String>,
     Query(q): Query<RoundQuery>,
 ) -> Result<Response, ApiError> {
+    let store = app.store.clone();
     with_chain(&app, t, move |c| {
-        hall::pairings(c, q.round).map_err(tournament_error)
+        let mut p = hall::pairings(c, q.round).map_err(tournament_error)?;
+        if p.boards.iter().any(|b| b.result.is_empty()) {
+            let results = game_results(&store, c, p.round)?;
+            hall::with_game_results(&mut p, &results);
+        }
+        Ok(p)
     })
     .await
+}
+
+/// The results by seat of the store's games played on `round`'s boards.
+fn game_results(
+    store: &kifu_store::Store,
+    chain: &Chain,
+    round: u32,
+) -> Result<BTreeMap<(u32, u32), kifu_ledger::GameResult>, ApiError> {
+    let mut out = BTreeMap::new();
+    for game in store.games()? {
+        let genesis = store.genesis(&game)?;
+        let Some(board) = hall::board_of_game(chain, &game, &genesis) else {
+            continue;
+        };
+        if board.0 != round {
+            continue;
+        }
+        let events: Vec<kifu_ledger::Event> = store
+            .read(&game, 0, None)?
+            .iter()
+            .filter_map(|r| r.decode().ok())
+            .collect();
+        if let Some(r) = kifu_game::GameState::replay(&events).result_by_seat() {
+            out.insert(board, r);
+        }
+    }
+    Ok(out)
 }
 
 /// `GET /tournaments/{t}/crosstable?round=N`.

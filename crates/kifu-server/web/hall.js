@@ -113,8 +113,13 @@ function pairingsView(doc) {
       $("td", { "data-player": b.white.id }, ...playerCell(b.white)),
       $("td", { "data-player": b.black.id }, ...playerCell(b.black)),
       $("td", { class: "num" }, b.handicap || ""),
-      $("td", { class: "result" + (pending ? " pending" : ""), "data-result": b.result },
-        pending ? "playing" : b.result + (b.by_default ? " (by default)" : "")),
+      $("td", {
+        class: "result" + (pending ? " pending" : "") + (b.from_game_record ? " provisional" : ""),
+        "data-result": b.result,
+        "data-from-game-record": b.from_game_record ? "true" : "false",
+      },
+        pending ? "playing" : b.result + (b.by_default ? " (by default)" : ""),
+        b.from_game_record ? $("span", { class: "note" }, " game record, not yet counted") : null),
       $("td", { class: "note" }, b.colours_known ? "" : "colours not noted"));
   });
   const extra = [];
@@ -194,11 +199,11 @@ function standingsView(doc) {
     const p = doc.players[r.player];
     const shared = k > 0 && doc.table[k - 1].place === r.place;
     const detailRow = $("tr", { class: "detail", hidden: true },
-      $("td", { colspan: cols }));
+      $("td", { colspan: cols, id: `bd-${k}` }));
     const cells = doc.criteria.map((c, i) => {
       const v = r.values[c];
       const key = r.player + "\u0000" + c;
-      const id = `bd-${k}-${i}`;
+      const id = `bd-${k}`;
       const button = $("button", {
         type: "button", class: "val", "aria-expanded": "false", "aria-controls": id,
         "aria-label": `${c} ${glyphs(v)} of ${p ? p.name : r.player}: how it was computed`,
@@ -213,7 +218,6 @@ function standingsView(doc) {
         } else {
           const bd = (doc.breakdown[r.player] || [])[i];
           detailRow.firstChild.replaceChildren(bd ? breakdownBox(r.player, bd, names) : "");
-          detailRow.firstChild.id = id;
           detailRow.hidden = false;
           button.setAttribute("aria-expanded", "true");
           for (const k2 of [...state.open]) if (k2.startsWith(r.player + "\u0000")) state.open.delete(k2);

@@ -11,7 +11,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::compute::{scores_detailed, standings, Detail};
+use std::collections::BTreeMap;
+
+use crate::compute::{scores_detailed, standings, Detail, Standings};
 use crate::criterion::Criterion;
 use crate::model::{GameResult, ModelError, Participation, Tournament};
 use crate::value::Value;
@@ -145,11 +147,7 @@ pub fn breakdown(
     criteria: &[Criterion],
     player: &str,
 ) -> Result<Vec<Breakdown>, ModelError> {
-    let criteria: Vec<Criterion> = if criteria.is_empty() {
-        t.settings.criteria.clone()
-    } else {
-        criteria.to_vec()
-    };
+    let criteria = criteria_or_own(t, criteria);
     let st = standings(t, after_round, &criteria, &[])?;
     let (_, details) = scores_detailed(t, after_round)?;
     let Some(i) = t.players.iter().position(|p| p.id == player) else {
@@ -158,7 +156,49 @@ pub fn breakdown(
             player: player.to_string(),
         });
     };
-    let d: &Detail = &details[i];
+    one(t, after_round, &criteria, &st, &details[i], player)
+}
+
+/// [`breakdown`] of every player, computing the standings once: player id
+/// → one breakdown per criterion.
+pub fn breakdown_all(
+    t: &Tournament,
+    after_round: u32,
+    criteria: &[Criterion],
+) -> Result<BTreeMap<String, Vec<Breakdown>>, ModelError> {
+    let criteria = criteria_or_own(t, criteria);
+    let st = standings(t, after_round, &criteria, &[])?;
+    let (_, details) = scores_detailed(t, after_round)?;
+    t.players
+        .iter()
+        .zip(&details)
+        .map(|(p, d)| Ok((p.id.clone(), one(t, after_round, &criteria, &st, d, &p.id)?)))
+        .collect()
+}
+
+fn criteria_or_own(t: &Tournament, criteria: &[Criterion]) -> Vec<Criterion> {
+    if criteria.is_empty() {
+        t.settings.criteria.clone()
+    } else {
+        criteria.to_vec()
+    }
+}
+
+/// One player's breakdown from the standings and the player's detail.
+fn one(
+    t: &Tournament,
+    after_round: u32,
+    criteria: &[Criterion],
+    st: &Standings,
+    d: &Detail,
+    player: &str,
+) -> Result<Vec<Breakdown>, ModelError> {
+    let Some(i) = t.players.iter().position(|p| p.id == player) else {
+        return Err(ModelError::UnknownPlayer {
+            round: after_round,
+            player: player.to_string(),
+        });
+    };
     let row =
         st.rows
             .iter()
@@ -171,7 +211,7 @@ pub fn breakdown(
     let base_parts = rounds(t, after_round, player);
     let last = after_round as usize - 1;
     let mut out = Vec::with_capacity(criteria.len());
-    for &c in &criteria {
+    for &c in criteria {
         let value = row.get(c).unwrap_or_default();
         let mut parts = base_parts.clone();
         let set = |parts: &mut Vec<Part>, terms: &[i64], unit: fn(i64) -> Value| {

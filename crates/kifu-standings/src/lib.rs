@@ -30,7 +30,7 @@ mod info;
 mod model;
 mod value;
 
-pub use breakdown::{breakdown, Breakdown, Part};
+pub use breakdown::{breakdown, breakdown_all, Breakdown, Part};
 pub use compute::{scores, standings, PlayerScores, Row, Standings};
 pub use criterion::Criterion;
 pub use info::EventInfo;

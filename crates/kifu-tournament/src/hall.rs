@@ -14,14 +14,14 @@
 
 use std::collections::BTreeMap;
 
-use kifu_ledger::BoardResult;
+use kifu_ledger::{BoardResult, Genesis, Hash};
 use kifu_standings::{
-    breakdown, standings, Breakdown, Criterion, GameResult, Part, Participation, Value,
+    breakdown_all, standings, Breakdown, Criterion, GameResult, Part, Participation, Value,
 };
 use serde::{Serialize, Serializer};
 
 use crate::chain::Chain;
-use crate::projection::TournamentError;
+use crate::projection::{board_result_of, TournamentError};
 
 /// An exact value as a JSON number: whole, or with `.25`, `.5`, `.75`
 /// (quarters are exact binary fractions), as `kifu tournament standings
@@ -102,6 +102,10 @@ pub struct BoardLine {
     pub result: String,
     /// The result was given by default (a forfeit).
     pub by_default: bool,
+    /// The result comes from the game's own record and is not yet in the
+    /// tournament chain (no checkpoint or official's entry yet): shown as
+    /// the game ended, not yet counted in the standings.
+    pub from_game_record: bool,
     /// The game chain, hex, once it exists.
     pub game: Option<String>,
 }
@@ -308,6 +312,7 @@ pub fn pairings(chain: &Chain, round: Option<u32>) -> Result<Pairings, Tournamen
             colours_known: b.colours_known,
             result: score_text(b.result).to_string(),
             by_default: b.by_default,
+            from_game_record: false,
             game: b.pairing.game.map(hex::encode),
         })
         .collect();
@@ -329,6 +334,48 @@ pub fn pairings(chain: &Chain, round: Option<u32>) -> Result<Pairings, Tournamen
         byes,
         absent,
     })
+}
+
+/// The board of this tournament a game is played on: the board paired
+/// with that game id, else the round and board its genesis names when it
+/// names this tournament (its short name, or 16 or more hex digits of its
+/// id), as `kifu tournament checkpoint --all` finds them.
+pub fn board_of_game(chain: &Chain, game: &Hash, genesis: &Genesis) -> Option<(u32, u32)> {
+    let p = &chain.projection;
+    if let Some((k, _)) = p.boards.iter().find(|(_, b)| b.pairing.game == Some(*game)) {
+        return Some(*k);
+    }
+    let t = genesis.tournament.as_ref()?;
+    let id_hex = hex::encode(chain.id());
+    let names_us = t.tournament == p.genesis.short_name
+        || (t.tournament.len() >= 16 && id_hex.starts_with(&t.tournament));
+    (names_us && p.boards.contains_key(&(t.round, t.board))).then_some((t.round, t.board))
+}
+
+/// Fills in, on the boards the tournament has no result for yet, the
+/// result each game's own record states (`results`: (round, board) → the
+/// game's result by seat, `kifu_game::GameState::result_by_seat`), marked
+/// `from_game_record`. The standings are not changed: they count a game
+/// once the director checkpoints it or enters its result.
+pub fn with_game_results(
+    p: &mut Pairings,
+    results: &BTreeMap<(u32, u32), kifu_ledger::GameResult>,
+) {
+    for b in &mut p.boards {
+        if !b.result.is_empty() {
+            continue;
+        }
+        let Some(r) = results.get(&(p.round, b.board)) else {
+            continue;
+        };
+        let (result, by_default) = board_result_of(r);
+        if result == BoardResult::Unknown {
+            continue;
+        }
+        b.result = score_text(result).to_string();
+        b.by_default = by_default;
+        b.from_game_record = true;
+    }
 }
 
 /// The results grid after `round`, in the order of the tournament's
@@ -450,12 +497,13 @@ pub fn standings_doc(chain: &Chain, round: Option<u32>) -> Result<StandingsDoc, 
     let t = chain.projection.tournament()?;
     let st = standings(&t, round, &[], &[])?;
     let mut players = BTreeMap::new();
-    let mut parts = BTreeMap::new();
     for r in &st.rows {
         players.insert(r.player.clone(), player_ref(chain, &r.player));
-        let b = breakdown(&t, round, &st.criteria, &r.player)?;
-        parts.insert(r.player.clone(), b.iter().map(breakdown_doc).collect());
     }
+    let parts = breakdown_all(&t, round, &st.criteria)?
+        .into_iter()
+        .map(|(id, b)| (id, b.iter().map(breakdown_doc).collect()))
+        .collect();
     Ok(StandingsDoc {
         round,
         criteria: st.criteria.iter().map(|c| c.name().to_string()).collect(),
