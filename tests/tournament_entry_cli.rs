@@ -115,6 +115,20 @@ fn two_tournaments_may_not_share_a_short_name() {
     // Another short name is fine.
     ok(&run(&data, &new_args(&k, "autumn", &[])));
     assert_eq!(chain_files(&data).len(), 2);
+    // A short name that is also the start of another tournament's id
+    // names its own tournament; the id prefix still finds the other when
+    // no short name is that text.
+    let spring_id = chain_files(&data)
+        .into_iter()
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .find(|id| genesis(&data, id)["short_name"] == "spring")
+        .unwrap();
+    let hexy = spring_id[..2].to_string();
+    let mut args = new_args(&k, &hexy, &[]);
+    args[5] = "Hex Cup";
+    ok(&run(&data, &args));
+    assert_eq!(genesis(&data, &hexy)["name"], "Hex Cup");
+    assert_eq!(genesis(&data, &spring_id[..10])["short_name"], "spring");
 }
 
 #[test]

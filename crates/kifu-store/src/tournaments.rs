@@ -108,29 +108,15 @@ pub fn short_name(records: &[Record]) -> Option<String> {
     }
 }
 
-/// The tournament `spec` names in `data`: a file whose id starts with
-/// `spec` (hex, any case) when exactly one does, else the one file whose
-/// genesis has `spec` as its short name. The file is found whether or not
-/// its chain verifies (a file that is not an archive names no tournament
-/// by its short name); the caller verifies the records it gets.
+/// The tournament `spec` names in `data`: the one file whose genesis has
+/// `spec` as its short name, else the one file whose id starts with `spec`
+/// (hex, any case). A short name wins over an id prefix, so a short name
+/// that happens to be hex (`d`, `cafe`) still names its tournament; a full
+/// id never collides with a short name in practice. The file is found
+/// whether or not its chain verifies (a file that is not an archive names
+/// no tournament by its short name); the caller verifies the records.
 pub fn find(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), FindError> {
     let paths = files(data).ok_or_else(|| FindError::NoTournaments(dir(data)))?;
-    let want = spec.trim().to_ascii_lowercase();
-    let by_id: Vec<&PathBuf> = paths
-        .iter()
-        .filter(|p| {
-            !want.is_empty()
-                && p.file_stem()
-                    .is_some_and(|s| s.to_string_lossy().starts_with(&want))
-        })
-        .collect();
-    if let [one] = by_id.as_slice() {
-        let records = read(one).map_err(|error| FindError::Read {
-            path: (*one).clone(),
-            error,
-        })?;
-        return Ok(((*one).clone(), records));
-    }
     let mut named = Vec::new();
     let mut unreadable = 0;
     for p in &paths {
@@ -142,9 +128,29 @@ pub fn find(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), FindError
             named.push((p.clone(), records));
         }
     }
-    match (named.len(), by_id.len()) {
-        (1, _) => Ok(named.remove(0)),
-        (0, 0) => Err(FindError::NotFound {
+    match named.len() {
+        1 => return Ok(named.remove(0)),
+        0 => {}
+        _ => return Err(FindError::Ambiguous(spec.to_string())),
+    }
+    let want = spec.trim().to_ascii_lowercase();
+    let by_id: Vec<&PathBuf> = paths
+        .iter()
+        .filter(|p| {
+            !want.is_empty()
+                && p.file_stem()
+                    .is_some_and(|s| s.to_string_lossy().starts_with(&want))
+        })
+        .collect();
+    match by_id.as_slice() {
+        [one] => {
+            let records = read(one).map_err(|error| FindError::Read {
+                path: (*one).clone(),
+                error,
+            })?;
+            Ok(((*one).clone(), records))
+        }
+        [] => Err(FindError::NotFound {
             spec: spec.to_string(),
             unreadable,
         }),

@@ -1,7 +1,7 @@
 //! The documents of the hall's screen: what players read between rounds,
 //! as the server serves them (`docs/API.md`, "Tournaments") and the public
 //! pages show them. Every number comes from `kifu-standings` (the same
-//! [`standings`] and [`breakdown`] as `kifu tournament standings`); the pages
+//! [`standings`] and [`kifu_standings::breakdown`] as `kifu tournament standings`); the pages
 //! only lay them out.
 //!
 //! - [`Pairings`]: a round's boards (White, Black, handicap, result as it
