@@ -430,14 +430,16 @@ fn the_standings_page_equals_the_command_line_after_each_round() {
             "round {round}"
         );
     }
-    // A value opens to the opponents and results it was computed from:
-    // one line per round, with the number each round brought.
+    // A value opens, by keyboard, to the opponents and results it was
+    // computed from: one line per round, with the number each round
+    // brought.
     let leader =
         b.eval("document.querySelector('#standings tbody tr[data-player]').dataset.player");
     let leader = leader.as_str().unwrap().to_string();
     b.eval(&format!(
-        "document.querySelector('#standings tr[data-player=\"{leader}\"] td[data-criterion=\"SOSM\"] button').click()"
+        "document.querySelector('#standings tr[data-player=\"{leader}\"] td[data-criterion=\"SOSM\"] button').focus()"
     ));
+    b.press_enter();
     b.wait_for(
         "the SOSM breakdown",
         "document.querySelector('tr.detail:not([hidden]) .breakdown') !== null",

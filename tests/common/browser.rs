@@ -228,6 +228,18 @@ impl Drop for Browser {
 }
 
 impl Browser {
+    /// Presses Enter on the focused element, as a keyboard does (the key
+    /// with its character, so a focused button is activated).
+    pub fn press_enter(&mut self) {
+        for (kind, text) in [("keyDown", "\r"), ("keyUp", "")] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": "Enter", "code": "Enter", "text": text, "windowsVirtualKeyCode": 13}),
+                true,
+            );
+        }
+    }
+
     /// The page printed as Chromium prints it (`--print-to-pdf`'s engine):
     /// the PDF's bytes, the page size from the print stylesheet's `@page`.
     pub fn print_to_pdf(&mut self) -> Vec<u8> {
