@@ -547,6 +547,9 @@ fn printed_standings_of_forty_players_fit_an_a4_sheet() {
             Value::String("none".into()),
             "{view}"
         );
+        // How the sheet looks, kept beside the PDF for a person.
+        let png = b.screenshot();
+        let _ = std::fs::write(dir.join(format!("hall-{view}-40-print.png")), &png);
         b.call(
             "Emulation.setEmulatedMedia",
             serde_json::json!({"media": ""}),
