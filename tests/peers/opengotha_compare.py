@@ -82,7 +82,9 @@ def random_tournament(seed):
                'genNBW2ValueBye="2" genRoundDownNBWMMS="true" komi="7" location="Leiden" '
                'name="Random %d" nbMovesCanTime="15" numberOfCategories="1" numberOfRounds="%d" '
                'shortName="r%d" size="19" stdByoYomiTime="30"/>' % (seed, rounds, seed))
-    out.append(PARAMETERS.replace("CRITERIA", '<PlacementCriterion name="NBW" number="1"/>'))
+    out.append(PARAMETERS.replace(
+        "CRITERIA", "".join('<PlacementCriterion name="%s" number="%d"/>' % (c, i + 1)
+                            for i, c in enumerate(["NBW", "DC", "SOSW"]))))
     out.append("</TournamentParameterSet></Tournament>")
     return "\n".join(out)
 
@@ -146,10 +148,10 @@ def main():
     tables = differing = 0
     for name, src in sources:
         rounds = int(re.search(r'numberOfRounds="(\d+)"', src).group(1))
-        first = re.findall(r'PlacementCriterion name="(\w+)"', src)[0]
-        w = "M" if first == "MMS" else "W"
+        own = [c for c in re.findall(r'PlacementCriterion name="([\w-]+)"', src) if c != "NULL"]
+        w = "M" if own[0] == "MMS" else "W"
         score = "MMS" if w == "M" else "NBW"
-        lists = [[score, "SOS" + w, "SOSOS" + w], [score, "DC", "SOS" + w, "SOSOS" + w],
+        lists = [own[:3], [score, "DC", "SOS" + w, "SOSOS" + w],
                  [score, "SDC", "SOS%s-1" % w, "CUSS" + w],
                  [score, "SOS%s-2" % w, "SODOS" + w, "EXT", "EXR"],
                  ["MMS", "DC", "SOSM", "SOSOSM"], ["NBW", "DC", "SDC", "SOSW"],
