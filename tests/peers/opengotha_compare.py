@@ -37,10 +37,10 @@ RESULTS = ["RESULT_WHITEWINS", "RESULT_BLACKWINS", "RESULT_EQUAL", "RESULT_WHITE
            "RESULT_BLACKWINS_BYDEF", "RESULT_UNKNOWN", "RESULT_BOTHLOSE"]
 
 
-def random_tournament(seed):
+def random_tournament(seed, players=(8, 18), rounds=(3, 6)):
     """An OpenGotha file: 8-18 players, 3-6 rounds, random pairings and results."""
     rnd = random.Random(seed)
-    n, rounds = rnd.randint(8, 18), rnd.randint(3, 6)
+    n, rounds = rnd.randint(*players), rnd.randint(*rounds)
     ranks = ["3D", "2D", "1D", "1K", "2K", "3K", "5K"]
     players = []
     for i in range(n):
@@ -134,6 +134,8 @@ def main():
     ap.add_argument("--jar", required=True)
     ap.add_argument("--kifu", required=True)
     ap.add_argument("--random", type=int, default=0)
+    ap.add_argument("--players", default="8-18", help="players of a random tournament, MIN-MAX")
+    ap.add_argument("--rounds", default="3-6", help="rounds of a random tournament, MIN-MAX")
     ap.add_argument("files", nargs="*")
     a = ap.parse_args()
     work = tempfile.mkdtemp(prefix="og-compare-")
@@ -144,7 +146,9 @@ def main():
     subprocess.run([a.kifu, "--data", os.path.join(work, "k"), "keygen", key],
                    check=True, capture_output=True)
     sources = [(f, open(f, encoding="utf-8", errors="replace").read()) for f in a.files]
-    sources += [("random %d" % s, random_tournament(s)) for s in range(1, a.random + 1)]
+    span = lambda t: tuple(int(x) for x in t.split("-"))
+    sources += [("random %d" % s, random_tournament(s, span(a.players), span(a.rounds)))
+                for s in range(1, a.random + 1)]
     tables = differing = 0
     for name, src in sources:
         rounds = int(re.search(r'numberOfRounds="(\d+)"', src).group(1))
