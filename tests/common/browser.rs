@@ -413,3 +413,62 @@ pub fn artifacts_dir() -> PathBuf {
 pub fn is_png(bytes: &[u8]) -> bool {
     bytes.starts_with(b"\x89PNG\r\n\x1a\n")
 }
+
+impl Browser {
+    /// Presses Enter on the focused element, as a keyboard does (the key
+    /// with its character, so a focused button is activated).
+    pub fn press_enter(&mut self) {
+        for (kind, text) in [("keyDown", "\r"), ("keyUp", "")] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": kind, "key": "Enter", "code": "Enter", "text": text, "windowsVirtualKeyCode": 13}),
+                true,
+            );
+        }
+    }
+
+    /// The page printed as Chromium prints it (`--print-to-pdf`'s engine):
+    /// the PDF's bytes, the page size from the print stylesheet's `@page`.
+    pub fn print_to_pdf(&mut self) -> Vec<u8> {
+        let r = self.call(
+            "Page.printToPDF",
+            json!({"preferCSSPageSize": true, "printBackground": false}),
+            true,
+        );
+        base64::engine::general_purpose::STANDARD
+            .decode(r["data"].as_str().expect("PDF data"))
+            .expect("base64")
+    }
+}
+
+/// The pages of a PDF as Chromium writes it (each object whole, between
+/// `obj` and `endobj`): each page object's `/MediaBox` width and height in
+/// points (1/72 inch).
+pub fn pdf_pages(pdf: &[u8]) -> Vec<(f64, f64)> {
+    let text = String::from_utf8_lossy(pdf);
+    let mut pages = Vec::new();
+    for object in text.split("endobj") {
+        let is_page = object
+            .match_indices("/Type /Page")
+            .any(|(at, m)| !object[at + m.len()..].starts_with('s'));
+        let Some(mb) = object.find("/MediaBox") else {
+            continue;
+        };
+        if !is_page {
+            continue;
+        }
+        let nums: Vec<f64> = object[mb + "/MediaBox".len()..]
+            .trim_start()
+            .trim_start_matches('[')
+            .split(']')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .filter_map(|n| n.parse().ok())
+            .collect();
+        if let [x0, y0, x1, y1] = nums[..] {
+            pages.push((x1 - x0, y1 - y0));
+        }
+    }
+    pages
+}

@@ -1,3 +1,10 @@
+// OpenGotha's own standings of a tournament file, for comparing kifu's
+// with them: `java -cp opengotha.jar:. OpenGothaStandings FILE.xml ROUND`
+// prints one line per player in OpenGotha's order, `NameFirstname` and
+// each placement criterion's value as OpenGotha keeps it (scores x2).
+// Built against OpenGotha 3.51.02's opengotha.jar (lucvannier/opengotha,
+// distribution/opengotha.jar); used by tests/tournament_entry_cli.rs when
+// KIFU_OPENGOTHA_JAR names that jar.
 import info.vannier.gotha.*;
 import java.io.File;
 import java.util.*;

@@ -441,8 +441,9 @@ KINDS = [
     ("pairing_modified", F(("swap_colours", boolean), ("handicap", option(u8)),
                            ("komi_half_points", option(i32)), ("reason", string))),
     ("log_key_rotated", F(("origin", string), ("new_key", b32))),
+    ("paired_colours_unknown", pairing),
 ]
-TOURNAMENT_KINDS = range(44, 53)
+TOURNAMENT_KINDS = set(range(44, 53)) | {55}  # section 10
 
 VALUE_TYPES = {
     "Color": color, "Point": point, "GameKind": game_kind, "Role": role,
@@ -807,7 +808,8 @@ def points_in(v):
 
 TOURNAMENT_ROLES = {  # section 10
     "player_registered": {"director"}, "registration_corrected": {"director"},
-    "paired": {"director"}, "bye_given": {"director"}, "game_checkpointed": {"director"},
+    "paired": {"director"}, "paired_colours_unknown": {"director"},
+    "bye_given": {"director"}, "game_checkpointed": {"director"},
     "player_absent": {"director"}, "board_result_entered": {"director"},
     "tournament_sanction": {"director", "referee"},
 }
@@ -1455,7 +1457,7 @@ def check_vectors(path):
         if got != rc["accepted"]:
             fail(where, "expected %s (%s), got %s (%s)" % (rc["accepted"], rc["refusal"], got, why))
         count("role_cases")
-    # The tournament chain (section 10): every kind 44 to 52, linked from
+    # The tournament chain (section 10): every kind 44 to 52 and 55, linked from
     # its genesis, each accepted by the role table where it stands.
     tid = bytes.fromhex(v["tournament_id"])
     prev, tstates, tstate = ZERO32, [], None
@@ -1482,8 +1484,8 @@ def check_vectors(path):
             fail(where, "refused: %s" % x)
         tstates.append(tstate.copy() if tstate is not None else None)
     kinds = sorted({ev["kind_index"] for ev in v["tournament_events"]})
-    if kinds != list(range(44, 53)):
-        fail("tournament events", "kinds %s, not 44 to 52" % kinds)
+    if kinds != sorted(TOURNAMENT_KINDS):
+        fail("tournament events", "kinds %s, not 44 to 52 and 55" % kinds)
     for rc in v["tournament_role_cases"]:
         where = "tournament role case kind %d by %s after seq %d" % (
             rc["kind_index"], rc["signer"], rc["after_seq"])

@@ -9,13 +9,12 @@
 //! rename), so a refused fact leaves nothing behind.
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use kifu_ledger::{
-    archive, AbsenceReason, BoardResult, Body, Checkpoint, Hash, Keypair, PairingSystem,
-    Participant, Record, Role, SanctionKind, TournamentGenesis,
+    AbsenceReason, BoardResult, Body, Checkpoint, Hash, Keypair, PairingSystem, Participant,
+    Record, Role, SanctionKind, TournamentGenesis,
 };
 use kifu_standings::{aga, h9, standings, Criterion, Standings, Value};
 use kifu_tournament::{opengotha, Chain};
@@ -111,8 +110,12 @@ pub struct NewSettings {
     /// MMS points for an absent round (default 0.5).
     #[arg(long)]
     pub absent_mms: Option<String>,
-    /// Keep half points of byes and absences (default: their sum is rounded down).
+    /// Round the sum of bye and absence points down to a whole point
+    /// (default true, as OpenGotha; `--round-down=false` keeps half points).
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub round_down: Option<bool>,
+    /// The former spelling of `--round-down=false`.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true", hide = true, conflicts_with = "round_down")]
     pub no_round_down: Option<bool>,
     /// Count opponents' unplayed rounds as ½ in SOS.
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
@@ -129,10 +132,10 @@ pub struct NewSettings {
     /// Default komi (default 7.5).
     #[arg(long)]
     pub komi: Option<String>,
-    /// EGF class A, B or C (default A).
+    /// EGF class A, B, C (or X, not classified); default: from the time control.
     #[arg(long)]
     pub egf_class: Option<String>,
-    /// EGF adjusted time in minutes (default 75).
+    /// EGF adjusted time in minutes; default: from the time control.
     #[arg(long)]
     pub adjusted_time: Option<u32>,
     /// Handicap reduction for the EGD file (`HA[hN]`, default 0).
@@ -161,6 +164,9 @@ pub struct NewArgs {
     /// The settings.
     #[command(flatten)]
     pub settings: NewSettings,
+    /// Print the new tournament as JSON (`id`, `short_name`, `name`, `rounds`, `file`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// The tournament and the key that signs.
@@ -191,8 +197,8 @@ pub struct RegisterArgs {
     /// Rank (`2d`, `5k`).
     #[arg(long)]
     pub rank: String,
-    /// Rating.
-    #[arg(long, default_value_t = 0)]
+    /// Rating (EGD GoR or AGA rating; may be negative: `--rating -240`).
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub rating: i32,
     /// Two-letter country code.
     #[arg(long, default_value = "")]
@@ -207,7 +213,7 @@ pub struct RegisterArgs {
     #[arg(long, default_value = "")]
     pub aga_id: String,
     /// Correction to the starting McMahon score.
-    #[arg(long, default_value_t = 0, allow_hyphen_values = true)]
+    #[arg(long, default_value_t = 0, allow_negative_numbers = true)]
     pub smms_correction: i32,
     /// The player's public key, if the player signs games.
     #[arg(long)]
@@ -241,7 +247,13 @@ pub struct PairArgs {
     /// The game chain, once it exists (id or prefix in the store).
     #[arg(long)]
     pub game: Option<String>,
-    /// A whole round: lines `board white black [handicap]`, `#` comments.
+    /// The colours were not noted: --white and --black (or a file's two
+    /// players) name the two players in no particular colour (`?` in the
+    /// EGD `.h9`).
+    #[arg(long)]
+    pub colours_unknown: bool,
+    /// A whole round: lines `board white black [handicap] [?]` (`?`: colours
+    /// not noted), `#` comments.
     #[arg(long, conflicts_with_all = ["board", "white", "black", "game"])]
     pub file: Option<PathBuf>,
 }
@@ -289,7 +301,7 @@ pub struct ResultArgs {
     /// Board.
     #[arg(long)]
     pub board: u32,
-    /// W+, B+, jigo, both-lose, both-win or unknown.
+    /// W+ (or white), B+ (or black), jigo (or draw), both-lose, both-win or unknown.
     #[arg(long)]
     pub result: String,
     /// Decided by default (forfeit), not over the board.
@@ -397,6 +409,12 @@ pub struct TExportArgs {
     /// In the `.h9`, write games decided by default as `0=` (left out of rating).
     #[arg(long)]
     pub drop_by_default: bool,
+    /// In the `.h9`, this EGF class instead of the tournament's.
+    #[arg(long)]
+    pub egf_class: Option<String>,
+    /// In the `.h9`, this adjusted time (minutes) instead of the tournament's.
+    #[arg(long)]
+    pub adjusted_time: Option<u32>,
     /// Write to this file instead of standard output.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -413,6 +431,9 @@ pub struct ImportArgs {
     /// The director's name.
     #[arg(long, default_value = "Tournament director")]
     pub director: String,
+    /// Print the new tournament as JSON (as `kifu tournament new --json`).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs a `kifu tournament` subcommand.
@@ -469,36 +490,34 @@ pub fn run(data: &Path, cmd: TournamentCommand) -> CmdResult {
 }
 
 // ---- storage ------------------------------------------------------------
+//
+// Where the chain files live and how one is found is `kifu_store::tournaments`
+// (the server finds them the same way); here they are verified and projected.
 
-fn dir(data: &Path) -> PathBuf {
-    data.join("tournaments")
-}
+use kifu_store::tournaments;
 
 fn file_of(data: &Path, id: &Hash) -> PathBuf {
-    dir(data).join(format!("{}.kifu", hex::encode(id)))
+    tournaments::file_of(data, id)
+}
+
+/// Verifies and projects the records of a chain file.
+fn open_chain(path: &Path, records: Vec<Record>) -> Result<Chain, Failure> {
+    Chain::open(records).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
 }
 
 /// Reads and verifies a tournament chain file.
 fn read_chain(path: &Path) -> Result<Chain, Failure> {
-    let bytes =
-        std::fs::read(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
-    let records = archive::read(&bytes)?;
-    Chain::open(records).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
+    let records =
+        tournaments::read(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    open_chain(path, records)
 }
 
 /// Every tournament chain of the data directory that verifies (none when
 /// the directory has no `tournaments/`); a file that does not verify is
 /// named on standard error and left out.
 pub(crate) fn all_chains(data: &Path) -> Vec<Chain> {
-    let Ok(entries) = std::fs::read_dir(dir(data)) else {
-        return Vec::new();
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().map(|x| x == "kifu").unwrap_or(false))
-        .collect();
-    paths.sort();
-    paths
+    tournaments::files(data)
+        .unwrap_or_default()
         .iter()
         .filter_map(|p| match read_chain(p) {
             Ok(c) => Some(c),
@@ -510,84 +529,28 @@ pub(crate) fn all_chains(data: &Path) -> Vec<Chain> {
         .collect()
 }
 
-/// Finds a tournament by id prefix or short name.
-/// The tournament chain files in `data`, in name order.
-pub(crate) fn chain_files(data: &Path) -> Result<Vec<PathBuf>, Failure> {
-    let d = dir(data);
-    let entries = std::fs::read_dir(&d).map_err(|_| {
-        Failure::new(format!(
-            "no tournaments in {} (create one with `kifu tournament new`)",
-            d.display()
-        ))
-    })?;
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().map(|x| x == "kifu").unwrap_or(false))
-        .collect();
-    paths.sort();
-    Ok(paths)
+/// Finds a tournament by id prefix or short name, and verifies it.
+fn find(data: &Path, spec: &str) -> Result<(PathBuf, Chain), Failure> {
+    let (path, records) = tournaments::find(data, spec).map_err(|e| Failure::new(e.to_string()))?;
+    let chain = open_chain(&path, records)?;
+    Ok((path, chain))
 }
 
-fn find(data: &Path, spec: &str) -> Result<(PathBuf, Chain), Failure> {
-    let paths = chain_files(data)?;
-    let want = spec.trim().to_ascii_lowercase();
-    let by_id: Vec<&PathBuf> = paths
-        .iter()
-        .filter(|p| {
-            !want.is_empty()
-                && p.file_stem()
-                    .map(|s| s.to_string_lossy().starts_with(&want))
-                    .unwrap_or(false)
-        })
-        .collect();
-    if by_id.len() == 1 {
-        let chain = read_chain(by_id[0])?;
-        return Ok((by_id[0].clone(), chain));
-    }
-    // By short name: a file that does not read as a chain cannot be the
-    // one named, and does not keep the others from being found.
-    let mut named = Vec::new();
-    let mut unreadable = Vec::new();
-    for p in &paths {
-        let Ok(chain) = read_chain(p) else {
-            unreadable.push(p);
-            continue;
-        };
-        if chain.projection.genesis.short_name == spec {
-            named.push((p.clone(), chain));
-        }
-    }
-    match (named.len(), by_id.len()) {
-        (1, _) => Ok(named.remove(0)),
-        (0, 0) if !unreadable.is_empty() => Err(Failure::new(format!(
-            "no tournament '{spec}' among those that verify ({} that do not: `kifu tournament verify ID` says why)",
-            unreadable.len()
+/// Refuses a short name another tournament of `data` already has.
+fn short_name_free(data: &Path, name: &str) -> CmdResult {
+    match tournaments::short_name_taken(data, name) {
+        Some(p) => Err(Failure::new(format!(
+            "the short name '{name}' is already the tournament {}'s; choose another with --short-name; nothing written",
+            p.file_stem().unwrap_or_default().to_string_lossy()
         ))),
-        (0, 0) => Err(Failure::new(format!("no tournament '{spec}'"))),
-        _ => Err(Failure::new(format!(
-            "'{spec}' names more than one tournament; give more of the id"
-        ))),
+        None => Ok(()),
     }
 }
 
 /// Replaces the chain file with the chain's records, durably.
 fn save(path: &Path, chain: &Chain) -> Result<(), Failure> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    let tmp = path.with_extension("kifu.tmp");
-    {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&archive::write(&chain.records))?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)?;
-    if let Some(parent) = path.parent() {
-        if let Ok(d) = std::fs::File::open(parent) {
-            let _ = d.sync_all();
-        }
-    }
-    Ok(())
+    tournaments::write(path, &chain.records)
+        .map_err(|e| Failure::new(format!("{}: {e}", path.display())))
 }
 
 /// Checks and signs `bodies` in order; writes them all or nothing.
@@ -705,6 +668,24 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
         officials.push(participant(Role::Committee, &c)?);
     }
     let game = parse_game_kind(&pick!(game).unwrap_or("go".into()))?;
+    let time_control = parse_time(&pick!(time).unwrap_or("canadian:60m+15/5m".into()))?;
+    // The EGF class and adjusted time come from the time control
+    // (`kifu_tournament::egf`); a flag overrides either. Without a time
+    // control that gives them, they stay unknown (empty class, 0 minutes)
+    // and the `.h9` export refuses to guess them.
+    let egf = kifu_tournament::egf::timing(&time_control).ok();
+    let egf_class = pick!(egf_class)
+        .map(|c| c.trim().to_ascii_uppercase())
+        .or_else(|| egf.as_ref().map(|t| t.class.to_string()))
+        .unwrap_or_default();
+    let adjusted_time_minutes = pick!(adjusted_time)
+        .or_else(|| egf.as_ref().map(|t| t.adjusted_minutes))
+        .unwrap_or(0);
+    if !egf_class.is_empty() && !["A", "B", "C", "D", "X"].contains(&egf_class.as_str()) {
+        return Err(Failure::new(format!(
+            "EGF class '{egf_class}' is not A, B, C, D or X"
+        )));
+    }
     let g = TournamentGenesis {
         name,
         short_name,
@@ -714,7 +695,7 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
         finish: pick!(finish).unwrap_or_default(),
         game,
         ruleset: pick!(ruleset).unwrap_or_else(|| game.default_ruleset().into()),
-        time_control: parse_time(&pick!(time).unwrap_or("canadian:60m+15/5m".into()))?,
+        time_control,
         komi_half_points: parse_komi(&pick!(komi).unwrap_or("7.5".into()))?,
         system,
         rounds,
@@ -724,11 +705,15 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
         mms2_bye: points_to_halves(&pick!(bye_mms).unwrap_or("1".into()), "bye MMS")?,
         nbw2_absent: points_to_halves(&pick!(absent_nbw).unwrap_or("0".into()), "absent NBW")?,
         mms2_absent: points_to_halves(&pick!(absent_mms).unwrap_or("0.5".into()), "absent MMS")?,
-        round_down_bye_absent: !pick!(no_round_down).unwrap_or(false),
+        round_down_bye_absent: match (pick!(round_down), pick!(no_round_down)) {
+            (Some(r), _) => r,
+            (None, Some(no)) => !no,
+            (None, None) => true,
+        },
         unplayed_as_half: pick!(unplayed_as_half).unwrap_or(false),
         criteria: criteria.iter().map(|c| c.name().to_string()).collect(),
-        egf_class: pick!(egf_class).unwrap_or("A".into()),
-        adjusted_time_minutes: pick!(adjusted_time).unwrap_or(75),
+        egf_class,
+        adjusted_time_minutes,
         handicap_reduction: pick!(handicap_reduction).unwrap_or(0),
         officials,
     };
@@ -739,23 +724,65 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
 fn new(data: &Path, a: NewArgs) -> CmdResult {
     let key = read_private(&a.key)?;
     let genesis = genesis_from(&a, &key)?;
+    short_name_free(data, &genesis.short_name)?;
     let chain = Chain::create(&key, now_ms(), genesis).map_err(|e| Failure::new(e.to_string()))?;
-    save(&file_of(data, &chain.id()), &chain)?;
-    say!("{}", hex::encode(chain.id()));
+    let path = file_of(data, &chain.id());
+    save(&path, &chain)?;
+    created(&chain, &path, a.json, &a.key)
+}
+
+/// What `new` and `import-opengotha` print: the short name, the id and the
+/// next step, or the same as JSON.
+fn created(chain: &Chain, path: &Path, json: bool, key: &Path) -> CmdResult {
+    let g = &chain.projection.genesis;
+    let id = hex::encode(chain.id());
+    if json {
+        say!(
+            "{}",
+            json!({
+                "id": id,
+                "short_name": g.short_name,
+                "name": g.name,
+                "rounds": g.rounds,
+                "players": chain.projection.players.len(),
+                "file": path.display().to_string(),
+            })
+        );
+        return Ok(());
+    }
+    say!(
+        "tournament '{}' created: {}, {} rounds",
+        g.short_name,
+        g.name,
+        g.rounds
+    );
+    say!("id {id}");
+    say!("file {}", path.display());
+    if g.egf_class.is_empty() {
+        say!("note: its time control gives no EGF class: give --egf-class and --adjusted-time to `export --format h9`");
+    }
+    let short_name = if g.short_name.contains(char::is_whitespace) {
+        format!("'{}'", g.short_name)
+    } else {
+        g.short_name.clone()
+    };
+    if chain.projection.players.is_empty() {
+        say!(
+            "next: kifu tournament register {short_name} --key {} --id P1 --surname NAME --rank 2d",
+            key.display()
+        );
+    } else {
+        say!(
+            "next: kifu tournament standings {short_name}   (or pair the next round: kifu tournament pair {short_name} --key {} --round N --file ROUND.txt)",
+            key.display()
+        );
+    }
     Ok(())
 }
 
 fn list(data: &Path) -> CmdResult {
-    let Ok(entries) = std::fs::read_dir(dir(data)) else {
-        return Ok(());
-    };
-    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    paths.sort();
-    for p in paths
-        .iter()
-        .filter(|p| p.extension().map(|x| x == "kifu").unwrap_or(false))
-    {
-        let c = read_chain(p)?;
+    for p in tournaments::files(data).unwrap_or_default() {
+        let c = read_chain(&p)?;
         let g = &c.projection.genesis;
         say!(
             "{}  {}  {}  {} players, {} rounds",
@@ -798,15 +825,21 @@ fn pairing(
     black: &str,
     handicap: u8,
     game: Option<Hash>,
+    colours_known: bool,
 ) -> Body {
-    Body::Paired(kifu_ledger::Pairing {
+    let p = kifu_ledger::Pairing {
         round,
         board,
         white: white.to_string(),
         black: black.to_string(),
         handicap,
         game,
-    })
+    };
+    if colours_known {
+        Body::Paired(p)
+    } else {
+        Body::PairedColoursUnknown(p)
+    }
 }
 
 fn pair(data: &Path, a: PairArgs) -> CmdResult {
@@ -821,12 +854,16 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
             }
             let bad = || {
                 Failure::new(format!(
-                    "{} line {}: expected `board white black [handicap]`; nothing written",
+                    "{} line {}: expected `board white black [handicap] [?]`; nothing written",
                     file.display(),
                     n + 1
                 ))
             };
-            let f: Vec<&str> = line.split_whitespace().collect();
+            let mut f: Vec<&str> = line.split_whitespace().collect();
+            let unknown = f.last() == Some(&"?");
+            if unknown {
+                f.pop();
+            }
             if f.len() < 3 || f.len() > 4 {
                 return Err(bad());
             }
@@ -835,7 +872,8 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
                 Some(h) => h.parse().map_err(|_| bad())?,
                 None => 0,
             };
-            bodies.push(pairing(a.round, board, f[1], f[2], handicap, None));
+            let known = !(unknown || a.colours_unknown);
+            bodies.push(pairing(a.round, board, f[1], f[2], handicap, None, known));
         }
         if bodies.is_empty() {
             return Err(Failure::new(format!("{}: no pairings", file.display())));
@@ -850,7 +888,15 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
             Some(g) => Some(open_existing(data)?.resolve(g)?),
             None => None,
         };
-        bodies.push(pairing(a.round, board, white, black, a.handicap, game));
+        bodies.push(pairing(
+            a.round,
+            board,
+            white,
+            black,
+            a.handicap,
+            game,
+            !a.colours_unknown,
+        ));
     }
     write_facts(data, &a.target, bodies)
 }
@@ -865,7 +911,7 @@ fn parse_result(s: &str) -> Result<BoardResult, Failure> {
         "unknown" | "?" => BoardResult::Unknown,
         _ => {
             return Err(Failure::new(format!(
-                "unknown result '{s}' (W+, B+, jigo, both-lose, both-win, unknown)"
+                "unknown result '{s}' (W+ or white, B+ or black, jigo or draw, both-lose, both-win, unknown)"
             )))
         }
     })
@@ -1226,7 +1272,13 @@ fn export(data: &Path, a: TExportArgs) -> CmdResult {
     let p = &chain.projection;
     let round = a.after_round.unwrap_or_else(|| p.last_round().max(1));
     let t = p.tournament().map_err(|e| Failure::new(e.to_string()))?;
-    let info = p.event_info();
+    let mut info = p.event_info();
+    if let Some(c) = &a.egf_class {
+        info.class = c.clone();
+    }
+    if let Some(m) = a.adjusted_time {
+        info.adjusted_time_minutes = m;
+    }
     let text = match a.format.as_str() {
         "h9" => h9::write(&t, &info, round, !a.drop_by_default)
             .map_err(|e| Failure::new(e.to_string()))?,
@@ -1305,6 +1357,7 @@ fn import_opengotha(data: &Path, a: ImportArgs) -> CmdResult {
     }];
     let imported = opengotha::import(&xml, officials)
         .map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
+    short_name_free(data, &imported.genesis.short_name)?;
     let mut chain =
         Chain::create(&key, now_ms(), imported.genesis).map_err(|e| Failure::new(e.to_string()))?;
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
@@ -1312,11 +1365,11 @@ fn import_opengotha(data: &Path, a: ImportArgs) -> CmdResult {
         *counts.entry(f.kind_name()).or_default() += 1;
     }
     append_all(&mut chain, &key, imported.facts)?;
-    save(&file_of(data, &chain.id()), &chain)?;
+    let path = file_of(data, &chain.id());
+    save(&path, &chain)?;
     let summary: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
     eprintln!("imported {}", summary.join(", "));
-    say!("{}", hex::encode(chain.id()));
-    Ok(())
+    created(&chain, &path, a.json, &a.key)
 }
 
 // ---- the demonstration --------------------------------------------------
@@ -1392,8 +1445,8 @@ pub fn demo_tournament(
         reason: reason.into(),
     };
     facts.extend([
-        (false, pairing(1, 1, "W", "B", 0, Some(game))),
-        (false, pairing(1, 2, "C", "D", 0, None)),
+        (false, pairing(1, 1, "W", "B", 0, Some(game), true)),
+        (false, pairing(1, 2, "C", "D", 0, None, true)),
         (
             false,
             result(1, 2, BoardResult::WhiteWins, false, "result sheet"),
@@ -1418,12 +1471,12 @@ pub fn demo_tournament(
         .append(director, t, Body::GameCheckpointed(c))
         .map_err(fail)?;
     facts.extend([
-        (false, pairing(2, 1, "E", "W", 0, None)),
+        (false, pairing(2, 1, "E", "W", 0, None, true)),
         (
             false,
             result(2, 1, BoardResult::BlackWins, false, "result sheet"),
         ),
-        (false, pairing(2, 2, "B", "C", 0, None)),
+        (false, pairing(2, 2, "B", "C", 0, None, true)),
         // LGC 2023, "Start": late by 30 minutes or more forfeits; the
         // referee declares it ("Game forfeit").
         (
@@ -1451,12 +1504,12 @@ pub fn demo_tournament(
                 reason: AbsenceReason::RoundSkipped,
             },
         ),
-        (false, pairing(3, 1, "W", "D", 0, None)),
+        (false, pairing(3, 1, "W", "D", 0, None, true)),
         (
             false,
             result(3, 1, BoardResult::WhiteWins, false, "result sheet"),
         ),
-        (false, pairing(3, 2, "C", "E", 0, None)),
+        (false, pairing(3, 2, "C", "E", 0, None, true)),
         (
             false,
             result(3, 2, BoardResult::BlackWins, false, "result sheet"),

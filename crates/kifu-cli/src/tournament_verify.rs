@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kifu_ledger::{archive, BoardResult, Body, Hash, Record, ZERO_HASH};
+use kifu_ledger::{archive, BoardResult, Hash, Record, ZERO_HASH};
 use kifu_tournament::{verify_tournament_records, Chain, TournamentReport};
 use serde_json::{json, Value};
 
@@ -172,48 +172,17 @@ pub fn verify(
 }
 
 /// The tournament chain file `spec` names in `data` (an id prefix, else a
-/// short name), with its records, whether or not they verify: a file is
-/// found by its name or by the `tournament_created` records it holds.
+/// short name), with its records, whether or not they verify
+/// (`kifu_store::tournaments::find`).
 fn locate(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), Failure> {
-    let paths = crate::tournament_cmd::chain_files(data)?;
-    let read = |p: &Path| -> Result<Vec<Record>, Failure> {
-        let bytes = std::fs::read(p).map_err(|e| Failure::new(format!("{}: {e}", p.display())))?;
-        archive::read(&bytes).map_err(|e| Failure {
-            message: format!("{}: {e}", p.display()),
+    use kifu_store::tournaments::{find, FindError};
+    find(data, spec).map_err(|e| match e {
+        FindError::Read { .. } => Failure {
+            message: e.to_string(),
             code: EXIT_VERIFY_FAILED,
-        })
-    };
-    let want = spec.trim().to_ascii_lowercase();
-    let by_id: Vec<&PathBuf> = paths
-        .iter()
-        .filter(|p| {
-            !want.is_empty()
-                && p.file_stem()
-                    .map(|s| s.to_string_lossy().starts_with(&want))
-                    .unwrap_or(false)
-        })
-        .collect();
-    if by_id.len() == 1 {
-        return Ok((by_id[0].clone(), read(by_id[0])?));
-    }
-    let mut named = Vec::new();
-    for p in &paths {
-        // A file that cannot be read as an archive names no tournament.
-        let Ok(records) = read(p) else { continue };
-        let names = records.iter().filter_map(|r| r.decode().ok()).any(
-            |e| matches!(&e.body, Body::TournamentCreated(g) if e.seq == 0 && g.short_name == spec),
-        );
-        if names {
-            named.push((p.clone(), records));
-        }
-    }
-    match (named.len(), by_id.len()) {
-        (1, _) => Ok(named.remove(0)),
-        (0, 0) => Err(Failure::new(format!("no tournament '{spec}'"))),
-        _ => Err(Failure::new(format!(
-            "'{spec}' names more than one tournament; give more of the id"
-        ))),
-    }
+        },
+        _ => Failure::new(e.to_string()),
+    })
 }
 
 /// One paired game of the verified branch, checked against the store.

@@ -470,6 +470,7 @@ impl GameState {
             | Body::PlayerRegistered(_)
             | Body::RegistrationCorrected(_)
             | Body::Paired(_)
+            | Body::PairedColoursUnknown(_)
             | Body::ByeGiven { .. }
             | Body::PlayerAbsent { .. }
             | Body::BoardResultEntered { .. }

@@ -69,6 +69,7 @@ pub fn describe(body: &Body, notation: &Notation) -> String {
         | Body::PlayerRegistered(_)
         | Body::RegistrationCorrected(_)
         | Body::Paired(_)
+        | Body::PairedColoursUnknown(_)
         | Body::ByeGiven { .. }
         | Body::PlayerAbsent { .. }
         | Body::BoardResultEntered { .. }

@@ -882,6 +882,13 @@ pub enum Body {
         /// The log's next checkpoint key (Ed25519).
         new_key: PublicKey,
     },
+    /// Kind 55: One board of a round is paired, and the colours the two
+    ///     players had were not noted (OpenGotha's `knownColor="false"`,
+    ///     `?` in the EGD results): `white` and `black` name the two
+    ///     players in no particular colour. Otherwise as `paired` (kind 47):
+    ///     a later pairing of the same round and board, of either kind,
+    ///     replaces it. A tournament-chain kind.
+    PairedColoursUnknown(Pairing),
 }
 
 impl Body {

@@ -289,6 +289,7 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         | Body::PlayerRegistered(_)
         | Body::RegistrationCorrected(_)
         | Body::Paired(_)
+        | Body::PairedColoursUnknown(_)
         | Body::ByeGiven { .. }
         | Body::PlayerAbsent { .. }
         | Body::BoardResultEntered { .. }
@@ -386,7 +387,7 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_name_and_a_stable_index() {
-        assert_eq!(kind_names().len(), 55);
+        assert_eq!(kind_names().len(), 56);
         assert_eq!(kind_names()[26], "member_coopted");
         let declined = Body::RewindDeclined {
             player: Color::White,

@@ -200,6 +200,7 @@ pub fn is_tournament_kind(body: &Body) -> bool {
             | Body::PlayerRegistered(_)
             | Body::RegistrationCorrected(_)
             | Body::Paired(_)
+            | Body::PairedColoursUnknown(_)
             | Body::ByeGiven { .. }
             | Body::PlayerAbsent { .. }
             | Body::BoardResultEntered { .. }
@@ -426,6 +427,17 @@ pub fn describe(body: &Body) -> String {
         ),
         Body::Paired(p) => format!(
             "round {} board {}: {} (White) – {} (Black), handicap {}{}",
+            p.round,
+            p.board,
+            p.white,
+            p.black,
+            p.handicap,
+            p.game
+                .map(|g| format!(", game {}", hex::encode(&g[..8])))
+                .unwrap_or_default()
+        ),
+        Body::PairedColoursUnknown(p) => format!(
+            "round {} board {}: {} – {}, colours not noted, handicap {}{}",
             p.round,
             p.board,
             p.white,

@@ -852,6 +852,17 @@ fn tournament_facts(cast: &Cast, game: &ChainBuilder) -> Vec<(&'static str, Body
                 reason: "hindrance".into(),
             },
         ),
+        (
+            "director",
+            Body::PairedColoursUnknown(Pairing {
+                round: 3,
+                board: 1,
+                white: "P1".into(),
+                black: "P2".into(),
+                handicap: 0,
+                game: None,
+            }),
+        ),
     ]
 }
 
@@ -1200,9 +1211,10 @@ fn every_kind_and_every_sub_enum_variant_has_a_vector() {
         .iter()
         .map(|(_, b)| b.kind_index())
         .collect();
-    // Kinds `tournament_created` to `tournament_sanction` belong to
-    // tournament chains (FORMAT.md section 10) and are refused in a game
-    // chain; the kinds after them are game-chain kinds again.
+    // Kinds `tournament_created` to `tournament_sanction`, and
+    // `paired_colours_unknown`, belong to tournament chains (FORMAT.md
+    // section 10) and are refused in a game chain; the other kinds after
+    // them are game-chain kinds again.
     let names = kifu_ledger::kinds::kind_names();
     let at = |name: &str| names.iter().position(|n| *n == name).map(|i| i as u32);
     let first = at("tournament_created").unwrap_or(kind_count());
@@ -1211,10 +1223,11 @@ fn every_kind_and_every_sub_enum_variant_has_a_vector() {
     // the operator's (docs/TRANSPARENCY.md section 8); its vectors are in
     // fixtures/tlog/log_keys.json.
     let operator = at("log_key_rotated").unwrap_or(kind_count());
+    let colours_unknown = at("paired_colours_unknown").unwrap_or(kind_count());
     assert_eq!(
         indices,
         (1..kind_count())
-            .filter(|i| (*i < first || *i > last) && *i != operator)
+            .filter(|i| (*i < first || *i > last) && *i != operator && *i != colours_unknown)
             .collect::<Vec<_>>(),
         "testkit::every_kind must list every game-chain kind but the genesis, in order"
     );
@@ -1367,14 +1380,15 @@ fn the_tournament_chain_has_every_tournament_kind_and_verifies_from_its_hex() {
                 .unwrap(),
         })
         .collect();
-    // Kinds 44 to 52, each at least once, in kind order (FORMAT.md section 10).
+    // Kinds 44 to 52 and 55, each at least once, in kind order (FORMAT.md
+    // section 10).
     let kinds: Vec<u64> = events
         .iter()
         .map(|e| e["kind_index"].as_u64().unwrap())
         .collect();
     let mut distinct = kinds.clone();
     distinct.dedup();
-    assert_eq!(distinct, (44..=52).collect::<Vec<_>>());
+    assert_eq!(distinct, (44..=52).chain([55]).collect::<Vec<_>>());
     assert_eq!(v["tournament_id"], hex::encode(records[0].hash()));
     // Links, hashes, signatures and roles, one record after the other.
     let events = kifu_ledger::tournament::verify_tournament(&records).expect("verifies");

@@ -31,6 +31,7 @@ pub mod page;
 pub mod preview;
 pub mod tlog_api;
 pub mod tls;
+pub mod tournament_api;
 pub mod web;
 pub mod whole;
 pub mod wire;
@@ -234,10 +235,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/livez", get(api::livez))
         .route("/metrics", get(api::metrics))
         .merge(tlog_api::routes())
+        .merge(tournament_api::routes())
         .layer(axum::middleware::from_fn_with_state(limit, timeout));
     Router::new()
         .route("/feed", get(feed::page))
         .route("/feed/stream", get(feed::stream))
+        .route("/tournaments/{t}/events", get(tournament_api::events))
         .merge(timed)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(app.limits.max_body_bytes))

@@ -197,6 +197,7 @@ const Body = variants(
     ["swap_colours", "bool"], ["handicap", option("u8")], ["komi_half_points", option("i32")], ["reason", "string"],
   )],
   ["log_key_rotated", struct(["origin", "string"], ["new_key", "key"])],
+  ["paired_colours_unknown", Pairing],
 );
 
 const Envelope = struct(

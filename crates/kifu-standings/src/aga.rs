@@ -85,7 +85,9 @@ pub fn write(t: &Tournament, info: &EventInfo, after_round: u32) -> Result<Strin
                 GameResult::BlackWins => "B",
                 _ => continue,
             };
-            if g.by_default {
+            // A game whose colours were not noted cannot be written as
+            // white-id, black-id: left out like a result by default.
+            if g.by_default || !g.colours_known {
                 continue;
             }
             let (stones, komi) = match g.handicap {

@@ -131,6 +131,48 @@ fn cuts(values: &[i64]) -> (i64, i64) {
 /// Every player's values after `after_round` (from 1) for all criteria but
 /// the group ones (DC, SDC, head-to-head).
 pub fn scores(t: &Tournament, after_round: u32) -> Result<Vec<PlayerScores>, ModelError> {
+    scores_detailed(t, after_round).map(|(s, _)| s)
+}
+
+/// What each round added to one player's values: the terms the sums of
+/// [`scores_detailed`] are made of (half points, SODOS in quarters), one
+/// entry per round from round 1.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Detail {
+    /// The round's own points in halves: the game's, or the bye's or
+    /// absence's before the rounding down.
+    pub own2: Vec<i64>,
+    /// NBW after the round (halves).
+    pub nbw2: Vec<i64>,
+    /// MMS after the round (halves).
+    pub mms2: Vec<i64>,
+    /// The SOSW term.
+    pub osw2: Vec<i64>,
+    /// The SOSM term.
+    pub osm2: Vec<i64>,
+    /// The SODOSW term (quarters).
+    pub sodosw4: Vec<i64>,
+    /// The SODOSM term (quarters).
+    pub sodosm4: Vec<i64>,
+    /// The SOSOSW term.
+    pub sososw2: Vec<i64>,
+    /// The SOSOSM term.
+    pub sososm2: Vec<i64>,
+    /// The EXT term.
+    pub ext2: Vec<i64>,
+    /// The EXR term.
+    pub exr2: Vec<i64>,
+    /// The round counts in WINS.
+    pub win: Vec<bool>,
+    /// The round counts in WON.
+    pub won: Vec<bool>,
+}
+
+/// [`scores`], with each player's [`Detail`].
+pub(crate) fn scores_detailed(
+    t: &Tournament,
+    after_round: u32,
+) -> Result<(Vec<PlayerScores>, Vec<Detail>), ModelError> {
     t.validate()?;
     if after_round == 0 || after_round > t.settings.rounds {
         return Err(ModelError::NoSuchRound {
@@ -144,6 +186,7 @@ pub fn scores(t: &Tournament, after_round: u32) -> Result<Vec<PlayerScores>, Mod
     let lay = Layout::new(t, rounds);
     let n = t.players.len();
     let smms: Vec<i64> = t.players.iter().map(|p| s.smms(p)).collect();
+    let mut detail: Vec<Detail> = vec![Detail::default(); n];
 
     // 2) NBW and MMS after each round; bye/absent points summed and rounded
     // down at each round (OpenGotha `genRoundDownNBWMMS`). 2bis) the
@@ -157,6 +200,13 @@ pub fn scores(t: &Tournament, after_round: u32) -> Result<Vec<PlayerScores>, Mod
         let (mut games2, mut played2, mut unplayed) = (0i64, 0i64, 0i64);
         let (mut ab_nbw2, mut ab_mms2) = (0i64, 0i64);
         for rr in 0..rounds {
+            let own2 = match lay.part[i][rr] {
+                Participation::Paired(g) => g.halves_for(id),
+                Participation::Bye => i64::from(s.nbw2_bye),
+                Participation::Absent => i64::from(s.nbw2_absent),
+                Participation::NotAssigned => 0,
+            };
+            detail[i].own2.push(own2);
             match lay.part[i][rr] {
                 Participation::Paired(g) => {
                     games2 += g.halves_for(id);
@@ -186,6 +236,8 @@ pub fn scores(t: &Tournament, after_round: u32) -> Result<Vec<PlayerScores>, Mod
             nbw2[i][rr] = games2 + rn;
             mms2[i][rr] = 2 * smms[i] + games2 + rm;
         }
+        detail[i].nbw2 = nbw2[i].clone();
+        detail[i].mms2 = mms2[i].clone();
         nbw_virtual2[i] = played2 + unplayed;
         mms_virtual2[i] = 2 * smms[i] + played2 + unplayed;
     }
@@ -231,6 +283,8 @@ pub fn scores(t: &Tournament, after_round: u32) -> Result<Vec<PlayerScores>, Mod
                     osm2.push(m);
                     sodosw4 += w * res2;
                     sodosm4 += m * res2;
+                    detail[i].sodosw4.push(w * res2);
+                    detail[i].sodosm4.push(m * res2);
                     // 6) EXT/EXR: game difficulty from the real handicap
                     // against the natural one (rank difference).
                     let real = if white {
@@ -247,6 +301,12 @@ pub fn scores(t: &Tournament, after_round: u32) -> Result<Vec<PlayerScores>, Mod
                         _ => 3,
                     };
                     ext2 += nbw2[o][r] * coef;
+                    detail[i].ext2.push(nbw2[o][r] * coef);
+                    detail[i]
+                        .exr2
+                        .push(if res2 == 2 { nbw2[o][r] * coef } else { 0 });
+                    detail[i].win.push(res2 == 2);
+                    detail[i].won.push(res2 == 2 && !g.by_default);
                     if res2 == 2 {
                         exr2 += nbw2[o][r] * coef;
                         wins += 1;
@@ -263,13 +323,25 @@ pub fn scores(t: &Tournament, after_round: u32) -> Result<Vec<PlayerScores>, Mod
                     if s.nbw2_bye >= 2 {
                         wins += 1;
                     }
+                    detail[i].win.push(s.nbw2_bye >= 2);
+                    detail[i].won.push(false);
                 }
                 Participation::Absent | Participation::NotAssigned => {
                     osw2.push(0);
                     osm2.push(2 * smms[i]);
+                    detail[i].win.push(false);
+                    detail[i].won.push(false);
+                }
+            }
+            if !matches!(lay.part[i][rr], Participation::Paired(_)) {
+                let d = &mut detail[i];
+                for v in [&mut d.sodosw4, &mut d.sodosm4, &mut d.ext2, &mut d.exr2] {
+                    v.push(0);
                 }
             }
         }
+        detail[i].osw2 = osw2.clone();
+        detail[i].osm2 = osm2.clone();
         sosw2[i] = osw2.iter().sum();
         sosm2[i] = osm2.iter().sum();
         let (sosw_m1, sosw_m2) = cuts(&osw2);
@@ -320,15 +392,22 @@ pub fn scores(t: &Tournament, after_round: u32) -> Result<Vec<PlayerScores>, Mod
                     let o = lay.opp(g, i);
                     ssw2 += sosw2[o];
                     ssm2 += sosm2[o];
+                    detail[i].sososw2.push(sosw2[o]);
+                    detail[i].sososm2.push(sosm2[o]);
                 }
-                _ => ssm2 += 2 * smms[i] * rounds as i64,
+                _ => {
+                    ssm2 += 2 * smms[i] * rounds as i64;
+                    detail[i].sososw2.push(0);
+                    detail[i].sososm2.push(2 * smms[i] * rounds as i64);
+                }
             }
         }
         out[i].insert(Criterion::Sososw, Value::from_halves(ssw2));
         out[i].insert(Criterion::Sososm, Value::from_halves(ssm2));
     }
 
-    Ok(t.players
+    let scores = t
+        .players
         .iter()
         .zip(out)
         .zip(smms)
@@ -337,7 +416,8 @@ pub fn scores(t: &Tournament, after_round: u32) -> Result<Vec<PlayerScores>, Mod
             smms,
             values,
         })
-        .collect())
+        .collect();
+    Ok((scores, detail))
 }
 
 /// The standings after `after_round` ordered on `criteria` (the tournament's

@@ -58,7 +58,9 @@ pub fn sdc(ids: &[&str], games: &[&Game]) -> Vec<Value> {
 
 /// DC: the members are placed by their wins against each other. Cycles of
 /// wins are merged into one node sharing its members' wins and losses
-/// against the rest; then, repeatedly, among the members who beat nobody
+/// against the rest (a player who beat one member of a cycle counts as
+/// having beaten every member, and one beaten by a member as beaten by
+/// every member); then, repeatedly, among the members who beat nobody
 /// still unplaced, those lowest on the criteria after DC (`secondary`) are
 /// placed last. The value is `max rank − rank`, so higher is better.
 ///
@@ -97,14 +99,29 @@ pub fn dc(ids: &[&str], games: &[&Game], secondary: &[Vec<Value>]) -> Vec<Value>
             }
         }
     }
-    let same_cycle = |i: usize, j: usize| i == j || (reach[i][j] && reach[j][i]);
-    // beaten[i][j]: someone in i's cycle beat j, and j is outside it.
-    let beaten: Vec<Vec<bool>> = (0..n)
+    // Each player's cycle, named by its first member (a player outside any
+    // cycle is a cycle of one).
+    let cycle: Vec<usize> = (0..n)
         .map(|i| {
             (0..n)
-                .map(|j| !same_cycle(i, j) && (0..n).any(|k| same_cycle(i, k) && beats[k][j]))
-                .collect()
+                .find(|&k| k == i || (reach[i][k] && reach[k][i]))
+                .unwrap_or(i)
         })
+        .collect();
+    // A cycle shares its members' wins and its members' losses: the cycles
+    // are the nodes of the graph (OpenGotha merges them into one player), so
+    // a player who beat one member of a cycle stands above every member.
+    let mut cycle_beats = vec![vec![false; n]; n];
+    for k in 0..n {
+        for l in 0..n {
+            if beats[k][l] && cycle[k] != cycle[l] {
+                cycle_beats[cycle[k]][cycle[l]] = true;
+            }
+        }
+    }
+    // beaten[i][j]: i's cycle beat j's cycle.
+    let beaten: Vec<Vec<bool>> = (0..n)
+        .map(|i| (0..n).map(|j| cycle_beats[cycle[i]][cycle[j]]).collect())
         .collect();
     let mut remaining: Vec<bool> = vec![true; n];
     let mut left = n;
@@ -161,4 +178,50 @@ pub fn head_to_head(ids: &[&str], games: &[&Game]) -> Vec<Value> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn win(round: u32, winner: &str, loser: &str) -> Game {
+        Game {
+            round,
+            board: 1,
+            white: winner.to_string(),
+            black: loser.to_string(),
+            handicap: 0,
+            result: GameResult::WhiteWins,
+            by_default: false,
+            colours_known: true,
+        }
+    }
+
+    /// The cycle A>B>C>A; D beat B; E beat D. B is the lowest of the cycle
+    /// on the criteria after DC, D and E lower than A and C. B is placed
+    /// last first; D beat a member of the cycle, so D stands above A and C
+    /// too and waits until the whole cycle is placed; E beat D.
+    #[test]
+    fn a_cycle_shares_its_members_losses() {
+        let ids = ["A", "B", "C", "D", "E"];
+        let games = [
+            win(1, "A", "B"),
+            win(2, "B", "C"),
+            win(3, "C", "A"),
+            win(4, "D", "B"),
+            win(5, "E", "D"),
+        ];
+        let games: Vec<&Game> = games.iter().collect();
+        let secondary: Vec<Vec<Value>> = [4, 1, 5, 2, 3]
+            .iter()
+            .map(|&v| vec![Value::from_points(v)])
+            .collect();
+        let got = dc(&ids, &games, &secondary);
+        // Ranks: E 1, D 2, C 3, A 4, B 5; value = 5 − rank.
+        let want: Vec<Value> = [1, 0, 2, 3, 4]
+            .iter()
+            .map(|&v| Value::from_points(v))
+            .collect();
+        assert_eq!(got, want);
+    }
 }

@@ -30,13 +30,19 @@ fn unblank(s: &str) -> String {
 
 /// The `.h9` text after `after_round`, ordered on the tournament's criteria.
 /// With `keep_by_default` false, games decided by default are written `0=`
-/// (left out of the rating) instead of `!` entries.
+/// (left out of the rating) instead of `!` entries. Refused
+/// ([`ModelError::NoEgfClass`]) when `info` has no class or adjusted time.
 pub fn write(
     t: &Tournament,
     info: &EventInfo,
     after_round: u32,
     keep_by_default: bool,
 ) -> Result<String, ModelError> {
+    // The class and adjusted time are never guessed (an empty class or no
+    // adjusted time is not known).
+    if info.class.trim().is_empty() || info.adjusted_time_minutes == 0 {
+        return Err(ModelError::NoEgfClass);
+    }
     let st = standings(t, after_round, &[], &[])?;
     let mut out = String::new();
     out.push_str(&format!("; CL[{}]\n", info.class));
@@ -121,7 +127,13 @@ pub fn write(
                         "0=".to_string()
                     } else {
                         let kind = if g.by_default { '!' } else { '/' };
-                        let colour = if white { 'w' } else { 'b' };
+                        // OpenGotha `generateH9File`: `?` when the
+                        // colours were not noted.
+                        let colour = match (g.colours_known, white) {
+                            (false, _) => '?',
+                            (true, true) => 'w',
+                            (true, false) => 'b',
+                        };
                         let opp = row_of(g.opponent_of(&p.id)).unwrap_or(0);
                         format!("{opp}{res}{kind}{colour}{}", g.handicap)
                     }

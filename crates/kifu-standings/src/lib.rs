@@ -20,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub mod aga;
+mod breakdown;
 mod compute;
 mod criterion;
 mod direct;
@@ -29,6 +30,7 @@ mod info;
 mod model;
 mod value;
 
+pub use breakdown::{breakdown, breakdown_all, Breakdown, Part};
 pub use compute::{scores, standings, PlayerScores, Row, Standings};
 pub use criterion::Criterion;
 pub use info::EventInfo;

@@ -53,6 +53,10 @@ pub enum ModelError {
         /// The player.
         player: String,
     },
+    /// The `.h9` header needs the EGF class and adjusted time, and the
+    /// tournament does not know them (its time control gives none).
+    #[error("the EGF class and adjusted time of the tournament are not known (its time control gives none); give them (--egf-class, --adjusted-time)")]
+    NoEgfClass,
     /// Standings asked after a round the tournament does not have.
     #[error("standings after round {round}, but the tournament has {rounds} rounds")]
     NoSuchRound {
@@ -209,6 +213,16 @@ pub struct Game {
     pub result: GameResult,
     /// The result was given "by default" (forfeit, not played over the board).
     pub by_default: bool,
+    /// The colours were noted (OpenGotha `knownColor`). When false, `white`
+    /// and `black` are the two players in no particular colour; the scores
+    /// use them as given (as OpenGotha does), the `.h9` writes `?` for the
+    /// colour and the AGA file leaves the game out.
+    #[serde(default = "yes")]
+    pub colours_known: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Game {

@@ -1,7 +1,9 @@
 //! Standings do not depend on the order in which one round's pairings and
 //! results were recorded.
 
-use kifu_standings::{standings, Criterion, Game, GameResult, Player, Rank, Settings, Tournament};
+use kifu_standings::{
+    breakdown, standings, Criterion, Game, GameResult, Player, Rank, Settings, Tournament, Value,
+};
 use proptest::prelude::*;
 
 const RESULTS: [GameResult; 6] = [
@@ -53,6 +55,7 @@ fn build(n: usize, ranks: &[i32], plans: &[RoundPlan], half: bool) -> Tournament
                     handicap,
                     result: RESULTS[res],
                     by_default,
+                    colours_known: true,
                 });
             } else {
                 let id = format!("P{}", pair[0]);
@@ -121,6 +124,37 @@ proptest! {
             let a = standings(&t, after, &criteria, &Criterion::ALL).expect("standings");
             let b = standings(&shuffled, after, &criteria, &Criterion::ALL).expect("standings");
             prop_assert_eq!(a, b);
+        }
+    }
+
+    /// Every value but the group criteria is its base, plus its
+    /// adjustment, plus the parts it counts; there is one part per round.
+    #[test]
+    fn breakdown_parts_add_up_to_every_value(
+        (n, ranks, plans, half) in tournament(),
+        round_pick in any::<prop::sample::Index>(),
+    ) {
+        let t = build(n, &ranks, &plans, half);
+        let after = round_pick.index(plans.len()) as u32 + 1;
+        let all: Vec<Criterion> = Criterion::ALL.to_vec();
+        let st = standings(&t, after, &all, &[]).expect("standings");
+        for p in &t.players {
+            let b = breakdown(&t, after, &all, &p.id).expect("breakdown");
+            prop_assert_eq!(b.len(), all.len());
+            let row = st.rows.iter().find(|r| r.player == p.id).expect("row");
+            for x in &b {
+                prop_assert_eq!(Some(x.value), row.get(x.criterion));
+                if matches!(x.criterion, Criterion::Dc | Criterion::Sdc | Criterion::HeadToHead) {
+                    continue;
+                }
+                prop_assert_eq!(x.parts.len(), after as usize);
+                let counted: Value = x.parts.iter().filter(|q| q.counted).map(|q| q.value).sum();
+                prop_assert_eq!(
+                    x.base + x.adjustment + counted,
+                    x.value,
+                    "{} of {} after round {}: {:?}", x.criterion, p.id, after, x
+                );
+            }
         }
     }
 }

@@ -44,6 +44,7 @@ impl T {
             handicap,
             result,
             by_default,
+            colours_known: true,
         });
         self
     }
@@ -395,6 +396,59 @@ fn dc_merges_a_cycle_and_places_its_beater_first() {
         // Not everybody met everybody: SDC is 0.
         assert_eq!(row(id).get(Criterion::Sdc), Some(pts(0)));
     }
+}
+
+#[test]
+fn dc_a_cycle_shares_its_members_losses() {
+    // Ordered on NBW, DC, SOSW. A>B, B>C, C>A is a cycle; D beat B, a
+    // member of the cycle; E beat D. O1 beat A and O2 beat C (round 4),
+    // O1 and O2 having won a game each before, so that SOSW puts A and C
+    // (4) above B (3), D (2) and E (1). A..E have one win each (NBW 1).
+    // OpenGotha merges the cycle into one node: D, having beaten B, beat
+    // the node, so D stands above A, B and C, and E above D. Placed from
+    // the bottom: B (the lowest of the free cycle), then A and C together
+    // (D is not free while a member of the cycle it beat remains), then
+    // D, then E. Counting only D's win over B alone would free D as soon
+    // as B is placed and put it below A and C.
+    let t = T::new(4)
+        .players(&["A", "B", "C", "D", "E", "O1", "O2", "O3", "O4"])
+        .game(1, "A", "B", WhiteWins)
+        .game(1, "E", "D", WhiteWins)
+        .game(1, "O1", "O3", WhiteWins)
+        .game(1, "O2", "O4", WhiteWins)
+        .game(2, "B", "C", WhiteWins)
+        .game(3, "C", "A", WhiteWins)
+        .game(3, "D", "B", WhiteWins)
+        .game(4, "O1", "A", WhiteWins)
+        .game(4, "O2", "C", WhiteWins);
+    let crit = [Criterion::Nbw, Criterion::Dc, Criterion::Sosw];
+    let st = standings(&t.0, 4, &crit, &[]).expect("standings");
+    let got: Vec<(&str, u32, Option<Value>, Option<Value>)> = st
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r.player.as_str(),
+                r.place,
+                r.get(Criterion::Dc),
+                r.get(Criterion::Sosw),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("O1", 1, Some(pts(0)), Some(pts(1))),
+            ("O2", 1, Some(pts(0)), Some(pts(1))),
+            ("E", 3, Some(pts(4)), Some(pts(1))),
+            ("D", 4, Some(pts(3)), Some(pts(2))),
+            ("A", 5, Some(pts(2)), Some(pts(4))),
+            ("C", 5, Some(pts(2)), Some(pts(4))),
+            ("B", 7, Some(pts(0)), Some(pts(3))),
+            ("O3", 8, Some(pts(0)), Some(pts(2))),
+            ("O4", 8, Some(pts(0)), Some(pts(2))),
+        ]
+    );
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 mod common;
 
-use kifu_standings::{scores, standings, Criterion, Value};
+use kifu_standings::{breakdown, scores, standings, Criterion, Value};
 
 /// A fixture number (0.5, 78.75, 286) as an exact value.
 fn exact(j: &serde_json::Value) -> Value {
@@ -106,4 +106,77 @@ fn points_order_of_the_worked_example_with_head_to_head() {
             assert_eq!(h2h(id), exact(&pairs[group][id]), "{group} {id}");
         }
     }
+}
+
+/// P1's SOSM and SOSW-1 after round 3, taken apart: the opponents of
+/// `tiebreak-example.json` and their scores, as a player checks them.
+#[test]
+fn the_worked_example_taken_apart() {
+    let t = common::worked_example();
+    let b = breakdown(
+        &t,
+        3,
+        &[Criterion::Sosm, Criterion::SoswM1, Criterion::Mms],
+        "P1",
+    )
+    .expect("breakdown");
+    let parts = |k: usize| -> Vec<(u32, String, String, String, Value, bool)> {
+        b[k].parts
+            .iter()
+            .map(|p| {
+                (
+                    p.round,
+                    p.opponent.clone().unwrap_or_default(),
+                    p.colour.clone().unwrap_or_default(),
+                    p.outcome.clone(),
+                    p.value,
+                    p.counted,
+                )
+            })
+            .collect()
+    };
+    let s = |x: &str| x.to_string();
+    // R1 P1 (W) beat P2, R2 P3 (W) lost to P1, R3 P1 (W) lost to P4.
+    // MMS after round 3: P2 32, P3 31, P4 32.5 (SOSM 95.5).
+    assert_eq!(
+        parts(0),
+        [
+            (
+                1,
+                s("P2"),
+                s("white"),
+                s("win"),
+                Value::from_points(32),
+                true
+            ),
+            (
+                2,
+                s("P3"),
+                s("black"),
+                s("win"),
+                Value::from_points(31),
+                true
+            ),
+            (
+                3,
+                s("P4"),
+                s("white"),
+                s("loss"),
+                Value::from_halves(65),
+                true
+            ),
+        ]
+    );
+    assert_eq!(b[0].value, Value::from_halves(191));
+    // SOSW-1: NBW 1, 1, 2.5 without the lowest (round 1's, the first of
+    // the two equal ones): 3.5.
+    let w = parts(1);
+    assert_eq!(
+        w.iter().map(|p| p.5).collect::<Vec<_>>(),
+        [false, true, true]
+    );
+    assert_eq!(b[1].value, Value::from_halves(7));
+    // MMS: SMMS 31 and two wins.
+    assert_eq!(b[2].base, Value::from_points(31));
+    assert_eq!(b[2].value, Value::from_points(33));
 }

@@ -53,6 +53,7 @@ mod readonly;
 mod staged;
 mod sync;
 pub mod tlog;
+pub mod tournaments;
 mod usage;
 
 use std::collections::HashMap;

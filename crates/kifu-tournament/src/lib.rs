@@ -22,6 +22,8 @@
 #![deny(missing_docs)]
 
 mod chain;
+pub mod egf;
+pub mod hall;
 pub mod opengotha;
 mod projection;
 mod verify;

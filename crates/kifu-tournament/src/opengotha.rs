@@ -164,7 +164,6 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
     };
     let komi: f64 = num(&g, "komi", 7.5)?;
     let basic_min: u64 = num(&g, "basicTime", 60)?;
-    let (adjusted_s, class) = egf_time_and_class(&g)?;
     let time_control = match text(&g, "complementaryTimeSystem", "CANBYOYOMI").as_str() {
         "SUDDENDEATH" => TimeControl::SuddenDeath {
             main_ms: basic_min * 60_000,
@@ -184,6 +183,12 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
             stones: num(&g, "nbMovesCanTime", 15)?,
             block_ms: num::<u64>(&g, "canByoYomiTime", 300)? * 1000,
         },
+    };
+    // OpenGotha's own class and adjusted time are the EGF's (crate::egf);
+    // every system it writes has a basic time, so one is always found.
+    let (egf_class, adjusted_time_minutes) = match crate::egf::timing(&time_control) {
+        Ok(t) => (t.class, t.adjusted_minutes),
+        Err(_) => ("X", 0),
     };
     let genesis = TournamentGenesis {
         name: text(&g, "name", "defaultname"),
@@ -208,8 +213,8 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
         round_down_bye_absent: text(&g, "genRoundDownNBWMMS", "true") == "true",
         unplayed_as_half: text(&g, "genCountNotPlayedGamesAsHalfPoint", "false") == "true",
         criteria,
-        egf_class: class.into(),
-        adjusted_time_minutes: (adjusted_s / 60) as u32,
+        egf_class: egf_class.into(),
+        adjusted_time_minutes,
         handicap_reduction: match &handicap {
             Some(h) => num(h, "hdCorrection", 1)?,
             None => 0,
@@ -264,14 +269,21 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
         .collect::<Result<_, TournamentError>>()?;
     games.sort_by_key(|(r, t, _)| (*r, *t));
     for (round, board, m) in games {
-        facts.push(Body::Paired(Pairing {
+        let pairing = Pairing {
             round,
             board,
             white: text(m, "whitePlayer", ""),
             black: text(m, "blackPlayer", ""),
             handicap: num(m, "handicap", 0)?,
             game: None,
-        }));
+        };
+        // `knownColor="false"`: the colours were not noted (the `.h9`
+        // writes `?`); OpenGotha's default is true.
+        facts.push(if text(m, "knownColor", "true") == "false" {
+            Body::PairedColoursUnknown(pairing)
+        } else {
+            Body::Paired(pairing)
+        });
         let code = text(m, "result", "RESULT_UNKNOWN");
         let by_default = code.ends_with("_BYDEF");
         let result = match code.trim_end_matches("_BYDEF") {
@@ -320,40 +332,4 @@ pub fn decode(bytes: &[u8]) -> String {
             })
             .collect(),
     }
-}
-
-/// The EGF adjusted time in seconds and the tournament class, as OpenGotha
-/// computes them for its `.h9` header (`Tournament.egfAdjustedTime`,
-/// `egfClass`; games over the board): basic time plus 45 standard byo-yomi
-/// periods, or 60 moves' worth of Canadian byo-yomi, or 120 Fischer
-/// increments.
-fn egf_time_and_class(
-    g: &BTreeMap<String, String>,
-) -> Result<(i64, &'static str), TournamentError> {
-    let bt = num::<i64>(g, "basicTime", 60)? * 60;
-    let system = text(g, "complementaryTimeSystem", "CANBYOYOMI");
-    let at = match system.as_str() {
-        "SUDDENDEATH" => bt,
-        "STDBYOYOMI" => bt + 45 * num::<i64>(g, "stdByoYomiTime", 30)?,
-        "FISCHER" => bt + 120 * num::<i64>(g, "fischerTime", 10)?,
-        _ => {
-            let stones = num::<i64>(g, "nbMovesCanTime", 15)?.max(1);
-            bt + 60 * num::<i64>(g, "canByoYomiTime", 300)? / stones
-        }
-    };
-    let (c, b, a) = if system == "FISCHER" {
-        ((1200, 1800), (1800, 3000), (2700, 4500))
-    } else {
-        ((1500, 1800), (2400, 3000), (3600, 4500))
-    };
-    let class = if bt >= a.0 && at >= a.1 {
-        "A"
-    } else if bt >= b.0 && at >= b.1 {
-        "B"
-    } else if bt >= c.0 && at >= c.1 {
-        "C"
-    } else {
-        "X"
-    };
-    Ok((at, class))
 }

@@ -94,6 +94,10 @@ pub enum TournamentError {
 pub struct Board {
     /// The pairing.
     pub pairing: Pairing,
+    /// The colours were noted (false after a `paired_colours_unknown`:
+    /// `pairing.white` and `pairing.black` are then the two players in no
+    /// particular colour).
+    pub colours_known: bool,
     /// The result as the tournament scores it.
     pub result: BoardResult,
     /// The result was decided by default.
@@ -285,18 +289,21 @@ impl Projection {
                     *p = r.clone();
                 }
             }
-            Body::Paired(p) => {
+            Body::Paired(p) | Body::PairedColoursUnknown(p) => {
+                let colours_known = matches!(body, Body::Paired(_));
                 let old = self.boards.remove(&(p.round, p.board));
                 // Re-pairing the same players keeps what is known of the game.
                 let keep = old.filter(|o| o.pairing.white == p.white && o.pairing.black == p.black);
                 let mut board = keep.unwrap_or(Board {
                     pairing: p.clone(),
+                    colours_known,
                     result: BoardResult::Unknown,
                     by_default: false,
                     checkpoint: None,
                     result_seq: None,
                 });
                 board.pairing = p.clone();
+                board.colours_known = colours_known;
                 self.boards.insert((p.round, p.board), board);
             }
             Body::ByeGiven { round, player } => {
@@ -381,7 +388,7 @@ impl Projection {
                 Self::check_registration(r)?;
                 self.registered(&r.id)?;
             }
-            Body::Paired(p) => {
+            Body::Paired(p) | Body::PairedColoursUnknown(p) => {
                 self.round_ok(p.round)?;
                 if p.board == 0 {
                     return Err(TournamentError::NoSuchBoard {
@@ -508,6 +515,7 @@ impl Projection {
                     BoardResult::BothWin => Scored::BothWin,
                 },
                 by_default: b.by_default,
+                colours_known: b.colours_known,
             });
         }
         t.byes = self.byes.clone();

@@ -98,3 +98,67 @@ fn an_iso_8859_15_file_is_read() {
     assert_eq!(decode("Nemo André".as_bytes()), "Nemo André");
     assert_eq!(decode(b"Nemo Andr\xe9 \xbd"), "Nemo André œ");
 }
+
+/// Imports `xml` and reads the chain back.
+fn imported_chain(xml: &str) -> Chain {
+    let director = Keypair::from_seed([0x41; 32]);
+    let officials = vec![Participant {
+        role: Role::Director,
+        name: "D".into(),
+        key: director.public(),
+    }];
+    let imported = import(xml, officials).expect("imports");
+    let mut chain = Chain::create(&director, 1, imported.genesis).expect("genesis");
+    for f in imported.facts {
+        chain.append(&director, 2, f).expect("fact");
+    }
+    Chain::open(chain.records).expect("verifies")
+}
+
+#[test]
+fn a_game_whose_colours_were_not_noted_keeps_them_unknown_to_the_h9() {
+    // Round 3 board 1 (Alpha – Delta, Black won) with knownColor="false".
+    let xml = WORKED_EXAMPLE.replace(
+        r#"<Game blackPlayer="DELTADAN" handicap="0" knownColor="true" result="RESULT_BLACKWINS" roundNumber="3""#,
+        r#"<Game blackPlayer="DELTADAN" handicap="0" knownColor="false" result="RESULT_BLACKWINS" roundNumber="3""#,
+    );
+    assert_ne!(xml, WORKED_EXAMPLE);
+    let chain = imported_chain(&xml);
+    let p = &chain.projection;
+    let unknown: Vec<(u32, u32)> = p
+        .boards
+        .iter()
+        .filter(|(_, b)| !b.colours_known)
+        .map(|(k, _)| *k)
+        .collect();
+    assert_eq!(unknown, [(3, 1)]);
+    let records = chain.events().expect("events");
+    assert!(records
+        .iter()
+        .any(|e| matches!(&e.body, kifu_ledger::Body::PairedColoursUnknown(q) if q.round == 3)));
+    // The standings are OpenGotha's (the scores do not depend on colours
+    // in an even game), and the `.h9` writes `?` for both players' colour
+    // in that round only.
+    let t = p.tournament().expect("model");
+    let mut info = p.event_info();
+    info.class = "A".into();
+    info.adjusted_time_minutes = 80;
+    let text = kifu_standings::h9::write(&t, &info, 3, true).expect("h9");
+    let line = |name: &str| {
+        text.lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let alpha = line("Alpha Ana");
+    let delta = line("Delta Dan");
+    assert!(alpha.ends_with("-/?0"), "{alpha}");
+    assert!(delta.ends_with("+/?0"), "{delta}");
+    // Rounds 1 and 2 keep their colours.
+    assert!(alpha.contains("+/w0") && alpha.contains("+/b0"), "{alpha}");
+    let st = standings(&t, 3, &[], &[]).expect("standings");
+    assert_eq!(st.rows[0].player, key_string("Alpha", "Ana"));
+    // A file with every colour known has none unknown.
+    let known = imported_chain(WORKED_EXAMPLE);
+    assert!(known.projection.boards.values().all(|b| b.colours_known));
+}

@@ -316,7 +316,10 @@ fn the_format_vectors_tournament_chain_is_a_tournament() {
     let p = &chain.projection;
     assert_eq!(p.players.len(), 3);
     assert_eq!(p.player("P3").map(|r| r.rank.as_str()), Some("2k"));
-    assert_eq!(p.boards.len(), 1);
+    // Round 1 board 1, and round 3 board 1 whose colours were not noted.
+    assert_eq!(p.boards.len(), 2);
+    assert!(p.boards[&(1, 1)].colours_known);
+    assert!(!p.boards[&(3, 1)].colours_known);
     assert_eq!(p.byes.len(), 1);
     assert_eq!(p.sanctions.len(), 1);
     let board = &p.boards[&(1, 1)];

@@ -47,6 +47,7 @@ pub fn worked_example() -> Tournament {
                 other => panic!("unexpected result {other}"),
             },
             by_default: g["forfeit"].as_bool().expect("forfeit"),
+            colours_known: true,
         });
     }
     for (round, p) in f["byes"].as_object().expect("byes") {
