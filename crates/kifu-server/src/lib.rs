@@ -17,6 +17,7 @@
 pub mod api;
 pub mod bundle_api;
 pub mod conn;
+pub mod console;
 pub mod creation;
 pub mod device;
 pub mod error;
@@ -209,6 +210,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/devices/{id}", get(device::one))
         .route("/play", get(page::board))
         .route("/play/{id}", get(page::board))
+        .route("/referee", get(console::page))
+        .route("/referee/games", get(console::games))
+        .route("/games/{id}/powers", get(console::powers))
         .route("/archive", get(api::store_archive))
         .route("/verify", get(api::store_verify))
         .route("/healthz", get(api::healthz))

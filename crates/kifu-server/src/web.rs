@@ -44,6 +44,9 @@ web_files![
     "board.css",
     "board.js",
     "board-clock.js",
+    "referee.html",
+    "referee.css",
+    "referee.js",
 ];
 
 /// The embedded file named `name`, if there is one.
