@@ -19,7 +19,7 @@ use crate::cite::{cited_by_name, Cited};
 pub struct Power {
     /// The action, as a console names its form (`pause`, `judgement`, ...).
     pub action: &'static str,
-    /// The record kind the action signs.
+    /// The record kind the action signs, in words (`clock paused`).
     pub kind: &'static str,
     /// Whether the key may sign it now.
     pub allowed: bool,
@@ -36,7 +36,9 @@ pub struct Power {
 /// RIF rules give the referee the same powers). `None` for a kind no
 /// official's power concerns.
 pub fn clause_for_kind(kind: &str) -> Option<Cited> {
-    let section = match kind {
+    // The snake_case name of the format, or the same with spaces.
+    let kind = kind.replace(' ', "_");
+    let section = match kind.as_str() {
         "clock_paused" | "clock_resumed" => "Referee responsibilities",
         "referee_ruling" | "status_agreed" | "result_declared" => "Referees",
         "clock_adjusted" => "Other sanctions",
@@ -138,11 +140,16 @@ fn drafts(standing: &Standing, key: &PublicKey) -> Vec<(&'static str, Body)> {
         ),
     ];
     if let Some(other) = other {
+        // A key no participant holds, standing for the new device's.
+        let fresh = (0u8..=255)
+            .map(|b| kifu_ledger::Keypair::from_seed([b; 32]).public())
+            .find(|k| !standing.roster().iter().any(|p| p.key == *k) && k != key)
+            .unwrap_or(*key);
         out.push((
             "key_replaced",
             Body::KeyReplaced {
                 participant: other,
-                new_key: *key,
+                new_key: fresh,
                 reason: String::new(),
             },
         ));

@@ -312,7 +312,7 @@ function drawGame() {
         G.roles.length ? $("p", { class: "muted" }, "Your roles in this game: " + G.roles.join(", ")) : $("p", { class: "bad" }, "This console's key holds no role in this game."),
         ...held.map(powerForm).filter(Boolean),
         notHeld.length ? $("details", { id: "not-yours" }, $("summary", {}, `Not yours to sign here (${notHeld.length})`),
-          $("ul", {}, ...notHeld.map((p) => $("li", { "data-action": p.action }, `${p.action.replace(/_/g, " ")}: ${p.refused}`, p.rule ? $("span", { class: "clause" }, ` [${p.rule}]`, p.quote ? $("q", {}, p.quote) : ""))))) : "")));
+          $("ul", {}, ...notHeld.map((p) => $("li", { "data-action": p.action }, `${p.action.replace(/_/g, " ")}: ${p.refused}`, p.rule ? $("span", { class: "clause" }, ` [${p.rule}]`, p.quote ? $("q", {}, p.quote) : "") : "")))) : "")));
   section.hidden = false;
   tickGame();
 }
