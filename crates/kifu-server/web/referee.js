@@ -151,7 +151,7 @@ function attention(g) {
   for (const f of g.flags || []) out.push(`flag fallen: ${colourWord(f.player || f.color || f.colour || "")}`);
   if (g.called) out.push("referee called");
   for (const d of g.disputes || []) out.push(`dispute (${colourWord(d.raised_by)}): ${d.matter}`);
-  if (g.clock && g.clock.paused) out.push(`clocks stopped: ${g.clock.paused}`);
+  if (g.clock && g.clock.paused) out.push(`clocks stopped (${String(g.clock.paused).toLowerCase().replace(/_/g, " ")})`);
   return out;
 }
 function beep() {
@@ -171,6 +171,9 @@ async function poll() {
     const v = await api(`/referee/games?key=${myKey}`);
     setOnline(true);
     O.games = v.games;
+    // Enrolled since the request was made: said once.
+    const en = document.getElementById("enrol");
+    if (O.games.length && en.dataset.request && !en.dataset.enrolled) { en.dataset.enrolled = "1"; enrolment(); }
     let fresh = false;
     for (const g of O.games) {
       for (const d of g.disputes || []) {
