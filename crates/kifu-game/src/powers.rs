@@ -215,3 +215,58 @@ pub fn powers(events: &[Event], key: &PublicKey) -> Vec<Power> {
 fn content_only(kind: &str, rule: &str) -> bool {
     kind == "committee_decision" && rule.contains("is not an appeal lodged")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_ledger::testkit::{moves_game, Cast};
+
+    fn events(cast: &Cast) -> Vec<Event> {
+        moves_game(cast, "powers", 4)
+            .records
+            .iter()
+            .map(|r| r.decode().unwrap())
+            .collect()
+    }
+
+    fn power<'a>(ps: &'a [Power], action: &str) -> &'a Power {
+        ps.iter().find(|p| p.action == action).unwrap()
+    }
+
+    #[test]
+    fn a_referee_holds_the_referee_s_powers_with_their_clauses() {
+        let cast = Cast::new();
+        let ps = powers(&events(&cast), &cast.referee.public());
+        for a in [
+            "pause",
+            "judgement",
+            "clock_adjusted",
+            "sanction",
+            "irregularity",
+            "key_replaced",
+            "key_revoked",
+        ] {
+            let p = power(&ps, a);
+            assert!(p.allowed, "{p:?}");
+            assert!(p.rule.starts_with("LGC 2023"), "{p:?}");
+            assert!(p.quote.is_some(), "{p:?}");
+        }
+        let c = power(&ps, "committee_decision");
+        assert!(!c.allowed);
+        assert!(c.refused.as_deref().unwrap().contains("committee"), "{c:?}");
+        assert!(c.rule.contains("Appeals committee"), "{c:?}");
+    }
+
+    #[test]
+    fn a_player_and_a_stranger_hold_none_of_them() {
+        let cast = Cast::new();
+        let ev = events(&cast);
+        let ps = powers(&ev, &cast.black.public());
+        for a in ["judgement", "clock_adjusted", "sanction", "committee_decision"] {
+            assert!(!power(&ps, a).allowed, "{a}");
+        }
+        let ps = powers(&ev, &cast.stranger.public());
+        assert!(ps.iter().all(|p| !p.allowed), "{ps:?}");
+        assert!(powers(&[], &cast.referee.public()).is_empty());
+    }
+}
