@@ -426,6 +426,45 @@ fn the_referee_console_judges_a_dispute_with_its_own_browser_key() {
     assert!(why.contains("committee"), "{why}");
     assert_eq!(get(&format!("{url}/games/{game}/head"))["seq"], 8);
 
+    // White's tablet is lost: a new one asks for the seat, and the referee
+    // binds it from the console, choosing its request by fingerprint.
+    let spare = b.new_context(1024, 768);
+    let fp_spare = ask_for_seat(&mut b, &url, "white", "Bob");
+    let spare_key = b
+        .eval(&format!("fetch('/devices').then(r => r.json()).then(v => v.requests.find(r => r.fingerprint === {fp_spare:?}).key)"))
+        .as_str()
+        .unwrap()
+        .to_string();
+    b.switch(&console);
+    b.click(&format!("#row-{game} button.open"));
+    console_at(&mut b, 8);
+    b.wait_for(
+        "the request in the key form",
+        &format!("!!document.querySelector('#form-key_replaced option[value=\"{spare_key}\"]')"),
+    );
+    field(&mut b, "key_replaced", "who", json!(rw["key"]));
+    field(&mut b, "key_replaced", "request", json!(spare_key));
+    b.click("#preview-key_replaced");
+    b.wait_for(
+        "the preview",
+        "!!document.querySelector('#consequence-key_replaced .consequence')",
+    );
+    b.click("#sign-key_replaced");
+    message(&mut b, "recorded at event 9");
+    b.switch(&spare);
+    b.wait_for(
+        "the game on the new tablet",
+        "!!document.getElementById('press')",
+    );
+    let replaced = &records(&url, &game)[9];
+    assert_eq!(kind_of(replaced), "key_replaced", "{replaced}");
+    assert_eq!(replaced["signer"], console_key);
+    assert_eq!(
+        replaced["body"]["key_replaced"]["new_key"],
+        json!(spare_key)
+    );
+    b.switch(&console);
+
     // The page ran under `default-src 'self'` and nothing was blocked.
     let blocked = b.eval("[...document.querySelectorAll('#messages p')].some(p => p.textContent.includes('security policy'))");
     assert_eq!(blocked, false);

@@ -262,7 +262,12 @@ mod tests {
         let cast = Cast::new();
         let ev = events(&cast);
         let ps = powers(&ev, &cast.black.public());
-        for a in ["judgement", "clock_adjusted", "sanction", "committee_decision"] {
+        for a in [
+            "judgement",
+            "clock_adjusted",
+            "sanction",
+            "committee_decision",
+        ] {
             assert!(!power(&ps, a).allowed, "{a}");
         }
         let ps = powers(&ev, &cast.stranger.public());

@@ -265,9 +265,11 @@ async function openGame(game) {
 async function loadGame(redraw) {
   if (!G.game) return;
   const game = G.game;
-  const [st, rs, pw] = await Promise.all([
+  const [st, rs, pw, pending] = await Promise.all([
     api(`/games/${game}/state`), api(`/games/${game}/records`), api(`/games/${game}/powers?key=${myKey}`),
+    api("/devices?pending=1").catch(() => ({ requests: [] })),
   ]);
+  G.pending = pending.requests || [];
   const changed = !G.st || G.st.last_seq !== st.last_seq || game !== (G.st && G.st.game);
   G.st = st; G.records = rs.records; G.powers = pw.powers; G.roles = pw.roles;
   G.clock = clockFrom(st);
@@ -392,8 +394,13 @@ function fields(action) {
       (f) => ({ result_declared: { outcome: f.outcome === "black" || f.outcome === "white" ? { win: f.outcome } : f.outcome, by: { other: f.how || "ruling" } } })];
     case "status": return [[$("label", {}, "Dead stones (D4 E5 …) ", $("input", { name: "dead" }))], (f) => ({ status_agreed: { dead: points(f.dead, n) } })];
     case "key_replaced": return [[$("label", {}, "Whose key ", sel("who", players.map((p) => [p.key, `${p.name} (${p.role}, ${rec.fingerprint(p.key)})`]), players[0] && players[0].key)),
-      $("label", {}, "The new device's key (hex, from its request) ", $("input", { name: "new_key", required: true, size: 66 })), $("label", {}, "Why ", $("input", { name: "reason", value: "device lost" }))],
-      (f) => ({ key_replaced: { participant: f.who, new_key: String(f.new_key || "").trim(), reason: f.reason || "" } })];
+      $("label", {}, "The new device (its request; compare the fingerprint with the one it shows) ", sel("request", [["", "—"], ...(G.pending || []).map((r) => [r.key, `request ${r.id}: ${r.name}, ${r.seat}, ${r.fingerprint}`])], "")),
+      $("label", {}, "or its key in hex ", $("input", { name: "new_key", size: 66 })), $("label", {}, "Why ", $("input", { name: "reason", value: "device lost" }))],
+      (f) => {
+        const key = String(f.new_key || "").trim() || f.request;
+        if (!key) throw new Error("choose the new device's request, or type its key");
+        return { key_replaced: { participant: f.who, new_key: key, reason: f.reason || "" } };
+      }];
     case "key_revoked": return [[$("label", {}, "Whose key ", sel("who", players.map((p) => [p.key, `${p.name} (${p.role}, ${rec.fingerprint(p.key)})`]), players[0] && players[0].key)), $("label", {}, "Why ", $("input", { name: "reason", value: "device lost" }))],
       (f) => ({ key_revoked: { key: f.who, reason: f.reason || "" } })];
     default: return null;
