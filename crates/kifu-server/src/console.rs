@@ -6,7 +6,8 @@
 //! offers the forms of the powers listed here, and previews every draft
 //! (`POST /games/{id}/preview`) before the referee signs it.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
@@ -54,29 +55,65 @@ pub async fn games(
         let mut out = Vec::new();
         for g in crate::device::games_of(&app, &key)? {
             let id = g["game"].as_str().unwrap_or_default().to_string();
-            let (game, records) = load(&app, &id)?;
-            let events = decoded(&records);
-            let state = GameState::replay(&events);
-            let open: Vec<&kifu_game::record::Dispute> = state
-                .disputes
-                .iter()
-                .filter(|d| d.status == kifu_game::record::DisputeStatus::Open)
-                .collect();
-            let mut v = summary(&app, &game)?;
+            let head = g["head"]["hash"].as_str().unwrap_or_default().to_string();
+            let mut v = match cached(&head) {
+                Some(v) => v,
+                None => {
+                    let (game, records) = load(&app, &id)?;
+                    let v = board(summary(&app, &game)?, &decoded(&records));
+                    keep(head, &v);
+                    v
+                }
+            };
             v["roles"] = g["roles"].clone();
-            v["clock"] = serde_json::to_value(&state.clock).unwrap_or(Value::Null);
-            v["time_control"] =
-                serde_json::to_value(state.genesis.as_ref().map(|g| &g.time_control))
-                    .unwrap_or(Value::Null);
-            v["flags"] = serde_json::to_value(&state.clock.flags).unwrap_or(Value::Null);
-            v["disputes"] = serde_json::to_value(&open).unwrap_or(Value::Null);
-            v["called"] = json!(open.iter().any(|d| d.referee_called));
             out.push(v);
         }
         out.sort_by_key(|v| std::cmp::Reverse(v["last_at_ms"].as_u64().unwrap_or(0)));
         Ok(Json(json!({ "key": key, "games": out })))
     })
     .await
+}
+
+/// A board as the overview shows it: the summary with the projection's
+/// clock, time control, flags, open disputes and whether the referee is
+/// called.
+fn board(mut v: Value, events: &[kifu_ledger::Event]) -> Value {
+    let state = GameState::replay(events);
+    let open: Vec<&kifu_game::record::Dispute> = state
+        .disputes
+        .iter()
+        .filter(|d| d.status == kifu_game::record::DisputeStatus::Open)
+        .collect();
+    v["clock"] = serde_json::to_value(&state.clock).unwrap_or(Value::Null);
+    v["time_control"] = serde_json::to_value(state.genesis.as_ref().map(|g| &g.time_control))
+        .unwrap_or(Value::Null);
+    v["flags"] = serde_json::to_value(&state.clock.flags).unwrap_or(Value::Null);
+    v["disputes"] = serde_json::to_value(&open).unwrap_or(Value::Null);
+    v["called"] = json!(open.iter().any(|d| d.referee_called));
+    v
+}
+
+/// Boards already projected, by the hash of their head (a head's hash
+/// names the whole chain before it, so an entry is never stale): a
+/// console polling the same boards replays only those that moved. Bounded:
+/// emptied when it reaches [`CACHED_BOARDS`].
+static BOARDS: Mutex<Option<HashMap<String, Value>>> = Mutex::new(None);
+
+/// The most boards [`BOARDS`] keeps.
+const CACHED_BOARDS: usize = 4096;
+
+fn cached(head: &str) -> Option<Value> {
+    BOARDS.lock().ok()?.as_ref()?.get(head).cloned()
+}
+
+fn keep(head: String, v: &Value) {
+    if let Ok(mut c) = BOARDS.lock() {
+        let map = c.get_or_insert_with(HashMap::new);
+        if map.len() >= CACHED_BOARDS {
+            map.clear();
+        }
+        map.insert(head, v.clone());
+    }
 }
 
 /// `GET /games/{id}/powers?key=HEX`: the key's roles in the game now and
