@@ -637,7 +637,7 @@ fn powers_say_what_each_official_may_sign_with_the_clause() {
     let referee = keygen(dir.path(), "ref");
     let black = keygen(dir.path(), "b");
     keygen(dir.path(), "w");
-    let (game, _) = game_with_moves(dir.path(), &url, 1_000_000);
+    let (game, at) = game_with_moves(dir.path(), &url, 1_000_000);
     let powers = |key: &str| get(&format!("{url}/games/{game}/powers?key={key}"));
     let allowed = |v: &Value, action: &str| {
         v["powers"]
@@ -694,5 +694,17 @@ fn powers_say_what_each_official_may_sign_with_the_clause() {
         get(&format!("{url}/referee/games?key={black}"))["games"][0]["roles"],
         json!(["black"])
     );
+    // Black's ten minutes run out: the overview shows the flag.
+    assert_eq!(g["games"][0]["flags"], json!([]));
+    let late = json!({"referee_ruling": {"kind": "clarification", "decision": "time is up", "reasons": "", "rules_cited": [], "effects": []}});
+    ok(&append(
+        &url,
+        &game,
+        &dir.path().join("ref.key"),
+        at + 11 * 60_000,
+        &late,
+    ));
+    let g = get(&format!("{url}/referee/games?key={referee}"));
+    assert_eq!(g["games"][0]["flags"][0]["player"], "black", "{g}");
     drop(server);
 }

@@ -75,7 +75,7 @@ pub async fn games(
 }
 
 /// A board as the overview shows it: the summary with the projection's
-/// clock, time control, flags, open disputes and whether the referee is
+/// clock, time control, flags fallen (`{"player", "at_ms"}`), open disputes and whether the referee is
 /// called.
 fn board(mut v: Value, events: &[kifu_ledger::Event]) -> Value {
     let state = GameState::replay(events);
@@ -87,7 +87,31 @@ fn board(mut v: Value, events: &[kifu_ledger::Event]) -> Value {
     v["clock"] = serde_json::to_value(&state.clock).unwrap_or(Value::Null);
     v["time_control"] = serde_json::to_value(state.genesis.as_ref().map(|g| &g.time_control))
         .unwrap_or(Value::Null);
-    v["flags"] = serde_json::to_value(&state.clock.flags).unwrap_or(Value::Null);
+    // The flags the clock recorded, and the running side's when the
+    // projection leaves it no time at the head.
+    let mut flags: Vec<Value> = state
+        .clock
+        .flags
+        .iter()
+        .map(|f| {
+            // The clock's letters ("B", "W"), as the other documents say them.
+            let player = match serde_json::to_value(f.player) {
+                Ok(Value::String(p)) if p == "B" => "black",
+                _ => "white",
+            };
+            json!({"player": player, "at_ms": f.at_ms})
+        })
+        .collect();
+    if let (Some(running), Some(left)) = (state.clock.running, state.clock.remaining_ms) {
+        let (i, name) = match running {
+            kifu_ledger::Color::Black => (0, "black"),
+            kifu_ledger::Color::White => (1, "white"),
+        };
+        if left[i] == 0 && !flags.iter().any(|f| f["player"] == name) {
+            flags.push(json!({"player": name, "at_ms": state.clock.flag_at_ms}));
+        }
+    }
+    v["flags"] = Value::Array(flags);
     v["disputes"] = serde_json::to_value(&open).unwrap_or(Value::Null);
     v["called"] = json!(open.iter().any(|d| d.referee_called));
     v

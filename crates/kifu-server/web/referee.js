@@ -148,7 +148,7 @@ function place(g) {
 }
 function attention(g) {
   const out = [];
-  for (const f of g.flags || []) out.push(`flag fallen: ${colourWord(f.player || f.color || f.colour || "")}`);
+  for (const f of g.flags || []) out.push(`flag fallen: ${colourWord(f.player)}`);
   if (g.called) out.push("referee called");
   for (const d of g.disputes || []) out.push(`dispute (${colourWord(d.raised_by)}): ${d.matter}`);
   if (g.clock && g.clock.paused) out.push(`clocks stopped (${String(g.clock.paused).toLowerCase().replace(/_/g, " ")})`);
