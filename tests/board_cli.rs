@@ -145,14 +145,14 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
     let stranger = keygen(dir.path(), "stranger");
     let (s, e) = post(
         &format!("{url}/devices"),
-        &seat(&stranger, "referee", "Eve", 7),
+        &seat(&stranger, "director", "Eve", 7),
     );
     assert_eq!(s, 400);
     assert!(
         e["error"]["message"]
             .as_str()
             .unwrap()
-            .contains("black, white or recorder"),
+            .contains("black, white, recorder or referee"),
         "{e}"
     );
     let (s, e) = post(&format!("{url}/devices"), &seat(&stranger, "white", " ", 7));

@@ -219,9 +219,12 @@ fn an_archive_is_complete_only_against_a_key_the_reader_trusts() {
             "to",
             "--rounds",
             "3",
+            "--json",
         ],
     ));
-    let chain = data.join("tournaments").join(format!("{}.kifu", id.trim()));
+    let id: Value = serde_json::from_str(&id).unwrap();
+    let id = id["id"].as_str().expect("the tournament's id").to_string();
+    let chain = data.join("tournaments").join(format!("{id}.kifu"));
     assert!(chain.exists(), "{}", chain.display());
     let by_chain = chain.to_str().unwrap();
     let (code, stdout, e) = verify(&data, &p("full.kifu"), &[by_chain]);

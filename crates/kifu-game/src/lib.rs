@@ -56,6 +56,7 @@ mod irregular;
 mod moves;
 mod notation;
 mod pairing;
+pub mod powers;
 pub mod preview;
 pub mod record;
 pub mod renju;

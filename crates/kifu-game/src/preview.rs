@@ -25,6 +25,9 @@ pub struct Preview {
     /// the roster, a player signing for the opponent, ...), in words; `None`
     /// when the signer may state it.
     pub refused: Option<String>,
+    /// When refused: the clause of the rule documents that gives the power
+    /// to sign this kind to someone else ([`crate::powers::clause_for_kind`]).
+    pub refused_clause: Option<crate::cite::Cited>,
     /// True when the draft is a Go move the game's ruleset calls illegal
     /// (the consequences say why, with the clause).
     pub illegal_move: bool,
@@ -50,6 +53,9 @@ pub fn preview(events: &[Event], draft: &Event) -> Preview {
         Some(standing) => standing.check(draft).err().map(|r| r.to_string()),
         None => Some("the game has no verified genesis".to_string()),
     };
+    let refused_clause = refused
+        .as_ref()
+        .and_then(|_| crate::powers::clause_for_kind(draft.body.kind_name()));
     let before = GameState::replay(events);
     let forbidden = match (&draft.body, &before.board) {
         (
@@ -82,6 +88,7 @@ pub fn preview(events: &[Event], draft: &Event) -> Preview {
         seq: draft.seq,
         kind: draft.body.kind_name(),
         refused,
+        refused_clause,
         illegal_move,
         forbidden,
         pass_stones,

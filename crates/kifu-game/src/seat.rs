@@ -43,8 +43,8 @@ pub enum SeatError {
     /// The key is not one the format accepts.
     #[error("the device's key is not an acceptable Ed25519 public key: {0}")]
     BadKey(String),
-    /// A seat other than a player's or the board's.
-    #[error("a device asks for the seat of black, white or recorder, not {0}")]
+    /// A seat other than a player's, the board's or a referee's.
+    #[error("a device asks for the seat of black, white, recorder or referee, not {0}")]
     Role(String),
     /// A name or tournament that is empty, too long or holds control characters.
     #[error("{0}")]
@@ -102,7 +102,12 @@ impl SeatRequest {
     /// The first [`SeatError`] found.
     pub fn check(&self) -> Result<(), SeatError> {
         kifu_ledger::sig::check_key(&self.key.0).map_err(|e| SeatError::BadKey(e.to_string()))?;
-        if !matches!(self.role, Role::Black | Role::White | Role::Recorder) {
+        // A referee's console asks as a board device does; it sits at every
+        // game of the tournament (or of the round, the board) it names.
+        if !matches!(
+            self.role,
+            Role::Black | Role::White | Role::Recorder | Role::Referee
+        ) {
             return Err(SeatError::Role(self.role.word().to_string()));
         }
         check_text("name", &self.name, false)?;
@@ -276,7 +281,7 @@ mod tests {
 
     #[test]
     fn bad_requests_are_refused() {
-        let mut r = request(1, Role::Referee);
+        let mut r = request(1, Role::Director);
         assert!(matches!(r.check(), Err(SeatError::Role(_))));
         r.role = Role::Black;
         r.name = " ".into();

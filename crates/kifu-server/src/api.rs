@@ -135,18 +135,18 @@ pub struct GamesQuery {
 
 /// A game's decoded events (kinds this build does not know are left out of
 /// the projection, as `kifu replay` does) and whether the chain verifies.
-fn load(app: &App, prefix: &str) -> Result<(Hash, Vec<Record>), ApiError> {
+pub(crate) fn load(app: &App, prefix: &str) -> Result<(Hash, Vec<Record>), ApiError> {
     let game = app.store.resolve(prefix)?;
     let records = app.store.read(&game, 0, None)?;
     Ok((game, records))
 }
 
-fn decoded(records: &[Record]) -> Vec<Event> {
+pub(crate) fn decoded(records: &[Record]) -> Vec<Event> {
     records.iter().filter_map(|r| r.decode().ok()).collect()
 }
 
 /// The summary of a game, cached by its head.
-fn summary(app: &App, game: &Hash) -> Result<Value, ApiError> {
+pub(crate) fn summary(app: &App, game: &Hash) -> Result<Value, ApiError> {
     let head = app
         .store
         .head(game)?

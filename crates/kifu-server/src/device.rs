@@ -224,7 +224,7 @@ fn roster_now(app: &App, game: &Hash, head_seq: u64) -> Result<Vec<Participant>,
 
 /// The games whose roster now names `key`, with its roles there (a device
 /// bound mid-game by a `key_replaced` learns its game too).
-fn games_of(app: &App, key: &PublicKey) -> Result<Vec<Value>, ApiError> {
+pub(crate) fn games_of(app: &App, key: &PublicKey) -> Result<Vec<Value>, ApiError> {
     let mut out = Vec::new();
     for g in app.store.games()? {
         let genesis = app.store.genesis(&g)?;

@@ -18,6 +18,7 @@ pub mod api;
 pub mod budget;
 pub mod bundle_api;
 pub mod conn;
+pub mod console;
 pub mod creation;
 pub mod device;
 pub mod error;
@@ -229,6 +230,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/devices/{id}", get(device::one))
         .route("/play", get(page::board))
         .route("/play/{id}", get(page::board))
+        .route("/referee", get(console::page))
+        .route("/referee/games", get(console::games))
+        .route("/games/{id}/powers", get(console::powers))
         .route("/archive", get(api::store_archive))
         .route("/verify", get(api::store_verify))
         .route("/healthz", get(api::healthz))

@@ -47,6 +47,9 @@ web_files![
     "hall.html",
     "hall.css",
     "hall.js",
+    "referee.html",
+    "referee.css",
+    "referee.js",
 ];
 
 /// The embedded file named `name`, if there is one.
