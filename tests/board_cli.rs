@@ -14,6 +14,7 @@
 
 mod common;
 use common::browser::{browser_or_skip, Browser};
+use common::devices::*;
 use common::*;
 
 use std::path::Path;
@@ -32,31 +33,6 @@ fn artifacts_dir() -> std::path::PathBuf {
     d
 }
 
-/// axe-core's script, installed by `.ci/run` with npm into the build
-/// directory (`target/npm`); `None`, said, when it is not there, unless
-/// `KIFU_REQUIRE_PEERS=1`.
-fn axe_script() -> Option<String> {
-    let target = Path::new(env!("CARGO_BIN_EXE_kifu"))
-        .parent()?
-        .parent()?
-        .to_path_buf();
-    let file = target.join("npm/node_modules/axe-core/axe.min.js");
-    match std::fs::read_to_string(&file) {
-        Ok(s) => Some(s),
-        Err(_) => {
-            assert!(
-                !peers_required(),
-                "axe-core is required (KIFU_REQUIRE_PEERS=1): npm install --prefix target/npm axe-core@4"
-            );
-            eprintln!(
-                "skipped the accessibility check: {} is absent",
-                file.display()
-            );
-            None
-        }
-    }
-}
-
 /// axe-core's violations (WCAG 2 A and AA) on the current page.
 fn accessibility_violations(b: &mut Browser, axe: &str) -> Vec<String> {
     b.eval(&format!("(() => {{ {axe}\n; return true; }})()"));
@@ -68,44 +44,6 @@ fn accessibility_violations(b: &mut Browser, axe: &str) -> Vec<String> {
         .iter()
         .map(|x| x.as_str().unwrap().to_string())
         .collect()
-}
-
-fn get(url: &str) -> Value {
-    ureq::get(url)
-        .call()
-        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
-        .into_json()
-        .expect("JSON")
-}
-
-/// POSTs JSON; the status and the answer (errors included).
-fn post(url: &str, body: &Value) -> (u16, Value) {
-    match ureq::post(url).send_json(body.clone()) {
-        Ok(r) => (r.status(), r.into_json().expect("JSON")),
-        Err(ureq::Error::Status(s, r)) => (s, r.into_json().expect("JSON")),
-        Err(e) => panic!("POST {url}: {e}"),
-    }
-}
-
-/// `kifu keygen NAME --json` in `dir`: the public key in hex.
-fn keygen(dir: &Path, name: &str) -> String {
-    let o = kifu()
-        .arg("keygen")
-        .arg(dir.join(name))
-        .arg("--json")
-        .output()
-        .expect("kifu runs");
-    let v: Value = serde_json::from_str(&ok(&o)).expect("JSON");
-    v["public_key"].as_str().expect("a key").to_string()
-}
-
-fn kifu_at(url: &str, args: &[&str]) -> std::process::Output {
-    kifu()
-        .arg("--server")
-        .arg(url)
-        .args(args)
-        .output()
-        .expect("kifu runs")
 }
 
 #[test]

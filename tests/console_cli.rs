@@ -11,6 +11,7 @@
 
 mod common;
 use common::browser::{artifacts_dir, browser_or_skip, Browser};
+use common::devices::*;
 use common::*;
 
 use std::io::Write;
@@ -18,43 +19,6 @@ use std::path::Path;
 use std::process::Stdio;
 
 use serde_json::{json, Value};
-
-fn get(url: &str) -> Value {
-    ureq::get(url)
-        .call()
-        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
-        .into_json()
-        .expect("JSON")
-}
-
-fn post(url: &str, body: &Value) -> (u16, Value) {
-    match ureq::post(url).send_json(body.clone()) {
-        Ok(r) => (r.status(), r.into_json().expect("JSON")),
-        Err(ureq::Error::Status(s, r)) => (s, r.into_json().expect("JSON")),
-        Err(e) => panic!("POST {url}: {e}"),
-    }
-}
-
-/// `kifu keygen NAME --json` in `dir`: the public key in hex.
-fn keygen(dir: &Path, name: &str) -> String {
-    let o = kifu()
-        .arg("keygen")
-        .arg(dir.join(name))
-        .arg("--json")
-        .output()
-        .expect("kifu runs");
-    let v: Value = serde_json::from_str(&ok(&o)).expect("JSON");
-    v["public_key"].as_str().expect("a key").to_string()
-}
-
-fn kifu_at(url: &str, args: &[&str]) -> std::process::Output {
-    kifu()
-        .arg("--server")
-        .arg(url)
-        .args(args)
-        .output()
-        .expect("kifu runs")
-}
 
 /// `kifu --server URL append GAME --key KEY --at-ms AT` with `body`.
 fn append(url: &str, game: &str, key: &Path, at_ms: u64, body: &Value) -> std::process::Output {

@@ -14,6 +14,7 @@
 
 mod common;
 use common::browser::*;
+use common::devices::axe_script;
 use common::*;
 
 use std::collections::BTreeSet;
@@ -1252,26 +1253,6 @@ fn the_bundle_link_is_offered_where_the_server_signs_checkpoints() {
     );
     drop(b);
     drop(server);
-}
-
-/// axe-core's script: `KIFU_AXE_JS`, else `target/npm/node_modules/axe-core/axe.min.js`
-/// (installed by `.ci/run`).
-fn axe_script() -> Option<String> {
-    let path = std::env::var_os("KIFU_AXE_JS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| workspace().join("target/npm/node_modules/axe-core/axe.min.js"));
-    match std::fs::read_to_string(&path) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            assert!(
-                !peers_required(),
-                "axe-core is required (KIFU_REQUIRE_PEERS=1): {}: {e}",
-                path.display()
-            );
-            eprintln!("skipping the accessibility check: no axe-core at {} ({e}); npm install --prefix target/npm axe-core", path.display());
-            None
-        }
-    }
 }
 
 /// axe-core's violations of serious or critical impact on the page.

@@ -121,6 +121,14 @@ impl Browser {
 
     /// Sends one command and waits (bounded) for its answer.
     pub fn call(&mut self, method: &str, params: Value, on_page: bool) -> Value {
+        match self.try_call(method, params, on_page) {
+            Ok(r) => r,
+            Err(e) => panic!("{method}: {e}"),
+        }
+    }
+
+    /// Like [`Browser::call`], giving the browser's error instead of failing.
+    pub fn try_call(&mut self, method: &str, params: Value, on_page: bool) -> Result<Value, Value> {
         let id = self.send(method, params, on_page);
         let deadline = Instant::now() + WAIT;
         loop {
@@ -130,8 +138,10 @@ impl Browser {
                 .recv_timeout(left)
                 .unwrap_or_else(|e| panic!("{method}: no answer from the browser: {e}"));
             if m["id"].as_u64() == Some(id) {
-                assert!(m["error"].is_null(), "{method}: {}", m["error"]);
-                return m["result"].clone();
+                if !m["error"].is_null() {
+                    return Err(m["error"].clone());
+                }
+                return Ok(m["result"].clone());
             }
             if m["method"].is_string() && self.events.len() < 100_000 {
                 self.events.push(m);
@@ -281,8 +291,33 @@ impl Browser {
     pub fn wait_for(&mut self, what: &str, expr: &str) {
         let start = Instant::now();
         loop {
-            if self.eval(expr) == Value::Bool(true) {
-                return;
+            // A page navigating away answers "navigated or closed" or has no
+            // context yet: not there yet, asked again.
+            let r = self.try_call(
+                "Runtime.evaluate",
+                json!({"expression": expr, "returnByValue": true, "awaitPromise": true}),
+                true,
+            );
+            match r {
+                Ok(r) => {
+                    assert!(
+                        r["exceptionDetails"].is_null(),
+                        "{expr}: {}",
+                        r["exceptionDetails"]
+                    );
+                    if r["result"]["value"] == Value::Bool(true) {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    let why = e["message"].as_str().unwrap_or("");
+                    assert!(
+                        why.contains("navigated")
+                            || why.contains("context")
+                            || why.contains("destroyed"),
+                        "{expr}: {e}"
+                    );
+                }
             }
             if start.elapsed() > WAIT {
                 let body = self.eval("document.body.innerText");

@@ -68,6 +68,9 @@ pub fn peers_required() -> bool {
         .unwrap_or(false)
 }
 
+#[path = "devices.rs"]
+pub mod devices;
+
 #[path = "served.rs"]
 mod served;
 #[allow(unused_imports)]
