@@ -753,6 +753,7 @@ fn api_examples_run_as_documented() {
             .current_dir(&work)
             .env("KIFU", &url)
             .env("GAME", &game[..12])
+            .env("REFEREE_KEY", key.public().to_hex())
             .output()
             .expect("bash runs");
         assert!(
