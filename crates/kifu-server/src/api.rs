@@ -311,6 +311,10 @@ pub struct AtQuery {
     /// `1`: the stepping view ([`document::step_json`]) instead of the
     /// whole projection.
     compact: Option<u8>,
+    /// `1`: the board device's view at the head ([`document::device_json`]).
+    device: Option<u8>,
+    /// With `device=1`: only the consequences of events after this one.
+    since: Option<u64>,
 }
 
 /// `GET /games/{id}/state?at=SEQ`: `kifu replay --json`; with
@@ -335,7 +339,15 @@ pub async fn state(
                 format!("the game has events 0 to {last}; there is no event {at}"),
             ));
         }
-        let mut v = if q.compact.unwrap_or(0) != 0 {
+        let mut v = if q.device.unwrap_or(0) != 0 {
+            if q.at.is_some_and(|a| a != last) {
+                return Err(ApiError::bad_request(
+                    "bad_query",
+                    "device=1 is the game at its head: it takes no at=",
+                ));
+            }
+            document::device_json(&game, &events, verified, q.since)
+        } else if q.compact.unwrap_or(0) != 0 {
             document::step_json(&game, &events, at, verified)
         } else {
             document::replay_json(&game, &events, at, verified)

@@ -380,7 +380,10 @@ const isRenju = () => G.st && G.st.state.genesis && G.st.state.genesis.game !== 
 const boardSize = () => (isRenju() ? 15 : G.st.state.genesis.board_size);
 
 async function refresh() {
-  const st = await api(`/games/${G.game}/state` + (isRenju() ? "?forbidden=1" : ""));
+  // The device's view: the projection at the head without its history,
+  // and only the consequences not yet said (a few kilobytes at any move).
+  const since = G.shownSeq ?? Number.MAX_SAFE_INTEGER;
+  const st = await api(`/games/${G.game}/state?device=1&since=${since}` + (isRenju() ? "&forbidden=1" : ""));
   const head = await api(`/games/${G.game}/head`);
   G.st = st;
   // What the rules make of each event recorded since the last refresh, by
@@ -730,11 +733,11 @@ async function gamePage(game) {
     throw e;
   }
   flush();
-  // Live: the feed names every new record; this game's refresh the page.
+  // Live: the feed names every new record of this game; each refreshes the page.
   let pending = false;
   const follow = async () => {
     const h = await api("/healthz");
-    const es = new EventSource("/feed/stream" + (h.next_cursor > 0 ? "?after=" + (h.next_cursor - 1) : ""));
+    const es = new EventSource(`/feed/stream?game=${G.game}` + (h.next_cursor > 0 ? "&after=" + (h.next_cursor - 1) : ""));
     es.onmessage = async (m) => {
       const r = JSON.parse(m.data);
       if (r.game !== G.game || pending) return;
