@@ -37,6 +37,7 @@ web_files![
     "feed.js",
     "feed-worker.js",
     "feed-hub.js",
+    "live.js",
     "favicon.svg",
     "blake3.js",
     "record.js",

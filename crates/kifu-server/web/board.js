@@ -9,6 +9,7 @@
 
 import * as rec from "/web/record.js";
 import * as clock from "/web/board-clock.js";
+import { stream } from "/web/live.js";
 const { clockFrom, face, shows } = clock;
 
 const $ = (tag, attrs = {}, ...kids) => {
@@ -737,15 +738,17 @@ async function gamePage(game) {
   let pending = false;
   const follow = async () => {
     const h = await api("/healthz");
-    const es = new EventSource(`/feed/stream?game=${G.game}` + (h.next_cursor > 0 ? "&after=" + (h.next_cursor - 1) : ""));
-    es.onmessage = async (m) => {
-      const r = JSON.parse(m.data);
-      if (r.game !== G.game || pending) return;
-      pending = true;
-      try { await refresh(); } catch { /* the next record or the outbox retries */ } finally { pending = false; }
-    };
-    es.onerror = () => { G.online = false; setOnline(false, G.queued); };
-    es.onopen = () => { G.online = true; setOnline(true, G.queued); flush(); };
+    const from = h.next_cursor > 0 ? String(h.next_cursor - 1) : "";
+    stream((last) => `/feed/stream?game=${G.game}` + ((last || from) ? "&after=" + (last || from) : ""), {
+      message: async (m) => {
+        const r = JSON.parse(m.data);
+        if (r.game !== G.game || pending) return;
+        pending = true;
+        try { await refresh(); } catch { /* the next record or the outbox retries */ } finally { pending = false; }
+      },
+      error: () => { G.online = false; setOnline(false, G.queued); },
+      open: () => { G.online = true; setOnline(true, G.queued); flush(); },
+    });
   };
   follow().catch(() => setOnline(false, G.queued));
 }
