@@ -33,8 +33,13 @@ use crate::App;
 /// The file the requests are kept in, in the data directory.
 pub const FILE: &str = "device-requests.json";
 
-/// Most requests kept; a further one is refused until the list is cleared.
+/// Most requests kept; a further one is refused until some expire.
 pub const MAX_REQUESTS: usize = 4096;
+
+/// How long a request is kept: a tournament day. A device still waiting
+/// after that asks again (the same key gets a new number); a list filled
+/// by a flood of requests empties itself.
+pub const REQUEST_TTL_MS: u64 = 12 * 60 * 60 * 1000;
 
 /// One device's request, as kept and listed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,6 +66,8 @@ type Rosters = HashMap<Hash, (u64, Vec<Participant>)>;
 /// The requests of one data directory.
 pub struct Devices {
     path: PathBuf,
+    /// Most requests kept ([`MAX_REQUESTS`]).
+    max: usize,
     kept: Mutex<Kept>,
     rosters: Mutex<Rosters>,
 }
@@ -99,6 +106,7 @@ impl Devices {
         let kept = read_kept(&path)?;
         Ok(Devices {
             path,
+            max: MAX_REQUESTS,
             kept: Mutex::new(kept),
             rosters: Mutex::new(HashMap::new()),
         })
@@ -130,6 +138,10 @@ impl Devices {
         seat.check()
             .map_err(|e| ApiError::bad_request("bad_request_seat", e.to_string()))?;
         let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        // Requests past their time are forgotten (written with the next
+        // change).
+        kept.requests
+            .retain(|r| now_ms.saturating_sub(r.at_ms) < REQUEST_TTL_MS);
         if let Some(i) = kept.requests.iter().position(|r| r.seat.key == seat.key) {
             if kept.requests[i].seat == seat {
                 return Ok((kept.requests[i].clone(), false));
@@ -143,11 +155,11 @@ impl Devices {
             }
             return Ok((kept.requests[i].clone(), false));
         }
-        if kept.requests.len() >= MAX_REQUESTS {
+        if kept.requests.len() >= self.max {
             return Err(ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too_many_requests",
-                format!("{MAX_REQUESTS} device requests are kept already; ask the referee"),
+                format!("{} device requests are kept already, none older than 12 hours; ask the referee", self.max),
             ));
         }
         kept.next += 1;
@@ -165,13 +177,21 @@ impl Devices {
         Ok((r, true))
     }
 
-    /// Every request, oldest first.
-    pub fn all(&self) -> Vec<DeviceRequest> {
-        self.kept
+    /// Every request not yet expired at `now_ms`, oldest first.
+    pub fn all_at(&self, now_ms: u64) -> Vec<DeviceRequest> {
+        let mut all = self
+            .kept
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .requests
-            .clone()
+            .clone();
+        all.retain(|r| now_ms.saturating_sub(r.at_ms) < REQUEST_TTL_MS);
+        all
+    }
+
+    /// Every request not yet expired, oldest first.
+    pub fn all(&self) -> Vec<DeviceRequest> {
+        self.all_at(now_ms())
     }
 
     /// The request numbered `id`.
@@ -337,4 +357,52 @@ pub async fn one(
         Ok(Json(request_json(&r, games)))
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_ledger::Keypair;
+
+    fn seat(i: u32) -> SeatRequest {
+        let mut seed = [7u8; 32];
+        seed[..4].copy_from_slice(&i.to_le_bytes());
+        SeatRequest {
+            key: Keypair::from_seed(seed).public(),
+            role: Role::Black,
+            name: format!("device {i}"),
+            tournament: None,
+            round: None,
+            board: Some(i + 1),
+        }
+    }
+
+    #[test]
+    fn requests_expire_and_a_list_filled_by_a_flood_empties_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut d = Devices::open(dir.path()).unwrap();
+        d.max = 64;
+        let t0 = 1_800_000_000_000;
+        for i in 0..d.max as u32 {
+            d.add(seat(i), t0).unwrap();
+        }
+        assert_eq!(d.all_at(t0).len(), d.max);
+        // Full: refused in words, nothing kept.
+        let e = d.add(seat(9_999), t0 + 1).unwrap_err();
+        assert!(
+            e.message.contains("device requests are kept already"),
+            "{}",
+            e.message
+        );
+        assert_eq!(d.all_at(t0 + 1).len(), d.max);
+        // Twelve hours on, the old ones are no longer listed, and a new
+        // request is kept (and the old ones forgotten on disk).
+        let later = t0 + REQUEST_TTL_MS;
+        assert!(d.all_at(later).is_empty());
+        let (r, new) = d.add(seat(10_000), later).unwrap();
+        assert!(new);
+        assert_eq!(d.all_at(later), vec![r.clone()]);
+        let again = Devices::open(dir.path()).unwrap();
+        assert_eq!(again.all_at(later), vec![r]);
+    }
 }
