@@ -310,8 +310,8 @@ async fn page_inner(app: Arc<App>, q: FeedQuery) -> Result<Response, ApiError> {
 #[derive(Debug, Deserialize)]
 pub struct StreamQuery {
     after: Option<u64>,
-    /// Only this game's records (64 hex digits): a board device follows
-    /// its own game, not the whole venue.
+    /// Only this game's records (its id or a prefix of it): a board device
+    /// follows its own game, not the whole venue.
     game: Option<String>,
 }
 
@@ -359,16 +359,20 @@ pub async fn stream(
         ),
         None => q.after,
     };
-    let game = match q.game.as_deref() {
+    // A whole game id (the game need not exist yet: its records are sent
+    // when they come), or a prefix of a stored game's id.
+    let game = match q.game {
         None => None,
-        Some(g) => Some(
-            hex::decode(g)
-                .ok()
-                .and_then(|b| Hash::try_from(b.as_slice()).ok())
-                .ok_or_else(|| {
-                    ApiError::bad_request("bad_game_id", "game must be a game id: 64 hex digits")
-                })?,
-        ),
+        Some(g) => match hex::decode(&g)
+            .ok()
+            .and_then(|b| Hash::try_from(b.as_slice()).ok())
+        {
+            Some(h) => Some(h),
+            None => {
+                let a = app.clone();
+                Some(blocking(move || Ok(a.store.resolve(&g)?)).await?)
+            }
+        },
     };
     let state = Follow {
         game,

@@ -185,11 +185,35 @@ fn a_follower_of_one_game_gets_that_games_events_with_the_stores_cursors() {
         }
     }
     assert_eq!(ids, vec![28, 31]);
-    let bad = ureq::get(&format!("{url}/feed/stream?game=nothex")).call();
-    match bad {
-        Err(ureq::Error::Status(400, r)) => {
-            assert!(r.into_string().unwrap().contains("64 hex digits"))
+    // A prefix of the id names the game too.
+    let short = &mine[..12];
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        s,
+        "GET /feed/stream?game={short}&after=30 HTTP/1.1\r\nHost: x\r\n\r\n"
+    )
+    .unwrap();
+    let mut r = BufReader::new(s);
+    let mut first = None;
+    while first.is_none() {
+        line.clear();
+        if r.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
         }
-        other => panic!("expected a 400, got {other:?}"),
+        first = line
+            .strip_prefix("id: ")
+            .map(|i| i.trim().parse::<u64>().unwrap());
+    }
+    assert_eq!(first, Some(31));
+    // Neither an id nor the prefix of a stored game's: refused in words.
+    for bad in ["nothex", "ffffffffffff"] {
+        match ureq::get(&format!("{url}/feed/stream?game={bad}")).call() {
+            Err(ureq::Error::Status(400 | 404, r)) => {
+                let text = r.into_string().unwrap();
+                assert!(text.contains("\"message\""), "{text}");
+            }
+            other => panic!("expected a refusal for {bad}, got {other:?}"),
+        }
     }
 }
