@@ -33,6 +33,7 @@ pub mod preview;
 pub mod tlog_api;
 pub mod tls;
 pub mod tournament_api;
+pub mod tournament_write;
 pub mod web;
 pub mod whole;
 pub mod wire;
@@ -125,6 +126,8 @@ pub struct App {
     pub outlets: std::sync::RwLock<Vec<Arc<dyn Outlet>>>,
     /// Devices asking for seats (not ledger events).
     pub devices: device::Devices,
+    /// The one writer of the tournament chain files ([`tournament_write`]).
+    pub tournaments: kifu_store::tournaments::Keeper,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
     budgets: budget::Budgets,
@@ -286,6 +289,7 @@ impl Server {
         let ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
         let (stop, shutdown) = watch::channel(false);
         let devices = device::Devices::open(store.path())?;
+        let tournaments = kifu_store::tournaments::Keeper::new(store.path());
         let budgets = budget::Budgets::new(&limits);
         Ok(Server {
             app: Arc::new(App {
@@ -300,6 +304,7 @@ impl Server {
                 creation: Default::default(),
                 outlets: Default::default(),
                 devices,
+                tournaments,
                 summaries: Default::default(),
                 lines: Default::default(),
             }),

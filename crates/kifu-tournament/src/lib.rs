@@ -23,6 +23,7 @@
 
 mod chain;
 pub mod egf;
+pub mod entry;
 pub mod hall;
 pub mod opengotha;
 mod projection;
