@@ -37,7 +37,10 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/hall", get(page))
         .route("/hall/{t}", get(page))
-        .route("/tournaments", get(list).post(crate::tournament_write::create))
+        .route(
+            "/tournaments",
+            get(list).post(crate::tournament_write::create),
+        )
         .route("/tournaments/{t}", get(one))
         .route("/tournaments/{t}/pairings", get(pairings))
         .route("/tournaments/{t}/crosstable", get(cross_table))

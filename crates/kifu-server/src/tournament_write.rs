@@ -75,7 +75,11 @@ fn refusal(index: usize, record: &Record, e: ChainError) -> ApiError {
     } else {
         format!("{kind} #{}", index + 1)
     };
-    ApiError::new(status, code, format!("{which} refused: {e}; nothing written"))
+    ApiError::new(
+        status,
+        code,
+        format!("{which} refused: {e}; nothing written"),
+    )
 }
 
 /// Appends `records` to `chain` in order, all or nothing; a record the
@@ -217,11 +221,7 @@ pub async fn records(
         Ok(archive::write(&chain.records))
     })
     .await?;
-    Ok((
-        [(header::CONTENT_TYPE, "application/octet-stream")],
-        bytes,
-    )
-        .into_response())
+    Ok(([(header::CONTENT_TYPE, "application/octet-stream")], bytes).into_response())
 }
 
 /// `?format=h9|aga&round=N&drop_by_default=true&egf_class=A&adjusted_time=M`.
@@ -257,14 +257,24 @@ pub async fn export(
         };
         let text = entry::results_file(&chain, &q.format, &o).map_err(|e| match e {
             entry::EntryError::Format(_) => ApiError::bad_request("bad_format", e.to_string()),
-            _ => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "no_results_file", e.to_string()),
+            _ => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "no_results_file",
+                e.to_string(),
+            ),
         })?;
         let stem: String = chain
             .projection
             .genesis
             .short_name
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         let ext = if q.format == "h9" { "h9" } else { "txt" };
         Ok((format!("{stem}.{ext}"), text))
@@ -272,7 +282,10 @@ pub async fn export(
     .await?;
     Ok((
         [
-            (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+            (
+                header::CONTENT_TYPE,
+                "text/plain; charset=utf-8".to_string(),
+            ),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{name}\""),

@@ -221,7 +221,12 @@ impl Keeper {
 
     /// Writes the first file of tournament `id` (its genesis and any
     /// records after it), unless its short name or its id is taken.
-    pub fn create(&self, id: &Hash, short_name: &str, records: &[Record]) -> Result<PathBuf, CreateError> {
+    pub fn create(
+        &self,
+        id: &Hash,
+        short_name: &str,
+        records: &[Record],
+    ) -> Result<PathBuf, CreateError> {
         let _one = self.create.lock().unwrap_or_else(|p| p.into_inner());
         let path = file_of(&self.data, id);
         if path.exists() {
@@ -230,7 +235,11 @@ impl Keeper {
         if let Some(p) = short_name_taken(&self.data, short_name) {
             return Err(CreateError::ShortNameTaken {
                 name: short_name.to_string(),
-                other: p.file_stem().unwrap_or_default().to_string_lossy().into_owned(),
+                other: p
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
             });
         }
         let lock = self.lock_of(id);

@@ -66,7 +66,11 @@ pub fn pairing(
 /// [handicap] [?]` (`?`: the colours were not noted), `#` starts a comment.
 /// With `colours_unknown`, no line's colours are known. Nothing is checked
 /// against the tournament here: [`Chain::append`] does that.
-pub fn pairing_text(text: &str, round: u32, colours_unknown: bool) -> Result<Vec<Body>, EntryError> {
+pub fn pairing_text(
+    text: &str,
+    round: u32,
+    colours_unknown: bool,
+) -> Result<Vec<Body>, EntryError> {
     let mut bodies = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -194,7 +198,10 @@ mod tests {
             pairing_text("1 A B 99999\n", 1, false),
             Err(EntryError::PairingLine { line: 1 })
         );
-        assert_eq!(pairing_text("# none\n", 1, false), Err(EntryError::NoPairings));
+        assert_eq!(
+            pairing_text("# none\n", 1, false),
+            Err(EntryError::NoPairings)
+        );
     }
 
     #[test]
