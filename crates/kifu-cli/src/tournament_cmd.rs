@@ -19,11 +19,12 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use kifu_ledger::{
-    AbsenceReason, BoardResult, Body, Checkpoint, Hash, Keypair, PairingSystem, Participant,
-    Record, Role, SanctionKind, TournamentGenesis,
+    AbsenceReason, BoardResult, Body, Checkpoint, Hash, Keypair, Participant, Record, Role,
+    SanctionKind, TournamentGenesis,
 };
 use kifu_standings::{standings, Criterion, Standings, Value};
 use kifu_tournament::entry::{self, pairing, ResultsOptions};
+use kifu_tournament::settings::{self, NewTournament};
 use kifu_tournament::{opengotha, Chain};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
@@ -775,26 +776,7 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
         };
     }
     let name = pick!(name).ok_or_else(|| Failure::new("a tournament needs --name"))?;
-    let short_name = pick!(short_name).unwrap_or_else(|| name.clone());
     let rounds = pick!(rounds).ok_or_else(|| Failure::new("a tournament needs --rounds"))?;
-    let system = match pick!(system).as_deref().unwrap_or("mcmahon") {
-        "mcmahon" => PairingSystem::McMahon,
-        "swiss" => PairingSystem::Swiss,
-        "round-robin" => PairingSystem::RoundRobin,
-        "knockout" => PairingSystem::Knockout,
-        other => {
-            return Err(Failure::new(format!(
-                "unknown pairing system '{other}' (mcmahon, swiss, round-robin, knockout)"
-            )))
-        }
-    };
-    let default_criteria = if system == PairingSystem::McMahon {
-        "MMS,SOSM,SOSOSM"
-    } else {
-        "NBW,SOSW,SOSOSW"
-    };
-    let criteria = Criterion::parse_list(&pick!(criteria).unwrap_or(default_criteria.into()))
-        .map_err(|e| Failure::new(e.to_string()))?;
     let mut officials = vec![Participant {
         role: Role::Director,
         name: a.director.clone(),
@@ -806,58 +788,39 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
     for c in pick!(committee).unwrap_or_default() {
         officials.push(participant(Role::Committee, &c)?);
     }
-    let game = parse_game_kind(&pick!(game).unwrap_or("go".into()))?;
-    let time_control = parse_time(&pick!(time).unwrap_or("canadian:60m+15/5m".into()))?;
-    // The EGF class and adjusted time come from the time control
-    // (`kifu_tournament::egf`); a flag overrides either. Without a time
-    // control that gives them, they stay unknown (empty class, 0 minutes)
-    // and the `.h9` export refuses to guess them.
-    let egf = kifu_tournament::egf::timing(&time_control).ok();
-    let egf_class = pick!(egf_class)
-        .map(|c| c.trim().to_ascii_uppercase())
-        .or_else(|| egf.as_ref().map(|t| t.class.to_string()))
-        .unwrap_or_default();
-    let adjusted_time_minutes = pick!(adjusted_time)
-        .or_else(|| egf.as_ref().map(|t| t.adjusted_minutes))
-        .unwrap_or(0);
-    if !egf_class.is_empty() && !["A", "B", "C", "D", "X"].contains(&egf_class.as_str()) {
-        return Err(Failure::new(format!(
-            "EGF class '{egf_class}' is not A, B, C, D or X"
-        )));
-    }
-    let g = TournamentGenesis {
+    let halves = |v: Option<String>, what: &str| v.map(|v| points_to_halves(&v, what)).transpose();
+    let n = NewTournament {
         name,
-        short_name,
+        short_name: pick!(short_name),
         city: pick!(city).unwrap_or_default(),
         country: pick!(country).unwrap_or_default(),
         start: pick!(start).unwrap_or_default(),
         finish: pick!(finish).unwrap_or_default(),
-        game,
-        ruleset: pick!(ruleset).unwrap_or_else(|| game.default_ruleset().into()),
-        time_control,
-        komi_half_points: parse_komi(&pick!(komi).unwrap_or("7.5".into()))?,
-        system,
         rounds,
-        mm_bar: pick!(bar).unwrap_or("4d".into()),
-        mm_floor: pick!(floor).unwrap_or("20k".into()),
-        nbw2_bye: points_to_halves(&pick!(bye_nbw).unwrap_or("1".into()), "bye NBW")?,
-        mms2_bye: points_to_halves(&pick!(bye_mms).unwrap_or("1".into()), "bye MMS")?,
-        nbw2_absent: points_to_halves(&pick!(absent_nbw).unwrap_or("0".into()), "absent NBW")?,
-        mms2_absent: points_to_halves(&pick!(absent_mms).unwrap_or("0.5".into()), "absent MMS")?,
-        round_down_bye_absent: match (pick!(round_down), pick!(no_round_down)) {
-            (Some(r), _) => r,
-            (None, Some(no)) => !no,
-            (None, None) => true,
+        system: pick!(system),
+        criteria: pick!(criteria),
+        bar: pick!(bar),
+        floor: pick!(floor),
+        bye_nbw_halves: halves(pick!(bye_nbw), "bye NBW")?,
+        bye_mms_halves: halves(pick!(bye_mms), "bye MMS")?,
+        absent_nbw_halves: halves(pick!(absent_nbw), "absent NBW")?,
+        absent_mms_halves: halves(pick!(absent_mms), "absent MMS")?,
+        round_down: match (pick!(round_down), pick!(no_round_down)) {
+            (Some(r), _) => Some(r),
+            (None, Some(no)) => Some(!no),
+            (None, None) => None,
         },
-        unplayed_as_half: pick!(unplayed_as_half).unwrap_or(false),
-        criteria: criteria.iter().map(|c| c.name().to_string()).collect(),
-        egf_class,
-        adjusted_time_minutes,
-        handicap_reduction: pick!(handicap_reduction).unwrap_or(0),
+        unplayed_as_half: pick!(unplayed_as_half),
+        game: pick!(game).map(|g| parse_game_kind(&g)).transpose()?,
+        ruleset: pick!(ruleset),
+        time_control: pick!(time).map(|t| parse_time(&t)).transpose()?,
+        komi_half_points: pick!(komi).map(|k| parse_komi(&k)).transpose()?,
+        egf_class: pick!(egf_class),
+        adjusted_time: pick!(adjusted_time),
+        handicap_reduction: pick!(handicap_reduction),
         officials,
     };
-    kifu_tournament::genesis_settings(&g).map_err(|e| Failure::new(e.to_string()))?;
-    Ok(g)
+    settings::genesis(n).map_err(|e| Failure::new(e.to_string()))
 }
 
 fn new(data: &Path, a: NewArgs) -> CmdResult {

@@ -20,6 +20,7 @@ pub mod bundle_api;
 pub mod conn;
 pub mod console;
 pub mod creation;
+pub mod desk;
 pub mod device;
 pub mod error;
 pub mod feed;
@@ -236,6 +237,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/referee", get(console::page))
         .route("/referee/games", get(console::games))
         .route("/games/{id}/powers", get(console::powers))
+        .route("/director", get(desk::page))
+        .route("/director/tournaments", get(desk::tournaments_of))
+        .route("/director/draft", post(desk::draft))
+        .route("/tournaments/{t}/desk", get(desk::desk))
         .route("/archive", get(api::store_archive))
         .route("/verify", get(api::store_verify))
         .route("/healthz", get(api::healthz))

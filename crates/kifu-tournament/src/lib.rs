@@ -27,6 +27,7 @@ pub mod entry;
 pub mod hall;
 pub mod opengotha;
 mod projection;
+pub mod settings;
 mod verify;
 
 pub use chain::{mcmahon_genesis, Chain, ChainError};

@@ -1,0 +1,517 @@
+//! The director's desk: `GET /director` (the page, `web/director.*`),
+//! `GET /director/tournaments?key=HEX` (the tournaments whose genesis names
+//! the key as director), `GET /tournaments/{t}/desk?round=N` (what the desk
+//! shows: the chain's head, officials, players, the round's boards with
+//! the results their games' own records state and the checkpoints due) and
+//! `POST /director/draft` (what the director typed, as the facts to sign:
+//! read by `kifu_tournament::entry` and `settings` and checked against the
+//! tournament by its projection, so a refusal is said in words before
+//! anything is signed). The page signs each fact with its own key and
+//! submits it to `POST /tournaments[/{t}/records]`, where it is checked
+//! again. The page holds no rule.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::Json;
+use kifu_ledger::{Body, Checkpoint, Participant, PublicKey, Registration, Role};
+use kifu_store::tournaments;
+use kifu_tournament::settings::{self, NewTournament};
+use kifu_tournament::{entry, hall, Chain};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::api::blocking;
+use crate::error::ApiError;
+use crate::tournament_api::load;
+use crate::App;
+
+/// `GET /director`: the director's desk.
+pub async fn page() -> Response {
+    crate::web::serve("director.html")
+}
+
+/// `?key=HEX`.
+#[derive(Debug, Deserialize)]
+pub struct KeyQuery {
+    key: String,
+}
+
+fn key_of(hex_key: &str) -> Result<PublicKey, ApiError> {
+    serde_json::from_value(json!(hex_key.trim())).map_err(|e| {
+        ApiError::bad_request(
+            "bad_key",
+            format!("a key is the official's public key in hex: {e}"),
+        )
+    })
+}
+
+/// `GET /director/tournaments?key=HEX`: the tournaments (summaries) whose
+/// genesis names the key as their director.
+pub async fn tournaments_of(
+    State(app): State<Arc<App>>,
+    Query(q): Query<KeyQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let key = key_of(&q.key)?;
+    blocking(move || {
+        let mut out = Vec::new();
+        for p in tournaments::files(app.tournaments.data()).unwrap_or_default() {
+            let Ok(records) = tournaments::read(&p) else {
+                continue;
+            };
+            let Ok(chain) = Chain::open(records) else {
+                continue;
+            };
+            if chain
+                .projection
+                .genesis
+                .roles_of(&key)
+                .contains(&Role::Director)
+            {
+                out.push(hall::summary(&chain));
+            }
+        }
+        out.sort_by(|a, b| a.short_name.cmp(&b.short_name));
+        Ok(Json(json!({ "tournaments": out })))
+    })
+    .await
+}
+
+/// `?round=N` (default: the last round paired).
+#[derive(Debug, Deserialize)]
+pub struct RoundQuery {
+    round: Option<u32>,
+}
+
+/// The store's games on `round`'s boards of `chain`: (round, board) → the
+/// game's checkpoint as its record stands now (its head and its result by
+/// seat, `kifu_game::GameState::result_by_seat`).
+fn games_of_round(
+    app: &App,
+    chain: &Chain,
+    round: u32,
+) -> Result<BTreeMap<(u32, u32), Checkpoint>, ApiError> {
+    let mut out = BTreeMap::new();
+    for game in app.store.games()? {
+        let genesis = app.store.genesis(&game)?;
+        let Some(board) = hall::board_of_game(chain, &game, &genesis) else {
+            continue;
+        };
+        if board.0 != round {
+            continue;
+        }
+        let Some(head) = app.store.head(&game)? else {
+            continue;
+        };
+        let events: Vec<kifu_ledger::Event> = app
+            .store
+            .read(&game, 0, None)?
+            .iter()
+            .filter_map(|r| r.decode().ok())
+            .collect();
+        out.insert(
+            board,
+            Checkpoint {
+                round: board.0,
+                board: board.1,
+                game,
+                head_seq: head.seq,
+                head_hash: head.hash,
+                result: kifu_game::GameState::replay(&events).result_by_seat(),
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// `GET /tournaments/{t}/desk?round=N`: the tournament as the desk shows
+/// it. `head` (`seq`, `hash`) is where the next fact links; `boards` are
+/// the hall's (`docs/API.md`) with, per board, `game_result` (the result
+/// the game's own record states, White's score first) and `checkpoint_due`
+/// (true when the game has a result and the chain does not hold its head).
+pub async fn desk(
+    State(app): State<Arc<App>>,
+    Path(t): Path<String>,
+    Query(q): Query<RoundQuery>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let chain = load(app.tournaments.data(), &t)?;
+        let p = &chain.projection;
+        let head = chain.head();
+        let round = q.round.unwrap_or_else(|| p.last_round().max(1));
+        let pairings = hall::pairings(&chain, Some(round))
+            .map_err(|e| ApiError::bad_request("bad_round", e.to_string()))?;
+        let games = games_of_round(&app, &chain, round)?;
+        let boards: Vec<Value> = pairings
+            .boards
+            .iter()
+            .map(|b| {
+                let mut v = serde_json::to_value(b).unwrap_or_default();
+                let held = p.boards.get(&(round, b.board));
+                if let Some(c) = games.get(&(round, b.board)) {
+                    v["game"] = json!(hex::encode(c.game));
+                    let result = c.result.as_ref().map(kifu_tournament::board_result_of);
+                    v["game_result"] =
+                        json!(result.map(|(r, _)| hall::score_text(r)).unwrap_or_default());
+                    let at_head = held
+                        .and_then(|h| h.checkpoint.as_ref())
+                        .is_some_and(|k| k.head_hash == c.head_hash);
+                    v["checkpoint_due"] = json!(c.result.is_some() && !at_head);
+                } else {
+                    v["game_result"] = json!("");
+                    v["checkpoint_due"] = json!(false);
+                }
+                v
+            })
+            .collect();
+        let absent: Vec<Value> = p
+            .absences
+            .iter()
+            .filter(|((r, _), _)| *r == round)
+            .map(|((_, id), why)| {
+                json!({"player": id, "reason": kifu_ledger::tournament::absence_words(*why)})
+            })
+            .collect();
+        Ok(Json(json!({
+            "summary": hall::summary(&chain),
+            "id": hex::encode(chain.id()),
+            "head": {"seq": head.seq, "hash": hex::encode(head.hash)},
+            "officials": p.genesis.officials,
+            "players": p.players,
+            "round": round,
+            "boards": boards,
+            "byes": pairings.byes,
+            "absent": absent,
+        })))
+    })
+    .await
+}
+
+/// An official named in a new tournament: `{"name", "key"}`.
+#[derive(Debug, Deserialize)]
+pub struct Official {
+    name: String,
+    key: String,
+}
+
+/// What the director typed: `{"do": "...", ...}`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Intent {
+    /// A new tournament, the page's key its director.
+    Create {
+        /// The director's key, hex.
+        director_key: String,
+        /// The director's name.
+        #[serde(default)]
+        director_name: String,
+        /// Full name.
+        name: String,
+        /// Short name.
+        #[serde(default)]
+        short_name: String,
+        /// Rounds.
+        rounds: u32,
+        /// Pairing system.
+        #[serde(default)]
+        system: String,
+        /// Time control text (`canadian:60m+15/5m`).
+        #[serde(default)]
+        time: String,
+        /// Komi (`7.5`).
+        #[serde(default)]
+        komi: String,
+        /// City.
+        #[serde(default)]
+        city: String,
+        /// Country code.
+        #[serde(default)]
+        country: String,
+        /// First day.
+        #[serde(default)]
+        start: String,
+        /// Last day.
+        #[serde(default)]
+        finish: String,
+        /// Referees.
+        #[serde(default)]
+        referees: Vec<Official>,
+        /// Appeals committee.
+        #[serde(default)]
+        committee: Vec<Official>,
+    },
+    /// Register a player, or correct a registration.
+    Register {
+        /// The tournament.
+        tournament: String,
+        /// A correction of an existing registration.
+        #[serde(default)]
+        correct: bool,
+        /// The registration.
+        player: Registration,
+    },
+    /// A player absent (or withdrawn from) a round.
+    Absent {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// Registration id.
+        player: String,
+        /// `late`, `skip`, `withdrawal`, `sanction`.
+        reason: String,
+    },
+    /// The bye.
+    Bye {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// Registration id.
+        player: String,
+    },
+    /// A round's pairing as text (`board white black [handicap] [?]`).
+    Pair {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// The pairing text.
+        text: String,
+        /// No line's colours were noted.
+        #[serde(default)]
+        colours_unknown: bool,
+    },
+    /// A board's result entered by an official.
+    Result {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// Board.
+        board: u32,
+        /// `W+`, `B+`, `jigo`, ...
+        result: String,
+        /// Decided by default.
+        #[serde(default)]
+        by_default: bool,
+        /// Why, in words.
+        reason: String,
+    },
+    /// The checkpoints of the round's finished games (or of one board).
+    Checkpoint {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// Only this board.
+        board: Option<u32>,
+    },
+}
+
+fn refused(e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "tournament_refused",
+        format!("{e}; nothing signed"),
+    )
+}
+
+fn officials(role: Role, list: Vec<Official>) -> Result<Vec<Participant>, ApiError> {
+    list.into_iter()
+        .map(|o| {
+            Ok(Participant {
+                role,
+                name: o.name,
+                key: key_of(&o.key)?,
+            })
+        })
+        .collect()
+}
+
+/// The genesis a `create` intent describes.
+#[allow(clippy::too_many_arguments)]
+fn genesis_of(intent: Intent) -> Result<Value, ApiError> {
+    let Intent::Create {
+        director_key,
+        director_name,
+        name,
+        short_name,
+        rounds,
+        system,
+        time,
+        komi,
+        city,
+        country,
+        start,
+        finish,
+        referees,
+        committee,
+    } = intent
+    else {
+        return Err(ApiError::bad_request("bad_intent", "not a creation"));
+    };
+    let mut people = vec![Participant {
+        role: Role::Director,
+        name: if director_name.trim().is_empty() {
+            "Tournament director".into()
+        } else {
+            director_name
+        },
+        key: key_of(&director_key)?,
+    }];
+    people.extend(officials(Role::Referee, referees)?);
+    people.extend(officials(Role::Committee, committee)?);
+    let mut n = NewTournament::named(&name, rounds, people);
+    let some = |s: String| (!s.trim().is_empty()).then(|| s.trim().to_string());
+    n.short_name = some(short_name);
+    n.system = some(system);
+    n.city = city;
+    n.country = country;
+    n.start = start;
+    n.finish = finish;
+    if let Some(t) = some(time) {
+        let tc = kifu_clock::parse_time_control(&t)
+            .map_err(|e| refused(format!("time control '{t}': {e}")))?;
+        n.time_control = Some(kifu_game::convert::ledger_time_control(&tc));
+    }
+    if let Some(k) = some(komi) {
+        let komi: kifu_go::Komi = k.parse().map_err(|e| refused(format!("komi '{k}': {e}")))?;
+        n.komi_half_points = Some(komi.half_points());
+    }
+    let g = settings::genesis(n).map_err(refused)?;
+    Ok(json!({ "tournament_created": g }))
+}
+
+/// `POST /director/draft`: the facts what the director typed states, in
+/// order (`{"bodies": [body, ...]}`, each as `docs/FORMAT.md` writes a body
+/// in JSON), each checked against the tournament as it would stand after
+/// the ones before it; or a refusal in words (422 `tournament_refused`,
+/// `... nothing signed`). For `create`, `{"bodies": [genesis]}`.
+pub async fn draft(
+    State(app): State<Arc<App>>,
+    Json(intent): Json<Intent>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (t, bodies) = match intent {
+            c @ Intent::Create { .. } => {
+                return Ok(Json(json!({ "bodies": [genesis_of(c)?] })));
+            }
+            Intent::Register {
+                tournament,
+                correct,
+                player,
+            } => {
+                let b = if correct {
+                    Body::RegistrationCorrected(player)
+                } else {
+                    Body::PlayerRegistered(player)
+                };
+                (tournament, vec![b])
+            }
+            Intent::Absent {
+                tournament,
+                round,
+                player,
+                reason,
+            } => {
+                let reason = entry::absence_reason(&reason).map_err(refused)?;
+                (
+                    tournament,
+                    vec![Body::PlayerAbsent {
+                        round,
+                        player,
+                        reason,
+                    }],
+                )
+            }
+            Intent::Bye {
+                tournament,
+                round,
+                player,
+            } => (tournament, vec![Body::ByeGiven { round, player }]),
+            Intent::Pair {
+                tournament,
+                round,
+                text,
+                colours_unknown,
+            } => {
+                let b = entry::pairing_text(&text, round, colours_unknown).map_err(refused)?;
+                (tournament, b)
+            }
+            Intent::Result {
+                tournament,
+                round,
+                board,
+                result,
+                by_default,
+                reason,
+            } => {
+                let result = entry::result_word(&result).map_err(refused)?;
+                let reason = if reason.trim().is_empty() {
+                    "entered by an official".to_string()
+                } else {
+                    reason
+                };
+                (
+                    tournament,
+                    vec![Body::BoardResultEntered {
+                        round,
+                        board,
+                        result,
+                        by_default,
+                        reason,
+                    }],
+                )
+            }
+            Intent::Checkpoint {
+                tournament,
+                round,
+                board,
+            } => {
+                let chain = load(app.tournaments.data(), &tournament)?;
+                let held = &chain.projection.boards;
+                let due: Vec<Body> = games_of_round(&app, &chain, round)?
+                    .into_values()
+                    .filter(|c| board.is_none_or(|b| b == c.board))
+                    .filter(|c| c.result.is_some())
+                    .filter(|c| {
+                        !held
+                            .get(&(c.round, c.board))
+                            .and_then(|b| b.checkpoint.as_ref())
+                            .is_some_and(|k| k.head_hash == c.head_hash)
+                    })
+                    .map(Body::GameCheckpointed)
+                    .collect();
+                if due.is_empty() {
+                    return Err(refused(format!(
+                        "round {round}: no finished game {}waits for its checkpoint",
+                        board.map(|b| format!("on board {b} ")).unwrap_or_default()
+                    )));
+                }
+                (tournament, due)
+            }
+        };
+        let chain = load(app.tournaments.data(), &t)?;
+        let mut next = chain.projection.clone();
+        for (i, b) in bodies.iter().enumerate() {
+            next.apply(b).map_err(|e| {
+                let which = if i == 0 {
+                    b.kind_name().to_string()
+                } else {
+                    format!("{} #{}", b.kind_name(), i + 1)
+                };
+                refused(format!("{which} refused: {e}"))
+            })?;
+        }
+        Ok(Json(json!({
+            "tournament": hex::encode(chain.id()),
+            "head": {"seq": chain.head().seq, "hash": hex::encode(chain.head().hash)},
+            "bodies": bodies,
+        })))
+    })
+    .await
+}

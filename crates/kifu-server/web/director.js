@@ -1,0 +1,269 @@
+// The director's desk: a tournament's players, rounds, results and
+// standings, every fact signed in this browser with the desk's own Ed25519
+// key (Web Crypto, not extractable, kept in IndexedDB as a board device and
+// the referee's console keep theirs). It holds no rule: what the director
+// types goes to POST /director/draft, which reads it with the libraries the
+// command line uses and checks it against the tournament, answering the
+// facts to sign or a refusal in words; the signed records go to
+// POST /tournaments[/{t}/records], where the server checks them again.
+
+import * as rec from "/web/record.js";
+
+const $ = (tag, attrs = {}, ...kids) => {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? "" : v);
+  }
+  for (const k of kids.flat()) if (k !== "" && k !== null && k !== undefined) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  return e;
+};
+const byId = (id) => document.getElementById(id);
+const messages = byId("messages");
+
+// ---------------------------------------------------------------- storage and key
+
+const dbp = new Promise((resolve, reject) => {
+  const r = indexedDB.open("kifu-director", 1);
+  r.onupgradeneeded = () => r.result.createObjectStore("kv");
+  r.onsuccess = () => resolve(r.result);
+  r.onerror = () => reject(r.error);
+});
+async function kv(mode, f) {
+  const d = await dbp;
+  return new Promise((resolve, reject) => {
+    const t = d.transaction("kv", mode);
+    const r = f(t.objectStore("kv"));
+    t.oncomplete = () => resolve(r && r.result);
+    t.onerror = () => reject(t.error);
+  });
+}
+const kvGet = (k) => kv("readonly", (s) => s.get(k));
+const kvSet = (k, v) => kv("readwrite", (s) => s.put(v, k));
+
+let keys = null;
+let myKey = null;
+async function deskKey() {
+  keys = await kvGet("keypair");
+  if (!keys) {
+    keys = await rec.generateKey();
+    await kvSet("keypair", keys);
+  }
+  myKey = rec.toHex(await rec.publicKeyBytes(keys.publicKey));
+  const fp = byId("fingerprint");
+  fp.textContent = rec.fingerprint(myKey);
+  fp.dataset.key = myKey;
+}
+
+// ---------------------------------------------------------------- server
+
+async function api(path, init) {
+  const r = await fetch(path, { ...init, headers: { Accept: "application/json", ...(init && init.headers) } });
+  let v = null;
+  try { v = await r.json(); } catch { v = null; }
+  if (!r.ok) {
+    const e = new Error(v && v.error ? v.error.message : `${r.status} ${r.statusText}`);
+    e.status = r.status;
+    throw e;
+  }
+  return v;
+}
+const post = (path, body) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+
+function say(text, ok) {
+  messages.append($("p", { class: ok ? "ok" : "bad" }, (ok ? "✔ " : "✘ ") + text));
+  while (messages.children.length > 30) messages.firstChild.remove();
+  messages.scrollTop = messages.scrollHeight;
+}
+document.addEventListener("securitypolicyviolation", (e) => say(`blocked by the page's security policy: ${e.violatedDirective} ${e.blockedURI}`, false));
+
+// ---------------------------------------------------------------- drafting, signing, submitting
+
+let current = null; // the tournament's id, hex
+let shown = null; // the desk document last shown
+
+/** Drafts `intent`, signs the facts the server answers, submits them. */
+async function act(intent, what) {
+  let draft;
+  try {
+    draft = await post("/director/draft", intent);
+  } catch (e) {
+    say(`${what}: ${e.message}`, false);
+    return null;
+  }
+  try {
+    const at = Date.now();
+    if (intent.do === "create") {
+      const signed = await rec.signEvent(keys.privateKey, { seq: 0, at_ms: at, signer: myKey, body: draft.bodies[0] });
+      const r = await post("/tournaments", { records: [signed.hex] });
+      say(`${what}: tournament ${r.short_name} created (${r.tournament.slice(0, 16)})`, true);
+      return r;
+    }
+    let seq = draft.head.seq + 1;
+    let prev = draft.head.hash;
+    const hexes = [];
+    for (const body of draft.bodies) {
+      const signed = await rec.signEvent(keys.privateKey, { chain: draft.tournament, seq, prev_hash: prev, at_ms: at, signer: myKey, body });
+      hexes.push(signed.hex);
+      prev = rec.toHex(signed.hash);
+      seq += 1;
+    }
+    const r = await post(`/tournaments/${draft.tournament}/records`, { records: hexes });
+    say(`${what}: ${r.written} ${r.written === 1 ? "fact" : "facts"} written, the tournament at seq ${r.seq}`, true);
+    return r;
+  } catch (e) {
+    say(`${what}: ${e.message}`, false);
+    return null;
+  } finally {
+    if (current) await refresh();
+  }
+}
+
+const form = (id) => byId(id);
+const fields = (f) => Object.fromEntries(new FormData(f).entries());
+const num = (v) => Number.parseInt(String(v || "0"), 10);
+function people(text) {
+  return String(text || "").split("\n").map((l) => l.trim()).filter(Boolean).map((l) => {
+    const i = l.lastIndexOf("=");
+    return { name: l.slice(0, i).trim(), key: l.slice(i + 1).trim() };
+  });
+}
+
+function wire() {
+  form("create-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const v = fields(ev.target);
+    const r = await act({
+      do: "create", director_key: myKey, director_name: v.director_name || "", name: v.name, short_name: v.short_name || "",
+      rounds: num(v.rounds), system: v.system || "", time: v.time || "", komi: v.komi || "", city: v.city || "",
+      country: v.country || "", start: v.start || "", finish: v.finish || "", referees: people(v.referees), committee: people(v.committee),
+    }, "new tournament");
+    if (r) { current = r.tournament; await tournaments(); }
+  });
+  form("register-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const v = fields(ev.target);
+    const player = { id: v.id, surname: v.surname, given: v.given || "", rank: v.rank, rating: num(v.rating), country: v.country || "",
+      club: v.club || "", egd_pin: v.egd_pin || "", aga_id: "", smms_correction: 0, key: null };
+    const correct = v.correct === "on";
+    const r = await act({ do: "register", tournament: current, correct, player }, `${correct ? "correction of" : "registration of"} ${v.id}`);
+    if (r) { ev.target.reset(); ev.target.elements.id.focus(); }
+  });
+  form("absent-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const v = fields(ev.target);
+    await act({ do: "absent", tournament: current, round: num(v.round), player: v.player, reason: v.reason }, `absence of ${v.player}`);
+  });
+  form("pair-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const v = fields(ev.target);
+    const r = await act({ do: "pair", tournament: current, round: round(), text: v.text, colours_unknown: v.colours_unknown === "on" }, `pairing of round ${round()}`);
+    if (r) ev.target.reset();
+  });
+  form("bye-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const v = fields(ev.target);
+    await act({ do: "bye", tournament: current, round: round(), player: v.player }, `bye for ${v.player}`);
+  });
+  form("result-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const v = fields(ev.target);
+    await act({ do: "result", tournament: current, round: round(), board: num(v.board), result: v.result, by_default: v.by_default === "on", reason: v.reason || "" },
+      `result of board ${v.board}`);
+  });
+  byId("checkpoint-all").addEventListener("click", () => act({ do: "checkpoint", tournament: current, round: round(), board: null }, `checkpoints of round ${round()}`));
+  byId("round").addEventListener("change", () => refresh());
+  byId("tournament").addEventListener("change", (ev) => { current = ev.target.value || null; kvSet("tournament", current); show(); });
+}
+
+const round = () => Math.max(1, num(byId("round").value));
+
+// ---------------------------------------------------------------- showing
+
+async function tournaments() {
+  const sel = byId("tournament");
+  let list = [];
+  try {
+    list = (await api(`/director/tournaments?key=${myKey}`)).tournaments;
+  } catch (e) {
+    say(`tournaments: ${e.message}`, false);
+  }
+  const want = new URLSearchParams(location.search).get("t");
+  if (!current) current = (await kvGet("tournament")) || null;
+  const found = list.find((t) => t.id === current || t.short_name === want || t.id.startsWith(want || "-"));
+  current = found ? found.id : (list[0] ? list[0].id : null);
+  sel.replaceChildren($("option", { value: "" }, "— new tournament —"), ...list.map((t) => $("option", { value: t.id, selected: t.id === current }, `${t.short_name}: ${t.name}`)));
+  await show();
+}
+
+let follow = null;
+async function show() {
+  byId("create").hidden = !!current;
+  byId("desk").hidden = !current;
+  if (follow) { follow.close(); follow = null; }
+  if (!current) return;
+  follow = new EventSource(`/tournaments/${current}/events`);
+  follow.addEventListener("change", () => refresh());
+}
+
+async function refresh() {
+  if (!current) return;
+  let d;
+  try {
+    d = await api(`/tournaments/${current}/desk?round=${round()}`);
+  } catch (e) {
+    say(`the tournament: ${e.message}`, false);
+    return;
+  }
+  shown = d;
+  const s = d.summary;
+  byId("desk-title").textContent = `${s.name} (${s.short_name})`;
+  byId("desk-head").textContent = `${s.players} players, ${s.rounds} rounds; ${s.last_round ? `round ${s.last_round} paired last` : "no round paired yet"}; chain at seq ${d.head.seq}`;
+  byId("round").max = String(s.rounds);
+  byId("player-rows").replaceChildren(...d.players.map((p) => $("tr", { "data-player": p.id },
+    $("td", {}, p.id), $("td", {}, `${p.surname} ${p.given}`.trim()), $("td", {}, p.rank), $("td", {}, p.rating), $("td", {}, p.club), $("td", {}, p.country), $("td", {}, p.egd_pin))));
+  const absent = new Map(d.absent.map((a) => [a.player, a.reason]));
+  for (const tr of byId("player-rows").children) {
+    const why = absent.get(tr.dataset.player);
+    if (why) tr.cells[1].append($("span", { class: "muted" }, ` (${why} in round ${d.round})`));
+  }
+  byId("board-rows").replaceChildren(...d.boards.map((b) => {
+    const confirm = b.checkpoint_due
+      ? $("button", { type: "button", class: "sign", "data-board": b.board, onclick: () => act({ do: "checkpoint", tournament: current, round: d.round, board: b.board }, `checkpoint of board ${b.board}`) }, `Confirm ${b.game_result}`)
+      : "";
+    return $("tr", { class: b.checkpoint_due ? "due" : "", "data-board": b.board },
+      $("td", {}, b.board), $("td", {}, `${b.white.name} (${b.white.id})`), $("td", {}, `${b.black.name} (${b.black.id})`), $("td", {}, b.handicap || ""),
+      $("td", { class: "result" }, b.result && !b.from_game_record ? `${b.result}${b.by_default ? " by default" : ""}` : "—"),
+      $("td", {}, b.game ? $("a", { href: `/games/${b.game}` }, b.game_result || "playing") : ""),
+      $("td", {}, confirm));
+  }));
+  byId("byes").textContent = d.byes.length ? `Bye: ${d.byes.map((p) => `${p.name} (${p.id})`).join(", ")}` : "";
+  byId("h9").href = `/tournaments/${current}/export?format=h9&round=${d.round}`;
+  byId("aga").href = `/tournaments/${current}/export?format=aga&round=${d.round}`;
+  byId("hall").href = `/hall/${current}?view=standings&round=${d.round}`;
+  try {
+    const st = await api(`/tournaments/${current}/standings?round=${d.round}`);
+    byId("standings-head").replaceChildren($("tr", {}, $("th", { scope: "col" }, "Place"), $("th", { scope: "col" }, "Player"), ...st.criteria.map((c) => $("th", { scope: "col" }, c))));
+    byId("standings-rows").replaceChildren(...st.table.map((r) => $("tr", { "data-player": r.player },
+      $("td", {}, r.place), $("td", {}, `${(st.players[r.player] || {}).name || ""} (${r.player})`), ...st.criteria.map((c) => $("td", {}, r.values[c])))));
+  } catch (e) {
+    byId("standings-rows").replaceChildren($("tr", {}, $("td", {}, e.message)));
+  }
+  document.body.dataset.seq = String(d.head.seq);
+}
+
+// ---------------------------------------------------------------- start
+
+(async () => {
+  try {
+    await deskKey();
+  } catch (e) {
+    say(`this browser cannot keep a signing key here: ${e.message} (Web Crypto needs HTTPS or localhost)`, false);
+    return;
+  }
+  wire();
+  await tournaments();
+  document.body.dataset.ready = "1";
+})();

@@ -1,0 +1,336 @@
+//! The director's desk (`/director`): from an empty data directory, a
+//! director's browser key creates a tournament, registers and corrects 8
+//! players, pairs round 1 on 4 boards by pasting the `pair --file` text,
+//! confirms the result of the board whose game the store holds (a game
+//! recorded through the server, checkpointed into the chain) and enters
+//! the other three (one by default, with its reason); the standings the
+//! page shows equal `kifu tournament standings`, the `.h9` download equals
+//! `kifu tournament export --format h9`, `kifu verify` and `kifu tournament
+//! verify` pass, and every fact of the chain is signed by the page's key.
+//! Refusals (a player paired twice, a withdrawn player paired, a result
+//! for an unpaired board) are said in words with nothing written.
+//!
+//! Without Chromium the test says so and passes, unless
+//! `KIFU_REQUIRE_PEERS=1`.
+
+mod common;
+use common::browser::{artifacts_dir, browser_or_skip, Browser};
+use common::*;
+
+use serde_json::{json, Value};
+
+/// The demo game's genesis names this tournament, round 1, board 1.
+const SHORT: &str = "kifu demonstration open";
+
+fn through(url: &str, args: &[&str]) -> std::process::Output {
+    kifu()
+        .arg("--server")
+        .arg(url)
+        .args(args)
+        .output()
+        .expect("kifu runs")
+}
+
+fn message(b: &mut Browser, what: &str) {
+    b.wait_for(
+        &format!("a message with {what:?}"),
+        &format!("[...document.querySelectorAll('#messages p')].some(p => p.textContent.includes({what:?}))"),
+    );
+}
+
+/// Fills the form `form` with `values` (a checkbox with true/false) and
+/// submits it as the Enter key or its button would.
+fn submit(b: &mut Browser, form: &str, values: Value) {
+    b.eval(&format!(
+        "(() => {{ const f = document.getElementById({form:?}); const v = {values}; for (const [k, x] of Object.entries(v)) {{ const el = f.elements[k]; if (el.type === 'checkbox') el.checked = x; else el.value = String(x); }} f.requestSubmit(); return true; }})()"
+    ));
+}
+
+fn seq(b: &mut Browser) -> u64 {
+    b.eval("Number(document.body.dataset.seq || -1)")
+        .as_u64()
+        .unwrap_or(0)
+}
+
+fn wait_seq(b: &mut Browser, at_least: u64) {
+    b.wait_for(
+        &format!("the chain at seq {at_least}"),
+        &format!("Number(document.body.dataset.seq || -1) >= {at_least}"),
+    );
+}
+
+/// Submits what a refusal is expected for; the message has `words`, and
+/// the chain is where it was.
+fn refused(b: &mut Browser, url: &str, form: &str, values: Value, words: &str) {
+    let t = b.eval("document.getElementById('tournament').value");
+    let t = t.as_str().unwrap().to_string();
+    let before = get(&format!("{url}/tournaments/{t}"))["seq"].clone();
+    let n = b.eval("document.querySelectorAll('#messages p.bad').length");
+    submit(b, form, values);
+    b.wait_for(
+        &format!("a refusal with {words:?}"),
+        &format!("document.querySelectorAll('#messages p.bad').length > {n} && document.querySelector('#messages p.bad:last-child').textContent.includes({words:?})"),
+    );
+    let last = b.eval("document.querySelector('#messages p.bad:last-child').textContent");
+    assert!(
+        last.as_str().unwrap_or("").contains("nothing signed"),
+        "{last}"
+    );
+    assert_eq!(
+        get(&format!("{url}/tournaments/{t}"))["seq"],
+        before,
+        "{form}: something was written"
+    );
+}
+
+fn get(url: &str) -> Value {
+    let r = match ureq::get(url).call() {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{url}: {e}"),
+    };
+    r.into_json().expect("JSON")
+}
+
+#[test]
+fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
+    let Some(program) = browser_or_skip("the director's desk test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    // A game recorded through the server: its genesis names the
+    // tournament, round 1, board 1, and it has ended with a result.
+    let demo: Value = serde_json::from_str(&ok(&kifu()
+        .current_dir(dir.path())
+        .args(["--server", &url, "demo", "--json"])
+        .output()
+        .unwrap()))
+    .unwrap();
+    let game = demo["game"].as_str().unwrap().to_string();
+
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1280, 900);
+    b.goto(&format!("{url}/director"));
+    b.wait_for("the desk", "!!document.body && document.body.dataset.ready === '1'");
+    let desk_key = b
+        .eval("document.getElementById('fingerprint').dataset.key")
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(desk_key.len(), 64);
+    // The key is not extractable.
+    let extractable = b.eval("new Promise(r => { const q = indexedDB.open('kifu-director'); q.onsuccess = () => { const g = q.result.transaction('kv').objectStore('kv').get('keypair'); g.onsuccess = () => r(g.result.privateKey.extractable); }; })");
+    assert_eq!(extractable, json!(false));
+
+    // The tournament, created from the page with its key as director.
+    submit(
+        &mut b,
+        "create-form",
+        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director"}),
+    );
+    message(&mut b, "tournament kifu demonstration open created");
+    b.wait_for("the desk", "!document.getElementById('desk').hidden");
+    wait_seq(&mut b, 0);
+    let tid = b.eval("document.getElementById('tournament').value");
+    let tid = tid.as_str().unwrap().to_string();
+    assert_eq!(tid.len(), 64);
+
+    for (i, (id, surname, rank)) in [
+        ("P1", "White", "3d"),
+        ("P2", "Black", "2d"),
+        ("P3", "Claus", "1d"),
+        ("P4", "Dorn", "1k"),
+        ("P5", "Engel", "2k"),
+        ("P6", "Fuchs", "3k"),
+        ("P7", "Graf", "4k"),
+        ("P8", "Hahn", "5k"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        submit(
+            &mut b,
+            "register-form",
+            json!({"id": id, "surname": surname, "given": "Kim", "rank": rank, "rating": 2000 - 100 * i as i64, "club": "Berl", "country": "DE", "egd_pin": format!("1000000{i}")}),
+        );
+        wait_seq(&mut b, 1 + i as u64);
+    }
+    // A correction.
+    submit(
+        &mut b,
+        "register-form",
+        json!({"id": "P4", "surname": "Dorn", "given": "Kai", "rank": "1d", "rating": 2050, "club": "Berl", "country": "DE", "egd_pin": "10000003", "correct": true}),
+    );
+    wait_seq(&mut b, 9);
+    assert!(b.text("#player-rows").contains("Dorn Kai"));
+
+    // Refusals, in words, nothing written.
+    refused(
+        &mut b,
+        &url,
+        "pair-form",
+        json!({"text": "1 P1 P2\n2 P1 P3\n"}),
+        "\"P1\" is already paired on board 1",
+    );
+    refused(
+        &mut b,
+        &url,
+        "result-form",
+        json!({"board": 9, "result": "W+", "reason": "result sheet"}),
+        "board 9: no such game (the board is not paired)",
+    );
+    refused(
+        &mut b,
+        &url,
+        "pair-form",
+        json!({"text": "1 P1 P2\nx P3 P4\n"}),
+        "line 2: expected",
+    );
+
+    // Round 1, pasted as `kifu tournament pair --file` reads it. The demo
+    // game is White P1 against Black P2 on board 1.
+    submit(
+        &mut b,
+        "pair-form",
+        json!({"text": "# round 1\n1 P1 P2\n2 P3 P4\n3 P5 P6\n4 P7 P8\n"}),
+    );
+    wait_seq(&mut b, 13);
+    // Board 1's game has ended: its result waits for the director.
+    b.wait_for(
+        "board 1's game result",
+        "!!document.querySelector('#board-rows tr[data-board=\"1\"] button[data-board=\"1\"]')",
+    );
+    b.click("#board-rows button[data-board=\"1\"]");
+    wait_seq(&mut b, 14);
+    for (board, result, by_default, reason) in [
+        (2, "B+", false, "result sheet"),
+        (3, "jigo", false, "result sheet"),
+        (4, "W+", true, "Black did not arrive"),
+    ] {
+        let at = seq(&mut b);
+        submit(
+            &mut b,
+            "result-form",
+            json!({"board": board, "result": result, "by_default": by_default, "reason": reason}),
+        );
+        wait_seq(&mut b, at + 1);
+    }
+    // A withdrawal from round 2, then the withdrawn player paired: refused.
+    submit(
+        &mut b,
+        "absent-form",
+        json!({"player": "P8", "round": 2, "reason": "withdrawal"}),
+    );
+    wait_seq(&mut b, 18);
+    b.eval("(() => { const r = document.getElementById('round'); r.value = '2'; r.dispatchEvent(new Event('change')); return true; })()");
+    b.wait_for(
+        "round 2",
+        "document.getElementById('h9').href.endsWith('round=2')",
+    );
+    refused(
+        &mut b,
+        &url,
+        "pair-form",
+        json!({"text": "1 P8 P1\n"}),
+        "\"P8\" is already absent",
+    );
+    b.eval("(() => { const r = document.getElementById('round'); r.value = '1'; r.dispatchEvent(new Event('change')); return true; })()");
+    b.wait_for(
+        "round 1",
+        "document.getElementById('h9').href.endsWith('round=1')",
+    );
+
+    // The standings the page shows are `kifu tournament standings`'.
+    let cli: Value = serde_json::from_str(&ok(&through(
+        &url,
+        &[
+            "tournament",
+            "standings",
+            SHORT,
+            "--after-round",
+            "1",
+            "--json",
+        ],
+    )))
+    .unwrap();
+    b.wait_for(
+        "the standings",
+        "document.querySelectorAll('#standings-rows tr').length === 8",
+    );
+    let shown = b.eval("[...document.querySelectorAll('#standings-rows tr')].map(tr => [tr.dataset.player, ...[...tr.cells].slice(2).map(c => c.textContent)])");
+    let want: Vec<Value> = cli["table"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let mut row = vec![r["player"].clone()];
+            for c in cli["criteria"].as_array().unwrap() {
+                row.push(json!(r["values"][c.as_str().unwrap()].to_string()));
+            }
+            json!(row)
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        json!(want),
+        "the page's standings differ from the command's"
+    );
+    // The board confirmed from its game record counts it.
+    let board1 = b.text("#board-rows tr[data-board=\"1\"] td.result");
+    assert!(!board1.contains('—'), "{board1}");
+
+    // The .h9 download is `kifu tournament export --format h9`'s file.
+    let h9 = b.eval("fetch(document.getElementById('h9').href).then(r => r.text())");
+    let cli_h9 = ok(&through(
+        &url,
+        &[
+            "tournament",
+            "export",
+            SHORT,
+            "--format",
+            "h9",
+            "--after-round",
+            "1",
+        ],
+    ));
+    assert_eq!(h9.as_str().unwrap(), cli_h9);
+    assert!(
+        cli_h9.contains("Desk Open") || cli_h9.contains("Desk"),
+        "{cli_h9}"
+    );
+
+    // Every fact is signed by the page's key.
+    let bytes = {
+        let r = ureq::get(&format!("{url}/tournaments/{tid}/records"))
+            .call()
+            .map(|r| r.into_reader());
+        let mut v = Vec::new();
+        std::io::Read::read_to_end(&mut r.expect("records"), &mut v).unwrap();
+        v
+    };
+    let records = kifu_ledger::archive::read(&bytes).expect("archive");
+    assert_eq!(records.len() as u64, seq(&mut b) + 1);
+    for r in &records {
+        assert_eq!(r.decode().unwrap().signer.to_hex(), desk_key);
+    }
+    // The checkpoint names the demo game.
+    assert!(records.iter().any(|r| matches!(
+        &r.decode().unwrap().body,
+        kifu_ledger::Body::GameCheckpointed(c) if hex::encode(c.game) == game
+    )));
+
+    let o = through(&url, &["tournament", "verify", SHORT]);
+    assert!(o.status.success(), "{}", err(&o));
+    let o = through(&url, &["verify"]);
+    assert!(o.status.success(), "{}", err(&o));
+
+    let shot = b.screenshot();
+    assert!(shot.starts_with(b"\x89PNG"));
+    std::fs::create_dir_all(artifacts_dir()).ok();
+    std::fs::write(artifacts_dir().join("director-desk.png"), shot).ok();
+    b.assert_no_csp_violation();
+    server.stop();
+}
