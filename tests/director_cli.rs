@@ -111,10 +111,34 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     .unwrap();
     let game = demo["game"].as_str().unwrap().to_string();
 
+    // Keys: the referee's, and the board devices of boards 2 and 3 (board
+    // 4's players have none: its game cannot be created).
+    let keys = dir.path().join("keys");
+    let public = |name: &str| -> String {
+        ok(&run(
+            &keys,
+            &["keygen", dir.path().join(name).to_str().unwrap()],
+        ));
+        let pem = std::fs::read_to_string(dir.path().join(format!("{name}.key"))).unwrap();
+        kifu_ledger::Keypair::from_pkcs8_pem(&pem)
+            .unwrap()
+            .public()
+            .to_hex()
+    };
+    let referee = public("ref");
+    let devices: Vec<(u32, &str, String)> =
+        [(2, "black"), (2, "white"), (3, "black"), (3, "white")]
+            .into_iter()
+            .map(|(board, role)| (board, role, public(&format!("b{board}{role}"))))
+            .collect();
+
     let mut b = Browser::start(program, &dir.path().join("chromium"));
     b.new_context(1280, 900);
     b.goto(&format!("{url}/director"));
-    b.wait_for("the desk", "!!document.body && document.body.dataset.ready === '1'");
+    b.wait_for(
+        "the desk",
+        "!!document.body && document.body.dataset.ready === '1'",
+    );
     let desk_key = b
         .eval("document.getElementById('fingerprint').dataset.key")
         .as_str()
@@ -129,7 +153,7 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     submit(
         &mut b,
         "create-form",
-        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director"}),
+        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director", "referees": format!("Rita Referee={referee}")}),
     );
     message(&mut b, "tournament kifu demonstration open created");
     b.wait_for("the desk", "!document.getElementById('desk').hidden");
@@ -198,33 +222,116 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
         json!({"text": "# round 1\n1 P1 P2\n2 P3 P4\n3 P5 P6\n4 P7 P8\n"}),
     );
     wait_seq(&mut b, 13);
-    // Board 1's game has ended: its result waits for the director.
+    // The board devices ask for their seats; the round's games are created
+    // in one action, each naming the devices waiting at its board, the
+    // referee and the director.
+    for (board, role, key) in &devices {
+        let r = ureq::post(&format!("{url}/devices"))
+            .send_json(json!({"key": key, "role": role, "name": format!("{role} device {board}"), "tournament": SHORT, "round": 1, "board": board}))
+            .expect("seat request");
+        assert_eq!(r.status(), 201);
+    }
+    b.click("#create-games");
     b.wait_for(
-        "board 1's game result",
-        "!!document.querySelector('#board-rows tr[data-board=\"1\"] button[data-board=\"1\"]')",
+        "the games of boards 2 and 3",
+        "document.querySelectorAll('#games-created li').length === 2",
     );
-    b.click("#board-rows button[data-board=\"1\"]");
-    wait_seq(&mut b, 14);
-    for (board, result, by_default, reason) in [
-        (2, "B+", false, "result sheet"),
-        (3, "jigo", false, "result sheet"),
-        (4, "W+", true, "Black did not arrive"),
-    ] {
-        let at = seq(&mut b);
-        submit(
-            &mut b,
-            "result-form",
-            json!({"board": board, "result": result, "by_default": by_default, "reason": reason}),
+    message(&mut b, "board 4: no device asks for Black's seat (P8)");
+    let created = b.eval("[...document.querySelectorAll('#games-created li')].map(li => [Number(li.dataset.board), li.dataset.game])");
+    let created: Vec<(u64, String)> = created
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v[0].as_u64().unwrap(), v[1].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(created.iter().map(|c| c.0).collect::<Vec<_>>(), [2, 3]);
+    for (board, g) in &created {
+        let first = &get(&format!("{url}/games/{g}/records"))["records"][0];
+        let genesis = &first["body"]["game_created"];
+        assert_eq!(genesis["tournament"]["tournament"], SHORT);
+        assert_eq!(genesis["tournament"]["board"], *board);
+        let roster: Vec<(String, String)> = genesis["roster"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["role"].as_str().unwrap().to_string(),
+                    p["key"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        for (db, role, key) in &devices {
+            if *db as u64 == *board {
+                assert!(
+                    roster.contains(&(role.to_string(), key.clone())),
+                    "{roster:?}"
+                );
+            }
+        }
+        assert!(
+            roster.contains(&("referee".into(), referee.clone())),
+            "{roster:?}"
         );
+        assert!(
+            roster.contains(&("director".into(), desk_key.clone())),
+            "{roster:?}"
+        );
+    }
+    // The games end at their boards: board 2's Black resigns, board 3's
+    // White resigns, each signed by the device's key.
+    for ((board, g), loser) in created.iter().zip(["black", "white"]) {
+        let key = dir.path().join(format!("b{board}{loser}.key"));
+        let mut c = kifu()
+            .arg("--server")
+            .arg(&url)
+            .args(["append", g, "--key"])
+            .arg(&key)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(
+            &mut c.stdin.take().unwrap(),
+            json!({"resigned": {"player": loser, "manner": "spoken"}})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+        ok(&c.wait_with_output().unwrap());
+    }
+    // Each finished game's result waits for the director, who confirms it
+    // into the chain (a checkpoint of the game's head).
+    for board in [1, 2, 3] {
+        let button = format!("#board-rows button[data-board=\"{board}\"]");
+        b.wait_for(
+            &format!("board {board}'s game result"),
+            &format!("!!document.querySelector({button:?})"),
+        );
+        let at = seq(&mut b);
+        b.click(&button);
         wait_seq(&mut b, at + 1);
     }
+    // Board 4 by default, with the reason.
+    let at = seq(&mut b);
+    submit(
+        &mut b,
+        "result-form",
+        json!({"board": 4, "result": "W+", "by_default": true, "reason": "Black did not arrive"}),
+    );
+    wait_seq(&mut b, at + 1);
+    let results =
+        b.eval("[...document.querySelectorAll('#board-rows td.result')].map(td => td.textContent)");
+    assert_eq!(results, json!(["1-0", "1-0", "0-1", "1-0 by default"]));
     // A withdrawal from round 2, then the withdrawn player paired: refused.
+    let at = seq(&mut b);
     submit(
         &mut b,
         "absent-form",
         json!({"player": "P8", "round": 2, "reason": "withdrawal"}),
     );
-    wait_seq(&mut b, 18);
+    wait_seq(&mut b, at + 1);
     b.eval("(() => { const r = document.getElementById('round'); r.value = '2'; r.dispatchEvent(new Event('change')); return true; })()");
     b.wait_for(
         "round 2",

@@ -301,6 +301,15 @@ pub enum Intent {
         /// Why, in words.
         reason: String,
     },
+    /// The genesis of every game of the round not yet in the store, each
+    /// naming the devices waiting for its seats and the tournament's
+    /// officials.
+    Games {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+    },
     /// The checkpoints of the round's finished games (or of one board).
     Checkpoint {
         /// The tournament.
@@ -467,6 +476,10 @@ pub async fn draft(
                     }],
                 )
             }
+            Intent::Games { tournament, round } => {
+                let chain = load(app.tournaments.data(), &tournament)?;
+                return Ok(Json(round_games(&app, &chain, round)?));
+            }
             Intent::Checkpoint {
                 tournament,
                 round,
@@ -514,4 +527,143 @@ pub async fn draft(
         })))
     })
     .await
+}
+
+/// The board size of a tournament's games: 19 for Go, 15 for the
+/// five-in-a-row games.
+fn board_size(game: kifu_ledger::GameKind) -> u8 {
+    match game {
+        kifu_ledger::GameKind::Go => 19,
+        _ => 15,
+    }
+}
+
+/// The genesis of each game of `round` not yet in the store: the
+/// tournament's game, ruleset, time control and komi (the profile's for a
+/// handicap game), the board's pairing (its handicap, its players' seats
+/// held by the devices waiting for them, else by the keys their
+/// registrations name), every device waiting as the board's recorder, and
+/// the tournament's director, referees and committee. A board whose player
+/// has no key is named with the reason, and no game is drafted for it.
+fn round_games(app: &App, chain: &Chain, round: u32) -> Result<Value, ApiError> {
+    let p = &chain.projection;
+    let t = &p.genesis;
+    let existing = games_of_round(app, chain, round)?;
+    let waiting: Vec<crate::device::DeviceRequest> = app
+        .devices
+        .all()
+        .into_iter()
+        .filter(|r| {
+            r.seat.round == Some(round)
+                && r.seat
+                    .tournament
+                    .as_deref()
+                    .is_some_and(|n| n == t.short_name)
+        })
+        .collect();
+    let mut games = Vec::new();
+    let mut skipped = Vec::new();
+    for ((_, board), b) in p.boards.range((round, 0)..=(round, u32::MAX)) {
+        if existing.contains_key(&(round, *board)) || b.pairing.game.is_some() {
+            continue;
+        }
+        let here: Vec<&crate::device::DeviceRequest> = waiting
+            .iter()
+            .filter(|r| r.seat.board == Some(*board))
+            .collect();
+        let mut roster = Vec::new();
+        let mut devices = Vec::new();
+        let mut missing = None;
+        for (role, who) in [
+            (Role::Black, &b.pairing.black),
+            (Role::White, &b.pairing.white),
+        ] {
+            let reg = p.player(who);
+            let name = reg
+                .map(|r| format!("{} {}", r.surname, r.given).trim().to_string())
+                .unwrap_or_else(|| who.clone());
+            // The newest device asking for the seat.
+            let device = here.iter().rev().find(|r| r.seat.role == role);
+            match (device, reg.and_then(|r| r.key)) {
+                (Some(d), _) => {
+                    roster.push(Participant {
+                        role,
+                        name,
+                        key: d.seat.key,
+                    });
+                    devices.push(json!({"request": d.id, "role": role, "name": d.seat.name, "fingerprint": d.seat.fingerprint()}));
+                }
+                (None, Some(key)) => roster.push(Participant { role, name, key }),
+                (None, None) if missing.is_none() => {
+                    missing = Some(format!(
+                        "board {board}: no device asks for {}'s seat ({who}) and the registration names no key",
+                        role.word()
+                    ));
+                }
+                (None, None) => {}
+            }
+        }
+        if let Some(why) = missing {
+            skipped.push(json!({"board": board, "reason": why}));
+            continue;
+        }
+        for d in here.iter().filter(|r| r.seat.role == Role::Recorder) {
+            if roster.iter().any(|x| x.key == d.seat.key) {
+                continue;
+            }
+            roster.push(Participant {
+                role: Role::Recorder,
+                name: d.seat.name.clone(),
+                key: d.seat.key,
+            });
+            devices.push(json!({"request": d.id, "role": Role::Recorder, "name": d.seat.name, "fingerprint": d.seat.fingerprint()}));
+        }
+        for o in &t.officials {
+            if !roster.iter().any(|x| x.key == o.key && x.role == o.role) {
+                roster.push(o.clone());
+            }
+        }
+        let handicap = b.pairing.handicap;
+        let komi = if handicap == 0 {
+            t.komi_half_points
+        } else {
+            kifu_game::profile_komi(t.game, &t.ruleset, handicap)
+                .map_err(|e| refused(format!("board {board}: {e}")))?
+        };
+        let g = kifu_ledger::Genesis {
+            game: t.game,
+            ruleset: t.ruleset.clone(),
+            overrides: Vec::new(),
+            board_size: board_size(t.game),
+            handicap,
+            komi_half_points: komi,
+            time_control: t.time_control.clone(),
+            roster,
+            tournament: Some(kifu_ledger::TournamentRef {
+                tournament: t.short_name.clone(),
+                round,
+                board: *board,
+            }),
+            title: format!("{}, round {round}, board {board}", t.name),
+            auto_declare: false,
+        };
+        kifu_game::check_genesis_values(&g).map_err(|e| refused(format!("board {board}: {e}")))?;
+        games.push(json!({
+            "board": board,
+            "body": Body::GameCreated(g),
+            "devices": devices,
+        }));
+    }
+    if games.is_empty() {
+        let why: Vec<String> = skipped
+            .iter()
+            .filter_map(|s| s["reason"].as_str().map(str::to_string))
+            .collect();
+        return Err(refused(if why.is_empty() {
+            format!("round {round}: every paired board has its game")
+        } else {
+            why.join("; ")
+        }));
+    }
+    Ok(json!({ "games": games, "skipped": skipped }))
 }

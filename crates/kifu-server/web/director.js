@@ -121,6 +121,44 @@ async function act(intent, what) {
   }
 }
 
+/**
+ * Creates every game of the round not yet in the store: the server drafts
+ * each genesis (its seats held by the devices waiting at the board), this
+ * desk signs them all and submits them together to POST /records.
+ */
+async function createGames() {
+  const r = round();
+  const what = `games of round ${r}`;
+  let draft;
+  try {
+    draft = await post("/director/draft", { do: "games", tournament: current, round: r });
+  } catch (e) {
+    say(`${what}: ${e.message}`, false);
+    return;
+  }
+  const list = byId("games-created");
+  for (const s of draft.skipped) say(`${what}: ${s.reason}`, false);
+  try {
+    const at = Date.now();
+    const signed = [];
+    for (const g of draft.games) signed.push(await rec.signEvent(keys.privateKey, { seq: 0, at_ms: at, signer: myKey, body: g.body }));
+    const answer = await post("/records", { records: signed.map((s) => s.hex) });
+    answer.results.forEach((res, i) => {
+      const g = draft.games[i];
+      if (res.ok) {
+        const who = g.devices.map((d) => `${d.role} ${d.name} (${d.fingerprint})`).join(", ") || "the players' registered keys";
+        list.append($("li", { "data-board": g.board, "data-game": res.game }, `Board ${g.board}: game `, $("a", { href: `/games/${res.game}` }, res.game.slice(0, 12)), `, enrolled: ${who}`));
+        say(`board ${g.board}: game ${res.game.slice(0, 12)} created`, true);
+      } else {
+        say(`board ${g.board}: ${res.error ? res.error.message : "refused"}`, false);
+      }
+    });
+  } catch (e) {
+    say(`${what}: ${e.message}`, false);
+  }
+  await refresh();
+}
+
 const form = (id) => byId(id);
 const fields = (f) => Object.fromEntries(new FormData(f).entries());
 const num = (v) => Number.parseInt(String(v || "0"), 10);
@@ -173,6 +211,7 @@ function wire() {
     await act({ do: "result", tournament: current, round: round(), board: num(v.board), result: v.result, by_default: v.by_default === "on", reason: v.reason || "" },
       `result of board ${v.board}`);
   });
+  byId("create-games").addEventListener("click", () => createGames());
   byId("checkpoint-all").addEventListener("click", () => act({ do: "checkpoint", tournament: current, round: round(), board: null }, `checkpoints of round ${round()}`));
   byId("round").addEventListener("change", () => refresh());
   byId("tournament").addEventListener("change", (ev) => { current = ev.target.value || null; kvSet("tournament", current); show(); });
