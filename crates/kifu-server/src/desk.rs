@@ -492,10 +492,9 @@ pub async fn draft(
                     .filter(|c| board.is_none_or(|b| b == c.board))
                     .filter(|c| c.result.is_some())
                     .filter(|c| {
-                        !held
-                            .get(&(c.round, c.board))
+                        held.get(&(c.round, c.board))
                             .and_then(|b| b.checkpoint.as_ref())
-                            .is_some_and(|k| k.head_hash == c.head_hash)
+                            .is_none_or(|k| k.head_hash != c.head_hash)
                     })
                     .map(Body::GameCheckpointed)
                     .collect();
@@ -637,7 +636,7 @@ fn round_games(app: &App, chain: &Chain, round: u32) -> Result<Value, ApiError> 
             board_size: board_size(t.game),
             handicap,
             komi_half_points: komi,
-            time_control: t.time_control.clone(),
+            time_control: t.time_control,
             roster,
             tournament: Some(kifu_ledger::TournamentRef {
                 tournament: t.short_name.clone(),
