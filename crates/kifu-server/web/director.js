@@ -129,6 +129,9 @@ async function act(intent, what) {
 async function createGames() {
   const r = round();
   const what = `games of round ${r}`;
+  // The whole action, for `performance.getEntriesByName("create-games")`
+  // (docs/PERFORMANCE.md, "The director's desk").
+  const started = performance.now();
   let draft;
   try {
     draft = await post("/director/draft", { do: "games", tournament: current, round: r });
@@ -156,6 +159,7 @@ async function createGames() {
   } catch (e) {
     say(`${what}: ${e.message}`, false);
   }
+  performance.measure("create-games", { start: started });
   await refresh();
 }
 
