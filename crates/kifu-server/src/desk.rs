@@ -449,6 +449,13 @@ pub async fn draft(
                 colours_unknown,
             } => {
                 let b = entry::pairing_text(&text, round, colours_unknown).map_err(refused)?;
+                let most = app.limits.max_records_per_request;
+                if b.len() > most {
+                    return Err(refused(format!(
+                        "{} boards in one pairing; at most {most} are drafted at once",
+                        b.len()
+                    )));
+                }
                 (tournament, b)
             }
             Intent::Result {

@@ -251,7 +251,25 @@ async function show() {
   follow.addEventListener("change", () => refresh());
 }
 
-async function refresh() {
+// One refresh at a time: changes that arrive meanwhile (every append of a
+// live game changes the store) are folded into one more.
+let refreshing = null;
+let again = false;
+function refresh() {
+  if (refreshing) {
+    again = true;
+    return refreshing;
+  }
+  refreshing = (async () => {
+    do {
+      again = false;
+      await draw();
+    } while (again);
+  })().finally(() => { refreshing = null; });
+  return refreshing;
+}
+
+async function draw() {
   if (!current) return;
   let d;
   try {
