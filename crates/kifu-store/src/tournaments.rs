@@ -172,7 +172,7 @@ pub fn short_name_taken(data: &Path, name: &str) -> Option<PathBuf> {
 /// lock per tournament, so two directors' records are checked against the
 /// head each other left), creations are serialised among themselves (so a
 /// short name names one tournament), and every file is replaced whole and
-/// durably by [`write`].
+/// durably by [`write()`].
 #[derive(Debug)]
 pub struct Keeper {
     data: PathBuf,
