@@ -231,12 +231,33 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
             .expect("seat request");
         assert_eq!(r.status(), 201);
     }
+    // A stranger's device asks for board 3's Black seat too, after the
+    // real one: the director sees its fingerprint, which is not the
+    // device's, and leaves it out; the real one holds the seat.
+    let stranger = public("stranger");
+    let r = ureq::post(&format!("{url}/devices"))
+        .send_json(json!({"key": stranger, "role": "black", "name": "not a device here", "tournament": SHORT, "round": 1, "board": 3}))
+        .expect("seat request");
+    let stranger_request = r.into_json::<Value>().unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     b.click("#create-games");
+    b.wait_for(
+        "the devices to confirm",
+        "!document.getElementById('games-confirm').hidden && document.querySelectorAll('#games-confirm input[name=device]').length === 4",
+    );
+    message(&mut b, "board 4: no device asks for Black's seat (P8)");
+    let listed = b.text("#games-confirm");
+    assert!(listed.contains("not a device here"), "{listed}");
+    b.eval(&format!(
+        "(() => {{ const i = document.querySelector('#games-confirm input[value={stranger_request:?}]'); i.checked = false; return true; }})()"
+    ));
+    b.click("#sign-games");
     b.wait_for(
         "the games of boards 2 and 3",
         "document.querySelectorAll('#games-created li').length === 2",
     );
-    message(&mut b, "board 4: no device asks for Black's seat (P8)");
     let created = b.eval("[...document.querySelectorAll('#games-created li')].map(li => [Number(li.dataset.board), li.dataset.game])");
     let created: Vec<(u64, String)> = created
         .as_array()
@@ -273,6 +294,7 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
             roster.contains(&("referee".into(), referee.clone())),
             "{roster:?}"
         );
+        assert!(!roster.iter().any(|(_, k)| *k == stranger), "{roster:?}");
         assert!(
             roster.contains(&("director".into(), desk_key.clone())),
             "{roster:?}"

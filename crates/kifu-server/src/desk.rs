@@ -309,6 +309,10 @@ pub enum Intent {
         tournament: String,
         /// Round.
         round: u32,
+        /// Device requests the director did not confirm (their
+        /// fingerprints did not match the devices'): left out.
+        #[serde(default)]
+        exclude: Vec<String>,
     },
     /// The checkpoints of the round's finished games (or of one board).
     Checkpoint {
@@ -483,9 +487,13 @@ pub async fn draft(
                     }],
                 )
             }
-            Intent::Games { tournament, round } => {
+            Intent::Games {
+                tournament,
+                round,
+                exclude,
+            } => {
                 let chain = load(app.tournaments.data(), &tournament)?;
-                return Ok(Json(round_games(&app, &chain, round)?));
+                return Ok(Json(round_games(&app, &chain, round, &exclude)?));
             }
             Intent::Checkpoint {
                 tournament,
@@ -548,10 +556,16 @@ fn board_size(game: kifu_ledger::GameKind) -> u8 {
 /// tournament's game, ruleset, time control and komi (the profile's for a
 /// handicap game), the board's pairing (its handicap, its players' seats
 /// held by the devices waiting for them, else by the keys their
-/// registrations name), every device waiting as the board's recorder, and
+/// registrations name), every device waiting as the board's recorder
+/// (but those in `exclude`: requests the director did not confirm), and
 /// the tournament's director, referees and committee. A board whose player
 /// has no key is named with the reason, and no game is drafted for it.
-fn round_games(app: &App, chain: &Chain, round: u32) -> Result<Value, ApiError> {
+fn round_games(
+    app: &App,
+    chain: &Chain,
+    round: u32,
+    exclude: &[String],
+) -> Result<Value, ApiError> {
     let p = &chain.projection;
     let t = &p.genesis;
     let existing = games_of_round(app, chain, round)?;
@@ -560,7 +574,8 @@ fn round_games(app: &App, chain: &Chain, round: u32) -> Result<Value, ApiError> 
         .all()
         .into_iter()
         .filter(|r| {
-            r.seat.round == Some(round)
+            !exclude.contains(&r.id)
+                && r.seat.round == Some(round)
                 && r.seat
                     .tournament
                     .as_deref()

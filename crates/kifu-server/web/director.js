@@ -122,19 +122,49 @@ async function act(intent, what) {
 }
 
 /**
- * Creates every game of the round not yet in the store: the server drafts
- * each genesis (its seats held by the devices waiting at the board), this
- * desk signs them all and submits them together to POST /records.
+ * The round's games, step 1: the server drafts each genesis (its seats held
+ * by the devices waiting at the board); the desk lists every device with
+ * its fingerprint, to compare with the one the device shows, ticked.
+ */
+async function prepareGames() {
+  const r = round();
+  let draft;
+  try {
+    draft = await post("/director/draft", { do: "games", tournament: current, round: r });
+  } catch (e) {
+    say(`games of round ${r}: ${e.message}`, false);
+    return;
+  }
+  for (const s of draft.skipped) say(`games of round ${r}: ${s.reason}`, false);
+  const box = byId("games-confirm");
+  const devices = draft.games.flatMap((g) => g.devices.map((d) => ({ ...d, board: g.board })));
+  box.replaceChildren(
+    $("p", {}, `${draft.games.length} ${draft.games.length === 1 ? "game" : "games"} to create. Compare each device's fingerprint with the one its screen shows; untick a device that does not match.`),
+    devices.length ? $("ul", { class: "devices" }, ...devices.map((d) => $("li", {},
+      $("label", { class: "check" }, $("input", { type: "checkbox", checked: true, name: "device", value: d.request, "data-board": d.board }),
+        ` Board ${d.board}, ${d.role}: ${d.name} — `, $("span", { class: "fp" }, d.fingerprint))))) : $("p", { class: "muted" }, "No device is waiting: the seats are held by the players' registered keys."),
+    $("button", { type: "button", class: "sign", id: "sign-games", onclick: () => createGames() }, "Sign and create the games"),
+    $("button", { type: "button", id: "cancel-games", onclick: () => { box.hidden = true; } }, "Cancel"));
+  box.hidden = false;
+  byId("sign-games").focus();
+}
+
+/**
+ * Step 2: the games drafted again without the devices left unticked, signed
+ * by this desk and submitted together to POST /records.
  */
 async function createGames() {
   const r = round();
   const what = `games of round ${r}`;
+  const box = byId("games-confirm");
+  const exclude = [...box.querySelectorAll("input[name=device]")].filter((i) => !i.checked).map((i) => i.value);
+  box.hidden = true;
   // The whole action, for `performance.getEntriesByName("create-games")`
   // (docs/PERFORMANCE.md, "The director's desk").
   const started = performance.now();
   let draft;
   try {
-    draft = await post("/director/draft", { do: "games", tournament: current, round: r });
+    draft = await post("/director/draft", { do: "games", tournament: current, round: r, exclude });
   } catch (e) {
     say(`${what}: ${e.message}`, false);
     return;
@@ -215,7 +245,7 @@ function wire() {
     await act({ do: "result", tournament: current, round: round(), board: num(v.board), result: v.result, by_default: v.by_default === "on", reason: v.reason || "" },
       `result of board ${v.board}`);
   });
-  byId("create-games").addEventListener("click", () => createGames());
+  byId("create-games").addEventListener("click", () => prepareGames());
   byId("checkpoint-all").addEventListener("click", () => act({ do: "checkpoint", tournament: current, round: round(), board: null }, `checkpoints of round ${round()}`));
   byId("round").addEventListener("change", () => refresh());
   byId("tournament").addEventListener("change", (ev) => { current = ev.target.value || null; kvSet("tournament", current); show(); });
