@@ -1,9 +1,15 @@
 //! The director's desk (`/director`): from an empty data directory, a
-//! director's browser key creates a tournament, registers and corrects 8
+//! director's browser key creates a tournament (naming the referee
+//! console's browser key among its referees), registers and corrects 8
 //! players, pairs round 1 on 4 boards by pasting the `pair --file` text,
-//! confirms the result of the board whose game the store holds (a game
-//! recorded through the server, checkpointed into the chain) and enters
-//! the other three (one by default, with its reason); the standings the
+//! creates the round's games in one action with the devices waiting at
+//! each board (a stranger's request for a seat left out by its
+//! fingerprint); board 2 is played from the players' browser devices to a
+//! dispute, judged from the referee's console (a warning and a minute
+//! added) and resigned; board 3 ends by a device's resignation, board 1 is
+//! a game recorded through the server; the director confirms the three
+//! games' results into the chain and enters board 4's by default, with its
+//! reason; the standings the
 //! page shows equal `kifu tournament standings`, the `.h9` download equals
 //! `kifu tournament export --format h9`, `kifu verify` and `kifu tournament
 //! verify` pass, and every fact of the chain is signed by the page's key.
@@ -43,6 +49,44 @@ fn message(b: &mut Browser, what: &str) {
 fn submit(b: &mut Browser, form: &str, values: Value) {
     b.eval(&format!(
         "(() => {{ const f = document.getElementById({form:?}); const v = {values}; for (const [k, x] of Object.entries(v)) {{ const el = f.elements[k]; if (el.type === 'checkbox') el.checked = x; else el.value = String(x); }} f.requestSubmit(); return true; }})()"
+    ));
+}
+
+/// A board device's page (`/play`) asks for a seat of this tournament's
+/// round 1; its key's hex.
+fn ask_for_seat(b: &mut Browser, url: &str, board: u32, role: &str, name: &str) -> String {
+    b.goto(&format!("{url}/play"));
+    b.wait_for("the seat form", "!!document.getElementById('ask')");
+    b.eval(&format!(
+        "(() => {{ const v = (id, x) => document.getElementById(id).value = x; v('role', {role:?}); v('name', {name:?}); v('tournament', {SHORT:?}); v('round', '1'); v('board', '{board}'); return true; }})()"
+    ));
+    b.click("#ask");
+    b.wait_for("the request", "!!document.getElementById('waiting')");
+    let fp = b.text("#fingerprint");
+    let listed = get(&format!("{url}/devices"));
+    listed["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["fingerprint"] == fp.as_str())
+        .unwrap_or_else(|| panic!("{fp} in {listed}"))["key"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The board page has shown event `seq`.
+fn at_seq(b: &mut Browser, seq: u64) {
+    b.wait_for(
+        &format!("event {seq}"),
+        &format!("Number((document.getElementById('main') || {{dataset: {{}}}}).dataset.lastSeq) >= {seq}"),
+    );
+}
+
+/// Sets a field of a referee's console form.
+fn field(b: &mut Browser, form: &str, name: &str, value: Value) {
+    b.eval(&format!(
+        "(() => {{ const el = document.querySelector('#form-{form} [name={name:?}]'); if (el.type === 'checkbox') el.checked = {value}; else el.value = {value}; el.dispatchEvent(new Event('change', {{ bubbles: true }})); return true; }})()"
     ));
 }
 
@@ -126,14 +170,29 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
             .to_hex()
     };
     let referee = public("ref");
-    let devices: Vec<(u32, &str, String)> =
-        [(2, "black"), (2, "white"), (3, "black"), (3, "white")]
-            .into_iter()
-            .map(|(board, role)| (board, role, public(&format!("b{board}{role}"))))
-            .collect();
+    let devices: Vec<(u32, &str, String)> = [(3, "black"), (3, "white")]
+        .into_iter()
+        .map(|(board, role)| (board, role, public(&format!("b{board}{role}"))))
+        .collect();
 
     let mut b = Browser::start(program, &dir.path().join("chromium"));
-    b.new_context(1280, 900);
+    // The referee's console asks to referee the tournament; the director
+    // names its key among the tournament's referees.
+    let console = b.new_context(1280, 900);
+    b.goto(&format!("{url}/referee"));
+    b.wait_for("the enrolment form", "!!document.getElementById('ask')");
+    b.eval(&format!("(() => {{ document.getElementById('name').value = 'Rita'; document.getElementById('tournament').value = {SHORT:?}; return true; }})()"));
+    b.click("#ask");
+    b.wait_for(
+        "the console's request",
+        "!!document.getElementById('enrol').dataset.request",
+    );
+    let console_key = b
+        .eval("document.getElementById('fingerprint').dataset.key")
+        .as_str()
+        .unwrap()
+        .to_string();
+    let desk = b.new_context(1280, 900);
     b.goto(&format!("{url}/director"));
     b.wait_for(
         "the desk",
@@ -153,7 +212,7 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     submit(
         &mut b,
         "create-form",
-        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director", "referees": format!("Rita Referee={referee}")}),
+        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director", "referees": format!("Rita Referee={console_key}\nRex Referee={referee}")}),
     );
     message(&mut b, "tournament kifu demonstration open created");
     b.wait_for("the desk", "!document.getElementById('desk').hidden");
@@ -225,6 +284,13 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     // The board devices ask for their seats; the round's games are created
     // in one action, each naming the devices waiting at its board, the
     // referee and the director.
+    // Board 2: each player's own device, in the browser.
+    let black = b.new_context(1024, 768);
+    let black_key = ask_for_seat(&mut b, &url, 2, "black", "Claus");
+    let white = b.new_context(1024, 768);
+    let white_key = ask_for_seat(&mut b, &url, 2, "white", "Dorn");
+    b.switch(&desk);
+    // Board 3: a device each, asking through the API.
     for (board, role, key) in &devices {
         let r = ureq::post(&format!("{url}/devices"))
             .send_json(json!({"key": key, "role": role, "name": format!("{role} device {board}"), "tournament": SHORT, "round": 1, "board": board}))
@@ -245,9 +311,10 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     b.click("#create-games");
     b.wait_for(
         "the devices to confirm",
-        "!document.getElementById('games-confirm').hidden && document.querySelectorAll('#games-confirm input[name=device]').length === 4",
+        "!document.getElementById('games-confirm').hidden && document.querySelectorAll('#games-confirm input[name=device]').length === 5",
     );
     message(&mut b, "board 4: no device asks for Black's seat (P8)");
+    message(&mut b, "board 3: 2 devices ask for Black's seat");
     let listed = b.text("#games-confirm");
     assert!(listed.contains("not a device here"), "{listed}");
     b.eval(&format!(
@@ -282,7 +349,11 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
                 )
             })
             .collect();
-        for (db, role, key) in &devices {
+        let browser_devices = [
+            (2, "black", black_key.clone()),
+            (2, "white", white_key.clone()),
+        ];
+        for (db, role, key) in devices.iter().chain(&browser_devices) {
             if *db as u64 == *board {
                 assert!(
                     roster.contains(&(role.to_string(), key.clone())),
@@ -296,14 +367,140 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
         );
         assert!(!roster.iter().any(|(_, k)| *k == stranger), "{roster:?}");
         assert!(
+            roster.contains(&("referee".into(), console_key.clone())),
+            "{roster:?}"
+        );
+        assert!(
             roster.contains(&("director".into(), desk_key.clone())),
             "{roster:?}"
         );
     }
-    // The games end at their boards: board 2's Black resigns, board 3's
-    // White resigns, each signed by the device's key.
-    for ((board, g), loser) in created.iter().zip(["black", "white"]) {
-        let key = dir.path().join(format!("b{board}{loser}.key"));
+    // Board 2 is played from the players' devices: the referee Rex starts
+    // the clocks, a move each, White raises a dispute and calls the
+    // referee; the console judges (a warning to Black, a minute added to
+    // White, play resumes), signed by its browser key; Black resigns.
+    let g2 = created[0].1.clone();
+    let started = {
+        let mut c = kifu()
+            .arg("--server")
+            .arg(&url)
+            .args(["append", &g2, "--key"])
+            .arg(dir.path().join("ref.key"))
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(
+            &mut c.stdin.take().unwrap(),
+            json!({"clock_started": {"running": "black"}})
+                .to_string()
+                .as_bytes(),
+        )
+        .unwrap();
+        c.wait_with_output().unwrap()
+    };
+    ok(&started);
+    let play = |b: &mut Browser, s: &str, seq: u64, x: u8, y: u8| {
+        b.switch(s);
+        at_seq(b, seq);
+        b.click(&format!("rect.hit[data-x=\"{x}\"][data-y=\"{y}\"]"));
+        at_seq(b, seq + 1);
+        b.click("#press");
+        at_seq(b, seq + 2);
+    };
+    play(&mut b, &black, 1, 3, 3);
+    play(&mut b, &white, 3, 15, 15);
+    b.switch(&white);
+    at_seq(&mut b, 5);
+    b.click("#dispute");
+    b.wait_for("the dialog", "document.getElementById('confirm').open");
+    b.eval("(() => { document.getElementById('confirm-text').value = 'Black keeps tapping stones in the bowl'; return true; })()");
+    b.click("#confirm-ok");
+    at_seq(&mut b, 6);
+    b.click("#call-referee");
+    at_seq(&mut b, 7);
+    b.switch(&console);
+    b.wait_for(
+        "the call on the console's overview",
+        &format!("(() => {{ const r = document.getElementById('row-{g2}'); return !!r && r.classList.contains('alert'); }})()"),
+    );
+    b.click(&format!("#row-{g2} button.open"));
+    b.wait_for(
+        "the game opened at event 7",
+        "Number((document.getElementById('game-main') || {dataset: {}}).dataset.lastSeq) >= 7",
+    );
+    field(
+        &mut b,
+        "judgement",
+        "decision",
+        json!("Warning to Black for noise; White gets a minute back"),
+    );
+    field(
+        &mut b,
+        "judgement",
+        "reasons",
+        json!("Disturbing the opponent"),
+    );
+    field(&mut b, "judgement", "rules", json!("LGC 2023, \"Warning\""));
+    field(&mut b, "judgement", "warn", json!(true));
+    field(&mut b, "judgement", "warn_to", json!("black"));
+    field(&mut b, "judgement", "time", json!(true));
+    field(&mut b, "judgement", "time_of", json!("white"));
+    field(&mut b, "judgement", "seconds", json!("60"));
+    field(&mut b, "judgement", "resume", json!(true));
+    b.click("#preview-judgement");
+    b.wait_for(
+        "the preview",
+        "!!document.querySelector('#consequence-judgement .clocks-after')",
+    );
+    let white_after: u64 = b
+        .eval("document.querySelector('#consequence-judgement .clocks-after').dataset.whiteMs")
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    b.click("#sign-judgement");
+    b.wait_for(
+        "the judgement recorded",
+        "Number((document.getElementById('game-main') || {dataset: {}}).dataset.lastSeq) >= 8",
+    );
+    let st = get(&format!("{url}/games/{g2}/state"));
+    assert_eq!(st["view"]["clocks"]["white"]["time_left_ms"], white_after);
+    assert!(st["view"]["sanctions"].to_string().contains("warning"));
+    let g2_records = get(&format!("{url}/games/{g2}/records"))["records"].clone();
+    let ruling = g2_records
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["body"].get("referee_ruling").is_some())
+        .expect("the ruling")
+        .clone();
+    assert_eq!(ruling["signer"], console_key);
+    // Every stone and press of board 2 is signed by its player's device.
+    for r in g2_records.as_array().unwrap() {
+        let kind = r["body"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .next()
+            .unwrap()
+            .clone();
+        if kind == "stone_placed" || kind == "clock_pressed" {
+            assert!(r["signer"] == black_key || r["signer"] == white_key, "{r}");
+        }
+    }
+    b.switch(&black);
+    at_seq(&mut b, 8);
+    b.click("#resign");
+    b.wait_for("the dialog", "document.getElementById('confirm').open");
+    b.click("#confirm-ok");
+    at_seq(&mut b, 9);
+    b.switch(&desk);
+    // Board 3's game ends too: White resigns, signed by the device's key.
+    {
+        let (board, g) = &created[1];
+        let key = dir.path().join(format!("b{board}white.key"));
         let mut c = kifu()
             .arg("--server")
             .arg(&url)
@@ -316,7 +513,7 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
             .unwrap();
         std::io::Write::write_all(
             &mut c.stdin.take().unwrap(),
-            json!({"resigned": {"player": loser, "manner": "spoken"}})
+            json!({"resigned": {"player": "white", "manner": "spoken"}})
                 .to_string()
                 .as_bytes(),
         )

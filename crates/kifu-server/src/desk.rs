@@ -555,8 +555,9 @@ fn board_size(game: kifu_ledger::GameKind) -> u8 {
 /// The genesis of each game of `round` not yet in the store: the
 /// tournament's game, ruleset, time control and komi (the profile's for a
 /// handicap game), the board's pairing (its handicap, its players' seats
-/// held by the devices waiting for them, else by the keys their
-/// registrations name), every device waiting as the board's recorder
+/// held by the device waiting for each, else by the key the player's
+/// registration names; a seat two devices ask for is not given: the
+/// director keeps one), every device waiting as the board's recorder
 /// (but those in `exclude`: requests the director did not confirm), and
 /// the tournament's director, referees and committee. A board whose player
 /// has no key is named with the reason, and no game is drafted for it.
@@ -603,29 +604,43 @@ fn round_games(
             let name = reg
                 .map(|r| format!("{} {}", r.surname, r.given).trim().to_string())
                 .unwrap_or_else(|| who.clone());
-            // The newest device asking for the seat.
-            let device = here.iter().rev().find(|r| r.seat.role == role);
-            match (device, reg.and_then(|r| r.key)) {
-                (Some(d), _) => {
-                    roster.push(Participant {
-                        role,
-                        name,
-                        key: d.seat.key,
-                    });
-                    devices.push(json!({"request": d.id, "role": role, "name": d.seat.name, "fingerprint": d.seat.fingerprint()}));
-                }
-                (None, Some(key)) => roster.push(Participant { role, name, key }),
-                (None, None) if missing.is_none() => {
-                    missing = Some(format!(
+            let asking: Vec<&&crate::device::DeviceRequest> =
+                here.iter().filter(|r| r.seat.role == role).collect();
+            for d in &asking {
+                devices.push(json!({"request": d.id, "role": role, "name": d.seat.name, "fingerprint": d.seat.fingerprint()}));
+            }
+            match (asking.as_slice(), reg.and_then(|r| r.key)) {
+                ([d], _) => roster.push(Participant {
+                    role,
+                    name,
+                    key: d.seat.key,
+                }),
+                ([], Some(key)) => roster.push(Participant { role, name, key }),
+                ([], None) => {
+                    missing.get_or_insert(format!(
                         "board {board}: no device asks for {}'s seat ({who}) and the registration names no key",
                         role.word()
                     ));
                 }
-                (None, None) => {}
+                (more, _) => {
+                    // Two devices for one seat: the director keeps one.
+                    missing.get_or_insert(format!(
+                        "board {board}: {} devices ask for {}'s seat ({}): keep the one whose fingerprint the player's device shows",
+                        more.len(),
+                        role.word(),
+                        more.iter()
+                            .map(|d| d.seat.fingerprint())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
             }
         }
+        for d in here.iter().filter(|r| r.seat.role == Role::Recorder) {
+            devices.push(json!({"request": d.id, "role": Role::Recorder, "name": d.seat.name, "fingerprint": d.seat.fingerprint()}));
+        }
         if let Some(why) = missing {
-            skipped.push(json!({"board": board, "reason": why}));
+            skipped.push(json!({"board": board, "reason": why, "devices": devices}));
             continue;
         }
         for d in here.iter().filter(|r| r.seat.role == Role::Recorder) {
@@ -637,7 +652,6 @@ fn round_games(
                 name: d.seat.name.clone(),
                 key: d.seat.key,
             });
-            devices.push(json!({"request": d.id, "role": Role::Recorder, "name": d.seat.name, "fingerprint": d.seat.fingerprint()}));
         }
         for o in &t.officials {
             if !roster.iter().any(|x| x.key == o.key && x.role == o.role) {

@@ -137,9 +137,11 @@ async function prepareGames() {
   }
   for (const s of draft.skipped) say(`games of round ${r}: ${s.reason}`, false);
   const box = byId("games-confirm");
-  const devices = draft.games.flatMap((g) => g.devices.map((d) => ({ ...d, board: g.board })));
+  const devices = [...draft.games, ...draft.skipped.filter((g) => g.devices)]
+    .flatMap((g) => g.devices.map((d) => ({ ...d, board: g.board })))
+    .sort((x, y) => x.board - y.board);
   box.replaceChildren(
-    $("p", {}, `${draft.games.length} ${draft.games.length === 1 ? "game" : "games"} to create. Compare each device's fingerprint with the one its screen shows; untick a device that does not match.`),
+    $("p", {}, `${draft.games.length} ${draft.games.length === 1 ? "game" : "games"} ready. Compare each device's fingerprint with the one its screen shows; untick a device that does not match (and all but one where two ask for a seat).`),
     devices.length ? $("ul", { class: "devices" }, ...devices.map((d) => $("li", {},
       $("label", { class: "check" }, $("input", { type: "checkbox", checked: true, name: "device", value: d.request, "data-board": d.board }),
         ` Board ${d.board}, ${d.role}: ${d.name} — `, $("span", { class: "fp" }, d.fingerprint))))) : $("p", { class: "muted" }, "No device is waiting: the seats are held by the players' registered keys."),
