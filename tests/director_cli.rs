@@ -653,6 +653,8 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     let o = through(&url, &["verify"]);
     assert!(o.status.success(), "{}", err(&o));
 
+    b.switch(&desk);
+    b.eval("(() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); return true; })()");
     let shot = b.screenshot();
     assert!(shot.starts_with(b"\x89PNG"));
     std::fs::create_dir_all(artifacts_dir()).ok();
