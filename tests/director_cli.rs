@@ -21,6 +21,7 @@
 
 mod common;
 use common::browser::{artifacts_dir, browser_or_skip, Browser};
+use common::devices::axe_script;
 use common::*;
 
 use serde_json::{json, Value};
@@ -660,5 +661,13 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     std::fs::create_dir_all(artifacts_dir()).ok();
     std::fs::write(artifacts_dir().join("director-desk.png"), shot).ok();
     b.assert_no_csp_violation();
+    // axe-core's check (WCAG 2 A and AA) of the desk as it stands.
+    if let Some(axe) = axe_script() {
+        b.eval(&format!("(() => {{ {axe}\n; return true; }})()"));
+        let v = b.eval(
+            "(async () => { const r = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }); return r.violations.map(v => v.id + ': ' + v.help + ' (' + v.nodes.map(n => n.target.join(' ')).join(', ') + ')'); })()",
+        );
+        assert_eq!(v, json!([]), "accessibility violations");
+    }
     server.stop();
 }
