@@ -605,6 +605,9 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
         json!(want),
         "the page's standings differ from the command's"
     );
+    // Board 1's game record shows its signed result sheets.
+    let sheets = b.text("#board-rows tr[data-board=\"1\"] td.record");
+    assert!(sheets.contains("result sheets signed: black"), "{sheets}");
     // The board confirmed from its game record counts it.
     let board1 = b.text("#board-rows tr[data-board=\"1\"] td.result");
     assert!(!board1.contains('—'), "{board1}");

@@ -86,14 +86,22 @@ pub struct RoundQuery {
     round: Option<u32>,
 }
 
-/// The store's games on `round`'s boards of `chain`: (round, board) → the
-/// game's checkpoint as its record stands now (its head and its result by
-/// seat, `kifu_game::GameState::result_by_seat`).
+/// A game of the round as its record stands now.
+struct GameNow {
+    /// Its checkpoint: its head and its result by seat
+    /// (`kifu_game::GameState::result_by_seat`).
+    checkpoint: Checkpoint,
+    /// The result sheets signed (`result_sheet_signed`): `{"seq",
+    /// "signer", "roles", "result", "under_protest"}`.
+    sheets: Vec<Value>,
+}
+
+/// The store's games on `round`'s boards of `chain`, by (round, board).
 fn games_of_round(
     app: &App,
     chain: &Chain,
     round: u32,
-) -> Result<BTreeMap<(u32, u32), Checkpoint>, ApiError> {
+) -> Result<BTreeMap<(u32, u32), GameNow>, ApiError> {
     let mut out = BTreeMap::new();
     for game in app.store.games()? {
         let genesis = app.store.genesis(&game)?;
@@ -112,15 +120,34 @@ fn games_of_round(
             .iter()
             .filter_map(|r| r.decode().ok())
             .collect();
+        let sheets = events
+            .iter()
+            .filter_map(|e| match &e.body {
+                Body::ResultSheetSigned {
+                    result,
+                    under_protest,
+                } => Some(json!({
+                    "seq": e.seq,
+                    "signer": e.signer,
+                    "roles": genesis.roles_of(&e.signer),
+                    "result": result,
+                    "under_protest": under_protest,
+                })),
+                _ => None,
+            })
+            .collect();
         out.insert(
             board,
-            Checkpoint {
-                round: board.0,
-                board: board.1,
-                game,
-                head_seq: head.seq,
-                head_hash: head.hash,
-                result: kifu_game::GameState::replay(&events).result_by_seat(),
+            GameNow {
+                checkpoint: Checkpoint {
+                    round: board.0,
+                    board: board.1,
+                    game,
+                    head_seq: head.seq,
+                    head_hash: head.hash,
+                    result: kifu_game::GameState::replay(&events).result_by_seat(),
+                },
+                sheets,
             },
         );
     }
@@ -130,7 +157,9 @@ fn games_of_round(
 /// `GET /tournaments/{t}/desk?round=N`: the tournament as the desk shows
 /// it. `head` (`seq`, `hash`) is where the next fact links; `boards` are
 /// the hall's (`docs/API.md`) with, per board, `game_result` (the result
-/// the game's own record states, White's score first) and `checkpoint_due`
+/// the game's own record states, White's score first), `result_sheets`
+/// (each sheet signed in the game: `seq`, `signer`, its `roles`, `result`,
+/// `under_protest`) and `checkpoint_due`
 /// (true when the game has a result and the chain does not hold its head).
 pub async fn desk(
     State(app): State<Arc<App>>,
@@ -151,7 +180,9 @@ pub async fn desk(
             .map(|b| {
                 let mut v = serde_json::to_value(b).unwrap_or_default();
                 let held = p.boards.get(&(round, b.board));
-                if let Some(c) = games.get(&(round, b.board)) {
+                if let Some(now) = games.get(&(round, b.board)) {
+                    let c = &now.checkpoint;
+                    v["result_sheets"] = json!(now.sheets);
                     v["game"] = json!(hex::encode(c.game));
                     let result = c.result.as_ref().map(kifu_tournament::board_result_of);
                     v["game_result"] =
@@ -161,6 +192,7 @@ pub async fn desk(
                         .is_some_and(|k| k.head_hash == c.head_hash);
                     v["checkpoint_due"] = json!(c.result.is_some() && !at_head);
                 } else {
+                    v["result_sheets"] = json!([]);
                     v["game_result"] = json!("");
                     v["checkpoint_due"] = json!(false);
                 }
@@ -504,6 +536,7 @@ pub async fn draft(
                 let held = &chain.projection.boards;
                 let due: Vec<Body> = games_of_round(&app, &chain, round)?
                     .into_values()
+                    .map(|g| g.checkpoint)
                     .filter(|c| board.is_none_or(|b| b == c.board))
                     .filter(|c| c.result.is_some())
                     .filter(|c| {

@@ -329,7 +329,8 @@ async function draw() {
     return $("tr", { class: b.checkpoint_due ? "due" : "", "data-board": b.board },
       $("td", {}, b.board), $("td", {}, `${b.white.name} (${b.white.id})`), $("td", {}, `${b.black.name} (${b.black.id})`), $("td", {}, b.handicap || ""),
       $("td", { class: "result" }, b.result && !b.from_game_record ? `${b.result}${b.by_default ? " by default" : ""}` : "—"),
-      $("td", {}, b.game ? $("a", { href: `/games/${b.game}` }, b.game_result || "playing") : ""),
+      $("td", { class: "record" }, b.game ? $("a", { href: `/games/${b.game}` }, b.game_result || "playing") : "",
+        (b.result_sheets || []).length ? $("span", { class: "sheets" }, ` · result sheets signed: ${b.result_sheets.map((x) => `${x.roles.join("/") || "?"}${x.under_protest ? " (under protest)" : ""}`).join(", ")}`) : ""),
       $("td", {}, confirm));
   }));
   byId("byes").textContent = d.byes.length ? `Bye: ${d.byes.map((p) => `${p.name} (${p.id})`).join(", ")}` : "";
