@@ -109,6 +109,10 @@ mod tests {
             Reach::NoStore
         );
         assert_eq!(reach_of(&["kifu", "feed"]), Reach::Server);
+        assert_eq!(
+            reach_of(&["kifu", "tournament", "standings", "Open"]),
+            Reach::Server
+        );
         assert!(matches!(
             reach_of(&["kifu", "publish", "--nats", "nats://127.0.0.1:1"]),
             Reach::Refused(_)
