@@ -171,6 +171,7 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
             .to_hex()
     };
     let referee = public("ref");
+    let committee: Vec<String> = ["c1", "c2", "c3", "c4"].into_iter().map(public).collect();
     let devices: Vec<(u32, &str, String)> = [(3, "black"), (3, "white")]
         .into_iter()
         .map(|(board, role)| (board, role, public(&format!("b{board}{role}"))))
@@ -213,7 +214,7 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     submit(
         &mut b,
         "create-form",
-        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director", "referees": format!("Rita Referee={console_key}\nRex Referee={referee}")}),
+        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director", "referees": format!("Rita Referee={console_key}\nRex Referee={referee}"), "committee": format!("Cora={}\nCarl={}\nCleo={}\nCody={}", committee[0], committee[1], committee[2], committee[3])}),
     );
     message(&mut b, "tournament kifu demonstration open created");
     b.wait_for("the desk", "!document.getElementById('desk').hidden");
@@ -376,6 +377,87 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
             "{roster:?}"
         );
     }
+    // Board 3's appeals committee, formed from the tournament's (three
+    // members, a reserve); Cora recused, the reserve sits; a player of the
+    // game cannot be co-opted: refused with the clause, nothing written.
+    let g3 = created[1].1.clone();
+    let events_of = |g: &str| {
+        get(&format!("{url}/games/{g}/head"))["seq"]
+            .as_u64()
+            .unwrap()
+    };
+    let before = events_of(&g3);
+    submit(&mut b, "committee-form", json!({"board": 3}));
+    message(&mut b, "committee of board 3: recorded at event");
+    assert_eq!(events_of(&g3), before + 1);
+    b.eval("(() => { const f = document.getElementById('recuse-form'); f.elements.board.value = '3'; f.elements.board.dispatchEvent(new Event('change')); return true; })()");
+    b.wait_for(
+        "the members to recuse",
+        "document.querySelectorAll('#recuse-member option').length === 4",
+    );
+    submit(
+        &mut b,
+        "recuse-form",
+        json!({"board": 3, "member": committee[0], "reason": "plays for the same club"}),
+    );
+    message(&mut b, "recusal on board 3: recorded at event");
+    b.wait_for(
+        "the committee after the recusal",
+        "document.getElementById('committee-state').textContent.includes('recused: Cora') && document.getElementById('committee-state').textContent.includes('Cody')",
+    );
+    let device_of_black3 = devices
+        .iter()
+        .find(|d| d.0 == 3 && d.1 == "black")
+        .unwrap()
+        .2
+        .clone();
+    let n = b.eval("document.querySelectorAll('#messages p.bad').length");
+    submit(
+        &mut b,
+        "coopt-form",
+        json!({"board": 3, "name": "Engel", "key": device_of_black3}),
+    );
+    b.wait_for(
+        "the co-option refused",
+        &format!("document.querySelectorAll('#messages p.bad').length > {n}"),
+    );
+    let last = b.text("#messages p.bad:last-child");
+    assert!(
+        last.contains("a player of this game cannot sit on its appeals committee"),
+        "{last}"
+    );
+    assert!(last.contains("Appeals committee"), "{last}");
+    assert_eq!(
+        events_of(&g3),
+        before + 2,
+        "the refused co-option wrote something"
+    );
+    let kinds: Vec<(String, String)> = get(&format!("{url}/games/{g3}/records"))["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["body"]
+                    .as_object()
+                    .unwrap()
+                    .keys()
+                    .next()
+                    .unwrap()
+                    .clone(),
+                r["signer"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert!(
+        kinds.contains(&("committee_formed".into(), desk_key.clone())),
+        "{kinds:?}"
+    );
+    assert!(
+        kinds.contains(&("member_recused".into(), desk_key.clone())),
+        "{kinds:?}"
+    );
+
     // Board 2 is played from the players' devices: the referee Rex starts
     // the clocks, a move each, White raises a dispute and calls the
     // referee; the console judges (a warning to Black, a minute added to

@@ -94,6 +94,8 @@ struct GameNow {
     /// The result sheets signed (`result_sheet_signed`): `{"seq",
     /// "signer", "roles", "result", "under_protest"}`.
     sheets: Vec<Value>,
+    /// Its appeals committee ([`committee_json`]).
+    committee: Value,
 }
 
 /// The store's games on `round`'s boards of `chain`, by (round, board).
@@ -136,9 +138,13 @@ fn games_of_round(
                 _ => None,
             })
             .collect();
+        let committee = kifu_ledger::Standing::replay(&events)
+            .map(|s| committee_json(&s))
+            .unwrap_or(Value::Null);
         out.insert(
             board,
             GameNow {
+                committee,
                 checkpoint: Checkpoint {
                     round: board.0,
                     board: board.1,
@@ -183,6 +189,7 @@ pub async fn desk(
                 if let Some(now) = games.get(&(round, b.board)) {
                     let c = &now.checkpoint;
                     v["result_sheets"] = json!(now.sheets);
+                    v["committee"] = now.committee.clone();
                     v["game"] = json!(hex::encode(c.game));
                     let result = c.result.as_ref().map(kifu_tournament::board_result_of);
                     v["game_result"] =
@@ -193,6 +200,7 @@ pub async fn desk(
                     v["checkpoint_due"] = json!(c.result.is_some() && !at_head);
                 } else {
                     v["result_sheets"] = json!([]);
+                    v["committee"] = Value::Null;
                     v["game_result"] = json!("");
                     v["checkpoint_due"] = json!(false);
                 }
@@ -345,6 +353,37 @@ pub enum Intent {
         /// fingerprints did not match the devices'): left out.
         #[serde(default)]
         exclude: Vec<String>,
+    },
+    /// A game's appeals committee formed from the tournament's committee
+    /// (the first three as members, the others as reserves, in the
+    /// genesis's order), signed by `signer`.
+    Committee {
+        /// The game (id or prefix).
+        game: String,
+        /// The key that will sign, hex.
+        signer: String,
+    },
+    /// A member of a game's committee recused.
+    Recuse {
+        /// The game.
+        game: String,
+        /// The key that will sign, hex.
+        signer: String,
+        /// The member's key, hex.
+        member: String,
+        /// Why.
+        reason: String,
+    },
+    /// A person co-opted to a game's committee to make up three.
+    Coopt {
+        /// The game.
+        game: String,
+        /// The key that will sign, hex.
+        signer: String,
+        /// Their name.
+        name: String,
+        /// Their key, hex.
+        key: String,
     },
     /// The checkpoints of the round's finished games (or of one board).
     Checkpoint {
@@ -526,6 +565,66 @@ pub async fn draft(
             } => {
                 let chain = load(app.tournaments.data(), &tournament)?;
                 return Ok(Json(round_games(&app, &chain, round, &exclude)?));
+            }
+            Intent::Committee { game, signer } => {
+                return game_draft(&app, &game, &signer, |genesis| {
+                    let t = genesis.tournament.as_ref().ok_or_else(|| {
+                        refused("the game names no tournament: its committee is formed with `kifu append`")
+                    })?;
+                    let chain = load(app.tournaments.data(), &t.tournament)?;
+                    let people: Vec<Participant> = chain
+                        .projection
+                        .genesis
+                        .officials
+                        .iter()
+                        .filter(|p| p.role == Role::Committee)
+                        .cloned()
+                        .collect();
+                    if people.len() < 3 {
+                        return Err(refused(format!(
+                            "the tournament names {} appeals committee {}; the committee is formed of three (LGC 2023, \"Appeals committee\"): co-opt the others once it is formed, or name them in the tournament",
+                            people.len(),
+                            if people.len() == 1 { "member" } else { "members" }
+                        )));
+                    }
+                    let (members, reserves) = people.split_at(3);
+                    Ok(Body::CommitteeFormed {
+                        members: members.to_vec(),
+                        reserves: reserves.to_vec(),
+                        formed_before_round: t.round,
+                    })
+                })
+                .map(Json);
+            }
+            Intent::Recuse {
+                game,
+                signer,
+                member,
+                reason,
+            } => {
+                let member = key_of(&member)?;
+                return game_draft(&app, &game, &signer, move |_| {
+                    Ok(Body::MemberRecused { member, reason })
+                })
+                .map(Json);
+            }
+            Intent::Coopt {
+                game,
+                signer,
+                name,
+                key,
+            } => {
+                let key = key_of(&key)?;
+                return game_draft(&app, &game, &signer, move |_| {
+                    Ok(Body::MemberCoopted {
+                        member: Participant {
+                            role: Role::Committee,
+                            name,
+                            key,
+                        },
+                    })
+                })
+                .map(Json);
             }
             Intent::Checkpoint {
                 tournament,
@@ -734,4 +833,72 @@ fn round_games(
         }));
     }
     Ok(json!({ "games": games, "skipped": skipped }))
+}
+
+/// A fact for game `game` drafted by `make` from its genesis and checked
+/// at its head as `POST /records` will check it when `signer` signs it
+/// (`kifu_ledger::Standing::check`): `{"game", "head", "bodies": [body],
+/// "committee"}` (the committee as it would then stand), or the refusal
+/// with the clause.
+fn game_draft(
+    app: &App,
+    game: &str,
+    signer: &str,
+    make: impl FnOnce(&kifu_ledger::Genesis) -> Result<Body, ApiError>,
+) -> Result<Value, ApiError> {
+    let signer = key_of(signer)?;
+    let id = app.store.resolve(game)?;
+    let head = app.store.head(&id)?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "unknown_game",
+            format!("no game {game}"),
+        )
+    })?;
+    let genesis = app.store.genesis(&id)?;
+    let body = make(&genesis)?;
+    let events: Vec<kifu_ledger::Event> = app
+        .store
+        .read(&id, 0, Some(head.seq))?
+        .iter()
+        .filter_map(|r| r.decode().ok())
+        .collect();
+    let mut standing = kifu_ledger::Standing::replay(&events)
+        .ok_or_else(|| refused("the game has no verified genesis"))?;
+    let draft = kifu_ledger::Event::next(
+        id,
+        head,
+        events.last().map(|e| e.at_ms).unwrap_or(0),
+        signer,
+        body.clone(),
+    );
+    if let Err(r) = standing.check(&draft) {
+        let clause = kifu_game::powers::clause_for_kind(r.kind)
+            .map(|c| format!(" ({})", c.rule))
+            .unwrap_or_default();
+        return Err(refused(format!("{} refused: {}{clause}", r.kind, r.rule)));
+    }
+    standing.apply(&draft);
+    Ok(json!({
+        "game": hex::encode(id),
+        "head": {"seq": head.seq, "hash": hex::encode(head.hash)},
+        "bodies": [body],
+        "committee": committee_json(&standing),
+    }))
+}
+
+/// A game's appeals committee as its chain has made it: `members`,
+/// `reserves`, `coopted` (`{"role", "name", "key"}`), `recused` and
+/// `sitting` (keys), or null before it is formed.
+fn committee_json(standing: &kifu_ledger::Standing) -> Value {
+    match &standing.committee {
+        None => Value::Null,
+        Some(c) => json!({
+            "members": c.members,
+            "reserves": c.reserves,
+            "coopted": c.coopted,
+            "recused": c.recused,
+            "sitting": standing.sitting(),
+        }),
+    }
 }

@@ -195,6 +195,35 @@ async function createGames() {
   await refresh();
 }
 
+/** The game on board `board` of the round shown, or a refusal in words. */
+function gameOn(board) {
+  const b = shown && shown.boards.find((x) => x.board === board);
+  if (!b || !b.game) throw new Error(`board ${board} of round ${shown ? shown.round : "?"} has no game in the store`);
+  return b.game;
+}
+
+/** Drafts a game's fact, signs it at the game's head, submits it. */
+async function actOnGame(intent, what) {
+  let draft;
+  try {
+    draft = await post("/director/draft", { ...intent, signer: myKey });
+    const signed = await rec.signEvent(keys.privateKey, { chain: draft.game, seq: draft.head.seq + 1, prev_hash: draft.head.hash, at_ms: Date.now(), signer: myKey, body: draft.bodies[0] });
+    const answer = await post("/records", { records: [signed.hex] });
+    const r = answer.results[0];
+    if (!r.ok) throw new Error(r.error ? r.error.message : "refused");
+    say(`${what}: recorded at event ${r.seq} of game ${draft.game.slice(0, 12)}`, true);
+  } catch (e) {
+    say(`${what}: ${e.message}`, false);
+  }
+  await refresh();
+}
+
+function committeeText(c) {
+  if (!c) return "not formed";
+  const name = (k) => [...c.members, ...c.reserves, ...c.coopted].find((p) => p.key === k)?.name || k.slice(0, 8);
+  return `sitting: ${c.sitting.map(name).join(", ")}${c.recused.length ? `; recused: ${c.recused.map(name).join(", ")}` : ""}`;
+}
+
 const form = (id) => byId(id);
 const fields = (f) => Object.fromEntries(new FormData(f).entries());
 const num = (v) => Number.parseInt(String(v || "0"), 10);
@@ -248,12 +277,45 @@ function wire() {
       `result of board ${v.board}`);
   });
   byId("create-games").addEventListener("click", () => prepareGames());
+  form("committee-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const board = num(fields(ev.target).board);
+    try {
+      await actOnGame({ do: "committee", game: gameOn(board) }, `committee of board ${board}`);
+    } catch (e) { say(e.message, false); }
+  });
+  form("recuse-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const v = fields(ev.target);
+    try {
+      await actOnGame({ do: "recuse", game: gameOn(num(v.board)), member: v.member, reason: v.reason }, `recusal on board ${v.board}`);
+    } catch (e) { say(e.message, false); }
+  });
+  form("coopt-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const v = fields(ev.target);
+    try {
+      await actOnGame({ do: "coopt", game: gameOn(num(v.board)), name: v.name, key: v.key.trim().toLowerCase() }, `co-option on board ${v.board}`);
+    } catch (e) { say(e.message, false); }
+  });
+  form("recuse-form").elements.board.addEventListener("change", () => committeeShown());
   byId("checkpoint-all").addEventListener("click", () => act({ do: "checkpoint", tournament: current, round: round(), board: null }, `checkpoints of round ${round()}`));
   byId("round").addEventListener("change", () => refresh());
   byId("tournament").addEventListener("change", (ev) => { current = ev.target.value || null; kvSet("tournament", current); show(); });
 }
 
 const round = () => Math.max(1, num(byId("round").value));
+
+/** The committee of the board named in the recusal form, and its members to recuse. */
+function committeeShown() {
+  const board = num(form("recuse-form").elements.board.value);
+  const b = shown && shown.boards.find((x) => x.board === board);
+  const c = b ? b.committee : null;
+  byId("committee-state").textContent = b && b.game ? `Board ${board}: ${committeeText(c)}` : "";
+  const sel = byId("recuse-member");
+  const people = c ? [...c.members, ...c.reserves, ...c.coopted].filter((p) => !c.recused.includes(p.key)) : [];
+  sel.replaceChildren(...people.map((p) => $("option", { value: p.key }, `${p.name} (${rec.fingerprint(p.key)})`)));
+}
 
 // ---------------------------------------------------------------- showing
 
@@ -333,6 +395,7 @@ async function draw() {
         (b.result_sheets || []).length ? $("span", { class: "sheets" }, ` · result sheets signed: ${b.result_sheets.map((x) => `${x.roles.join("/") || "?"}${x.under_protest ? " (under protest)" : ""}`).join(", ")}`) : ""),
       $("td", {}, confirm));
   }));
+  committeeShown();
   byId("byes").textContent = d.byes.length ? `Bye: ${d.byes.map((p) => `${p.name} (${p.id})`).join(", ")}` : "";
   byId("h9").href = `/tournaments/${current}/export?format=h9&round=${d.round}`;
   byId("aga").href = `/tournaments/${current}/export?format=aga&round=${d.round}`;
