@@ -335,4 +335,38 @@ mod tests {
         assert_eq!(n.expect("updated"), records.len());
         assert_eq!(read(&file_of(d.path(), &id)).expect("read"), records);
     }
+
+    #[test]
+    fn updates_of_one_tournament_are_serialised() {
+        use kifu_ledger::testkit;
+        let d = tempfile::tempdir().expect("tempdir");
+        let cast = testkit::Cast::new();
+        let records = testkit::moves_game(&cast, "t", 20).records;
+        let keeper = std::sync::Arc::new(Keeper::new(d.path()));
+        let id = [5u8; 32];
+        keeper.create(&id, "cup", &records[..1]).expect("created");
+        // Each writer appends the record after the ones it read: without
+        // the lock two would read the same length and one append be lost.
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let keeper = keeper.clone();
+                let records = records.clone();
+                std::thread::spawn(move || {
+                    for _ in 0..2 {
+                        let r: Result<(), StoreError> = keeper.update(&id, |mut held| {
+                            let next = records[held.len()].clone();
+                            std::thread::yield_now();
+                            held.push(next);
+                            Ok((held, ()))
+                        });
+                        r.expect("updated");
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("thread");
+        }
+        assert_eq!(read(&file_of(d.path(), &id)).expect("read"), records[..17]);
+    }
 }
