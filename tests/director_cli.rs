@@ -756,3 +756,122 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     }
     server.stop();
 }
+
+/// Sets the file input of form `form` to a file named `name` holding
+/// `text`, and submits the form.
+fn submit_file(b: &mut Browser, form: &str, name: &str, text: &str) {
+    let text = serde_json::to_string(text).unwrap();
+    b.eval(&format!(
+        "(() => {{ const f = document.getElementById({form:?}); const dt = new DataTransfer(); dt.items.add(new File([{text}], {name:?}, {{ type: 'text/xml' }})); f.elements.file.files = dt.files; f.requestSubmit(); return true; }})()"
+    ));
+}
+
+#[test]
+fn the_desk_imports_an_opengotha_file_and_pairs_a_round_from_it() {
+    let Some(program) = browser_or_skip("the director's desk import test") else {
+        return;
+    };
+    let full = std::fs::read_to_string(
+        workspace().join("fixtures/tournament/opengotha-worked-example.xml"),
+    )
+    .unwrap();
+    // The file as OpenGotha had it after round 1.
+    let after_round_1: String = full
+        .lines()
+        .filter(|l| !l.contains("roundNumber=\"2\"") && !l.contains("roundNumber=\"3\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("data"), &[]);
+    let url = server.url.clone();
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1280, 900);
+    b.goto(&format!("{url}/director"));
+    b.wait_for(
+        "the desk",
+        "!!document.body && document.body.dataset.ready === '1'",
+    );
+    let desk_key = b
+        .eval("document.getElementById('fingerprint').dataset.key")
+        .as_str()
+        .unwrap()
+        .to_string();
+    submit_file(&mut b, "import-form", "wex-round1.xml", &after_round_1);
+    message(&mut b, "import of wex-round1.xml: tournament wex created");
+    b.wait_for("the desk", "!document.getElementById('desk').hidden");
+    b.wait_for(
+        "the players",
+        "document.querySelectorAll('#player-rows tr').length === 6",
+    );
+    // Round 2's pairing from the file as it is now.
+    b.eval("(() => { const r = document.getElementById('round'); r.value = '2'; r.dispatchEvent(new Event('change')); return true; })()");
+    b.wait_for(
+        "round 2",
+        "document.getElementById('h9').href.endsWith('round=2')",
+    );
+    submit_file(&mut b, "pair-opengotha-form", "wex.xml", &full);
+    message(&mut b, "round 2 from wex.xml: 3 facts written");
+    let p = get(&format!("{url}/tournaments/wex/pairings?round=2"));
+    let boards: Vec<(u64, String, String)> = p["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["board"].as_u64().unwrap(),
+                x["white"]["id"].as_str().unwrap().to_string(),
+                x["black"]["id"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        boards,
+        [
+            (1, "GAMMACHO".to_string(), "ALPHAANA".to_string()),
+            (2, "BETABEN".to_string(), "EPSEVE".to_string()),
+            (3, "DELTADAN".to_string(), "ZETAFAY".to_string()),
+        ]
+    );
+    // The same file imported by the command line gives round 1's standings.
+    let local = dir.path().join("local");
+    let file = dir.path().join("wex.xml");
+    std::fs::write(&file, &full).unwrap();
+    ok(&run(
+        &local,
+        &["keygen", dir.path().join("dir").to_str().unwrap()],
+    ));
+    ok(&run(
+        &local,
+        &[
+            "tournament",
+            "import-opengotha",
+            file.to_str().unwrap(),
+            "--key",
+            dir.path().join("dir.key").to_str().unwrap(),
+        ],
+    ));
+    let args = [
+        "tournament",
+        "standings",
+        "wex",
+        "--after-round",
+        "1",
+        "--json",
+    ];
+    let here: Value = serde_json::from_str(&ok(&run(&local, &args))).unwrap();
+    let served: Value = serde_json::from_str(&ok(&through(&url, &args))).unwrap();
+    assert_eq!(here, served);
+    // Every fact signed by the desk's key.
+    let r = ureq::get(&format!("{url}/tournaments/wex/records"))
+        .call()
+        .unwrap();
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut r.into_reader(), &mut bytes).unwrap();
+    let records = kifu_ledger::archive::read(&bytes).unwrap();
+    assert!(records.len() > 10);
+    for r in &records {
+        assert_eq!(r.decode().unwrap().signer.to_hex(), desk_key);
+    }
+    b.assert_no_csp_violation();
+    server.stop();
+}

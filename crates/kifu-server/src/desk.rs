@@ -20,7 +20,7 @@ use axum::Json;
 use kifu_ledger::{Body, Checkpoint, Participant, PublicKey, Registration, Role};
 use kifu_store::tournaments;
 use kifu_tournament::settings::{self, NewTournament};
-use kifu_tournament::{entry, hall, Chain};
+use kifu_tournament::{entry, hall, opengotha, Chain};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -283,6 +283,29 @@ pub enum Intent {
         #[serde(default)]
         committee: Vec<Official>,
     },
+    /// A new tournament from an OpenGotha tournament file, the page's key
+    /// its director: its genesis, then every registration, absence,
+    /// pairing, result and bye the file holds.
+    ImportOpengotha {
+        /// The director's key, hex.
+        director_key: String,
+        /// The director's name.
+        #[serde(default)]
+        director_name: String,
+        /// The file's text.
+        xml: String,
+    },
+    /// A round's pairings and byes as an OpenGotha tournament file has
+    /// them (the file of this tournament: its players' ids are the ones
+    /// OpenGotha's import gave them).
+    PairOpengotha {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// The file's text.
+        xml: String,
+    },
     /// Register a player, or correct a registration.
     Register {
         /// The tournament.
@@ -483,6 +506,64 @@ pub async fn draft(
         let (t, bodies) = match intent {
             c @ Intent::Create { .. } => {
                 return Ok(Json(json!({ "bodies": [genesis_of(c)?] })));
+            }
+            Intent::ImportOpengotha {
+                director_key,
+                director_name,
+                xml,
+            } => {
+                let director = Participant {
+                    role: Role::Director,
+                    name: if director_name.trim().is_empty() {
+                        "Tournament director".into()
+                    } else {
+                        director_name
+                    },
+                    key: key_of(&director_key)?,
+                };
+                let imported =
+                    opengotha::import(&xml, vec![director]).map_err(refused)?;
+                // Checked as the chain will check them once signed.
+                let mut p = kifu_tournament::Projection::new([0; 32], imported.genesis.clone())
+                    .map_err(refused)?;
+                for (i, b) in imported.facts.iter().enumerate() {
+                    p.apply(b).map_err(|e| {
+                        refused(format!("{} #{} refused: {e}", b.kind_name(), i + 2))
+                    })?;
+                }
+                let mut bodies = vec![Body::TournamentCreated(imported.genesis)];
+                bodies.extend(imported.facts);
+                return Ok(Json(json!({ "bodies": bodies })));
+            }
+            Intent::PairOpengotha {
+                tournament,
+                round,
+                xml,
+            } => {
+                let imported = opengotha::import(&xml, vec![]).map_err(refused)?;
+                let of_round: Vec<Body> = imported
+                    .facts
+                    .into_iter()
+                    .filter_map(|b| match &b {
+                        Body::Paired(p) | Body::PairedColoursUnknown(p) if p.round == round => {
+                            // The results stay the director's to confirm.
+                            let mut p = p.clone();
+                            p.game = None;
+                            Some(match b {
+                                Body::Paired(_) => Body::Paired(p),
+                                _ => Body::PairedColoursUnknown(p),
+                            })
+                        }
+                        Body::ByeGiven { round: r, .. } if *r == round => Some(b),
+                        _ => None,
+                    })
+                    .collect();
+                if of_round.is_empty() {
+                    return Err(refused(format!(
+                        "the OpenGotha file pairs nobody in round {round}"
+                    )));
+                }
+                (tournament, of_round)
             }
             Intent::Register {
                 tournament,
@@ -702,12 +783,13 @@ fn round_games(
     let p = &chain.projection;
     let t = &p.genesis;
     let existing = games_of_round(app, chain, round)?;
+    let exclude: std::collections::HashSet<&str> = exclude.iter().map(String::as_str).collect();
     let waiting: Vec<crate::device::DeviceRequest> = app
         .devices
         .all()
         .into_iter()
         .filter(|r| {
-            !exclude.contains(&r.id)
+            !exclude.contains(r.id.as_str())
                 && r.seat.round == Some(round)
                 && r.seat
                     .tournament

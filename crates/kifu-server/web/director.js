@@ -95,10 +95,20 @@ async function act(intent, what) {
   }
   try {
     const at = Date.now();
-    if (intent.do === "create") {
-      const signed = await rec.signEvent(keys.privateKey, { seq: 0, at_ms: at, signer: myKey, body: draft.bodies[0] });
-      const r = await post("/tournaments", { records: [signed.hex] });
-      say(`${what}: tournament ${r.short_name} created (${r.tournament.slice(0, 16)})`, true);
+    if (intent.do === "create" || intent.do === "import_opengotha") {
+      // The genesis, then the facts after it, chained from its hash (the
+      // tournament's id).
+      const genesis = await rec.signEvent(keys.privateKey, { seq: 0, at_ms: at, signer: myKey, body: draft.bodies[0] });
+      const id = rec.toHex(genesis.hash);
+      const hexes = [genesis.hex];
+      let prev = id;
+      for (const [i, body] of draft.bodies.slice(1).entries()) {
+        const signed = await rec.signEvent(keys.privateKey, { chain: id, seq: i + 1, prev_hash: prev, at_ms: at, signer: myKey, body });
+        hexes.push(signed.hex);
+        prev = rec.toHex(signed.hash);
+      }
+      const r = await post("/tournaments", { records: hexes });
+      say(`${what}: tournament ${r.short_name} created (${r.tournament.slice(0, 16)}), ${r.written} ${r.written === 1 ? "fact" : "facts"}`, true);
       return r;
     }
     let seq = draft.head.seq + 1;
@@ -244,6 +254,22 @@ function wire() {
       country: v.country || "", start: v.start || "", finish: v.finish || "", referees: people(v.referees), committee: people(v.committee),
     }, "new tournament");
     if (r) { current = r.tournament; await tournaments(); }
+  });
+  form("import-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const file = ev.target.elements.file.files[0];
+    if (!file) return;
+    const xml = await file.text();
+    const r = await act({ do: "import_opengotha", director_key: myKey, director_name: String(fields(ev.target).director_name || ""), xml }, `import of ${file.name}`);
+    if (r) { current = r.tournament; await tournaments(); }
+  });
+  form("pair-opengotha-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const file = ev.target.elements.file.files[0];
+    if (!file) return;
+    const xml = await file.text();
+    const r = await act({ do: "pair_opengotha", tournament: current, round: round(), xml }, `round ${round()} from ${file.name}`);
+    if (r) ev.target.reset();
   });
   form("register-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
