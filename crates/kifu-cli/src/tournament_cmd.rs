@@ -25,7 +25,7 @@ use kifu_ledger::{
 use kifu_standings::{standings, Criterion, Standings, Value};
 use kifu_tournament::entry::{self, pairing, ResultsOptions};
 use kifu_tournament::settings::{self, NewTournament};
-use kifu_tournament::{opengotha, Chain};
+use kifu_tournament::{checkpoints, opengotha, Chain};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
@@ -1052,19 +1052,12 @@ fn game_checkpoint(store: &dyn Games, chain: &Chain, game: Hash) -> Result<Check
     let genesis = store.genesis(&game)?;
     // The board: the pairing that names this game, else the genesis's own
     // tournament reference.
-    let p = &chain.projection;
-    let board = p
-        .boards
-        .iter()
-        .find(|(_, b)| b.pairing.game == Some(game))
-        .map(|(k, _)| *k)
-        .or_else(|| genesis.tournament.as_ref().map(|t| (t.round, t.board)))
-        .ok_or_else(|| {
-            Failure::new(format!(
-                "game {} is not paired in this tournament and its genesis names no round and board",
-                short(&game)
-            ))
-        })?;
+    let board = checkpoints::board_for(chain, &game, &genesis).ok_or_else(|| {
+        Failure::new(format!(
+            "game {} is not paired in this tournament and its genesis names no round and board",
+            short(&game)
+        ))
+    })?;
     let records = store.read(&game)?;
     let events: Vec<kifu_ledger::Event> = records
         .iter()
@@ -1140,45 +1133,18 @@ fn due_checkpoints(
     chain: &Chain,
     only_finished: bool,
 ) -> Result<Vec<Checkpoint>, Failure> {
-    let p = &chain.projection;
-    let id_hex = hex::encode(chain.id());
     let mut due = Vec::new();
     for game in store.games()? {
         let genesis = store.genesis(&game)?;
-        let paired = p.boards.values().any(|b| b.pairing.game == Some(game));
-        let names_us = genesis.tournament.as_ref().is_some_and(|t| {
-            t.tournament == p.genesis.short_name
-                || (t.tournament.len() >= 16 && id_hex.starts_with(&t.tournament))
-        });
-        if !paired && !names_us {
+        if !checkpoints::concerns(chain, &game, &genesis) {
             continue;
         }
         let c = game_checkpoint(store, chain, game)?;
-        if only_finished && c.result.is_none() {
-            continue;
+        if checkpoints::is_due(chain, &c, only_finished) {
+            due.push(c);
         }
-        let board = p.boards.get(&(c.round, c.board));
-        if only_finished && board.is_some_and(|b| entered_by_official(chain, b)) {
-            continue;
-        }
-        let last = board.and_then(|b| b.checkpoint.as_ref());
-        if last.map(|l| (l.game, l.head_seq, l.head_hash))
-            == Some((c.game, c.head_seq, c.head_hash))
-        {
-            continue;
-        }
-        due.push(c);
     }
     Ok(due)
-}
-
-/// True when the board's result was last set by an official's
-/// `board_result_entered`: an automatic checkpoint would replace it.
-fn entered_by_official(chain: &Chain, b: &kifu_tournament::Board) -> bool {
-    b.result_seq
-        .and_then(|s| chain.records.get(usize::try_from(s).ok()?))
-        .and_then(|r| r.decode().ok())
-        .is_some_and(|e| matches!(e.body, Body::BoardResultEntered { .. }))
 }
 
 /// With the director's key at hand, every game of the tournament that has

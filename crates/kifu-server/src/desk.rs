@@ -20,7 +20,7 @@ use axum::Json;
 use kifu_ledger::{Body, Checkpoint, Participant, PublicKey, Registration, Role};
 use kifu_store::tournaments;
 use kifu_tournament::settings::{self, NewTournament};
-use kifu_tournament::{entry, hall, opengotha, Chain};
+use kifu_tournament::{checkpoints, entry, hall, opengotha, Chain};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -185,7 +185,6 @@ pub async fn desk(
             .iter()
             .map(|b| {
                 let mut v = serde_json::to_value(b).unwrap_or_default();
-                let held = p.boards.get(&(round, b.board));
                 if let Some(now) = games.get(&(round, b.board)) {
                     let c = &now.checkpoint;
                     v["result_sheets"] = json!(now.sheets);
@@ -194,10 +193,10 @@ pub async fn desk(
                     let result = c.result.as_ref().map(kifu_tournament::board_result_of);
                     v["game_result"] =
                         json!(result.map(|(r, _)| hall::score_text(r)).unwrap_or_default());
-                    let at_head = held
-                        .and_then(|h| h.checkpoint.as_ref())
-                        .is_some_and(|k| k.head_hash == c.head_hash);
-                    v["checkpoint_due"] = json!(c.result.is_some() && !at_head);
+                    // The director confirms a finished game's result even
+                    // over an official's entry (`checkpoints::is_due`).
+                    v["checkpoint_due"] =
+                        json!(c.result.is_some() && checkpoints::is_due(&chain, c, false));
                 } else {
                     v["result_sheets"] = json!([]);
                     v["committee"] = Value::Null;
@@ -713,17 +712,16 @@ pub async fn draft(
                 board,
             } => {
                 let chain = load(app.tournaments.data(), &tournament)?;
-                let held = &chain.projection.boards;
+                // One board: its finished game, as the director confirms
+                // it; the whole round: the finished games whose boards no
+                // official's entry decided, as `kifu tournament` checkpoints
+                // them after a director's fact.
                 let due: Vec<Body> = games_of_round(&app, &chain, round)?
                     .into_values()
                     .map(|g| g.checkpoint)
                     .filter(|c| board.is_none_or(|b| b == c.board))
                     .filter(|c| c.result.is_some())
-                    .filter(|c| {
-                        held.get(&(c.round, c.board))
-                            .and_then(|b| b.checkpoint.as_ref())
-                            .is_none_or(|k| k.head_hash != c.head_hash)
-                    })
+                    .filter(|c| checkpoints::is_due(&chain, c, board.is_none()))
                     .map(Body::GameCheckpointed)
                     .collect();
                 if due.is_empty() {

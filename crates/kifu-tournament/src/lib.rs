@@ -22,6 +22,7 @@
 #![deny(missing_docs)]
 
 mod chain;
+pub mod checkpoints;
 pub mod egf;
 pub mod entry;
 pub mod hall;
