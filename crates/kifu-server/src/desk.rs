@@ -426,6 +426,20 @@ fn refused(e: impl std::fmt::Display) -> ApiError {
     )
 }
 
+/// The director a new tournament names: the page's key, under `name`
+/// ("Tournament director" when none is given, as `kifu tournament new`).
+fn director(key: &str, name: String) -> Result<Participant, ApiError> {
+    Ok(Participant {
+        role: Role::Director,
+        name: if name.trim().is_empty() {
+            "Tournament director".into()
+        } else {
+            name
+        },
+        key: key_of(key)?,
+    })
+}
+
 fn officials(role: Role, list: Vec<Official>) -> Result<Vec<Participant>, ApiError> {
     list.into_iter()
         .map(|o| {
@@ -460,15 +474,7 @@ fn genesis_of(intent: Intent) -> Result<Value, ApiError> {
     else {
         return Err(ApiError::bad_request("bad_intent", "not a creation"));
     };
-    let mut people = vec![Participant {
-        role: Role::Director,
-        name: if director_name.trim().is_empty() {
-            "Tournament director".into()
-        } else {
-            director_name
-        },
-        key: key_of(&director_key)?,
-    }];
+    let mut people = vec![director(&director_key, director_name)?];
     people.extend(officials(Role::Referee, referees)?);
     people.extend(officials(Role::Committee, committee)?);
     let mut n = NewTournament::named(&name, rounds, people);
@@ -511,17 +517,9 @@ pub async fn draft(
                 director_name,
                 xml,
             } => {
-                let director = Participant {
-                    role: Role::Director,
-                    name: if director_name.trim().is_empty() {
-                        "Tournament director".into()
-                    } else {
-                        director_name
-                    },
-                    key: key_of(&director_key)?,
-                };
                 let imported =
-                    opengotha::import(&xml, vec![director]).map_err(refused)?;
+                    opengotha::import(&xml, vec![director(&director_key, director_name)?])
+                        .map_err(refused)?;
                 // Checked as the chain will check them once signed.
                 let mut p = kifu_tournament::Projection::new([0; 32], imported.genesis.clone())
                     .map_err(refused)?;
