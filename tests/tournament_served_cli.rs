@@ -424,6 +424,31 @@ fn the_same_commands_through_a_server_give_the_same_chain_standings_and_files() 
         "nothing is written in the working directory"
     );
 
+    // While the server keeps them, the data directory's chains are not
+    // written behind its back; they are still read.
+    let held = served();
+    let o = run(
+        &served_data,
+        &[
+            "tournament",
+            "register",
+            "so",
+            "--key",
+            &dk,
+            "--id",
+            "P9",
+            "--surname",
+            "Ivo",
+            "--rank",
+            "6k",
+        ],
+    );
+    assert!(!o.status.success());
+    assert!(err(&o).contains("held by `kifu serve`"), "{}", err(&o));
+    assert!(err(&o).contains("nothing written"), "{}", err(&o));
+    assert_eq!(served(), held);
+    ok(&run(&served_data, &["tournament", "standings", "so"]));
+
     // The server's chain is the file, byte for byte, and so is its copy in
     // the server's data directory.
     assert_eq!(served(), file(), "the chains differ");

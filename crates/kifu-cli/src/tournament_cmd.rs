@@ -661,6 +661,15 @@ fn find(data: &Path, spec: &str) -> Result<(Kept, Chain), Failure> {
     Ok((Kept::File(path), chain))
 }
 
+/// Refuses to write a data directory's tournament chains while a `kifu
+/// serve` keeps them: the server is their one writer.
+fn not_served(data: &Path) -> CmdResult {
+    match remote::held_by_server(data) {
+        Some(line) => Err(Failure::new(format!("{line}; nothing written"))),
+        None => Ok(()),
+    }
+}
+
 /// Keeps a new tournament: its file (unless another tournament has its
 /// short name), or on the server (`POST /tournaments`, under the server's
 /// creation policy).
@@ -669,6 +678,7 @@ fn keep_new(data: &Path, chain: &Chain) -> Result<Kept, Failure> {
         c.post_records("/tournaments", &chain.records)?;
         return Ok(Kept::Served(c, chain.id()));
     }
+    not_served(data)?;
     short_name_free(data, &chain.projection.genesis.short_name)?;
     let path = file_of(data, &chain.id());
     save(&path, chain)?;
@@ -694,6 +704,9 @@ fn save(path: &Path, chain: &Chain) -> Result<(), Failure> {
 
 /// Checks and signs `bodies` in order; writes them all or nothing.
 fn write_facts(data: &Path, target: &Target, bodies: Vec<Body>) -> CmdResult {
+    if remote::server().is_none() {
+        not_served(data)?;
+    }
     let (kept, mut chain) = find(data, &target.tournament)?;
     let key = read_private(&target.key)?;
     let at = target.at_ms.unwrap_or_else(now_ms);
