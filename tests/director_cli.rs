@@ -785,7 +785,8 @@ fn the_desk_imports_an_opengotha_file_and_pairs_a_round_from_it() {
     let server = Served::start(&dir.path().join("data"), &[]);
     let url = server.url.clone();
     let mut b = Browser::start(program, &dir.path().join("chromium"));
-    b.new_context(1280, 900);
+    // A tablet held upright.
+    b.new_context(768, 1024);
     b.goto(&format!("{url}/director"));
     b.wait_for(
         "the desk",
@@ -872,6 +873,16 @@ fn the_desk_imports_an_opengotha_file_and_pairs_a_round_from_it() {
     for r in &records {
         assert_eq!(r.decode().unwrap().signer.to_hex(), desk_key);
     }
+    // Nothing wider than the tablet's screen, and every button a finger's
+    // size.
+    let overflow = b.eval("document.documentElement.scrollWidth <= window.innerWidth");
+    assert_eq!(
+        overflow,
+        json!(true),
+        "the desk scrolls sideways on a tablet"
+    );
+    let small = b.eval("[...document.querySelectorAll('button')].filter(x => x.offsetParent && x.getBoundingClientRect().height < 44).map(x => x.id || x.textContent)");
+    assert_eq!(small, json!([]), "buttons smaller than 44 px");
     b.assert_no_csp_violation();
     server.stop();
 }
