@@ -20,6 +20,7 @@ pub mod bundle_api;
 pub mod conn;
 pub mod console;
 pub mod creation;
+pub mod desk;
 pub mod device;
 pub mod error;
 pub mod feed;
@@ -33,6 +34,7 @@ pub mod preview;
 pub mod tlog_api;
 pub mod tls;
 pub mod tournament_api;
+pub mod tournament_write;
 pub mod web;
 pub mod whole;
 pub mod wire;
@@ -132,6 +134,8 @@ pub struct App {
     pub outlets: std::sync::RwLock<Vec<Arc<dyn Outlet>>>,
     /// Devices asking for seats (not ledger events).
     pub devices: device::Devices,
+    /// The one writer of the tournament chain files ([`tournament_write`]).
+    pub tournaments: kifu_store::tournaments::Keeper,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
     budgets: budget::Budgets,
@@ -240,6 +244,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/referee", get(console::page))
         .route("/referee/games", get(console::games))
         .route("/games/{id}/powers", get(console::powers))
+        .route("/director", get(desk::page))
+        .route("/director/tournaments", get(desk::tournaments_of))
+        .route("/director/draft", post(desk::draft))
+        .route("/tournaments/{t}/desk", get(desk::desk))
         .route("/archive", get(api::store_archive))
         .route("/verify", get(api::store_verify))
         .route("/healthz", get(api::healthz))
@@ -293,6 +301,7 @@ impl Server {
         let ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
         let (stop, shutdown) = watch::channel(false);
         let devices = device::Devices::open(store.path())?;
+        let tournaments = kifu_store::tournaments::Keeper::new(store.path());
         let budgets = budget::Budgets::new(&limits);
         Ok(Server {
             app: Arc::new(App {
@@ -307,6 +316,7 @@ impl Server {
                 creation: Default::default(),
                 outlets: Default::default(),
                 devices,
+                tournaments,
                 summaries: Default::default(),
                 lines: Default::default(),
             }),

@@ -51,6 +51,9 @@ web_files![
     "referee.html",
     "referee.css",
     "referee.js",
+    "director.html",
+    "director.css",
+    "director.js",
 ];
 
 /// The embedded file named `name`, if there is one.
