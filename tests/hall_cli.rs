@@ -18,6 +18,9 @@ use serde_json::Value;
 struct Hall {
     data: PathBuf,
     key: String,
+    /// The server holding the data directory, once one is started: the
+    /// director's commands then go through it, as a director's would.
+    server: std::cell::RefCell<Option<String>>,
 }
 
 impl Hall {
@@ -48,7 +51,11 @@ impl Hall {
                 "canadian:60m+15/5m",
             ],
         ));
-        let h = Hall { data, key };
+        let h = Hall {
+            data,
+            key,
+            server: std::cell::RefCell::new(None),
+        };
         let surnames = [
             "Akiyama", "Bauer", "Chen", "Dubois", "Eriksen", "Fischer", "Garcia", "Horvat",
             "Ivanov", "Jansen",
@@ -88,7 +95,20 @@ impl Hall {
     }
 
     fn cli(&self, args: &[&str]) -> String {
-        ok(&run(&self.data, args))
+        match self.server.borrow().as_deref() {
+            Some(url) => ok(&kifu()
+                .arg("--server")
+                .arg(url)
+                .args(args)
+                .output()
+                .expect("kifu runs")),
+            None => ok(&run(&self.data, args)),
+        }
+    }
+
+    /// From now on, commands go through the server at `url`.
+    fn through(&self, url: &str) {
+        *self.server.borrow_mut() = Some(url.to_string());
     }
 
     /// Pairs round `round` from `boards` lines (`board white black [h]`).
@@ -161,6 +181,7 @@ fn the_pairings_page_fills_in_a_result_live() {
         "P5",
     ]);
     let served = Served::start(&h.data, &[]);
+    h.through(&served.url);
     b.goto(&format!("{}/hall/t", served.url));
     let result =
         |n: u32| format!("document.querySelector('#pairings tr[data-board=\"{n}\"] td.result')");
@@ -350,6 +371,7 @@ fn the_standings_page_equals_the_command_line_after_each_round() {
     };
     let h = Hall::new(t.path(), 9, 3, "MMS,SOSM,SOSOSM,SODOSM");
     let served = Served::start(&h.data, &[]);
+    h.through(&served.url);
     let rounds: [Round; 3] = [
         (
             &["1 P1 P2", "2 P3 P4", "3 P5 P6 3", "4 P7 P8"],
@@ -505,6 +527,7 @@ fn printed_standings_of_forty_players_fit_an_a4_sheet() {
         }
     }
     let served = Served::start(&h.data, &[]);
+    h.through(&served.url);
     for view in ["standings", "crosstable", "pairings"] {
         b.goto(&format!("{}/hall/t?view={view}&round=2", served.url));
         let rows = if view == "pairings" { 20 } else { 40 };
