@@ -37,8 +37,10 @@ struct GameState {
     /// Records pushed.
     records: u64,
     /// Its report so far (`None` until its first run is verified, and for a
-    /// split game).
-    report: Option<VerifyReport>,
+    /// split game): its summary, and what failed or was noted in it, boxed
+    /// and trimmed to its length ([`compact`]), so that a game verified
+    /// keeps a few hundred bytes here.
+    report: Option<Box<VerifyReport>>,
     /// Met again after another game's records: verified whole at the end.
     split: bool,
 }
@@ -154,9 +156,9 @@ impl StreamVerifier {
                         // split (then it is verified whole at the end).
                         Some(mut before) => {
                             merge(&mut before, part);
-                            before
+                            compact(before)
                         }
-                        None => part,
+                        None => compact(Box::new(part)),
                     });
                 }
             }
@@ -205,7 +207,7 @@ impl StreamVerifier {
                     let report = verify_records(&batch);
                     for (game, part) in split_by_game(report, &counts, &batch) {
                         if let Some(state) = self.games.get_mut(&game) {
-                            state.report = Some(part);
+                            state.report = Some(compact(Box::new(part)));
                         }
                     }
                     batch.clear();
@@ -216,7 +218,7 @@ impl StreamVerifier {
         games.sort_by_key(|(g, _)| *g);
         for (_, state) in games {
             if let Some(part) = state.report {
-                merge(&mut total, part);
+                merge(&mut total, *part);
             }
         }
         if !self.bad.is_empty() {
@@ -319,6 +321,22 @@ fn split_by_game(
         }
     }
     out.into_iter().collect()
+}
+
+/// `report` with every list trimmed to its length: what a game keeps until
+/// the end.
+fn compact(mut report: Box<VerifyReport>) -> Box<VerifyReport> {
+    report.games.shrink_to_fit();
+    for g in &mut report.games {
+        g.pending_appeals.shrink_to_fit();
+        g.decided_appeals.shrink_to_fit();
+    }
+    report.problems.shrink_to_fit();
+    report.forks.shrink_to_fit();
+    report.duplicates.shrink_to_fit();
+    report.uninterpreted.shrink_to_fit();
+    report.warnings.shrink_to_fit();
+    report
 }
 
 /// Adds `part` to `total` (not the record count: the stream counts those).
