@@ -406,7 +406,7 @@ pub fn export(data: &Path, a: ExportArgs) -> CmdResult {
     Ok(())
 }
 
-fn import_bar(show: bool) -> indicatif::ProgressBar {
+pub(crate) fn import_bar(show: bool) -> indicatif::ProgressBar {
     if !show {
         return indicatif::ProgressBar::hidden();
     }
@@ -430,11 +430,13 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
     let terminal = std::io::stderr().is_terminal();
     let trusted = crate::trust::read_trusted(&a.trust)?;
     let store = open(data)?;
-    // Into a local store: links, roles and the manifest first, then each
-    // chunk's signatures checked while the chunk before is written
-    // (`Store::import_checking`). Anything amiss leaves nothing written and
-    // falls back to verifying the whole archive first, for its report.
+    // Into a local store: streamed, verified then read again game by game
+    // (`import_stream`), in memory bounded by the games in flight. An
+    // archive with a fork comes back here, for the evidence.
     if let crate::remote::Backend::Local(s) = &store {
+        if let Some(done) = crate::import_stream::import(s, &a, &trusted, started) {
+            return done;
+        }
         let bytes = std::fs::read(&a.file)
             .map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
         if let Ok(mut v) = archive::verify_archive_unsigned(&bytes) {
@@ -494,7 +496,13 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
 
 /// Draws an import's progress: the bar, or plain lines where indicatif
 /// draws nothing (not a terminal).
-fn show_import(pb: &indicatif::ProgressBar, lines: bool, writing: Instant, done: u64, total: u64) {
+pub(crate) fn show_import(
+    pb: &indicatif::ProgressBar,
+    lines: bool,
+    writing: Instant,
+    done: u64,
+    total: u64,
+) {
     pb.set_length(total);
     pb.set_position(done);
     if lines && done > 0 {
@@ -508,7 +516,7 @@ fn show_import(pb: &indicatif::ProgressBar, lines: bool, writing: Instant, done:
 }
 
 /// The summary of a finished import.
-fn imported(
+pub(crate) fn imported(
     a: &ImportArgs,
     r: &kifu_store::ImportReport,
     records: usize,

@@ -27,6 +27,7 @@ mod device_cmd;
 mod feed_cmd;
 mod game_cmd;
 mod games_cmd;
+mod import_stream;
 mod key_cmd;
 mod keys;
 mod log_keys;

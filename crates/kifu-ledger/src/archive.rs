@@ -88,6 +88,19 @@ impl ArchiveVerdict {
         }
     }
 
+    /// The verdict on records a first reading verified (the second reading
+    /// of [`crate::stream::Reread`]): `report` is that reading's report on
+    /// these records' games, and every record was found on a chain it
+    /// verified.
+    pub(crate) fn of_checked(records: Vec<Record>, report: VerifyReport) -> ArchiveVerdict {
+        ArchiveVerdict {
+            records,
+            manifest: None,
+            report,
+            signatures_checked: true,
+        }
+    }
+
     /// False for a verdict of [`verify_archive_unsigned`]: its report took
     /// every event's signature as good.
     pub fn signatures_checked(&self) -> bool {

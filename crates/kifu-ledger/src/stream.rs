@@ -19,12 +19,13 @@
 //! The report is the one [`verify_records`] gives for all the records at
 //! once: a test checks it on shuffled, duplicated and damaged archives.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
-use crate::archive::{ArchiveHead, ManifestCheck};
-use crate::chain::{verify_records, VerifyReport};
+use crate::archive::{ArchiveHead, ArchiveVerdict, ManifestCheck};
+use crate::chain::{verify_records, GameSummary, VerifyReport};
 use crate::event::{Hash, Record, ZERO_HASH};
+use crate::LedgerError;
 
 /// Records held before the complete runs among them are verified.
 pub const STREAM_BATCH: usize = 32_768;
@@ -348,4 +349,162 @@ fn merge(total: &mut VerifyReport, part: VerifyReport) {
     total.duplicates.extend(part.duplicates);
     total.uninterpreted.extend(part.uninterpreted);
     total.warnings.extend(part.warnings);
+}
+
+/// Reads an archive a second time, after [`StreamVerifier`] found it clean,
+/// and gives its records back as verdicts of whole games, for a store to
+/// import (`kifu import FILE` streams the file twice rather than hold it).
+///
+/// No signature is checked again: each game's records are gathered until
+/// the game has as many as the first reading verified, then they must form
+/// its chain exactly, from its genesis (whose hash is the game's id) to the
+/// head the first reading reached, each record naming the hash of the one
+/// before. A record's hash covers its event bytes and its signature, so
+/// these are the records the first reading verified, byte for byte. A
+/// record on no such chain (the file changed between the readings) is an
+/// error. Memory follows the games whose records are not all read yet: one
+/// for an archive written game by game.
+pub struct Reread {
+    /// Games verified and not yet given back: their summary.
+    expect: HashMap<Hash, GameSummary>,
+    /// Records met more than once by the first reading (skipped when met
+    /// again after their game was given back).
+    duplicates: HashSet<Hash>,
+    /// Records of games not complete yet, by hash.
+    pending: HashMap<Hash, HashMap<Hash, Record>>,
+    /// Whole games checked, waiting to be given back.
+    ready: Vec<Record>,
+    ready_games: Vec<GameSummary>,
+    batch: usize,
+}
+
+impl Reread {
+    /// A second reading after `report`, the first reading's report (clean:
+    /// no problem), giving verdicts of at least `batch` records (but the
+    /// last).
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Archive`] when `report` is not clean.
+    pub fn new(report: &VerifyReport, batch: usize) -> Result<Reread, LedgerError> {
+        if !report.ok() {
+            return Err(LedgerError::Archive(
+                "the archive did not verify; it is not read again for import".into(),
+            ));
+        }
+        Ok(Reread {
+            expect: report.games.iter().map(|g| (g.game, g.clone())).collect(),
+            duplicates: report.duplicates.iter().map(|d| d.hash).collect(),
+            pending: HashMap::new(),
+            ready: Vec::new(),
+            ready_games: Vec::new(),
+            batch: batch.max(1),
+        })
+    }
+
+    /// Takes the next record read; a verdict once `batch` records of whole
+    /// games are ready.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Archive`] for a record on no chain the first reading
+    /// verified.
+    pub fn push(&mut self, record: Record) -> Result<Option<ArchiveVerdict>, LedgerError> {
+        let hash = record.hash();
+        let changed = |why: &str| {
+            LedgerError::Archive(format!(
+                "the file changed after it was verified: record {} {why}",
+                hex::encode(&hash[..8])
+            ))
+        };
+        let link = record.link().map_err(|_| changed("does not decode"))?;
+        let game = if link.seq == 0 && link.chain == ZERO_HASH {
+            hash
+        } else {
+            link.chain
+        };
+        let Some(want) = self.expect.get(&game).map(|g| g.events) else {
+            if self.duplicates.contains(&hash) {
+                return Ok(None);
+            }
+            return Err(changed("is on no chain that was verified"));
+        };
+        let records = self.pending.entry(game).or_default();
+        records.insert(hash, record);
+        if (records.len() as u64) < want {
+            return Ok(None);
+        }
+        let records = self.pending.remove(&game).unwrap_or_default();
+        let Some(summary) = self.expect.remove(&game) else {
+            return Err(changed("is on no chain that was verified"));
+        };
+        let chain = chain_to(records, &summary).map_err(|why| changed(&why))?;
+        self.ready.extend(chain);
+        self.ready_games.push(summary);
+        if self.ready.len() >= self.batch {
+            return Ok(Some(self.take()));
+        }
+        Ok(None)
+    }
+
+    /// The verdict on the games still ready, at the end of the file.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Archive`] when a game verified by the first reading
+    /// was not read whole the second time.
+    pub fn finish(mut self) -> Result<Option<ArchiveVerdict>, LedgerError> {
+        if let Some(g) = self.expect.keys().min() {
+            return Err(LedgerError::Archive(format!(
+                "the file changed after it was verified: game {} is no longer whole",
+                hex::encode(&g[..8])
+            )));
+        }
+        Ok((!self.ready.is_empty()).then(|| self.take()))
+    }
+
+    fn take(&mut self) -> ArchiveVerdict {
+        let records = std::mem::take(&mut self.ready);
+        let mut games = std::mem::take(&mut self.ready_games);
+        games.sort_by_key(|g| g.game);
+        let n = records.len() as u64;
+        ArchiveVerdict::of_checked(
+            records,
+            VerifyReport {
+                games,
+                records: n,
+                distinct: n,
+                ..Default::default()
+            },
+        )
+    }
+}
+
+/// `records` (by hash) in seq order, when they are exactly the chain from
+/// the genesis `summary.game` to `summary.head`; why not otherwise.
+fn chain_to(records: HashMap<Hash, Record>, summary: &GameSummary) -> Result<Vec<Record>, String> {
+    let mut by_prev: HashMap<Hash, (Hash, Record)> = HashMap::with_capacity(records.len());
+    let mut genesis = None;
+    for (hash, r) in records {
+        let link = r.link().map_err(|e| e.to_string())?;
+        if hash == summary.game {
+            genesis = Some(r);
+        } else if by_prev.insert(link.prev_hash, (hash, r)).is_some() {
+            return Err("is one of two records after the same one".into());
+        }
+    }
+    let Some(genesis) = genesis else {
+        return Err("belongs to a game whose genesis is missing".into());
+    };
+    let mut out = Vec::with_capacity(by_prev.len() + 1);
+    out.push(genesis);
+    let mut at = summary.game;
+    while let Some((hash, r)) = by_prev.remove(&at) {
+        out.push(r);
+        at = hash;
+    }
+    if at != summary.head.hash || !by_prev.is_empty() {
+        return Err("belongs to a game that no longer ends at its verified head".into());
+    }
+    Ok(out)
 }

@@ -3,8 +3,9 @@
 //! records, the batch size, duplicates, forks, damaged records or a
 //! manifest.
 
+use kifu_ledger::archive::ArchiveVerdict;
 use kifu_ledger::archive::{self, parse_head, HeadParse};
-use kifu_ledger::stream::StreamVerifier;
+use kifu_ledger::stream::{Reread, StreamVerifier};
 use kifu_ledger::testkit::{moves_game, sample_game, Cast};
 use kifu_ledger::*;
 use proptest::prelude::*;
@@ -176,4 +177,83 @@ fn an_archive_written_game_by_game_is_held_a_batch_at_a_time() {
     assert!(report.ok());
     assert_eq!(report.distinct, records.len() as u64);
     assert!(manifest.unwrap().signed);
+}
+
+/// The records of an archive read a second time ([`Reread`]): each
+/// verdict holds whole games, signatures counted as checked, and together
+/// they hold every distinct record once.
+fn reread(
+    records: &[Record],
+    report: &VerifyReport,
+    batch: usize,
+) -> Result<Vec<ArchiveVerdict>, LedgerError> {
+    let mut again = Reread::new(report, batch)?;
+    let mut out = Vec::new();
+    for r in records {
+        if let Some(v) = again.push(r.clone())? {
+            out.push(v);
+        }
+    }
+    out.extend(again.finish()?);
+    Ok(out)
+}
+
+#[test]
+fn a_second_reading_gives_back_the_verified_games_whole_and_refuses_any_other_record() {
+    let cast = Cast::new();
+    let mut records = Vec::new();
+    let mut games = Vec::new();
+    for i in 0..5 {
+        let c = moves_game(&cast, &format!("reread {i}"), 3 + i);
+        games.push(c.records.clone());
+        records.extend(c.records.iter().cloned());
+    }
+    // A duplicate, and two games interleaved.
+    records.push(records[2].clone());
+    let mut interleaved = records.clone();
+    let tail = interleaved.split_off(games[0].len() + 2);
+    interleaved.splice(1..1, tail);
+    let report = verify_records(&records);
+    assert!(report.ok() && !report.duplicates.is_empty());
+    for order in [&records, &interleaved] {
+        for batch in [1, 4, 1_000] {
+            let verdicts = reread(order, &report, batch).unwrap();
+            let mut got: Vec<Hash> = Vec::new();
+            for v in &verdicts {
+                assert!(v.signatures_checked() && v.report().ok());
+                // Whole games: each starts at its genesis, in seq order.
+                assert_eq!(
+                    v.report().games.iter().map(|g| g.events).sum::<u64>(),
+                    v.records().len() as u64
+                );
+                assert_eq!(
+                    v.report(),
+                    &verify_records(v.records()),
+                    "the first reading's words"
+                );
+                got.extend(v.records().iter().map(Record::hash));
+            }
+            let mut want: Vec<Hash> = games.iter().flatten().map(Record::hash).collect();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want, "batch {batch}");
+        }
+    }
+    // The file changed between the readings: a record verified by nobody
+    // (another signature on the same event is another record), a record
+    // missing, or a report that is not clean.
+    let mut forged = records.clone();
+    forged[3].signature[0] ^= 1;
+    let e = reread(&forged, &report, 4).unwrap_err().to_string();
+    assert!(e.contains("the file changed after it was verified"), "{e}");
+    let mut short = records.clone();
+    short.remove(3);
+    let e = reread(&short, &report, 4).unwrap_err().to_string();
+    assert!(e.contains("no longer whole"), "{e}");
+    let mut extra = records.clone();
+    extra.push(moves_game(&cast, "reread other", 1).records[0].clone());
+    let e = reread(&extra, &report, 4).unwrap_err().to_string();
+    assert!(e.contains("on no chain that was verified"), "{e}");
+    let bad = verify_records(&short);
+    assert!(Reread::new(&bad, 4).is_err());
 }

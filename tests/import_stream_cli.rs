@@ -1,0 +1,86 @@
+//! `kifu import FILE` streams the archive (verified, then read again and
+//! written a batch of whole games at a time): an archive larger than one
+//! batch still imports all or nothing against what the store holds, and
+//! extends a game the store holds a shorter chain of.
+
+mod common;
+use common::*;
+
+use kifu_ledger::testkit::{finished_game, moves_game, Cast};
+use kifu_ledger::{archive, Body, Color, Point, Record};
+
+/// Games of 330 records filling more than one import batch (32,768).
+fn bulk(cast: &Cast) -> Vec<Record> {
+    (0..101)
+        .flat_map(|i| finished_game(cast, &format!("bulk {i}"), 163).records)
+        .collect()
+}
+
+fn games(data: &std::path::Path) -> usize {
+    let v: serde_json::Value = serde_json::from_str(&ok(&run(data, &["games", "--json"]))).unwrap();
+    v.as_array().map_or(0, Vec::len)
+}
+
+#[test]
+fn a_streamed_import_writes_nothing_when_a_game_in_a_later_batch_differs_from_the_store() {
+    let t = tempfile::tempdir().unwrap();
+    let cast = Cast::new();
+    let g = moves_game(&cast, "differs", 4);
+    let stone = |x| Body::StonePlaced {
+        player: Color::Black,
+        stone: Color::Black,
+        point: Point { x, y: x },
+    };
+    let (mine, theirs) = (g.next(&cast.black, stone(5)), g.next(&cast.black, stone(6)));
+    let data = t.path().join("d");
+    let a = t.path().join("a.kifu");
+    let mut held = g.records.clone();
+    held.push(mine);
+    std::fs::write(&a, archive::write(&held)).unwrap();
+    ok(&run(&data, &["import", a.to_str().unwrap()]));
+    assert_eq!(games(&data), 1);
+    // The bulk first (the first batch), the differing game last.
+    let mut records = bulk(&cast);
+    records.extend(g.records.iter().cloned());
+    records.push(theirs);
+    let b = t.path().join("b.kifu");
+    std::fs::write(&b, archive::write(&records)).unwrap();
+    let o = run(&data, &["import", b.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+    assert!(err(&o).contains("fork"), "{}", err(&o));
+    assert!(err(&o).contains("nothing else was written"), "{}", err(&o));
+    assert_eq!(games(&data), 1, "no game of the first batch was written");
+}
+
+#[test]
+fn a_streamed_import_extends_a_shorter_stored_game_and_counts_what_was_there() {
+    let t = tempfile::tempdir().unwrap();
+    let cast = Cast::new();
+    let g = finished_game(&cast, "longer", 20);
+    let data = t.path().join("d");
+    let a = t.path().join("a.kifu");
+    std::fs::write(&a, archive::write(&g.records[..10])).unwrap();
+    ok(&run(&data, &["import", a.to_str().unwrap()]));
+    let mut records = g.records.clone();
+    records.extend(bulk(&cast));
+    let b = t.path().join("b.kifu");
+    std::fs::write(&b, archive::write(&records)).unwrap();
+    let o = run(
+        &data,
+        &["import", "--json", "--progress", b.to_str().unwrap()],
+    );
+    let j: serde_json::Value = serde_json::from_str(&ok(&o)).unwrap();
+    let total = records.len() as u64;
+    assert_eq!(j["already_present"], 10, "{j}");
+    assert_eq!(j["written"], total - 10, "{j}");
+    assert_eq!(j["games"], 102, "{j}");
+    let e = err(&o);
+    assert!(e.contains("verifying"), "{e}");
+    assert!(
+        e.contains(&format!("importing: {total}/{total} events")),
+        "{e}"
+    );
+    assert_eq!(games(&data), 102);
+    let v = ok(&run(&data, &["verify"]));
+    assert!(v.contains(&format!("102 games, {total} events")), "{v}");
+}
