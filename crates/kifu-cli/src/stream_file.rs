@@ -138,8 +138,18 @@ impl RecordFile {
     /// The file cannot be read, or its framing is broken there.
     pub fn reread(&mut self, ranges: &[Range<u64>]) -> Result<Vec<Record>, LedgerError> {
         let mut out = Vec::new();
+        let mut pos: Option<u64> = None;
         for range in ranges {
-            self.r.seek(SeekFrom::Start(range.start)).map_err(io)?;
+            // Forward within the buffer: no new read (an interleaved
+            // archive asks for many short ranges).
+            match pos {
+                Some(p) if range.start >= p && range.start - p < BUF as u64 => {
+                    self.r.seek_relative((range.start - p) as i64).map_err(io)?;
+                }
+                _ => {
+                    self.r.seek(SeekFrom::Start(range.start)).map_err(io)?;
+                }
+            }
             let mut at = range.start;
             while at < range.end {
                 match next_record(&mut self.r, at, self.len)? {
@@ -150,6 +160,7 @@ impl RecordFile {
                     None => break,
                 }
             }
+            pos = Some(at);
         }
         Ok(out)
     }

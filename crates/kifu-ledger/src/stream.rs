@@ -13,8 +13,9 @@
 //! (`docs/FORMAT.md` section 6), so a game met again after another game's
 //! records (a shuffled or concatenated archive) is **split**: its early
 //! report is dropped, and at the end [`StreamVerifier::finish`] asks the
-//! caller for the records of every run of the split games, by byte range,
-//! and verifies each such game whole. Records whose envelope does not decode
+//! caller for the records of the split games' runs, by byte range, a group
+//! of games of about a batch of records at a time, and verifies each such
+//! game whole. Records whose envelope does not decode
 //! belong to no game; they are kept aside and verified together at the end.
 //! The report is the one [`verify_records`] gives for all the records at
 //! once: a test checks it on shuffled, duplicated and damaged archives.
@@ -29,6 +30,10 @@ use crate::LedgerError;
 
 /// Records held before the complete runs among them are verified.
 pub const STREAM_BATCH: usize = 32_768;
+
+/// At most this many readings of the file for the games met in more than
+/// one place.
+const SPLIT_READINGS: u64 = 8;
 
 /// What is kept of one game between its runs and the end.
 #[derive(Default)]
@@ -167,8 +172,9 @@ impl StreamVerifier {
     }
 
     /// The verdict: the records' report with the manifest's checks. `reread`
-    /// gives the records in the byte ranges asked (the runs of the games met
-    /// in more than one place), in file order.
+    /// gives the records in the byte ranges asked (the runs of a group of
+    /// the games met in more than one place), in file order; it is asked
+    /// once per group.
     ///
     /// # Errors
     ///
@@ -178,42 +184,48 @@ impl StreamVerifier {
         mut reread: impl FnMut(&[Range<u64>]) -> Result<Vec<Record>, E>,
     ) -> Result<(VerifyReport, Option<ManifestCheck>), E> {
         self.verify_waiting(true);
-        let mut split: Vec<Range<u64>> = self
-            .games
-            .values()
-            .filter(|s| s.split)
-            .flat_map(|s| s.runs.iter().cloned())
-            .collect();
-        split.sort_by_key(|r| r.start);
         let mut total = VerifyReport {
             records: self.records,
             ..Default::default()
         };
-        if !split.is_empty() {
-            let records = reread(&split)?;
-            // Verified in batches of whole games, as above.
-            let mut by_game: BTreeMap<Hash, Vec<Record>> = BTreeMap::new();
-            for r in records {
-                if let Some(game) = game_of(&r) {
-                    by_game.entry(game).or_default().push(r);
+        // The games met in more than one place, verified whole: read again
+        // a group of games at a time, each group about a batch of records,
+        // so that memory stays near a batch (at most eight readings of the
+        // file: an archive whose games are all interleaved holds an eighth
+        // of it at a time).
+        let mut split: Vec<(Hash, u64)> = self
+            .games
+            .iter()
+            .filter(|(_, s)| s.split)
+            .map(|(g, s)| (*g, s.records))
+            .collect();
+        split.sort_by_key(|(g, _)| *g);
+        let all: u64 = split.iter().map(|(_, n)| n).sum();
+        let limit = (self.batch as u64).max(all.div_ceil(SPLIT_READINGS));
+        let mut group: Vec<Hash> = Vec::new();
+        let mut in_group = 0u64;
+        for (i, (game, n)) in split.iter().enumerate() {
+            group.push(*game);
+            in_group += n;
+            if in_group < limit && i + 1 < split.len() {
+                continue;
+            }
+            let mut ranges: Vec<Range<u64>> = group
+                .iter()
+                .filter_map(|g| self.games.get(g))
+                .flat_map(|s| s.runs.iter().cloned())
+                .collect();
+            ranges.sort_by_key(|r| r.start);
+            let batch = reread(&ranges)?;
+            let counts = count_by_game(&batch);
+            let report = verify_records(&batch);
+            for (game, part) in split_by_game(report, &counts, &batch) {
+                if let Some(state) = self.games.get_mut(&game) {
+                    state.report = Some(compact(Box::new(part)));
                 }
             }
-            let mut batch: Vec<Record> = Vec::new();
-            let games: Vec<(Hash, Vec<Record>)> = by_game.into_iter().collect();
-            let mut pending = games.into_iter().peekable();
-            while let Some((_, rs)) = pending.next() {
-                batch.extend(rs);
-                if batch.len() >= self.batch || pending.peek().is_none() {
-                    let counts = count_by_game(&batch);
-                    let report = verify_records(&batch);
-                    for (game, part) in split_by_game(report, &counts, &batch) {
-                        if let Some(state) = self.games.get_mut(&game) {
-                            state.report = Some(compact(Box::new(part)));
-                        }
-                    }
-                    batch.clear();
-                }
-            }
+            group.clear();
+            in_group = 0;
         }
         let mut games: Vec<(Hash, GameState)> = self.games.into_iter().collect();
         games.sort_by_key(|(g, _)| *g);

@@ -257,3 +257,66 @@ fn a_second_reading_gives_back_the_verified_games_whole_and_refuses_any_other_re
     let bad = verify_records(&short);
     assert!(Reread::new(&bad, 4).is_err());
 }
+
+/// An archive whose every game is met twice (two exports one after the
+/// other) is read again a group of games at a time, not whole: each
+/// reading holds about a batch of records (or an eighth of the split
+/// games' records), and the verdict is the whole file's.
+#[test]
+fn games_met_twice_are_read_again_a_group_at_a_time() {
+    let cast = Cast::new();
+    let mut records = Vec::new();
+    let mut heads = Vec::new();
+    for i in 0..40 {
+        let c = moves_game(&cast, &format!("twice {i}"), 10);
+        heads.push((c.game, c.head));
+        records.extend(c.records.iter().cloned());
+    }
+    let once = records.len();
+    records.extend(records.clone());
+    let bytes = archive::write_with_manifest(&records, &heads, 1, None).unwrap();
+    let HeadParse::Done(head, used) = parse_head(&bytes).unwrap() else {
+        panic!("the head is whole")
+    };
+    let batch = 50;
+    let mut v = StreamVerifier::with_batch(head, batch);
+    let mut rest = &bytes[used..];
+    while !rest.is_empty() {
+        let at = (bytes.len() - rest.len()) as u64;
+        let (r, more) = Record::from_stored_prefix(rest).unwrap();
+        let end = (bytes.len() - more.len()) as u64;
+        v.push(r, at..end);
+        rest = more;
+    }
+    let mut readings = Vec::new();
+    let got = v
+        .finish(|ranges| -> Result<Vec<Record>, ()> {
+            let mut out = Vec::new();
+            for r in ranges {
+                let mut part = &bytes[r.start as usize..r.end as usize];
+                while !part.is_empty() {
+                    let (rec, more) = Record::from_stored_prefix(part).unwrap();
+                    out.push(rec);
+                    part = more;
+                }
+            }
+            readings.push(out.len());
+            Ok(out)
+        })
+        .unwrap();
+    assert_eq!(got, whole(&bytes));
+    assert!(got.0.ok(), "{:?}", got.0.problems);
+    assert_eq!(
+        readings.iter().sum::<usize>(),
+        2 * once,
+        "every split record read once more"
+    );
+    // A group closes at the batch or at an eighth of the split records
+    // (the larger), plus the game that crossed it (twice 22 records).
+    let limit = batch.max((2 * once).div_ceil(8)) + 44;
+    assert!(readings.len() > 1, "{readings:?}");
+    assert!(
+        readings.iter().all(|&n| n <= limit),
+        "{readings:?} over {limit}"
+    );
+}
