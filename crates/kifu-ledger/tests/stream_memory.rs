@@ -6,9 +6,11 @@
 //! game, divided by the 1,000 games between: about 520 bytes a game, under
 //! a bound of 768. A verifier that kept each game's records (about 4 KB a
 //! game here), its projection, or its report untrimmed (1,090 bytes) fails.
+//! The import's second reading (`Reread`) keeps nothing of a game it gave
+//! back: its growth over the same 1,000 games stays within one batch.
 
 use kifu_ledger::archive::{self, parse_head, HeadParse};
-use kifu_ledger::stream::StreamVerifier;
+use kifu_ledger::stream::{Reread, StreamVerifier};
 use kifu_ledger::testkit::{finished_game, Cast};
 use kifu_ledger::Record;
 use peak_alloc::PeakAlloc;
@@ -79,4 +81,32 @@ fn a_verified_game_keeps_a_few_hundred_bytes() {
     assert_eq!(report.games.len(), GAMES);
     assert!(report.games.iter().all(|g| g.finished()));
     assert!(manifest.unwrap().signed);
+
+    // The second reading of an import: it keeps nothing of a game it gave
+    // back (the first reading's summaries shrink as games are given).
+    let mut again = Reread::new(&report, BATCH).unwrap();
+    let mut rest = &bytes[used..];
+    let mut pushed = 0;
+    let mut given = 0;
+    let mut first = None;
+    while !rest.is_empty() {
+        let (r, more) = Record::from_stored_prefix(rest).unwrap();
+        if let Some(verdict) = again.push(r).unwrap() {
+            given += verdict.records().len();
+        }
+        rest = more;
+        pushed += 1;
+        if pushed == ends[FIRST - 1] {
+            first = Some(ALLOC.current_usage());
+        }
+    }
+    // Up to a batch of whole games' records wait to be given back.
+    let grew = ALLOC.current_usage().saturating_sub(first.unwrap());
+    assert!(
+        grew <= BATCH * 512 + (64 << 10),
+        "the second reading grew by {grew} bytes over {} games",
+        GAMES - FIRST
+    );
+    given += again.finish().unwrap().map_or(0, |v| v.records().len());
+    assert_eq!(given, ends[GAMES - 1]);
 }
