@@ -84,3 +84,26 @@ fn a_streamed_import_extends_a_shorter_stored_game_and_counts_what_was_there() {
     let v = ok(&run(&data, &["verify"]));
     assert!(v.contains(&format!("102 games, {total} events")), "{v}");
 }
+
+#[test]
+fn a_streamed_import_refuses_a_kind_this_program_does_not_know_in_any_batch() {
+    let t = tempfile::tempdir().unwrap();
+    let cast = Cast::new();
+    // The bulk first (the first batch), then a game with a newer kind.
+    let mut records = bulk(&cast);
+    let g = moves_game(&cast, "newer", 2);
+    records.extend(g.records.iter().cloned());
+    records.push(g.next_raw(&cast.referee, vec![0xc8, 0x01, 0x07]));
+    let f = t.path().join("newer.kifu");
+    std::fs::write(&f, archive::write(&records)).unwrap();
+    let data = t.path().join("d");
+    // Verification accepts it (link, signature and signer checked) ...
+    let v = ok(&run(&data, &["verify", f.to_str().unwrap()]));
+    assert!(v.contains("newer than this program"), "{v}");
+    // ... a store does not keep what it cannot apply, as an append.
+    let o = run(&data, &["import", f.to_str().unwrap()]);
+    assert!(!o.status.success(), "{}", out(&o));
+    assert!(err(&o).contains("kind 200"), "{}", err(&o));
+    assert!(err(&o).contains("nothing written"), "{}", err(&o));
+    assert_eq!(games(&data), 0, "no game of the first batch was written");
+}
