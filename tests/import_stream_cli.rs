@@ -107,3 +107,66 @@ fn a_streamed_import_refuses_a_kind_this_program_does_not_know_in_any_batch() {
     assert!(err(&o).contains("nothing written"), "{}", err(&o));
     assert_eq!(games(&data), 0, "no game of the first batch was written");
 }
+
+/// The highest peak resident memory (`VmHWM`, in kB) seen while `cmd`
+/// runs, polling `/proc` every 2 ms (at most 60 s), and its output. A
+/// reading can only fall short of the true peak, never exceed it.
+fn peak_while(mut cmd: std::process::Command) -> (u64, std::process::Output) {
+    use std::time::{Duration, Instant};
+    let child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let started = Instant::now();
+    let mut peak = 0;
+    let mut child = child;
+    while child.try_wait().unwrap().is_none() && started.elapsed() < Duration::from_secs(60) {
+        if let Ok(s) = std::fs::read_to_string(&status) {
+            let hwm = s
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok());
+            peak = peak.max(hwm.unwrap_or(0));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let _ = child.kill();
+    (peak, child.wait_with_output().unwrap())
+}
+
+/// `kifu verify FILE` and `kifu import FILE` read the file a record at a
+/// time: a 1 GB file (sparse: it takes no disk) whose framing breaks after
+/// its first games is refused with the framing error without being read
+/// whole. Reading it whole first (as the check for a tournament chain file
+/// once did before verifying) shows as a peak of a gigabyte.
+#[test]
+fn a_file_is_read_a_record_at_a_time_not_whole() {
+    let t = tempfile::tempdir().unwrap();
+    let cast = Cast::new();
+    let records: Vec<Record> = (0..3)
+        .flat_map(|i| finished_game(&cast, &format!("large {i}"), 10).records)
+        .collect();
+    let mut bytes = archive::write(&records);
+    // A record claiming more bytes than the file holds.
+    bytes.extend_from_slice(&0xffff_fff0u32.to_le_bytes());
+    let f = t.path().join("large.kifu");
+    std::fs::write(&f, &bytes).unwrap();
+    let file = std::fs::OpenOptions::new().write(true).open(&f).unwrap();
+    file.set_len(1 << 30).unwrap();
+    drop(file);
+    let data = t.path().join("d");
+    for cmd in ["verify", "import"] {
+        let mut c = kifu();
+        c.arg("--data").arg(&data).arg(cmd).arg(&f);
+        let (peak_kb, o) = peak_while(c);
+        assert_eq!(o.status.code(), Some(3), "{cmd}: {}", err(&o));
+        assert!(err(&o).contains("truncated record"), "{cmd}: {}", err(&o));
+        assert!(
+            peak_kb < 300_000,
+            "{cmd}: {peak_kb} kB resident at its peak"
+        );
+    }
+    assert_eq!(games(&data), 0);
+}
