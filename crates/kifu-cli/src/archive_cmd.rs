@@ -437,6 +437,10 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
         if let Some(done) = crate::import_stream::import(s, &a, &trusted, started) {
             return done;
         }
+        // The whole file: links, roles and the manifest first, then each
+        // chunk's signatures checked while the chunk before is written
+        // (`Store::import_checking`); a fork falls through to verifying the
+        // whole archive first, for its report and its evidence.
         let bytes = std::fs::read(&a.file)
             .map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
         if let Ok(mut v) = archive::verify_archive_unsigned(&bytes) {
