@@ -16,7 +16,9 @@
 //! caller for the records of the split games' runs, by byte range, a group
 //! of games of about a batch of records at a time, and verifies each such
 //! game whole. Records whose envelope does not decode
-//! belong to no game; they are kept aside and verified together at the end.
+//! belong to no game: only their hash, their copies and the failure are
+//! kept, so a damaged file costs no more than its count of distinct
+//! damaged records.
 //! The report is the one [`verify_records`] gives for all the records at
 //! once: a test checks it on shuffled, duplicated and damaged archives.
 
@@ -61,8 +63,10 @@ pub struct StreamVerifier {
     waiting_games: Vec<Hash>,
     /// Where the current run starts in `waiting`, and its game.
     current: Option<(usize, Hash)>,
-    /// Records whose envelope does not decode.
-    bad: Vec<Record>,
+    /// Records whose envelope does not decode, by hash: how many copies,
+    /// and why (the record itself is not kept: it belongs to no game, and
+    /// the verdict on it is that failure).
+    bad: BTreeMap<Hash, (u64, String)>,
     records: u64,
     batch: usize,
 }
@@ -81,7 +85,7 @@ impl StreamVerifier {
             waiting: Vec::new(),
             waiting_games: Vec::new(),
             current: None,
-            bad: Vec::new(),
+            bad: BTreeMap::new(),
             records: 0,
             batch: batch.max(1),
         }
@@ -92,18 +96,27 @@ impl StreamVerifier {
         self.records
     }
 
-    /// Records held now (waiting to be verified, or not decodable): at most
-    /// the batch size plus the current run, plus the damaged records.
+    /// Records held now, waiting to be verified: at most the batch size plus
+    /// the current run.
     pub fn held(&self) -> usize {
-        self.waiting.len() + self.bad.len()
+        self.waiting.len()
     }
 
     /// Takes the next record of the file, read from bytes `at`.
     pub fn push(&mut self, record: Record, at: Range<u64>) {
         self.records += 1;
-        let Some(game) = game_of(&record) else {
-            self.bad.push(record);
-            return;
+        let game = match record.header() {
+            Ok(h) if h.seq == 0 && h.chain == ZERO_HASH => record.hash(),
+            Ok(h) => h.chain,
+            Err(e) => {
+                // As `verify_records` words it (section 6, step 2).
+                let hash = record.hash();
+                self.bad
+                    .entry(hash)
+                    .or_insert_with(|| (0, format!("record {}: {e}", hex::encode(&hash[..8]))))
+                    .0 += 1;
+                return;
+            }
         };
         let same_run = matches!(self.current, Some((_, g)) if g == game);
         let state = self.games.entry(game).or_default();
@@ -234,11 +247,21 @@ impl StreamVerifier {
                 merge(&mut total, *part);
             }
         }
-        if !self.bad.is_empty() {
-            let bad = verify_records(&self.bad);
-            total.distinct += bad.distinct;
-            total.problems.extend(bad.problems);
-            total.duplicates.extend(bad.duplicates);
+        for (hash, (copies, what)) in std::mem::take(&mut self.bad) {
+            total.distinct += 1;
+            if copies > 1 {
+                total.duplicates.push(crate::chain::Duplicate {
+                    game: ZERO_HASH,
+                    seq: 0,
+                    hash,
+                    copies,
+                });
+            }
+            total.problems.push(crate::chain::Problem {
+                game: ZERO_HASH,
+                seq: None,
+                what,
+            });
         }
         total.problems.sort();
         total.warnings.sort();

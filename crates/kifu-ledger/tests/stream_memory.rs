@@ -18,6 +18,13 @@ use peak_alloc::PeakAlloc;
 #[global_allocator]
 static ALLOC: PeakAlloc = PeakAlloc;
 
+/// One measurement at a time: the allocator counts the whole process.
+static MEASURING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn alone() -> std::sync::MutexGuard<'static, ()> {
+    MEASURING.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// Games in the archive, and the game after which the first reading is
 /// taken.
 const GAMES: usize = 1_200;
@@ -29,6 +36,7 @@ const PER_GAME: usize = 768;
 
 #[test]
 fn a_verified_game_keeps_a_few_hundred_bytes() {
+    let _alone = alone();
     let cast = Cast::new();
     let mut records = Vec::new();
     let mut heads = Vec::new();
@@ -109,4 +117,52 @@ fn a_verified_game_keeps_a_few_hundred_bytes() {
     );
     given += again.finish().unwrap().map_or(0, |v| v.records().len());
     assert_eq!(given, ends[GAMES - 1]);
+}
+
+/// A damaged file: records whose envelope does not decode are not kept,
+/// only their hash, copies and failure. 300 distinct damaged records of
+/// 64 KiB each (19 MB) leave well under a megabyte behind, and the verdict
+/// names each once.
+#[test]
+fn damaged_records_are_not_kept() {
+    let _alone = alone();
+    let cast = Cast::new();
+    let g = finished_game(&cast, "damaged", 4);
+    let mut records = g.records.clone();
+    for i in 0..300u32 {
+        let mut event_bytes = vec![0xff; 64 << 10];
+        event_bytes[..4].copy_from_slice(&i.to_le_bytes());
+        records.push(Record {
+            event_bytes,
+            signature: [7; 64],
+        });
+    }
+    // One of them twice.
+    records.push(records[records.len() - 1].clone());
+    let bytes = archive::write(&records);
+    drop(records);
+    let HeadParse::Done(head, used) = parse_head(&bytes).unwrap() else {
+        panic!("the head is whole")
+    };
+    let before = ALLOC.current_usage();
+    let mut v = StreamVerifier::with_batch(head, BATCH);
+    let mut rest = &bytes[used..];
+    while !rest.is_empty() {
+        let at = (bytes.len() - rest.len()) as u64;
+        let (r, more) = Record::from_stored_prefix(rest).unwrap();
+        let end = (bytes.len() - more.len()) as u64;
+        v.push(r, at..end);
+        rest = more;
+    }
+    let grew = ALLOC.current_usage().saturating_sub(before);
+    assert!(grew < 1 << 20, "{grew} bytes kept for 300 damaged records");
+    let (report, _) = v
+        .finish(|_| -> Result<Vec<Record>, ()> { panic!("no game is split") })
+        .unwrap();
+    assert_eq!(report.problems.len(), 300, "{:?}", &report.problems[..2]);
+    assert_eq!(report.duplicates.len(), 1);
+    assert_eq!(
+        report,
+        archive::verify_archive(&bytes).unwrap().report().clone()
+    );
 }
