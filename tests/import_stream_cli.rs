@@ -170,3 +170,42 @@ fn a_file_is_read_a_record_at_a_time_not_whole() {
     }
     assert_eq!(games(&data), 0);
 }
+
+/// A file with no game genesis is read a record at a time too (the check
+/// for a tournament chain file keeps no record while it looks), and a
+/// record that does not decode is not kept: ten records of 64 MiB each
+/// (a sparse file) are refused without holding them together.
+#[test]
+fn records_without_a_game_genesis_are_not_held_together() {
+    use std::io::{Seek, SeekFrom, Write};
+    let t = tempfile::tempdir().unwrap();
+    let f = t.path().join("big-records.kifu");
+    let mut file = std::fs::File::create(&f).unwrap();
+    file.write_all(b"KIFUARC1").unwrap();
+    let body: u64 = 64 << 20;
+    let mut at = 8u64;
+    for _ in 0..10 {
+        file.seek(SeekFrom::Start(at)).unwrap();
+        file.write_all(&(body as u32).to_le_bytes()).unwrap();
+        at += 4 + body + 64;
+    }
+    file.set_len(at).unwrap();
+    drop(file);
+    let data = t.path().join("d");
+    for cmd in ["verify", "import"] {
+        let mut c = kifu();
+        c.arg("--data").arg(&data).arg(cmd).arg(&f);
+        let (peak_kb, o) = peak_while(c);
+        assert_eq!(o.status.code(), Some(3), "{cmd}: {}", err(&o));
+        assert!(
+            format!("{}{}", out(&o), err(&o)).contains("appears 10 times"),
+            "{cmd}: {}{}",
+            out(&o),
+            err(&o)
+        );
+        assert!(
+            peak_kb < 400_000,
+            "{cmd}: {peak_kb} kB resident at its peak"
+        );
+    }
+}

@@ -27,11 +27,12 @@ const TOURNAMENT_CREATED: u32 = 44;
 /// records is a `tournament_created` genesis and none a `game_created`
 /// genesis, wherever they stand in the file. `None` for anything else.
 pub fn tournament_records(file: Option<&std::path::PathBuf>) -> Option<Vec<Record>> {
-    // Read a record at a time and given up at the first game genesis (the
-    // first record of a game archive as `kifu export` writes it), so that a
-    // game archive is not held here whole.
-    let (mut f, _) = crate::stream_file::RecordFile::open(file?).ok()?;
-    let mut records = Vec::new();
+    // Read a record at a time, keeping none, and given up at the first game
+    // genesis (the first record of a game archive as `kifu export` writes
+    // it), so that a game archive is not held here whole; the records are
+    // read again only for a tournament chain file.
+    let file = file?;
+    let (mut f, _) = crate::stream_file::RecordFile::open(file).ok()?;
     let mut tournament = false;
     while let Some((r, _)) = f.next_record().ok()? {
         if let Ok(h) = r.header() {
@@ -43,9 +44,16 @@ pub fn tournament_records(file: Option<&std::path::PathBuf>) -> Option<Vec<Recor
                 }
             }
         }
+    }
+    if !tournament {
+        return None;
+    }
+    let (mut f, _) = crate::stream_file::RecordFile::open(file).ok()?;
+    let mut records = Vec::new();
+    while let Some((r, _)) = f.next_record().ok()? {
         records.push(r);
     }
-    tournament.then_some(records)
+    Some(records)
 }
 
 fn short(h: &Hash) -> String {
