@@ -157,9 +157,17 @@ fn a_file_is_read_a_record_at_a_time_not_whole() {
     file.set_len(1 << 30).unwrap();
     drop(file);
     let data = t.path().join("d");
-    for cmd in ["verify", "import"] {
+    // And an import through a server, which verifies the file first too.
+    let server = Served::start(&t.path().join("served"), &[]);
+    for cmd in ["verify", "import", "remote import"] {
         let mut c = kifu();
-        c.arg("--data").arg(&data).arg(cmd).arg(&f);
+        c.arg("--data").arg(&data);
+        if cmd == "remote import" {
+            c.args(["--server", &server.url, "import"]);
+        } else {
+            c.arg(cmd);
+        }
+        c.arg(&f);
         let (peak_kb, o) = peak_while(c);
         assert_eq!(o.status.code(), Some(3), "{cmd}: {}", err(&o));
         assert!(err(&o).contains("truncated record"), "{cmd}: {}", err(&o));

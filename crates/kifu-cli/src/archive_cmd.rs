@@ -430,13 +430,13 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
     let terminal = std::io::stderr().is_terminal();
     let trusted = crate::trust::read_trusted(&a.trust)?;
     let store = open(data)?;
-    // Into a local store: streamed, verified then read again game by game
-    // (`import_stream`), in memory bounded by the games in flight. An
-    // archive with a fork comes back here, for the evidence.
+    // Streamed, verified then read again game by game (`import_stream`), in
+    // memory bounded by the games in flight. An archive with a fork comes
+    // back here for a local store, for the evidence.
+    if let Some(done) = crate::import_stream::import(&store, &a, &trusted, started) {
+        return done;
+    }
     if let crate::remote::Backend::Local(s) = &store {
-        if let Some(done) = crate::import_stream::import(s, &a, &trusted, started) {
-            return done;
-        }
         // The whole file: links, roles and the manifest first, then each
         // chunk's signatures checked while the chunk before is written
         // (`Store::import_checking`); a fork falls through to verifying the

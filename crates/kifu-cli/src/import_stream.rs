@@ -1,16 +1,18 @@
-//! `kifu import FILE` into a local store without holding the file: the
+//! `kifu import FILE` without holding the file: the
 //! archive is verified streaming (`crate::stream_file`, as `kifu verify
 //! FILE`), then read a second time and imported game by game
 //! (`kifu_ledger::stream::Reread`): each game's records are found to be
 //! exactly the chain the first reading verified (hashes cover the
 //! signatures), then written by the store's import in verdicts of whole
-//! games. Memory follows the games in flight, not the file.
+//! games (through `--server`, each verdict's records are sent in requests
+//! of their own, as before). Memory follows the games in flight, not the
+//! file.
 //!
 //! The acceptance rule is the store's, as for every write: an archive that
 //! does not verify, that `--trust` refuses, or that holds a kind this
 //! library does not know is refused with nothing written. An archive with
-//! a fork is handed back to the whole-file import, which keeps the fork's
-//! records as evidence.
+//! a fork is handed back to the whole-file import of a local store, which
+//! keeps the fork's records as evidence; a server is sent nothing.
 
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -21,6 +23,8 @@ use kifu_ledger::archive;
 use kifu_ledger::stream::Reread;
 use kifu_ledger::{Hash, Head, PublicKey};
 use kifu_store::{ImportReport, Store, StoreError};
+
+use crate::remote::Backend;
 
 use crate::archive_cmd::{
     import_bar, imported, print_report, show_import, verify_progress, EXIT_VERIFY_FAILED,
@@ -33,9 +37,10 @@ use crate::{CmdResult, Failure};
 const IMPORT_BATCH: usize = 32_768;
 
 /// Imports `a.file` into `store` streaming it; `None` when the archive has
-/// a fork (the caller's whole-file import keeps its evidence).
+/// a fork and the store is local (the caller's whole-file import keeps its
+/// evidence).
 pub fn import(
-    store: &Store,
+    store: &Backend,
     a: &ImportArgs,
     trusted: &[PublicKey],
     started: Instant,
@@ -78,14 +83,19 @@ pub fn import(
         }
     };
     archive::require_trusted(&mut report, manifest.as_ref(), trusted);
-    if !report.forks.is_empty() {
+    let remote = matches!(store, Backend::Remote(_));
+    if !report.forks.is_empty() && !remote {
         return None;
     }
     if !report.ok() {
         let what = file.display().to_string();
         let _ = print_report(&report, manifest.as_ref(), trusted, &what, a.json);
         return Some(Err(Failure {
-            message: "the archive does not verify; nothing imported".into(),
+            message: if remote {
+                "the archive does not verify; nothing sent to the server (a local import keeps a fork's records as evidence)".into()
+            } else {
+                "the archive does not verify; nothing imported".into()
+            },
             code: EXIT_VERIFY_FAILED,
         }));
     }
@@ -100,10 +110,12 @@ pub fn import(
     }
     // 2. Nothing is written when an archive's record differs from a stored
     // one: the whole-file import then keeps it as evidence.
-    match agrees_with_store(store, file, &report) {
-        Ok(true) => {}
-        Ok(false) => return None,
-        Err(e) => return Some(Err(e)),
+    if let Backend::Local(s) = store {
+        match agrees_with_store(s, file, &report) {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => return Some(Err(e)),
+        }
     }
     // 3. The records again, imported a batch of whole games at a time.
     Some(
@@ -166,7 +178,7 @@ fn agrees_with_store(
 
 /// The second reading and the writes.
 fn write(
-    store: &Store,
+    store: &Backend,
     a: &ImportArgs,
     report: &kifu_ledger::VerifyReport,
     show: bool,
