@@ -165,6 +165,11 @@ pub(crate) fn print_report(
             say!("{w}");
         }
     }
+    outcome(r, what)
+}
+
+/// The exit of a verification: success, or exit 3 naming the first problem.
+fn outcome(r: &VerifyReport, what: &str) -> CmdResult {
     if r.ok() {
         Ok(())
     } else {
@@ -302,17 +307,55 @@ pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
                 }
             });
             pb.finish_and_clear();
-            let (mut report, manifest) = result.map_err(|e| Failure {
+            let (mut report, manifest, carried) = result.map_err(|e| Failure {
                 message: format!("{}: {e}", f.display()),
                 code: EXIT_VERIFY_FAILED,
             })?;
+            // A carried tournament chain names the organiser's keys, which
+            // the archive is checked against when no key is given.
+            let trusted = crate::carried::trusted(&trusted, carried.as_ref());
             archive::require_trusted(&mut report, manifest.as_ref(), &trusted);
+            if a.json {
+                let mut j = report_json(&report, manifest.as_ref(), &trusted);
+                if let (Some(c), Some(o)) = (&carried, j.as_object_mut()) {
+                    o.insert(
+                        "tournament".into(),
+                        json!({
+                            "id": hex::encode(c.id),
+                            "name": c.name,
+                            "organiser_keys": c.directors.iter().map(|k| k.to_hex()).collect::<Vec<_>>(),
+                            "trusted_by_default": a.trust.is_empty(),
+                        }),
+                    );
+                }
+                say!("{j}");
+                return outcome(&report, &f.display().to_string());
+            }
+            if let Some(c) = &carried {
+                say!(
+                    "tournament chain {} ({}) carried in the archive, verified as a chain file{}",
+                    short(&c.id),
+                    c.name,
+                    if a.trust.is_empty() && !c.directors.is_empty() {
+                        format!(
+                            "; the archive is checked against the organiser's key it names: {}",
+                            c.directors
+                                .iter()
+                                .map(|k| format!("{} ({})", k.to_hex(), k.sha256_fingerprint()))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    } else {
+                        String::new()
+                    }
+                );
+            }
             print_report(
                 &report,
                 manifest.as_ref(),
                 &trusted,
                 &f.display().to_string(),
-                a.json,
+                false,
             )
         }
         None if !a.trust.is_empty() => Err(Failure::new(

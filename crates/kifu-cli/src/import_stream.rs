@@ -73,7 +73,7 @@ pub fn import(
         }
     });
     pb.finish_and_clear();
-    let (mut report, manifest) = match verified {
+    let (mut report, manifest, carried) = match verified {
         Ok(v) => v,
         Err(e) => {
             return Some(Err(Failure {
@@ -82,6 +82,11 @@ pub fn import(
             }))
         }
     };
+    // A carried tournament chain names the organiser's keys, which the
+    // archive is checked against when no key is given; its records are
+    // verified, not imported (a store holds games).
+    let trusted = &crate::carried::trusted(trusted, carried.as_ref());
+    let skip = crate::carried::ids(carried.as_ref());
     archive::require_trusted(&mut report, manifest.as_ref(), trusted);
     let remote = matches!(store, Backend::Remote(_));
     if !report.forks.is_empty() && !remote {
@@ -111,7 +116,7 @@ pub fn import(
     // 2. Nothing is written when an archive's record differs from a stored
     // one: the whole-file import then keeps it as evidence.
     if let Backend::Local(s) = store {
-        match agrees_with_store(s, file, &report) {
+        match agrees_with_store(s, file, &report, &skip) {
             Ok(true) => {}
             Ok(false) => return None,
             Err(e) => return Some(Err(e)),
@@ -119,7 +124,7 @@ pub fn import(
     }
     // 3. The records again, imported a batch of whole games at a time.
     Some(
-        write(store, a, &report, show, terminal)
+        write(store, a, &report, &skip, show, terminal)
             .and_then(|r| imported(a, &r, report.records as usize, started)),
     )
 }
@@ -133,6 +138,7 @@ fn agrees_with_store(
     store: &Store,
     file: &Path,
     report: &kifu_ledger::VerifyReport,
+    skip: &[Hash],
 ) -> Result<bool, Failure> {
     let mut below: HashMap<Hash, Head> = HashMap::new();
     for g in &report.games {
@@ -151,7 +157,7 @@ fn agrees_with_store(
     if below.is_empty() {
         return Ok(true);
     }
-    let mut again = Reread::new(report, IMPORT_BATCH)?;
+    let mut again = Reread::new(report, IMPORT_BATCH)?.skipping(skip);
     let (mut f, _) = RecordFile::open(file)?;
     let mut agree = true;
     let mut check = |v: &kifu_ledger::archive::ArchiveVerdict| {
@@ -181,6 +187,7 @@ fn write(
     store: &Backend,
     a: &ImportArgs,
     report: &kifu_ledger::VerifyReport,
+    skip: &[Hash],
     show: bool,
     terminal: bool,
 ) -> Result<ImportReport, Failure> {
@@ -190,7 +197,7 @@ fn write(
     let writing = Instant::now();
     let mut done = 0u64;
     let mut out = ImportReport::default();
-    let mut again = Reread::new(report, IMPORT_BATCH)?;
+    let mut again = Reread::new(report, IMPORT_BATCH)?.skipping(skip);
     let (mut f, _) = RecordFile::open(file)?;
     let mut put = |v: kifu_ledger::archive::ArchiveVerdict, done: &mut u64| {
         let before = *done;

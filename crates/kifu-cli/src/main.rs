@@ -20,6 +20,7 @@ macro_rules! say {
 
 mod archive_cmd;
 mod bundle_tournament;
+mod carried;
 mod cli;
 mod clock_cmd;
 mod demo;

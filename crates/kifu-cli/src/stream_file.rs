@@ -12,6 +12,8 @@ use kifu_ledger::archive::{self, HeadParse, ManifestCheck};
 use kifu_ledger::stream::StreamVerifier;
 use kifu_ledger::{LedgerError, Record, VerifyReport};
 
+use crate::carried::Carried;
+
 /// Reading buffer: large reads, few system calls.
 const BUF: usize = 1 << 20;
 
@@ -179,19 +181,32 @@ fn io(e: std::io::Error) -> LedgerError {
 ///
 /// The file cannot be read, or its framing is broken (the whole file is
 /// refused, as by `verify_archive`).
+///
+/// The tournament chain the archive carries, if any, is verified as a chain
+/// file is (`crate::carried`), and returned with the organiser's keys it
+/// names.
 pub fn verify(
     file: &Path,
     each: &mut dyn FnMut(u64),
-) -> Result<(VerifyReport, Option<ManifestCheck>), LedgerError> {
+) -> Result<(VerifyReport, Option<ManifestCheck>, Option<Carried>), LedgerError> {
     let (mut f, head) = RecordFile::open(file)?;
-    let mut v = StreamVerifier::new(head);
+    let mut v = StreamVerifier::new(head).carrying();
     while let Some((record, at)) = f.next_record()? {
         v.push(record, at);
         if v.records().is_multiple_of(65_536) {
             each(v.records());
         }
     }
-    v.finish(|ranges: &[Range<u64>]| f.reread(ranges))
+    let mut carried = None;
+    let (report, manifest) = v.finish_carrying(
+        |ranges: &[Range<u64>]| f.reread(ranges),
+        |records| {
+            let (report, c) = crate::carried::check(records);
+            carried = c;
+            report
+        },
+    )?;
+    Ok((report, manifest, carried))
 }
 
 #[cfg(test)]
@@ -219,7 +234,7 @@ mod tests {
         let p = dir.path().join("a.kifu");
         std::fs::write(&p, &bytes).unwrap();
         let whole = archive::verify_archive(&bytes).unwrap();
-        let (report, manifest) = verify(&p, &mut |_| {}).unwrap();
+        let (report, manifest, _) = verify(&p, &mut |_| {}).unwrap();
         assert!(report.ok());
         assert_eq!(&report, whole.report());
         assert_eq!(manifest.as_ref(), whole.manifest());

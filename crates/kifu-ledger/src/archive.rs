@@ -420,8 +420,13 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Record>, LedgerError> {
 
 /// Reads and verifies an archive: every record ([`verify_records`]) and the
 /// manifest (its signature, and that every game it lists ends exactly at the
-/// stated head, and that it lists every game). This is the one verdict for an
-/// archive: `kifu verify FILE` and `kifu import FILE` both use it.
+/// stated head, and that it lists every game). `kifu verify FILE` and
+/// `kifu import FILE` reach the same verdict streaming the file
+/// ([`crate::stream::StreamVerifier`]). A tournament chain carried among the
+/// games (`docs/FORMAT.md` section 7) is verified here as a game chain, and
+/// fails: its facts are checked outside this crate, so `kifu verify` sets
+/// it apart ([`crate::stream::StreamVerifier::carrying`]) and checks it as
+/// a tournament chain file.
 ///
 /// # Errors
 ///

@@ -67,9 +67,18 @@ pub struct StreamVerifier {
     /// and why (the record itself is not kept: it belongs to no game, and
     /// the verdict on it is that failure).
     bad: BTreeMap<Hash, (u64, String)>,
+    /// With [`StreamVerifier::carrying`]: the tournament chains met (by
+    /// the id of their genesis) and their records, set aside for the
+    /// caller's check (`docs/FORMAT.md` section 7).
+    carrying: bool,
+    carried_ids: Vec<Hash>,
+    carried: Vec<Record>,
     records: u64,
     batch: usize,
 }
+
+/// The kind index of `tournament_created` (`docs/FORMAT.md` section 10).
+const TOURNAMENT_CREATED: u32 = 44;
 
 impl StreamVerifier {
     /// A verifier for the records that follow `head` ([`crate::archive::parse_head`]).
@@ -86,9 +95,22 @@ impl StreamVerifier {
             waiting_games: Vec::new(),
             current: None,
             bad: BTreeMap::new(),
+            carrying: false,
+            carried_ids: Vec::new(),
+            carried: Vec::new(),
             records: 0,
             batch: batch.max(1),
         }
+    }
+
+    /// Sets aside the records of a tournament chain the archive carries
+    /// (`docs/FORMAT.md` section 7), for [`StreamVerifier::finish_carrying`]
+    /// to give to the caller's check: the tournament's facts are checked
+    /// outside this crate (`kifu-tournament`). Without it, such a chain is
+    /// verified as a game chain, and fails.
+    pub fn carrying(mut self) -> StreamVerifier {
+        self.carrying = true;
+        self
     }
 
     /// Records given so far.
@@ -106,6 +128,23 @@ impl StreamVerifier {
     pub fn push(&mut self, record: Record, at: Range<u64>) {
         self.records += 1;
         let game = match record.header() {
+            Ok(h)
+                if self.carrying
+                    && h.seq == 0
+                    && h.chain == ZERO_HASH
+                    && h.kind == TOURNAMENT_CREATED =>
+            {
+                let id = record.hash();
+                if !self.carried_ids.contains(&id) {
+                    self.carried_ids.push(id);
+                }
+                self.carried.push(record);
+                return;
+            }
+            Ok(h) if self.carrying && self.carried_ids.contains(&h.chain) => {
+                self.carried.push(record);
+                return;
+            }
             Ok(h) if h.seq == 0 && h.chain == ZERO_HASH => record.hash(),
             Ok(h) => h.chain,
             Err(e) => {
@@ -193,10 +232,34 @@ impl StreamVerifier {
     ///
     /// Whatever `reread` fails with.
     pub fn finish<E>(
+        self,
+        reread: impl FnMut(&[Range<u64>]) -> Result<Vec<Record>, E>,
+    ) -> Result<(VerifyReport, Option<ManifestCheck>), E> {
+        self.finish_carrying(reread, verify_records)
+    }
+
+    /// [`StreamVerifier::finish`] for a verifier [`StreamVerifier::carrying`]:
+    /// `check` gives the verdict on the records of the tournament chain the
+    /// archive carries (its chains' summaries in `games`), which joins the
+    /// report; the manifest's checks count that chain as one of the
+    /// archive's chains, and the report's `games` are the game chains only.
+    ///
+    /// # Errors
+    ///
+    /// Whatever `reread` fails with.
+    pub fn finish_carrying<E>(
         mut self,
         mut reread: impl FnMut(&[Range<u64>]) -> Result<Vec<Record>, E>,
+        check: impl FnOnce(&[Record]) -> VerifyReport,
     ) -> Result<(VerifyReport, Option<ManifestCheck>), E> {
         self.verify_waiting(true);
+        // Records of a carried chain met before its genesis were taken for
+        // a game's: they are read again and set aside with the others.
+        for id in self.carried_ids.clone() {
+            if let Some(state) = self.games.remove(&id) {
+                self.carried.extend(reread(&state.runs)?);
+            }
+        }
         let mut total = VerifyReport {
             records: self.records,
             ..Default::default()
@@ -263,16 +326,35 @@ impl StreamVerifier {
                 what,
             });
         }
+        let mut carried_games = Vec::new();
+        if !self.carried.is_empty() {
+            let part = check(&self.carried);
+            total.distinct += part.distinct;
+            total.problems.extend(part.problems);
+            total.forks.extend(part.forks);
+            total.duplicates.extend(part.duplicates);
+            total.uninterpreted.extend(part.uninterpreted);
+            total.warnings.extend(part.warnings);
+            carried_games = part.games;
+        }
         total.problems.sort();
         total.warnings.sort();
         total.duplicates.sort_by_key(|d| (d.game, d.seq, d.hash));
         total.forks.sort_by_key(|f| (f.game, f.seq));
         total.uninterpreted.sort();
+        // The manifest lists every chain of the archive, a carried
+        // tournament chain too.
+        let games = total.games.len();
+        total.games.extend(carried_games);
         total.games.sort_by_key(|g| g.game);
         let manifest = self
             .head
             .into_raw()
             .map(|raw| crate::archive::check_manifest_of(raw, &mut total));
+        if total.games.len() > games {
+            let carried = &self.carried_ids;
+            total.games.retain(|g| !carried.contains(&g.game));
+        }
         Ok((total, manifest))
     }
 }
@@ -410,10 +492,20 @@ pub struct Reread {
     /// Whole games checked, waiting to be given back.
     ready: Vec<Record>,
     ready_games: Vec<GameSummary>,
+    /// Chains the first reading set aside (a carried tournament chain):
+    /// their records are passed over.
+    skip: HashSet<Hash>,
     batch: usize,
 }
 
 impl Reread {
+    /// Passes over the records of the chains `ids` (the tournament chain an
+    /// archive carries, which a store of games does not keep).
+    pub fn skipping(mut self, ids: &[Hash]) -> Reread {
+        self.skip.extend(ids.iter().copied());
+        self
+    }
+
     /// A second reading after `report`, the first reading's report (clean:
     /// no problem), giving verdicts of at least `batch` records (but the
     /// last).
@@ -433,6 +525,7 @@ impl Reread {
             pending: HashMap::new(),
             ready: Vec::new(),
             ready_games: Vec::new(),
+            skip: HashSet::new(),
             batch: batch.max(1),
         })
     }
@@ -459,7 +552,7 @@ impl Reread {
             link.chain
         };
         let Some(want) = self.expect.get(&game).map(|g| g.events) else {
-            if self.duplicates.contains(&hash) {
+            if self.duplicates.contains(&hash) || self.skip.contains(&game) {
                 return Ok(None);
             }
             return Err(changed("is on no chain that was verified"));

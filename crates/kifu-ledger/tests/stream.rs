@@ -320,3 +320,124 @@ fn games_met_twice_are_read_again_a_group_at_a_time() {
         "{readings:?} over {limit}"
     );
 }
+
+/// An archive carrying its tournament chain (`docs/FORMAT.md` section 7):
+/// with [`StreamVerifier::carrying`], the chain's records are set apart for
+/// the caller's check, even those met before its genesis (read again), the
+/// manifest counts the chain, and the report's games are the games; without
+/// it, the chain is verified as a game chain and fails.
+#[test]
+fn a_carried_tournament_chain_is_set_apart_for_the_callers_check() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fixtures/format/vectors.json"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let case = v["carried_cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "carried, signed by the organiser")
+        .unwrap();
+    let bytes = hex::decode(case["archive"].as_str().unwrap()).unwrap();
+    let HeadParse::Done(_, used) = parse_head(&bytes).unwrap() else {
+        panic!("the head is whole")
+    };
+    let mut records = Vec::new();
+    let mut rest = &bytes[used..];
+    while !rest.is_empty() {
+        let (r, more) = Record::from_stored_prefix(rest).unwrap();
+        records.push(r);
+        rest = more;
+    }
+    let tournament_id = hex::decode(v["tournament_id"].as_str().unwrap()).unwrap();
+    let in_tournament = |r: &Record| {
+        r.hash()[..] == tournament_id[..] || r.header().unwrap().chain[..] == tournament_id[..]
+    };
+    let carried_count = records.iter().filter(|r| in_tournament(r)).count();
+    assert!(carried_count > 2);
+    // The tournament chain's records last first: met before their genesis.
+    records.reverse();
+    let mut heads: Vec<(Hash, Head)> = Vec::new();
+    let manifest = archive::verify_archive(&bytes)
+        .unwrap()
+        .manifest()
+        .cloned()
+        .unwrap();
+    for g in &manifest.manifest.games {
+        heads.push((
+            g.game,
+            Head {
+                seq: g.head_seq,
+                hash: g.head_hash,
+            },
+        ));
+    }
+    let reversed = archive::write_with_manifest(&records, &heads, 1, None).unwrap();
+    for batch in [3, 1_000] {
+        let HeadParse::Done(head, used) = parse_head(&reversed).unwrap() else {
+            panic!("the head is whole")
+        };
+        let mut s = StreamVerifier::with_batch(head, batch).carrying();
+        let mut rest = &reversed[used..];
+        while !rest.is_empty() {
+            let at = (reversed.len() - rest.len()) as u64;
+            let (r, more) = Record::from_stored_prefix(rest).unwrap();
+            let end = (reversed.len() - more.len()) as u64;
+            s.push(r, at..end);
+            rest = more;
+        }
+        let mut given = Vec::new();
+        let (report, manifest) = s
+            .finish_carrying(
+                |ranges| -> Result<Vec<Record>, ()> {
+                    let mut out = Vec::new();
+                    for r in ranges {
+                        let mut part = &reversed[r.start as usize..r.end as usize];
+                        while !part.is_empty() {
+                            let (rec, more) = Record::from_stored_prefix(part).unwrap();
+                            out.push(rec);
+                            part = more;
+                        }
+                    }
+                    Ok(out)
+                },
+                |carried| {
+                    given = carried.to_vec();
+                    let last = carried
+                        .iter()
+                        .max_by_key(|r| r.header().unwrap().seq)
+                        .unwrap();
+                    let mut id = [0u8; 32];
+                    id.copy_from_slice(&tournament_id);
+                    VerifyReport {
+                        games: vec![GameSummary {
+                            game: id,
+                            events: carried.len() as u64,
+                            head: Head {
+                                seq: last.header().unwrap().seq,
+                                hash: last.hash(),
+                            },
+                            head_at_ms: 0,
+                            result_seq: None,
+                            pending_appeals: vec![],
+                            decided_appeals: vec![],
+                        }],
+                        distinct: carried.len() as u64,
+                        ..Default::default()
+                    }
+                },
+            )
+            .unwrap();
+        assert_eq!(given.len(), carried_count, "batch {batch}");
+        assert!(given.iter().all(in_tournament));
+        assert!(report.ok(), "batch {batch}: {:?}", report.problems);
+        assert_eq!(report.games.len(), 1, "the games only");
+        assert_eq!(report.distinct, records.len() as u64);
+        assert!(manifest.is_some());
+    }
+    // Not carrying: the tournament chain is taken for a game chain.
+    let (report, _) = streamed(&reversed, 1_000);
+    assert!(!report.ok());
+}
