@@ -426,6 +426,25 @@ pub fn export(data: &Path, a: ExportArgs) -> CmdResult {
         }
         records.extend(chain);
     }
+    // The tournament chain carried along (`docs/FORMAT.md` section 7): its
+    // verified branch, listed in the manifest like a game.
+    if let Some(spec) = &a.tournament {
+        let (file, chain) =
+            kifu_store::tournaments::find(data, spec).map_err(|e| Failure::new(e.to_string()))?;
+        let t = kifu_tournament::verify_tournament_records(&chain);
+        let (Some(chain), true) = (t.chain, t.problems.is_empty()) else {
+            return Err(Failure::new(format!(
+                "{}: the tournament chain does not verify ({}); run kifu verify on it",
+                file.display(),
+                t.problems
+                    .first()
+                    .map(|p| p.to_string())
+                    .unwrap_or_default()
+            )));
+        };
+        heads.push((chain.id(), chain.head()));
+        records.extend(chain.records);
+    }
     let bytes = archive::write_with_manifest(&records, &heads, now_ms(), key.as_ref())?;
     write_atomically(&a.out, &bytes)?;
     if a.json {
