@@ -192,7 +192,8 @@ fn write(
     terminal: bool,
 ) -> Result<ImportReport, Failure> {
     let file = &a.file;
-    let total = report.distinct;
+    // The games' records (a carried tournament chain is not imported).
+    let total: u64 = report.games.iter().map(|g| g.events).sum();
     let pb = import_bar(show && terminal);
     let writing = Instant::now();
     let mut done = 0u64;
