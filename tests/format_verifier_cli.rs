@@ -280,6 +280,24 @@ fn the_verifier_agrees_with_every_vector() {
         let verdict = agree(&data, &p, name);
         assert_eq!(verdict, case["expect"]["ok"].as_bool().unwrap(), "{name}");
     }
+    // Archives of games carrying their tournament chain (FORMAT.md section
+    // 7): checked against the organiser's key the chain names with no key
+    // given, and against the reader's keys when some are.
+    assert!(j["checked"]["carried_cases"].as_u64().unwrap() >= 12, "{j}");
+    for case in v["carried_cases"].as_array().unwrap() {
+        let name = case["name"].as_str().unwrap();
+        let p = t.path().join(format!("carried-{name}.kifu"));
+        std::fs::write(&p, hex::decode(case["archive"].as_str().unwrap()).unwrap()).unwrap();
+        let verdict = agree(&data, &p, name);
+        assert_eq!(verdict, case["expect"]["ok"].as_bool().unwrap(), "{name}");
+        let trusted = v["trusted_key"].as_str().unwrap();
+        let verdict = agree_trusting(&data, &p, &[trusted], &format!("{name}, trusting"));
+        assert_eq!(
+            verdict,
+            case["expect_trusted"]["ok"].as_bool().unwrap(),
+            "{name}, trusting"
+        );
+    }
     // The tournament chain's archive, as `kifu verify` reads a chain file.
     let p = t.path().join("tournament.kifu");
     std::fs::write(

@@ -491,3 +491,86 @@ fn a_server_on_a_venue_address_starts_only_with_a_list_or_open_creation() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", err(&o));
 }
+
+/// `kifu export --tournament ID` carries the tournament chain in the
+/// archive (FORMAT.md section 7): with no `--trust`, the archive is checked
+/// against the organiser's key the chain names, so a copy re-signed by
+/// another key or stripped of its manifest fails with no flag; a reader who
+/// names keys is held to those keys alone; an import writes the games.
+#[test]
+fn an_archive_carrying_its_tournament_chain_is_checked_against_its_organiser() {
+    let t = tempfile::tempdir().unwrap();
+    let data = demo(t.path());
+    let p = |n: &str| t.path().join(n);
+    let s = |n: &str| p(n).display().to_string();
+    ok(&run(&data, &["keygen", &s("org")]));
+    ok(&run(&data, &["keygen", &s("fresh")]));
+    let id = ok(&run(
+        &data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            &s("org.key"),
+            "--name",
+            "Carried Open",
+            "--short-name",
+            "carried",
+            "--rounds",
+            "3",
+            "--json",
+        ],
+    ));
+    let id: Value = serde_json::from_str(&id).unwrap();
+    let id = id["id"].as_str().expect("the tournament's id").to_string();
+    let export = |name: &str, key: &str| {
+        ok(&run(
+            &data,
+            &[
+                "export",
+                "--out",
+                &s(name),
+                "--tournament",
+                &id,
+                "--key",
+                &s(key),
+            ],
+        ))
+    };
+    export("by-org.kifu", "org.key");
+    export("by-fresh.kifu", "fresh.key");
+    let (code, stdout, e) = verify(&data, &p("by-org.kifu"), &[]);
+    assert_eq!(code, Some(0), "{e}");
+    assert!(
+        stdout.contains("checked against the organiser's key"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("signed by trusted key"), "{stdout}");
+    let (code, _, e) = verify(&data, &p("by-fresh.kifu"), &[]);
+    assert_eq!(code, Some(3), "re-signed by another key: {e}");
+    assert!(e.contains("untrusted"), "{e}");
+    let bytes = std::fs::read(p("by-org.kifu")).unwrap();
+    std::fs::write(p("stripped.kifu"), downgraded(&bytes)).unwrap();
+    let (code, _, e) = verify(&data, &p("stripped.kifu"), &[]);
+    assert_eq!(code, Some(3), "stripped: {e}");
+    assert!(e.contains("untrusted"), "{e}");
+    // The reader's keys, when named, are the only ones trusted.
+    let (code, _, e) = verify(&data, &p("by-fresh.kifu"), &[&s("fresh.pub")]);
+    assert_eq!(code, Some(0), "{e}");
+    let (code, _, e) = verify(&data, &p("by-org.kifu"), &[&s("fresh.pub")]);
+    assert_eq!(code, Some(3), "{e}");
+    // JSON names the chain and its organiser.
+    let o = ok(&run(&data, &["verify", "--json", &s("by-org.kifu")]));
+    let j: Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(j["tournament"]["id"], id.as_str(), "{j}");
+    assert_eq!(j["manifest"]["completeness"], "trusted", "{j}");
+    // Import: the games, not the chain; the re-signed copy is refused.
+    let other = t.path().join("other");
+    let o = run(&other, &["import", &s("by-fresh.kifu")]);
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+    let o = ok(&run(&other, &["import", "--json", &s("by-org.kifu")]));
+    let j: Value = serde_json::from_str(&o).unwrap();
+    let games: Value = serde_json::from_str(&ok(&run(&data, &["games", "--json"]))).unwrap();
+    assert_eq!(j["games"], games.as_array().unwrap().len(), "{j}");
+    ok(&run(&other, &["verify"]));
+}

@@ -1196,9 +1196,41 @@ def read_records(data, pos):
     return out
 
 
+def split_carried(records):
+    """Section 7, "An archive that carries its tournament chain": the records
+    of the tournament chain(s) an archive of games carries, apart from the
+    games'. An archive with no game genesis is a tournament chain file."""
+    recs = [Rec(*r) for r in records]
+    geneses = [r for r in recs
+               if r.env is not None and r.env.seq == 0 and r.env.chain == ZERO32]
+    names = {r.env.body.name for r in geneses}
+    if "game_created" not in names or "tournament_created" not in names:
+        return records, []
+    ids = {r.hash for r in geneses if r.env.body.name == "tournament_created"}
+    games, carried = [], []
+    for raw, rec in zip(records, recs):
+        if rec.env is not None and (rec.hash in ids or rec.env.chain in ids):
+            carried.append(raw)
+        else:
+            games.append(raw)
+    return games, carried
+
+
+def organiser_keys(carried):
+    """The `director` officials' keys (hex) of a carried chain's genesis."""
+    for raw in carried:
+        rec = Rec(*raw)
+        if rec.env is not None and rec.env.seq == 0 and rec.env.body.name == "tournament_created":
+            return [p["key"].hex() if isinstance(p["key"], (bytes, bytearray)) else p["key"]
+                    for p in rec.env.body.value["officials"] if p["role"] == "director"]
+    return []
+
+
 def verify_archive(data, trusted=()):
     """Section 7. `trusted`: the keys (hex) the reader trusts; when some are
-    given, the archive is complete only when one of them signs its manifest."""
+    given, the archive is complete only when one of them signs its manifest.
+    When none are given and the archive carries a tournament chain that
+    verifies, the organiser's keys it names are the ones trusted."""
     manifest = None
     signature_ok = False
     manifest_problems = []
@@ -1231,7 +1263,19 @@ def verify_archive(data, trusted=()):
         records = read_records(data, pos)
     else:
         raise Invalid("not a kifu archive (no KIFUARC1 or KIFUARC2 magic)")
-    report = verify_records(records)
+    games_raw, carried_raw = split_carried(records)
+    report = verify_records(games_raw)
+    carried = None
+    if carried_raw:
+        # Verified as a tournament chain file is (section 10).
+        carried = verify_records(carried_raw)
+        for k in ("events", "duplicates", "forks", "uninterpreted"):
+            report[k] += carried[k]
+        report["warnings"].extend(carried["warnings"])
+        report["problems"].extend(carried["problems"])
+        report["ok"] = not report["problems"]
+        if not trusted and carried["ok"]:
+            trusted = tuple(organiser_keys(carried_raw))
     report["archive_version"] = version
     if manifest is None:
         report["completeness"] = "cannot be shown (v1 archive, no manifest)"
@@ -1242,7 +1286,7 @@ def verify_archive(data, trusted=()):
             n = sum(1 for g in manifest["games"] if g["game"] == gid)
             if n > 1:
                 manifest_problems.append("game %s: the manifest lists this game %d times" % (gid, n))
-        found = {g["game"]: g for g in report["games"]}
+        found = {g["game"]: g for g in report["games"] + (carried["games"] if carried else [])}
         for gid, m in sorted(listed.items()):
             g = found.get(gid)
             if g is None:
@@ -1554,6 +1598,17 @@ def check_vectors(path):
         elif exp["problem_contains"] and not any(exp["problem_contains"] in p
                                                  for p in rep["problems"]):
             fail(where, "no problem mentions %r: %s" % (exp["problem_contains"], rep["problems"]))
+    for case in v.get("carried_cases", []):
+        for exp, trusted, suffix in ((case["expect"], (), ""),
+                                     (case["expect_trusted"], (v["trusted_key"],), " (trusting)")):
+            where = "carried case " + case["name"] + suffix
+            rep = verify_archive(bytes.fromhex(case["archive"]), trusted)
+            count("carried_cases")
+            if rep["ok"] != exp["ok"]:
+                fail(where, "expected ok=%s, got %s (problems: %s)" % (exp["ok"], rep["ok"], rep["problems"]))
+            elif exp["problem_contains"] and not any(exp["problem_contains"] in p
+                                                     for p in rep["problems"]):
+                fail(where, "no problem mentions %r: %s" % (exp["problem_contains"], rep["problems"]))
     return {"ok": not fails, "checked": counts, "disagreements": fails}
 
 

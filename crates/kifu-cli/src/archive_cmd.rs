@@ -165,6 +165,11 @@ pub(crate) fn print_report(
             say!("{w}");
         }
     }
+    outcome(r, what)
+}
+
+/// The exit of a verification: success, or exit 3 naming the first problem.
+fn outcome(r: &VerifyReport, what: &str) -> CmdResult {
     if r.ok() {
         Ok(())
     } else {
@@ -302,17 +307,55 @@ pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
                 }
             });
             pb.finish_and_clear();
-            let (mut report, manifest) = result.map_err(|e| Failure {
+            let (mut report, manifest, carried) = result.map_err(|e| Failure {
                 message: format!("{}: {e}", f.display()),
                 code: EXIT_VERIFY_FAILED,
             })?;
+            // A carried tournament chain names the organiser's keys, which
+            // the archive is checked against when no key is given.
+            let trusted = crate::carried::trusted(&trusted, carried.as_ref());
             archive::require_trusted(&mut report, manifest.as_ref(), &trusted);
+            if a.json {
+                let mut j = report_json(&report, manifest.as_ref(), &trusted);
+                if let (Some(c), Some(o)) = (&carried, j.as_object_mut()) {
+                    o.insert(
+                        "tournament".into(),
+                        json!({
+                            "id": hex::encode(c.id),
+                            "name": c.name,
+                            "organiser_keys": c.directors.iter().map(|k| k.to_hex()).collect::<Vec<_>>(),
+                            "trusted_by_default": a.trust.is_empty(),
+                        }),
+                    );
+                }
+                say!("{j}");
+                return outcome(&report, &f.display().to_string());
+            }
+            if let Some(c) = &carried {
+                say!(
+                    "tournament chain {} ({}) carried in the archive, verified as a chain file{}",
+                    short(&c.id),
+                    c.name,
+                    if a.trust.is_empty() && !c.directors.is_empty() {
+                        format!(
+                            "; the archive is checked against the organiser's key it names: {}",
+                            c.directors
+                                .iter()
+                                .map(|k| format!("{} ({})", k.to_hex(), k.sha256_fingerprint()))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        )
+                    } else {
+                        String::new()
+                    }
+                );
+            }
             print_report(
                 &report,
                 manifest.as_ref(),
                 &trusted,
                 &f.display().to_string(),
-                a.json,
+                false,
             )
         }
         None if !a.trust.is_empty() => Err(Failure::new(
@@ -383,6 +426,25 @@ pub fn export(data: &Path, a: ExportArgs) -> CmdResult {
         }
         records.extend(chain);
     }
+    // The tournament chain carried along (`docs/FORMAT.md` section 7): its
+    // verified branch, listed in the manifest like a game.
+    if let Some(spec) = &a.tournament {
+        let (file, chain) =
+            kifu_store::tournaments::find(data, spec).map_err(|e| Failure::new(e.to_string()))?;
+        let t = kifu_tournament::verify_tournament_records(&chain);
+        let (Some(chain), true) = (t.chain, t.problems.is_empty()) else {
+            return Err(Failure::new(format!(
+                "{}: the tournament chain does not verify ({}); run kifu verify on it",
+                file.display(),
+                t.problems
+                    .first()
+                    .map(|p| p.to_string())
+                    .unwrap_or_default()
+            )));
+        };
+        heads.push((chain.id(), chain.head()));
+        records.extend(chain.records);
+    }
     let bytes = archive::write_with_manifest(&records, &heads, now_ms(), key.as_ref())?;
     write_atomically(&a.out, &bytes)?;
     if a.json {
@@ -406,7 +468,7 @@ pub fn export(data: &Path, a: ExportArgs) -> CmdResult {
     Ok(())
 }
 
-fn import_bar(show: bool) -> indicatif::ProgressBar {
+pub(crate) fn import_bar(show: bool) -> indicatif::ProgressBar {
     if !show {
         return indicatif::ProgressBar::hidden();
     }
@@ -430,11 +492,17 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
     let terminal = std::io::stderr().is_terminal();
     let trusted = crate::trust::read_trusted(&a.trust)?;
     let store = open(data)?;
-    // Into a local store: links, roles and the manifest first, then each
-    // chunk's signatures checked while the chunk before is written
-    // (`Store::import_checking`). Anything amiss leaves nothing written and
-    // falls back to verifying the whole archive first, for its report.
+    // Streamed, verified then read again game by game (`import_stream`), in
+    // memory bounded by the games in flight. An archive with a fork comes
+    // back here for a local store, for the evidence.
+    if let Some(done) = crate::import_stream::import(&store, &a, &trusted, started) {
+        return done;
+    }
     if let crate::remote::Backend::Local(s) = &store {
+        // The whole file: links, roles and the manifest first, then each
+        // chunk's signatures checked while the chunk before is written
+        // (`Store::import_checking`); a fork falls through to verifying the
+        // whole archive first, for its report and its evidence.
         let bytes = std::fs::read(&a.file)
             .map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
         if let Ok(mut v) = archive::verify_archive_unsigned(&bytes) {
@@ -494,7 +562,13 @@ pub fn import(data: &Path, a: ImportArgs) -> CmdResult {
 
 /// Draws an import's progress: the bar, or plain lines where indicatif
 /// draws nothing (not a terminal).
-fn show_import(pb: &indicatif::ProgressBar, lines: bool, writing: Instant, done: u64, total: u64) {
+pub(crate) fn show_import(
+    pb: &indicatif::ProgressBar,
+    lines: bool,
+    writing: Instant,
+    done: u64,
+    total: u64,
+) {
     pb.set_length(total);
     pb.set_position(done);
     if lines && done > 0 {
@@ -508,7 +582,7 @@ fn show_import(pb: &indicatif::ProgressBar, lines: bool, writing: Instant, done:
 }
 
 /// The summary of a finished import.
-fn imported(
+pub(crate) fn imported(
     a: &ImportArgs,
     r: &kifu_store::ImportReport,
     records: usize,

@@ -441,6 +441,12 @@ pub struct ExportArgs {
     /// so that a truncated copy fails verification.
     #[arg(long)]
     pub key: Option<PathBuf>,
+    /// Carry this tournament's chain (id, unique prefix or short name) in
+    /// the archive: a reader then checks the archive against the
+    /// organiser's key the chain names with no `--trust` (sign it with that
+    /// key, `--key DIRECTOR.key`).
+    #[arg(long)]
+    pub tournament: Option<String>,
     /// Print `{"file", "games", "events"}`.
     #[arg(long)]
     pub json: bool,

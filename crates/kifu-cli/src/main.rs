@@ -20,6 +20,7 @@ macro_rules! say {
 
 mod archive_cmd;
 mod bundle_tournament;
+mod carried;
 mod cli;
 mod clock_cmd;
 mod demo;
@@ -27,6 +28,7 @@ mod device_cmd;
 mod feed_cmd;
 mod game_cmd;
 mod games_cmd;
+mod import_stream;
 mod key_cmd;
 mod keys;
 mod log_keys;

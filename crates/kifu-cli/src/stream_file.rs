@@ -12,6 +12,8 @@ use kifu_ledger::archive::{self, HeadParse, ManifestCheck};
 use kifu_ledger::stream::StreamVerifier;
 use kifu_ledger::{LedgerError, Record, VerifyReport};
 
+use crate::carried::Carried;
+
 /// Reading buffer: large reads, few system calls.
 const BUF: usize = 1 << 20;
 
@@ -72,6 +74,104 @@ fn next_record(r: &mut impl Read, at: u64, len: u64) -> Result<Option<(Record, u
     )))
 }
 
+/// An archive file read a record at a time: its head, then each record
+/// with the byte range it came from.
+pub struct RecordFile {
+    r: BufReader<File>,
+    at: u64,
+    len: u64,
+}
+
+impl RecordFile {
+    /// Opens `file` and reads its head (the magic, and a v2 archive's
+    /// manifest).
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read, or its head is not an archive's (in the
+    /// words of `kifu_ledger::archive::read`).
+    pub fn open(file: &Path) -> Result<(RecordFile, archive::ArchiveHead), LedgerError> {
+        let f = File::open(file).map_err(io)?;
+        let len = f.metadata().map_err(io)?.len();
+        let mut r = BufReader::with_capacity(BUF, f);
+        let mut head = Vec::new();
+        let (head, used) = loop {
+            match archive::parse_head(&head)? {
+                HeadParse::Done(h, used) => break (h, used),
+                HeadParse::NeedMore(n) => {
+                    let before = head.len();
+                    if n as u64 > len {
+                        // Let the whole-file reader word the truncation.
+                        head.resize(len as usize, 0);
+                        read_full(&mut r, &mut head[before..]).map_err(io)?;
+                        return Err(archive::read(&head).err().unwrap_or_else(|| {
+                            LedgerError::Archive("truncated archive head".into())
+                        }));
+                    }
+                    head.resize(n, 0);
+                    read_full(&mut r, &mut head[before..]).map_err(io)?;
+                }
+            }
+        };
+        // `parse_head` may have been given more bytes than the head: step back.
+        let at = used as u64;
+        r.seek(SeekFrom::Start(at)).map_err(io)?;
+        Ok((RecordFile { r, at, len }, head))
+    }
+
+    /// The next record and its byte range; `None` at the end of the file.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read, or its framing is broken there.
+    pub fn next_record(&mut self) -> Result<Option<(Record, Range<u64>)>, LedgerError> {
+        let at = self.at;
+        Ok(next_record(&mut self.r, at, self.len)?.map(|(rec, end)| {
+            self.at = end;
+            (rec, at..end)
+        }))
+    }
+
+    /// The records in `ranges` (whole records, as [`RecordFile::next_record`]
+    /// gave them), in the order given.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read, or its framing is broken there.
+    pub fn reread(&mut self, ranges: &[Range<u64>]) -> Result<Vec<Record>, LedgerError> {
+        let mut out = Vec::new();
+        let mut pos: Option<u64> = None;
+        for range in ranges {
+            // Forward within the buffer: no new read (an interleaved
+            // archive asks for many short ranges).
+            match pos {
+                Some(p) if range.start >= p && range.start - p < BUF as u64 => {
+                    self.r.seek_relative((range.start - p) as i64).map_err(io)?;
+                }
+                _ => {
+                    self.r.seek(SeekFrom::Start(range.start)).map_err(io)?;
+                }
+            }
+            let mut at = range.start;
+            while at < range.end {
+                match next_record(&mut self.r, at, self.len)? {
+                    Some((rec, end)) => {
+                        out.push(rec);
+                        at = end;
+                    }
+                    None => break,
+                }
+            }
+            pos = Some(at);
+        }
+        Ok(out)
+    }
+}
+
+fn io(e: std::io::Error) -> LedgerError {
+    LedgerError::Archive(e.to_string())
+}
+
 /// Verifies the archive `file` streaming it: the report and the manifest's
 /// check, as `kifu_ledger::archive::verify_archive` gives them for the whole
 /// file. `each`: called with the count of records read so far, every
@@ -81,65 +181,32 @@ fn next_record(r: &mut impl Read, at: u64, len: u64) -> Result<Option<(Record, u
 ///
 /// The file cannot be read, or its framing is broken (the whole file is
 /// refused, as by `verify_archive`).
+///
+/// The tournament chain the archive carries, if any, is verified as a chain
+/// file is (`crate::carried`), and returned with the organiser's keys it
+/// names.
 pub fn verify(
     file: &Path,
     each: &mut dyn FnMut(u64),
-) -> Result<(VerifyReport, Option<ManifestCheck>), LedgerError> {
-    let io = |e: std::io::Error| LedgerError::Archive(e.to_string());
-    let f = File::open(file).map_err(io)?;
-    let len = f.metadata().map_err(io)?.len();
-    let mut r = BufReader::with_capacity(BUF, f);
-    // The head: the magic, and a v2 archive's manifest.
-    let mut head = Vec::new();
-    let (head, used) = loop {
-        match archive::parse_head(&head)? {
-            HeadParse::Done(h, used) => break (h, used),
-            HeadParse::NeedMore(n) => {
-                let before = head.len();
-                if n as u64 > len {
-                    // Let the whole-file reader word the truncation.
-                    head.resize(len as usize, 0);
-                    read_full(&mut r, &mut head[before..]).map_err(io)?;
-                    return Err(archive::read(&head)
-                        .err()
-                        .unwrap_or_else(|| LedgerError::Archive("truncated archive head".into())));
-                }
-                head.resize(n, 0);
-                read_full(&mut r, &mut head[before..]).map_err(io)?;
-            }
-        }
-    };
-    // `parse_head` may have been given more bytes than the head: step back.
-    let mut at = used as u64;
-    r.seek(SeekFrom::Start(at)).map_err(io)?;
-    let mut v = StreamVerifier::new(head);
-    while let Some((record, end)) = next_record(&mut r, at, len)? {
-        v.push(record, at..end);
-        at = end;
+) -> Result<(VerifyReport, Option<ManifestCheck>, Option<Carried>), LedgerError> {
+    let (mut f, head) = RecordFile::open(file)?;
+    let mut v = StreamVerifier::new(head).carrying();
+    while let Some((record, at)) = f.next_record()? {
+        v.push(record, at);
         if v.records().is_multiple_of(65_536) {
             each(v.records());
         }
     }
-    drop(r);
-    v.finish(|ranges: &[Range<u64>]| {
-        let f = File::open(file).map_err(io)?;
-        let mut r = BufReader::with_capacity(BUF, f);
-        let mut out = Vec::new();
-        for range in ranges {
-            r.seek(SeekFrom::Start(range.start)).map_err(io)?;
-            let mut at = range.start;
-            while at < range.end {
-                match next_record(&mut r, at, len)? {
-                    Some((rec, end)) => {
-                        out.push(rec);
-                        at = end;
-                    }
-                    None => break,
-                }
-            }
-        }
-        Ok(out)
-    })
+    let mut carried = None;
+    let (report, manifest) = v.finish_carrying(
+        |ranges: &[Range<u64>]| f.reread(ranges),
+        |records| {
+            let (report, c) = crate::carried::check(records);
+            carried = c;
+            report
+        },
+    )?;
+    Ok((report, manifest, carried))
 }
 
 #[cfg(test)]
@@ -167,7 +234,7 @@ mod tests {
         let p = dir.path().join("a.kifu");
         std::fs::write(&p, &bytes).unwrap();
         let whole = archive::verify_archive(&bytes).unwrap();
-        let (report, manifest) = verify(&p, &mut |_| {}).unwrap();
+        let (report, manifest, _) = verify(&p, &mut |_| {}).unwrap();
         assert!(report.ok());
         assert_eq!(&report, whole.report());
         assert_eq!(manifest.as_ref(), whole.manifest());

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use kifu_ledger::{archive, BoardResult, Hash, Record, ZERO_HASH};
+use kifu_ledger::{BoardResult, Hash, Record, ZERO_HASH};
 use kifu_tournament::{verify_tournament_records, Chain, TournamentReport};
 use serde_json::{json, Value};
 
@@ -26,16 +26,33 @@ const TOURNAMENT_CREATED: u32 = 44;
 /// records is a `tournament_created` genesis and none a `game_created`
 /// genesis, wherever they stand in the file. `None` for anything else.
 pub fn tournament_records(file: Option<&std::path::PathBuf>) -> Option<Vec<Record>> {
-    let bytes = std::fs::read(file?).ok()?;
-    let records = archive::read(&bytes).ok()?;
-    let genesis_kinds: Vec<u32> = records
-        .iter()
-        .filter_map(|r| r.header().ok())
-        .filter(|h| h.seq == 0 && h.chain == ZERO_HASH)
-        .map(|h| h.kind)
-        .collect();
-    (genesis_kinds.contains(&TOURNAMENT_CREATED) && !genesis_kinds.contains(&GAME_CREATED))
-        .then_some(records)
+    // Read a record at a time, keeping none, and given up at the first game
+    // genesis (the first record of a game archive as `kifu export` writes
+    // it), so that a game archive is not held here whole; the records are
+    // read again only for a tournament chain file.
+    let file = file?;
+    let (mut f, _) = crate::stream_file::RecordFile::open(file).ok()?;
+    let mut tournament = false;
+    while let Some((r, _)) = f.next_record().ok()? {
+        if let Ok(h) = r.header() {
+            if h.seq == 0 && h.chain == ZERO_HASH {
+                match h.kind {
+                    GAME_CREATED => return None,
+                    TOURNAMENT_CREATED => tournament = true,
+                    _ => {}
+                }
+            }
+        }
+    }
+    if !tournament {
+        return None;
+    }
+    let (mut f, _) = crate::stream_file::RecordFile::open(file).ok()?;
+    let mut records = Vec::new();
+    while let Some((r, _)) = f.next_record().ok()? {
+        records.push(r);
+    }
+    Some(records)
 }
 
 fn short(h: &Hash) -> String {

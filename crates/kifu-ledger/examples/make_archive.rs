@@ -1,10 +1,10 @@
 //! Writes a large archive for measuring verification and import:
 //! `cargo run --release -p kifu-ledger --features testkit --example make_archive -- OUT EVENTS`
-//! (games of about 330 events each: moves with clock presses, a result and
-//! its signatures).
+//! (19x19 games of 330 events each: moves with clock presses, a
+//! resignation and the referee's result; no irregularity).
 
-use kifu_ledger::testkit::{moves_game, Cast};
-use kifu_ledger::{archive, Body, Color, GameResult, Outcome, ResultBy};
+use kifu_ledger::archive;
+use kifu_ledger::testkit::{finished_game, Cast};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -21,19 +21,7 @@ fn main() {
     let mut heads = Vec::new();
     let mut g = 0;
     while records.len() < n {
-        let mut c = moves_game(&cast, &format!("game {g}"), 163);
-        let result = GameResult {
-            outcome: Outcome::Win(Color::White),
-            by: ResultBy::Resignation,
-        };
-        c.push(
-            &cast.black,
-            Body::Resigned {
-                player: Color::Black,
-                manner: kifu_ledger::Resignation::Spoken,
-            },
-        );
-        c.push(&cast.referee, Body::ResultDeclared(result));
+        let c = finished_game(&cast, &format!("game {g}"), 163);
         heads.push((c.game, c.head));
         records.extend(c.records);
         g += 1;

@@ -88,6 +88,19 @@ impl ArchiveVerdict {
         }
     }
 
+    /// The verdict on records a first reading verified (the second reading
+    /// of [`crate::stream::Reread`]): `report` is that reading's report on
+    /// these records' games, and every record was found on a chain it
+    /// verified.
+    pub(crate) fn of_checked(records: Vec<Record>, report: VerifyReport) -> ArchiveVerdict {
+        ArchiveVerdict {
+            records,
+            manifest: None,
+            report,
+            signatures_checked: true,
+        }
+    }
+
     /// False for a verdict of [`verify_archive_unsigned`]: its report took
     /// every event's signature as good.
     pub fn signatures_checked(&self) -> bool {
@@ -407,8 +420,13 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Record>, LedgerError> {
 
 /// Reads and verifies an archive: every record ([`verify_records`]) and the
 /// manifest (its signature, and that every game it lists ends exactly at the
-/// stated head, and that it lists every game). This is the one verdict for an
-/// archive: `kifu verify FILE` and `kifu import FILE` both use it.
+/// stated head, and that it lists every game). `kifu verify FILE` and
+/// `kifu import FILE` reach the same verdict streaming the file
+/// ([`crate::stream::StreamVerifier`]). A tournament chain carried among the
+/// games (`docs/FORMAT.md` section 7) is verified here as a game chain, and
+/// fails: its facts are checked outside this crate, so `kifu verify` sets
+/// it apart ([`crate::stream::StreamVerifier::carrying`]) and checks it as
+/// a tournament chain file.
 ///
 /// # Errors
 ///

@@ -264,7 +264,7 @@ pub const DEFAULT_METHOD: Method = Method::OneByOne;
 
 /// The cores to use, asked once: `available_parallelism` reads the cgroup
 /// files on every call, which costs about as much as a signature check.
-fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *CORES.get_or_init(|| {
         std::thread::available_parallelism()
@@ -298,7 +298,7 @@ pub fn verify_parallel(items: &[Item<'_>], method: Method) -> Vec<bool> {
 /// profile or `top -H` tells their time from the rest), started on first
 /// use. `None` if the threads could not be started: the caller then checks
 /// on its own thread.
-fn pool() -> Option<&'static rayon::ThreadPool> {
+pub(crate) fn pool() -> Option<&'static rayon::ThreadPool> {
     static POOL: std::sync::OnceLock<Option<rayon::ThreadPool>> = std::sync::OnceLock::new();
     POOL.get_or_init(|| {
         rayon::ThreadPoolBuilder::new()

@@ -13,21 +13,29 @@
 //! (`docs/FORMAT.md` section 6), so a game met again after another game's
 //! records (a shuffled or concatenated archive) is **split**: its early
 //! report is dropped, and at the end [`StreamVerifier::finish`] asks the
-//! caller for the records of every run of the split games, by byte range,
-//! and verifies each such game whole. Records whose envelope does not decode
-//! belong to no game; they are kept aside and verified together at the end.
+//! caller for the records of the split games' runs, by byte range, a group
+//! of games of about a batch of records at a time, and verifies each such
+//! game whole. Records whose envelope does not decode
+//! belong to no game: only their hash, their copies and the failure are
+//! kept, so a damaged file costs no more than its count of distinct
+//! damaged records.
 //! The report is the one [`verify_records`] gives for all the records at
 //! once: a test checks it on shuffled, duplicated and damaged archives.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ops::Range;
 
-use crate::archive::{ArchiveHead, ManifestCheck};
-use crate::chain::{verify_records, VerifyReport};
+use crate::archive::{ArchiveHead, ArchiveVerdict, ManifestCheck};
+use crate::chain::{verify_records, GameSummary, VerifyReport};
 use crate::event::{Hash, Record, ZERO_HASH};
+use crate::LedgerError;
 
 /// Records held before the complete runs among them are verified.
 pub const STREAM_BATCH: usize = 32_768;
+
+/// At most this many readings of the file for the games met in more than
+/// one place.
+const SPLIT_READINGS: u64 = 8;
 
 /// What is kept of one game between its runs and the end.
 #[derive(Default)]
@@ -37,8 +45,10 @@ struct GameState {
     /// Records pushed.
     records: u64,
     /// Its report so far (`None` until its first run is verified, and for a
-    /// split game).
-    report: Option<VerifyReport>,
+    /// split game): its summary, and what failed or was noted in it, boxed
+    /// and trimmed to its length ([`compact`]), so that a game verified
+    /// keeps a few hundred bytes here.
+    report: Option<Box<VerifyReport>>,
     /// Met again after another game's records: verified whole at the end.
     split: bool,
 }
@@ -53,11 +63,22 @@ pub struct StreamVerifier {
     waiting_games: Vec<Hash>,
     /// Where the current run starts in `waiting`, and its game.
     current: Option<(usize, Hash)>,
-    /// Records whose envelope does not decode.
-    bad: Vec<Record>,
+    /// Records whose envelope does not decode, by hash: how many copies,
+    /// and why (the record itself is not kept: it belongs to no game, and
+    /// the verdict on it is that failure).
+    bad: BTreeMap<Hash, (u64, String)>,
+    /// With [`StreamVerifier::carrying`]: the tournament chains met (by
+    /// the id of their genesis) and their records, set aside for the
+    /// caller's check (`docs/FORMAT.md` section 7).
+    carrying: bool,
+    carried_ids: Vec<Hash>,
+    carried: Vec<Record>,
     records: u64,
     batch: usize,
 }
+
+/// The kind index of `tournament_created` (`docs/FORMAT.md` section 10).
+const TOURNAMENT_CREATED: u32 = 44;
 
 impl StreamVerifier {
     /// A verifier for the records that follow `head` ([`crate::archive::parse_head`]).
@@ -73,10 +94,23 @@ impl StreamVerifier {
             waiting: Vec::new(),
             waiting_games: Vec::new(),
             current: None,
-            bad: Vec::new(),
+            bad: BTreeMap::new(),
+            carrying: false,
+            carried_ids: Vec::new(),
+            carried: Vec::new(),
             records: 0,
             batch: batch.max(1),
         }
+    }
+
+    /// Sets aside the records of a tournament chain the archive carries
+    /// (`docs/FORMAT.md` section 7), for [`StreamVerifier::finish_carrying`]
+    /// to give to the caller's check: the tournament's facts are checked
+    /// outside this crate (`kifu-tournament`). Without it, such a chain is
+    /// verified as a game chain, and fails.
+    pub fn carrying(mut self) -> StreamVerifier {
+        self.carrying = true;
+        self
     }
 
     /// Records given so far.
@@ -84,18 +118,44 @@ impl StreamVerifier {
         self.records
     }
 
-    /// Records held now (waiting to be verified, or not decodable): at most
-    /// the batch size plus the current run, plus the damaged records.
+    /// Records held now, waiting to be verified: at most the batch size plus
+    /// the current run.
     pub fn held(&self) -> usize {
-        self.waiting.len() + self.bad.len()
+        self.waiting.len()
     }
 
     /// Takes the next record of the file, read from bytes `at`.
     pub fn push(&mut self, record: Record, at: Range<u64>) {
         self.records += 1;
-        let Some(game) = game_of(&record) else {
-            self.bad.push(record);
-            return;
+        let game = match record.header() {
+            Ok(h)
+                if self.carrying
+                    && h.seq == 0
+                    && h.chain == ZERO_HASH
+                    && h.kind == TOURNAMENT_CREATED =>
+            {
+                let id = record.hash();
+                if !self.carried_ids.contains(&id) {
+                    self.carried_ids.push(id);
+                }
+                self.carried.push(record);
+                return;
+            }
+            Ok(h) if self.carrying && self.carried_ids.contains(&h.chain) => {
+                self.carried.push(record);
+                return;
+            }
+            Ok(h) if h.seq == 0 && h.chain == ZERO_HASH => record.hash(),
+            Ok(h) => h.chain,
+            Err(e) => {
+                // As `verify_records` words it (section 6, step 2).
+                let hash = record.hash();
+                self.bad
+                    .entry(hash)
+                    .or_insert_with(|| (0, format!("record {}: {e}", hex::encode(&hash[..8]))))
+                    .0 += 1;
+                return;
+            }
         };
         let same_run = matches!(self.current, Some((_, g)) if g == game);
         let state = self.games.entry(game).or_default();
@@ -154,9 +214,9 @@ impl StreamVerifier {
                         // split (then it is verified whole at the end).
                         Some(mut before) => {
                             merge(&mut before, part);
-                            before
+                            compact(before)
                         }
-                        None => part,
+                        None => compact(Box::new(part)),
                     });
                 }
             }
@@ -164,77 +224,137 @@ impl StreamVerifier {
     }
 
     /// The verdict: the records' report with the manifest's checks. `reread`
-    /// gives the records in the byte ranges asked (the runs of the games met
-    /// in more than one place), in file order.
+    /// gives the records in the byte ranges asked (the runs of a group of
+    /// the games met in more than one place), in file order; it is asked
+    /// once per group.
     ///
     /// # Errors
     ///
     /// Whatever `reread` fails with.
     pub fn finish<E>(
+        self,
+        reread: impl FnMut(&[Range<u64>]) -> Result<Vec<Record>, E>,
+    ) -> Result<(VerifyReport, Option<ManifestCheck>), E> {
+        self.finish_carrying(reread, verify_records)
+    }
+
+    /// [`StreamVerifier::finish`] for a verifier [`StreamVerifier::carrying`]:
+    /// `check` gives the verdict on the records of the tournament chain the
+    /// archive carries (its chains' summaries in `games`), which joins the
+    /// report; the manifest's checks count that chain as one of the
+    /// archive's chains, and the report's `games` are the game chains only.
+    ///
+    /// # Errors
+    ///
+    /// Whatever `reread` fails with.
+    pub fn finish_carrying<E>(
         mut self,
         mut reread: impl FnMut(&[Range<u64>]) -> Result<Vec<Record>, E>,
+        check: impl FnOnce(&[Record]) -> VerifyReport,
     ) -> Result<(VerifyReport, Option<ManifestCheck>), E> {
         self.verify_waiting(true);
-        let mut split: Vec<Range<u64>> = self
-            .games
-            .values()
-            .filter(|s| s.split)
-            .flat_map(|s| s.runs.iter().cloned())
-            .collect();
-        split.sort_by_key(|r| r.start);
+        // Records of a carried chain met before its genesis were taken for
+        // a game's: they are read again and set aside with the others.
+        for id in self.carried_ids.clone() {
+            if let Some(state) = self.games.remove(&id) {
+                self.carried.extend(reread(&state.runs)?);
+            }
+        }
         let mut total = VerifyReport {
             records: self.records,
             ..Default::default()
         };
-        if !split.is_empty() {
-            let records = reread(&split)?;
-            // Verified in batches of whole games, as above.
-            let mut by_game: BTreeMap<Hash, Vec<Record>> = BTreeMap::new();
-            for r in records {
-                if let Some(game) = game_of(&r) {
-                    by_game.entry(game).or_default().push(r);
+        // The games met in more than one place, verified whole: read again
+        // a group of games at a time, each group about a batch of records,
+        // so that memory stays near a batch (at most eight readings of the
+        // file: an archive whose games are all interleaved holds an eighth
+        // of it at a time).
+        let mut split: Vec<(Hash, u64)> = self
+            .games
+            .iter()
+            .filter(|(_, s)| s.split)
+            .map(|(g, s)| (*g, s.records))
+            .collect();
+        split.sort_by_key(|(g, _)| *g);
+        let all: u64 = split.iter().map(|(_, n)| n).sum();
+        let limit = (self.batch as u64).max(all.div_ceil(SPLIT_READINGS));
+        let mut group: Vec<Hash> = Vec::new();
+        let mut in_group = 0u64;
+        for (i, (game, n)) in split.iter().enumerate() {
+            group.push(*game);
+            in_group += n;
+            if in_group < limit && i + 1 < split.len() {
+                continue;
+            }
+            let mut ranges: Vec<Range<u64>> = group
+                .iter()
+                .filter_map(|g| self.games.get(g))
+                .flat_map(|s| s.runs.iter().cloned())
+                .collect();
+            ranges.sort_by_key(|r| r.start);
+            let batch = reread(&ranges)?;
+            let counts = count_by_game(&batch);
+            let report = verify_records(&batch);
+            for (game, part) in split_by_game(report, &counts, &batch) {
+                if let Some(state) = self.games.get_mut(&game) {
+                    state.report = Some(compact(Box::new(part)));
                 }
             }
-            let mut batch: Vec<Record> = Vec::new();
-            let games: Vec<(Hash, Vec<Record>)> = by_game.into_iter().collect();
-            let mut pending = games.into_iter().peekable();
-            while let Some((_, rs)) = pending.next() {
-                batch.extend(rs);
-                if batch.len() >= self.batch || pending.peek().is_none() {
-                    let counts = count_by_game(&batch);
-                    let report = verify_records(&batch);
-                    for (game, part) in split_by_game(report, &counts, &batch) {
-                        if let Some(state) = self.games.get_mut(&game) {
-                            state.report = Some(part);
-                        }
-                    }
-                    batch.clear();
-                }
-            }
+            group.clear();
+            in_group = 0;
         }
         let mut games: Vec<(Hash, GameState)> = self.games.into_iter().collect();
         games.sort_by_key(|(g, _)| *g);
         for (_, state) in games {
             if let Some(part) = state.report {
-                merge(&mut total, part);
+                merge(&mut total, *part);
             }
         }
-        if !self.bad.is_empty() {
-            let bad = verify_records(&self.bad);
-            total.distinct += bad.distinct;
-            total.problems.extend(bad.problems);
-            total.duplicates.extend(bad.duplicates);
+        for (hash, (copies, what)) in std::mem::take(&mut self.bad) {
+            total.distinct += 1;
+            if copies > 1 {
+                total.duplicates.push(crate::chain::Duplicate {
+                    game: ZERO_HASH,
+                    seq: 0,
+                    hash,
+                    copies,
+                });
+            }
+            total.problems.push(crate::chain::Problem {
+                game: ZERO_HASH,
+                seq: None,
+                what,
+            });
+        }
+        let mut carried_games = Vec::new();
+        if !self.carried.is_empty() {
+            let part = check(&self.carried);
+            total.distinct += part.distinct;
+            total.problems.extend(part.problems);
+            total.forks.extend(part.forks);
+            total.duplicates.extend(part.duplicates);
+            total.uninterpreted.extend(part.uninterpreted);
+            total.warnings.extend(part.warnings);
+            carried_games = part.games;
         }
         total.problems.sort();
         total.warnings.sort();
         total.duplicates.sort_by_key(|d| (d.game, d.seq, d.hash));
         total.forks.sort_by_key(|f| (f.game, f.seq));
         total.uninterpreted.sort();
+        // The manifest lists every chain of the archive, a carried
+        // tournament chain too.
+        let games = total.games.len();
+        total.games.extend(carried_games);
         total.games.sort_by_key(|g| g.game);
         let manifest = self
             .head
             .into_raw()
             .map(|raw| crate::archive::check_manifest_of(raw, &mut total));
+        if total.games.len() > games {
+            let carried = &self.carried_ids;
+            total.games.retain(|g| !carried.contains(&g.game));
+        }
         Ok((total, manifest))
     }
 }
@@ -321,6 +441,22 @@ fn split_by_game(
     out.into_iter().collect()
 }
 
+/// `report` with every list trimmed to its length: what a game keeps until
+/// the end.
+fn compact(mut report: Box<VerifyReport>) -> Box<VerifyReport> {
+    report.games.shrink_to_fit();
+    for g in &mut report.games {
+        g.pending_appeals.shrink_to_fit();
+        g.decided_appeals.shrink_to_fit();
+    }
+    report.problems.shrink_to_fit();
+    report.forks.shrink_to_fit();
+    report.duplicates.shrink_to_fit();
+    report.uninterpreted.shrink_to_fit();
+    report.warnings.shrink_to_fit();
+    report
+}
+
 /// Adds `part` to `total` (not the record count: the stream counts those).
 fn merge(total: &mut VerifyReport, part: VerifyReport) {
     total.distinct += part.distinct;
@@ -330,4 +466,173 @@ fn merge(total: &mut VerifyReport, part: VerifyReport) {
     total.duplicates.extend(part.duplicates);
     total.uninterpreted.extend(part.uninterpreted);
     total.warnings.extend(part.warnings);
+}
+
+/// Reads an archive a second time, after [`StreamVerifier`] found it clean,
+/// and gives its records back as verdicts of whole games, for a store to
+/// import (`kifu import FILE` streams the file twice rather than hold it).
+///
+/// No signature is checked again: each game's records are gathered until
+/// the game has as many as the first reading verified, then they must form
+/// its chain exactly, from its genesis (whose hash is the game's id) to the
+/// head the first reading reached, each record naming the hash of the one
+/// before. A record's hash covers its event bytes and its signature, so
+/// these are the records the first reading verified, byte for byte. A
+/// record on no such chain (the file changed between the readings) is an
+/// error. Memory follows the games whose records are not all read yet: one
+/// for an archive written game by game.
+pub struct Reread {
+    /// Games verified and not yet given back: their summary.
+    expect: HashMap<Hash, GameSummary>,
+    /// Records met more than once by the first reading (skipped when met
+    /// again after their game was given back).
+    duplicates: HashSet<Hash>,
+    /// Records of games not complete yet, by hash.
+    pending: HashMap<Hash, HashMap<Hash, Record>>,
+    /// Whole games checked, waiting to be given back.
+    ready: Vec<Record>,
+    ready_games: Vec<GameSummary>,
+    /// Chains the first reading set aside (a carried tournament chain):
+    /// their records are passed over.
+    skip: HashSet<Hash>,
+    batch: usize,
+}
+
+impl Reread {
+    /// Passes over the records of the chains `ids` (the tournament chain an
+    /// archive carries, which a store of games does not keep).
+    pub fn skipping(mut self, ids: &[Hash]) -> Reread {
+        self.skip.extend(ids.iter().copied());
+        self
+    }
+
+    /// A second reading after `report`, the first reading's report (clean:
+    /// no problem), giving verdicts of at least `batch` records (but the
+    /// last).
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Archive`] when `report` is not clean.
+    pub fn new(report: &VerifyReport, batch: usize) -> Result<Reread, LedgerError> {
+        if !report.ok() {
+            return Err(LedgerError::Archive(
+                "the archive did not verify; it is not read again for import".into(),
+            ));
+        }
+        Ok(Reread {
+            expect: report.games.iter().map(|g| (g.game, g.clone())).collect(),
+            duplicates: report.duplicates.iter().map(|d| d.hash).collect(),
+            pending: HashMap::new(),
+            ready: Vec::new(),
+            ready_games: Vec::new(),
+            skip: HashSet::new(),
+            batch: batch.max(1),
+        })
+    }
+
+    /// Takes the next record read; a verdict once `batch` records of whole
+    /// games are ready.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Archive`] for a record on no chain the first reading
+    /// verified.
+    pub fn push(&mut self, record: Record) -> Result<Option<ArchiveVerdict>, LedgerError> {
+        let hash = record.hash();
+        let changed = |why: &str| {
+            LedgerError::Archive(format!(
+                "the file changed after it was verified: record {} {why}",
+                hex::encode(&hash[..8])
+            ))
+        };
+        let link = record.link().map_err(|_| changed("does not decode"))?;
+        let game = if link.seq == 0 && link.chain == ZERO_HASH {
+            hash
+        } else {
+            link.chain
+        };
+        let Some(want) = self.expect.get(&game).map(|g| g.events) else {
+            if self.duplicates.contains(&hash) || self.skip.contains(&game) {
+                return Ok(None);
+            }
+            return Err(changed("is on no chain that was verified"));
+        };
+        let records = self.pending.entry(game).or_default();
+        records.insert(hash, record);
+        if (records.len() as u64) < want {
+            return Ok(None);
+        }
+        let records = self.pending.remove(&game).unwrap_or_default();
+        let Some(summary) = self.expect.remove(&game) else {
+            return Err(changed("is on no chain that was verified"));
+        };
+        let chain = chain_to(records, &summary).map_err(|why| changed(&why))?;
+        self.ready.extend(chain);
+        self.ready_games.push(summary);
+        if self.ready.len() >= self.batch {
+            return Ok(Some(self.take()));
+        }
+        Ok(None)
+    }
+
+    /// The verdict on the games still ready, at the end of the file.
+    ///
+    /// # Errors
+    ///
+    /// [`LedgerError::Archive`] when a game verified by the first reading
+    /// was not read whole the second time.
+    pub fn finish(mut self) -> Result<Option<ArchiveVerdict>, LedgerError> {
+        if let Some(g) = self.expect.keys().min() {
+            return Err(LedgerError::Archive(format!(
+                "the file changed after it was verified: game {} is no longer whole",
+                hex::encode(&g[..8])
+            )));
+        }
+        Ok((!self.ready.is_empty()).then(|| self.take()))
+    }
+
+    fn take(&mut self) -> ArchiveVerdict {
+        let records = std::mem::take(&mut self.ready);
+        let mut games = std::mem::take(&mut self.ready_games);
+        games.sort_by_key(|g| g.game);
+        let n = records.len() as u64;
+        ArchiveVerdict::of_checked(
+            records,
+            VerifyReport {
+                games,
+                records: n,
+                distinct: n,
+                ..Default::default()
+            },
+        )
+    }
+}
+
+/// `records` (by hash) in seq order, when they are exactly the chain from
+/// the genesis `summary.game` to `summary.head`; why not otherwise.
+fn chain_to(records: HashMap<Hash, Record>, summary: &GameSummary) -> Result<Vec<Record>, String> {
+    let mut by_prev: HashMap<Hash, (Hash, Record)> = HashMap::with_capacity(records.len());
+    let mut genesis = None;
+    for (hash, r) in records {
+        let link = r.link().map_err(|e| e.to_string())?;
+        if hash == summary.game {
+            genesis = Some(r);
+        } else if by_prev.insert(link.prev_hash, (hash, r)).is_some() {
+            return Err("is one of two records after the same one".into());
+        }
+    }
+    let Some(genesis) = genesis else {
+        return Err("belongs to a game whose genesis is missing".into());
+    };
+    let mut out = Vec::with_capacity(by_prev.len() + 1);
+    out.push(genesis);
+    let mut at = summary.game;
+    while let Some((hash, r)) = by_prev.remove(&at) {
+        out.push(r);
+        at = hash;
+    }
+    if at != summary.head.hash || !by_prev.is_empty() {
+        return Err("belongs to a game that no longer ends at its verified head".into());
+    }
+    Ok(out)
 }

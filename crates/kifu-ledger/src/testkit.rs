@@ -216,6 +216,64 @@ pub fn moves_game(cast: &Cast, title: &str, moves: u16) -> ChainBuilder {
     c
 }
 
+/// A 19x19 game ended by resignation and the referee's result: the clock
+/// started, then `moves` moves (at most 361, each on a point of its own)
+/// with their clock presses. No irregularity: an archive of such games is
+/// what a season's archive looks like to a verifier.
+pub fn finished_game(cast: &Cast, title: &str, moves: u16) -> ChainBuilder {
+    let mut genesis = cast.genesis(title);
+    genesis.board_size = 19;
+    let mut c = ChainBuilder::start(&cast.referee, genesis, 1_767_225_600_000);
+    c.push(
+        &cast.referee,
+        Body::ClockStarted {
+            running: Color::Black,
+        },
+    );
+    let mut color = Color::Black;
+    for i in 0..moves.min(361) {
+        let k = if color == Color::Black {
+            &cast.black
+        } else {
+            &cast.white
+        };
+        let point = Point {
+            x: (i % 19) as u8,
+            y: (i / 19) as u8,
+        };
+        c.push(
+            k,
+            Body::StonePlaced {
+                player: color,
+                stone: color,
+                point,
+            },
+        );
+        c.push(k, Body::ClockPressed { player: color });
+        color = color.opponent();
+    }
+    let resigning = if color == Color::Black {
+        &cast.black
+    } else {
+        &cast.white
+    };
+    c.push(
+        resigning,
+        Body::Resigned {
+            player: color,
+            manner: Resignation::Spoken,
+        },
+    );
+    c.push(
+        &cast.referee,
+        Body::ResultDeclared(GameResult {
+            outcome: Outcome::Win(color.opponent()),
+            by: ResultBy::Resignation,
+        }),
+    );
+    c
+}
+
 /// A short sample game: clock start, moves with clock presses, a pause, a
 /// ruling, passes, a result and its signatures.
 pub fn sample_game(cast: &Cast, title: &str) -> ChainBuilder {

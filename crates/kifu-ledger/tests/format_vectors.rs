@@ -950,6 +950,123 @@ fn tournament_chain(cast: &Cast, game: &ChainBuilder) -> Vec<Record> {
 /// failure, the records after it reported as following it. The expected
 /// verdicts are the document's; `tests/format_verifier_cli.rs` checks that
 /// `kifu verify` and the independent verifier reach them.
+/// An archive of games carrying its tournament chain (`docs/FORMAT.md`
+/// section 7): the chain is verified as a chain file, listed in the
+/// manifest, and names the organiser's key the archive is checked against
+/// when the reader names none. The verdicts need the tournament's facts
+/// checked (`kifu-tournament`), so they are stated here and checked by
+/// `kifu verify` and the independent verifier (`tests/format_verifier_cli.rs`).
+fn carried_cases(cast: &Cast, game: &ChainBuilder, tournament: &[Record]) -> Vec<Value> {
+    let id = tournament[0].hash();
+    let head = Head {
+        seq: tournament.len() as u64 - 1,
+        hash: tournament[tournament.len() - 1].hash(),
+    };
+    let mut records = game.records.clone();
+    records.extend(tournament.iter().cloned());
+    let both = [(game.game, game.head), (id, head)];
+    let signed = |heads: &[(Hash, Head)], k: Option<&Keypair>| {
+        archive::write_with_manifest(&records, heads, T0, k).unwrap()
+    };
+    let mut second = tournament_genesis(cast);
+    second.name = "Another Open".into();
+    let other = Event {
+        version: FORMAT_VERSION,
+        chain: ZERO_HASH,
+        seq: 0,
+        prev_hash: ZERO_HASH,
+        at_ms: T0,
+        signer: cast.director.public(),
+        body: Body::TournamentCreated(second),
+    }
+    .sign(&cast.director)
+    .unwrap();
+    let mut two = records.clone();
+    two.push(other.clone());
+    let two_heads = [
+        (game.game, game.head),
+        (id, head),
+        (
+            other.hash(),
+            Head {
+                seq: 0,
+                hash: other.hash(),
+            },
+        ),
+    ];
+    let case = |name: &str,
+                why: &str,
+                bytes: Vec<u8>,
+                ok: bool,
+                contains: Option<&str>,
+                ok_trusted: bool,
+                contains_trusted: Option<&str>| {
+        json!({
+            "name": name,
+            "why": why,
+            "archive": hex::encode(bytes),
+            "expect": {"ok": ok, "problem_contains": contains},
+            "expect_trusted": {"ok": ok_trusted, "problem_contains": contains_trusted},
+        })
+    };
+    vec![
+        case(
+            "carried, signed by the organiser",
+            "the manifest is signed by the director the carried chain names: complete against the organiser's key with no key given",
+            signed(&both, Some(&cast.director)),
+            true,
+            None,
+            true,
+            None,
+        ),
+        case(
+            "carried, signed by another key",
+            "a re-signed copy: the carried chain names the director, whose key did not sign the manifest",
+            signed(&both, Some(&cast.referee)),
+            false,
+            Some("untrusted"),
+            false,
+            Some("untrusted"),
+        ),
+        case(
+            "carried, unsigned",
+            "an unsigned manifest vouches for nothing against the organiser's key",
+            signed(&both, None),
+            false,
+            Some("untrusted"),
+            false,
+            Some("untrusted"),
+        ),
+        case(
+            "carried, downgraded to KIFUARC1",
+            "the same records without a manifest: never complete against the organiser's key",
+            archive::write(&records),
+            false,
+            Some("untrusted"),
+            false,
+            Some("untrusted"),
+        ),
+        case(
+            "carried, the chain not listed",
+            "the manifest lists every chain the archive holds, the carried tournament chain too",
+            signed(&both[..1], Some(&cast.director)),
+            false,
+            Some("not in the manifest"),
+            false,
+            Some("not in the manifest"),
+        ),
+        case(
+            "carried, two tournament chains",
+            "an archive carries at most one tournament chain",
+            archive::write_with_manifest(&two, &two_heads, T0, Some(&cast.director)).unwrap(),
+            false,
+            Some("more than one tournament chain"),
+            false,
+            Some("more than one tournament chain"),
+        ),
+    ]
+}
+
 fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
     use kifu_ledger::tournament::{AbsenceReason, Pairing, Registration};
     let reg = |id: &str, rank: &str| {
@@ -1196,6 +1313,7 @@ fn build() -> Value {
         "tournament_archive": hex::encode(archive::write(&tournament)),
         "tournament_role_cases": tournament_role_cases(&cast, &tournament),
         "tournament_cases": tournament_fact_cases(&cast),
+        "carried_cases": carried_cases(&cast, &c, &tournament),
         "invalid": [{
             "why": "overlong varint for the version: not canonical",
             "event_bytes": hex::encode(overlong),
