@@ -42,12 +42,6 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
     // Each connection is an open file: the default limit of 1024 would
     // stop accepting long before the connection bound.
     kifu_server::conn::raise_open_files_limit();
-    // SGF export is the command line's today; the server calls it.
-    let sgf: kifu_server::SgfExport = Arc::new(|records: &[kifu_ledger::Record]| {
-        crate::sgf_cmd::game_to_sgf(records)
-            .map(|g| kifu_go::sgf::write(&g))
-            .map_err(|f| f.message)
-    });
     let checkpoints = match &a.checkpoint_key {
         Some(key) => Some(kifu_server::tlog_api::CheckpointConfig {
             seed: crate::tlog_cmd::read_seed(key)?,
@@ -69,7 +63,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         .build()?;
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
-        let mut server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?
+        let mut server = Server::with_checkpoints(store.clone(), limits, checkpoints)?
             .with_conn_limits(conn)
             .with_creation(creation);
         let scheme = if tls.is_some() { "https" } else { "http" };

@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use ed25519_dalek::pkcs8::DecodePrivateKey;
 use kifu_bundle::Bundle;
 use kifu_ledger::Hash;
-use kifu_server::bundle_api::{build as build_bundle, BundleParts, Form};
+use kifu_store::bundle::{build as build_bundle, BundleParts, Form};
 use kifu_store::tlog::Leaf;
 use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::cosign::{witness as cosign_checkpoint, Cosigner, WitnessState};
@@ -264,11 +264,11 @@ pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
         return crate::log_keys::rotate(data, &a, key, new);
     }
     let store = open_existing(data)?;
-    let origin = kifu_server::tlog_api::resolve_origin(&store, a.origin.as_deref())
+    let origin = kifu_store::operator::resolve_origin(&store, a.origin.as_deref())
         .map_err(|e| Failure::new(e.to_string()))?;
     let signer = NoteSigner::new(&origin, read_seed(key)?)
         .map_err(|e| Failure::new(format!("origin: {e}")))?;
-    let signed = kifu_server::tlog_api::sign_checkpoint(&store, &signer)
+    let signed = kifu_store::operator::sign_checkpoint(&store, &signer)
         .map_err(|e| Failure::new(e.to_string()))?;
     let (cp, text) = (signed.checkpoint, signed.text);
     if let Some(out) = &a.out {
@@ -429,7 +429,7 @@ fn target(store: &kifu_store::Store, file: Option<&PathBuf>) -> Result<(u64, Has
             }
             Ok((cp.size, cp.root))
         }
-        None => kifu_server::tlog_api::proof_target(store).map_err(|e| fail_verify(e.to_string())),
+        None => kifu_store::operator::proof_target(store).map_err(|e| fail_verify(e.to_string())),
     }
 }
 
@@ -441,7 +441,7 @@ pub fn prove_inclusion(data: &Path, a: ProveInclusionArgs) -> CmdResult {
     let store = open_existing(data)?;
     let game = store.resolve(&a.game)?;
     let (size, root) = target(&store, a.checkpoint.as_ref())?;
-    let answer = kifu_server::tlog_api::prove_inclusion(&store, &game, a.seq, size, Some(root))
+    let answer = kifu_store::operator::prove_inclusion(&store, &game, a.seq, size, Some(root))
         .map_err(|e| Failure::new(e.to_string()))?;
     if a.text {
         print!("{}", answer.proof.to_text());
@@ -457,7 +457,7 @@ pub fn prove_consistency(data: &Path, a: ProveConsistencyArgs) -> CmdResult {
         return crate::tlog_remote::prove_consistency(url, &a);
     }
     let store = open_existing(data)?;
-    let answer = kifu_server::tlog_api::prove_consistency(&store, a.old, a.new)
+    let answer = kifu_store::operator::prove_consistency(&store, a.old, a.new)
         .map_err(|e| Failure::new(e.to_string()))?;
     if a.text {
         print!("{}", answer.proof.to_text());

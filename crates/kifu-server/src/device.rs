@@ -23,36 +23,22 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use kifu_game::seat::SeatRequest;
 use kifu_ledger::{Event, Hash, Participant, PublicKey, Role, Standing};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::api::blocking;
 use crate::error::ApiError;
 use crate::App;
 
-/// The file the requests are kept in, in the data directory.
-pub const FILE: &str = "device-requests.json";
+pub use kifu_store::devices::FILE;
 
 /// Most requests kept; a further one is refused until the list is cleared.
 pub const MAX_REQUESTS: usize = 4096;
 
 /// One device's request, as kept and listed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DeviceRequest {
-    /// Short number given by the server, what `--device-request` takes.
-    pub id: String,
-    /// When the server received it (ms since the Unix epoch, server's clock).
-    pub at_ms: u64,
-    /// The key and the seat.
-    #[serde(flatten)]
-    pub seat: SeatRequest,
-}
+pub type DeviceRequest = kifu_store::devices::DeviceRequest<SeatRequest>;
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Kept {
-    next: u64,
-    requests: Vec<DeviceRequest>,
-}
+type Kept = kifu_store::devices::Kept<SeatRequest>;
 
 /// Each game's roster now (after its `key_replaced` events), by the head it
 /// was read at.
@@ -60,7 +46,7 @@ type Rosters = HashMap<Hash, (u64, Vec<Participant>)>;
 
 /// The requests of one data directory.
 pub struct Devices {
-    path: PathBuf,
+    dir: PathBuf,
     kept: Mutex<Kept>,
     rosters: Mutex<Rosters>,
 }
@@ -72,20 +58,7 @@ pub struct Devices {
 ///
 /// A file that cannot be read or is not a list of requests.
 pub fn read_requests(dir: &Path) -> Result<Vec<DeviceRequest>, std::io::Error> {
-    Ok(read_kept(&dir.join(FILE))?.requests)
-}
-
-fn read_kept(path: &Path) -> Result<Kept, std::io::Error> {
-    match std::fs::read(path) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("{}: {e}", path.display()),
-            )
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Kept::default()),
-        Err(e) => Err(e),
-    }
+    Ok(kifu_store::devices::read(dir)?.requests)
 }
 
 impl Devices {
@@ -95,28 +68,16 @@ impl Devices {
     ///
     /// A file that cannot be read or parsed.
     pub fn open(dir: &Path) -> Result<Devices, std::io::Error> {
-        let path = dir.join(FILE);
-        let kept = read_kept(&path)?;
+        let kept = kifu_store::devices::read(dir)?;
         Ok(Devices {
-            path,
+            dir: dir.to_path_buf(),
             kept: Mutex::new(kept),
             rosters: Mutex::new(HashMap::new()),
         })
     }
 
     fn write(&self, kept: &Kept) -> Result<(), std::io::Error> {
-        use std::io::Write as _;
-        let tmp = self.path.with_extension("json.tmp");
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&serde_json::to_vec_pretty(kept).map_err(std::io::Error::other)?)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &self.path)?;
-        if let Some(dir) = self.path.parent() {
-            if let Ok(d) = std::fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
-        }
-        Ok(())
+        kifu_store::devices::write(&self.dir, kept)
     }
 
     /// Adds a request, or gives back the one this key already made (the

@@ -45,10 +45,14 @@
 #![deny(missing_docs)]
 
 mod batch;
+pub mod bundle;
+pub mod devices;
 mod import;
 mod kv;
 mod layout;
 mod map;
+pub mod marker;
+pub mod operator;
 mod readonly;
 mod staged;
 mod sync;
