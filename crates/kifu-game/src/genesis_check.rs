@@ -78,7 +78,7 @@ pub fn profile_komi(game: GameKind, ruleset: &str, handicap: u8) -> Result<i32, 
 /// The first value that is refused.
 pub fn check_genesis_values(g: &Genesis) -> Result<(), GenesisError> {
     let go = g.game == GameKind::Go;
-    if go && !(2..=25).contains(&g.board_size) {
+    if go && !(kifu_go::MIN_SIZE..=kifu_go::MAX_SIZE).contains(&g.board_size) {
         return Err(GenesisError::BoardSize {
             size: g.board_size,
             game: "Go",
