@@ -133,18 +133,13 @@ fn tournament_officials(file: &Path) -> Result<Vec<kifu_ledger::PublicKey>, Fail
         std::fs::read(file).map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
     let records = kifu_ledger::archive::read(&bytes)
         .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
-    let events = kifu_ledger::tournament::verify_tournament(&records).map_err(|e| {
+    let chain = kifu_tournament::Chain::open(records).map_err(|e| {
         Failure::new(format!(
             "{}: not a tournament chain that verifies: {e}",
             file.display()
         ))
     })?;
-    let Some(kifu_ledger::Body::TournamentCreated(g)) = events.first().map(|e| &e.body) else {
-        return Err(Failure::new(format!(
-            "{}: not a tournament chain",
-            file.display()
-        )));
-    };
+    let g = &chain.projection.genesis;
     Ok(g.officials
         .iter()
         .filter(|p| {

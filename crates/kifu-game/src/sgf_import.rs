@@ -288,10 +288,10 @@ pub fn import(bytes: &[u8], file_name: &str, cx: &ImportOptions) -> Result<Impor
 mod tests {
     use super::*;
 
-    fn options<'a>(key: &'a Keypair, ruleset: &str) -> ImportOptions<'a> {
+    fn options(key: &Keypair, ruleset: Ruleset) -> ImportOptions<'_> {
         ImportOptions {
             key,
-            ruleset: Ruleset::by_name(ruleset).unwrap(),
+            ruleset,
             black_key: None,
             white_key: None,
             at_ms: 1_700_000_000_000,
@@ -313,7 +313,7 @@ mod tests {
     fn game_information_becomes_the_genesis_and_re_the_declared_result() {
         let key = Keypair::from_seed([1; 32]);
         let sgf = b"(;FF[4]GM[1]SZ[9]PB[Honinbo]PW[Gennan]KM[6.5]EV[Club cup]RO[3 (final)]TM[600]RE[W+2.5];B[ee];W[cc];B[];W[])";
-        let i = import(sgf, "cup.sgf", &options(&key, "japanese")).unwrap();
+        let i = import(sgf, "cup.sgf", &options(&key, Ruleset::japanese())).unwrap();
         let g = genesis(&i);
         assert_eq!(g.board_size, 9);
         assert_eq!(g.komi_half_points, 13);
@@ -347,21 +347,26 @@ mod tests {
     #[test]
     fn without_km_the_rulesets_komi_is_taken_with_a_warning() {
         let key = Keypair::from_seed([2; 32]);
-        let i = import(b"(;FF[4]SZ[19];B[pd])", "x.sgf", &options(&key, "japanese")).unwrap();
+        let i = import(
+            b"(;FF[4]SZ[19];B[pd])",
+            "x.sgf",
+            &options(&key, Ruleset::japanese()),
+        )
+        .unwrap();
         assert_eq!(genesis(&i).komi_half_points, 13);
         assert!(i.warnings.iter().any(|w| w.starts_with("KM: none given")));
         // A handicap game takes the ruleset's handicap komi.
         let h = import(
             b"(;FF[4]SZ[19]HA[2]AB[pd][dp];W[qp])",
             "h.sgf",
-            &options(&key, "japanese"),
+            &options(&key, Ruleset::japanese()),
         )
         .unwrap();
         let g = genesis(&h);
         assert_eq!(g.handicap, 2);
         assert_eq!(
             g.komi_half_points,
-            Ruleset::by_name("japanese").unwrap().komi(2).half_points()
+            Ruleset::japanese().komi(2).half_points()
         );
         assert_eq!(g.overrides[0].1, "fixed");
     }
@@ -372,7 +377,7 @@ mod tests {
         let e = import(
             b"(;FF[4]SZ[9]AW[cc];B[ee])",
             "p.sgf",
-            &options(&key, "japanese"),
+            &options(&key, Ruleset::japanese()),
         )
         .unwrap_err();
         assert!(matches!(e, ImportError::WhiteSetup));
@@ -384,7 +389,7 @@ mod tests {
         let i = import(
             b"(;FF[4]SZ[9]HA[2]AB[aa][bb];W[ee])",
             "free.sgf",
-            &options(&key, "chinese"),
+            &options(&key, Ruleset::chinese()),
         )
         .unwrap();
         assert_eq!(genesis(&i).overrides[0].1, "free");
@@ -412,7 +417,7 @@ mod tests {
         let i = import(
             b"(;FF[4]SZ[9]TM[300]OT[5x30 byo-yomi];B[ee]BL[290];W[cc]WL[280];B[dd]BL[25]OB[4])",
             "clock.sgf",
-            &options(&key, "japanese"),
+            &options(&key, Ruleset::japanese()),
         )
         .unwrap();
         let readings: Vec<_> = events(&i)
@@ -447,7 +452,7 @@ mod tests {
         let i = import(
             b"(;FF[4]SZ[9]RE[Black won];B[ee])",
             "r.sgf",
-            &options(&key, "japanese"),
+            &options(&key, Ruleset::japanese()),
         )
         .unwrap();
         assert!(!events(&i)
@@ -462,7 +467,7 @@ mod tests {
         let i = import(
             b"(;FF[4]GM[1]SZ[9]PB[Honinbo]PW[Gennan]KM[6.5]EV[Club cup]RE[B+R];B[ee];W[cc])",
             "cup.sgf",
-            &options(&key, "japanese"),
+            &options(&key, Ruleset::japanese()),
         )
         .unwrap();
         let text = crate::sgf_export::records_to_sgf(&i.records).unwrap();
