@@ -18,7 +18,7 @@ use crate::store_open::{now_ms, open_existing};
 use crate::tlog_cmd::CheckpointArgs;
 use crate::{CmdResult, Failure};
 
-pub use kifu_bundle::rotation::{RotationFile, RotationProof, ROTATION_FORMAT};
+pub use kifu_bundle::rotation::{RotationFile, ROTATION_FORMAT};
 
 /// `kifu prove rotation`.
 #[derive(Debug, Args)]
@@ -52,15 +52,6 @@ pub fn open_checkpoint(
     kifu_bundle::rotation::open_checkpoint(text, trusted, rotation).map_err(failed)
 }
 
-/// [`open_checkpoint`] with the rotations themselves.
-pub fn open_with(
-    text: &str,
-    trusted: &NoteVerifier,
-    rotations: &[RotationProof],
-) -> Result<kifu_bundle::rotation::Opened, Failure> {
-    kifu_bundle::rotation::open_with(text, trusted, rotations).map_err(failed)
-}
-
 /// Opens an older checkpoint of the same log as `new`, under the key in
 /// force at its size.
 pub fn open_checkpoint_before(
@@ -85,15 +76,6 @@ pub fn read_rotation(path: &Path) -> Result<RotationFile, Failure> {
         )));
     }
     Ok(r)
-}
-
-/// The log's first key (the one its verifiers were given) and the rotation
-/// proofs that lead from it to the key signing the checkpoint `cp`.
-pub fn rotation_proof(
-    store: &kifu_store::Store,
-    cp: &Checkpoint,
-) -> Result<(Option<String>, Vec<RotationProof>), Failure> {
-    kifu_store::operator::rotation_proof(store, cp).map_err(|e| Failure::new(e.to_string()))
 }
 
 /// `kifu prove rotation`.

@@ -183,3 +183,187 @@ pub fn map_proof_json(store: &Store, game: &Hash, size: u64) -> Result<Value, Lo
     v["map_root"] = json!(B64.encode(root));
     Ok(v)
 }
+
+/// What a bundle is asked for with, beside the game (`kifu bundle`).
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// The signed (co-signed) checkpoint note to prove against; `None`: the
+    /// last one kept.
+    pub checkpoint: Option<String>,
+    /// Verifier keys of witnesses whose cosignatures the note must carry.
+    pub witness_keys: Vec<String>,
+    /// Prove the head with the log's tail (`kifu-bundle/1`) even when the
+    /// checkpoint names a map root.
+    pub tail: bool,
+    /// The tournament chain's checkpoint of the game
+    /// (`kifu_bundle::TournamentPart`), found by the caller.
+    pub tournament: Option<Value>,
+}
+
+/// Why a bundle cannot be made as asked.
+#[derive(Debug, thiserror::Error)]
+pub enum MakeError {
+    /// The store or its log cannot answer.
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// The checkpoint does not open under the log's first key and its
+    /// rotations.
+    #[error(transparent)]
+    Open(#[from] kifu_bundle::rotation::OpenError),
+    /// A key given is not a verifier key.
+    #[error(transparent)]
+    Key(kifu_tlog::note::NoteError),
+    /// The checkpoint lacks a witness's valid cosignature.
+    #[error("witness {name}: {error}")]
+    Witness {
+        /// The witness's name.
+        name: String,
+        /// What the check said.
+        error: kifu_tlog::note::NoteError,
+    },
+    /// The game has no event.
+    #[error("the game has no events")]
+    Empty,
+}
+
+impl MakeError {
+    /// True when a check failed (the checkpoint, its root, a witness), as
+    /// opposed to something missing or unreadable.
+    pub fn is_check(&self) -> bool {
+        matches!(
+            self,
+            MakeError::Open(_)
+                | MakeError::Witness { .. }
+                | MakeError::Log(LogError::ForeignCheckpoint)
+        )
+    }
+}
+
+/// The appeal bundle of `game` as `kifu bundle` writes it: the checkpoint
+/// asked for (or the last kept) opened under the log's first key by the
+/// rotations this store proves, its root checked against this store's
+/// tree, every witness key's cosignature checked, in the form the
+/// checkpoint allows (the map of game heads when it names a root, unless
+/// the tail is asked for).
+///
+/// # Errors
+///
+/// [`MakeError`]; [`MakeError::is_check`] tells a failed check.
+pub fn make(store: &Store, game: &Hash, req: Request) -> Result<Bundle, MakeError> {
+    let text = match req.checkpoint {
+        Some(t) => t,
+        None => {
+            store
+                .latest_checkpoint()
+                .map_err(LogError::from)?
+                .ok_or(LogError::NoCheckpoint)?
+                .1
+        }
+    };
+    let note =
+        kifu_tlog::note::Note::parse(&text).map_err(kifu_bundle::rotation::OpenError::from)?;
+    let parsed = Checkpoint::parse(&note.text).map_err(kifu_bundle::rotation::OpenError::from)?;
+    let (first, rotations) = rotation_proof(store, &parsed)?;
+    let log_key = first_log_key(store, first)?;
+    let log = kifu_tlog::note::NoteVerifier::parse(&log_key).map_err(MakeError::Key)?;
+    let (note, cp, _, _) = kifu_bundle::rotation::open_with(&text, &log, &rotations)?;
+    check_root(store, &cp)?;
+    let mut witness_keys = Vec::new();
+    for w in &req.witness_keys {
+        let v = kifu_tlog::note::NoteVerifier::parse(w).map_err(MakeError::Key)?;
+        note.verify(std::slice::from_ref(&v))
+            .map_err(|error| MakeError::Witness {
+                name: v.name.clone(),
+                error,
+            })?;
+        witness_keys.push(v.to_vkey());
+    }
+    let form = if req.tail {
+        Form::Tail
+    } else {
+        Form::for_checkpoint(&cp)
+    };
+    if store.head(game).map_err(LogError::from)?.is_none() {
+        return Err(MakeError::Empty);
+    }
+    Ok(build(
+        store,
+        game,
+        BundleParts {
+            text,
+            checkpoint: cp,
+            log_key,
+            rotations,
+            witness_keys,
+            tournament: req.tournament,
+            form,
+        },
+    )?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::operator::sign_checkpoint;
+    use kifu_tlog::note::NoteSigner;
+
+    #[test]
+    fn a_bundle_made_from_the_store_verifies_and_each_failed_check_is_told_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let cast = kifu_ledger::testkit::Cast::new();
+        let c = kifu_ledger::testkit::sample_game(&cast, "game");
+        store.append_batch(c.records.clone()).unwrap();
+        let e = make(&store, &c.game, Request::default()).unwrap_err();
+        assert!(matches!(e, MakeError::Log(LogError::NoCheckpoint)) && !e.is_check());
+        let signer = NoteSigner::new("kifu.example/unit", [1; 32]).unwrap();
+        sign_checkpoint(&store, &signer).unwrap();
+        let b = make(&store, &c.game, Request::default()).unwrap();
+        assert_eq!(b.format, kifu_bundle::BUNDLE_FORMAT_MAP);
+        let report = kifu_bundle::check_bundle(&b).unwrap();
+        assert_eq!(report.events, c.records.len());
+        let tail = make(
+            &store,
+            &c.game,
+            Request {
+                tail: true,
+                ..Request::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(tail.format, kifu_bundle::BUNDLE_FORMAT);
+        kifu_bundle::check_bundle(&tail).unwrap();
+        // A witness whose cosignature the checkpoint lacks.
+        let witness = NoteSigner::new("witness.example", [2; 32]).unwrap();
+        let e = make(
+            &store,
+            &c.game,
+            Request {
+                witness_keys: vec![witness.verifier().to_vkey()],
+                ..Request::default()
+            },
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, MakeError::Witness { .. }) && e.is_check(),
+            "{e}"
+        );
+        // A checkpoint of another store's tree.
+        let other_dir = tempfile::tempdir().unwrap();
+        let other = Store::open(other_dir.path()).unwrap();
+        other
+            .append_batch(kifu_ledger::testkit::sample_game(&cast, "other").records)
+            .unwrap();
+        let foreign = sign_checkpoint(&other, &signer).unwrap();
+        let e = make(
+            &store,
+            &c.game,
+            Request {
+                checkpoint: Some(foreign.text),
+                ..Request::default()
+            },
+        )
+        .unwrap_err();
+        assert!(e.is_check(), "{e}");
+    }
+}
