@@ -30,6 +30,7 @@ use crate::api::blocking;
 use crate::error::ApiError;
 use crate::App;
 
+use kifu_store::devices::AddError;
 pub use kifu_store::devices::FILE;
 
 /// Most requests kept; a further one is refused until the list is cleared.
@@ -76,10 +77,6 @@ impl Devices {
         })
     }
 
-    fn write(&self, kept: &Kept) -> Result<(), std::io::Error> {
-        kifu_store::devices::write(&self.dir, kept)
-    }
-
     /// Adds a request, or gives back the one this key already made (the
     /// seat updated when the device now asks for another). `new` is false
     /// for a request already kept.
@@ -91,39 +88,17 @@ impl Devices {
         seat.check()
             .map_err(|e| ApiError::bad_request("bad_request_seat", e.to_string()))?;
         let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(i) = kept.requests.iter().position(|r| r.seat.key == seat.key) {
-            if kept.requests[i].seat == seat {
-                return Ok((kept.requests[i].clone(), false));
-            }
-            let old = kept.requests[i].seat.clone();
-            kept.requests[i].seat = seat;
-            kept.requests[i].at_ms = now_ms;
-            if let Err(e) = self.write(&kept) {
-                kept.requests[i].seat = old;
-                return Err(io_error(e));
-            }
-            return Ok((kept.requests[i].clone(), false));
-        }
-        if kept.requests.len() >= MAX_REQUESTS {
-            return Err(ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "too_many_requests",
-                format!("{MAX_REQUESTS} device requests are kept already; ask the referee"),
-            ));
-        }
-        kept.next += 1;
-        let r = DeviceRequest {
-            id: kept.next.to_string(),
-            at_ms: now_ms,
-            seat,
-        };
-        kept.requests.push(r.clone());
-        if let Err(e) = self.write(&kept) {
-            kept.requests.pop();
-            kept.next -= 1;
-            return Err(io_error(e));
-        }
-        Ok((r, true))
+        kept.add(&self.dir, seat, now_ms, MAX_REQUESTS, |a, b| a.key == b.key)
+            .map_err(|e| match e {
+                AddError::Full(_) => ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "too_many_requests",
+                    e.to_string(),
+                ),
+                AddError::Io(_) => {
+                    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+                }
+            })
     }
 
     /// Every request, oldest first.
@@ -139,14 +114,6 @@ impl Devices {
     pub fn get(&self, id: &str) -> Option<DeviceRequest> {
         self.all().into_iter().find(|r| r.id == id.trim())
     }
-}
-
-fn io_error(e: std::io::Error) -> ApiError {
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "internal",
-        format!("the device requests could not be written: {e}"),
-    )
 }
 
 fn now_ms() -> u64 {

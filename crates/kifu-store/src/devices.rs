@@ -45,6 +45,72 @@ impl<S> Default for Kept<S> {
     }
 }
 
+/// Why a request is not kept.
+#[derive(Debug, thiserror::Error)]
+pub enum AddError {
+    /// The list holds as many requests as it may.
+    #[error("{0} device requests are kept already; ask the referee")]
+    Full(usize),
+    /// The list could not be written (it is as it was).
+    #[error("the device requests could not be written: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl<S: Clone + PartialEq + Serialize> Kept<S> {
+    /// Keeps `seat`, asked for at `now_ms`, in the list of the data
+    /// directory `dir`: a device that asked already (`same_device`, its key)
+    /// gets its request back, with the seat it now asks for; a new one is
+    /// numbered, unless `max` requests are kept. The list is written before
+    /// this answers; when the write fails it is as it was. The flag is true
+    /// for a new request.
+    ///
+    /// # Errors
+    ///
+    /// A full list, or the file not written.
+    pub fn add(
+        &mut self,
+        dir: &Path,
+        seat: S,
+        now_ms: u64,
+        max: usize,
+        same_device: impl Fn(&S, &S) -> bool,
+    ) -> Result<(DeviceRequest<S>, bool), AddError> {
+        if let Some(i) = self
+            .requests
+            .iter()
+            .position(|r| same_device(&r.seat, &seat))
+        {
+            if self.requests[i].seat == seat {
+                return Ok((self.requests[i].clone(), false));
+            }
+            let before = self.requests[i].clone();
+            self.requests[i].seat = seat;
+            self.requests[i].at_ms = now_ms;
+            if let Err(e) = write(dir, self) {
+                self.requests[i] = before;
+                return Err(e.into());
+            }
+            return Ok((self.requests[i].clone(), false));
+        }
+        if self.requests.len() >= max {
+            return Err(AddError::Full(max));
+        }
+        let r = DeviceRequest {
+            id: (self.next + 1).to_string(),
+            at_ms: now_ms,
+            seat,
+        };
+        self.next += 1;
+        self.requests.push(r.clone());
+        if let Err(e) = write(dir, self) {
+            self.requests.pop();
+            self.next -= 1;
+            return Err(e.into());
+        }
+        Ok((r, true))
+    }
+}
+
 /// Reads the list kept in the data directory `dir` (empty when the file is
 /// absent).
 ///
@@ -113,5 +179,54 @@ mod tests {
         assert_eq!(back.requests, kept.requests);
         std::fs::write(dir.path().join(FILE), b"not json").unwrap();
         assert!(read::<Seat>(dir.path()).is_err());
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Asked {
+        key: String,
+        seat: u8,
+    }
+
+    fn asked(key: &str, seat: u8) -> Asked {
+        Asked {
+            key: key.into(),
+            seat,
+        }
+    }
+
+    #[test]
+    fn a_device_asks_once_and_the_list_is_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut kept: Kept<Asked> = Kept::default();
+        let same = |a: &Asked, b: &Asked| a.key == b.key;
+        let (r, new) = kept.add(dir.path(), asked("k1", 1), 10, 2, same).unwrap();
+        assert!(new);
+        assert_eq!(r.id, "1");
+        // The same device again: its request, not a new one.
+        let (again, new) = kept.add(dir.path(), asked("k1", 1), 20, 2, same).unwrap();
+        assert!(!new);
+        assert_eq!((again.id.as_str(), again.at_ms), ("1", 10));
+        // Another seat asked by the same device: the request is updated.
+        let (moved, new) = kept.add(dir.path(), asked("k1", 2), 30, 2, same).unwrap();
+        assert!(!new);
+        assert_eq!((moved.seat.seat, moved.at_ms), (2, 30));
+        kept.add(dir.path(), asked("k2", 1), 40, 2, same).unwrap();
+        assert!(matches!(
+            kept.add(dir.path(), asked("k3", 1), 50, 2, same),
+            Err(AddError::Full(2))
+        ));
+        let back: Kept<Asked> = read(dir.path()).unwrap();
+        assert_eq!(back.requests, kept.requests);
+        assert_eq!(back.next, 2);
+        // A list that cannot be written is left as it was.
+        let gone = dir.path().join("gone");
+        let before = kept.requests.clone();
+        assert!(matches!(
+            kept.add(&gone, asked("k1", 3), 60, 9, same),
+            Err(AddError::Io(_))
+        ));
+        assert!(kept.add(&gone, asked("k4", 1), 60, 9, same).is_err());
+        assert_eq!(kept.requests, before);
+        assert_eq!(kept.next, 2);
     }
 }
