@@ -1309,3 +1309,217 @@ fn a_renju_game_on_two_devices_with_a_forbidden_move_pointed_out_and_a_five_decl
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }
+
+#[test]
+fn a_renju_game_opened_under_the_rif_rule_on_two_devices_swap_and_fifth_move() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = venue(program);
+    let black = b.new_context(1024, 768);
+    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 3);
+    let white = b.new_context(1024, 768);
+    let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 3);
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let request = |fp: &str| {
+        listed["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["fingerprint"] == fp)
+            .unwrap()
+            .clone()
+    };
+    let (rb, rw) = (request(&fp_black), request(&fp_white));
+    let d = |n: &str| dir.path().join(n).display().to_string();
+    let game = ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            &d("ref.key"),
+            "--referee",
+            &format!("Ref={}", d("ref.pub")),
+            "--game",
+            "renju",
+            "--size",
+            "15",
+            "--opening",
+            "rif",
+            "--time",
+            "sudden:30m",
+            "--title",
+            "RIF opening",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "3",
+            "--device-request",
+            rb["id"].as_str().unwrap(),
+            "--device-request",
+            rw["id"].as_str().unwrap(),
+        ],
+    ))
+    .trim()
+    .to_string();
+    let referee = b.new_context(800, 600);
+    b.goto(&format!("{url}/web/board.css"));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_started": {"running": "black"}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+    let mut seq = 1;
+    // Waits for the next event on the current device, after an action.
+    let step = |b: &mut Browser, seq: &mut u64| {
+        *seq += 1;
+        at_seq(b, *seq);
+    };
+    let stone = |b: &mut Browser, p: &str, seq: &mut u64| {
+        let (x, y) = renju_xy(p);
+        tap(b, x, y);
+        step(b, seq);
+    };
+    let open_on = |b: &mut Browser, ctx: &_, seq: u64| {
+        b.switch(ctx);
+        b.goto(&format!("{url}/play/{game}"));
+        at_seq(b, seq);
+    };
+
+    // The tentative Black places the first three stones (black, white,
+    // black: the page gives each its colour) and presses.
+    open_on(&mut b, &black, seq);
+    for p in ["h8", "i8", "i7"] {
+        stone(&mut b, p, &mut seq);
+    }
+    b.click("#press");
+    step(&mut b, &mut seq);
+    // White swaps: the white seat now holds Black.
+    open_on(&mut b, &white, seq);
+    b.click("#swap");
+    step(&mut b, &mut seq);
+    b.click("#press");
+    step(&mut b, &mut seq);
+    // The black seat, holding White now, places the fourth (a white stone).
+    open_on(&mut b, &black, seq);
+    stone(&mut b, "g9", &mut seq);
+    b.click("#press");
+    step(&mut b, &mut seq);
+    // The white seat, holding Black, offers two fifth moves.
+    open_on(&mut b, &white, seq);
+    b.click("#fifths");
+    for p in ["k5", "d3"] {
+        let (x, y) = renju_xy(p);
+        tap(&mut b, x, y);
+    }
+    b.wait_for(
+        "two points marked",
+        "document.getElementById('fifths').textContent.includes('2 points')",
+    );
+    b.click("#fifths");
+    step(&mut b, &mut seq);
+    b.click("#press");
+    step(&mut b, &mut seq);
+    // The black seat chooses k5 by tapping it, then plays the sixth move
+    // with white stones.
+    open_on(&mut b, &black, seq);
+    b.click("#fifth-choose");
+    stone(&mut b, "k5", &mut seq);
+    stone(&mut b, "j9", &mut seq);
+    b.click("#press");
+    step(&mut b, &mut seq);
+    message(&mut b, "recorded at event");
+    // The page says which colour the seat to move holds after the swap.
+    let turn = b.text("main");
+    assert!(turn.contains("White to play (holding Black)"), "{turn}");
+
+    let recs = records(&url, &game);
+    let kinds: Vec<String> = recs.iter().map(kind_of).collect();
+    assert_eq!(
+        kinds[2..],
+        [
+            "stone_placed",
+            "stone_placed",
+            "stone_placed",
+            "clock_pressed",
+            "opening_swap",
+            "clock_pressed",
+            "stone_placed",
+            "clock_pressed",
+            "fifths_offered",
+            "clock_pressed",
+            "fifth_chosen",
+            "stone_placed",
+            "clock_pressed",
+        ],
+        "{kinds:?}"
+    );
+    // Each stone's colour follows the opening; each record is signed by the
+    // seat's own device key.
+    let stones: Vec<&str> = recs
+        .iter()
+        .filter(|r| kind_of(r) == "stone_placed")
+        .map(|r| r["body"]["stone_placed"]["stone"].as_str().unwrap())
+        .collect();
+    assert_eq!(stones, ["black", "white", "black", "white", "white"]);
+    for r in &recs[2..] {
+        let kind = kind_of(r);
+        let player = r["body"][kind.as_str()]["player"].as_str().unwrap();
+        let key = if player == "black" {
+            &rb["key"]
+        } else {
+            &rw["key"]
+        };
+        assert_eq!(&r["signer"], key, "{r}");
+    }
+    let offered = recs
+        .iter()
+        .find(|r| kind_of(r) == "fifths_offered")
+        .unwrap();
+    let points = offered["body"]["fifths_offered"]["points"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let want: Vec<Value> = ["k5", "d3"]
+        .iter()
+        .map(|p| {
+            let (x, y) = renju_xy(p);
+            json!({"x": x, "y": y})
+        })
+        .collect();
+    assert_eq!(points.len(), 2);
+    assert!(want.iter().all(|w| points.contains(w)), "{points:?}");
+    let st = get(&format!("{url}/games/{game}/state"));
+    assert_eq!(
+        st["board_view"]["black_seat"],
+        json!("white"),
+        "{}",
+        st["text"]
+    );
+    let rows = st["board_view"]["rows"].as_array().unwrap();
+    let at = |p: &str| {
+        let (x, y) = renju_xy(p);
+        rows[y as usize].as_str().unwrap().as_bytes()[x as usize] as char
+    };
+    assert_eq!(
+        ["h8", "i8", "i7", "g9", "k5", "j9"].map(at),
+        ['X', 'O', 'X', 'O', 'X', 'O']
+    );
+    assert_eq!(at("d3"), '.', "the fifth not chosen is not on the board");
+    b.switch(&referee);
+    verifies_everywhere(dir.path(), &url, &game);
+    drop(server);
+}

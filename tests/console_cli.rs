@@ -672,3 +672,51 @@ fn powers_say_what_each_official_may_sign_with_the_clause() {
     assert_eq!(g["games"][0]["flags"][0]["player"], "black", "{g}");
     drop(server);
 }
+
+#[test]
+fn no_ruling_is_offered_after_the_committees_final_decision_and_a_forced_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("data"), &[]);
+    let url = server.url.clone();
+    // The demo game ends with the appeals committee's decision (two of
+    // three members).
+    let demo: Value = serde_json::from_str(&ok(&kifu()
+        .current_dir(dir.path())
+        .args(["--server", &url, "demo", "--json"])
+        .output()
+        .unwrap()))
+    .unwrap();
+    let game = demo["game"].as_str().unwrap().to_string();
+    let keys = Path::new(demo["keys"].as_str().unwrap()).to_path_buf();
+    let referee_key = keys.join("referee.key");
+    let pem = std::fs::read_to_string(&referee_key).unwrap();
+    let referee = kifu_ledger::Keypair::from_pkcs8_pem(&pem)
+        .unwrap()
+        .public()
+        .to_hex();
+    let p = get(&format!("{url}/games/{game}/powers?key={referee}"));
+    let power = p["powers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["action"] == "judgement")
+        .unwrap()
+        .clone();
+    assert_eq!(power["allowed"], false, "{power}");
+    let why = power["refused"].as_str().unwrap();
+    assert!(why.contains("its decision is final"), "{why}");
+    assert!(why.contains("Appeals committee"), "{why}");
+    // Forced: refused with the clause, nothing written.
+    let before = get(&format!("{url}/games/{game}/head"));
+    let at = get(&format!("{url}/games/{game}"))["last_at_ms"]
+        .as_u64()
+        .unwrap()
+        + 1_000;
+    let o = append(&url, &game, &referee_key, at, &judgement(json!([])));
+    assert!(!o.status.success());
+    let e = err(&o);
+    assert!(e.contains("its decision is final"), "{e}");
+    assert!(e.contains("Appeals committee"), "{e}");
+    assert_eq!(get(&format!("{url}/games/{game}/head")), before);
+    server.stop();
+}

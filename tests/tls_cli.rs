@@ -295,3 +295,45 @@ fn a_venues_certificate_is_served_as_given() {
     assert!(!o.status.success());
     assert!(err(&o).contains("venue.key"), "{}", err(&o));
 }
+
+#[test]
+fn a_refused_connection_on_the_https_port_reads_its_429_over_tls() {
+    if !have("openssl") || !have("curl") {
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let server = Served::start(
+        &data,
+        &["--tls-self-signed", "--max-connections-per-client", "1"],
+    );
+    let cert = data.join("tls").join("self-signed.pem");
+    // This client's one connection, held open (not yet a TLS client).
+    let held = std::net::TcpStream::connect(host_port(&server.url)).unwrap();
+    let (code, out) = curl(&[
+        "--cacert",
+        cert.to_str().unwrap(),
+        "-i",
+        &format!("{}/healthz", server.url),
+    ]);
+    assert_eq!(code, 0, "curl read an answer over TLS: {out}");
+    assert!(out.starts_with("HTTP/1.1 429"), "{out}");
+    assert!(out.to_ascii_lowercase().contains("retry-after: "), "{out}");
+    assert!(out.contains("too_many_connections"), "{out}");
+    // Once the held connection is gone, the same request is served.
+    drop(held);
+    let mut served = String::new();
+    for _ in 0..100 {
+        let (code, out) = curl(&[
+            "--cacert",
+            cert.to_str().unwrap(),
+            &format!("{}/healthz", server.url),
+        ]);
+        if code == 0 && out.contains("next_cursor") {
+            served = out;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(served.contains("next_cursor"), "{served}");
+}

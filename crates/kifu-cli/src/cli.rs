@@ -356,6 +356,11 @@ pub struct NewGameArgs {
     /// Renju online play: fives are declared automatically.
     #[arg(long)]
     pub auto_declare: bool,
+    /// Renju opening rule: free (the default), rif (the RIF rule: three
+    /// stones, a swap, the fourth, two fifth-move offers), yamaguchi,
+    /// soosorv-N (soosorv-8: the World Championship's), taraguchi-N.
+    #[arg(long)]
+    pub opening: Option<String>,
     /// A board device's request for a seat, by its number (`GET /devices`
     /// lists them with their fingerprints): its key joins the roster at the
     /// seat it asked for (repeatable).

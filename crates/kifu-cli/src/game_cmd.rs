@@ -83,6 +83,11 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
         }
     }
     let game = parse_game_kind(&a.game)?;
+    if a.opening.is_some() && matches!(game, kifu_ledger::GameKind::Go) {
+        return Err(Failure::new(
+            "--opening names a Renju opening rule; a Go game has none (drop it, or add --game renju)",
+        ));
+    }
     let ruleset = a
         .ruleset
         .clone()
@@ -95,7 +100,11 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
     Ok(Genesis {
         game,
         ruleset,
-        overrides: Vec::new(),
+        overrides: a
+            .opening
+            .as_ref()
+            .map(|o| vec![("opening".to_string(), o.clone())])
+            .unwrap_or_default(),
         board_size: a.size,
         handicap: a.handicap,
         komi_half_points,

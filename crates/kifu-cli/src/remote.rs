@@ -520,6 +520,23 @@ impl Client {
         Ok((status, out))
     }
 
+    /// POSTs stored records one after another (`POST /tournaments...`);
+    /// the answer's JSON, or the server's refusal in its words.
+    pub(crate) fn post_records(&self, path: &str, records: &[Record]) -> Result<Value, Failure> {
+        let mut body = Vec::new();
+        for r in records {
+            body.extend_from_slice(&r.to_stored());
+        }
+        let r = self
+            .agent
+            .post(&self.url(path))
+            .set("Content-Type", "application/octet-stream")
+            .send_bytes(&body)
+            .map_err(|e| self.failure(e))?;
+        r.into_json()
+            .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))
+    }
+
     /// GETs `path`; the answer's body, read as it arrives.
     pub(crate) fn get_reader(
         &self,

@@ -72,12 +72,14 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         }
         let url = format!("{scheme}://{addr}");
         marker::write(data, &url)?;
+        // Stoppable by a signal from the moment it says it listens.
+        let stop = kifu_server::stop_signal();
         say!("listening on {url}");
         // The live feed on NATS JetStream: the publisher follows the store's
         // durable cursor, so it publishes only what was acknowledged, and
         // resumes from the cursor NATS last acknowledged (kept in the store).
         let publisher = nats.map(|config| crate::serve_nats::start(config, store.clone(), &server));
-        let r = server.run(listener, kifu_server::stop_signal()).await;
+        let r = server.run(listener, stop).await;
         if let Some(p) = publisher {
             p.stop().await;
         }

@@ -75,9 +75,9 @@ pub fn reach(cmd: &Command) -> Reach {
         Command::Serve(_) => Refused(
             "kifu serve serves a data directory itself: name it with --data DIR and drop --server (unset KIFU_SERVER)",
         ),
-        Command::Tournament(_) => Refused(
-            "kifu tournament keeps its chains in a data directory and cannot act through a server yet: run it with --data DIR where the store is, without --server (unset KIFU_SERVER)",
-        ),
+        // The chain is read from and written to the server
+        // (`POST /tournaments[/{t}/records]`), signed here.
+        Command::Tournament(_) => Server,
         Command::Tiles(_) => Refused(
             "kifu tiles cannot act through a server: the server serves the same tiles itself at /tile/... (docs/API.md); or run `kifu tiles --data DIR` without --server",
         ),
@@ -109,6 +109,10 @@ mod tests {
             Reach::NoStore
         );
         assert_eq!(reach_of(&["kifu", "feed"]), Reach::Server);
+        assert_eq!(
+            reach_of(&["kifu", "tournament", "standings", "Open"]),
+            Reach::Server
+        );
         assert!(matches!(
             reach_of(&["kifu", "publish", "--nats", "nats://127.0.0.1:1"]),
             Reach::Refused(_)

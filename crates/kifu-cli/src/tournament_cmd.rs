@@ -7,23 +7,32 @@
 //! chain, checks the new facts against it (`kifu_tournament::Chain::append`),
 //! and only then replaces the file (write to a temporary file, fsync,
 //! rename), so a refused fact leaves nothing behind.
+//!
+//! With `--server URL` (or `KIFU_SERVER`) the chain is the server's: it is
+//! read with `GET /tournaments/{t}/records`, the new facts are checked and
+//! signed here with the same library calls, and sent to `POST
+//! /tournaments[/{t}/records]`, where the server checks them again and
+//! keeps them (`docs/API.md`, "Tournaments").
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use kifu_ledger::{
-    AbsenceReason, BoardResult, Body, Checkpoint, Hash, Keypair, PairingSystem, Participant,
-    Record, Role, SanctionKind, TournamentGenesis,
+    AbsenceReason, BoardResult, Body, Checkpoint, Hash, Keypair, Participant, Record, Role,
+    SanctionKind, TournamentGenesis,
 };
-use kifu_standings::{aga, h9, standings, Criterion, Standings, Value};
-use kifu_tournament::{opengotha, Chain};
+use kifu_standings::{standings, Criterion, Standings, Value};
+use kifu_tournament::entry::{self, pairing, ResultsOptions};
+use kifu_tournament::settings::{self, NewTournament};
+use kifu_tournament::{checkpoints, opengotha, Chain};
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
 use crate::game_cmd::{parse_game_kind, parse_komi, parse_time};
 use crate::keys::{read_private, read_public};
-use crate::store_open::{now_ms, open_existing};
+use crate::remote::{self, Backend, Client};
+use crate::store_open::now_ms;
 use crate::{CmdResult, Failure};
 
 /// `kifu tournament` subcommands.
@@ -167,6 +176,10 @@ pub struct NewArgs {
     /// Print the new tournament as JSON (`id`, `short_name`, `name`, `rounds`, `file`).
     #[arg(long)]
     pub json: bool,
+    /// The time the genesis is signed at, in milliseconds since 1970
+    /// (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
 }
 
 /// The tournament and the key that signs.
@@ -177,6 +190,10 @@ pub struct Target {
     /// The signer's private key (director or referee).
     #[arg(long)]
     pub key: PathBuf,
+    /// The time the facts are signed at, in milliseconds since 1970
+    /// (default: now): facts decided earlier, or a chain reproduced.
+    #[arg(long)]
+    pub at_ms: Option<u64>,
 }
 
 /// `kifu tournament register`.
@@ -434,6 +451,10 @@ pub struct ImportArgs {
     /// Print the new tournament as JSON (as `kifu tournament new --json`).
     #[arg(long)]
     pub json: bool,
+    /// The time the facts are signed at, in milliseconds since 1970
+    /// (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
 }
 
 /// Runs a `kifu tournament` subcommand.
@@ -451,17 +472,8 @@ pub fn run(data: &Path, cmd: TournamentCommand) -> CmdResult {
             write_facts(data, &a.target, vec![body])
         }
         TournamentCommand::Absent(a) => {
-            let reason = match a.reason.as_str() {
-                "late" | "late-arrival" => AbsenceReason::LateArrival,
-                "skip" | "round-skipped" => AbsenceReason::RoundSkipped,
-                "withdrawal" | "withdraw" => AbsenceReason::Withdrawal,
-                "sanction" => AbsenceReason::Sanction,
-                other => {
-                    return Err(Failure::new(format!(
-                        "unknown reason '{other}' (late, skip, withdrawal, sanction)"
-                    )))
-                }
-            };
+            let reason =
+                entry::absence_reason(&a.reason).map_err(|e| Failure::new(e.to_string()))?;
             let body = Body::PlayerAbsent {
                 round: a.round,
                 player: a.player,
@@ -493,6 +505,8 @@ pub fn run(data: &Path, cmd: TournamentCommand) -> CmdResult {
 //
 // Where the chain files live and how one is found is `kifu_store::tournaments`
 // (the server finds them the same way); here they are verified and projected.
+// Through a server, the chain is read from it and new records are sent to
+// it ([`Kept`]).
 
 use kifu_store::tournaments;
 
@@ -500,16 +514,61 @@ fn file_of(data: &Path, id: &Hash) -> PathBuf {
     tournaments::file_of(data, id)
 }
 
-/// Verifies and projects the records of a chain file.
-fn open_chain(path: &Path, records: Vec<Record>) -> Result<Chain, Failure> {
-    Chain::open(records).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
+/// Where a tournament chain is kept: a file of the data directory, or a
+/// server (its tournament id).
+enum Kept {
+    /// The chain file.
+    File(PathBuf),
+    /// The server's tournament.
+    Served(Client, Hash),
+}
+
+impl Kept {
+    /// Where, for people: the file, or the chain's address on the server.
+    fn shown(&self) -> String {
+        match self {
+            Kept::File(p) => p.display().to_string(),
+            Kept::Served(_, id) => format!(
+                "{}/tournaments/{}/records",
+                remote::server().unwrap_or_default(),
+                hex::encode(id)
+            ),
+        }
+    }
+
+    /// Keeps the records of `chain` from `from` on: the file is replaced
+    /// durably, or the records are sent to the server (which checks them
+    /// again and writes them all or none).
+    fn keep(&self, chain: &Chain, from: usize) -> CmdResult {
+        match self {
+            Kept::File(path) => save(path, chain),
+            Kept::Served(c, id) => {
+                let new = chain.records.get(from..).unwrap_or_default();
+                if new.is_empty() {
+                    return Ok(());
+                }
+                c.post_records(&format!("/tournaments/{}/records", hex::encode(id)), new)?;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The server the commands act through, if one is named.
+fn served() -> Option<Client> {
+    remote::server().map(Client::new)
+}
+
+/// Verifies and projects the records of a chain.
+fn open_chain(at: &str, records: Vec<Record>) -> Result<Chain, Failure> {
+    Chain::open(records).map_err(|e| Failure::new(format!("{at}: {e}")))
 }
 
 /// Reads and verifies a tournament chain file.
 fn read_chain(path: &Path) -> Result<Chain, Failure> {
     let records =
         tournaments::read(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
-    open_chain(path, records)
+    open_chain(&path.display().to_string(), records)
 }
 
 /// Every tournament chain of the data directory that verifies (none when
@@ -529,11 +588,101 @@ pub(crate) fn all_chains(data: &Path) -> Vec<Chain> {
         .collect()
 }
 
-/// Finds a tournament by id prefix or short name, and verifies it.
-fn find(data: &Path, spec: &str) -> Result<(PathBuf, Chain), Failure> {
+/// The id of the server's tournament `spec` names: the one whose short
+/// name it is, else the one whose id starts with it (as
+/// `kifu_store::tournaments::find` finds a file).
+fn served_id(c: &Client, spec: &str) -> Result<Hash, Failure> {
+    let list = c.get_json("/tournaments")?;
+    let all: Vec<(String, String)> = list["tournaments"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            (
+                t["id"].as_str().unwrap_or_default().to_string(),
+                t["short_name"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let named: Vec<&String> = all
+        .iter()
+        .filter(|(_, n)| n == spec)
+        .map(|(i, _)| i)
+        .collect();
+    let want = spec.trim().to_ascii_lowercase();
+    let by_id: Vec<&String> = all
+        .iter()
+        .filter(|(i, _)| !want.is_empty() && i.starts_with(&want))
+        .map(|(i, _)| i)
+        .collect();
+    let id = match (named.as_slice(), by_id.as_slice()) {
+        ([one], _) | ([], [one]) => one.as_str(),
+        ([], []) => {
+            return Err(Failure::new(format!(
+                "no tournament '{spec}' on the server {}",
+                remote::server().unwrap_or_default()
+            )))
+        }
+        _ => {
+            return Err(Failure::new(format!(
+                "'{spec}' names more than one tournament; give more of the id"
+            )))
+        }
+    };
+    hex::decode(id)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| Failure::new("the server's tournament list has an id that is not hex"))
+}
+
+/// The records of the server's tournament `spec` names, unverified, and
+/// their address (`kifu tournament verify` reports every problem).
+pub(crate) fn served_records(spec: &str) -> Result<(String, Vec<Record>), Failure> {
+    let c = served().ok_or_else(|| Failure::new("no server named"))?;
+    let id = served_id(&c, spec)?;
+    let bytes = c.get_bytes(&format!("/tournaments/{}/records", hex::encode(id)))?;
+    let records = kifu_ledger::archive::read(&bytes)?;
+    Ok((Kept::Served(c, id).shown(), records))
+}
+
+/// Finds a tournament by id prefix or short name (in the data directory,
+/// or on the server), and verifies it.
+fn find(data: &Path, spec: &str) -> Result<(Kept, Chain), Failure> {
+    if let Some(c) = served() {
+        let id = served_id(&c, spec)?;
+        let bytes = c.get_bytes(&format!("/tournaments/{}/records", hex::encode(id)))?;
+        let records = kifu_ledger::archive::read(&bytes)?;
+        let kept = Kept::Served(c, id);
+        let chain = open_chain(&kept.shown(), records)?;
+        return Ok((kept, chain));
+    }
     let (path, records) = tournaments::find(data, spec).map_err(|e| Failure::new(e.to_string()))?;
-    let chain = open_chain(&path, records)?;
-    Ok((path, chain))
+    let chain = open_chain(&path.display().to_string(), records)?;
+    Ok((Kept::File(path), chain))
+}
+
+/// Refuses to write a data directory's tournament chains while a `kifu
+/// serve` keeps them: the server is their one writer.
+fn not_served(data: &Path) -> CmdResult {
+    match remote::held_by_server(data) {
+        Some(line) => Err(Failure::new(format!("{line}; nothing written"))),
+        None => Ok(()),
+    }
+}
+
+/// Keeps a new tournament: its file (unless another tournament has its
+/// short name), or on the server (`POST /tournaments`, under the server's
+/// creation policy).
+fn keep_new(data: &Path, chain: &Chain) -> Result<Kept, Failure> {
+    if let Some(c) = served() {
+        c.post_records("/tournaments", &chain.records)?;
+        return Ok(Kept::Served(c, chain.id()));
+    }
+    not_served(data)?;
+    short_name_free(data, &chain.projection.genesis.short_name)?;
+    let path = file_of(data, &chain.id());
+    save(&path, chain)?;
+    Ok(Kept::File(path))
 }
 
 /// Refuses a short name another tournament of `data` already has.
@@ -555,12 +704,17 @@ fn save(path: &Path, chain: &Chain) -> Result<(), Failure> {
 
 /// Checks and signs `bodies` in order; writes them all or nothing.
 fn write_facts(data: &Path, target: &Target, bodies: Vec<Body>) -> CmdResult {
-    let (path, mut chain) = find(data, &target.tournament)?;
+    if remote::server().is_none() {
+        not_served(data)?;
+    }
+    let (kept, mut chain) = find(data, &target.tournament)?;
     let key = read_private(&target.key)?;
+    let at = target.at_ms.unwrap_or_else(now_ms);
+    let from = chain.records.len();
     let n = bodies.len();
-    append_all(&mut chain, &key, bodies)?;
-    let auto = checkpoint_finished(data, &mut chain, &key);
-    save(&path, &chain)?;
+    append_all(&mut chain, &key, bodies, at)?;
+    let auto = checkpoint_finished(data, &mut chain, &key, at);
+    kept.keep(&chain, from)?;
     let head = chain.head();
     say!(
         "{} {} written; tournament {} at seq {}",
@@ -579,8 +733,7 @@ fn write_facts(data: &Path, target: &Target, bodies: Vec<Body>) -> CmdResult {
     Ok(())
 }
 
-fn append_all(chain: &mut Chain, key: &Keypair, bodies: Vec<Body>) -> CmdResult {
-    let at = now_ms();
+fn append_all(chain: &mut Chain, key: &Keypair, bodies: Vec<Body>, at: u64) -> CmdResult {
     for (i, body) in bodies.into_iter().enumerate() {
         let kind = body.kind_name();
         chain.append(key, at, body).map_err(|e| {
@@ -636,26 +789,7 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
         };
     }
     let name = pick!(name).ok_or_else(|| Failure::new("a tournament needs --name"))?;
-    let short_name = pick!(short_name).unwrap_or_else(|| name.clone());
     let rounds = pick!(rounds).ok_or_else(|| Failure::new("a tournament needs --rounds"))?;
-    let system = match pick!(system).as_deref().unwrap_or("mcmahon") {
-        "mcmahon" => PairingSystem::McMahon,
-        "swiss" => PairingSystem::Swiss,
-        "round-robin" => PairingSystem::RoundRobin,
-        "knockout" => PairingSystem::Knockout,
-        other => {
-            return Err(Failure::new(format!(
-                "unknown pairing system '{other}' (mcmahon, swiss, round-robin, knockout)"
-            )))
-        }
-    };
-    let default_criteria = if system == PairingSystem::McMahon {
-        "MMS,SOSM,SOSOSM"
-    } else {
-        "NBW,SOSW,SOSOSW"
-    };
-    let criteria = Criterion::parse_list(&pick!(criteria).unwrap_or(default_criteria.into()))
-        .map_err(|e| Failure::new(e.to_string()))?;
     let mut officials = vec![Participant {
         role: Role::Director,
         name: a.director.clone(),
@@ -667,73 +801,53 @@ fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fa
     for c in pick!(committee).unwrap_or_default() {
         officials.push(participant(Role::Committee, &c)?);
     }
-    let game = parse_game_kind(&pick!(game).unwrap_or("go".into()))?;
-    let time_control = parse_time(&pick!(time).unwrap_or("canadian:60m+15/5m".into()))?;
-    // The EGF class and adjusted time come from the time control
-    // (`kifu_tournament::egf`); a flag overrides either. Without a time
-    // control that gives them, they stay unknown (empty class, 0 minutes)
-    // and the `.h9` export refuses to guess them.
-    let egf = kifu_tournament::egf::timing(&time_control).ok();
-    let egf_class = pick!(egf_class)
-        .map(|c| c.trim().to_ascii_uppercase())
-        .or_else(|| egf.as_ref().map(|t| t.class.to_string()))
-        .unwrap_or_default();
-    let adjusted_time_minutes = pick!(adjusted_time)
-        .or_else(|| egf.as_ref().map(|t| t.adjusted_minutes))
-        .unwrap_or(0);
-    if !egf_class.is_empty() && !["A", "B", "C", "D", "X"].contains(&egf_class.as_str()) {
-        return Err(Failure::new(format!(
-            "EGF class '{egf_class}' is not A, B, C, D or X"
-        )));
-    }
-    let g = TournamentGenesis {
+    let halves = |v: Option<String>, what: &str| v.map(|v| points_to_halves(&v, what)).transpose();
+    let n = NewTournament {
         name,
-        short_name,
+        short_name: pick!(short_name),
         city: pick!(city).unwrap_or_default(),
         country: pick!(country).unwrap_or_default(),
         start: pick!(start).unwrap_or_default(),
         finish: pick!(finish).unwrap_or_default(),
-        game,
-        ruleset: pick!(ruleset).unwrap_or_else(|| game.default_ruleset().into()),
-        time_control,
-        komi_half_points: parse_komi(&pick!(komi).unwrap_or("7.5".into()))?,
-        system,
         rounds,
-        mm_bar: pick!(bar).unwrap_or("4d".into()),
-        mm_floor: pick!(floor).unwrap_or("20k".into()),
-        nbw2_bye: points_to_halves(&pick!(bye_nbw).unwrap_or("1".into()), "bye NBW")?,
-        mms2_bye: points_to_halves(&pick!(bye_mms).unwrap_or("1".into()), "bye MMS")?,
-        nbw2_absent: points_to_halves(&pick!(absent_nbw).unwrap_or("0".into()), "absent NBW")?,
-        mms2_absent: points_to_halves(&pick!(absent_mms).unwrap_or("0.5".into()), "absent MMS")?,
-        round_down_bye_absent: match (pick!(round_down), pick!(no_round_down)) {
-            (Some(r), _) => r,
-            (None, Some(no)) => !no,
-            (None, None) => true,
+        system: pick!(system),
+        criteria: pick!(criteria),
+        bar: pick!(bar),
+        floor: pick!(floor),
+        bye_nbw_halves: halves(pick!(bye_nbw), "bye NBW")?,
+        bye_mms_halves: halves(pick!(bye_mms), "bye MMS")?,
+        absent_nbw_halves: halves(pick!(absent_nbw), "absent NBW")?,
+        absent_mms_halves: halves(pick!(absent_mms), "absent MMS")?,
+        round_down: match (pick!(round_down), pick!(no_round_down)) {
+            (Some(r), _) => Some(r),
+            (None, Some(no)) => Some(!no),
+            (None, None) => None,
         },
-        unplayed_as_half: pick!(unplayed_as_half).unwrap_or(false),
-        criteria: criteria.iter().map(|c| c.name().to_string()).collect(),
-        egf_class,
-        adjusted_time_minutes,
-        handicap_reduction: pick!(handicap_reduction).unwrap_or(0),
+        unplayed_as_half: pick!(unplayed_as_half),
+        game: pick!(game).map(|g| parse_game_kind(&g)).transpose()?,
+        ruleset: pick!(ruleset),
+        time_control: pick!(time).map(|t| parse_time(&t)).transpose()?,
+        komi_half_points: pick!(komi).map(|k| parse_komi(&k)).transpose()?,
+        egf_class: pick!(egf_class),
+        adjusted_time: pick!(adjusted_time),
+        handicap_reduction: pick!(handicap_reduction),
         officials,
     };
-    kifu_tournament::genesis_settings(&g).map_err(|e| Failure::new(e.to_string()))?;
-    Ok(g)
+    settings::genesis(n).map_err(|e| Failure::new(e.to_string()))
 }
 
 fn new(data: &Path, a: NewArgs) -> CmdResult {
     let key = read_private(&a.key)?;
     let genesis = genesis_from(&a, &key)?;
-    short_name_free(data, &genesis.short_name)?;
-    let chain = Chain::create(&key, now_ms(), genesis).map_err(|e| Failure::new(e.to_string()))?;
-    let path = file_of(data, &chain.id());
-    save(&path, &chain)?;
-    created(&chain, &path, a.json, &a.key)
+    let at = a.at_ms.unwrap_or_else(now_ms);
+    let chain = Chain::create(&key, at, genesis).map_err(|e| Failure::new(e.to_string()))?;
+    let kept = keep_new(data, &chain)?;
+    created(&chain, &kept, a.json, &a.key)
 }
 
 /// What `new` and `import-opengotha` print: the short name, the id and the
 /// next step, or the same as JSON.
-fn created(chain: &Chain, path: &Path, json: bool, key: &Path) -> CmdResult {
+fn created(chain: &Chain, kept: &Kept, json: bool, key: &Path) -> CmdResult {
     let g = &chain.projection.genesis;
     let id = hex::encode(chain.id());
     if json {
@@ -745,7 +859,7 @@ fn created(chain: &Chain, path: &Path, json: bool, key: &Path) -> CmdResult {
                 "name": g.name,
                 "rounds": g.rounds,
                 "players": chain.projection.players.len(),
-                "file": path.display().to_string(),
+                "file": kept.shown(),
             })
         );
         return Ok(());
@@ -757,7 +871,7 @@ fn created(chain: &Chain, path: &Path, json: bool, key: &Path) -> CmdResult {
         g.rounds
     );
     say!("id {id}");
-    say!("file {}", path.display());
+    say!("file {}", kept.shown());
     if g.egf_class.is_empty() {
         say!("note: its time control gives no EGF class: give --egf-class and --adjusted-time to `export --format h9`");
     }
@@ -781,6 +895,22 @@ fn created(chain: &Chain, path: &Path, json: bool, key: &Path) -> CmdResult {
 }
 
 fn list(data: &Path) -> CmdResult {
+    if let Some(c) = served() {
+        // The server lists the tournaments that verify, by short name.
+        let v = c.get_json("/tournaments")?;
+        for t in v["tournaments"].as_array().into_iter().flatten() {
+            let id = t["id"].as_str().unwrap_or_default();
+            say!(
+                "{}  {}  {}  {} players, {} rounds",
+                id.get(..16).unwrap_or(id),
+                t["short_name"].as_str().unwrap_or_default(),
+                t["name"].as_str().unwrap_or_default(),
+                t["players"].as_u64().unwrap_or(0),
+                t["rounds"].as_u64().unwrap_or(0)
+            );
+        }
+        return Ok(());
+    }
     for p in tournaments::files(data).unwrap_or_default() {
         let c = read_chain(&p)?;
         let g = &c.projection.genesis;
@@ -818,66 +948,17 @@ fn register(data: &Path, a: RegisterArgs) -> CmdResult {
     write_facts(data, &a.target, vec![body])
 }
 
-fn pairing(
-    round: u32,
-    board: u32,
-    white: &str,
-    black: &str,
-    handicap: u8,
-    game: Option<Hash>,
-    colours_known: bool,
-) -> Body {
-    let p = kifu_ledger::Pairing {
-        round,
-        board,
-        white: white.to_string(),
-        black: black.to_string(),
-        handicap,
-        game,
-    };
-    if colours_known {
-        Body::Paired(p)
-    } else {
-        Body::PairedColoursUnknown(p)
-    }
-}
-
 fn pair(data: &Path, a: PairArgs) -> CmdResult {
     let mut bodies = Vec::new();
     if let Some(file) = &a.file {
         let text = std::fs::read_to_string(file)
             .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
-        for (n, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let bad = || {
-                Failure::new(format!(
-                    "{} line {}: expected `board white black [handicap] [?]`; nothing written",
-                    file.display(),
-                    n + 1
-                ))
-            };
-            let mut f: Vec<&str> = line.split_whitespace().collect();
-            let unknown = f.last() == Some(&"?");
-            if unknown {
-                f.pop();
-            }
-            if f.len() < 3 || f.len() > 4 {
-                return Err(bad());
-            }
-            let board: u32 = f[0].parse().map_err(|_| bad())?;
-            let handicap: u8 = match f.get(3) {
-                Some(h) => h.parse().map_err(|_| bad())?,
-                None => 0,
-            };
-            let known = !(unknown || a.colours_unknown);
-            bodies.push(pairing(a.round, board, f[1], f[2], handicap, None, known));
-        }
-        if bodies.is_empty() {
-            return Err(Failure::new(format!("{}: no pairings", file.display())));
-        }
+        bodies = entry::pairing_text(&text, a.round, a.colours_unknown).map_err(|e| {
+            Failure::new(match e {
+                entry::EntryError::NoPairings => format!("{}: no pairings", file.display()),
+                e => format!("{} {e}; nothing written", file.display()),
+            })
+        })?;
     } else {
         let (Some(board), Some(white), Some(black)) = (a.board, &a.white, &a.black) else {
             return Err(Failure::new(
@@ -885,7 +966,7 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
             ));
         };
         let game = match &a.game {
-            Some(g) => Some(open_existing(data)?.resolve(g)?),
+            Some(g) => Some(remote::open_existing(data)?.resolve(g)?),
             None => None,
         };
         bodies.push(pairing(
@@ -902,19 +983,7 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
 }
 
 fn parse_result(s: &str) -> Result<BoardResult, Failure> {
-    Ok(match s.to_ascii_lowercase().as_str() {
-        "w+" | "w" | "white" => BoardResult::WhiteWins,
-        "b+" | "b" | "black" => BoardResult::BlackWins,
-        "jigo" | "draw" | "=" => BoardResult::Jigo,
-        "both-lose" => BoardResult::BothLose,
-        "both-win" => BoardResult::BothWin,
-        "unknown" | "?" => BoardResult::Unknown,
-        _ => {
-            return Err(Failure::new(format!(
-                "unknown result '{s}' (W+ or white, B+ or black, jigo or draw, both-lose, both-win, unknown)"
-            )))
-        }
-    })
+    entry::result_word(s).map_err(|e| Failure::new(e.to_string()))
 }
 
 fn sanction(data: &Path, a: SanctionArgs) -> CmdResult {
@@ -950,32 +1019,59 @@ fn sanction(data: &Path, a: SanctionArgs) -> CmdResult {
     write_facts(data, &a.target, vec![body])
 }
 
+/// The games a checkpoint is taken from: a store, or a server.
+trait Games {
+    fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, Failure>;
+    fn genesis(&self, game: &Hash) -> Result<std::sync::Arc<kifu_ledger::Genesis>, Failure>;
+    fn read(&self, game: &Hash) -> Result<Vec<Record>, Failure>;
+    fn games(&self) -> Result<Vec<Hash>, Failure>;
+}
+
+impl Games for kifu_store::Store {
+    fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, Failure> {
+        Ok(kifu_store::Store::head(self, game)?)
+    }
+    fn genesis(&self, game: &Hash) -> Result<std::sync::Arc<kifu_ledger::Genesis>, Failure> {
+        Ok(kifu_store::Store::genesis(self, game)?)
+    }
+    fn read(&self, game: &Hash) -> Result<Vec<Record>, Failure> {
+        Ok(kifu_store::Store::read(self, game, 0, None)?)
+    }
+    fn games(&self) -> Result<Vec<Hash>, Failure> {
+        Ok(kifu_store::Store::games(self)?)
+    }
+}
+
+impl Games for Backend {
+    fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, Failure> {
+        Backend::head(self, game)
+    }
+    fn genesis(&self, game: &Hash) -> Result<std::sync::Arc<kifu_ledger::Genesis>, Failure> {
+        Backend::genesis(self, game)
+    }
+    fn read(&self, game: &Hash) -> Result<Vec<Record>, Failure> {
+        Backend::read(self, game, 0, None)
+    }
+    fn games(&self) -> Result<Vec<Hash>, Failure> {
+        Backend::games(self)
+    }
+}
+
 /// The checkpoint of game `game` as the store holds it now.
-fn game_checkpoint(
-    store: &kifu_store::Store,
-    chain: &Chain,
-    game: Hash,
-) -> Result<Checkpoint, Failure> {
+fn game_checkpoint(store: &dyn Games, chain: &Chain, game: Hash) -> Result<Checkpoint, Failure> {
     let head = store
         .head(&game)?
         .ok_or_else(|| Failure::new(format!("no game {} in the store", short(&game))))?;
     let genesis = store.genesis(&game)?;
     // The board: the pairing that names this game, else the genesis's own
     // tournament reference.
-    let p = &chain.projection;
-    let board = p
-        .boards
-        .iter()
-        .find(|(_, b)| b.pairing.game == Some(game))
-        .map(|(k, _)| *k)
-        .or_else(|| genesis.tournament.as_ref().map(|t| (t.round, t.board)))
-        .ok_or_else(|| {
-            Failure::new(format!(
-                "game {} is not paired in this tournament and its genesis names no round and board",
-                short(&game)
-            ))
-        })?;
-    let records = store.read(&game, 0, None)?;
+    let board = checkpoints::board_for(chain, &game, &genesis).ok_or_else(|| {
+        Failure::new(format!(
+            "game {} is not paired in this tournament and its genesis names no round and board",
+            short(&game)
+        ))
+    })?;
+    let records = store.read(&game)?;
     let events: Vec<kifu_ledger::Event> = records
         .iter()
         .map(Record::decode)
@@ -995,7 +1091,7 @@ fn game_checkpoint(
 
 fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
     let (_, chain) = find(data, &a.target.tournament)?;
-    let store = open_existing(data)?;
+    let store = remote::open_existing(data)?;
     if a.all {
         return checkpoint_all(data, &a.target, store, &chain);
     }
@@ -1029,12 +1125,7 @@ fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
 }
 
 /// Checkpoints every game of the tournament whose head moved.
-fn checkpoint_all(
-    data: &Path,
-    target: &Target,
-    store: kifu_store::Store,
-    chain: &Chain,
-) -> CmdResult {
+fn checkpoint_all(data: &Path, target: &Target, store: Backend, chain: &Chain) -> CmdResult {
     let bodies: Vec<Body> = due_checkpoints(&store, chain, false)?
         .into_iter()
         .map(Body::GameCheckpointed)
@@ -1051,49 +1142,22 @@ fn checkpoint_all(
 /// or whose genesis names it, whose head moved since its last checkpoint
 /// (with `only_finished`, only the games whose chain has a result).
 fn due_checkpoints(
-    store: &kifu_store::Store,
+    store: &dyn Games,
     chain: &Chain,
     only_finished: bool,
 ) -> Result<Vec<Checkpoint>, Failure> {
-    let p = &chain.projection;
-    let id_hex = hex::encode(chain.id());
     let mut due = Vec::new();
     for game in store.games()? {
         let genesis = store.genesis(&game)?;
-        let paired = p.boards.values().any(|b| b.pairing.game == Some(game));
-        let names_us = genesis.tournament.as_ref().is_some_and(|t| {
-            t.tournament == p.genesis.short_name
-                || (t.tournament.len() >= 16 && id_hex.starts_with(&t.tournament))
-        });
-        if !paired && !names_us {
+        if !checkpoints::concerns(chain, &game, &genesis) {
             continue;
         }
         let c = game_checkpoint(store, chain, game)?;
-        if only_finished && c.result.is_none() {
-            continue;
+        if checkpoints::is_due(chain, &c, only_finished) {
+            due.push(c);
         }
-        let board = p.boards.get(&(c.round, c.board));
-        if only_finished && board.is_some_and(|b| entered_by_official(chain, b)) {
-            continue;
-        }
-        let last = board.and_then(|b| b.checkpoint.as_ref());
-        if last.map(|l| (l.game, l.head_seq, l.head_hash))
-            == Some((c.game, c.head_seq, c.head_hash))
-        {
-            continue;
-        }
-        due.push(c);
     }
     Ok(due)
-}
-
-/// True when the board's result was last set by an official's
-/// `board_result_entered`: an automatic checkpoint would replace it.
-fn entered_by_official(chain: &Chain, b: &kifu_tournament::Board) -> bool {
-    b.result_seq
-        .and_then(|s| chain.records.get(usize::try_from(s).ok()?))
-        .and_then(|r| r.decode().ok())
-        .is_some_and(|e| matches!(e.body, Body::BoardResultEntered { .. }))
 }
 
 /// With the director's key at hand, every game of the tournament that has
@@ -1103,23 +1167,23 @@ fn entered_by_official(chain: &Chain, b: &kifu_tournament::Board) -> bool {
 /// checkpoint`. A game the tournament refuses to checkpoint (its board is
 /// not paired yet, another game is paired there) is left for later, with a
 /// note. Returns how many were added.
-fn checkpoint_finished(data: &Path, chain: &mut Chain, key: &Keypair) -> usize {
+fn checkpoint_finished(data: &Path, chain: &mut Chain, key: &Keypair, at: u64) -> usize {
     let director = chain
         .projection
         .genesis
         .roles_of(&key.public())
         .contains(&Role::Director);
-    if !director || !data.join("db").exists() {
+    if !director || (remote::server().is_none() && !data.join("db").exists()) {
         return 0;
     }
-    let due = match open_existing(data).and_then(|store| due_checkpoints(&store, chain, true)) {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("note: finished games not checkpointed: {}", e.message);
-            return 0;
-        }
-    };
-    let at = now_ms();
+    let due =
+        match remote::open_existing(data).and_then(|store| due_checkpoints(&store, chain, true)) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("note: finished games not checkpointed: {}", e.message);
+                return 0;
+            }
+        };
     let mut added = 0;
     for c in due {
         let game = short(&c.game);
@@ -1270,19 +1334,18 @@ fn csv_field(s: &str) -> String {
 fn export(data: &Path, a: TExportArgs) -> CmdResult {
     let (_, chain) = find(data, &a.tournament)?;
     let p = &chain.projection;
-    let round = a.after_round.unwrap_or_else(|| p.last_round().max(1));
+    let round = entry::round_counted(&chain, a.after_round);
     let t = p.tournament().map_err(|e| Failure::new(e.to_string()))?;
-    let mut info = p.event_info();
-    if let Some(c) = &a.egf_class {
-        info.class = c.clone();
-    }
-    if let Some(m) = a.adjusted_time {
-        info.adjusted_time_minutes = m;
-    }
     let text = match a.format.as_str() {
-        "h9" => h9::write(&t, &info, round, !a.drop_by_default)
-            .map_err(|e| Failure::new(e.to_string()))?,
-        "aga" => aga::write(&t, &info, round).map_err(|e| Failure::new(e.to_string()))?,
+        "h9" | "aga" => {
+            let o = ResultsOptions {
+                after_round: a.after_round,
+                drop_by_default: a.drop_by_default,
+                egf_class: a.egf_class.clone(),
+                adjusted_time: a.adjusted_time,
+            };
+            entry::results_file(&chain, &a.format, &o).map_err(|e| Failure::new(e.to_string()))?
+        }
         "csv" | "json" => {
             let st = compute(&chain, Some(round), None, false)?;
             if a.format == "json" {
@@ -1357,19 +1420,18 @@ fn import_opengotha(data: &Path, a: ImportArgs) -> CmdResult {
     }];
     let imported = opengotha::import(&xml, officials)
         .map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
-    short_name_free(data, &imported.genesis.short_name)?;
+    let at = a.at_ms.unwrap_or_else(now_ms);
     let mut chain =
-        Chain::create(&key, now_ms(), imported.genesis).map_err(|e| Failure::new(e.to_string()))?;
+        Chain::create(&key, at, imported.genesis).map_err(|e| Failure::new(e.to_string()))?;
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     for f in &imported.facts {
         *counts.entry(f.kind_name()).or_default() += 1;
     }
-    append_all(&mut chain, &key, imported.facts)?;
-    let path = file_of(data, &chain.id());
-    save(&path, &chain)?;
+    append_all(&mut chain, &key, imported.facts, at)?;
+    let kept = keep_new(data, &chain)?;
     let summary: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
     eprintln!("imported {}", summary.join(", "));
-    created(&chain, &path, a.json, &a.key)
+    created(&chain, &kept, a.json, &a.key)
 }
 
 // ---- the demonstration --------------------------------------------------

@@ -16,7 +16,6 @@ use kifu_tournament::{verify_tournament_records, Chain, TournamentReport};
 use serde_json::{json, Value};
 
 use crate::archive_cmd::EXIT_VERIFY_FAILED;
-use crate::store_open::open_existing;
 use crate::{CmdResult, Failure};
 
 /// Kind indices of the two geneses (`docs/FORMAT.md` sections 4 and 10).
@@ -176,6 +175,11 @@ pub fn verify(
 /// (`kifu_store::tournaments::find`).
 fn locate(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), Failure> {
     use kifu_store::tournaments::{find, FindError};
+    if crate::remote::server().is_some() {
+        // Through a server: its copy of the chain, named by its address.
+        let (at, records) = crate::tournament_cmd::served_records(spec)?;
+        return Ok((PathBuf::from(at), records));
+    }
     find(data, spec).map_err(|e| match e {
         FindError::Read { .. } => Failure {
             message: e.to_string(),
@@ -218,7 +222,7 @@ fn check_games(data: &Path, chain: &Chain) -> Result<Vec<GameCheck>, Failure> {
     if games.is_empty() {
         return Ok(Vec::new());
     }
-    let store = open_existing(data)?;
+    let store = crate::remote::open_existing(data)?;
     let mut checks = Vec::with_capacity(games.len());
     for ((round, board), game) in games {
         let mut problems = Vec::new();

@@ -61,6 +61,72 @@ pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Va
     })
 }
 
+/// The game at its head as a board device follows it
+/// (`GET /games/{id}/state?device=1&since=SEQ`): the document of
+/// [`replay_json`] without what grows with every move and a device never
+/// reads, so that following a game costs the same at move 250 as at move 10:
+///
+/// - `state.events` and `state.move_clocks` (the whole history) are left
+///   out: `null`;
+/// - `state.board` keeps its fields, but of a Go board's operations only the
+///   last move of each player (`ops`, in their order), and of a Renju
+///   board's inputs only the last stone played (`inputs`); the per-move
+///   verdicts (`verdicts`) are left out;
+/// - `state.consequences` holds only those of events after `since` (all of
+///   them without it): what the device has not yet said in words.
+///
+/// Everything else (the genesis, both clocks, whose turn it is, the phase,
+/// disputes, dead stones, the result) is exactly as in [`replay_json`].
+pub fn device_json(game: &Hash, events: &[Event], verified: bool, since: Option<u64>) -> Value {
+    let last = events.last().map(|e| e.seq).unwrap_or(0);
+    let mut v = replay_json(game, events, last, verified);
+    let Some(state) = v.get_mut("state").and_then(Value::as_object_mut) else {
+        return v;
+    };
+    state.insert("events".into(), Value::Null);
+    state.insert("move_clocks".into(), Value::Null);
+    if let (Some(since), Some(Value::Array(cs))) = (since, state.get_mut("consequences")) {
+        cs.retain(|c| {
+            c.get("at_seq")
+                .and_then(Value::as_u64)
+                .is_some_and(|s| s > since)
+        });
+    }
+    if let Some(board) = state.get_mut("board").and_then(Value::as_object_mut) {
+        board.remove("verdicts");
+        if let Some(Value::Array(ops)) = board.get_mut("ops") {
+            let is_move_of = |o: &Value, who: &str| {
+                o.get("op").and_then(Value::as_str) == Some("move")
+                    && o.get("player").and_then(Value::as_str) == Some(who)
+            };
+            let keep: Vec<usize> = ["black", "white"]
+                .iter()
+                .filter_map(|who| ops.iter().rposition(|o| is_move_of(o, who)))
+                .collect();
+            let mut i = 0;
+            ops.retain(|_| {
+                i += 1;
+                keep.contains(&(i - 1))
+            });
+        }
+        if let Some(Value::Array(inputs)) = board.get_mut("inputs") {
+            let is_play = |i: &Value| {
+                i.get(1)
+                    .and_then(|x| x.get("input"))
+                    .and_then(Value::as_str)
+                    == Some("play")
+            };
+            let last_play = inputs.iter().rposition(is_play);
+            let mut i = 0;
+            inputs.retain(|_| {
+                i += 1;
+                Some(i - 1) == last_play
+            });
+        }
+    }
+    v
+}
+
 /// The game at event `at` as the replay page steps through it: what a
 /// person reads at that event and nothing else, a few kilobytes where
 /// [`replay_json`] carries the whole projection (every event up to `at`,

@@ -54,6 +54,45 @@ pub fn clause_for_kind(kind: &str) -> Option<Cited> {
     cited_by_name(&format!("LGC 2023, \"{section}\""))
 }
 
+/// Why `body` may not be signed after the events so far because the
+/// appeals committee has decided: "The appeals committee's decision is
+/// final" (LGC 2023, "Appeals committee"). A referee's ruling after the
+/// committee's final decision on an appeal would rule again on what the
+/// committee settled; a new call for the referee, a new dispute or a new
+/// appeal after the decision opens a new matter, which the referee may rule
+/// on. `None` when nothing bars it.
+pub fn after_final_decision(events: &[Event], body: &Body) -> Option<String> {
+    if !matches!(body, Body::RefereeRuling(_)) {
+        return None;
+    }
+    let standing = Standing::replay(events)?;
+    let decided = standing
+        .appeals
+        .values()
+        .filter_map(|a| a.decided_at.map(|d| (a.seq, d)))
+        .max_by_key(|(_, d)| *d)?;
+    let reopened = events.iter().any(|e| {
+        e.seq > decided.1
+            && matches!(
+                e.body,
+                Body::RefereeCalled { .. }
+                    | Body::DisputeRaised { .. }
+                    | Body::StatusDisputed { .. }
+                    | Body::AppealLodged { .. }
+            )
+    });
+    if reopened {
+        return None;
+    }
+    let clause = cited_by_name("LGC 2023, \"Appeals committee\"")
+        .map(|c| c.rule)
+        .unwrap_or_else(|| "LGC 2023, \"Appeals committee\"".into());
+    Some(format!(
+        "the appeals committee decided the appeal of seq {} at seq {}, and its decision is final ({clause}): a referee's ruling may follow only a new call, dispute or appeal",
+        decided.0, decided.1
+    ))
+}
+
 /// The actions a console offers, each with a representative draft.
 fn drafts(standing: &Standing, key: &PublicKey) -> Vec<(&'static str, Body)> {
     let judgement = |effects| {
@@ -196,7 +235,8 @@ pub fn powers(events: &[Event], key: &PublicKey) -> Vec<Power> {
                 .check(&draft)
                 .err()
                 .filter(|r| !content_only(kind, &r.rule))
-                .map(|r| r.rule);
+                .map(|r| r.rule)
+                .or_else(|| after_final_decision(events, &draft.body));
             let cited = clause_for_kind(kind);
             Power {
                 action,
@@ -255,6 +295,92 @@ mod tests {
         assert!(!c.allowed);
         assert!(c.refused.as_deref().unwrap().contains("committee"), "{c:?}");
         assert!(c.rule.contains("Appeals committee"), "{c:?}");
+    }
+
+    #[test]
+    fn no_ruling_after_the_committee_s_final_decision_until_a_new_call() {
+        use kifu_ledger::testkit::{committee_keys, ChainBuilder};
+        use kifu_ledger::{CommitteeVerdict, Participant};
+        let cast = Cast::new();
+        let m = committee_keys();
+        let member = |i: usize| Participant {
+            role: Role::Committee,
+            name: format!("Member {i}"),
+            key: m[i].public(),
+        };
+        let mut c = ChainBuilder::start(&cast.referee, cast.genesis("final"), 1_000);
+        c.push(
+            &cast.director,
+            Body::CommitteeFormed {
+                members: vec![member(0), member(1), member(2)],
+                reserves: vec![],
+                formed_before_round: 1,
+            },
+        );
+        c.push(
+            &cast.black,
+            Body::AppealLodged {
+                player: Color::Black,
+                ruling_seq: 1,
+                grounds: "g".into(),
+            },
+        );
+        let decision = Body::CommitteeDecision {
+            appeal_seq: 2,
+            verdict: CommitteeVerdict::Upheld,
+            reasons: "r".into(),
+        };
+        let events = |c: &ChainBuilder| -> Vec<Event> {
+            c.records.iter().map(|r| r.decode().unwrap()).collect()
+        };
+        c.push(&m[0], decision.clone());
+        // One vote is no decision yet: the referee may still rule.
+        let ps = powers(&events(&c), &cast.referee.public());
+        assert!(power(&ps, "judgement").allowed);
+        c.push(&m[1], decision);
+        let ev = events(&c);
+        let ps = powers(&ev, &cast.referee.public());
+        for action in ["judgement", "clarification"] {
+            let p = power(&ps, action);
+            assert!(!p.allowed, "{p:?}");
+            let why = p.refused.as_deref().unwrap();
+            assert!(why.contains("its decision is final"), "{why}");
+            assert!(why.contains("Appeals committee"), "{why}");
+        }
+        // Other powers stay (a pause, a sanction for conduct).
+        assert!(power(&ps, "pause").allowed);
+        assert!(power(&ps, "sanction").allowed);
+        // The preview of a forced ruling says so too.
+        let draft = Event {
+            version: 1,
+            chain: c.game,
+            seq: ev.len() as u64,
+            prev_hash: c.head.hash,
+            at_ms: 2_000,
+            signer: cast.referee.public(),
+            body: Body::RefereeRuling(Ruling {
+                kind: RulingKind::Judgement,
+                decision: "again".into(),
+                reasons: String::new(),
+                rules_cited: vec![],
+                effects: vec![],
+            }),
+        };
+        let p = crate::preview::preview(&ev, &draft);
+        assert!(
+            p.refused.as_deref().unwrap_or("").contains("final"),
+            "{:?}",
+            p.refused
+        );
+        // A new call for the referee opens a new matter.
+        c.push(
+            &cast.white,
+            Body::RefereeCalled {
+                player: Color::White,
+            },
+        );
+        let ps = powers(&events(&c), &cast.referee.public());
+        assert!(power(&ps, "judgement").allowed);
     }
 
     #[test]

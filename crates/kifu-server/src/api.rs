@@ -64,7 +64,51 @@ async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Res
     }
     // Who may create games (`creation`): a refused genesis is answered in
     // its place, and only the rest is queued.
-    let gate: Vec<Result<(), ApiError>> = records.iter().map(|r| app.creation.check(r)).collect();
+    let mut gate: Vec<Result<(), ApiError>> =
+        records.iter().map(|r| app.creation.check(r)).collect();
+    // A referee's ruling after the appeals committee's final decision
+    // (`kifu_game::powers::after_final_decision`): refused in its place.
+    let rulings: Vec<(usize, Record)> = records
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| {
+            r.decode()
+                .is_ok_and(|e| matches!(e.body, kifu_ledger::Body::RefereeRuling(_)))
+        })
+        .map(|(i, r)| (i, r.clone()))
+        .collect();
+    if !rulings.is_empty() {
+        let store = app.store.clone();
+        let barred = blocking(move || {
+            let mut out = Vec::new();
+            for (i, r) in rulings {
+                let Ok(e) = r.decode() else { continue };
+                let Some(head) = store.head(&e.chain)? else {
+                    continue;
+                };
+                if e.seq != head.seq.saturating_add(1) {
+                    continue;
+                }
+                let events: Vec<kifu_ledger::Event> = store
+                    .read(&e.chain, 0, Some(head.seq))?
+                    .iter()
+                    .filter_map(|x| x.decode().ok())
+                    .collect();
+                if let Some(why) = kifu_game::powers::after_final_decision(&events, &e.body) {
+                    out.push((i, why));
+                }
+            }
+            Ok(out)
+        })
+        .await?;
+        for (i, why) in barred {
+            gate[i] = Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "role_refused",
+                format!("referee ruling refused: {why}"),
+            ));
+        }
+    }
     let passed: Vec<_> = records
         .into_iter()
         .zip(&gate)
@@ -311,6 +355,10 @@ pub struct AtQuery {
     /// `1`: the stepping view ([`document::step_json`]) instead of the
     /// whole projection.
     compact: Option<u8>,
+    /// `1`: the board device's view at the head ([`document::device_json`]).
+    device: Option<u8>,
+    /// With `device=1`: only the consequences of events after this one.
+    since: Option<u64>,
 }
 
 /// `GET /games/{id}/state?at=SEQ`: `kifu replay --json`; with
@@ -335,7 +383,15 @@ pub async fn state(
                 format!("the game has events 0 to {last}; there is no event {at}"),
             ));
         }
-        let mut v = if q.compact.unwrap_or(0) != 0 {
+        let mut v = if q.device.unwrap_or(0) != 0 {
+            if q.at.is_some_and(|a| a != last) {
+                return Err(ApiError::bad_request(
+                    "bad_query",
+                    "device=1 is the game at its head: it takes no at=",
+                ));
+            }
+            document::device_json(&game, &events, verified, q.since)
+        } else if q.compact.unwrap_or(0) != 0 {
             document::step_json(&game, &events, at, verified)
         } else {
             document::replay_json(&game, &events, at, verified)

@@ -240,9 +240,15 @@ pub enum Kind {
 /// named here.
 pub fn kind(method: &Method, path: &str, query: Option<&str>) -> Kind {
     if method != Method::GET && method != Method::HEAD {
+        // A draft previewed is projected and answered, nothing is stored:
+        // a read, which no crowd of previews can turn into a writer's
+        // place.
+        if method == Method::POST && is_preview(path) {
+            return Kind::Read;
+        }
         return Kind::Write;
     }
-    if path == "/feed/stream" {
+    if path == "/feed/stream" || is_tournament_events(path) {
         return Kind::Stream;
     }
     if path == "/feed" {
@@ -256,6 +262,20 @@ pub fn kind(method: &Method, path: &str, query: Option<&str>) -> Kind {
         }
     }
     Kind::Read
+}
+
+/// `/games/{id}/preview`.
+fn is_preview(path: &str) -> bool {
+    path.strip_prefix("/games/")
+        .and_then(|r| r.strip_suffix("/preview"))
+        .is_some_and(|id| !id.is_empty() && !id.contains('/'))
+}
+
+/// `/tournaments/{t}/events`, the hall's Server-Sent Events.
+fn is_tournament_events(path: &str) -> bool {
+    path.strip_prefix("/tournaments/")
+        .and_then(|r| r.strip_suffix("/events"))
+        .is_some_and(|t| !t.is_empty() && !t.contains('/'))
 }
 
 fn refused(status: StatusCode, code: &'static str, retry: u32, message: String) -> Response {
@@ -415,5 +435,20 @@ mod tests {
         assert_eq!(kind(&Method::HEAD, "/games", None), Kind::Read);
         assert_eq!(kind(&Method::POST, "/records", None), Kind::Write);
         assert_eq!(kind(&Method::POST, "/feed/stream", None), Kind::Write);
+        assert_eq!(
+            kind(&get, "/tournaments/open-2026/events", None),
+            Kind::Stream
+        );
+        assert_eq!(
+            kind(&get, "/tournaments/open-2026/standings", None),
+            Kind::Read
+        );
+        assert_eq!(kind(&get, "/tournaments//events", None), Kind::Read);
+        assert_eq!(kind(&Method::POST, "/games/ab12/preview", None), Kind::Read);
+        assert_eq!(
+            kind(&Method::POST, "/games/ab12/records", None),
+            Kind::Write
+        );
+        assert_eq!(kind(&Method::POST, "/games/a/b/preview", None), Kind::Write);
     }
 }

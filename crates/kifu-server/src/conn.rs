@@ -340,7 +340,7 @@ fn refusal_bytes(r: Refusal) -> Vec<u8> {
 
 /// Answers a refused connection and closes it, after draining what the
 /// client sent for a moment (so that it reads the answer, not a reset).
-async fn refuse(mut tcp: TcpStream, r: Refusal) {
+async fn refuse<S: AsyncRead + AsyncWrite + Unpin>(mut tcp: S, r: Refusal) {
     let bytes = refusal_bytes(r);
     let send = async {
         tcp.write_all(&bytes).await?;
@@ -533,22 +533,34 @@ pub async fn serve(
                     Refusal::Full => &metrics.fences.refused_connections_full,
                 };
                 counter.fetch_add(1, Ordering::Relaxed);
-                // A TLS client cannot read a plain answer: it is closed
-                // before the handshake it would cost.
-                if tls.is_some() {
-                    drop(tcp);
-                    continue;
-                }
-                match refusing.clone().try_acquire_owned() {
-                    Ok(permit) => {
+                match (refusing.clone().try_acquire_owned(), &tls) {
+                    (Ok(permit), None) => {
                         tokio::spawn(async move {
                             refuse(tcp, r).await;
                             drop(permit);
                         });
                     }
-                    Err(_) => {
+                    // A TLS client reads the same answer once the
+                    // handshake is done: it is bounded like a request head
+                    // and counted among the refusals being answered.
+                    (Ok(permit), Some(acceptor)) => {
+                        let acceptor = acceptor.clone();
+                        let limit = limits.header_read_timeout;
+                        tokio::spawn(async move {
+                            if let Ok(Ok(stream)) =
+                                tokio::time::timeout(limit, acceptor.accept(tcp)).await
+                            {
+                                refuse(stream, r).await;
+                            }
+                            drop(permit);
+                        });
+                    }
+                    (Err(_), None) => {
                         let _ = tcp.try_write(&refusal_bytes(r));
                     }
+                    // Too many refusals at once to shake hands for each:
+                    // closed.
+                    (Err(_), Some(_)) => drop(tcp),
                 }
                 continue;
             }

@@ -56,6 +56,12 @@ impl Creation {
     ///
     /// 403 `creation_refused`, naming the signer and why it may not create.
     pub fn check(&self, record: &Record) -> Result<(), ApiError> {
+        self.check_as(record, "games")
+    }
+
+    /// [`Creation::check`], saying `what` the server creates (`games`,
+    /// `tournaments`) in the refusal: the same keys may create both.
+    pub fn check_as(&self, record: &Record, what: &str) -> Result<(), ApiError> {
         let Creation::Listed { keys, sources } = self else {
             return Ok(());
         };
@@ -69,7 +75,7 @@ impl Creation {
             StatusCode::FORBIDDEN,
             "creation_refused",
             format!(
-                "this server creates games only for the keys it was given ({}); the genesis is signed by key {} ({}), which is not one of them: ask the organiser to create the game, or to add the key",
+                "this server creates {what} only for the keys it was given ({}); the genesis is signed by key {} ({}), which is not one of them: ask the organiser to create it, or to add the key",
                 if sources.is_empty() {
                     "none".to_string()
                 } else {

@@ -33,8 +33,13 @@ use crate::App;
 use kifu_store::devices::AddError;
 pub use kifu_store::devices::FILE;
 
-/// Most requests kept; a further one is refused until the list is cleared.
+/// Most requests kept; a further one is refused until some expire.
 pub const MAX_REQUESTS: usize = 4096;
+
+/// How long a request is kept: a tournament day. A device still waiting
+/// after that asks again (the same key gets a new number); a list filled
+/// by a flood of requests empties itself.
+pub const REQUEST_TTL_MS: u64 = 12 * 60 * 60 * 1000;
 
 /// One device's request, as kept and listed.
 pub type DeviceRequest = kifu_store::devices::DeviceRequest<SeatRequest>;
@@ -48,6 +53,8 @@ type Rosters = HashMap<Hash, (u64, Vec<Participant>)>;
 /// The requests of one data directory.
 pub struct Devices {
     dir: PathBuf,
+    /// Most requests kept ([`MAX_REQUESTS`]).
+    max: usize,
     kept: Mutex<Kept>,
     rosters: Mutex<Rosters>,
 }
@@ -72,6 +79,7 @@ impl Devices {
         let kept = kifu_store::devices::read(dir)?;
         Ok(Devices {
             dir: dir.to_path_buf(),
+            max: MAX_REQUESTS,
             kept: Mutex::new(kept),
             rosters: Mutex::new(HashMap::new()),
         })
@@ -88,26 +96,32 @@ impl Devices {
         seat.check()
             .map_err(|e| ApiError::bad_request("bad_request_seat", e.to_string()))?;
         let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-        kept.add(&self.dir, seat, now_ms, MAX_REQUESTS, |a, b| a.key == b.key)
-            .map_err(|e| match e {
-                AddError::Full(_) => ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "too_many_requests",
-                    e.to_string(),
-                ),
-                AddError::Io(_) => {
-                    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
-                }
-            })
+        kept.add(&self.dir, seat, now_ms, self.max, REQUEST_TTL_MS, |a, b| {
+            a.key == b.key
+        })
+        .map_err(|e| match e {
+            AddError::Full { .. } => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too_many_requests",
+                e.to_string(),
+            ),
+            AddError::Io(_) => {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+            }
+        })
     }
 
-    /// Every request, oldest first.
-    pub fn all(&self) -> Vec<DeviceRequest> {
+    /// Every request not yet expired at `now_ms`, oldest first.
+    pub fn all_at(&self, now_ms: u64) -> Vec<DeviceRequest> {
         self.kept
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .requests
-            .clone()
+            .unexpired(now_ms, REQUEST_TTL_MS)
+    }
+
+    /// Every request not yet expired, oldest first.
+    pub fn all(&self) -> Vec<DeviceRequest> {
+        self.all_at(now_ms())
     }
 
     /// The request numbered `id`.
@@ -265,4 +279,52 @@ pub async fn one(
         Ok(Json(request_json(&r, games)))
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_ledger::Keypair;
+
+    fn seat(i: u32) -> SeatRequest {
+        let mut seed = [7u8; 32];
+        seed[..4].copy_from_slice(&i.to_le_bytes());
+        SeatRequest {
+            key: Keypair::from_seed(seed).public(),
+            role: Role::Black,
+            name: format!("device {i}"),
+            tournament: None,
+            round: None,
+            board: Some(i + 1),
+        }
+    }
+
+    #[test]
+    fn requests_expire_and_a_list_filled_by_a_flood_empties_itself() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut d = Devices::open(dir.path()).unwrap();
+        d.max = 64;
+        let t0 = 1_800_000_000_000;
+        for i in 0..d.max as u32 {
+            d.add(seat(i), t0).unwrap();
+        }
+        assert_eq!(d.all_at(t0).len(), d.max);
+        // Full: refused in words, nothing kept.
+        let e = d.add(seat(9_999), t0 + 1).unwrap_err();
+        assert!(
+            e.message.contains("device requests are kept already"),
+            "{}",
+            e.message
+        );
+        assert_eq!(d.all_at(t0 + 1).len(), d.max);
+        // Twelve hours on, the old ones are no longer listed, and a new
+        // request is kept (and the old ones forgotten on disk).
+        let later = t0 + REQUEST_TTL_MS;
+        assert!(d.all_at(later).is_empty());
+        let (r, new) = d.add(seat(10_000), later).unwrap();
+        assert!(new);
+        assert_eq!(d.all_at(later), vec![r.clone()]);
+        let again = Devices::open(dir.path()).unwrap();
+        assert_eq!(again.all_at(later), vec![r]);
+    }
 }

@@ -17,6 +17,7 @@ use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use kifu_game::document::record_json;
+use kifu_ledger::Hash;
 use kifu_store::FeedItem;
 use serde::Deserialize;
 use tokio::sync::watch;
@@ -80,15 +81,17 @@ pub type Line = (u64, Arc<str>);
 #[derive(Clone)]
 struct Encoded {
     cursor: u64,
+    game: Hash,
     line: Arc<str>,
     frame: Bytes,
 }
 
 impl Encoded {
-    fn new(cursor: u64, line: String) -> Encoded {
+    fn new(cursor: u64, game: Hash, line: String) -> Encoded {
         let frame = Bytes::from(format!("id: {cursor}\ndata: {line}\n\n"));
         Encoded {
             cursor,
+            game,
             line: Arc::from(line),
             frame,
         }
@@ -225,7 +228,7 @@ fn read_and_remember(
 ) -> Result<Vec<Encoded>, ApiError> {
     let lines: Vec<Encoded> = read_below(app, after, limit, published)?
         .iter()
-        .map(|it| Encoded::new(it.cursor, line(it)))
+        .map(|it| Encoded::new(it.cursor, it.game, line(it)))
         .collect();
     app.lines.remember(&lines);
     Ok(lines)
@@ -307,6 +310,9 @@ async fn page_inner(app: Arc<App>, q: FeedQuery) -> Result<Response, ApiError> {
 #[derive(Debug, Deserialize)]
 pub struct StreamQuery {
     after: Option<u64>,
+    /// Only this game's records (its id or a prefix of it): a board device
+    /// follows its own game, not the whole venue.
+    game: Option<String>,
 }
 
 /// How long a stream stays silent before it sends a comment line, so that
@@ -316,6 +322,9 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 struct Follow {
     app: Arc<App>,
     after: Option<u64>,
+    game: Option<Hash>,
+    /// When the last piece was sent ([`crate::Limits::stream_gap`]).
+    sent: Option<tokio::time::Instant>,
     published: watch::Receiver<u64>,
     shutdown: watch::Receiver<bool>,
     _follower: Follower,
@@ -324,7 +333,8 @@ struct Follow {
 /// `GET /feed/stream?after=CURSOR`: Server-Sent Events, `id:` the cursor
 /// and `data:` the feed line. A reconnecting `EventSource` (or `curl -N
 /// -H 'Last-Event-ID: N'`) resumes after the last id it saw; the header wins
-/// over `after`.
+/// over `after`. `game=ID` sends only that game's records (their cursors
+/// are the store's, so resuming works the same).
 ///
 /// Each wake-up sends everything the follower has not seen yet (up to a
 /// page) as one piece of the body, built from frames encoded once for all
@@ -349,7 +359,24 @@ pub async fn stream(
         ),
         None => q.after,
     };
+    // A whole game id (the game need not exist yet: its records are sent
+    // when they come), or a prefix of a stored game's id.
+    let game = match q.game {
+        None => None,
+        Some(g) => match hex::decode(&g)
+            .ok()
+            .and_then(|b| Hash::try_from(b.as_slice()).ok())
+        {
+            Some(h) => Some(h),
+            None => {
+                let a = app.clone();
+                Some(blocking(move || Ok(a.store.resolve(&g)?)).await?)
+            }
+        },
+    };
     let state = Follow {
+        game,
+        sent: None,
         published: app.lines.ready(&app),
         shutdown: app.shutdown.clone(),
         _follower: Follower::new(app.metrics.clone()),
@@ -361,11 +388,30 @@ pub async fn stream(
             if *st.shutdown.borrow() {
                 return None;
             }
-            let upto = *st.published.borrow_and_update();
+            let mut upto = *st.published.borrow_and_update();
             let first = st.after.map(|a| a.saturating_add(1)).unwrap_or(0);
             if first < upto {
+                // Sent a moment ago: what comes within the gap goes with
+                // this in one send.
+                let gap = st.app.limits.stream_gap;
+                if let Some(next) = st.sent.map(|t| t + gap) {
+                    if next > tokio::time::Instant::now() {
+                        tokio::select! {
+                            _ = tokio::time::sleep_until(next) => {},
+                            _ = st.shutdown.changed() => return None,
+                        }
+                        upto = *st.published.borrow_and_update();
+                    }
+                }
                 match lines_below(&st.app, st.after, STREAM_PAGE, upto).await {
-                    Ok(items) if !items.is_empty() => {
+                    Ok(mut items) if !items.is_empty() => {
+                        st.after = items.last().map(|e| e.cursor);
+                        if let Some(g) = st.game {
+                            items.retain(|e| e.game == g);
+                            if items.is_empty() {
+                                continue;
+                            }
+                        }
                         let piece = match items.as_slice() {
                             [one] => one.frame.clone(),
                             many => {
@@ -377,7 +423,7 @@ pub async fn stream(
                                 Bytes::from(b)
                             }
                         };
-                        st.after = items.last().map(|e| e.cursor);
+                        st.sent = Some(tokio::time::Instant::now());
                         return Some((Ok::<Bytes, Infallible>(piece), st));
                     }
                     // A store that cannot be read ends the stream; the
@@ -410,7 +456,7 @@ mod tests {
 
     fn lines(range: std::ops::Range<u64>) -> Vec<Encoded> {
         range
-            .map(|c| Encoded::new(c, format!("line {c}")))
+            .map(|c| Encoded::new(c, [0; 32], format!("line {c}")))
             .collect()
     }
 

@@ -20,6 +20,7 @@ pub mod bundle_api;
 pub mod conn;
 pub mod console;
 pub mod creation;
+pub mod desk;
 pub mod device;
 pub mod error;
 pub mod feed;
@@ -33,6 +34,7 @@ pub mod preview;
 pub mod tlog_api;
 pub mod tls;
 pub mod tournament_api;
+pub mod tournament_write;
 pub mod web;
 pub mod whole;
 pub mod wire;
@@ -80,6 +82,12 @@ pub struct Limits {
     pub max_reads: usize,
     /// Writes (every other method) in flight at once.
     pub max_writes: usize,
+    /// The shortest time between two sends to one feed follower: what a
+    /// follower is woken for within it waits and goes in the next send, so
+    /// that under load each wake carries many events (the cost of a send is
+    /// a wake and a write, whatever it carries). Zero sends at every
+    /// publish.
+    pub stream_gap: Duration,
 }
 
 impl Default for Limits {
@@ -95,6 +103,7 @@ impl Default for Limits {
             max_streams_per_client: 64,
             max_reads: 256,
             max_writes: 512,
+            stream_gap: Duration::from_millis(5),
         }
     }
 }
@@ -119,6 +128,8 @@ pub struct App {
     pub outlets: std::sync::RwLock<Vec<Arc<dyn Outlet>>>,
     /// Devices asking for seats (not ledger events).
     pub devices: device::Devices,
+    /// The one writer of the tournament chain files ([`tournament_write`]).
+    pub tournaments: kifu_store::tournaments::Keeper,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
     budgets: budget::Budgets,
@@ -227,6 +238,10 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/referee", get(console::page))
         .route("/referee/games", get(console::games))
         .route("/games/{id}/powers", get(console::powers))
+        .route("/director", get(desk::page))
+        .route("/director/tournaments", get(desk::tournaments_of))
+        .route("/director/draft", post(desk::draft))
+        .route("/tournaments/{t}/desk", get(desk::desk))
         .route("/archive", get(api::store_archive))
         .route("/verify", get(api::store_verify))
         .route("/healthz", get(api::healthz))
@@ -279,6 +294,7 @@ impl Server {
         let ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
         let (stop, shutdown) = watch::channel(false);
         let devices = device::Devices::open(store.path())?;
+        let tournaments = kifu_store::tournaments::Keeper::new(store.path());
         let budgets = budget::Budgets::new(&limits);
         Ok(Server {
             app: Arc::new(App {
@@ -292,6 +308,7 @@ impl Server {
                 creation: Default::default(),
                 outlets: Default::default(),
                 devices,
+                tournaments,
                 summaries: Default::default(),
                 lines: Default::default(),
             }),
@@ -368,25 +385,38 @@ impl Server {
     }
 }
 
-/// Waits for Ctrl-C or SIGTERM.
-pub async fn stop_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Waits for Ctrl-C or SIGTERM. The handlers are in place as soon as this
+/// is called (inside a runtime), not when the future is first polled: a
+/// server that says it is listening can be stopped by a signal at once.
+pub fn stop_signal() -> impl Future<Output = ()> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
+    let (term, int) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::terminate()).ok(),
+            signal(SignalKind::interrupt()).ok(),
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
+    async move {
+        #[cfg(unix)]
+        {
+            let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                _ = wait(term) => {},
+                _ = wait(int) => {},
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 

@@ -37,11 +37,22 @@ pub fn routes() -> Router<Arc<App>> {
     Router::new()
         .route("/hall", get(page))
         .route("/hall/{t}", get(page))
-        .route("/tournaments", get(list))
+        .route(
+            "/tournaments",
+            get(list).post(crate::tournament_write::create),
+        )
         .route("/tournaments/{t}", get(one))
         .route("/tournaments/{t}/pairings", get(pairings))
         .route("/tournaments/{t}/crosstable", get(cross_table))
         .route("/tournaments/{t}/standings", get(standings))
+        .route(
+            "/tournaments/{t}/records",
+            get(crate::tournament_write::records).post(crate::tournament_write::submit),
+        )
+        .route(
+            "/tournaments/{t}/export",
+            get(crate::tournament_write::export),
+        )
 }
 
 /// `?round=N`: the round of a document (default: the last round paired).
@@ -72,7 +83,7 @@ fn tournament_error(e: TournamentError) -> ApiError {
 }
 
 /// The tournament `spec` names (an id prefix or a short name), verified.
-fn load(data: &Path, spec: &str) -> Result<Chain, ApiError> {
+pub(crate) fn load(data: &Path, spec: &str) -> Result<Chain, ApiError> {
     let (path, records) = tournaments::find(data, spec).map_err(|e| match e {
         FindError::NotFound { .. } | FindError::NoTournaments(_) => {
             ApiError::new(StatusCode::NOT_FOUND, "no_tournament", e.to_string())

@@ -37,6 +37,7 @@ web_files![
     "feed.js",
     "feed-worker.js",
     "feed-hub.js",
+    "live.js",
     "favicon.svg",
     "blake3.js",
     "record.js",
@@ -50,6 +51,9 @@ web_files![
     "referee.html",
     "referee.css",
     "referee.js",
+    "director.html",
+    "director.css",
+    "director.js",
 ];
 
 /// The embedded file named `name`, if there is one.

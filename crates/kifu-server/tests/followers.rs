@@ -14,24 +14,37 @@ mod common;
 const FOLLOWERS: usize = 50;
 
 /// Reads `want` SSE events from a raw connection; their ids.
-fn follow(mut s: TcpStream, want: usize) -> Vec<u64> {
+fn follow(s: TcpStream, want: usize) -> Vec<u64> {
+    follow_path(s, "/feed/stream", want)
+        .into_iter()
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// Reads `want` SSE events of `path` from a raw connection; their ids and
+/// the games their lines name.
+fn follow_path(mut s: TcpStream, path: &str, want: usize) -> Vec<(u64, String)> {
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let addr = s.peer_addr().unwrap();
-    write!(s, "GET /feed/stream HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
     let mut r = BufReader::new(s);
-    let mut ids = Vec::with_capacity(want);
+    let mut got = Vec::with_capacity(want);
+    let mut id = None;
     let mut line = String::new();
-    while ids.len() < want {
+    while got.len() < want {
         line.clear();
         match r.read_line(&mut line) {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        if let Some(id) = line.strip_prefix("id: ") {
-            ids.push(id.trim().parse::<u64>().unwrap());
+        if let Some(i) = line.strip_prefix("id: ") {
+            id = Some(i.trim().parse::<u64>().unwrap());
+        } else if let Some(data) = line.strip_prefix("data: ") {
+            let v: serde_json::Value = serde_json::from_str(data).unwrap();
+            got.push((id.take().unwrap(), v["game"].as_str().unwrap().to_string()));
         }
     }
-    ids
+    got
 }
 
 fn post(url: &str, records: &[Record]) {
@@ -103,5 +116,104 @@ fn every_follower_gets_every_event_once_in_order() {
     let want: Vec<u64> = (0..total as u64).collect();
     for f in followers {
         assert_eq!(f.join().unwrap(), want);
+    }
+}
+
+#[test]
+fn a_follower_of_one_game_gets_that_games_events_with_the_stores_cursors() {
+    let server = common::start(None, ConnLimits::default());
+    let url = format!("http://{}", server.addr);
+    let cast = Cast::new();
+    let mut games: Vec<ChainBuilder> = (0..3)
+        .map(|i| ChainBuilder::start(&cast.referee, cast.genesis(&format!("table {i}")), 0))
+        .collect();
+    let mine = hex::encode(games[1].game);
+    let per_game = 10;
+    let s = TcpStream::connect(server.addr).unwrap();
+    let path = format!("/feed/stream?game={mine}");
+    let follower = std::thread::spawn(move || follow_path(s, &path, per_game + 1));
+    for _ in 0..600 {
+        let text = ureq::get(&format!("{url}/metrics"))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap();
+        if text.contains("kifu_feed_followers 1") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for j in 0..=per_game {
+        for g in games.iter_mut() {
+            if j > 0 {
+                g.push(
+                    &cast.recorder,
+                    Body::ClockPressed {
+                        player: Color::Black,
+                    },
+                );
+            }
+            post(&url, std::slice::from_ref(g.records.last().unwrap()));
+        }
+    }
+    // Game 1's events are the 2nd, 5th, 8th... of the store: every third
+    // cursor from 1, each naming the game.
+    let got = follower.join().unwrap();
+    let want: Vec<(u64, String)> = (0..=per_game as u64)
+        .map(|j| (3 * j + 1, mine.clone()))
+        .collect();
+    assert_eq!(got, want);
+    // Resuming from one of them with Last-Event-ID gives the rest, and a
+    // game that is not an id is refused in words.
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        s,
+        "GET /feed/stream?game={mine} HTTP/1.1\r\nHost: x\r\nLast-Event-ID: 25\r\n\r\n"
+    )
+    .unwrap();
+    let mut r = BufReader::new(s);
+    let mut ids = Vec::new();
+    let mut line = String::new();
+    while ids.len() < 2 {
+        line.clear();
+        if r.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        if let Some(i) = line.strip_prefix("id: ") {
+            ids.push(i.trim().parse::<u64>().unwrap());
+        }
+    }
+    assert_eq!(ids, vec![28, 31]);
+    // A prefix of the id names the game too.
+    let short = &mine[..12];
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(
+        s,
+        "GET /feed/stream?game={short}&after=30 HTTP/1.1\r\nHost: x\r\n\r\n"
+    )
+    .unwrap();
+    let mut r = BufReader::new(s);
+    let mut first = None;
+    while first.is_none() {
+        line.clear();
+        if r.read_line(&mut line).unwrap_or(0) == 0 {
+            break;
+        }
+        first = line
+            .strip_prefix("id: ")
+            .map(|i| i.trim().parse::<u64>().unwrap());
+    }
+    assert_eq!(first, Some(31));
+    // Neither an id nor the prefix of a stored game's: refused in words.
+    for bad in ["nothex", "ffffffffffff"] {
+        match ureq::get(&format!("{url}/feed/stream?game={bad}")).call() {
+            Err(ureq::Error::Status(400 | 404, r)) => {
+                let text = r.into_string().unwrap();
+                assert!(text.contains("\"message\""), "{text}");
+            }
+            other => panic!("expected a refusal for {bad}, got {other:?}"),
+        }
     }
 }

@@ -9,6 +9,7 @@
 
 import * as rec from "/web/record.js";
 import * as clock from "/web/board-clock.js";
+import { stream } from "/web/live.js";
 const { clockFrom, face, shows } = clock;
 
 const $ = (tag, attrs = {}, ...kids) => {
@@ -380,7 +381,10 @@ const isRenju = () => G.st && G.st.state.genesis && G.st.state.genesis.game !== 
 const boardSize = () => (isRenju() ? 15 : G.st.state.genesis.board_size);
 
 async function refresh() {
-  const st = await api(`/games/${G.game}/state` + (isRenju() ? "?forbidden=1" : ""));
+  // The device's view: the projection at the head without its history,
+  // and only the consequences not yet said (a few kilobytes at any move).
+  const since = G.shownSeq ?? Number.MAX_SAFE_INTEGER;
+  const st = await api(`/games/${G.game}/state?device=1&since=${since}` + (isRenju() ? "&forbidden=1" : ""));
   const head = await api(`/games/${G.game}/head`);
   G.st = st;
   // What the rules make of each event recorded since the last refresh, by
@@ -592,6 +596,12 @@ function cursorWords() {
   return `${pointName(G.cursor)}: ${what}${marked}`;
 }
 
+// The label of the button that ends a marking mode, with the count marked.
+function markLabel(mode) {
+  if (mode === "fifths") return G.mode === "fifths" ? `Offer these ${G.marked.size} points` : "Mark fifth-move points";
+  return G.mode === "dead" ? `Agree: these ${G.marked.size} stones are dead` : "Mark dead stones";
+}
+
 function draw(boardOnly) {
   const st = G.st;
   if (!st) return;
@@ -599,15 +609,27 @@ function draw(boardOnly) {
   if (boardBox) boardBox.replaceChildren(boardSvg());
   const cs = document.getElementById("cursor-status");
   if (cs) cs.textContent = cursorWords();
-  if (boardOnly && boardBox) { document.getElementById("board").focus(); return; }
+  if (boardOnly && boardBox) {
+    // A point marked or unmarked: the count on the button follows.
+    for (const mode of ["fifths", "dead"]) {
+      const b = document.getElementById(mode);
+      if (b) b.textContent = markLabel(mode);
+    }
+    document.getElementById("board").focus();
+    return;
+  }
   const t = st.text || {};
   const s = st.state;
   const renju = isRenju();
   const me = actor();
   const other = me === "black" ? "white" : "black";
   const can = (colour) => G.colours.includes(colour);
+  // In Renju the seats keep their names after the opening's swap: say
+  // which colour the seat to move holds.
+  const blackSeat = st.board_view && st.board_view.black_seat;
+  const holds = renju && blackSeat && blackSeat !== "black" && s.to_move ? ` (holding ${s.to_move === blackSeat ? "Black" : "White"})` : "";
   const turnText = s.to_move
-    ? (G.colours.length === 1 && G.colours[0] === s.to_move ? `Your move: ${colourWord(s.to_move)} to play` : `${colourWord(s.to_move)} to play`)
+    ? (G.colours.length === 1 && G.colours[0] === s.to_move ? `Your move: ${colourWord(s.to_move)} to play${holds}` : `${colourWord(s.to_move)} to play${holds}`)
     : (t.phase || "");
   document.getElementById("seat").textContent = G.roles.length
     ? `Signing as ${G.roles.join(", ")}` + (st.state.genesis.title ? ` · ${st.state.genesis.title}` : "")
@@ -655,14 +677,14 @@ function draw(boardOnly) {
         btn("Swap", "swap", () => act({ opening_swap: { player: me, swap: true } })),
         btn("Keep colours", "no-swap", () => act({ opening_swap: { player: me, swap: false } })),
         btn("Declare fifth-move offers…", "fifth-count", async () => { const m = await askText("Fifth move", "How many fifth-move points"); if (m !== null && /^\d+$/.test(m)) act({ fifth_count_declared: { player: me, count: Number(m) } }); }),
-        btn(G.mode === "fifths" ? `Offer these ${G.marked.size} points` : "Mark fifth-move points", "fifths", () => {
+        btn(markLabel("fifths"), "fifths", () => {
           if (G.mode === "fifths") { const pts = [...G.marked].map((k) => { const [x, y] = k.split(",").map(Number); return { x, y }; }); G.mode = null; G.marked.clear(); act({ fifths_offered: { player: me, points: pts } }); }
           else { G.mode = "fifths"; G.marked.clear(); draw(); }
         }),
         btn("Choose the fifth move (tap it)", "fifth-choose", () => { G.mode = "choose-fifth"; say("tap the offered point you choose", true); }))) : "",
     go ? $("fieldset", {}, $("legend", {}, "End of the game"),
       $("div", { class: "actions" },
-        btn(G.mode === "dead" ? `Agree: these ${G.marked.size} stones are dead` : "Mark dead stones", "dead", () => {
+        btn(markLabel("dead"), "dead", () => {
           if (G.mode === "dead") { const dead = [...G.marked].map((k) => { const [x, y] = k.split(",").map(Number); return { x, y }; }); G.mode = null; G.marked.clear(); act({ status_agreed: { dead } }); }
           else { G.mode = "dead"; G.marked.clear(); draw(); }
         }),
@@ -730,19 +752,21 @@ async function gamePage(game) {
     throw e;
   }
   flush();
-  // Live: the feed names every new record; this game's refresh the page.
+  // Live: the feed names every new record of this game; each refreshes the page.
   let pending = false;
   const follow = async () => {
     const h = await api("/healthz");
-    const es = new EventSource("/feed/stream" + (h.next_cursor > 0 ? "?after=" + (h.next_cursor - 1) : ""));
-    es.onmessage = async (m) => {
-      const r = JSON.parse(m.data);
-      if (r.game !== G.game || pending) return;
-      pending = true;
-      try { await refresh(); } catch { /* the next record or the outbox retries */ } finally { pending = false; }
-    };
-    es.onerror = () => { G.online = false; setOnline(false, G.queued); };
-    es.onopen = () => { G.online = true; setOnline(true, G.queued); flush(); };
+    const from = h.next_cursor > 0 ? String(h.next_cursor - 1) : "";
+    stream((last) => `/feed/stream?game=${G.game}` + ((last || from) ? "&after=" + (last || from) : ""), {
+      message: async (m) => {
+        const r = JSON.parse(m.data);
+        if (r.game !== G.game || pending) return;
+        pending = true;
+        try { await refresh(); } catch { /* the next record or the outbox retries */ } finally { pending = false; }
+      },
+      error: () => { G.online = false; setOnline(false, G.queued); },
+      open: () => { G.online = true; setOnline(true, G.queued); flush(); },
+    });
   };
   follow().catch(() => setOnline(false, G.queued));
 }

@@ -11,14 +11,15 @@
 // reloads what it shows). {type: "bye"} ends its subscription; the stream
 // closes with the last one.
 import { Hub } from "/web/feed-hub.js";
+import { stream } from "/web/live.js";
 
 const hub = new Hub((after) => {
-  const stream = new EventSource("/feed/stream" + (after >= 0 ? "?after=" + after : ""));
-  stream.onmessage = (m) => {
-    const r = JSON.parse(m.data);
-    hub.record({ cursor: r.cursor, game: r.game, seq: r.seq, kind: r.kind });
-  };
-  return () => stream.close();
+  return stream((last) => "/feed/stream" + (last ? "?after=" + last : after >= 0 ? "?after=" + after : ""), {
+    message: (m) => {
+      const r = JSON.parse(m.data);
+      hub.record({ cursor: r.cursor, game: r.game, seq: r.seq, kind: r.kind });
+    },
+  });
 });
 
 self.addEventListener("connect", (e) => {

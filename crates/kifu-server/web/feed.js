@@ -10,6 +10,8 @@
 // good or put in the back/forward cache (`pagehide`), and resumes from the
 // last record seen when it comes back (`pageshow`).
 
+import { stream } from "/web/live.js";
+
 const slim = (r) => ({ cursor: r.cursor, game: r.game, seq: r.seq, kind: r.kind });
 
 export function follow(after, onRecord) {
@@ -33,9 +35,9 @@ export function follow(after, onRecord) {
     return () => { w.port.postMessage({ type: "bye" }); w.port.close(); };
   };
   const own = () => {
-    const es = new EventSource("/feed/stream" + (last >= 0 ? "?after=" + last : ""));
-    es.onmessage = (m) => seen(slim(JSON.parse(m.data)));
-    return () => es.close();
+    return stream(() => "/feed/stream" + (last >= 0 ? "?after=" + last : ""), {
+      message: (m) => seen(slim(JSON.parse(m.data))),
+    });
   };
   const start = () => {
     if (stop) return;

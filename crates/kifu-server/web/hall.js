@@ -3,6 +3,8 @@
 // whenever /tournaments/{t}/events says the tournament changed. Every
 // number comes from the server; this page only lays them out.
 
+import { stream } from "/web/live.js";
+
 const $ = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -287,10 +289,11 @@ function refresh() {
 }
 
 function follow() {
-  const es = new EventSource("/tournaments/" + encodeURIComponent(tournament) + "/events");
-  es.addEventListener("change", () => { live.textContent = "Live"; refresh(); });
-  es.addEventListener("open", () => { live.textContent = "Live"; });
-  es.addEventListener("error", () => { live.textContent = "Reconnecting…"; });
+  stream(() => "/tournaments/" + encodeURIComponent(tournament) + "/events", {
+    change: () => { live.textContent = "Live"; refresh(); },
+    open: () => { live.textContent = "Live"; },
+    error: () => { live.textContent = "Reconnecting…"; },
+  }, { events: ["change"] });
 }
 
 if (tournament) {

@@ -48,21 +48,38 @@ impl<S> Default for Kept<S> {
 /// Why a request is not kept.
 #[derive(Debug, thiserror::Error)]
 pub enum AddError {
-    /// The list holds as many requests as it may.
-    #[error("{0} device requests are kept already; ask the referee")]
-    Full(usize),
+    /// The list holds as many requests as it may, none expired.
+    #[error("{max} device requests are kept already, none older than {} hours; ask the referee", ttl_ms / 3_600_000)]
+    Full {
+        /// Most requests kept.
+        max: usize,
+        /// How long a request is kept, ms.
+        ttl_ms: u64,
+    },
     /// The list could not be written (it is as it was).
     #[error("the device requests could not be written: {0}")]
     Io(#[from] std::io::Error),
 }
 
 impl<S: Clone + PartialEq + Serialize> Kept<S> {
+    /// The requests not expired at `now_ms` (kept less than `ttl_ms`),
+    /// oldest first.
+    pub fn unexpired(&self, now_ms: u64, ttl_ms: u64) -> Vec<DeviceRequest<S>> {
+        self.requests
+            .iter()
+            .filter(|r| now_ms.saturating_sub(r.at_ms) < ttl_ms)
+            .cloned()
+            .collect()
+    }
+
     /// Keeps `seat`, asked for at `now_ms`, in the list of the data
-    /// directory `dir`: a device that asked already (`same_device`, its key)
-    /// gets its request back, with the seat it now asks for; a new one is
-    /// numbered, unless `max` requests are kept. The list is written before
-    /// this answers; when the write fails it is as it was. The flag is true
-    /// for a new request.
+    /// directory `dir`: requests kept `ttl_ms` or longer are forgotten
+    /// first (a device still waiting asks again and gets a new number, and
+    /// a list filled by a flood empties itself); a device that asked already
+    /// (`same_device`, its key) gets its request back, with the seat it now
+    /// asks for; a new one is numbered, unless `max` requests are kept. The
+    /// list is written with the next change; when the write fails the
+    /// requests are as they were. The flag is true for a new request.
     ///
     /// # Errors
     ///
@@ -73,8 +90,11 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
         seat: S,
         now_ms: u64,
         max: usize,
+        ttl_ms: u64,
         same_device: impl Fn(&S, &S) -> bool,
     ) -> Result<(DeviceRequest<S>, bool), AddError> {
+        self.requests
+            .retain(|r| now_ms.saturating_sub(r.at_ms) < ttl_ms);
         if let Some(i) = self
             .requests
             .iter()
@@ -93,7 +113,7 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
             return Ok((self.requests[i].clone(), false));
         }
         if self.requests.len() >= max {
-            return Err(AddError::Full(max));
+            return Err(AddError::Full { max, ttl_ms });
         }
         let r = DeviceRequest {
             id: (self.next + 1).to_string(),
@@ -187,6 +207,8 @@ mod tests {
         seat: u8,
     }
 
+    const DAY: u64 = 86_400_000;
+
     fn asked(key: &str, seat: u8) -> Asked {
         Asked {
             key: key.into(),
@@ -199,21 +221,28 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut kept: Kept<Asked> = Kept::default();
         let same = |a: &Asked, b: &Asked| a.key == b.key;
-        let (r, new) = kept.add(dir.path(), asked("k1", 1), 10, 2, same).unwrap();
+        let (r, new) = kept
+            .add(dir.path(), asked("k1", 1), 10, 2, DAY, same)
+            .unwrap();
         assert!(new);
         assert_eq!(r.id, "1");
         // The same device again: its request, not a new one.
-        let (again, new) = kept.add(dir.path(), asked("k1", 1), 20, 2, same).unwrap();
+        let (again, new) = kept
+            .add(dir.path(), asked("k1", 1), 20, 2, DAY, same)
+            .unwrap();
         assert!(!new);
         assert_eq!((again.id.as_str(), again.at_ms), ("1", 10));
         // Another seat asked by the same device: the request is updated.
-        let (moved, new) = kept.add(dir.path(), asked("k1", 2), 30, 2, same).unwrap();
+        let (moved, new) = kept
+            .add(dir.path(), asked("k1", 2), 30, 2, DAY, same)
+            .unwrap();
         assert!(!new);
         assert_eq!((moved.seat.seat, moved.at_ms), (2, 30));
-        kept.add(dir.path(), asked("k2", 1), 40, 2, same).unwrap();
+        kept.add(dir.path(), asked("k2", 1), 40, 2, DAY, same)
+            .unwrap();
         assert!(matches!(
-            kept.add(dir.path(), asked("k3", 1), 50, 2, same),
-            Err(AddError::Full(2))
+            kept.add(dir.path(), asked("k3", 1), 50, 2, DAY, same),
+            Err(AddError::Full { max: 2, .. })
         ));
         let back: Kept<Asked> = read(dir.path()).unwrap();
         assert_eq!(back.requests, kept.requests);
@@ -222,10 +251,10 @@ mod tests {
         let gone = dir.path().join("gone");
         let before = kept.requests.clone();
         assert!(matches!(
-            kept.add(&gone, asked("k1", 3), 60, 9, same),
+            kept.add(&gone, asked("k1", 3), 60, 9, DAY, same),
             Err(AddError::Io(_))
         ));
-        assert!(kept.add(&gone, asked("k4", 1), 60, 9, same).is_err());
+        assert!(kept.add(&gone, asked("k4", 1), 60, 9, DAY, same).is_err());
         assert_eq!(kept.requests, before);
         assert_eq!(kept.next, 2);
     }

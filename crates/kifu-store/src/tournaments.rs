@@ -167,6 +167,108 @@ pub fn short_name_taken(data: &Path, name: &str) -> Option<PathBuf> {
         .find(|p| read(p).is_ok_and(|r| short_name(&r).as_deref() == Some(name)))
 }
 
+/// The one writer of a data directory's tournament chain files inside a
+/// process (a `kifu serve`): writes to one tournament are serialised (a
+/// lock per tournament, so two directors' records are checked against the
+/// head each other left), creations are serialised among themselves (so a
+/// short name names one tournament), and every file is replaced whole and
+/// durably by [`write()`].
+#[derive(Debug)]
+pub struct Keeper {
+    data: PathBuf,
+    create: std::sync::Mutex<()>,
+    locks: std::sync::Mutex<std::collections::HashMap<Hash, std::sync::Arc<std::sync::Mutex<()>>>>,
+}
+
+/// Why [`Keeper::create`] wrote nothing.
+#[derive(Debug, thiserror::Error)]
+pub enum CreateError {
+    /// Another tournament of the data directory has the short name.
+    #[error("the short name '{name}' is already the tournament {other}'s; choose another")]
+    ShortNameTaken {
+        /// The short name.
+        name: String,
+        /// The other tournament's id (hex).
+        other: String,
+    },
+    /// A tournament with this id exists.
+    #[error("the tournament {0} exists already")]
+    Exists(String),
+    /// Writing failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl Keeper {
+    /// The keeper of the chains of the data directory `data`.
+    pub fn new(data: &Path) -> Keeper {
+        Keeper {
+            data: data.to_path_buf(),
+            create: std::sync::Mutex::new(()),
+            locks: std::sync::Mutex::new(std::collections::HashMap::new()),
+        }
+    }
+
+    /// The data directory.
+    pub fn data(&self) -> &Path {
+        &self.data
+    }
+
+    fn lock_of(&self, id: &Hash) -> std::sync::Arc<std::sync::Mutex<()>> {
+        let mut locks = self.locks.lock().unwrap_or_else(|p| p.into_inner());
+        locks.entry(*id).or_default().clone()
+    }
+
+    /// Writes the first file of tournament `id` (its genesis and any
+    /// records after it), unless its short name or its id is taken.
+    pub fn create(
+        &self,
+        id: &Hash,
+        short_name: &str,
+        records: &[Record],
+    ) -> Result<PathBuf, CreateError> {
+        let _one = self.create.lock().unwrap_or_else(|p| p.into_inner());
+        let path = file_of(&self.data, id);
+        if path.exists() {
+            return Err(CreateError::Exists(hex::encode(id)));
+        }
+        if let Some(p) = short_name_taken(&self.data, short_name) {
+            return Err(CreateError::ShortNameTaken {
+                name: short_name.to_string(),
+                other: p
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+            });
+        }
+        let lock = self.lock_of(id);
+        let _held = lock.lock().unwrap_or_else(|p| p.into_inner());
+        write(&path, records)?;
+        Ok(path)
+    }
+
+    /// Reads tournament `id`'s records, lets `change` decide the records
+    /// to keep (and what to answer), and writes them when they differ;
+    /// no other [`Keeper::update`] of the same tournament runs meanwhile.
+    /// A refusal from `change` writes nothing.
+    pub fn update<T, E: From<StoreError>>(
+        &self,
+        id: &Hash,
+        change: impl FnOnce(Vec<Record>) -> Result<(Vec<Record>, T), E>,
+    ) -> Result<T, E> {
+        let lock = self.lock_of(id);
+        let _held = lock.lock().unwrap_or_else(|p| p.into_inner());
+        let path = file_of(&self.data, id);
+        let before = read(&path)?;
+        let (after, answer) = change(before.clone())?;
+        if after != before {
+            write(&path, &after)?;
+        }
+        Ok(answer)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,5 +304,69 @@ mod tests {
         write(&path, &records).expect("write");
         assert_eq!(read(&path).expect("read"), records);
         assert!(!path.with_extension("kifu.tmp").exists());
+    }
+
+    #[test]
+    fn the_keeper_creates_once_per_short_name_and_updates_all_or_nothing() {
+        use kifu_ledger::testkit;
+        let d = tempfile::tempdir().expect("tempdir");
+        let cast = testkit::Cast::new();
+        let records = testkit::moves_game(&cast, "t", 3).records;
+        let keeper = Keeper::new(d.path());
+        let id = [9u8; 32];
+        keeper.create(&id, "cup", &records[..1]).expect("created");
+        assert!(matches!(
+            keeper.create(&id, "other", &records[..1]),
+            Err(CreateError::Exists(_))
+        ));
+        // Not a tournament genesis: no short name to collide with.
+        assert!(keeper.create(&[8u8; 32], "cup", &records[..1]).is_ok());
+        let refused: Result<(), StoreError> = keeper.update(&id, |mut r| {
+            r.push(records[1].clone());
+            Err(StoreError::NotVerified("refused".into()))
+        });
+        assert!(refused.is_err());
+        assert_eq!(read(&file_of(d.path(), &id)).expect("read"), records[..1]);
+        let n: Result<usize, StoreError> = keeper.update(&id, |mut r| {
+            r.extend_from_slice(&records[1..]);
+            let n = r.len();
+            Ok((r, n))
+        });
+        assert_eq!(n.expect("updated"), records.len());
+        assert_eq!(read(&file_of(d.path(), &id)).expect("read"), records);
+    }
+
+    #[test]
+    fn updates_of_one_tournament_are_serialised() {
+        use kifu_ledger::testkit;
+        let d = tempfile::tempdir().expect("tempdir");
+        let cast = testkit::Cast::new();
+        let records = testkit::moves_game(&cast, "t", 20).records;
+        let keeper = std::sync::Arc::new(Keeper::new(d.path()));
+        let id = [5u8; 32];
+        keeper.create(&id, "cup", &records[..1]).expect("created");
+        // Each writer appends the record after the ones it read: without
+        // the lock two would read the same length and one append be lost.
+        let threads: Vec<_> = (0..8)
+            .map(|_| {
+                let keeper = keeper.clone();
+                let records = records.clone();
+                std::thread::spawn(move || {
+                    for _ in 0..2 {
+                        let r: Result<(), StoreError> = keeper.update(&id, |mut held| {
+                            let next = records[held.len()].clone();
+                            std::thread::yield_now();
+                            held.push(next);
+                            Ok((held, ()))
+                        });
+                        r.expect("updated");
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().expect("thread");
+        }
+        assert_eq!(read(&file_of(d.path(), &id)).expect("read"), records[..17]);
     }
 }

@@ -170,6 +170,25 @@ impl Chain {
         Ok(&self.records[self.records.len() - 1])
     }
 
+    /// Checks a record signed elsewhere (a director's command line or
+    /// browser) exactly as [`Chain::append`] checks a fact before signing
+    /// it: its link to the head, its signature, the signer's role
+    /// (`docs/TOURNAMENTS.md`, "Who signs what") and what it says against
+    /// the tournament so far; then appends it. On refusal nothing changes.
+    pub fn append_record(&mut self, record: Record) -> Result<&Record, ChainError> {
+        let event = kifu_ledger::tournament::check_tournament_append(
+            &self.id(),
+            &self.projection.genesis,
+            self.head(),
+            &record,
+        )?;
+        let mut next = self.projection.clone();
+        next.apply(&event.body)?;
+        self.projection = next;
+        self.records.push(record);
+        Ok(&self.records[self.records.len() - 1])
+    }
+
     /// The decoded events, genesis first.
     pub fn events(&self) -> Result<Vec<Event>, ChainError> {
         Ok(self

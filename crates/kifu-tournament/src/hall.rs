@@ -285,8 +285,9 @@ fn player_ref(chain: &Chain, id: &str) -> PlayerRef {
     }
 }
 
-/// A result as the pairings show it (White's score first).
-fn score_text(result: BoardResult) -> &'static str {
+/// A result as the hall writes it, White's score first (`1-0`, `0-1`, `½-½`,
+/// `1-1`, `0-0`, or empty while unknown).
+pub fn score_text(result: BoardResult) -> &'static str {
     match result {
         BoardResult::Unknown => "",
         BoardResult::WhiteWins => "1-0",

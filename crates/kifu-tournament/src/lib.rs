@@ -22,10 +22,13 @@
 #![deny(missing_docs)]
 
 mod chain;
+pub mod checkpoints;
 pub mod egf;
+pub mod entry;
 pub mod hall;
 pub mod opengotha;
 mod projection;
+pub mod settings;
 mod verify;
 
 pub use chain::{mcmahon_genesis, Chain, ChainError};

@@ -373,3 +373,86 @@ proptest! {
         prop_assert_eq!(a, b);
     }
 }
+
+/// A record signed elsewhere (a director's browser or command line) is
+/// taken by `append_record` exactly when `append` would have signed it:
+/// the same chain, byte for byte; and refused for the same reasons, with
+/// nothing changed.
+#[test]
+fn a_record_signed_elsewhere_is_checked_as_a_fact_signed_here() {
+    let genesis = mcmahon_genesis("Open", "open", 3, officials());
+    let mut here = Chain::create(&director(), 1_000, genesis).expect("genesis");
+    let mut there = Chain::open(here.records.clone()).expect("opens");
+    for (i, body) in [
+        reg("A", "Alpha", "Ann", "2d"),
+        reg("B", "Beta", "Bo", "1d"),
+        reg("C", "Gamma", "Cy", "1k"),
+        pair(1, 1, "A", "B"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let r = here
+            .append(&director(), 2_000 + i as u64, body)
+            .expect("appended")
+            .clone();
+        there.append_record(r).expect("the same record is taken");
+    }
+    assert_eq!(here.records, there.records);
+    assert_eq!(here.projection.players, there.projection.players);
+
+    // Signed by a key the genesis does not name as director: refused.
+    let mut forged = here.clone();
+    let bad = kifu_ledger::Event::next(
+        forged.id(),
+        forged.head(),
+        9_000,
+        outsider().public(),
+        reg("D", "Delta", "Di", "2k"),
+    )
+    .sign(&outsider())
+    .expect("signs");
+    assert!(matches!(
+        forged.append_record(bad),
+        Err(ChainError::Ledger(kifu_ledger::LedgerError::Refused(_)))
+    ));
+    assert_eq!(forged.records, here.records);
+
+    // A player paired twice in a round, signed by the director: refused by
+    // the projection.
+    let twice = kifu_ledger::Event::next(
+        forged.id(),
+        forged.head(),
+        9_000,
+        director().public(),
+        pair(1, 2, "A", "C"),
+    )
+    .sign(&director())
+    .expect("signs");
+    assert!(matches!(
+        forged.append_record(twice),
+        Err(ChainError::Tournament(TournamentError::Busy { .. }))
+    ));
+    assert_eq!(forged.records, here.records);
+
+    // A record that does not follow the head (another was written first).
+    let stale = kifu_ledger::Event::next(
+        forged.id(),
+        kifu_ledger::Head {
+            seq: 1,
+            hash: forged.records[1].hash(),
+        },
+        9_000,
+        director().public(),
+        reg("E", "Eps", "Ed", "3k"),
+    )
+    .sign(&director())
+    .expect("signs");
+    assert!(matches!(
+        forged.append_record(stale),
+        Err(ChainError::Ledger(
+            kifu_ledger::LedgerError::Conflict { .. }
+        ))
+    ));
+    assert_eq!(forged.records, here.records);
+}

@@ -1,0 +1,982 @@
+//! The director's desk: `GET /director` (the page, `web/director.*`),
+//! `GET /director/tournaments?key=HEX` (the tournaments whose genesis names
+//! the key as director), `GET /tournaments/{t}/desk?round=N` (what the desk
+//! shows: the chain's head, officials, players, the round's boards with
+//! the results their games' own records state and the checkpoints due) and
+//! `POST /director/draft` (what the director typed, as the facts to sign:
+//! read by `kifu_tournament::entry` and `settings` and checked against the
+//! tournament by its projection, so a refusal is said in words before
+//! anything is signed). The page signs each fact with its own key and
+//! submits it to `POST /tournaments[/{t}/records]`, where it is checked
+//! again. The page holds no rule.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::Json;
+use kifu_ledger::{Body, Checkpoint, Participant, PublicKey, Registration, Role};
+use kifu_store::tournaments;
+use kifu_tournament::settings::{self, NewTournament};
+use kifu_tournament::{checkpoints, entry, hall, opengotha, Chain};
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use crate::api::blocking;
+use crate::error::ApiError;
+use crate::tournament_api::load;
+use crate::App;
+
+/// `GET /director`: the director's desk.
+pub async fn page() -> Response {
+    crate::web::serve("director.html")
+}
+
+/// `?key=HEX`.
+#[derive(Debug, Deserialize)]
+pub struct KeyQuery {
+    key: String,
+}
+
+fn key_of(hex_key: &str) -> Result<PublicKey, ApiError> {
+    serde_json::from_value(json!(hex_key.trim())).map_err(|e| {
+        ApiError::bad_request(
+            "bad_key",
+            format!("a key is the official's public key in hex: {e}"),
+        )
+    })
+}
+
+/// `GET /director/tournaments?key=HEX`: the tournaments (summaries) whose
+/// genesis names the key as their director.
+pub async fn tournaments_of(
+    State(app): State<Arc<App>>,
+    Query(q): Query<KeyQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let key = key_of(&q.key)?;
+    blocking(move || {
+        let mut out = Vec::new();
+        for p in tournaments::files(app.tournaments.data()).unwrap_or_default() {
+            let Ok(records) = tournaments::read(&p) else {
+                continue;
+            };
+            let Ok(chain) = Chain::open(records) else {
+                continue;
+            };
+            if chain
+                .projection
+                .genesis
+                .roles_of(&key)
+                .contains(&Role::Director)
+            {
+                out.push(hall::summary(&chain));
+            }
+        }
+        out.sort_by(|a, b| a.short_name.cmp(&b.short_name));
+        Ok(Json(json!({ "tournaments": out })))
+    })
+    .await
+}
+
+/// `?round=N` (default: the last round paired).
+#[derive(Debug, Deserialize)]
+pub struct RoundQuery {
+    round: Option<u32>,
+}
+
+/// A game of the round as its record stands now.
+struct GameNow {
+    /// Its checkpoint: its head and its result by seat
+    /// (`kifu_game::GameState::result_by_seat`).
+    checkpoint: Checkpoint,
+    /// The result sheets signed (`result_sheet_signed`): `{"seq",
+    /// "signer", "roles", "result", "under_protest"}`.
+    sheets: Vec<Value>,
+    /// Its appeals committee ([`committee_json`]).
+    committee: Value,
+}
+
+/// The store's games on `round`'s boards of `chain`, by (round, board).
+fn games_of_round(
+    app: &App,
+    chain: &Chain,
+    round: u32,
+) -> Result<BTreeMap<(u32, u32), GameNow>, ApiError> {
+    let mut out = BTreeMap::new();
+    for game in app.store.games()? {
+        let genesis = app.store.genesis(&game)?;
+        let Some(board) = hall::board_of_game(chain, &game, &genesis) else {
+            continue;
+        };
+        if board.0 != round {
+            continue;
+        }
+        let Some(head) = app.store.head(&game)? else {
+            continue;
+        };
+        let events: Vec<kifu_ledger::Event> = app
+            .store
+            .read(&game, 0, None)?
+            .iter()
+            .filter_map(|r| r.decode().ok())
+            .collect();
+        let sheets = events
+            .iter()
+            .filter_map(|e| match &e.body {
+                Body::ResultSheetSigned {
+                    result,
+                    under_protest,
+                } => Some(json!({
+                    "seq": e.seq,
+                    "signer": e.signer,
+                    "roles": genesis.roles_of(&e.signer),
+                    "result": result,
+                    "under_protest": under_protest,
+                })),
+                _ => None,
+            })
+            .collect();
+        let committee = kifu_ledger::Standing::replay(&events)
+            .map(|s| committee_json(&s))
+            .unwrap_or(Value::Null);
+        out.insert(
+            board,
+            GameNow {
+                committee,
+                checkpoint: Checkpoint {
+                    round: board.0,
+                    board: board.1,
+                    game,
+                    head_seq: head.seq,
+                    head_hash: head.hash,
+                    result: kifu_game::GameState::replay(&events).result_by_seat(),
+                },
+                sheets,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// `GET /tournaments/{t}/desk?round=N`: the tournament as the desk shows
+/// it. `head` (`seq`, `hash`) is where the next fact links; `boards` are
+/// the hall's (`docs/API.md`) with, per board, `game_result` (the result
+/// the game's own record states, White's score first), `result_sheets`
+/// (each sheet signed in the game: `seq`, `signer`, its `roles`, `result`,
+/// `under_protest`) and `checkpoint_due`
+/// (true when the game has a result and the chain does not hold its head).
+pub async fn desk(
+    State(app): State<Arc<App>>,
+    Path(t): Path<String>,
+    Query(q): Query<RoundQuery>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let chain = load(app.tournaments.data(), &t)?;
+        let p = &chain.projection;
+        let head = chain.head();
+        let round = q.round.unwrap_or_else(|| p.last_round().max(1));
+        let pairings = hall::pairings(&chain, Some(round))
+            .map_err(|e| ApiError::bad_request("bad_round", e.to_string()))?;
+        let games = games_of_round(&app, &chain, round)?;
+        let boards: Vec<Value> = pairings
+            .boards
+            .iter()
+            .map(|b| {
+                let mut v = serde_json::to_value(b).unwrap_or_default();
+                if let Some(now) = games.get(&(round, b.board)) {
+                    let c = &now.checkpoint;
+                    v["result_sheets"] = json!(now.sheets);
+                    v["committee"] = now.committee.clone();
+                    v["game"] = json!(hex::encode(c.game));
+                    let result = c.result.as_ref().map(kifu_tournament::board_result_of);
+                    v["game_result"] =
+                        json!(result.map(|(r, _)| hall::score_text(r)).unwrap_or_default());
+                    // The director confirms a finished game's result even
+                    // over an official's entry (`checkpoints::is_due`).
+                    v["checkpoint_due"] =
+                        json!(c.result.is_some() && checkpoints::is_due(&chain, c, false));
+                } else {
+                    v["result_sheets"] = json!([]);
+                    v["committee"] = Value::Null;
+                    v["game_result"] = json!("");
+                    v["checkpoint_due"] = json!(false);
+                }
+                v
+            })
+            .collect();
+        let absent: Vec<Value> = p
+            .absences
+            .iter()
+            .filter(|((r, _), _)| *r == round)
+            .map(|((_, id), why)| {
+                json!({"player": id, "reason": kifu_ledger::tournament::absence_words(*why)})
+            })
+            .collect();
+        Ok(Json(json!({
+            "summary": hall::summary(&chain),
+            "id": hex::encode(chain.id()),
+            "head": {"seq": head.seq, "hash": hex::encode(head.hash)},
+            "officials": p.genesis.officials,
+            "players": p.players,
+            "round": round,
+            "boards": boards,
+            "byes": pairings.byes,
+            "absent": absent,
+        })))
+    })
+    .await
+}
+
+/// An official named in a new tournament: `{"name", "key"}`.
+#[derive(Debug, Deserialize)]
+pub struct Official {
+    name: String,
+    key: String,
+}
+
+/// What the director typed: `{"do": "...", ...}`.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
+pub enum Intent {
+    /// A new tournament, the page's key its director.
+    Create {
+        /// The director's key, hex.
+        director_key: String,
+        /// The director's name.
+        #[serde(default)]
+        director_name: String,
+        /// Full name.
+        name: String,
+        /// Short name.
+        #[serde(default)]
+        short_name: String,
+        /// Rounds.
+        rounds: u32,
+        /// Pairing system.
+        #[serde(default)]
+        system: String,
+        /// Time control text (`canadian:60m+15/5m`).
+        #[serde(default)]
+        time: String,
+        /// Komi (`7.5`).
+        #[serde(default)]
+        komi: String,
+        /// City.
+        #[serde(default)]
+        city: String,
+        /// Country code.
+        #[serde(default)]
+        country: String,
+        /// First day.
+        #[serde(default)]
+        start: String,
+        /// Last day.
+        #[serde(default)]
+        finish: String,
+        /// Referees.
+        #[serde(default)]
+        referees: Vec<Official>,
+        /// Appeals committee.
+        #[serde(default)]
+        committee: Vec<Official>,
+    },
+    /// A new tournament from an OpenGotha tournament file, the page's key
+    /// its director: its genesis, then every registration, absence,
+    /// pairing, result and bye the file holds.
+    ImportOpengotha {
+        /// The director's key, hex.
+        director_key: String,
+        /// The director's name.
+        #[serde(default)]
+        director_name: String,
+        /// The file's text.
+        xml: String,
+    },
+    /// A round's pairings and byes as an OpenGotha tournament file has
+    /// them (the file of this tournament: its players' ids are the ones
+    /// OpenGotha's import gave them).
+    PairOpengotha {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// The file's text.
+        xml: String,
+    },
+    /// Register a player, or correct a registration.
+    Register {
+        /// The tournament.
+        tournament: String,
+        /// A correction of an existing registration.
+        #[serde(default)]
+        correct: bool,
+        /// The registration.
+        player: Registration,
+    },
+    /// A player absent (or withdrawn from) a round.
+    Absent {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// Registration id.
+        player: String,
+        /// `late`, `skip`, `withdrawal`, `sanction`.
+        reason: String,
+    },
+    /// The bye.
+    Bye {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// Registration id.
+        player: String,
+    },
+    /// A round's pairing as text (`board white black [handicap] [?]`).
+    Pair {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// The pairing text.
+        text: String,
+        /// No line's colours were noted.
+        #[serde(default)]
+        colours_unknown: bool,
+    },
+    /// A board's result entered by an official.
+    Result {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// Board.
+        board: u32,
+        /// `W+`, `B+`, `jigo`, ...
+        result: String,
+        /// Decided by default.
+        #[serde(default)]
+        by_default: bool,
+        /// Why, in words.
+        reason: String,
+    },
+    /// The genesis of every game of the round not yet in the store, each
+    /// naming the devices waiting for its seats and the tournament's
+    /// officials.
+    Games {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// Device requests the director did not confirm (their
+        /// fingerprints did not match the devices'): left out.
+        #[serde(default)]
+        exclude: Vec<String>,
+    },
+    /// A game's appeals committee formed from the tournament's committee
+    /// (the first three as members, the others as reserves, in the
+    /// genesis's order), signed by `signer`.
+    Committee {
+        /// The game (id or prefix).
+        game: String,
+        /// The key that will sign, hex.
+        signer: String,
+    },
+    /// A member of a game's committee recused.
+    Recuse {
+        /// The game.
+        game: String,
+        /// The key that will sign, hex.
+        signer: String,
+        /// The member's key, hex.
+        member: String,
+        /// Why.
+        reason: String,
+    },
+    /// A person co-opted to a game's committee to make up three.
+    Coopt {
+        /// The game.
+        game: String,
+        /// The key that will sign, hex.
+        signer: String,
+        /// Their name.
+        name: String,
+        /// Their key, hex.
+        key: String,
+    },
+    /// The checkpoints of the round's finished games (or of one board).
+    Checkpoint {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// Only this board.
+        board: Option<u32>,
+    },
+}
+
+fn refused(e: impl std::fmt::Display) -> ApiError {
+    ApiError::new(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "tournament_refused",
+        format!("{e}; nothing signed"),
+    )
+}
+
+/// The director a new tournament names: the page's key, under `name`
+/// ("Tournament director" when none is given, as `kifu tournament new`).
+fn director(key: &str, name: String) -> Result<Participant, ApiError> {
+    Ok(Participant {
+        role: Role::Director,
+        name: if name.trim().is_empty() {
+            "Tournament director".into()
+        } else {
+            name
+        },
+        key: key_of(key)?,
+    })
+}
+
+fn officials(role: Role, list: Vec<Official>) -> Result<Vec<Participant>, ApiError> {
+    list.into_iter()
+        .map(|o| {
+            Ok(Participant {
+                role,
+                name: o.name,
+                key: key_of(&o.key)?,
+            })
+        })
+        .collect()
+}
+
+/// The genesis a `create` intent describes.
+#[allow(clippy::too_many_arguments)]
+fn genesis_of(intent: Intent) -> Result<Value, ApiError> {
+    let Intent::Create {
+        director_key,
+        director_name,
+        name,
+        short_name,
+        rounds,
+        system,
+        time,
+        komi,
+        city,
+        country,
+        start,
+        finish,
+        referees,
+        committee,
+    } = intent
+    else {
+        return Err(ApiError::bad_request("bad_intent", "not a creation"));
+    };
+    let mut people = vec![director(&director_key, director_name)?];
+    people.extend(officials(Role::Referee, referees)?);
+    people.extend(officials(Role::Committee, committee)?);
+    let mut n = NewTournament::named(&name, rounds, people);
+    let some = |s: String| (!s.trim().is_empty()).then(|| s.trim().to_string());
+    n.short_name = some(short_name);
+    n.system = some(system);
+    n.city = city;
+    n.country = country;
+    n.start = start;
+    n.finish = finish;
+    if let Some(t) = some(time) {
+        let tc = kifu_clock::parse_time_control(&t)
+            .map_err(|e| refused(format!("time control '{t}': {e}")))?;
+        n.time_control = Some(kifu_game::convert::ledger_time_control(&tc));
+    }
+    if let Some(k) = some(komi) {
+        let komi: kifu_go::Komi = k.parse().map_err(|e| refused(format!("komi '{k}': {e}")))?;
+        n.komi_half_points = Some(komi.half_points());
+    }
+    let g = settings::genesis(n).map_err(refused)?;
+    Ok(json!({ "tournament_created": g }))
+}
+
+/// `POST /director/draft`: the facts what the director typed states, in
+/// order (`{"bodies": [body, ...]}`, each as `docs/FORMAT.md` writes a body
+/// in JSON), each checked against the tournament as it would stand after
+/// the ones before it; or a refusal in words (422 `tournament_refused`,
+/// `... nothing signed`). For `create`, `{"bodies": [genesis]}`.
+pub async fn draft(
+    State(app): State<Arc<App>>,
+    Json(intent): Json<Intent>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (t, bodies) = match intent {
+            c @ Intent::Create { .. } => {
+                return Ok(Json(json!({ "bodies": [genesis_of(c)?] })));
+            }
+            Intent::ImportOpengotha {
+                director_key,
+                director_name,
+                xml,
+            } => {
+                let imported =
+                    opengotha::import(&xml, vec![director(&director_key, director_name)?])
+                        .map_err(refused)?;
+                // Checked as the chain will check them once signed.
+                let mut p = kifu_tournament::Projection::new([0; 32], imported.genesis.clone())
+                    .map_err(refused)?;
+                for (i, b) in imported.facts.iter().enumerate() {
+                    p.apply(b).map_err(|e| {
+                        refused(format!("{} #{} refused: {e}", b.kind_name(), i + 2))
+                    })?;
+                }
+                let mut bodies = vec![Body::TournamentCreated(imported.genesis)];
+                bodies.extend(imported.facts);
+                return Ok(Json(json!({ "bodies": bodies })));
+            }
+            Intent::PairOpengotha {
+                tournament,
+                round,
+                xml,
+            } => {
+                let imported = opengotha::import(&xml, vec![]).map_err(refused)?;
+                let of_round: Vec<Body> = imported
+                    .facts
+                    .into_iter()
+                    .filter_map(|b| match &b {
+                        Body::Paired(p) | Body::PairedColoursUnknown(p) if p.round == round => {
+                            // The results stay the director's to confirm.
+                            let mut p = p.clone();
+                            p.game = None;
+                            Some(match b {
+                                Body::Paired(_) => Body::Paired(p),
+                                _ => Body::PairedColoursUnknown(p),
+                            })
+                        }
+                        Body::ByeGiven { round: r, .. } if *r == round => Some(b),
+                        _ => None,
+                    })
+                    .collect();
+                if of_round.is_empty() {
+                    return Err(refused(format!(
+                        "the OpenGotha file pairs nobody in round {round}"
+                    )));
+                }
+                (tournament, of_round)
+            }
+            Intent::Register {
+                tournament,
+                correct,
+                player,
+            } => {
+                let b = if correct {
+                    Body::RegistrationCorrected(player)
+                } else {
+                    Body::PlayerRegistered(player)
+                };
+                (tournament, vec![b])
+            }
+            Intent::Absent {
+                tournament,
+                round,
+                player,
+                reason,
+            } => {
+                let reason = entry::absence_reason(&reason).map_err(refused)?;
+                (
+                    tournament,
+                    vec![Body::PlayerAbsent {
+                        round,
+                        player,
+                        reason,
+                    }],
+                )
+            }
+            Intent::Bye {
+                tournament,
+                round,
+                player,
+            } => (tournament, vec![Body::ByeGiven { round, player }]),
+            Intent::Pair {
+                tournament,
+                round,
+                text,
+                colours_unknown,
+            } => {
+                let b = entry::pairing_text(&text, round, colours_unknown).map_err(refused)?;
+                let most = app.limits.max_records_per_request;
+                if b.len() > most {
+                    return Err(refused(format!(
+                        "{} boards in one pairing; at most {most} are drafted at once",
+                        b.len()
+                    )));
+                }
+                (tournament, b)
+            }
+            Intent::Result {
+                tournament,
+                round,
+                board,
+                result,
+                by_default,
+                reason,
+            } => {
+                let result = entry::result_word(&result).map_err(refused)?;
+                let reason = if reason.trim().is_empty() {
+                    "entered by an official".to_string()
+                } else {
+                    reason
+                };
+                (
+                    tournament,
+                    vec![Body::BoardResultEntered {
+                        round,
+                        board,
+                        result,
+                        by_default,
+                        reason,
+                    }],
+                )
+            }
+            Intent::Games {
+                tournament,
+                round,
+                exclude,
+            } => {
+                let chain = load(app.tournaments.data(), &tournament)?;
+                return Ok(Json(round_games(&app, &chain, round, &exclude)?));
+            }
+            Intent::Committee { game, signer } => {
+                return game_draft(&app, &game, &signer, |genesis| {
+                    let t = genesis.tournament.as_ref().ok_or_else(|| {
+                        refused("the game names no tournament: its committee is formed with `kifu append`")
+                    })?;
+                    let chain = load(app.tournaments.data(), &t.tournament)?;
+                    let people: Vec<Participant> = chain
+                        .projection
+                        .genesis
+                        .officials
+                        .iter()
+                        .filter(|p| p.role == Role::Committee)
+                        .cloned()
+                        .collect();
+                    if people.len() < 3 {
+                        return Err(refused(format!(
+                            "the tournament names {} appeals committee {}; the committee is formed of three (LGC 2023, \"Appeals committee\"): co-opt the others once it is formed, or name them in the tournament",
+                            people.len(),
+                            if people.len() == 1 { "member" } else { "members" }
+                        )));
+                    }
+                    let (members, reserves) = people.split_at(3);
+                    Ok(Body::CommitteeFormed {
+                        members: members.to_vec(),
+                        reserves: reserves.to_vec(),
+                        formed_before_round: t.round,
+                    })
+                })
+                .map(Json);
+            }
+            Intent::Recuse {
+                game,
+                signer,
+                member,
+                reason,
+            } => {
+                let member = key_of(&member)?;
+                return game_draft(&app, &game, &signer, move |_| {
+                    Ok(Body::MemberRecused { member, reason })
+                })
+                .map(Json);
+            }
+            Intent::Coopt {
+                game,
+                signer,
+                name,
+                key,
+            } => {
+                let key = key_of(&key)?;
+                return game_draft(&app, &game, &signer, move |_| {
+                    Ok(Body::MemberCoopted {
+                        member: Participant {
+                            role: Role::Committee,
+                            name,
+                            key,
+                        },
+                    })
+                })
+                .map(Json);
+            }
+            Intent::Checkpoint {
+                tournament,
+                round,
+                board,
+            } => {
+                let chain = load(app.tournaments.data(), &tournament)?;
+                // One board: its finished game, as the director confirms
+                // it; the whole round: the finished games whose boards no
+                // official's entry decided, as `kifu tournament` checkpoints
+                // them after a director's fact.
+                let due: Vec<Body> = games_of_round(&app, &chain, round)?
+                    .into_values()
+                    .map(|g| g.checkpoint)
+                    .filter(|c| board.is_none_or(|b| b == c.board))
+                    .filter(|c| c.result.is_some())
+                    .filter(|c| checkpoints::is_due(&chain, c, board.is_none()))
+                    .map(Body::GameCheckpointed)
+                    .collect();
+                if due.is_empty() {
+                    return Err(refused(format!(
+                        "round {round}: no finished game {}waits for its checkpoint",
+                        board.map(|b| format!("on board {b} ")).unwrap_or_default()
+                    )));
+                }
+                (tournament, due)
+            }
+        };
+        let chain = load(app.tournaments.data(), &t)?;
+        let mut next = chain.projection.clone();
+        for (i, b) in bodies.iter().enumerate() {
+            next.apply(b).map_err(|e| {
+                let which = if i == 0 {
+                    b.kind_name().to_string()
+                } else {
+                    format!("{} #{}", b.kind_name(), i + 1)
+                };
+                refused(format!("{which} refused: {e}"))
+            })?;
+        }
+        Ok(Json(json!({
+            "tournament": hex::encode(chain.id()),
+            "head": {"seq": chain.head().seq, "hash": hex::encode(chain.head().hash)},
+            "bodies": bodies,
+        })))
+    })
+    .await
+}
+
+/// The board size of a tournament's games: 19 for Go, 15 for the
+/// five-in-a-row games.
+fn board_size(game: kifu_ledger::GameKind) -> u8 {
+    match game {
+        kifu_ledger::GameKind::Go => 19,
+        _ => 15,
+    }
+}
+
+/// The genesis of each game of `round` not yet in the store: the
+/// tournament's game, ruleset, time control and komi (the profile's for a
+/// handicap game), the board's pairing (its handicap, its players' seats
+/// held by the device waiting for each, else by the key the player's
+/// registration names; a seat two devices ask for is not given: the
+/// director keeps one), every device waiting as the board's recorder
+/// (but those in `exclude`: requests the director did not confirm), and
+/// the tournament's director, referees and committee. A board whose player
+/// has no key is named with the reason, and no game is drafted for it.
+fn round_games(
+    app: &App,
+    chain: &Chain,
+    round: u32,
+    exclude: &[String],
+) -> Result<Value, ApiError> {
+    let p = &chain.projection;
+    let t = &p.genesis;
+    let existing = games_of_round(app, chain, round)?;
+    let exclude: std::collections::HashSet<&str> = exclude.iter().map(String::as_str).collect();
+    let waiting: Vec<crate::device::DeviceRequest> = app
+        .devices
+        .all()
+        .into_iter()
+        .filter(|r| {
+            !exclude.contains(r.id.as_str())
+                && r.seat.round == Some(round)
+                && r.seat
+                    .tournament
+                    .as_deref()
+                    .is_some_and(|n| n == t.short_name)
+        })
+        .collect();
+    let mut games = Vec::new();
+    let mut skipped = Vec::new();
+    for ((_, board), b) in p.boards.range((round, 0)..=(round, u32::MAX)) {
+        if existing.contains_key(&(round, *board)) || b.pairing.game.is_some() {
+            continue;
+        }
+        let here: Vec<&crate::device::DeviceRequest> = waiting
+            .iter()
+            .filter(|r| r.seat.board == Some(*board))
+            .collect();
+        let mut roster = Vec::new();
+        let mut devices = Vec::new();
+        let mut missing = None;
+        for (role, who) in [
+            (Role::Black, &b.pairing.black),
+            (Role::White, &b.pairing.white),
+        ] {
+            let reg = p.player(who);
+            let name = reg
+                .map(|r| format!("{} {}", r.surname, r.given).trim().to_string())
+                .unwrap_or_else(|| who.clone());
+            let asking: Vec<&&crate::device::DeviceRequest> =
+                here.iter().filter(|r| r.seat.role == role).collect();
+            for d in &asking {
+                devices.push(json!({"request": d.id, "role": role, "name": d.seat.name, "fingerprint": d.seat.fingerprint()}));
+            }
+            match (asking.as_slice(), reg.and_then(|r| r.key)) {
+                ([d], _) => roster.push(Participant {
+                    role,
+                    name,
+                    key: d.seat.key,
+                }),
+                ([], Some(key)) => roster.push(Participant { role, name, key }),
+                ([], None) => {
+                    missing.get_or_insert(format!(
+                        "board {board}: no device asks for {}'s seat ({who}) and the registration names no key",
+                        role.word()
+                    ));
+                }
+                (more, _) => {
+                    // Two devices for one seat: the director keeps one.
+                    missing.get_or_insert(format!(
+                        "board {board}: {} devices ask for {}'s seat ({}): keep the one whose fingerprint the player's device shows",
+                        more.len(),
+                        role.word(),
+                        more.iter()
+                            .map(|d| d.seat.fingerprint())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+            }
+        }
+        for d in here.iter().filter(|r| r.seat.role == Role::Recorder) {
+            devices.push(json!({"request": d.id, "role": Role::Recorder, "name": d.seat.name, "fingerprint": d.seat.fingerprint()}));
+        }
+        if let Some(why) = missing {
+            skipped.push(json!({"board": board, "reason": why, "devices": devices}));
+            continue;
+        }
+        for d in here.iter().filter(|r| r.seat.role == Role::Recorder) {
+            if roster.iter().any(|x| x.key == d.seat.key) {
+                continue;
+            }
+            roster.push(Participant {
+                role: Role::Recorder,
+                name: d.seat.name.clone(),
+                key: d.seat.key,
+            });
+        }
+        for o in &t.officials {
+            if !roster.iter().any(|x| x.key == o.key && x.role == o.role) {
+                roster.push(o.clone());
+            }
+        }
+        let handicap = b.pairing.handicap;
+        let komi = if handicap == 0 {
+            t.komi_half_points
+        } else {
+            kifu_game::profile_komi(t.game, &t.ruleset, handicap)
+                .map_err(|e| refused(format!("board {board}: {e}")))?
+        };
+        let g = kifu_ledger::Genesis {
+            game: t.game,
+            ruleset: t.ruleset.clone(),
+            overrides: Vec::new(),
+            board_size: board_size(t.game),
+            handicap,
+            komi_half_points: komi,
+            time_control: t.time_control,
+            roster,
+            tournament: Some(kifu_ledger::TournamentRef {
+                tournament: t.short_name.clone(),
+                round,
+                board: *board,
+            }),
+            title: format!("{}, round {round}, board {board}", t.name),
+            auto_declare: false,
+        };
+        kifu_game::check_genesis_values(&g).map_err(|e| refused(format!("board {board}: {e}")))?;
+        games.push(json!({
+            "board": board,
+            "body": Body::GameCreated(g),
+            "devices": devices,
+        }));
+    }
+    if games.is_empty() {
+        let why: Vec<String> = skipped
+            .iter()
+            .filter_map(|s| s["reason"].as_str().map(str::to_string))
+            .collect();
+        return Err(refused(if why.is_empty() {
+            format!("round {round}: every paired board has its game")
+        } else {
+            why.join("; ")
+        }));
+    }
+    Ok(json!({ "games": games, "skipped": skipped }))
+}
+
+/// A fact for game `game` drafted by `make` from its genesis and checked
+/// at its head as `POST /records` will check it when `signer` signs it
+/// (`kifu_ledger::Standing::check`): `{"game", "head", "bodies": [body],
+/// "committee"}` (the committee as it would then stand), or the refusal
+/// with the clause.
+fn game_draft(
+    app: &App,
+    game: &str,
+    signer: &str,
+    make: impl FnOnce(&kifu_ledger::Genesis) -> Result<Body, ApiError>,
+) -> Result<Value, ApiError> {
+    let signer = key_of(signer)?;
+    let id = app.store.resolve(game)?;
+    let head = app.store.head(&id)?.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "unknown_game",
+            format!("no game {game}"),
+        )
+    })?;
+    let genesis = app.store.genesis(&id)?;
+    let body = make(&genesis)?;
+    let events: Vec<kifu_ledger::Event> = app
+        .store
+        .read(&id, 0, Some(head.seq))?
+        .iter()
+        .filter_map(|r| r.decode().ok())
+        .collect();
+    let mut standing = kifu_ledger::Standing::replay(&events)
+        .ok_or_else(|| refused("the game has no verified genesis"))?;
+    let draft = kifu_ledger::Event::next(
+        id,
+        head,
+        events.last().map(|e| e.at_ms).unwrap_or(0),
+        signer,
+        body.clone(),
+    );
+    if let Err(r) = standing.check(&draft) {
+        let clause = kifu_game::powers::clause_for_kind(r.kind)
+            .map(|c| format!(" ({})", c.rule))
+            .unwrap_or_default();
+        return Err(refused(format!("{} refused: {}{clause}", r.kind, r.rule)));
+    }
+    standing.apply(&draft);
+    Ok(json!({
+        "game": hex::encode(id),
+        "head": {"seq": head.seq, "hash": hex::encode(head.hash)},
+        "bodies": [body],
+        "committee": committee_json(&standing),
+    }))
+}
+
+/// A game's appeals committee as its chain has made it: `members`,
+/// `reserves`, `coopted` (`{"role", "name", "key"}`), `recused` and
+/// `sitting` (keys), or null before it is formed.
+fn committee_json(standing: &kifu_ledger::Standing) -> Value {
+    match &standing.committee {
+        None => Value::Null,
+        Some(c) => json!({
+            "members": c.members,
+            "reserves": c.reserves,
+            "coopted": c.coopted,
+            "recused": c.recused,
+            "sitting": standing.sitting(),
+        }),
+    }
+}

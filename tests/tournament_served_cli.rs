@@ -1,0 +1,567 @@
+//! End to end: `kifu tournament ...` against a data directory and the same
+//! commands through `kifu serve` (`--server URL`) give byte-identical
+//! chains, the same standings, results files, log and list; every refusal
+//! (a withdrawn player paired, a player paired twice, a result for an
+//! unpaired board, a key that is not an official's, a short name taken, a
+//! director the server may not create for) is said in words with nothing
+//! written, on both.
+
+mod common;
+use common::*;
+
+use std::path::Path;
+use std::process::Output;
+
+/// Runs kifu on the data directory `data`.
+fn local(data: &Path) -> impl Fn(&[&str]) -> Output + '_ {
+    move |args| run(data, args)
+}
+
+/// Runs kifu through the server at `url`, from an empty working directory.
+fn through<'a>(url: &'a str, cwd: &'a Path) -> impl Fn(&[&str]) -> Output + 'a {
+    move |args| {
+        kifu()
+            .current_dir(cwd)
+            .arg("--server")
+            .arg(url)
+            .args(args)
+            .output()
+            .expect("kifu runs")
+    }
+}
+
+const T0: u64 = 1_780_000_000_000;
+
+/// The round's pairing file.
+fn pairing_file(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write pairing");
+    p.to_str().expect("utf-8").to_string()
+}
+
+/// The command sequence of a small tournament: 8 players, round 1 on 4
+/// boards with its results (one by default), a withdrawal, round 2 on 3
+/// boards with a bye.
+fn sequence(k: &dyn Fn(&[&str]) -> Output, dir: &Path, dk: &str, rpub: &str) {
+    let mut t = T0;
+    let mut at = || {
+        t += 1000;
+        t.to_string()
+    };
+    let a = at();
+    ok(&k(&[
+        "tournament",
+        "new",
+        "--key",
+        dk,
+        "--name",
+        "Served Open",
+        "--short-name",
+        "so",
+        "--city",
+        "Leipzig",
+        "--country",
+        "DE",
+        "--start",
+        "2026-06-01",
+        "--finish",
+        "2026-06-02",
+        "--rounds",
+        "3",
+        "--referee",
+        &format!("Ref={rpub}"),
+        "--at-ms",
+        &a,
+    ]));
+    for (id, surname, rank, pin) in [
+        ("P1", "Adler", "3d", "10000001"),
+        ("P2", "Berg", "2d", "10000002"),
+        ("P3", "Claus", "1d", "10000003"),
+        ("P4", "Dorn", "1k", "10000004"),
+        ("P5", "Engel", "2k", "10000005"),
+        ("P6", "Fuchs", "3k", "10000006"),
+        ("P7", "Graf", "4k", "10000007"),
+        ("P8", "Hahn", "5k", "10000008"),
+    ] {
+        let a = at();
+        ok(&k(&[
+            "tournament",
+            "register",
+            "so",
+            "--key",
+            dk,
+            "--id",
+            id,
+            "--surname",
+            surname,
+            "--given",
+            "Kim",
+            "--rank",
+            rank,
+            "--club",
+            "Leip",
+            "--country",
+            "DE",
+            "--egd-pin",
+            pin,
+            "--at-ms",
+            &a,
+        ]));
+    }
+    let a = at();
+    ok(&k(&[
+        "tournament",
+        "register",
+        "so",
+        "--key",
+        dk,
+        "--correct",
+        "--id",
+        "P4",
+        "--surname",
+        "Dorn",
+        "--given",
+        "Kai",
+        "--rank",
+        "1d",
+        "--rating",
+        "2050",
+        "--club",
+        "Leip",
+        "--country",
+        "DE",
+        "--egd-pin",
+        "10000004",
+        "--at-ms",
+        &a,
+    ]));
+    let r1 = pairing_file(
+        dir,
+        "r1.txt",
+        "# round 1\n1 P1 P2\n2 P3 P4\n3 P5 P6\n4 P7 P8\n",
+    );
+    let a = at();
+    ok(&k(&[
+        "tournament",
+        "pair",
+        "so",
+        "--key",
+        dk,
+        "--round",
+        "1",
+        "--file",
+        &r1,
+        "--at-ms",
+        &a,
+    ]));
+    for (board, result) in [("1", "W+"), ("2", "B+"), ("3", "jigo")] {
+        let a = at();
+        ok(&k(&[
+            "tournament",
+            "result",
+            "so",
+            "--key",
+            dk,
+            "--round",
+            "1",
+            "--board",
+            board,
+            "--result",
+            result,
+            "--reason",
+            "result sheet",
+            "--at-ms",
+            &a,
+        ]));
+    }
+    let a = at();
+    ok(&k(&[
+        "tournament",
+        "result",
+        "so",
+        "--key",
+        dk,
+        "--round",
+        "1",
+        "--board",
+        "4",
+        "--result",
+        "white",
+        "--by-default",
+        "--reason",
+        "Black did not arrive",
+        "--at-ms",
+        &a,
+    ]));
+    let a = at();
+    ok(&k(&[
+        "tournament",
+        "absent",
+        "so",
+        "--key",
+        dk,
+        "--round",
+        "2",
+        "--player",
+        "P7",
+        "--reason",
+        "withdrawal",
+        "--at-ms",
+        &a,
+    ]));
+    let r2 = pairing_file(dir, "r2.txt", "1 P1 P3\n2 P2 P5\n3 P4 P6 ?\n");
+    let a = at();
+    ok(&k(&[
+        "tournament",
+        "pair",
+        "so",
+        "--key",
+        dk,
+        "--round",
+        "2",
+        "--file",
+        &r2,
+        "--at-ms",
+        &a,
+    ]));
+    let a = at();
+    ok(&k(&[
+        "tournament",
+        "bye",
+        "so",
+        "--key",
+        dk,
+        "--round",
+        "2",
+        "--player",
+        "P8",
+        "--at-ms",
+        &a,
+    ]));
+    let a = at();
+    ok(&k(&[
+        "tournament",
+        "result",
+        "so",
+        "--key",
+        dk,
+        "--round",
+        "2",
+        "--board",
+        "1",
+        "--result",
+        "black",
+        "--at-ms",
+        &a,
+    ]));
+}
+
+/// Each refusal: non-zero, the reason in words, nothing written (the
+/// chain's bytes read by `chain` before and after are the same).
+fn refusals(
+    k: &dyn Fn(&[&str]) -> Output,
+    chain: &dyn Fn() -> Vec<u8>,
+    dir: &Path,
+    dk: &str,
+    sk: &str,
+) {
+    let before = chain();
+    let twice = pairing_file(dir, "twice.txt", "4 P1 P8\n");
+    let withdrawn = pairing_file(dir, "withdrawn.txt", "4 P7 P8\n");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "tournament",
+                "pair",
+                "so",
+                "--key",
+                dk,
+                "--round",
+                "2",
+                "--file",
+                &withdrawn,
+            ],
+            "\"P7\" is already absent",
+        ),
+        (
+            vec![
+                "tournament",
+                "pair",
+                "so",
+                "--key",
+                dk,
+                "--round",
+                "2",
+                "--file",
+                &twice,
+            ],
+            "\"P1\" is already paired on board 1",
+        ),
+        (
+            vec![
+                "tournament",
+                "result",
+                "so",
+                "--key",
+                dk,
+                "--round",
+                "2",
+                "--board",
+                "9",
+                "--result",
+                "W+",
+            ],
+            "board 9: no such game (the board is not paired)",
+        ),
+        (
+            vec![
+                "tournament",
+                "register",
+                "so",
+                "--key",
+                sk,
+                "--id",
+                "P9",
+                "--surname",
+                "Ivo",
+                "--rank",
+                "6k",
+            ],
+            "only the tournament director may sign this",
+        ),
+        (
+            vec![
+                "tournament",
+                "new",
+                "--key",
+                dk,
+                "--name",
+                "Again",
+                "--short-name",
+                "so",
+                "--rounds",
+                "1",
+            ],
+            "the short name 'so' is already the tournament",
+        ),
+        (
+            vec![
+                "tournament",
+                "pair",
+                "so",
+                "--key",
+                dk,
+                "--round",
+                "4",
+                "--board",
+                "1",
+                "--white",
+                "P1",
+                "--black",
+                "P2",
+            ],
+            "round 4 is outside 1..=3",
+        ),
+    ];
+    for (args, words) in cases {
+        let o = k(&args);
+        assert!(!o.status.success(), "{args:?} was accepted");
+        let e = err(&o);
+        assert!(e.contains(words), "{args:?}: {e}");
+        assert!(e.contains("nothing written"), "{args:?}: {e}");
+        assert_eq!(chain(), before, "{args:?} wrote something");
+    }
+}
+
+#[test]
+fn the_same_commands_through_a_server_give_the_same_chain_standings_and_files() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let keys = d.join("keys");
+    for name in ["dir", "ref", "stranger"] {
+        ok(&run(&keys, &["keygen", d.join(name).to_str().unwrap()]));
+    }
+    let key = |n: &str| d.join(n).to_str().unwrap().to_string();
+    let (dk, sk, rpub) = (key("dir.key"), key("stranger.key"), key("ref.pub"));
+
+    // On a data directory.
+    let local_data = d.join("local");
+    let k = local(&local_data);
+    sequence(&k, d, &dk, &rpub);
+    let file = || {
+        let files = kifu_store::tournaments::files(&local_data).expect("tournaments");
+        assert_eq!(files.len(), 1);
+        std::fs::read(&files[0]).expect("read chain")
+    };
+    refusals(&k, &file, d, &dk, &sk);
+
+    // Through a server, from an empty working directory.
+    let served_data = d.join("served");
+    std::fs::create_dir_all(&served_data).unwrap();
+    let server = Served::start(&served_data, &[]);
+    let cwd = d.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let url = server.url.clone();
+    let s = through(&url, &cwd);
+    sequence(&s, d, &dk, &rpub);
+    let served = || {
+        let o = kifu()
+            .args(["--server", &url, "tournament", "list"])
+            .output()
+            .expect("runs");
+        assert!(o.status.success());
+        let r = ureq::get(&format!("{url}/tournaments/so/records"))
+            .call()
+            .expect("records");
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut r.into_reader(), &mut b).expect("read");
+        b
+    };
+    refusals(&s, &served, d, &dk, &sk);
+    assert_eq!(
+        std::fs::read_dir(&cwd).unwrap().count(),
+        0,
+        "nothing is written in the working directory"
+    );
+
+    // While the server keeps them, the data directory's chains are not
+    // written behind its back; they are still read.
+    let held = served();
+    let o = run(
+        &served_data,
+        &[
+            "tournament",
+            "register",
+            "so",
+            "--key",
+            &dk,
+            "--id",
+            "P9",
+            "--surname",
+            "Ivo",
+            "--rank",
+            "6k",
+        ],
+    );
+    assert!(!o.status.success());
+    assert!(err(&o).contains("held by `kifu serve`"), "{}", err(&o));
+    assert!(err(&o).contains("nothing written"), "{}", err(&o));
+    assert_eq!(served(), held);
+    ok(&run(&served_data, &["tournament", "standings", "so"]));
+
+    // The server's chain is the file, byte for byte, and so is its copy in
+    // the server's data directory.
+    assert_eq!(served(), file(), "the chains differ");
+    let kept = kifu_store::tournaments::files(&served_data).expect("served tournaments");
+    assert_eq!(std::fs::read(&kept[0]).unwrap(), file());
+
+    for args in [
+        vec!["tournament", "standings", "so"],
+        vec!["tournament", "standings", "so", "--all-criteria"],
+        vec![
+            "tournament",
+            "standings",
+            "so",
+            "--after-round",
+            "1",
+            "--json",
+        ],
+        vec!["tournament", "export", "so", "--format", "h9"],
+        vec!["tournament", "export", "so", "--format", "aga"],
+        vec!["tournament", "export", "so", "--format", "csv"],
+        vec![
+            "tournament",
+            "export",
+            "so",
+            "--format",
+            "h9",
+            "--after-round",
+            "1",
+        ],
+        vec!["tournament", "log", "so"],
+        vec!["tournament", "list"],
+    ] {
+        let a = ok(&k(&args));
+        let b = ok(&s(&args));
+        assert!(!a.trim().is_empty(), "{args:?} printed nothing");
+        assert_eq!(a, b, "{args:?} differs through the server");
+    }
+    // The download equals the command's file.
+    for format in ["h9", "aga"] {
+        let r = ureq::get(&format!("{url}/tournaments/so/export?format={format}"))
+            .call()
+            .expect("export");
+        assert!(r
+            .header("Content-Disposition")
+            .is_some_and(|v| v.starts_with("attachment")));
+        let text = r.into_string().expect("text");
+        assert_eq!(
+            text,
+            ok(&k(&["tournament", "export", "so", "--format", format]))
+        );
+    }
+    let o = s(&["tournament", "verify", "so"]);
+    assert!(o.status.success(), "{}", err(&o));
+    assert!(out(&o).contains("verified"));
+    drop(s);
+    server.stop();
+}
+
+#[test]
+fn a_server_with_a_creation_list_creates_tournaments_only_for_its_keys() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let keys = d.join("keys");
+    for name in ["dir", "other"] {
+        ok(&run(&keys, &["keygen", d.join(name).to_str().unwrap()]));
+    }
+    let data = d.join("served");
+    std::fs::create_dir_all(&data).unwrap();
+    let other = d.join("other.pub");
+    let server = Served::start(&data, &["--creator", other.to_str().unwrap()]);
+    let dk = d.join("dir.key");
+    let o = kifu()
+        .args([
+            "--server",
+            &server.url,
+            "tournament",
+            "new",
+            "--name",
+            "Cup",
+            "--rounds",
+            "1",
+            "--key",
+        ])
+        .arg(&dk)
+        .output()
+        .expect("runs");
+    assert!(!o.status.success());
+    assert!(
+        err(&o).contains("this server creates tournaments only for the keys it was given"),
+        "{}",
+        err(&o)
+    );
+    assert!(kifu_store::tournaments::files(&data).is_none_or(|f| f.is_empty()));
+    let ok_key = d.join("other.key");
+    let o = kifu()
+        .args([
+            "--server",
+            &server.url,
+            "tournament",
+            "new",
+            "--name",
+            "Cup",
+            "--rounds",
+            "1",
+            "--json",
+            "--key",
+        ])
+        .arg(&ok_key)
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", err(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["short_name"], "Cup");
+    assert!(v["file"].as_str().unwrap().starts_with(&server.url));
+    server.stop();
+}
