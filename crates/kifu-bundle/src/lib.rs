@@ -321,6 +321,14 @@ pub enum BundleError {
     /// The tournament part does not parse.
     #[error("tournament checkpoint: {0}")]
     TournamentPart(String),
+    /// The bundle's log key is not one the reader trusts.
+    #[error("untrusted: the bundle's log key {key} ({fingerprint}) is not a trusted key")]
+    Untrusted {
+        /// The key, hex.
+        key: String,
+        /// Its SHA-256 fingerprint.
+        fingerprint: String,
+    },
 }
 
 fn hashes(list: &[String]) -> Result<Vec<Hash>, kifu_tlog::ProofError> {
@@ -573,6 +581,34 @@ fn check_map(
 /// the log, that the bundle ends at the game's head as logged (with the
 /// map, or the tail), and the tournament part. The error says what is wrong.
 pub fn check_bundle(b: &Bundle) -> Result<BundleReport, BundleError> {
+    check(b)
+}
+
+/// [`check_bundle`], and whom the verdict trusts (`docs/TRANSPARENCY.md`
+/// section 7): the log key the bundle names vouches for its checkpoint;
+/// when the reader names `trusted` keys, that key must be one of them.
+/// Gives the report and the log key as an Ed25519 key.
+///
+/// # Errors
+///
+/// Any [`BundleError`], [`BundleError::Untrusted`] for a key not trusted.
+pub fn check_bundle_trusting(
+    b: &Bundle,
+    trusted: &[kifu_ledger::PublicKey],
+) -> Result<(BundleReport, kifu_ledger::PublicKey), BundleError> {
+    let report = check(b)?;
+    let v = NoteVerifier::parse(&b.log_key).map_err(|e| BundleError::LogKey(e.to_string()))?;
+    let key = kifu_ledger::PublicKey(v.key.to_bytes());
+    if !trusted.is_empty() && !trusted.contains(&key) {
+        return Err(BundleError::Untrusted {
+            key: key.to_hex(),
+            fingerprint: key.sha256_fingerprint(),
+        });
+    }
+    Ok((report, key))
+}
+
+fn check(b: &Bundle) -> Result<BundleReport, BundleError> {
     let completeness = match b.format.as_str() {
         BUNDLE_FORMAT => Completeness::Tail,
         BUNDLE_FORMAT_MAP => Completeness::Map,

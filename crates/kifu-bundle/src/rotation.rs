@@ -192,3 +192,112 @@ pub fn follow(
     }
     Ok((current, steps))
 }
+
+/// Why a signed checkpoint could not be opened under a trusted log key.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The note is not a signed note.
+    #[error(transparent)]
+    Note(#[from] kifu_tlog::note::NoteError),
+    /// The note's text is not a checkpoint.
+    #[error(transparent)]
+    Checkpoint(#[from] kifu_tlog::checkpoint::CheckpointError),
+    /// The rotation proof file is of another tree.
+    #[error("the key rotation proof is for tree size {proof}, the {which} has {checkpoint}")]
+    OtherTree {
+        /// The proof file's tree size.
+        proof: u64,
+        /// The checkpoint's.
+        checkpoint: u64,
+        /// "checkpoint" or "newer checkpoint".
+        which: &'static str,
+    },
+    /// A rotation does not hold.
+    #[error(transparent)]
+    Rotation(#[from] RotationError),
+    /// The checkpoint is not signed by the key the rotations lead to.
+    #[error("checkpoint: {error}{}", if *.rotated { "" } else { " (a checkpoint signed by a new key needs the proof of its rotation: --rotation)" })]
+    Signature {
+        /// What the signature check said.
+        error: kifu_tlog::note::NoteError,
+        /// Whether any rotation was followed.
+        rotated: bool,
+    },
+    /// The older checkpoint is not signed by the key in force at its size.
+    #[error("older checkpoint: {0}")]
+    OlderSignature(kifu_tlog::note::NoteError),
+}
+
+/// A signed checkpoint opened under a trusted key: the note, its tree head,
+/// the key that signed it and the rotations followed to reach that key.
+pub type Opened = (kifu_tlog::note::Note, Checkpoint, NoteVerifier, Vec<Step>);
+
+/// Opens a signed checkpoint given the trusted log key and, optionally,
+/// the rotations that lead from it to the key that signed it
+/// (`docs/TRANSPARENCY.md` section 8).
+pub fn open_checkpoint(
+    text: &str,
+    trusted: &NoteVerifier,
+    rotation: Option<&RotationFile>,
+) -> Result<Opened, OpenError> {
+    let Some(rot) = rotation else {
+        return open_with(text, trusted, &[]);
+    };
+    let note = kifu_tlog::note::Note::parse(text)?;
+    let cp = Checkpoint::parse(&note.text)?;
+    if !rot.rotations.is_empty() && rot.tree_size != cp.size {
+        return Err(OpenError::OtherTree {
+            proof: rot.tree_size,
+            checkpoint: cp.size,
+            which: "checkpoint",
+        });
+    }
+    open_with(text, trusted, &rot.rotations)
+}
+
+/// [`open_checkpoint`] with the rotations themselves (their inclusion
+/// proofs are for the checkpoint's tree).
+pub fn open_with(
+    text: &str,
+    trusted: &NoteVerifier,
+    rotations: &[RotationProof],
+) -> Result<Opened, OpenError> {
+    let note = kifu_tlog::note::Note::parse(text)?;
+    let cp = Checkpoint::parse(&note.text)?;
+    let (key, steps) = follow(trusted, &cp, rotations)?;
+    note.verify(std::slice::from_ref(&key))
+        .map_err(|error| OpenError::Signature {
+            error,
+            rotated: !steps.is_empty(),
+        })?;
+    Ok((note, cp, key, steps))
+}
+
+/// Opens an older checkpoint `text` of the same log as `new` (whose tree
+/// `rot`'s proofs are for): it must be signed by the key in force at its
+/// size, the key the rotations with a leaf before that size lead to. The
+/// caller then checks that the two trees are consistent.
+pub fn open_checkpoint_before(
+    text: &str,
+    trusted: &NoteVerifier,
+    new: &Checkpoint,
+    rot: &RotationFile,
+) -> Result<Checkpoint, OpenError> {
+    let note = kifu_tlog::note::Note::parse(text)?;
+    let cp = Checkpoint::parse(&note.text)?;
+    if rot.tree_size != new.size {
+        return Err(OpenError::OtherTree {
+            proof: rot.tree_size,
+            checkpoint: new.size,
+            which: "newer checkpoint",
+        });
+    }
+    let (_, steps) = follow(trusted, new, &rot.rotations)?;
+    let key = match steps.iter().rev().find(|s| s.leaf_index < cp.size) {
+        Some(s) => NoteVerifier::parse(&s.new_key)?,
+        None => trusted.clone(),
+    };
+    note.verify(std::slice::from_ref(&key))
+        .map_err(OpenError::OlderSignature)?;
+    Ok(cp)
+}

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use clap::Args;
 use kifu_game::seat::SeatRequest;
-use kifu_server::device::DeviceRequest;
+use kifu_store::devices::DeviceRequest;
 use serde_json::Value;
 
 use crate::remote::{held_by_server, server, Client};
@@ -24,11 +24,13 @@ pub struct DevicesArgs {
     pub json: bool,
 }
 
-fn kept(data: &Path) -> Result<Vec<DeviceRequest>, Failure> {
+fn kept(data: &Path) -> Result<Vec<DeviceRequest<SeatRequest>>, Failure> {
     if let Some(line) = held_by_server(data) {
         return Err(Failure::new(line));
     }
-    kifu_server::device::read_requests(data).map_err(|e| Failure::new(e.to_string()))
+    kifu_store::devices::read::<SeatRequest>(data)
+        .map(|k| k.requests)
+        .map_err(|e| Failure::new(e.to_string()))
 }
 
 /// The requests numbered `ids`, from the server (`--server`) or the data

@@ -45,7 +45,7 @@ pub fn games(data: &Path, a: GamesArgs) -> CmdResult {
             continue;
         };
         // The log operator's chain (key rotations) is not a game.
-        if g.title.starts_with(kifu_server::tlog_api::OPERATOR_TITLE) {
+        if g.title.starts_with(kifu_store::operator::OPERATOR_TITLE) {
             continue;
         }
         let state = GameState::replay(&events);

@@ -39,7 +39,11 @@ mod remote;
 mod render;
 mod renju_cmd;
 mod replay_cmd;
+// `kifu serve` runs the server in this process: the only modules that name
+// kifu-server (built without the `serve` feature, the binary has no server).
+#[cfg(feature = "serve")]
 mod serve_cmd;
+#[cfg(feature = "serve")]
 mod serve_nats;
 mod sgf_cmd;
 mod shell_cmd;
@@ -196,7 +200,12 @@ fn main() -> ExitCode {
         Command::Prove(tlog_cmd::ProveCommand::Map(a)) => map_cmd::prove_map(&cli.data, a),
         Command::Publish(a) => nats_cmd::publish(&cli.data, a),
         Command::Mirror(a) => nats_cmd::mirror(&cli.data, a),
+        #[cfg(feature = "serve")]
         Command::Serve(a) => serve_cmd::serve(&cli.data, a),
+        #[cfg(not(feature = "serve"))]
+        Command::Serve(_) => Err(Failure::new(
+            "kifu serve: this kifu was built without the server (cargo feature `serve`)",
+        )),
         Command::Key(a) => key_cmd::run(&cli.data, a),
         Command::Devices(a) => device_cmd::run(&cli.data, a),
         Command::Tournament(c) => tournament_cmd::run(&cli.data, c),

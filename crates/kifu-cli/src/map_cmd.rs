@@ -161,12 +161,12 @@ pub fn prove_map(data: &Path, a: ProveMapArgs) -> CmdResult {
             cp.size
         }
         None => {
-            kifu_server::tlog_api::proof_target(&store)
+            kifu_store::operator::proof_target(&store)
                 .map_err(|e| Failure::new(e.to_string()))?
                 .0
         }
     };
-    let v = kifu_server::bundle_api::map_proof_json(&store, &game, size)
+    let v = kifu_store::bundle::map_proof_json(&store, &game, size)
         .map_err(|e| Failure::new(e.to_string()))?;
     say!("{v}");
     Ok(())

@@ -14,8 +14,8 @@ use kifu_ledger::{Color, Hash, Keypair, PublicKey};
 use kifu_match::process::ProcessEngine;
 use kifu_match::referee::tenths_text;
 use kifu_match::{
-    run_match, Bout, Ending, Engine, EngineFailure, GameLedger, GameReport, MatchError, MatchPlan,
-    Officials, Program, ProgramStarter, SystemClock,
+    check_ruleset, run_match, Appender, Bout, Ending, Engine, EngineFailure, GameReport,
+    MatchError, MatchPlan, Officials, Program, ProgramStarter, StoreLedger, SystemClock,
 };
 
 use crate::keys::{generate, read_private, read_public, write_pair};
@@ -179,6 +179,10 @@ fn ending_text(g: &GameReport) -> String {
     }
 }
 
+fn fail(e: impl std::fmt::Display) -> Failure {
+    Failure::new(e.to_string())
+}
+
 fn progress(names: &[String; 2], b: &Bout, g: &GameReport) {
     let (black, white) = (&names[b.black], &names[1 - b.black]);
     say!(
@@ -197,30 +201,17 @@ fn progress(names: &[String; 2], b: &Bout, g: &GameReport) {
 
 /// `kifu match`.
 pub fn run(data: &Path, a: MatchArgs) -> CmdResult {
-    if a.ruleset != kifu_go::Ruleset::uec_cup().name {
-        return Err(Failure::new(format!(
-            "kifu match referees the uec-cup ruleset only, not '{}'",
-            a.ruleset
-        )));
-    }
-    if !(2..=25).contains(&a.size) {
-        return Err(Failure::new(format!(
-            "board size {} is outside 2..25",
-            a.size
-        )));
-    }
-    if a.games == 0 {
-        return Err(Failure::new("--games must be at least 1"));
-    }
-    let main_ms = duration_ms("time", &a.time)?;
-    if main_ms == 0 || main_ms % 100 != 0 {
-        return Err(Failure::new(format!(
-            "time '{}' must be a positive number of whole tenths of a second (UEC Cup: the server counts by 0.1 s)",
-            a.time
-        )));
-    }
-    let gtp_timeout = Duration::from_millis(duration_ms("gtp timeout", &a.gtp_timeout)?.max(100));
-    let komi_half_points = crate::game_cmd::parse_komi(&a.komi)?;
+    check_ruleset(&a.ruleset).map_err(fail)?;
+    let mut plan = MatchPlan {
+        size: a.size,
+        komi_half_points: crate::game_cmd::parse_komi(&a.komi)?,
+        main_ms: duration_ms("time", &a.time)?,
+        gtp_timeout: Duration::from_millis(duration_ms("gtp timeout", &a.gtp_timeout)?.max(100)),
+        games: a.games,
+        first_black: 0,
+        event: a.event.clone(),
+    };
+    plan.check(&a.time).map_err(fail)?;
     check_command(&a.black)?;
     check_command(&a.white)?;
     let server = server_key(data, &a.key)?;
@@ -265,15 +256,7 @@ pub fn run(data: &Path, a: MatchArgs) -> CmdResult {
         referee: official(&a.referee)?,
         director: official(&a.director)?,
     };
-    let plan = MatchPlan {
-        size: a.size,
-        komi_half_points,
-        main_ms,
-        gtp_timeout,
-        games: a.games,
-        first_black,
-        event: a.event.clone(),
-    };
+    plan.first_black = first_black;
     let logs = a.logs.clone().unwrap_or_else(|| data.join("match-logs"));
     std::fs::create_dir_all(&logs).map_err(|e| Failure::new(format!("{}: {e}", logs.display())))?;
     let interrupt = Arc::new(AtomicBool::new(false));
@@ -283,10 +266,7 @@ pub fn run(data: &Path, a: MatchArgs) -> CmdResult {
             .map_err(|e| Failure::new(format!("cannot catch Ctrl-C: {e}")))?;
     }
     let store = open(data)?;
-    let mut ledger = BackendLedger {
-        backend: &store,
-        heads: std::collections::HashMap::new(),
-    };
+    let mut ledger = StoreLedger::new(&store);
     let mut starter = Starter {
         commands: [a.black.clone(), a.white.clone()],
         logs: logs.clone(),
@@ -323,55 +303,20 @@ pub fn run(data: &Path, a: MatchArgs) -> CmdResult {
 
 /// Records into the data directory, or through a `kifu serve` with
 /// `--server` (so the match is in the live feed and on the replay page as
-/// it is played): each fact is signed here and acknowledged durable there.
-struct BackendLedger<'a> {
-    backend: &'a Backend,
-    heads: std::collections::HashMap<Hash, kifu_ledger::Head>,
-}
-
-impl BackendLedger<'_> {
-    fn write(&mut self, record: kifu_ledger::Record) -> Result<kifu_store::Appended, MatchError> {
-        let a = self.backend.append(record).map_err(|f| {
+/// it is played): each fact is signed by the library's ledger and
+/// acknowledged durable there.
+impl Appender for Backend {
+    fn append_record(
+        &self,
+        record: kifu_ledger::Record,
+    ) -> Result<kifu_store::Appended, MatchError> {
+        self.append(record).map_err(|f| {
             MatchError::Store(kifu_store::StoreError::Io(std::io::Error::other(f.message)))
-        })?;
-        self.heads.insert(
-            a.game,
-            kifu_ledger::Head {
-                seq: a.seq,
-                hash: a.hash,
-            },
-        );
-        Ok(a)
-    }
-}
-
-impl GameLedger for BackendLedger<'_> {
-    fn create(
-        &mut self,
-        key: &Keypair,
-        genesis: kifu_ledger::Genesis,
-        at_ms: u64,
-    ) -> Result<Hash, MatchError> {
-        let rec = kifu_ledger::Event::genesis(at_ms, key.public(), genesis).sign(key)?;
-        Ok(self.write(rec)?.game)
+        })
     }
 
-    fn append(
-        &mut self,
-        game: &Hash,
-        key: &Keypair,
-        body: kifu_ledger::Body,
-        at_ms: u64,
-    ) -> Result<u64, MatchError> {
-        let head = match self.heads.get(game) {
-            Some(h) => *h,
-            None => self
-                .backend
-                .head(game)
-                .map_err(|f| MatchError::UnknownGame(f.message))?
-                .ok_or_else(|| MatchError::UnknownGame(hex::encode(game)))?,
-        };
-        let rec = kifu_ledger::Event::next(*game, head, at_ms, key.public(), body).sign(key)?;
-        Ok(self.write(rec)?.seq)
+    fn head_of(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, MatchError> {
+        self.head(game)
+            .map_err(|f| MatchError::UnknownGame(f.message))
     }
 }

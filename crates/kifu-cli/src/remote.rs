@@ -86,7 +86,7 @@ pub fn server() -> Option<&'static str> {
 /// note left by a server that was killed names a server that no longer
 /// answers, and is ignored.
 pub fn held_by_server(dir: &Path) -> Option<String> {
-    let url = kifu_server::marker::read(dir)?;
+    let url = kifu_store::marker::read(dir)?;
     let alive = match url.strip_prefix("https://") {
         // A certificate this client may not trust (a self-signed one): the
         // server answers if its port takes a connection.

@@ -42,12 +42,6 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
     // Each connection is an open file: the default limit of 1024 would
     // stop accepting long before the connection bound.
     kifu_server::conn::raise_open_files_limit();
-    // SGF export is the command line's today; the server calls it.
-    let sgf: kifu_server::SgfExport = Arc::new(|records: &[kifu_ledger::Record]| {
-        crate::sgf_cmd::game_to_sgf(records)
-            .map(|g| kifu_go::sgf::write(&g))
-            .map_err(|f| f.message)
-    });
     let checkpoints = match &a.checkpoint_key {
         Some(key) => Some(kifu_server::tlog_api::CheckpointConfig {
             seed: crate::tlog_cmd::read_seed(key)?,
@@ -69,7 +63,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         .build()?;
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
-        let mut server = Server::with_checkpoints(store.clone(), limits, sgf, checkpoints)?
+        let mut server = Server::with_checkpoints(store.clone(), limits, checkpoints)?
             .with_conn_limits(conn)
             .with_creation(creation);
         let scheme = if tls.is_some() { "https" } else { "http" };
@@ -141,18 +135,13 @@ fn tournament_officials(file: &Path) -> Result<Vec<kifu_ledger::PublicKey>, Fail
         std::fs::read(file).map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
     let records = kifu_ledger::archive::read(&bytes)
         .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
-    let events = kifu_ledger::tournament::verify_tournament(&records).map_err(|e| {
+    let chain = kifu_tournament::Chain::open(records).map_err(|e| {
         Failure::new(format!(
             "{}: not a tournament chain that verifies: {e}",
             file.display()
         ))
     })?;
-    let Some(kifu_ledger::Body::TournamentCreated(g)) = events.first().map(|e| &e.body) else {
-        return Err(Failure::new(format!(
-            "{}: not a tournament chain",
-            file.display()
-        )));
-    };
+    let g = &chain.projection.genesis;
     Ok(g.officials
         .iter()
         .filter(|p| {

@@ -10,7 +10,7 @@ use clap::{Args, Subcommand};
 use ed25519_dalek::pkcs8::DecodePrivateKey;
 use kifu_bundle::Bundle;
 use kifu_ledger::Hash;
-use kifu_server::bundle_api::{build as build_bundle, BundleParts, Form};
+use kifu_store::operator::LogError;
 use kifu_store::tlog::Leaf;
 use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::cosign::{witness as cosign_checkpoint, Cosigner, WitnessState};
@@ -264,11 +264,11 @@ pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
         return crate::log_keys::rotate(data, &a, key, new);
     }
     let store = open_existing(data)?;
-    let origin = kifu_server::tlog_api::resolve_origin(&store, a.origin.as_deref())
+    let origin = kifu_store::operator::resolve_origin(&store, a.origin.as_deref())
         .map_err(|e| Failure::new(e.to_string()))?;
     let signer = NoteSigner::new(&origin, read_seed(key)?)
         .map_err(|e| Failure::new(format!("origin: {e}")))?;
-    let signed = kifu_server::tlog_api::sign_checkpoint(&store, &signer)
+    let signed = kifu_store::operator::sign_checkpoint(&store, &signer)
         .map_err(|e| Failure::new(e.to_string()))?;
     let (cp, text) = (signed.checkpoint, signed.text);
     if let Some(out) = &a.out {
@@ -429,7 +429,7 @@ fn target(store: &kifu_store::Store, file: Option<&PathBuf>) -> Result<(u64, Has
             }
             Ok((cp.size, cp.root))
         }
-        None => kifu_server::tlog_api::proof_target(store).map_err(|e| fail_verify(e.to_string())),
+        None => kifu_store::operator::proof_target(store).map_err(|e| fail_verify(e.to_string())),
     }
 }
 
@@ -441,7 +441,7 @@ pub fn prove_inclusion(data: &Path, a: ProveInclusionArgs) -> CmdResult {
     let store = open_existing(data)?;
     let game = store.resolve(&a.game)?;
     let (size, root) = target(&store, a.checkpoint.as_ref())?;
-    let answer = kifu_server::tlog_api::prove_inclusion(&store, &game, a.seq, size, Some(root))
+    let answer = kifu_store::operator::prove_inclusion(&store, &game, a.seq, size, Some(root))
         .map_err(|e| Failure::new(e.to_string()))?;
     if a.text {
         print!("{}", answer.proof.to_text());
@@ -457,7 +457,7 @@ pub fn prove_consistency(data: &Path, a: ProveConsistencyArgs) -> CmdResult {
         return crate::tlog_remote::prove_consistency(url, &a);
     }
     let store = open_existing(data)?;
-    let answer = kifu_server::tlog_api::prove_consistency(&store, a.old, a.new)
+    let answer = kifu_store::operator::prove_consistency(&store, a.old, a.new)
         .map_err(|e| Failure::new(e.to_string()))?;
     if a.text {
         print!("{}", answer.proof.to_text());
@@ -600,47 +600,7 @@ pub fn tiles(data: &Path, a: TilesArgs) -> CmdResult {
 pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
     let store = open_existing(data)?;
     let game = store.resolve(&a.game)?;
-    let text = match &a.checkpoint {
-        Some(f) => read_text(f)?,
-        None => {
-            store
-                .latest_checkpoint()?
-                .ok_or_else(|| {
-                    Failure::new("no checkpoint yet: run `kifu checkpoint --key ...` first")
-                })?
-                .1
-        }
-    };
-    let (first_key, rotations) = {
-        let n = Note::parse(&text).map_err(|e| fail_verify(e.to_string()))?;
-        let c = Checkpoint::parse(&n.text).map_err(|e| fail_verify(e.to_string()))?;
-        crate::log_keys::rotation_proof(&store, &c)?
-    };
-    let log_key = match first_key {
-        Some(k) => k,
-        None => store
-            .log_key()?
-            .ok_or_else(|| Failure::new("the store has no log key: run `kifu checkpoint` first"))?,
-    };
-    let log = vkey(&log_key)?;
-    let (note, cp, _, _) = crate::log_keys::open_with(&text, &log, &rotations)?;
-    if store.tree_root(cp.size)? != cp.root {
-        return Err(fail_verify(
-            "the checkpoint's root is not this store's: another log, or a fork",
-        ));
-    }
-    let mut witnesses = Vec::new();
-    for w in &a.witness_keys {
-        let v = vkey(w)?;
-        note.verify(std::slice::from_ref(&v))
-            .map_err(|e| fail_verify(format!("witness {}: {e}", v.name)))?;
-        witnesses.push(v.to_vkey());
-    }
-    let form = if a.tail {
-        Form::Tail
-    } else {
-        Form::for_checkpoint(&cp)
-    };
+    let checkpoint = a.checkpoint.as_deref().map(read_text).transpose()?;
     let last_seq = store
         .head(&game)?
         .map(|h| h.seq)
@@ -648,26 +608,29 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
     let tournament = crate::bundle_tournament::find(data, &game, last_seq)?
         .map(serde_json::to_value)
         .transpose()?;
-    let b = build_bundle(
-        &store,
-        &game,
-        BundleParts {
-            text,
-            checkpoint: cp.clone(),
-            log_key,
-            rotations,
-            witness_keys: witnesses,
-            tournament,
-            form,
-        },
-    )
-    .map_err(|e| Failure::new(e.to_string()))?;
+    let request = kifu_store::bundle::Request {
+        checkpoint,
+        witness_keys: a.witness_keys.clone(),
+        tail: a.tail,
+        tournament,
+    };
+    let b = kifu_store::bundle::make(&store, &game, request).map_err(|e| match e {
+        kifu_store::bundle::MakeError::Log(LogError::NoCheckpoint) => {
+            Failure::new("no checkpoint yet: run `kifu checkpoint --key ...` first")
+        }
+        e if e.is_check() => fail_verify(e.to_string()),
+        e => Failure::new(e.to_string()),
+    })?;
     let bytes = serde_json::to_vec_pretty(&b)?;
     write_atomically(&a.out, &bytes)?;
     let proof = match &b.tail {
         Some(t) => format!("{} tail leaves", t.leaves.len()),
         None => "the head's map proof".to_string(),
     };
+    let cp = kifu_tlog::note::Note::parse(&b.checkpoint)
+        .ok()
+        .and_then(|n| Checkpoint::parse(&n.text).ok())
+        .ok_or_else(|| Failure::new("the bundle's checkpoint does not parse"))?;
     say!(
         "wrote {}: game {}, {} events, checkpoint of {} at size {}, {proof}, {} bytes",
         a.out.display(),
@@ -694,32 +657,14 @@ pub fn is_bundle(file: Option<&PathBuf>) -> bool {
         .is_some_and(|b| *b == b'{')
 }
 
-/// The bundle's `log_key` as an Ed25519 key (the note key's 32 bytes).
-fn bundle_log_key(b: &Bundle) -> Result<kifu_ledger::PublicKey, String> {
-    let v = NoteVerifier::parse(&b.log_key).map_err(|e| format!("log key: {e}"))?;
-    Ok(kifu_ledger::PublicKey(v.key.to_bytes()))
-}
-
 /// `kifu verify BUNDLE`.
 pub fn verify_bundle(file: &Path, as_json: bool, trusted: &[kifu_ledger::PublicKey]) -> CmdResult {
     let text = read_text(file)?;
     let b: Bundle = serde_json::from_str(&text)
         .map_err(|e| fail_verify(format!("{}: not a bundle: {e}", file.display())))?;
-    // Whom the verdict trusts: the log key the bundle names vouches for the
-    // checkpoint; with --trust it must be a key the reader named.
-    let checked = kifu_bundle::check_bundle(&b)
-        .map_err(|e| e.to_string())
-        .and_then(|r| {
-            let key = bundle_log_key(&b)?;
-            if !trusted.is_empty() && !trusted.contains(&key) {
-                return Err(format!(
-                    "untrusted: the bundle's log key {} ({}) is not a trusted key",
-                    key.to_hex(),
-                    key.sha256_fingerprint()
-                ));
-            }
-            Ok((r, key))
-        });
+    // Whom the verdict trusts: the log key the bundle names, or a key the
+    // reader named (`kifu_bundle::check_bundle_trusting`).
+    let checked = kifu_bundle::check_bundle_trusting(&b, trusted);
     match checked {
         Ok((r, key)) => {
             let trust = if trusted.is_empty() {

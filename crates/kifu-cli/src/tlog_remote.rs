@@ -1,7 +1,7 @@
 //! The transparency log of a `kifu serve`: `kifu checkpoint --server URL`
 //! fetches (or, with `--fresh`, asks for) its signed checkpoint; `kifu prove
 //! ... --server URL` asks it for proofs. What is printed is what the same
-//! commands print over a local store (`kifu_server::tlog_api` computes both).
+//! commands print over a local store (`kifu_store::operator` computes both).
 
 use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::note::Note;

@@ -249,25 +249,6 @@ impl GameState {
             return None;
         };
         let s = b.final_score.as_ref()?;
-        Some(match s.result {
-            kifu_go::GameResult::Black(h) => GameResult {
-                outcome: Outcome::Win(Color::Black),
-                by: ResultBy::Score {
-                    margin_half_points: h as i32,
-                },
-            },
-            kifu_go::GameResult::White(h) => GameResult {
-                outcome: Outcome::Win(Color::White),
-                by: ResultBy::Score {
-                    margin_half_points: h as i32,
-                },
-            },
-            kifu_go::GameResult::Draw => GameResult {
-                outcome: Outcome::Draw,
-                by: ResultBy::Score {
-                    margin_half_points: 0,
-                },
-            },
-        })
+        Some(crate::convert::score_result(&s.result))
     }
 }

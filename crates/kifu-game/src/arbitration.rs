@@ -402,7 +402,7 @@ impl GameState {
     fn committee_size(&self) -> usize {
         match self.conduct.appeals {
             Appeals::Committee { members } => members as usize,
-            Appeals::RefereeFinal => 3,
+            Appeals::RefereeFinal => kifu_ledger::standing::COMMITTEE_SEATS,
         }
     }
 
@@ -605,5 +605,39 @@ impl GameState {
                 self.apply_effects(effects, "appeals committee", c);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kifu_go::conduct::Appeals;
+    use kifu_ledger::standing::{seat, COMMITTEE_SEATS};
+    use kifu_ledger::{Participant, Role};
+
+    #[test]
+    fn every_profiles_committee_seats_as_many_as_the_chain_lets_sign() {
+        for name in kifu_go::PROFILE_NAMES {
+            let r = kifu_go::Ruleset::by_name(name).unwrap();
+            if let Appeals::Committee { members } = r.conduct.appeals {
+                assert_eq!(members as usize, COMMITTEE_SEATS, "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_seating_skips_the_recused_and_the_players_and_calls_reserves_in_order() {
+        let p = |b: u8| Participant {
+            role: Role::Committee,
+            name: format!("m{b}"),
+            key: kifu_ledger::Keypair::from_seed([b; 32]).public(),
+        };
+        let (m1, m2, m3, r1, r2) = (p(1), p(2), p(3), p(4), p(5));
+        let called = [&m1, &m2, &m3, &r1, &r2, &m2];
+        let sitting = seat(called, &[m2.key], &[m3.key], 3);
+        assert_eq!(
+            sitting.iter().map(|q| q.name.as_str()).collect::<Vec<_>>(),
+            ["m1", "m4", "m5"]
+        );
+        assert_eq!(seat(called, &[], &[], 2).len(), 2);
     }
 }

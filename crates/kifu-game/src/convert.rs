@@ -4,7 +4,7 @@
 //! foreign to this crate.
 
 use kifu_clock::{ClockEvent, PauseReason as ClockPause, Player};
-use kifu_ledger::{Body, Color, PauseReason, Point, TimeControl};
+use kifu_ledger::{Body, Color, GameResult, Outcome, PauseReason, Point, ResultBy, TimeControl};
 
 /// The clock's time control for a recorded one (same variants, same values).
 pub fn clock_time_control(tc: &TimeControl) -> kifu_clock::TimeControl {
@@ -209,5 +209,19 @@ pub(crate) fn colour_of(p: Player) -> Color {
     match p {
         Player::Black => Color::Black,
         Player::White => Color::White,
+    }
+}
+
+/// The recorded result of a count: a win by the margin (in half points),
+/// or a draw (jigo) by a margin of nothing.
+pub fn score_result(r: &kifu_go::GameResult) -> GameResult {
+    let (outcome, margin_half_points) = match *r {
+        kifu_go::GameResult::Black(h) => (Outcome::Win(Color::Black), h as i32),
+        kifu_go::GameResult::White(h) => (Outcome::Win(Color::White), h as i32),
+        kifu_go::GameResult::Draw => (Outcome::Draw, 0),
+    };
+    GameResult {
+        outcome,
+        by: ResultBy::Score { margin_half_points },
     }
 }

@@ -102,26 +102,7 @@ impl GameState {
                         );
                     }
                 }
-                let result = match score.result {
-                    kifu_go::GameResult::Black(h) => GameResult {
-                        outcome: Outcome::Win(Color::Black),
-                        by: ResultBy::Score {
-                            margin_half_points: h as i32,
-                        },
-                    },
-                    kifu_go::GameResult::White(h) => GameResult {
-                        outcome: Outcome::Win(Color::White),
-                        by: ResultBy::Score {
-                            margin_half_points: h as i32,
-                        },
-                    },
-                    kifu_go::GameResult::Draw => GameResult {
-                        outcome: Outcome::Draw,
-                        by: ResultBy::Score {
-                            margin_half_points: 0,
-                        },
-                    },
-                };
+                let result = crate::convert::score_result(&score.result);
                 // An equal count: the clause on jigo decides, and is cited.
                 let c = if score.margin == 0 {
                     let j = self.cite(Topic::Jigo);

@@ -28,7 +28,7 @@ pub enum GenesisError {
         /// The game, in words.
         game: &'static str,
         /// The profiles known, in words.
-        known: &'static str,
+        known: String,
     },
     /// A handicap the board cannot take.
     #[error("a handicap of {stones} is not possible on {size}x{size}")]
@@ -43,9 +43,15 @@ pub enum GenesisError {
     Time(&'static str),
 }
 
-const GO_RULESETS: &str =
-    "lgc-2023, london-open, bga-aga, uec-cup, tromp-taylor, chinese, japanese";
-const RENJU_RULESETS: &str = "rif-renju, gomoku-freestyle, gomoku-standard";
+/// The Go profiles' names, in words (`kifu_go::PROFILE_NAMES`).
+fn go_rulesets() -> String {
+    kifu_go::PROFILE_NAMES.join(", ")
+}
+
+/// The Renju and Gomoku rules' names, in words (`kifu_renju::Rule::ALL`).
+fn renju_rulesets() -> String {
+    kifu_renju::Rule::ALL.map(|r| r.name()).join(", ")
+}
 
 /// The komi, in half points, that a game's profile gives when none is
 /// stated: the profile's komi for an even game, or for a handicap game (Go;
@@ -64,7 +70,7 @@ pub fn profile_komi(game: GameKind, ruleset: &str, handicap: u8) -> Result<i32, 
         .map_err(|_| GenesisError::UnknownRuleset {
             name: ruleset.to_string(),
             game: "Go",
-            known: GO_RULESETS,
+            known: go_rulesets(),
         })
 }
 
@@ -78,7 +84,7 @@ pub fn profile_komi(game: GameKind, ruleset: &str, handicap: u8) -> Result<i32, 
 /// The first value that is refused.
 pub fn check_genesis_values(g: &Genesis) -> Result<(), GenesisError> {
     let go = g.game == GameKind::Go;
-    if go && !(2..=25).contains(&g.board_size) {
+    if go && !(kifu_go::MIN_SIZE..=kifu_go::MAX_SIZE).contains(&g.board_size) {
         return Err(GenesisError::BoardSize {
             size: g.board_size,
             game: "Go",
@@ -102,14 +108,14 @@ pub fn check_genesis_values(g: &Genesis) -> Result<(), GenesisError> {
             return Err(GenesisError::UnknownRuleset {
                 name: g.ruleset.clone(),
                 game: "Go",
-                known: GO_RULESETS,
+                known: go_rulesets(),
             });
         }
     } else if g.ruleset.parse::<kifu_renju::Rule>().is_err() {
         return Err(GenesisError::UnknownRuleset {
             name: g.ruleset.clone(),
             game: "Renju and Gomoku",
-            known: RENJU_RULESETS,
+            known: renju_rulesets(),
         });
     }
     let free = g

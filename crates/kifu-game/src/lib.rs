@@ -65,6 +65,7 @@ mod results;
 pub mod sanctions;
 pub mod seat;
 pub mod sgf_export;
+pub mod sgf_import;
 pub mod state;
 pub mod state_text;
 pub mod story;

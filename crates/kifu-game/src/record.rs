@@ -329,21 +329,18 @@ impl Committee {
         }
     }
 
-    /// The `size` who sit: members not recused nor involved, then
-    /// reserves, then co-opted players, in that order (LGC 2023, "Appeals
-    /// committee").
+    /// The `size` who sit (the profile's number): the ledger's one seating
+    /// rule, `kifu_ledger::standing::seat`.
     pub fn sitting(&self, players: &[PublicKey], size: usize) -> Vec<&Participant> {
-        self.members
-            .iter()
-            .chain(self.reserves.iter())
-            .chain(self.coopted.iter())
-            .filter(|p| !self.recused.contains(&p.key) && !players.contains(&p.key))
-            .fold(Vec::new(), |mut acc: Vec<&Participant>, p| {
-                if acc.len() < size && !acc.iter().any(|q| q.key == p.key) {
-                    acc.push(p);
-                }
-                acc
-            })
+        kifu_ledger::standing::seat(
+            self.members
+                .iter()
+                .chain(self.reserves.iter())
+                .chain(self.coopted.iter()),
+            &self.recused,
+            players,
+            size,
+        )
     }
 }
 

@@ -25,6 +25,8 @@ pub enum ExportError {
     NotGo,
     /// The board cannot be projected.
     NoBoard,
+    /// A stored record cannot be decoded (what the ledger said).
+    Record(String),
 }
 
 impl fmt::Display for ExportError {
@@ -33,6 +35,7 @@ impl fmt::Display for ExportError {
             ExportError::NoGenesis => "the game has no genesis",
             ExportError::NotGo => "SGF export is for Go games",
             ExportError::NoBoard => "the game's board cannot be projected",
+            ExportError::Record(e) => e,
         })
     }
 }
@@ -264,4 +267,59 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
         out.comment = Some(root_comments.join("\n"));
     }
     Ok(out)
+}
+
+/// The SGF of a stored game as `kifu sgf export` writes it and the server
+/// answers at `GET /games/{id}/sgf`: [`game_to_sgf`], with the game
+/// information of an imported record (kept in the genesis title) written
+/// back as properties rather than as a comment, and the ruleset, event,
+/// round, date and timing as `kifu_go::sgf::write_game_info` writes them.
+///
+/// # Errors
+///
+/// As [`game_to_sgf`].
+pub fn record_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
+    let mut out = game_to_sgf(events)?;
+    let Some(Body::GameCreated(g)) = events.first().map(|e| &e.body) else {
+        return Err(ExportError::NoGenesis);
+    };
+    // A title that holds an imported record's game information is written
+    // back as properties, not as a comment.
+    let info = kifu_go::sgf::GameInfo::from_sgf_text(&g.title);
+    if info.is_some() {
+        if let Some(c) = out.comment.take() {
+            let rest: Vec<&str> = c.lines().filter(|l| *l != g.title).collect();
+            if !rest.is_empty() {
+                out.comment = Some(rest.join("\n"));
+            }
+        }
+    }
+    kifu_go::sgf::write_game_info(
+        &mut out,
+        &kifu_go::sgf::ExportFacts {
+            ruleset: g.ruleset.clone(),
+            event: g.tournament.as_ref().map(|t| t.tournament.clone()),
+            round: g.tournament.as_ref().map(|t| t.round),
+            date: events
+                .first()
+                .map(|e| kifu_clock::notation::iso_date_utc(e.at_ms)),
+            timed: !matches!(g.time_control, kifu_ledger::TimeControl::Untimed),
+            info,
+        },
+    );
+    Ok(out)
+}
+
+/// [`record_to_sgf`] of stored records, written as SGF text.
+///
+/// # Errors
+///
+/// A record that cannot be decoded, or as [`game_to_sgf`].
+pub fn records_to_sgf(records: &[kifu_ledger::Record]) -> Result<String, ExportError> {
+    let events: Vec<Event> = records
+        .iter()
+        .map(|r| r.decode())
+        .collect::<Result<_, _>>()
+        .map_err(|e| ExportError::Record(e.to_string()))?;
+    Ok(kifu_go::sgf::write(&record_to_sgf(&events)?))
 }

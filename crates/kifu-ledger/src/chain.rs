@@ -314,6 +314,95 @@ pub fn children_of<'a>(
         .collect()
 }
 
+/// What one kind of chain (a game's, a tournament's) brings to the walk of
+/// its records from the genesis ([`walk_chain`], `docs/FORMAT.md` section
+/// 6): the state a branch carries and how a record is admitted into it and
+/// applied. The walk itself (links, signatures, branches, leaves) is the
+/// same for every chain.
+pub trait ChainWalk {
+    /// The state along one branch (cloned only where the chain forks).
+    type State: Clone;
+    /// What an admitted record brings to [`ChainWalk::apply`].
+    type Admitted;
+    /// Record `i`'s hash.
+    fn hash(&self, i: usize) -> Hash;
+    /// Record `i`'s seq.
+    fn seq(&self, i: usize) -> u64;
+    /// Whether record `i`'s signature checked.
+    fn signed(&self, i: usize) -> bool;
+    /// Notes a problem at `seq` of the chain.
+    fn problem(&mut self, seq: u64, what: String);
+    /// Checks record `i`, whose link and signature checked, against the
+    /// branch's state; `None` when it is refused (the walker noted why).
+    fn admit(&mut self, state: &Self::State, i: usize) -> Option<Self::Admitted>;
+    /// Applies admitted record `i`, which follows `parent`; false ends the
+    /// branch there (the walker noted why).
+    fn apply(
+        &mut self,
+        state: &mut Self::State,
+        parent: usize,
+        i: usize,
+        admitted: Self::Admitted,
+    ) -> bool;
+    /// A branch ends at record `i`, the `count`th of the branch.
+    fn leaf(&mut self, state: Self::State, i: usize, count: u64);
+}
+
+/// Walks a chain from its genesis record `genesis` along every branch
+/// (`children`, from [`children_of`]): a follower must say the next seq and
+/// carry a good signature, then be admitted by the walker's state; each
+/// branch ends in [`ChainWalk::leaf`]. Every follower looked at is marked
+/// in `reached` (for [`unreached`]).
+pub fn walk_chain<W: ChainWalk>(
+    walker: &mut W,
+    genesis: usize,
+    state: W::State,
+    children: &HashMap<Hash, Vec<usize>>,
+    reached: &mut [bool],
+) {
+    let mut stack = vec![(genesis, 1u64, state)];
+    while let Some((i, count, state)) = stack.pop() {
+        let (here, here_seq) = (walker.hash(i), walker.seq(i));
+        let mut next = Vec::new();
+        for &c in children.get(&here).map(|v| v.as_slice()).unwrap_or(&[]) {
+            if let Some(r) = reached.get_mut(c) {
+                *r = true;
+            }
+            let seq = walker.seq(c);
+            if seq != here_seq.saturating_add(1) {
+                let what = format!(
+                    "record {} links to seq {here_seq} but says seq {seq}",
+                    short(&walker.hash(c))
+                );
+                walker.problem(seq, what);
+                continue;
+            }
+            if !walker.signed(c) {
+                let what = format!("record {}: bad signature", short(&walker.hash(c)));
+                walker.problem(seq, what);
+                continue;
+            }
+            if let Some(a) = walker.admit(&state, c) {
+                next.push((c, a));
+            }
+        }
+        let Some(last) = next.pop() else {
+            walker.leaf(state, i, count);
+            continue;
+        };
+        for (c, a) in next {
+            let mut s = state.clone();
+            if walker.apply(&mut s, i, c, a) {
+                stack.push((c, count + 1, s));
+            }
+        }
+        let mut s = state;
+        if walker.apply(&mut s, i, last.0, last.1) {
+            stack.push((last.0, count + 1, s));
+        }
+    }
+}
+
 /// Why each member of a chain that no walk from its genesis reached is not
 /// on the verified chain (`docs/FORMAT.md` section 6: every record is on
 /// the chain or reported on its own): the seq to report it at, and the
@@ -565,11 +654,107 @@ fn verify_records_with(
     report
 }
 
-/// A branch being followed: the record at its end and the standing there.
-struct Walk {
-    idx: usize,
-    count: u64,
-    standing: Standing,
+/// A game chain's part of the walk: the standing decides who may sign
+/// next; the best leaf (highest seq, then lowest hash) is the game.
+struct GameWalk<'a, 'p> {
+    game: &'a Hash,
+    parsed: &'a [Parsed<'p>],
+    sig_ok: &'a [bool],
+    size: u8,
+    report: &'a mut VerifyReport,
+    best: Option<(u64, std::cmp::Reverse<Hash>, GameSummary)>,
+}
+
+impl ChainWalk for GameWalk<'_, '_> {
+    type State = Standing;
+    /// The event, or `None` for a kind newer than this verifier.
+    type Admitted = Option<Event>;
+
+    fn hash(&self, i: usize) -> Hash {
+        self.parsed[i].hash
+    }
+
+    fn seq(&self, i: usize) -> u64 {
+        self.parsed[i].header.seq
+    }
+
+    fn signed(&self, i: usize) -> bool {
+        self.sig_ok[i]
+    }
+
+    fn problem(&mut self, seq: u64, what: String) {
+        self.report.problems.push(Problem {
+            game: *self.game,
+            seq: Some(seq),
+            what,
+        });
+    }
+
+    fn admit(&mut self, standing: &Standing, i: usize) -> Option<Option<Event>> {
+        let p = &self.parsed[i];
+        let seq = p.header.seq;
+        match p.header.clone().into_event() {
+            Ok(event) => match standing.check(&event) {
+                Ok(()) => Some(Some(event)),
+                Err(r) => {
+                    self.problem(seq, format!("record {}: {r}", short(&p.hash)));
+                    None
+                }
+            },
+            Err(LedgerError::UnknownKind(k)) => match standing.check_unknown(&p.header.signer, k) {
+                Ok(()) => {
+                    self.report.uninterpreted.push((*self.game, seq, k));
+                    Some(None)
+                }
+                Err(r) => {
+                    let what = format!("record {} of unknown kind {k}: {r}", short(&p.hash));
+                    self.problem(seq, what);
+                    None
+                }
+            },
+            Err(e) => {
+                self.problem(seq, format!("record {}: {e}", short(&p.hash)));
+                None
+            }
+        }
+    }
+
+    fn apply(&mut self, standing: &mut Standing, _: usize, i: usize, event: Option<Event>) -> bool {
+        step(
+            standing,
+            event.as_ref(),
+            &self.parsed[i],
+            self.size,
+            self.game,
+            self.report,
+        );
+        true
+    }
+
+    fn leaf(&mut self, standing: Standing, i: usize, count: u64) {
+        let here = &self.parsed[i];
+        let key = (here.header.seq, std::cmp::Reverse(here.hash));
+        if self.best.as_ref().is_some_and(|(s, h, _)| key <= (*s, *h)) {
+            return;
+        }
+        let summary = GameSummary {
+            game: *self.game,
+            events: count,
+            head: Head {
+                seq: here.header.seq,
+                hash: here.hash,
+            },
+            head_at_ms: here.header.at_ms,
+            result_seq: standing.result_seq,
+            pending_appeals: standing.pending_appeals(),
+            decided_appeals: standing
+                .appeals
+                .values()
+                .filter_map(|a| a.decided_at.map(|d| (a.seq, d)))
+                .collect(),
+        };
+        self.best = Some((key.0, key.1, summary));
+    }
 }
 
 fn verify_game(
@@ -616,121 +801,22 @@ fn verify_game(
     let children = children_of(members, gi, |i| (parsed[i].hash, &parsed[i].header));
     let mut reached = vec![false; parsed.len()];
     reached[gi] = true;
-    let size = genesis.board_size;
-    let mut stack = vec![Walk {
-        idx: gi,
-        count: 1,
-        standing: Standing::new(&genesis, genesis_event.at_ms),
-    }];
-    // The best leaf: highest seq, then lowest hash.
-    let mut best: Option<(u64, std::cmp::Reverse<Hash>, GameSummary)> = None;
-    while let Some(mut w) = stack.pop() {
-        loop {
-            let here = &parsed[w.idx];
-            let mut next: Vec<(usize, Option<Event>)> = Vec::new();
-            for &c in children
-                .get(&here.hash)
-                .map(|v| v.as_slice())
-                .unwrap_or(&[])
-            {
-                reached[c] = true;
-                let p = &parsed[c];
-                let seq = p.header.seq;
-                if seq != here.header.seq + 1 {
-                    report.problems.push(problem(
-                        Some(seq),
-                        format!(
-                            "record {} links to seq {} but says seq {seq}",
-                            short(&p.hash),
-                            here.header.seq
-                        ),
-                    ));
-                    continue;
-                }
-                if !sig_ok[c] {
-                    report.problems.push(problem(
-                        Some(seq),
-                        format!("record {}: bad signature", short(&p.hash)),
-                    ));
-                    continue;
-                }
-                match p.header.clone().into_event() {
-                    Ok(event) => match w.standing.check(&event) {
-                        Ok(()) => next.push((c, Some(event))),
-                        Err(r) => report.problems.push(problem(
-                            Some(seq),
-                            format!("record {}: {r}", short(&p.hash)),
-                        )),
-                    },
-                    Err(LedgerError::UnknownKind(k)) => {
-                        match w.standing.check_unknown(&p.header.signer, k) {
-                            Ok(()) => {
-                                report.uninterpreted.push((*game, seq, k));
-                                next.push((c, None));
-                            }
-                            Err(r) => report.problems.push(problem(
-                                Some(seq),
-                                format!("record {} of unknown kind {k}: {r}", short(&p.hash)),
-                            )),
-                        }
-                    }
-                    Err(e) => report.problems.push(problem(
-                        Some(seq),
-                        format!("record {}: {e}", short(&p.hash)),
-                    )),
-                }
-            }
-            let mut next = next.into_iter();
-            let Some(first) = next.next() else {
-                // A leaf.
-                let summary = GameSummary {
-                    game: *game,
-                    events: w.count,
-                    head: Head {
-                        seq: here.header.seq,
-                        hash: here.hash,
-                    },
-                    head_at_ms: here.header.at_ms,
-                    result_seq: w.standing.result_seq,
-                    pending_appeals: w.standing.pending_appeals(),
-                    decided_appeals: w
-                        .standing
-                        .appeals
-                        .values()
-                        .filter_map(|a| a.decided_at.map(|d| (a.seq, d)))
-                        .collect(),
-                };
-                let key = (here.header.seq, std::cmp::Reverse(here.hash));
-                let better = match &best {
-                    None => true,
-                    Some((s, h, _)) => key > (*s, *h),
-                };
-                if better {
-                    best = Some((key.0, key.1, summary));
-                }
-                break;
-            };
-            for (c, event) in next {
-                let mut s = w.standing.clone();
-                step(&mut s, event.as_ref(), &parsed[c], size, game, report);
-                stack.push(Walk {
-                    idx: c,
-                    count: w.count + 1,
-                    standing: s,
-                });
-            }
-            step(
-                &mut w.standing,
-                first.1.as_ref(),
-                &parsed[first.0],
-                size,
-                game,
-                report,
-            );
-            w.idx = first.0;
-            w.count += 1;
-        }
-    }
+    let mut walk = GameWalk {
+        game,
+        parsed,
+        sig_ok,
+        size: genesis.board_size,
+        report,
+        best: None,
+    };
+    walk_chain(
+        &mut walk,
+        gi,
+        Standing::new(&genesis, genesis_event.at_ms),
+        &children,
+        &mut reached,
+    );
+    let best = walk.best;
     // Records no walk reached: their previous record is missing or invalid.
     for (at_seq, what) in unreached(members, &reached, |i| (parsed[i].hash, &parsed[i].header)) {
         report.problems.push(problem(Some(at_seq), what));

@@ -33,8 +33,8 @@ pub mod tournament;
 pub use body::*;
 pub use chain::{
     check_append, check_genesis, children_of, forks_of, game_id, unreached, verify_records,
-    verify_records_unsigned, verify_signatures, verify_signatures_here, Duplicate, Fork,
-    GameSummary, Head, Problem, VerifyReport,
+    verify_records_unsigned, verify_signatures, verify_signatures_here, walk_chain, ChainWalk,
+    Duplicate, Fork, GameSummary, Head, Problem, VerifyReport,
 };
 pub use event::{
     Event, Hash, Header, Link, Record, FORMAT_VERSION, HASH_DOMAIN, SIGN_DOMAIN, ZERO_HASH,

@@ -275,8 +275,8 @@ pub(crate) fn cores() -> usize {
 
 /// Checks items on every core with `method`; true where accepted.
 ///
-/// The work runs on rayon's global pool, whose threads live as long as the
-/// process: a batch of the server's writer or a chunk of an import costs no
+/// The work runs on kifu's own rayon pool of checker threads (`kifu-sig-N`,
+/// one per core), whose threads live as long as the process: a batch of the server's writer or a chunk of an import costs no
 /// thread start, and each worker keeps its allocator's warm heap (starting
 /// two threads a batch cost a fifth of the batch's checking time in page
 /// faults of fresh heaps; `docs/PERFORMANCE.md`).

@@ -45,27 +45,51 @@ pub struct Committee {
     pub recused: Vec<PublicKey>,
 }
 
-impl Committee {
-    /// The three who sit: members not recused, then reserves, then co-opted
-    /// persons, in that order, leaving out the game's players (LGC 2023,
-    /// "Appeals committee").
-    pub fn sitting(&self, players: &[PublicKey]) -> Vec<PublicKey> {
-        let mut out: Vec<PublicKey> = Vec::new();
-        for p in self
-            .members
-            .iter()
-            .chain(self.reserves.iter())
-            .chain(self.coopted.iter())
-        {
-            if out.len() == 3 {
-                break;
-            }
-            if !self.recused.contains(&p.key) && !players.contains(&p.key) && !out.contains(&p.key)
-            {
-                out.push(p.key);
-            }
+/// How many sit on an appeals committee: three (LGC 2023, "Appeals
+/// committee"; docs/FORMAT.md section 5.1). Every ruleset profile with a
+/// committee states the same number (`kifu_go::Appeals`).
+pub const COMMITTEE_SEATS: usize = 3;
+
+/// The `size` who sit on a case, in the order they are called: members not
+/// recused, then reserves, then co-opted persons, leaving out the game's
+/// players and anyone named twice (LGC 2023, "Appeals committee"). The one
+/// seating rule, for the chain's checks and the projection's panel alike.
+pub fn seat<'a>(
+    called: impl IntoIterator<Item = &'a Participant>,
+    recused: &[PublicKey],
+    players: &[PublicKey],
+    size: usize,
+) -> Vec<&'a Participant> {
+    let mut out: Vec<&Participant> = Vec::new();
+    for p in called {
+        if out.len() == size {
+            break;
         }
-        out
+        if !recused.contains(&p.key)
+            && !players.contains(&p.key)
+            && !out.iter().any(|q| q.key == p.key)
+        {
+            out.push(p);
+        }
+    }
+    out
+}
+
+impl Committee {
+    /// The [`COMMITTEE_SEATS`] who sit ([`seat`]).
+    pub fn sitting(&self, players: &[PublicKey]) -> Vec<PublicKey> {
+        seat(
+            self.members
+                .iter()
+                .chain(self.reserves.iter())
+                .chain(self.coopted.iter()),
+            &self.recused,
+            players,
+            COMMITTEE_SEATS,
+        )
+        .into_iter()
+        .map(|p| p.key)
+        .collect()
     }
 
     fn names(&self, key: &PublicKey) -> bool {

@@ -194,3 +194,111 @@ mod tests {
         assert_eq!(half_points_text(-1), "-0.5");
     }
 }
+
+/// A board result that is none of the six.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown result '{0}' (W+ or white, B+ or black, jigo or draw, both-lose, both-win, unknown)"
+)]
+pub struct UnknownBoardResult(pub String);
+
+impl FromStr for crate::BoardResult {
+    type Err = UnknownBoardResult;
+
+    /// A board result as a director types it: `W+`/`W`/`white`,
+    /// `B+`/`B`/`black`, `jigo`/`draw`/`=`, `both-lose`, `both-win`,
+    /// `unknown`/`?` (any case).
+    fn from_str(s: &str) -> Result<crate::BoardResult, UnknownBoardResult> {
+        use crate::BoardResult as R;
+        Ok(match s.to_ascii_lowercase().as_str() {
+            "w+" | "w" | "white" => R::WhiteWins,
+            "b+" | "b" | "black" => R::BlackWins,
+            "jigo" | "draw" | "=" => R::Jigo,
+            "both-lose" => R::BothLose,
+            "both-win" => R::BothWin,
+            "unknown" | "?" => R::Unknown,
+            _ => return Err(UnknownBoardResult(s.to_string())),
+        })
+    }
+}
+
+/// Why a tournament sanction could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SanctionParseError {
+    /// None of the tournament's sanctions.
+    #[error("unknown sanction '{0}' (removed-from-rounds, removed-from-tournament, debarment, disqualification)")]
+    Unknown(String),
+    /// The rounds are not a list of round numbers.
+    #[error("--rounds '{0}' is not a list of rounds")]
+    Rounds(String),
+    /// A removal from rounds that names none.
+    #[error("removed-from-rounds needs --rounds")]
+    NoRounds,
+}
+
+impl crate::SanctionKind {
+    /// A tournament sanction (LGC 2023, "Sanctions") by its name as typed
+    /// (`removed-from-rounds`, `removed-from-tournament`, `debarment`,
+    /// `disqualification`); `rounds` is the comma-separated list a removal
+    /// from rounds names.
+    ///
+    /// # Errors
+    ///
+    /// An unknown name, or rounds that are not a list of round numbers.
+    pub fn tournament(name: &str, rounds: &str) -> Result<Self, SanctionParseError> {
+        Ok(match name {
+            "removed-from-rounds" => {
+                let list = rounds
+                    .split(',')
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|s| s.trim().parse::<u32>())
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|_| SanctionParseError::Rounds(rounds.to_string()))?;
+                if list.is_empty() {
+                    return Err(SanctionParseError::NoRounds);
+                }
+                crate::SanctionKind::RemovedFromRounds { rounds: list }
+            }
+            "removed-from-tournament" => crate::SanctionKind::RemovedFromTournament,
+            "debarment" => crate::SanctionKind::Debarment,
+            "disqualification" => crate::SanctionKind::Disqualification,
+            other => return Err(SanctionParseError::Unknown(other.to_string())),
+        })
+    }
+}
+
+#[cfg(test)]
+mod parse_tests {
+    use crate::{BoardResult, SanctionKind};
+
+    #[test]
+    fn board_results_read_as_typed() {
+        for (s, r) in [
+            ("W+", BoardResult::WhiteWins),
+            ("black", BoardResult::BlackWins),
+            ("=", BoardResult::Jigo),
+            ("Both-Lose", BoardResult::BothLose),
+            ("both-win", BoardResult::BothWin),
+            ("?", BoardResult::Unknown),
+        ] {
+            assert_eq!(s.parse::<BoardResult>(), Ok(r), "{s}");
+        }
+        let e = "W+R".parse::<BoardResult>().unwrap_err();
+        assert!(e.to_string().starts_with("unknown result 'W+R'"), "{e}");
+    }
+
+    #[test]
+    fn tournament_sanctions_read_by_name() {
+        assert_eq!(
+            SanctionKind::tournament("removed-from-rounds", "2, 3"),
+            Ok(SanctionKind::RemovedFromRounds { rounds: vec![2, 3] })
+        );
+        assert_eq!(
+            SanctionKind::tournament("debarment", ""),
+            Ok(SanctionKind::Debarment)
+        );
+        assert!(SanctionKind::tournament("removed-from-rounds", "").is_err());
+        assert!(SanctionKind::tournament("removed-from-rounds", "two").is_err());
+        assert!(SanctionKind::tournament("warning", "").is_err());
+    }
+}

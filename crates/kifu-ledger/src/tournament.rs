@@ -314,27 +314,6 @@ pub fn check_tournament_append(
     Ok(event)
 }
 
-/// Checks a whole tournament chain, records in sequence order; gives the
-/// events.
-pub fn verify_tournament(records: &[Record]) -> Result<Vec<Event>, LedgerError> {
-    let first = records
-        .first()
-        .ok_or_else(|| LedgerError::Link("an empty tournament chain".into()))?;
-    let (event, genesis) = check_tournament_genesis(first)?;
-    let id = tournament_id(first);
-    let mut head = Head { seq: 0, hash: id };
-    let mut events = vec![event];
-    for r in &records[1..] {
-        let e = check_tournament_append(&id, &genesis, head, r)?;
-        head = Head {
-            seq: e.seq,
-            hash: r.hash(),
-        };
-        events.push(e);
-    }
-    Ok(events)
-}
-
 fn board_result_text(r: BoardResult) -> &'static str {
     match r {
         BoardResult::Unknown => "no result",

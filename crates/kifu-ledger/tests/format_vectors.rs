@@ -1508,8 +1508,12 @@ fn the_tournament_chain_has_every_tournament_kind_and_verifies_from_its_hex() {
     distinct.dedup();
     assert_eq!(distinct, (44..=52).chain([55]).collect::<Vec<_>>());
     assert_eq!(v["tournament_id"], hex::encode(records[0].hash()));
-    // Links, hashes, signatures and roles, one record after the other.
-    let events = kifu_ledger::tournament::verify_tournament(&records).expect("verifies");
+    // Links, hashes, signatures and roles: the tournament chain verifies
+    // (docs/FORMAT.md section 10), its events in seq order.
+    let events = kifu_tournament::Chain::open(records.clone())
+        .expect("verifies")
+        .events()
+        .expect("decodes");
     for (e, j) in events
         .iter()
         .zip(v["tournament_events"].as_array().unwrap())

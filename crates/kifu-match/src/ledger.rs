@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use kifu_ledger::standing::Standing;
 use kifu_ledger::{check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, Record};
-use kifu_store::Store;
+use kifu_store::{Appended, Store};
 
 use crate::MatchError;
 
@@ -27,26 +27,45 @@ pub trait GameLedger {
     ) -> Result<u64, MatchError>;
 }
 
-/// Records into a `kifu-store`.
-pub struct StoreLedger<'a> {
-    store: &'a Store,
+/// Where signed records are appended: a store, or anything that hands
+/// them to one (a server the command line appends through) and answers
+/// with what the store acknowledged.
+pub trait Appender {
+    /// Appends one signed record, durable when this returns.
+    fn append_record(&self, record: Record) -> Result<Appended, MatchError>;
+    /// The head of `game`, when it is held.
+    fn head_of(&self, game: &Hash) -> Result<Option<Head>, MatchError>;
+}
+
+impl Appender for Store {
+    fn append_record(&self, record: Record) -> Result<Appended, MatchError> {
+        Ok(self.append(record)?)
+    }
+
+    fn head_of(&self, game: &Hash) -> Result<Option<Head>, MatchError> {
+        Ok(self.head(game)?)
+    }
+}
+
+/// Records into a `kifu-store` (or any [`Appender`]) as each fact happens:
+/// every fact is signed here and acknowledged durable before the referee
+/// goes on.
+pub struct StoreLedger<'a, A: Appender + ?Sized = Store> {
+    store: &'a A,
     heads: HashMap<Hash, Head>,
 }
 
-impl<'a> StoreLedger<'a> {
+impl<'a, A: Appender + ?Sized> StoreLedger<'a, A> {
     /// Writes into `store`.
-    pub fn new(store: &'a Store) -> StoreLedger<'a> {
+    pub fn new(store: &'a A) -> StoreLedger<'a, A> {
         StoreLedger {
             store,
             heads: HashMap::new(),
         }
     }
-}
 
-impl GameLedger for StoreLedger<'_> {
-    fn create(&mut self, key: &Keypair, genesis: Genesis, at_ms: u64) -> Result<Hash, MatchError> {
-        let rec = Event::genesis(at_ms, key.public(), genesis).sign(key)?;
-        let a = self.store.append(rec)?;
+    fn write(&mut self, record: Record) -> Result<Appended, MatchError> {
+        let a = self.store.append_record(record)?;
         self.heads.insert(
             a.game,
             Head {
@@ -54,7 +73,14 @@ impl GameLedger for StoreLedger<'_> {
                 hash: a.hash,
             },
         );
-        Ok(a.game)
+        Ok(a)
+    }
+}
+
+impl<A: Appender + ?Sized> GameLedger for StoreLedger<'_, A> {
+    fn create(&mut self, key: &Keypair, genesis: Genesis, at_ms: u64) -> Result<Hash, MatchError> {
+        let rec = Event::genesis(at_ms, key.public(), genesis).sign(key)?;
+        Ok(self.write(rec)?.game)
     }
 
     fn append(
@@ -68,19 +94,11 @@ impl GameLedger for StoreLedger<'_> {
             Some(h) => *h,
             None => self
                 .store
-                .head(game)?
+                .head_of(game)?
                 .ok_or_else(|| MatchError::UnknownGame(hex::encode(game)))?,
         };
         let rec = Event::next(*game, head, at_ms, key.public(), body).sign(key)?;
-        let a = self.store.append(rec)?;
-        self.heads.insert(
-            *game,
-            Head {
-                seq: a.seq,
-                hash: a.hash,
-            },
-        );
-        Ok(a.seq)
+        Ok(self.write(rec)?.seq)
     }
 }
 
@@ -153,5 +171,50 @@ impl GameLedger for MemoryLedger {
         standing.apply(&event);
         records.push(rec);
         Ok(head.seq + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kifu_ledger::testkit::Cast;
+    use kifu_ledger::{Color, Point};
+
+    #[test]
+    fn the_store_ledger_signs_each_fact_and_the_store_holds_it_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let cast = Cast::new();
+        let mut ledger = StoreLedger::new(&store);
+        let game = ledger
+            .create(&cast.recorder, cast.genesis("unit"), 1_000)
+            .unwrap();
+        let stone = Body::StonePlaced {
+            player: Color::Black,
+            stone: Color::Black,
+            point: Point { x: 3, y: 3 },
+        };
+        assert_eq!(
+            ledger.append(&game, &cast.recorder, stone, 2_000).unwrap(),
+            1
+        );
+        assert_eq!(store.head(&game).unwrap().map(|h| h.seq), Some(1));
+        // A second ledger over the same store finds the head in the store.
+        let mut again = StoreLedger::new(&store);
+        let pass = Body::Pass {
+            player: Color::White,
+            pass_stone: false,
+        };
+        assert_eq!(again.append(&game, &cast.recorder, pass, 3_000).unwrap(), 2);
+        let unknown = again.append(
+            &[9; 32],
+            &cast.recorder,
+            Body::Pass {
+                player: Color::White,
+                pass_stone: false,
+            },
+            4_000,
+        );
+        assert!(matches!(unknown, Err(MatchError::UnknownGame(_))));
     }
 }

@@ -28,10 +28,11 @@ pub mod series;
 
 pub use clock::{ServerClock, SystemClock, TenthsCounter};
 pub use engine::{Engine, EngineFailure};
-pub use ledger::{GameLedger, MemoryLedger, StoreLedger};
+pub use ledger::{Appender, GameLedger, MemoryLedger, StoreLedger};
 pub use referee::{play_game, Ending, EngineStarter, GameReport, GameSettings, Signers};
 pub use series::{
-    run_match, Bout, MatchPlan, MatchReport, Officials, Program, ProgramStarter, ProgramSummary,
+    check_ruleset, run_match, Bout, MatchPlan, MatchReport, Officials, PlanError, Program,
+    ProgramStarter, ProgramSummary,
 };
 
 /// What stops a match (the programs' failures are facts of the game, not

@@ -15,6 +15,36 @@ use crate::referee::{
 };
 use crate::MatchError;
 
+/// Why a match cannot be played as planned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PlanError {
+    /// The referee knows the UEC Cup's rules only.
+    #[error("kifu match referees the uec-cup ruleset only, not '{0}'")]
+    Ruleset(String),
+    /// A board size no Go game is played on here.
+    #[error("board size {0} is outside {min}..{max}", min = kifu_go::MIN_SIZE, max = kifu_go::MAX_SIZE)]
+    BoardSize(u8),
+    /// A match of no game.
+    #[error("--games must be at least 1")]
+    NoGame,
+    /// The server counts by tenths of a second (UEC Cup rules).
+    #[error("time '{0}' must be a positive number of whole tenths of a second (UEC Cup: the server counts by 0.1 s)")]
+    Time(String),
+}
+
+/// Checks the ruleset a match is to be played under: the UEC Cup's.
+///
+/// # Errors
+///
+/// [`PlanError::Ruleset`] for any other.
+pub fn check_ruleset(name: &str) -> Result<(), PlanError> {
+    if name == kifu_go::Ruleset::uec_cup().name {
+        Ok(())
+    } else {
+        Err(PlanError::Ruleset(name.to_string()))
+    }
+}
+
 /// One of the two programs of a match.
 pub struct Program {
     /// Its name in the roster and the summary.
@@ -57,6 +87,29 @@ pub struct MatchPlan {
     pub first_black: usize,
     /// The event's name (tournament field and titles).
     pub event: String,
+}
+
+impl MatchPlan {
+    /// Checks what a plan asks before anything is started: a Go board size
+    /// (`kifu_go::MIN_SIZE` to `kifu_go::MAX_SIZE`, the rule every genesis
+    /// is checked by), at least one game, and a main time in whole tenths
+    /// of a second (`time` is how the user wrote it, for the message).
+    ///
+    /// # Errors
+    ///
+    /// The first thing refused.
+    pub fn check(&self, time: &str) -> Result<(), PlanError> {
+        if !(kifu_go::MIN_SIZE..=kifu_go::MAX_SIZE).contains(&self.size) {
+            return Err(PlanError::BoardSize(self.size));
+        }
+        if self.games == 0 {
+            return Err(PlanError::NoGame);
+        }
+        if self.main_ms == 0 || !self.main_ms.is_multiple_of(100) {
+            return Err(PlanError::Time(time.to_string()));
+        }
+        Ok(())
+    }
 }
 
 /// Starts a program of the match.
@@ -356,4 +409,44 @@ pub fn run_match<C: ServerClock, L: GameLedger>(
         }
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan() -> MatchPlan {
+        MatchPlan {
+            size: 19,
+            komi_half_points: 13,
+            main_ms: 1_800_000,
+            gtp_timeout: Duration::from_secs(10),
+            games: 1,
+            first_black: 0,
+            event: "unit".into(),
+        }
+    }
+
+    #[test]
+    fn a_plan_is_checked_before_anything_starts() {
+        assert_eq!(plan().check("30m"), Ok(()));
+        for size in [1, 26] {
+            let p = MatchPlan { size, ..plan() };
+            assert_eq!(p.check("30m"), Err(PlanError::BoardSize(size)));
+        }
+        assert_eq!(
+            MatchPlan { games: 0, ..plan() }.check("30m"),
+            Err(PlanError::NoGame)
+        );
+        for main_ms in [0, 1_050] {
+            let e = MatchPlan { main_ms, ..plan() }.check("1.05s").unwrap_err();
+            assert_eq!(e, PlanError::Time("1.05s".into()));
+            assert!(e.to_string().contains("whole tenths"), "{e}");
+        }
+        assert_eq!(check_ruleset("uec-cup"), Ok(()));
+        assert_eq!(
+            check_ruleset("japanese"),
+            Err(PlanError::Ruleset("japanese".into()))
+        );
+    }
 }

@@ -69,7 +69,7 @@ fn server_process() {
         max_connections_per_client: followers + 256,
         ..ConnLimits::default()
     };
-    let server = Server::new(store, limits, Arc::new(|_: &[Record]| Err("none".into())))
+    let server = Server::new(store, limits)
         .expect("server")
         .with_conn_limits(conn);
     let rt = tokio::runtime::Builder::new_multi_thread()

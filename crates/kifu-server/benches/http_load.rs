@@ -381,17 +381,13 @@ fn main() {
         max_streams_per_client: most,
         ..Limits::default()
     };
-    let server = Server::new(
-        store,
-        limits,
-        Arc::new(|_: &[Record]| Err("no SGF".to_string())),
-    )
-    .expect("server")
-    .with_conn_limits(kifu_server::ConnLimits {
-        max_connections: most + 512,
-        max_connections_per_client: most + 512,
-        ..kifu_server::ConnLimits::default()
-    });
+    let server = Server::new(store, limits)
+        .expect("server")
+        .with_conn_limits(kifu_server::ConnLimits {
+            max_connections: most + 512,
+            max_connections_per_client: most + 512,
+            ..kifu_server::ConnLimits::default()
+        });
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -470,8 +470,9 @@ pub async fn sgf(
 ) -> Result<Response, ApiError> {
     blocking(move || {
         let (_, records) = load(&app, &id)?;
-        let text = (app.sgf)(&records)
-            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "no_sgf", e))?;
+        let text = kifu_game::sgf_export::records_to_sgf(&records).map_err(|e| {
+            ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "no_sgf", e.to_string())
+        })?;
         Ok(([(header::CONTENT_TYPE, "application/x-go-sgf")], text).into_response())
     })
     .await

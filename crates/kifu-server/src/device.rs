@@ -23,15 +23,15 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use kifu_game::seat::SeatRequest;
 use kifu_ledger::{Event, Hash, Participant, PublicKey, Role, Standing};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::api::blocking;
 use crate::error::ApiError;
 use crate::App;
 
-/// The file the requests are kept in, in the data directory.
-pub const FILE: &str = "device-requests.json";
+use kifu_store::devices::AddError;
+pub use kifu_store::devices::FILE;
 
 /// Most requests kept; a further one is refused until some expire.
 pub const MAX_REQUESTS: usize = 4096;
@@ -42,22 +42,9 @@ pub const MAX_REQUESTS: usize = 4096;
 pub const REQUEST_TTL_MS: u64 = 12 * 60 * 60 * 1000;
 
 /// One device's request, as kept and listed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DeviceRequest {
-    /// Short number given by the server, what `--device-request` takes.
-    pub id: String,
-    /// When the server received it (ms since the Unix epoch, server's clock).
-    pub at_ms: u64,
-    /// The key and the seat.
-    #[serde(flatten)]
-    pub seat: SeatRequest,
-}
+pub type DeviceRequest = kifu_store::devices::DeviceRequest<SeatRequest>;
 
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Kept {
-    next: u64,
-    requests: Vec<DeviceRequest>,
-}
+type Kept = kifu_store::devices::Kept<SeatRequest>;
 
 /// Each game's roster now (after its `key_replaced` events), by the head it
 /// was read at.
@@ -65,7 +52,7 @@ type Rosters = HashMap<Hash, (u64, Vec<Participant>)>;
 
 /// The requests of one data directory.
 pub struct Devices {
-    path: PathBuf,
+    dir: PathBuf,
     /// Most requests kept ([`MAX_REQUESTS`]).
     max: usize,
     kept: Mutex<Kept>,
@@ -79,20 +66,7 @@ pub struct Devices {
 ///
 /// A file that cannot be read or is not a list of requests.
 pub fn read_requests(dir: &Path) -> Result<Vec<DeviceRequest>, std::io::Error> {
-    Ok(read_kept(&dir.join(FILE))?.requests)
-}
-
-fn read_kept(path: &Path) -> Result<Kept, std::io::Error> {
-    match std::fs::read(path) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("{}: {e}", path.display()),
-            )
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Kept::default()),
-        Err(e) => Err(e),
-    }
+    Ok(kifu_store::devices::read(dir)?.requests)
 }
 
 impl Devices {
@@ -102,29 +76,13 @@ impl Devices {
     ///
     /// A file that cannot be read or parsed.
     pub fn open(dir: &Path) -> Result<Devices, std::io::Error> {
-        let path = dir.join(FILE);
-        let kept = read_kept(&path)?;
+        let kept = kifu_store::devices::read(dir)?;
         Ok(Devices {
-            path,
+            dir: dir.to_path_buf(),
             max: MAX_REQUESTS,
             kept: Mutex::new(kept),
             rosters: Mutex::new(HashMap::new()),
         })
-    }
-
-    fn write(&self, kept: &Kept) -> Result<(), std::io::Error> {
-        use std::io::Write as _;
-        let tmp = self.path.with_extension("json.tmp");
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(&serde_json::to_vec_pretty(kept).map_err(std::io::Error::other)?)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &self.path)?;
-        if let Some(dir) = self.path.parent() {
-            if let Ok(d) = std::fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
-        }
-        Ok(())
     }
 
     /// Adds a request, or gives back the one this key already made (the
@@ -138,55 +96,27 @@ impl Devices {
         seat.check()
             .map_err(|e| ApiError::bad_request("bad_request_seat", e.to_string()))?;
         let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-        // Requests past their time are forgotten (written with the next
-        // change).
-        kept.requests
-            .retain(|r| now_ms.saturating_sub(r.at_ms) < REQUEST_TTL_MS);
-        if let Some(i) = kept.requests.iter().position(|r| r.seat.key == seat.key) {
-            if kept.requests[i].seat == seat {
-                return Ok((kept.requests[i].clone(), false));
-            }
-            let old = kept.requests[i].seat.clone();
-            kept.requests[i].seat = seat;
-            kept.requests[i].at_ms = now_ms;
-            if let Err(e) = self.write(&kept) {
-                kept.requests[i].seat = old;
-                return Err(io_error(e));
-            }
-            return Ok((kept.requests[i].clone(), false));
-        }
-        if kept.requests.len() >= self.max {
-            return Err(ApiError::new(
+        kept.add(&self.dir, seat, now_ms, self.max, REQUEST_TTL_MS, |a, b| {
+            a.key == b.key
+        })
+        .map_err(|e| match e {
+            AddError::Full { .. } => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too_many_requests",
-                format!("{} device requests are kept already, none older than 12 hours; ask the referee", self.max),
-            ));
-        }
-        kept.next += 1;
-        let r = DeviceRequest {
-            id: kept.next.to_string(),
-            at_ms: now_ms,
-            seat,
-        };
-        kept.requests.push(r.clone());
-        if let Err(e) = self.write(&kept) {
-            kept.requests.pop();
-            kept.next -= 1;
-            return Err(io_error(e));
-        }
-        Ok((r, true))
+                e.to_string(),
+            ),
+            AddError::Io(_) => {
+                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+            }
+        })
     }
 
     /// Every request not yet expired at `now_ms`, oldest first.
     pub fn all_at(&self, now_ms: u64) -> Vec<DeviceRequest> {
-        let mut all = self
-            .kept
+        self.kept
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .requests
-            .clone();
-        all.retain(|r| now_ms.saturating_sub(r.at_ms) < REQUEST_TTL_MS);
-        all
+            .unexpired(now_ms, REQUEST_TTL_MS)
     }
 
     /// Every request not yet expired, oldest first.
@@ -198,14 +128,6 @@ impl Devices {
     pub fn get(&self, id: &str) -> Option<DeviceRequest> {
         self.all().into_iter().find(|r| r.id == id.trim())
     }
-}
-
-fn io_error(e: std::io::Error) -> ApiError {
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "internal",
-        format!("the device requests could not be written: {e}"),
-    )
 }
 
 fn now_ms() -> u64 {

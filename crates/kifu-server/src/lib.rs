@@ -26,7 +26,7 @@ pub mod error;
 pub mod feed;
 pub mod headers;
 pub mod ingest;
-pub mod marker;
+pub use kifu_store::marker;
 pub mod metrics;
 pub mod outlet;
 pub mod page;
@@ -50,7 +50,6 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use kifu_ledger::Record;
 use kifu_store::Store;
 use tokio::sync::watch;
 
@@ -59,9 +58,6 @@ pub use crate::error::ApiError;
 pub use crate::ingest::{Ingest, IngestError};
 pub use crate::metrics::Metrics;
 pub use crate::outlet::{Outlet, OutletHealth};
-
-/// Turns a game's records into SGF text, or says why it cannot.
-pub type SgfExport = Arc<dyn Fn(&[Record]) -> Result<String, String> + Send + Sync>;
 
 /// Limits on what one request may ask.
 #[derive(Debug, Clone)]
@@ -122,8 +118,6 @@ pub struct App {
     pub metrics: Arc<Metrics>,
     /// Limits.
     pub limits: Limits,
-    /// SGF export.
-    pub sgf: SgfExport,
     /// Becomes true when the server stops: streams and long-polls end.
     pub shutdown: watch::Receiver<bool>,
     /// The transparency log's checkpoint signer and counters.
@@ -283,8 +277,8 @@ pub struct Server {
 
 impl Server {
     /// Starts the ingest pipeline over `store`.
-    pub fn new(store: Arc<Store>, limits: Limits, sgf: SgfExport) -> Result<Server, ServerError> {
-        Server::with_checkpoints(store, limits, sgf, None)
+    pub fn new(store: Arc<Store>, limits: Limits) -> Result<Server, ServerError> {
+        Server::with_checkpoints(store, limits, None)
     }
 
     /// Like [`Server::new`], signing the transparency log's checkpoints
@@ -293,7 +287,6 @@ impl Server {
     pub fn with_checkpoints(
         store: Arc<Store>,
         limits: Limits,
-        sgf: SgfExport,
         checkpoints: Option<tlog_api::CheckpointConfig>,
     ) -> Result<Server, ServerError> {
         let tlog = tlog_api::LogFace::start(&store, checkpoints)?;
@@ -310,7 +303,6 @@ impl Server {
                 ingest,
                 metrics,
                 limits,
-                sgf,
                 shutdown,
                 tlog,
                 creation: Default::default(),

@@ -27,296 +27,21 @@ use axum::routing::get;
 use axum::Router;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
-use kifu_ledger::Hash;
-use kifu_store::tlog::Leaf;
 use kifu_store::{Store, StoreError};
-use kifu_tlog::checkpoint::Checkpoint;
-use kifu_tlog::note::{Note, NoteSigner, NoteVerifier};
-use kifu_tlog::proof::{ConsistencyProof, InclusionProof};
+use kifu_tlog::note::{Note, NoteSigner};
 use kifu_tlog::tiles::{self, TILE_WIDTH};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::json;
 
 use crate::api::blocking;
 use crate::error::ApiError;
 use crate::App;
 
-/// Origin used when none is given and none was used before.
-pub const DEFAULT_ORIGIN: &str = "kifu.local/log";
-
-/// Why the log cannot answer.
-#[derive(Debug, thiserror::Error)]
-pub enum LogError {
-    /// The store failed, or a size is beyond the tree.
-    #[error(transparent)]
-    Store(#[from] StoreError),
-    /// The game has no such event.
-    #[error("game {game} has no event {seq}")]
-    NoEvent {
-        /// Game id, hex.
-        game: String,
-        /// The seq asked for.
-        seq: u64,
-    },
-    /// The event was appended after the tree proved against.
-    #[error("event {seq} is leaf {index}, after the checkpoint's {size} leaves; sign a newer checkpoint")]
-    AfterSize {
-        /// The seq asked for.
-        seq: u64,
-        /// Its leaf index.
-        index: u64,
-        /// The tree size proved against.
-        size: u64,
-    },
-    /// The store's tree does not extend the last signed checkpoint.
-    #[error(
-        "the store no longer holds the tree of the last checkpoint (size {0}); refusing to sign"
-    )]
-    Inconsistent(u64),
-    /// A kept checkpoint, or the origin, is not usable.
-    #[error("{0}")]
-    Checkpoint(String),
-    /// The log's key was rotated away from the key asked to sign.
-    #[error("the log's key was rotated to {now} at leaf {leaf}; sign with that key")]
-    RotatedAway {
-        /// The verifier key that signs now.
-        now: String,
-        /// The rotation's leaf index.
-        leaf: u64,
-    },
-    /// A stored record could not be read.
-    #[error(transparent)]
-    Record(#[from] kifu_ledger::LedgerError),
-    /// No checkpoint is signed yet (nothing to bundle against).
-    #[error("no checkpoint is signed yet")]
-    NoCheckpoint,
-}
-
-/// The title of a log operator's chain (`docs/TRANSPARENCY.md` section 8):
-/// this prefix and the origin.
-pub const OPERATOR_TITLE: &str = "kifu log operator ";
-
-/// Every `log_key_rotated` statement of `origin` in the store, in log
-/// order: its leaf index, the record, and the key that signed it.
-pub fn rotations_in(
-    store: &Store,
-    origin: &str,
-) -> Result<Vec<(u64, kifu_ledger::Record, kifu_ledger::PublicKey)>, LogError> {
-    let mut found = Vec::new();
-    let title = format!("{OPERATOR_TITLE}{origin}");
-    for game in store.games()? {
-        if store.genesis(&game)?.title != title {
-            continue;
-        }
-        for r in store.read(&game, 1, None)? {
-            let e = r.decode()?;
-            if let kifu_ledger::Body::LogKeyRotated { origin: o, .. } = &e.body {
-                if o == origin {
-                    let index = store.leaf_index(&game, e.seq)?.ok_or_else(|| {
-                        LogError::Checkpoint("a key rotation has no leaf in the log".into())
-                    })?;
-                    found.push((index, r, e.signer));
-                }
-            }
-        }
-    }
-    found.sort_by_key(|(i, _, _)| *i);
-    Ok(found)
-}
-
-/// Refuses to sign a checkpoint of `origin` with `signer` when the log's
-/// key was rotated away from it: after a rotation only the last new key
-/// signs the log's trees.
-pub fn check_signer(store: &Store, origin: &str, signer: &NoteVerifier) -> Result<(), LogError> {
-    let all = rotations_in(store, origin)?;
-    let Some((leaf, record, _)) = all.last() else {
-        return Ok(());
-    };
-    if let kifu_ledger::Body::LogKeyRotated { new_key, .. } = record.decode()?.body {
-        if new_key.0 != signer.key.to_bytes() {
-            let now = NoteVerifier::ed25519(origin, new_key.verifying_key()?).to_vkey();
-            return Err(LogError::RotatedAway { now, leaf: *leaf });
-        }
-    }
-    Ok(())
-}
-
-/// A signed checkpoint: the parsed tree head and the exact note bytes.
-#[derive(Debug, Clone)]
-pub struct SignedCheckpoint {
-    /// The tree head.
-    pub checkpoint: Checkpoint,
-    /// The C2SP signed note, as served and written to files.
-    pub text: String,
-}
-
-/// The last checkpoint kept in the store, parsed.
-pub fn last_checkpoint(store: &Store) -> Result<Option<SignedCheckpoint>, LogError> {
-    let Some((_, text)) = store.latest_checkpoint()? else {
-        return Ok(None);
-    };
-    let checkpoint = Note::parse(&text)
-        .ok()
-        .and_then(|n| Checkpoint::parse(&n.text).ok())
-        .ok_or_else(|| LogError::Checkpoint("the last kept checkpoint is damaged".into()))?;
-    Ok(Some(SignedCheckpoint { checkpoint, text }))
-}
-
-/// The origin to sign under: the one given, else the last checkpoint's,
-/// else [`DEFAULT_ORIGIN`].
-pub fn resolve_origin(store: &Store, given: Option<&str>) -> Result<String, LogError> {
-    if let Some(o) = given {
-        return Ok(o.to_string());
-    }
-    Ok(last_checkpoint(store)?
-        .map(|c| c.checkpoint.origin)
-        .unwrap_or_else(|| DEFAULT_ORIGIN.to_string()))
-}
-
-/// Signs the store's current tree head with `signer` (whose name is the
-/// origin), keeps it in the store, and remembers the verifier key. Refuses
-/// when the tree does not extend the last checkpoint of the same origin.
-pub fn sign_checkpoint(store: &Store, signer: &NoteSigner) -> Result<SignedCheckpoint, LogError> {
-    check_signer(store, signer.name(), &signer.verifier())?;
-    let size = store.tree_size()?;
-    let root = store.tree_root(size)?;
-    // C2SP tlog-checkpoint: a log must never sign a checkpoint inconsistent
-    // with one it signed before. The store only appends; check it anyway.
-    if let Some(prev) = last_checkpoint(store)? {
-        let p = &prev.checkpoint;
-        if p.origin == signer.name() && (p.size > size || store.tree_root(p.size)? != p.root) {
-            return Err(LogError::Inconsistent(p.size));
-        }
-    }
-    let mut checkpoint = Checkpoint::new(signer.name(), size, root);
-    // docs/TRANSPARENCY.md section 10: the map of game heads at this size.
-    checkpoint
-        .extensions
-        .push(kifu_tlog::map::map_line(&store.map_root(size)?));
-    let mut note =
-        Note::new(checkpoint.to_text()).map_err(|e| LogError::Checkpoint(e.to_string()))?;
-    signer.sign(&mut note);
-    let text = note.to_text();
-    store.save_checkpoint(size, &text)?;
-    store.set_log_key(&signer.verifier().to_vkey())?;
-    Ok(SignedCheckpoint { checkpoint, text })
-}
-
-/// The tree proofs are given against by default: the last kept checkpoint's
-/// (its root checked against the store), else the current tree.
-pub fn proof_target(store: &Store) -> Result<(u64, Hash), LogError> {
-    match last_checkpoint(store)? {
-        Some(c) => {
-            let cp = c.checkpoint;
-            if store.tree_root(cp.size)? != cp.root {
-                return Err(LogError::Checkpoint(format!(
-                    "the checkpoint's root at size {} is not this store's: another log, or a fork",
-                    cp.size
-                )));
-            }
-            Ok((cp.size, cp.root))
-        }
-        None => {
-            let size = store.tree_size()?;
-            Ok((size, store.tree_root(size)?))
-        }
-    }
-}
-
-/// An inclusion proof of one event, with the leaf it proves.
-#[derive(Debug, Clone)]
-pub struct InclusionAnswer {
-    /// The proof.
-    pub proof: InclusionProof,
-    /// The leaf.
-    pub leaf: Leaf,
-    /// The root of the tree proved against.
-    pub root: Hash,
-}
-
-impl InclusionAnswer {
-    /// The JSON document `kifu prove inclusion` prints.
-    pub fn to_json(&self) -> Value {
-        let mut v = serde_json::to_value(&self.proof).unwrap_or_default();
-        v["leaf"] = json!(hex::encode(self.leaf.to_bytes()));
-        v["leaf_hash"] = json!(B64.encode(self.leaf.hash()));
-        v["root"] = json!(B64.encode(self.root));
-        v["game"] = json!(hex::encode(self.leaf.game));
-        v["seq"] = json!(self.leaf.seq);
-        v
-    }
-}
-
-/// The inclusion proof of event `seq` of `game` in the tree of `size`
-/// leaves (whose root the caller has, or reads here when `None`).
-pub fn prove_inclusion(
-    store: &Store,
-    game: &Hash,
-    seq: u64,
-    size: u64,
-    root: Option<Hash>,
-) -> Result<InclusionAnswer, LogError> {
-    let no_event = || LogError::NoEvent {
-        game: hex::encode(&game[..6]),
-        seq,
-    };
-    let record = store.get(game, seq)?.ok_or_else(no_event)?;
-    let index = store.leaf_index(game, seq)?.ok_or_else(no_event)?;
-    if index >= size {
-        return Err(LogError::AfterSize { seq, index, size });
-    }
-    let root = match root {
-        Some(r) => r,
-        None => store.tree_root(size)?,
-    };
-    Ok(InclusionAnswer {
-        proof: InclusionProof {
-            leaf_index: index,
-            tree_size: size,
-            hashes: store.inclusion_proof(index, size)?,
-        },
-        leaf: Leaf {
-            game: *game,
-            seq,
-            record_hash: record.hash(),
-        },
-        root,
-    })
-}
-
-/// A consistency proof with both roots.
-#[derive(Debug, Clone)]
-pub struct ConsistencyAnswer {
-    /// The proof.
-    pub proof: ConsistencyProof,
-    /// Root of the old size.
-    pub old_root: Hash,
-    /// Root of the new size.
-    pub new_root: Hash,
-}
-
-impl ConsistencyAnswer {
-    /// The JSON document `kifu prove consistency` prints.
-    pub fn to_json(&self) -> Value {
-        let mut v = serde_json::to_value(&self.proof).unwrap_or_default();
-        v["old_root"] = json!(B64.encode(self.old_root));
-        v["new_root"] = json!(B64.encode(self.new_root));
-        v
-    }
-}
-
-/// The consistency proof from `old` to `new` leaves.
-pub fn prove_consistency(store: &Store, old: u64, new: u64) -> Result<ConsistencyAnswer, LogError> {
-    Ok(ConsistencyAnswer {
-        proof: ConsistencyProof {
-            old_size: old,
-            new_size: new,
-            hashes: store.consistency_proof(old, new)?,
-        },
-        old_root: store.tree_root(old)?,
-        new_root: store.tree_root(new)?,
-    })
-}
+pub use kifu_store::operator::{
+    check_signer, last_checkpoint, proof_target, prove_consistency, prove_inclusion,
+    resolve_origin, rotations_in, sign_checkpoint, ConsistencyAnswer, InclusionAnswer, LogError,
+    SignedCheckpoint, DEFAULT_ORIGIN, OPERATOR_TITLE,
+};
 
 /// What `kifu serve --checkpoint-key` configures.
 pub struct CheckpointConfig {
@@ -468,14 +193,15 @@ impl From<LogError> for ApiError {
                 "not_in_checkpoint",
                 format!("{e} (POST /checkpoint, or pass size=)"),
             ),
-            LogError::Inconsistent(_) | LogError::Checkpoint(_) | LogError::Record(_) => {
-                ApiError::new(
-                    StatusCode::INTERNAL_SERVER_ERROR,
-                    "log_inconsistent",
-                    e.to_string(),
-                )
-            }
-            LogError::RotatedAway { .. } => {
+            LogError::Inconsistent(_)
+            | LogError::Checkpoint(_)
+            | LogError::ForeignCheckpoint
+            | LogError::Record(_) => ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "log_inconsistent",
+                e.to_string(),
+            ),
+            LogError::RotatedAway { .. } | LogError::SameKey | LogError::NotCurrentKey { .. } => {
                 ApiError::new(StatusCode::CONFLICT, "log_key_rotated", e.to_string())
             }
         }
@@ -780,6 +506,7 @@ pub fn render_metrics(app: &App) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kifu_tlog::checkpoint::Checkpoint;
 
     fn store_with_games(n: usize) -> (tempfile::TempDir, Store) {
         let dir = tempfile::tempdir().unwrap();

@@ -46,8 +46,7 @@ fn get(url: &str) -> (u16, String) {
 async fn an_outlet_failing_makes_healthz_degraded_and_livez_stays_alive() {
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(Store::open(dir.path()).unwrap());
-    let sgf: kifu_server::SgfExport = Arc::new(|_| Err("no SGF here".into()));
-    let server = Server::new(store, Limits::default(), sgf).unwrap();
+    let server = Server::new(store, Limits::default()).unwrap();
     let switch = Arc::new(Switch(AtomicBool::new(true)));
     server.add_outlet(switch.clone());
     let (listener, addr) = kifu_server::bind("127.0.0.1:0".parse().unwrap())

@@ -1,8 +1,9 @@
 //! Durable storage of kifu chains on sled.
 //!
-//! Each game chain is stored under `game id || seq`; a head per game gives the
-//! next place; every record also gets a position in one global feed (a cursor
-//! that only grows), which is what integrators follow.
+//! Each game chain is stored under `game id || seq` (a single record, or a
+//! run of up to 32 written together); a game's head is its last key there,
+//! read with one range read; every record also gets a position in one
+//! global feed (a cursor that only grows), which is what integrators follow.
 //!
 //! The one decision a reader must know: **an append is acknowledged only after
 //! it is on stable storage.** sled 0.34's `flush()` writes with
@@ -45,10 +46,14 @@
 #![deny(missing_docs)]
 
 mod batch;
+pub mod bundle;
+pub mod devices;
 mod import;
 mod kv;
 mod layout;
 mod map;
+pub mod marker;
+pub mod operator;
 mod readonly;
 mod staged;
 mod sync;
@@ -1217,10 +1222,11 @@ impl Store {
         }
     }
 
-    /// The feed cursor of the stored record at `seq` of `game`, read from
-    /// the transparency log's index (leaf number = feed cursor), which is
-    /// written in the same transaction as the record: one lookup, no scan
-    /// of the feed. A server answers a resent, identical record with it.
+    /// The feed cursor of the stored record at `seq` of `game`, kept with
+    /// the record (in memory while the record is staged, after it in its
+    /// `events` value once settled; a store of layout 1, read as it is,
+    /// keeps it in the transparency log's index): one lookup, no scan of the
+    /// feed. A server answers a resent, identical record with it.
     ///
     /// # Errors
     ///

@@ -1,15 +1,13 @@
 #![allow(missing_docs)]
 //! Verifying a tournament chain of 200 players and 7 rounds (3,001 events):
-//! the whole-chain verification (`verify_tournament_records`, in seq order
-//! and shuffled) against the record-by-record check in seq order it
-//! replaced (`kifu_ledger::tournament::verify_tournament` and the
-//! projection).
+//! the whole-chain verification (`verify_tournament_records`), in seq order
+//! and shuffled.
 //!
 //! `cargo bench -p kifu-tournament --bench verify`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use kifu_ledger::{BoardResult, Body, Keypair, Pairing, Participant, Record, Registration, Role};
-use kifu_tournament::{mcmahon_genesis, verify_tournament_records, Chain, Projection};
+use kifu_tournament::{mcmahon_genesis, verify_tournament_records, Chain};
 
 const PLAYERS: u32 = 200;
 const ROUNDS: u32 = 7;
@@ -96,12 +94,6 @@ fn bench(cr: &mut Criterion) {
         b.iter(|| {
             let r = verify_tournament_records(&shuffled);
             assert!(r.ok());
-        })
-    });
-    g.bench_function("record_by_record_in_seq_order", |b| {
-        b.iter(|| {
-            let events = kifu_ledger::tournament::verify_tournament(&records).expect("verifies");
-            Projection::from_events(chain.id(), &events).expect("projects")
         })
     });
     g.finish();

@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use kifu_ledger::tournament::{check_role, check_tournament_genesis, tournament_id};
 use kifu_ledger::{
-    children_of, forks_of, unreached, Duplicate, Event, Fork, Hash, Head, Header, LedgerError,
-    Problem, Record, ZERO_HASH,
+    children_of, forks_of, unreached, walk_chain, ChainWalk, Duplicate, Event, Fork, Hash, Head,
+    Header, LedgerError, Problem, Record, ZERO_HASH,
 };
 
 use crate::chain::Chain;
@@ -209,11 +209,107 @@ fn chain_of(hash: &Hash, h: &Header) -> Hash {
 }
 
 /// A branch being followed: its last record and the tournament there.
-struct Walk {
-    idx: usize,
-    count: u64,
-    projection: Projection,
-    last_at_ms: u64,
+/// A tournament chain's part of the walk: the projection refuses what is
+/// not a fact of this tournament; the best leaf (highest seq, then lowest
+/// hash) is the tournament, read back through `parent`.
+struct TournamentWalk<'a, 'p> {
+    id: &'a Hash,
+    parsed: &'a [Parsed<'p>],
+    report: &'a mut TournamentReport,
+    /// The record each accepted record follows.
+    parent: HashMap<usize, usize>,
+    /// The best leaf: (seq, lowest hash), head time, record, events, state.
+    best: Option<(u64, std::cmp::Reverse<Hash>, u64, usize, u64, Projection)>,
+}
+
+/// A branch's state: the projection and the time of its last event.
+type Along = (Projection, u64);
+
+impl TournamentWalk<'_, '_> {
+    fn refuse(&mut self, i: usize, what: String) {
+        let p = &self.parsed[i];
+        let what = format!("record {}: {what}", short(&p.hash));
+        self.problem(p.header.seq, what);
+    }
+}
+
+impl ChainWalk for TournamentWalk<'_, '_> {
+    type State = Along;
+    type Admitted = Event;
+
+    fn hash(&self, i: usize) -> Hash {
+        self.parsed[i].hash
+    }
+
+    fn seq(&self, i: usize) -> u64 {
+        self.parsed[i].header.seq
+    }
+
+    fn signed(&self, i: usize) -> bool {
+        self.parsed[i].sig_ok
+    }
+
+    fn problem(&mut self, seq: u64, what: String) {
+        self.report.problems.push(Problem {
+            game: *self.id,
+            seq: Some(seq),
+            what,
+        });
+    }
+
+    fn admit(&mut self, (projection, _): &Along, i: usize) -> Option<Event> {
+        let p = &self.parsed[i];
+        let event = match p.header.clone().into_event() {
+            Ok(e) => e,
+            // FORMAT.md section 10 (clarified): a kind beyond the table
+            // is a failure in a tournament chain.
+            Err(LedgerError::UnknownKind(k)) => {
+                self.refuse(i, format!("unknown kind {k} in a tournament chain"));
+                return None;
+            }
+            Err(e) => {
+                self.refuse(i, e.to_string());
+                return None;
+            }
+        };
+        let roles = projection.genesis.roles_of(&event.signer);
+        if let Err(r) = check_role(&roles, &event.body, event.seq) {
+            self.refuse(i, r.to_string());
+            return None;
+        }
+        if let Err(e) = projection.check(&event.body) {
+            self.refuse(i, format!("not a fact of this tournament: {e}"));
+            return None;
+        }
+        Some(event)
+    }
+
+    fn apply(&mut self, state: &mut Along, parent: usize, i: usize, event: Event) -> bool {
+        // Checked by `admit` against the same projection.
+        if let Err(e) = state.0.apply(&event.body) {
+            self.problem(event.seq, format!("not a fact of this tournament: {e}"));
+            return false;
+        }
+        // Both times come from records: compared without overflow.
+        if let Some(by) = kifu_ledger::standing::time_backwards(state.1, event.at_ms) {
+            self.report.warnings.push(Problem {
+                game: *self.id,
+                seq: Some(event.seq),
+                what: format!("time goes backwards: {by} ms before the previous event"),
+            });
+        }
+        state.1 = event.at_ms;
+        self.parent.insert(i, parent);
+        true
+    }
+
+    fn leaf(&mut self, (projection, _): Along, i: usize, count: u64) {
+        let here = &self.parsed[i];
+        let key = (here.header.seq, std::cmp::Reverse(here.hash));
+        if self.best.as_ref().is_none_or(|(s, h, ..)| key > (*s, *h)) {
+            self.best = Some((key.0, key.1, here.header.at_ms, i, count, projection));
+        }
+    }
 }
 
 /// Section 6, steps 4 to 7, for one chain; gives the tournament along its
@@ -267,139 +363,43 @@ fn verify_chain(
     let children = children_of(members, gi, |i| (parsed[i].hash, &parsed[i].header));
     let mut reached = vec![false; parsed.len()];
     reached[gi] = true;
-    // The record each accepted record follows, to read the best branch back.
-    let mut parent: HashMap<usize, usize> = HashMap::new();
-    let mut stack = vec![Walk {
-        idx: gi,
-        count: 1,
-        projection,
-        last_at_ms: genesis_event.at_ms,
-    }];
-    // The best leaf: highest seq, then lowest hash.
-    let mut best: Option<(u64, std::cmp::Reverse<Hash>, u64, Walk)> = None;
-    while let Some(w) = stack.pop() {
-        let here = &parsed[w.idx];
-        let mut next: Vec<(usize, Event)> = Vec::new();
-        for &c in children
-            .get(&here.hash)
-            .map(|v| v.as_slice())
-            .unwrap_or(&[])
-        {
-            reached[c] = true;
-            let p = &parsed[c];
-            let seq = p.header.seq;
-            let refuse =
-                |what: String| problem(Some(seq), format!("record {}: {what}", short(&p.hash)));
-            if seq != here.header.seq + 1 {
-                report.problems.push(problem(
-                    Some(seq),
-                    format!(
-                        "record {} links to seq {} but says seq {seq}",
-                        short(&p.hash),
-                        here.header.seq
-                    ),
-                ));
-                continue;
-            }
-            if !p.sig_ok {
-                report.problems.push(refuse("bad signature".into()));
-                continue;
-            }
-            let event = match p.header.clone().into_event() {
-                Ok(e) => e,
-                // FORMAT.md section 10 (clarified): a kind beyond the table
-                // is a failure in a tournament chain.
-                Err(LedgerError::UnknownKind(k)) => {
-                    report
-                        .problems
-                        .push(refuse(format!("unknown kind {k} in a tournament chain")));
-                    continue;
-                }
-                Err(e) => {
-                    report.problems.push(refuse(e.to_string()));
-                    continue;
-                }
-            };
-            let roles = w.projection.genesis.roles_of(&event.signer);
-            if let Err(r) = check_role(&roles, &event.body, seq) {
-                report.problems.push(refuse(r.to_string()));
-                continue;
-            }
-            if let Err(e) = w.projection.check(&event.body) {
-                report
-                    .problems
-                    .push(refuse(format!("not a fact of this tournament: {e}")));
-                continue;
-            }
-            next.push((c, event));
-        }
-        if next.is_empty() {
-            let key = (here.header.seq, std::cmp::Reverse(here.hash));
-            let better = match &best {
-                None => true,
-                Some((s, h, _, _)) => key > (*s, *h),
-            };
-            if better {
-                best = Some((key.0, key.1, here.header.at_ms, w));
-            }
-            continue;
-        }
-        // The projection is cloned only where the chain forks.
-        let last = next.pop();
-        let mut branches: Vec<(usize, Event, Projection)> = next
-            .into_iter()
-            .map(|(c, e)| (c, e, w.projection.clone()))
-            .collect();
-        if let Some((c, e)) = last {
-            branches.push((c, e, w.projection));
-        }
-        for (c, event, mut projection) in branches {
-            // Checked above against the same projection.
-            if let Err(e) = projection.apply(&event.body) {
-                report.problems.push(problem(
-                    Some(event.seq),
-                    format!("not a fact of this tournament: {e}"),
-                ));
-                continue;
-            }
-            // Both times come from records: compared without overflow.
-            if let Some(by) = kifu_ledger::standing::time_backwards(w.last_at_ms, event.at_ms) {
-                report.warnings.push(problem(
-                    Some(event.seq),
-                    format!("time goes backwards: {by} ms before the previous event"),
-                ));
-            }
-            parent.insert(c, w.idx);
-            stack.push(Walk {
-                idx: c,
-                count: w.count + 1,
-                projection,
-                last_at_ms: event.at_ms,
-            });
-        }
-    }
+    let mut walk = TournamentWalk {
+        id,
+        parsed,
+        report,
+        parent: HashMap::new(),
+        best: None,
+    };
+    walk_chain(
+        &mut walk,
+        gi,
+        (projection, genesis_event.at_ms),
+        &children,
+        &mut reached,
+    );
+    let (best, parent) = (walk.best, walk.parent);
     // Step 6: records no walk reached.
     for (at_seq, what) in unreached(members, &reached, |i| (parsed[i].hash, &parsed[i].header)) {
         report.problems.push(problem(Some(at_seq), what));
     }
-    let (_, _, head_at_ms, w) = best?;
+    let (_, _, head_at_ms, head, events, projection) = best?;
     report.chains.push(ChainSummary {
         id: *id,
-        events: w.count,
+        events,
         head: Head {
-            seq: parsed[w.idx].header.seq,
-            hash: parsed[w.idx].hash,
+            seq: parsed[head].header.seq,
+            hash: parsed[head].hash,
         },
         head_at_ms,
     });
     // The best branch, genesis first.
-    let mut path = vec![w.idx];
+    let mut path = vec![head];
     while let Some(&p) = parent.get(path.last().unwrap_or(&gi)) {
         path.push(p);
     }
     path.reverse();
     Some(Chain {
         records: path.iter().map(|&i| parsed[i].record.clone()).collect(),
-        projection: w.projection,
+        projection,
     })
 }

@@ -42,7 +42,6 @@ pub fn start_with(
         let store = Arc::new(Store::open(dir.path()).unwrap());
         (dir, store)
     });
-    let sgf: kifu_server::SgfExport = Arc::new(|_: &[kifu_ledger::Record]| Err("none".into()));
     let (addr_tx, addr_rx) = std::sync::mpsc::channel();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
     let thread = std::thread::spawn(move || {
@@ -55,9 +54,7 @@ pub fn start_with(
             let (listener, addr) = kifu_server::bind("127.0.0.1:0".parse().unwrap())
                 .await
                 .unwrap();
-            let server = Server::new(store, limits, sgf)
-                .unwrap()
-                .with_conn_limits(conn);
+            let server = Server::new(store, limits).unwrap().with_conn_limits(conn);
             addr_tx.send(addr).unwrap();
             server
                 .run(listener, async move {

@@ -1,0 +1,261 @@
+//! The board devices' requests for seats kept in a data directory
+//! (`device-requests.json`), as `kifu serve` takes them at `POST /devices`
+//! and `kifu devices` lists them. What a request holds (`S`, the seat) and
+//! how it enrols a key is the rules side's (`kifu_game::seat`); this module
+//! keeps the list.
+//!
+//! The file is written whole to a temporary file, synced and renamed, so
+//! that a crash leaves the old list or the new one.
+
+use std::path::Path;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+/// The file the requests are kept in, in the data directory.
+pub const FILE: &str = "device-requests.json";
+
+/// One device's request, as kept and listed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceRequest<S> {
+    /// Short number given by the server, what `--device-request` takes.
+    pub id: String,
+    /// When the server received it (ms since the Unix epoch, server's clock).
+    pub at_ms: u64,
+    /// The key and the seat.
+    #[serde(flatten)]
+    pub seat: S,
+}
+
+/// The kept list: the requests and the last number given.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Kept<S> {
+    /// The last number given to a request.
+    pub next: u64,
+    /// The requests, oldest first.
+    pub requests: Vec<DeviceRequest<S>>,
+}
+
+impl<S> Default for Kept<S> {
+    fn default() -> Self {
+        Kept {
+            next: 0,
+            requests: Vec::new(),
+        }
+    }
+}
+
+/// Why a request is not kept.
+#[derive(Debug, thiserror::Error)]
+pub enum AddError {
+    /// The list holds as many requests as it may, none expired.
+    #[error("{max} device requests are kept already, none older than {} hours; ask the referee", ttl_ms / 3_600_000)]
+    Full {
+        /// Most requests kept.
+        max: usize,
+        /// How long a request is kept, ms.
+        ttl_ms: u64,
+    },
+    /// The list could not be written (it is as it was).
+    #[error("the device requests could not be written: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+impl<S: Clone + PartialEq + Serialize> Kept<S> {
+    /// The requests not expired at `now_ms` (kept less than `ttl_ms`),
+    /// oldest first.
+    pub fn unexpired(&self, now_ms: u64, ttl_ms: u64) -> Vec<DeviceRequest<S>> {
+        self.requests
+            .iter()
+            .filter(|r| now_ms.saturating_sub(r.at_ms) < ttl_ms)
+            .cloned()
+            .collect()
+    }
+
+    /// Keeps `seat`, asked for at `now_ms`, in the list of the data
+    /// directory `dir`: requests kept `ttl_ms` or longer are forgotten
+    /// first (a device still waiting asks again and gets a new number, and
+    /// a list filled by a flood empties itself); a device that asked already
+    /// (`same_device`, its key) gets its request back, with the seat it now
+    /// asks for; a new one is numbered, unless `max` requests are kept. The
+    /// list is written with the next change; when the write fails the
+    /// requests are as they were. The flag is true for a new request.
+    ///
+    /// # Errors
+    ///
+    /// A full list, or the file not written.
+    pub fn add(
+        &mut self,
+        dir: &Path,
+        seat: S,
+        now_ms: u64,
+        max: usize,
+        ttl_ms: u64,
+        same_device: impl Fn(&S, &S) -> bool,
+    ) -> Result<(DeviceRequest<S>, bool), AddError> {
+        self.requests
+            .retain(|r| now_ms.saturating_sub(r.at_ms) < ttl_ms);
+        if let Some(i) = self
+            .requests
+            .iter()
+            .position(|r| same_device(&r.seat, &seat))
+        {
+            if self.requests[i].seat == seat {
+                return Ok((self.requests[i].clone(), false));
+            }
+            let before = self.requests[i].clone();
+            self.requests[i].seat = seat;
+            self.requests[i].at_ms = now_ms;
+            if let Err(e) = write(dir, self) {
+                self.requests[i] = before;
+                return Err(e.into());
+            }
+            return Ok((self.requests[i].clone(), false));
+        }
+        if self.requests.len() >= max {
+            return Err(AddError::Full { max, ttl_ms });
+        }
+        let r = DeviceRequest {
+            id: (self.next + 1).to_string(),
+            at_ms: now_ms,
+            seat,
+        };
+        self.next += 1;
+        self.requests.push(r.clone());
+        if let Err(e) = write(dir, self) {
+            self.requests.pop();
+            self.next -= 1;
+            return Err(e.into());
+        }
+        Ok((r, true))
+    }
+}
+
+/// Reads the list kept in the data directory `dir` (empty when the file is
+/// absent).
+///
+/// # Errors
+///
+/// A file that cannot be read or is not a list of requests.
+pub fn read<S: DeserializeOwned>(dir: &Path) -> Result<Kept<S>, std::io::Error> {
+    let path = dir.join(FILE);
+    match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{}: {e}", path.display()),
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Kept::default()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Writes the list into the data directory `dir`: a temporary file, synced,
+/// renamed over the old one, and the directory synced.
+///
+/// # Errors
+///
+/// The file not written.
+pub fn write<S: Serialize>(dir: &Path, kept: &Kept<S>) -> Result<(), std::io::Error> {
+    use std::io::Write as _;
+    let path = dir.join(FILE);
+    let tmp = path.with_extension("json.tmp");
+    let mut f = std::fs::File::create(&tmp)?;
+    f.write_all(&serde_json::to_vec_pretty(kept).map_err(std::io::Error::other)?)?;
+    f.sync_all()?;
+    std::fs::rename(&tmp, &path)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Seat {
+        key: String,
+    }
+
+    #[test]
+    fn a_missing_file_is_an_empty_list_and_a_written_one_reads_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let none: Kept<Seat> = read(dir.path()).unwrap();
+        assert!(none.requests.is_empty());
+        let kept = Kept {
+            next: 1,
+            requests: vec![DeviceRequest {
+                id: "1".into(),
+                at_ms: 5,
+                seat: Seat { key: "k".into() },
+            }],
+        };
+        write(dir.path(), &kept).unwrap();
+        let back: Kept<Seat> = read(dir.path()).unwrap();
+        assert_eq!(back.next, 1);
+        assert_eq!(back.requests, kept.requests);
+        std::fs::write(dir.path().join(FILE), b"not json").unwrap();
+        assert!(read::<Seat>(dir.path()).is_err());
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    struct Asked {
+        key: String,
+        seat: u8,
+    }
+
+    const DAY: u64 = 86_400_000;
+
+    fn asked(key: &str, seat: u8) -> Asked {
+        Asked {
+            key: key.into(),
+            seat,
+        }
+    }
+
+    #[test]
+    fn a_device_asks_once_and_the_list_is_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut kept: Kept<Asked> = Kept::default();
+        let same = |a: &Asked, b: &Asked| a.key == b.key;
+        let (r, new) = kept
+            .add(dir.path(), asked("k1", 1), 10, 2, DAY, same)
+            .unwrap();
+        assert!(new);
+        assert_eq!(r.id, "1");
+        // The same device again: its request, not a new one.
+        let (again, new) = kept
+            .add(dir.path(), asked("k1", 1), 20, 2, DAY, same)
+            .unwrap();
+        assert!(!new);
+        assert_eq!((again.id.as_str(), again.at_ms), ("1", 10));
+        // Another seat asked by the same device: the request is updated.
+        let (moved, new) = kept
+            .add(dir.path(), asked("k1", 2), 30, 2, DAY, same)
+            .unwrap();
+        assert!(!new);
+        assert_eq!((moved.seat.seat, moved.at_ms), (2, 30));
+        kept.add(dir.path(), asked("k2", 1), 40, 2, DAY, same)
+            .unwrap();
+        assert!(matches!(
+            kept.add(dir.path(), asked("k3", 1), 50, 2, DAY, same),
+            Err(AddError::Full { max: 2, .. })
+        ));
+        let back: Kept<Asked> = read(dir.path()).unwrap();
+        assert_eq!(back.requests, kept.requests);
+        assert_eq!(back.next, 2);
+        // A list that cannot be written is left as it was.
+        let gone = dir.path().join("gone");
+        let before = kept.requests.clone();
+        assert!(matches!(
+            kept.add(&gone, asked("k1", 3), 60, 9, DAY, same),
+            Err(AddError::Io(_))
+        ));
+        assert!(kept.add(&gone, asked("k4", 1), 60, 9, DAY, same).is_err());
+        assert_eq!(kept.requests, before);
+        assert_eq!(kept.next, 2);
+    }
+}
