@@ -987,29 +987,8 @@ fn parse_result(s: &str) -> Result<BoardResult, Failure> {
 }
 
 fn sanction(data: &Path, a: SanctionArgs) -> CmdResult {
-    let kind = match a.kind.as_str() {
-        "removed-from-rounds" => {
-            let rounds = a
-                .rounds
-                .split(',')
-                .filter(|s| !s.trim().is_empty())
-                .map(|s| s.trim().parse::<u32>())
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(|_| Failure::new(format!("--rounds '{}' is not a list of rounds", a.rounds)))?;
-            if rounds.is_empty() {
-                return Err(Failure::new("removed-from-rounds needs --rounds"));
-            }
-            SanctionKind::RemovedFromRounds { rounds }
-        }
-        "removed-from-tournament" => SanctionKind::RemovedFromTournament,
-        "debarment" => SanctionKind::Debarment,
-        "disqualification" => SanctionKind::Disqualification,
-        other => {
-            return Err(Failure::new(format!(
-                "unknown sanction '{other}' (removed-from-rounds, removed-from-tournament, debarment, disqualification)"
-            )))
-        }
-    };
+    let kind =
+        SanctionKind::tournament(&a.kind, &a.rounds).map_err(|e| Failure::new(e.to_string()))?;
     let body = Body::TournamentSanction {
         player: a.player,
         kind,

@@ -103,15 +103,9 @@ pub fn pairing_text(
 /// A board's result from its words: `W+`/`white`, `B+`/`black`,
 /// `jigo`/`draw`/`=`, `both-lose`, `both-win`, `unknown`/`?` (any case).
 pub fn result_word(s: &str) -> Result<BoardResult, EntryError> {
-    Ok(match s.trim().to_ascii_lowercase().as_str() {
-        "w+" | "w" | "white" => BoardResult::WhiteWins,
-        "b+" | "b" | "black" => BoardResult::BlackWins,
-        "jigo" | "draw" | "=" => BoardResult::Jigo,
-        "both-lose" => BoardResult::BothLose,
-        "both-win" => BoardResult::BothWin,
-        "unknown" | "?" => BoardResult::Unknown,
-        _ => return Err(EntryError::Result(s.to_string())),
-    })
+    s.trim()
+        .parse::<BoardResult>()
+        .map_err(|_| EntryError::Result(s.to_string()))
 }
 
 /// An absence's reason from its word: `late`, `skip`, `withdrawal`,
