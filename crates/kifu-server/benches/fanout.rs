@@ -10,10 +10,7 @@
 //! cargo bench -p kifu-server --bench fanout
 //! FOLLOWERS=1000 RATE=2000 SECS=5 IDLE=5000 cargo bench -p kifu-server --bench fanout
 //! ```
-//!
-//! `GAP_MS` sets the server's shortest time between two sends to one
-//! follower (`Limits::stream_gap`, 5 ms by default; 0 sends at every
-//! publish).
+
 //!
 //! Pin the server to its own cores for clean figures (`SERVER_CPUS=0-1`
 //! runs the child under `taskset -c 0-1`; run the bench itself under
@@ -61,7 +58,6 @@ fn server_process() {
         queue_records: 1 << 20,
         max_streams: followers + 16,
         max_streams_per_client: followers + 16,
-        stream_gap: Duration::from_millis(env("GAP_MS", 5) as u64),
         ..Limits::default()
     };
     let conn = ConnLimits {

@@ -323,8 +323,6 @@ struct Follow {
     app: Arc<App>,
     after: Option<u64>,
     game: Option<Hash>,
-    /// When the last piece was sent ([`crate::Limits::stream_gap`]).
-    sent: Option<tokio::time::Instant>,
     published: watch::Receiver<u64>,
     shutdown: watch::Receiver<bool>,
     _follower: Follower,
@@ -376,7 +374,6 @@ pub async fn stream(
     };
     let state = Follow {
         game,
-        sent: None,
         published: app.lines.ready(&app),
         shutdown: app.shutdown.clone(),
         _follower: Follower::new(app.metrics.clone()),
@@ -388,21 +385,9 @@ pub async fn stream(
             if *st.shutdown.borrow() {
                 return None;
             }
-            let mut upto = *st.published.borrow_and_update();
+            let upto = *st.published.borrow_and_update();
             let first = st.after.map(|a| a.saturating_add(1)).unwrap_or(0);
             if first < upto {
-                // Sent a moment ago: what comes within the gap goes with
-                // this in one send.
-                let gap = st.app.limits.stream_gap;
-                if let Some(next) = st.sent.map(|t| t + gap) {
-                    if next > tokio::time::Instant::now() {
-                        tokio::select! {
-                            _ = tokio::time::sleep_until(next) => {},
-                            _ = st.shutdown.changed() => return None,
-                        }
-                        upto = *st.published.borrow_and_update();
-                    }
-                }
                 match lines_below(&st.app, st.after, STREAM_PAGE, upto).await {
                     Ok(mut items) if !items.is_empty() => {
                         st.after = items.last().map(|e| e.cursor);
@@ -423,7 +408,6 @@ pub async fn stream(
                                 Bytes::from(b)
                             }
                         };
-                        st.sent = Some(tokio::time::Instant::now());
                         return Some((Ok::<Bytes, Infallible>(piece), st));
                     }
                     // A store that cannot be read ends the stream; the

@@ -82,12 +82,6 @@ pub struct Limits {
     pub max_reads: usize,
     /// Writes (every other method) in flight at once.
     pub max_writes: usize,
-    /// The shortest time between two sends to one feed follower: what a
-    /// follower is woken for within it waits and goes in the next send, so
-    /// that under load each wake carries many events (the cost of a send is
-    /// a wake and a write, whatever it carries). Zero sends at every
-    /// publish.
-    pub stream_gap: Duration,
 }
 
 impl Default for Limits {
@@ -103,7 +97,6 @@ impl Default for Limits {
             max_streams_per_client: 64,
             max_reads: 256,
             max_writes: 512,
-            stream_gap: Duration::from_millis(5),
         }
     }
 }
