@@ -6,8 +6,10 @@
 //! each board (a stranger's request for a seat left out by its
 //! fingerprint); board 2 is played from the players' browser devices to a
 //! dispute, judged from the referee's console (a warning and a minute
-//! added) and resigned; board 3 ends by a device's resignation, board 1 is
-//! a game recorded through the server; the director confirms the three
+//! added) and resigned; board 3 is recorded on a shared board device in
+//! the browser (the clock started, moves and presses for both players,
+//! White's resignation, all signed by its recorder key); board 1 is a game
+//! recorded through the server; the director confirms the three
 //! games' results into the chain and enters board 4's by default, with its
 //! reason; the standings the
 //! page shows equal `kifu tournament standings`, the `.h9` download equals
@@ -291,6 +293,10 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     let black_key = ask_for_seat(&mut b, &url, 2, "black", "Claus");
     let white = b.new_context(1024, 768);
     let white_key = ask_for_seat(&mut b, &url, 2, "white", "Dorn");
+    // Board 3: the players' keys asked through the API, and one shared
+    // board device in the browser, which records the game for both.
+    let shared = b.new_context(1024, 768);
+    let recorder_key = ask_for_seat(&mut b, &url, 3, "recorder", "Board 3 clock");
     b.switch(&desk);
     // Board 3: a device each, asking through the API.
     for (board, role, key) in &devices {
@@ -313,7 +319,7 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     b.click("#create-games");
     b.wait_for(
         "the devices to confirm",
-        "!document.getElementById('games-confirm').hidden && document.querySelectorAll('#games-confirm input[name=device]').length === 5",
+        "!document.getElementById('games-confirm').hidden && document.querySelectorAll('#games-confirm input[name=device]').length === 6",
     );
     message(&mut b, "board 4: no device asks for Black's seat (P8)");
     message(&mut b, "board 3: 2 devices ask for Black's seat");
@@ -354,6 +360,7 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
         let browser_devices = [
             (2, "black", black_key.clone()),
             (2, "white", white_key.clone()),
+            (3, "recorder", recorder_key.clone()),
         ];
         for (db, role, key) in devices.iter().chain(&browser_devices) {
             if *db as u64 == *board {
@@ -580,28 +587,51 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     b.click("#confirm-ok");
     at_seq(&mut b, 9);
     b.switch(&desk);
-    // Board 3's game ends too: White resigns, signed by the device's key.
+    // Board 3's game is recorded on its shared board device: it starts the
+    // clock, records three moves with their presses for both players, and
+    // White's resignation, each signed by the device's recorder key.
     {
-        let (board, g) = &created[1];
-        let key = dir.path().join(format!("b{board}white.key"));
-        let mut c = kifu()
-            .arg("--server")
-            .arg(&url)
-            .args(["append", g, "--key"])
-            .arg(&key)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
+        let (_, g) = &created[1];
+        b.switch(&shared);
+        b.goto(&format!("{url}/play/{g}"));
+        let mut at = get(&format!("{url}/games/{g}/head"))["seq"]
+            .as_u64()
             .unwrap();
-        std::io::Write::write_all(
-            &mut c.stdin.take().unwrap(),
-            json!({"resigned": {"player": "white", "manner": "spoken"}})
-                .to_string()
-                .as_bytes(),
-        )
-        .unwrap();
-        ok(&c.wait_with_output().unwrap());
+        at_seq(&mut b, at);
+        b.click("#start-clock");
+        at += 1;
+        at_seq(&mut b, at);
+        for (x, y) in [(3, 3), (15, 15), (15, 3)] {
+            b.click(&format!("rect.hit[data-x=\"{x}\"][data-y=\"{y}\"]"));
+            at += 1;
+            at_seq(&mut b, at);
+            b.click("#press");
+            at += 1;
+            at_seq(&mut b, at);
+        }
+        b.click("#resign");
+        b.wait_for("the dialog", "document.getElementById('confirm').open");
+        b.click("#confirm-ok");
+        at += 1;
+        at_seq(&mut b, at);
+        let recs = get(&format!("{url}/games/{g}/records"));
+        let played: Vec<&Value> = recs["records"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|r| {
+                let kind = r["body"].as_object().unwrap().keys().next().unwrap();
+                ["clock_started", "stone_placed", "clock_pressed", "resigned"]
+                    .contains(&kind.as_str())
+            })
+            .collect();
+        assert_eq!(played.len(), 8, "{recs}");
+        for r in &played {
+            assert_eq!(r["signer"], recorder_key, "{r}");
+        }
+        let last = played.last().unwrap();
+        assert_eq!(last["body"]["resigned"]["player"], "white", "{last}");
+        b.switch(&desk);
     }
     // Each finished game's result waits for the director, who confirms it
     // into the chain (a checkpoint of the game's head).
