@@ -62,7 +62,11 @@ pub struct Running {
 
 /// Starts the publisher beside `server`, reporting to its `/healthz` and
 /// `/metrics` and to standard error.
-pub fn start(config: PublisherConfig, store: Arc<Store>, server: &Server) -> Running {
+pub fn start(mut config: PublisherConfig, store: Arc<Store>, server: &Server) -> Running {
+    // Woken by the writer's durable cursor, as the feed is; the poll is
+    // only a safety net then.
+    config.wake = Some(server.app().ingest.published());
+    config.idle_poll = Duration::from_secs(1);
     let status = Arc::new(PublisherStatus::new());
     server.add_outlet(Arc::new(NatsOutlet {
         status: status.clone(),

@@ -40,8 +40,14 @@ pub struct PublisherConfig {
     pub replicas: usize,
     /// Records read from the feed and in flight at a time.
     pub batch: usize,
-    /// How often to look for new records when there are none.
+    /// How often to look for new records when there are none; with a
+    /// `wake`, the longest wait between two looks.
     pub idle_poll: Duration,
+    /// The store's writer telling that its durable cursor moved (`kifu
+    /// serve` hands in the signal its feed follows): the publisher looks
+    /// at once, instead of at its next poll. One signal for one fact: the
+    /// feed and the publisher learn of a durable record the same way.
+    pub wake: Option<tokio::sync::watch::Receiver<u64>>,
     /// How long to wait after a failed publication before trying again.
     pub retry_after: Duration,
     /// The stream's duplicate window (when it creates the stream).
@@ -57,6 +63,7 @@ impl PublisherConfig {
             replicas: 1,
             batch: 2048,
             idle_poll: Duration::from_millis(5),
+            wake: None,
             retry_after: Duration::from_millis(500),
             duplicate_window: Duration::from_secs(120),
         }
@@ -304,6 +311,7 @@ async fn publish_loop(
     // they have waited this long.
     let stall = config.idle_poll * 4;
     let mut waiting_since: Option<tokio::time::Instant> = None;
+    let mut wake = config.wake.clone();
     loop {
         // Publish only what is on stable storage. Acknowledged appends move
         // the store's durable cursor, so a busy store costs the publisher no
@@ -330,7 +338,16 @@ async fn publish_loop(
             } else {
                 waiting_since = None;
             }
-            tokio::time::sleep(config.idle_poll).await;
+            match wake.as_mut() {
+                Some(w) => tokio::select! {
+                    r = w.changed() => if r.is_err() {
+                        // The writer is gone: back to polling.
+                        wake = None;
+                    },
+                    _ = tokio::time::sleep(config.idle_poll) => {},
+                },
+                None => tokio::time::sleep(config.idle_poll).await,
+            }
             continue;
         }
         waiting_since = None;

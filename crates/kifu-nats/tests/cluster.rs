@@ -624,3 +624,44 @@ async fn a_reader_whose_consumer_node_is_lost_goes_on_after_the_last_record_it_r
     let _ = tx.send(());
     let _ = tokio::time::timeout(Duration::from_secs(30), h).await;
 }
+
+/// Woken by the writer (as `kifu serve` wakes it, with the signal its feed
+/// follows): a record made durable is published at once, not at the next
+/// poll, here one every 30 s.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_woken_publisher_publishes_at_once_not_at_its_next_poll() {
+    let _one = ONE_CLUSTER_AT_A_TIME.lock().await;
+    let Some(bin) = support::nats_server("wake test") else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let server = support::Cluster::start(&bin, &t.path().join("nats"), 1);
+    let url = server.url(0);
+    let cast = Cast::new();
+    let mut v = venue(t.path().join("venue"), &cast, "Wake Cup", 2);
+    let (wake_tx, wake_rx) = tokio::sync::watch::channel(v.store.durable_cursor());
+    let mut cfg = PublisherConfig::new(url.clone());
+    cfg.idle_poll = Duration::from_secs(30);
+    cfg.wake = Some(wake_rx);
+    let (tx, rx) = oneshot::channel::<()>();
+    let (store, status) = (v.store.clone(), v.status.clone());
+    let h = tokio::spawn(run_publisher_with_status(store, cfg, status, async {
+        let _ = rx.await;
+    }));
+    // The geneses go on the publisher's first look.
+    wait_until("the geneses", Duration::from_secs(60), || {
+        v.status.next_cursor.load(Ordering::Relaxed) == v.store.len() as u64
+    })
+    .await;
+    // Now idle, waiting on the signal or its 30 s poll: one record each
+    // made durable, and the writer's word.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    play(&mut v, &cast, 1).await;
+    wake_tx.send(v.store.durable_cursor()).unwrap();
+    wait_until("the woken publication", Duration::from_secs(10), || {
+        v.status.next_cursor.load(Ordering::Relaxed) == v.store.len() as u64
+    })
+    .await;
+    let _ = tx.send(());
+    h.await.unwrap().unwrap();
+}
