@@ -38,6 +38,7 @@ web_files![
     "feed-worker.js",
     "feed-hub.js",
     "live.js",
+    "keystore.js",
     "favicon.svg",
     "blake3.js",
     "record.js",

@@ -10,6 +10,7 @@
 import * as rec from "/web/record.js";
 import * as clock from "/web/board-clock.js";
 import { stream } from "/web/live.js";
+import { ownKey } from "/web/keystore.js";
 const { clockFrom, face, shows } = clock;
 
 const $ = (tag, attrs = {}, ...kids) => {
@@ -69,12 +70,7 @@ const outboxDelete = (n) => tx("outbox", "readwrite", (s) => { s.delete(n); });
 let keys = null; // {privateKey, publicKey}
 let myKey = null; // hex
 async function deviceKey() {
-  keys = await kvGet("keypair");
-  if (!keys) {
-    keys = await rec.generateKey();
-    await kvSet("keypair", keys);
-  }
-  myKey = rec.toHex(await rec.publicKeyBytes(keys.publicKey));
+  ({ keys, hex: myKey } = await ownKey({ get: kvGet, set: kvSet }));
   document.getElementById("fingerprint").textContent = rec.fingerprint(myKey);
 }
 

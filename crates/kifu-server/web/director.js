@@ -8,6 +8,7 @@
 // POST /tournaments[/{t}/records], where the server checks them again.
 
 import * as rec from "/web/record.js";
+import { keyValueStore, ownKey } from "/web/keystore.js";
 
 const $ = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
@@ -25,33 +26,14 @@ const messages = byId("messages");
 
 // ---------------------------------------------------------------- storage and key
 
-const dbp = new Promise((resolve, reject) => {
-  const r = indexedDB.open("kifu-director", 1);
-  r.onupgradeneeded = () => r.result.createObjectStore("kv");
-  r.onsuccess = () => resolve(r.result);
-  r.onerror = () => reject(r.error);
-});
-async function kv(mode, f) {
-  const d = await dbp;
-  return new Promise((resolve, reject) => {
-    const t = d.transaction("kv", mode);
-    const r = f(t.objectStore("kv"));
-    t.oncomplete = () => resolve(r && r.result);
-    t.onerror = () => reject(t.error);
-  });
-}
-const kvGet = (k) => kv("readonly", (s) => s.get(k));
-const kvSet = (k, v) => kv("readwrite", (s) => s.put(v, k));
+const store = keyValueStore("kifu-director");
+const kvGet = store.get;
+const kvSet = store.set;
 
 let keys = null;
 let myKey = null;
 async function deskKey() {
-  keys = await kvGet("keypair");
-  if (!keys) {
-    keys = await rec.generateKey();
-    await kvSet("keypair", keys);
-  }
-  myKey = rec.toHex(await rec.publicKeyBytes(keys.publicKey));
+  ({ keys, hex: myKey } = await ownKey(store));
   const fp = byId("fingerprint");
   fp.textContent = rec.fingerprint(myKey);
   fp.dataset.key = myKey;

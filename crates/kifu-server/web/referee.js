@@ -11,6 +11,7 @@
 
 import * as rec from "/web/record.js";
 import { clockFrom, face, shows } from "/web/board-clock.js";
+import { keyValueStore, ownKey } from "/web/keystore.js";
 
 const $ = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
@@ -28,34 +29,14 @@ const net = document.getElementById("net");
 
 // ---------------------------------------------------------------- storage and key
 
-const DB = "kifu-referee";
-const dbp = new Promise((resolve, reject) => {
-  const r = indexedDB.open(DB, 1);
-  r.onupgradeneeded = () => r.result.createObjectStore("kv");
-  r.onsuccess = () => resolve(r.result);
-  r.onerror = () => reject(r.error);
-});
-async function kv(mode, f) {
-  const d = await dbp;
-  return new Promise((resolve, reject) => {
-    const t = d.transaction("kv", mode);
-    const r = f(t.objectStore("kv"));
-    t.oncomplete = () => resolve(r && r.result);
-    t.onerror = () => reject(t.error);
-  });
-}
-const kvGet = (k) => kv("readonly", (s) => s.get(k));
-const kvSet = (k, v) => kv("readwrite", (s) => s.put(v, k));
+const store = keyValueStore("kifu-referee");
+const kvGet = store.get;
+const kvSet = store.set;
 
 let keys = null;
 let myKey = null;
 async function consoleKey() {
-  keys = await kvGet("keypair");
-  if (!keys) {
-    keys = await rec.generateKey();
-    await kvSet("keypair", keys);
-  }
-  myKey = rec.toHex(await rec.publicKeyBytes(keys.publicKey));
+  ({ keys, hex: myKey } = await ownKey(store));
   const fp = document.getElementById("fingerprint");
   fp.textContent = rec.fingerprint(myKey);
   fp.dataset.key = myKey;
