@@ -31,15 +31,7 @@ use crate::error::ApiError;
 use crate::App;
 
 use kifu_store::devices::AddError;
-pub use kifu_store::devices::FILE;
-
-/// Most requests kept; a further one is refused until some expire.
-pub const MAX_REQUESTS: usize = 4096;
-
-/// How long a request is kept: a tournament day. A device still waiting
-/// after that asks again (the same key gets a new number); a list filled
-/// by a flood of requests empties itself.
-pub const REQUEST_TTL_MS: u64 = 12 * 60 * 60 * 1000;
+pub use kifu_store::devices::{FILE, MAX_REQUESTS, REQUEST_TTL_MS};
 
 /// One device's request, as kept and listed.
 pub type DeviceRequest = kifu_store::devices::DeviceRequest<SeatRequest>;

@@ -15,6 +15,14 @@ use serde::{Deserialize, Serialize};
 /// The file the requests are kept in, in the data directory.
 pub const FILE: &str = "device-requests.json";
 
+/// Most requests kept; a further one is refused until some expire.
+pub const MAX_REQUESTS: usize = 4096;
+
+/// How long a request is kept: a tournament day. A device still waiting
+/// after that asks again (the same key gets a new number); a list filled
+/// by a flood of requests empties itself.
+pub const REQUEST_TTL_MS: u64 = 12 * 60 * 60 * 1000;
+
 /// One device's request, as kept and listed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeviceRequest<S> {
