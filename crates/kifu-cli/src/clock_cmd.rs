@@ -1,10 +1,11 @@
 //! `kifu clock replay`.
 
+use clap::{Args, Subcommand};
 use std::io::Read;
+use std::path::PathBuf;
 
 use kifu_clock::{format_time, replay_scenario, Resolution, Scenario};
 
-use crate::cli::ClockReplayArgs;
 use crate::{CmdResult, Failure};
 
 /// Reads a file, or standard input for `-`.
@@ -163,4 +164,25 @@ fn first_difference(expected: &serde_json::Value, got: &serde_json::Value) -> St
         }
     }
     walk(expected, got, "expected".into()).unwrap_or_else(|| "values differ".into())
+}
+
+/// `kifu clock ...`.
+#[derive(Debug, Subcommand)]
+pub enum ClockCommand {
+    /// Replay one clock scenario (JSON: system, params, start_ms, events, end_ms)
+    /// and print the state after each event and the result.
+    ///
+    /// Time controls in short form: sudden:30m, fischer:90m+30s, byoyomi:60m+5x30s,
+    /// canadian:60m+25/10m, simple:30s.
+    Replay(ClockReplayArgs),
+}
+
+/// `kifu clock replay`.
+#[derive(Debug, Args)]
+pub struct ClockReplayArgs {
+    /// The scenario file (`-` for standard input).
+    pub file: PathBuf,
+    /// Print `{"states_after_each_event": [...], "result": ...}`.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -1,5 +1,6 @@
 //! `kifu demo`: a short, complete game recorded and verified.
 
+use clap::Args;
 use std::path::Path;
 
 use kifu_game::GameState;
@@ -10,7 +11,6 @@ use kifu_ledger::{
 };
 use serde_json::json;
 
-use crate::cli::DemoArgs;
 use crate::game_cmd::{append_body, create_game};
 use crate::keys::{generate, read_private, write_pair};
 use crate::remote::open;
@@ -427,4 +427,12 @@ fn shell_word(s: &str) -> String {
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
     }
+}
+
+/// `kifu demo`.
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// Print what was done as JSON.
+    #[arg(long)]
+    pub json: bool,
 }

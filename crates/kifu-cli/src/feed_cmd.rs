@@ -1,10 +1,10 @@
 //! `kifu feed`: the global event order as NDJSON.
 
+use clap::Args;
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-use crate::cli::FeedArgs;
 use crate::remote::open_existing;
 use crate::render::record_json;
 use crate::{CmdResult, Failure};
@@ -67,4 +67,24 @@ pub fn feed(data: &Path, a: FeedArgs) -> CmdResult {
         }
         std::thread::sleep(Duration::from_millis(a.poll_ms.max(10)));
     }
+}
+
+/// `kifu feed`.
+#[derive(Debug, Args)]
+pub struct FeedArgs {
+    /// Start after this cursor (the last one you saw); from the beginning when omitted.
+    #[arg(long)]
+    pub after: Option<u64>,
+    /// Keep waiting for new events.
+    #[arg(long)]
+    pub follow: bool,
+    /// Stop after this many lines.
+    #[arg(long)]
+    pub limit: Option<u64>,
+    /// With --follow: how often to look for new events, in ms.
+    #[arg(long, default_value_t = 250)]
+    pub poll_ms: u64,
+    /// Read from a NATS JetStream stream instead of the store.
+    #[command(flatten)]
+    pub nats: crate::nats_cmd::FeedNatsArgs,
 }

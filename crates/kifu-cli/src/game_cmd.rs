@@ -1,14 +1,15 @@
 //! `kifu new-game`, `kifu append`, `kifu log`.
 
+use clap::Args;
 use std::io::Read;
 use std::path::Path;
+use std::path::PathBuf;
 
 use kifu_ledger::{
     Body, Event, GameKind, Genesis, Hash, Participant, Record, Role, TimeControl, TournamentRef,
 };
 use serde_json::json;
 
-use crate::cli::{AppendArgs, LogArgs, NewGameArgs, SoakArgs};
 use crate::keys::{read_private, read_public};
 use crate::remote::{open, open_existing, Backend};
 use crate::render::{describe, record_json, short};
@@ -463,4 +464,134 @@ mod tests {
         assert_eq!(c.width(), SIGNER_COLUMN);
         assert!(c.ends_with('…'));
     }
+}
+
+/// `kifu new-game`.
+#[derive(Debug, Args)]
+pub struct NewGameArgs {
+    /// Private key (PKCS#8 PEM) that signs the genesis; its public key must be
+    /// in the roster as director, referee or recorder.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// Read the whole genesis from a TOML or JSON file (by extension) instead
+    /// of the flags below.
+    #[arg(long)]
+    pub file: Option<PathBuf>,
+    /// go, renju, gomoku-freestyle or gomoku-standard.
+    #[arg(long, default_value = "go")]
+    pub game: String,
+    /// Ruleset profile (default: lgc-2023 for Go, rif-renju for Renju, the
+    /// Gomoku rule of the same name for Gomoku).
+    #[arg(long)]
+    pub ruleset: Option<String>,
+    /// Board size.
+    #[arg(long, default_value_t = 19)]
+    pub size: u8,
+    /// Handicap stones.
+    #[arg(long, default_value_t = 0)]
+    pub handicap: u8,
+    /// Komi, e.g. 7.5 or -0.5 (a multiple of 0.5). Default: the profile's
+    /// komi for an even or a handicap game (lgc-2023: 7.5 even, 0.5 with
+    /// handicap; japanese: 6.5 even, 0.5 with handicap); none in Renju.
+    #[arg(long, allow_negative_numbers = true)]
+    pub komi: Option<String>,
+    /// Time control: none, sudden:30m, fischer:90m+30s (cap: fischer:90m+30s/120m),
+    /// byoyomi:60m+5x30s, canadian:60m+25/10m, simple:30s; units h, m, s, ms.
+    #[arg(long, default_value = "none")]
+    pub time: String,
+    /// Black player as NAME=PUBKEY_FILE.
+    #[arg(long)]
+    pub black: Option<String>,
+    /// White player as NAME=PUBKEY_FILE.
+    #[arg(long)]
+    pub white: Option<String>,
+    /// Referee as NAME=PUBKEY_FILE (repeatable).
+    #[arg(long)]
+    pub referee: Vec<String>,
+    /// Recording device or server as NAME=PUBKEY_FILE (repeatable).
+    #[arg(long)]
+    pub recorder: Vec<String>,
+    /// Tournament director as NAME=PUBKEY_FILE (repeatable).
+    #[arg(long)]
+    pub director: Vec<String>,
+    /// Appeals committee member as NAME=PUBKEY_FILE (repeatable).
+    #[arg(long)]
+    pub committee: Vec<String>,
+    /// Tournament id or name.
+    #[arg(long)]
+    pub tournament: Option<String>,
+    /// Round number.
+    #[arg(long, default_value_t = 1)]
+    pub round: u32,
+    /// Board number.
+    #[arg(long, default_value_t = 1)]
+    pub board: u32,
+    /// Free text naming the game.
+    #[arg(long, default_value = "")]
+    pub title: String,
+    /// Renju online play: fives are declared automatically.
+    #[arg(long)]
+    pub auto_declare: bool,
+    /// Renju opening rule: free (the default), rif (the RIF rule: three
+    /// stones, a swap, the fourth, two fifth-move offers), yamaguchi,
+    /// soosorv-N (soosorv-8: the World Championship's), taraguchi-N.
+    #[arg(long)]
+    pub opening: Option<String>,
+    /// A board device's request for a seat, by its number (`GET /devices`
+    /// lists them with their fingerprints): its key joins the roster at the
+    /// seat it asked for (repeatable).
+    #[arg(long = "device-request")]
+    pub device_request: Vec<String>,
+    /// Timestamp in ms since the Unix epoch (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu append`.
+#[derive(Debug, Args)]
+pub struct AppendArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// Private key (PKCS#8 PEM) of the signer.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// Timestamp in ms since the Unix epoch (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Retry-safe: the event must take this seq. A retry whose event is
+    /// already there is recognised; another event there is a conflict.
+    #[arg(long, conflicts_with = "after")]
+    pub expect_seq: Option<u64>,
+    /// Retry-safe: the event must follow the record with this hash (hex).
+    #[arg(long)]
+    pub after: Option<String>,
+}
+
+/// `kifu log`.
+#[derive(Debug, Args)]
+pub struct LogArgs {
+    /// Game id or unique prefix; all games when omitted.
+    pub game: Option<String>,
+    /// One JSON object per line.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu soak` (hidden).
+#[derive(Debug, Args)]
+pub struct SoakArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// A recorder's private key.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// How many events.
+    #[arg(long, default_value_t = 1000)]
+    pub count: u64,
 }

@@ -1,13 +1,13 @@
 //! `kifu games`: the games in the store, found by tournament, round, player
 //! and phase.
 
+use clap::Args;
 use std::path::Path;
 
 use kifu_game::GameState;
 use kifu_ledger::{Body, Event};
 use serde::Serialize;
 
-use crate::cli::GamesArgs;
 use crate::remote::open_existing;
 use crate::render::{game_kind_word, phase_key, phase_word};
 use crate::{CmdResult, Failure};
@@ -159,4 +159,24 @@ fn played(state: &GameState, colour: kifu_ledger::Color) -> String {
         .playing(colour)
         .map(|p| p.name.clone())
         .unwrap_or_else(|| "?".to_string())
+}
+
+/// `kifu games`.
+#[derive(Debug, Args)]
+pub struct GamesArgs {
+    /// Only games of this tournament (its name, exactly or a part of it).
+    #[arg(long)]
+    pub tournament: Option<String>,
+    /// Only games of this round.
+    #[arg(long)]
+    pub round: Option<u32>,
+    /// Only games this player plays (a part of the name, any case).
+    #[arg(long)]
+    pub player: Option<String>,
+    /// Only games in this phase: playing, counting, finished, ...
+    #[arg(long)]
+    pub phase: Option<String>,
+    /// One JSON object per game, in an array.
+    #[arg(long)]
+    pub json: bool,
 }

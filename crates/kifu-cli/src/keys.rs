@@ -1,12 +1,12 @@
 //! `kifu keygen` and reading key files.
 
+use clap::Args;
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use kifu_ledger::{Keypair, PublicKey};
 
-use crate::cli::KeygenArgs;
 use crate::{CmdResult, Failure};
 
 /// A fresh key from the operating system's random source.
@@ -158,4 +158,17 @@ pub fn read_public(spec: &str) -> Result<PublicKey, Failure> {
     }
     let text = std::fs::read_to_string(spec).map_err(|e| Failure::new(format!("{spec}: {e}")))?;
     PublicKey::from_spki_pem(&text).map_err(|e| Failure::new(format!("{spec}: {e}")))
+}
+
+/// `kifu keygen`.
+#[derive(Debug, Args)]
+pub struct KeygenArgs {
+    /// Base name of the files (NAME.key and NAME.pub); may include a directory.
+    pub name: PathBuf,
+    /// Overwrite existing files.
+    #[arg(long)]
+    pub force: bool,
+    /// Print `{"public_key", "private_key_file", "public_key_file"}`.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -25,6 +25,7 @@ mod cli;
 mod clock_cmd;
 mod demo;
 mod device_cmd;
+mod endpoint;
 mod feed_cmd;
 mod game_cmd;
 mod games_cmd;
@@ -163,15 +164,15 @@ fn main() -> ExitCode {
         },
         Command::Export(a) => archive_cmd::export(&cli.data, a),
         Command::Import(a) => archive_cmd::import(&cli.data, a),
-        Command::Feed(a) if a.nats.nats.is_some() => nats_cmd::feed(a),
+        Command::Feed(a) if a.nats.nats.is_some() => nats_cmd::feed(a.nats, a.limit, a.follow),
         Command::Feed(a) => feed_cmd::feed(&cli.data, a),
         Command::Demo(a) => demo::demo(&cli.data, data_named, a),
         Command::Soak(a) => game_cmd::soak(&cli.data, a),
-        Command::Clock(cli::ClockCommand::Replay(a)) => clock_cmd::replay(a),
-        Command::Renju(cli::RenjuCommand::Check(a)) => renju_cmd::check(a),
-        Command::Sgf(cli::SgfCommand::Board(a)) => sgf_cmd::board(a),
-        Command::Sgf(cli::SgfCommand::Import(a)) => sgf_cmd::import(&cli.data, a),
-        Command::Sgf(cli::SgfCommand::Export(a)) => sgf_cmd::export(&cli.data, a),
+        Command::Clock(clock_cmd::ClockCommand::Replay(a)) => clock_cmd::replay(a),
+        Command::Renju(renju_cmd::RenjuCommand::Check(a)) => renju_cmd::check(a),
+        Command::Sgf(sgf_cmd::SgfCommand::Board(a)) => sgf_cmd::board(a),
+        Command::Sgf(sgf_cmd::SgfCommand::Import(a)) => sgf_cmd::import(&cli.data, a),
+        Command::Sgf(sgf_cmd::SgfCommand::Export(a)) => sgf_cmd::export(&cli.data, a),
         Command::Replay(a) => replay_cmd::replay(&cli.data, a),
         Command::Sanctions(a) => replay_cmd::sanctions(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
@@ -209,8 +210,8 @@ fn main() -> ExitCode {
         Command::Key(a) => key_cmd::run(&cli.data, a),
         Command::Devices(a) => device_cmd::run(&cli.data, a),
         Command::Tournament(c) => tournament_cmd::run(&cli.data, c),
-        Command::Completions(a) => shell_cmd::completions(a),
-        Command::Man => shell_cmd::man(),
+        Command::Completions(a) => shell_cmd::completions(cli::Cli::command(), a),
+        Command::Man => shell_cmd::man(cli::Cli::command()),
         Command::Games(a) => games_cmd::games(&cli.data, a),
     };
     match result {

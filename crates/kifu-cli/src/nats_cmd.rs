@@ -13,7 +13,6 @@ use kifu_nats::{
     PublisherStatus, Start,
 };
 
-use crate::cli::FeedArgs;
 use crate::render::record_json;
 use crate::store_open::open;
 use crate::{CmdResult, Failure};
@@ -247,10 +246,9 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> CmdResult {
 }
 
 /// `kifu feed --nats URL`: the stream as the same NDJSON as the local feed,
-/// each record verified first, with its `stream_seq` added. Without
-/// `--follow` it stops once it has caught up with the stream.
-pub fn feed(a: FeedArgs) -> CmdResult {
-    let n = a.nats;
+/// each record verified first, with its `stream_seq` added, at most `limit`
+/// of them. Without `follow` it stops once it has caught up with the stream.
+pub fn feed(n: FeedNatsArgs, limit: Option<u64>, follow: bool) -> CmdResult {
     let url = n.nats.clone().unwrap_or_default();
     let filter = match (&n.game, &n.tournament) {
         (Some(g), _) => {
@@ -278,8 +276,8 @@ pub fn feed(a: FeedArgs) -> CmdResult {
         filter,
         start,
     };
-    let limit = a.limit.unwrap_or(u64::MAX);
-    let follow = a.follow || matches!(config.start, Start::New);
+    let limit = limit.unwrap_or(u64::MAX);
+    let follow = follow || matches!(config.start, Start::New);
     let rt = runtime()?;
     rt.block_on(async move {
         // Each retry (a consumer placed on a lost node, a leader being

@@ -1,8 +1,8 @@
 //! `kifu renju check`.
 
+use clap::{Args, Subcommand};
 use kifu_renju::{check as renju_check, parse_moves, parse_points, stones_from_moves, Rule, Stone};
 
-use crate::cli::RenjuCheckArgs;
 use crate::{CmdResult, Failure};
 
 fn fail(e: impl std::fmt::Display) -> Failure {
@@ -43,4 +43,42 @@ pub fn check(a: RenjuCheckArgs) -> CmdResult {
         );
     }
     Ok(())
+}
+
+/// `kifu renju ...`.
+#[derive(Debug, Subcommand)]
+pub enum RenjuCommand {
+    /// Is a move five, forbidden (overline, double-four, double-three) or legal?
+    ///
+    /// Coordinates as RenjuNet writes them: a-o left to right, 1-15 bottom to
+    /// top, h8 the centre. Give the position as two stone lists, or as a move
+    /// list in order (with `pass`).
+    Check(RenjuCheckArgs),
+}
+
+/// `kifu renju check`.
+#[derive(Debug, Args)]
+pub struct RenjuCheckArgs {
+    /// Black stones, comma separated (e.g. h8,i9).
+    #[arg(long, default_value = "", conflicts_with = "moves")]
+    pub black: String,
+    /// White stones, comma separated.
+    #[arg(long, default_value = "", conflicts_with = "moves")]
+    pub white: String,
+    /// The moves in order, Black first (e.g. h8,i9,pass,h9).
+    #[arg(long)]
+    pub moves: Option<String>,
+    /// The point to check.
+    #[arg(long)]
+    pub query: String,
+    /// The colour that would play it: black or white (default: black, or the
+    /// side to move after --moves).
+    #[arg(long)]
+    pub color: Option<String>,
+    /// rif-renju, gomoku-freestyle or gomoku-standard.
+    #[arg(long, default_value = "rif-renju")]
+    pub rule: String,
+    /// Print `{"verdict": ..., "forbidden": ...}`.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -1,13 +1,13 @@
 //! `kifu replay` and `kifu explain`: the game projection (`kifu-game`) of a
 //! stored game, at one event or as a story.
 
+use clap::Args;
 use std::path::Path;
 
 use kifu_clock::{format_time, Resolution};
 use kifu_game::{BoardState, GameState};
 use kifu_ledger::{verify_records, Event, Hash};
 
-use crate::cli::{ExplainArgs, ReplayArgs, SanctionsArgs};
 use crate::remote::open_existing;
 use crate::{CmdResult, Failure};
 
@@ -257,4 +257,37 @@ pub fn sanctions(data: &Path, a: SanctionsArgs) -> CmdResult {
         }
     }
     Ok(())
+}
+
+/// `kifu replay`.
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// The event to replay to (default: the last one).
+    #[arg(long)]
+    pub at: Option<u64>,
+    /// Print all of it as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// Print as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `kifu sanctions`.
+#[derive(Debug, Args)]
+pub struct SanctionsArgs {
+    /// Game ids or unique prefixes; every game in the store when none.
+    pub games: Vec<String>,
+    /// Print as JSON.
+    #[arg(long)]
+    pub json: bool,
 }

@@ -13,21 +13,10 @@ use kifu_server::{Outlet, OutletHealth, Server};
 use kifu_store::Store;
 use serde_json::json;
 
-use crate::cli::ServeArgs;
 use crate::Failure;
 
 /// How long the check before serving waits for NATS.
 const CHECK_WAIT: Duration = Duration::from_secs(5);
-
-/// The publisher's configuration from `kifu serve`'s flags, if `--nats`.
-pub fn config(a: &ServeArgs) -> Option<PublisherConfig> {
-    a.nats.as_ref().map(|nats| {
-        let mut config = PublisherConfig::new(nats.clone());
-        config.stream = a.nats_stream.clone();
-        config.replicas = a.nats_replicas.max(1);
-        config
-    })
-}
 
 /// Checks the stream before serving: a stream configured otherwise
 /// (replicas, subjects) refuses the start; a NATS that does not answer yet

@@ -1,13 +1,14 @@
 //! `kifu sgf board | import | export`: SGF FF\[4\] in and out.
 
+use clap::{Args, Subcommand};
 use std::path::Path;
+use std::path::PathBuf;
 
 use kifu_game::sgf_import::Imported;
 use kifu_go::sgf;
 use kifu_go::{board_report, Ruleset};
 use serde_json::json;
 
-use crate::cli::{SgfBoardArgs, SgfExportArgs, SgfImportArgs};
 use crate::keys::{read_private, read_public};
 use crate::remote::{open, open_existing};
 use crate::store_open::now_ms;
@@ -238,4 +239,78 @@ pub fn export(data: &Path, a: SgfExportArgs) -> CmdResult {
         None => say!("{}", text.trim_end()),
     }
     Ok(())
+}
+
+/// `kifu sgf ...`.
+#[derive(Debug, Subcommand)]
+pub enum SgfCommand {
+    /// Replay an SGF's main line under a profile and print the final board,
+    /// the captures, whose turn it is and the moves the profile finds illegal.
+    Board(SgfBoardArgs),
+    /// Record game chains from SGF files (or folders of them), signed by a
+    /// recorder's key, keeping the records' game information.
+    Import(SgfImportArgs),
+    /// Write a game as SGF, with the clocks' time left on each move and the
+    /// rulings as comments.
+    Export(SgfExportArgs),
+}
+
+/// `kifu sgf board`.
+#[derive(Debug, Args)]
+pub struct SgfBoardArgs {
+    /// The SGF file (`-` for standard input).
+    pub file: PathBuf,
+    /// Ruleset profile: lgc-2023, london-open, bga-aga, uec-cup (and
+    /// tromp-taylor, chinese, japanese).
+    #[arg(long, default_value = kifu_ledger::GameKind::Go.default_ruleset())]
+    pub ruleset: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Largest SGF file read, in MiB: a larger one is refused before it is
+    /// read (a hostile or mistaken file cannot exhaust memory).
+    #[arg(long, default_value_t = (kifu_go::sgf::DEFAULT_MAX_BYTES >> 20) as u64)]
+    pub max_sgf_mib: u64,
+}
+
+/// `kifu sgf import`.
+#[derive(Debug, Args)]
+pub struct SgfImportArgs {
+    /// SGF files, or folders whose `*.sgf` files are all imported (one store
+    /// opening, a progress bar, a summary).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The recorder's private key (PKCS#8 PEM); it signs every event.
+    #[arg(long)]
+    pub key: PathBuf,
+    /// Ruleset profile (default lgc-2023).
+    #[arg(long, default_value = kifu_ledger::GameKind::Go.default_ruleset())]
+    pub ruleset: String,
+    /// Black's public key, if known (the name comes from PB); without it
+    /// Black is recorded by name and the recorder signs for them.
+    #[arg(long)]
+    pub black_key: Option<String>,
+    /// White's public key, if known (the name comes from PW).
+    #[arg(long)]
+    pub white_key: Option<String>,
+    /// Timestamp of the recorded events, ms since the Unix epoch (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
+    /// Print the result as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Largest SGF file read, in MiB: a larger one is refused before it is
+    /// read (a hostile or mistaken file cannot exhaust memory).
+    #[arg(long, default_value_t = (kifu_go::sgf::DEFAULT_MAX_BYTES >> 20) as u64)]
+    pub max_sgf_mib: u64,
+}
+
+/// `kifu sgf export`.
+#[derive(Debug, Args)]
+pub struct SgfExportArgs {
+    /// Game id or unique prefix.
+    pub game: String,
+    /// Output file (default: standard output).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
 }

@@ -1,14 +1,13 @@
 //! `kifu completions SHELL` and `kifu man`: generated from the argument
 //! definitions, so they never disagree with the program.
 
-use clap::CommandFactory;
+use clap::Args;
 
-use crate::cli::{Cli, CompletionsArgs};
 use crate::CmdResult;
 
-/// `kifu completions bash|zsh|fish|elvish|powershell`.
-pub fn completions(a: CompletionsArgs) -> CmdResult {
-    let mut cmd = Cli::command();
+/// `kifu completions bash|zsh|fish|elvish|powershell`, for the program's
+/// argument definitions `cmd`.
+pub fn completions(mut cmd: clap::Command, a: CompletionsArgs) -> CmdResult {
     let mut out = Vec::new();
     clap_complete::generate(a.shell, &mut cmd, "kifu", &mut out);
     write_out(&out)
@@ -24,10 +23,18 @@ fn write_out(bytes: &[u8]) -> CmdResult {
     }
 }
 
-/// `kifu man`: the manual page in roff.
-pub fn man() -> CmdResult {
-    let page = clap_mangen::Man::new(Cli::command());
+/// `kifu man`: the manual page in roff, for the program's argument
+/// definitions `cmd`.
+pub fn man(cmd: clap::Command) -> CmdResult {
+    let page = clap_mangen::Man::new(cmd);
     let mut out = Vec::new();
     page.render(&mut out)?;
     write_out(&out)
+}
+
+/// `kifu completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    pub shell: clap_complete::Shell,
 }

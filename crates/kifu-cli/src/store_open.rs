@@ -30,7 +30,7 @@ pub fn open(dir: &Path) -> Result<Store, Failure> {
         match Store::open(dir) {
             Ok(s) => return Ok(s),
             Err(StoreError::Locked(_)) => {
-                if let Some(line) = crate::remote::held_by_server(dir) {
+                if let Some(line) = crate::endpoint::held_by_server(dir) {
                     return Err(Failure::new(line));
                 }
                 if started.elapsed() > LOCK_WAIT {
@@ -82,7 +82,7 @@ pub fn open_existing(dir: &Path) -> Result<Store, Failure> {
 /// the commands that act through a server do so without coming here
 /// ([`crate::through`]), and this refuses any other way in.
 fn not_through_a_server() -> Result<(), Failure> {
-    match crate::remote::server() {
+    match crate::endpoint::server() {
         Some(url) => Err(Failure::new(format!(
             "this command reads a data directory and cannot act through the server at {url}: run it with --data DIR without --server (unset KIFU_SERVER)"
         ))),

@@ -6,7 +6,10 @@
 //! saying what to do instead. No command then opens or creates a data
 //! directory: [`crate::store_open`] refuses to, as a second line of defence.
 
-use crate::cli::{ClockCommand, Command, RenjuCommand, SgfCommand};
+use crate::cli::Command;
+use crate::clock_cmd::ClockCommand;
+use crate::renju_cmd::RenjuCommand;
+use crate::sgf_cmd::SgfCommand;
 use crate::tlog_cmd::{CheckProofCommand, ProveCommand};
 
 /// What a command does when a server is named.
