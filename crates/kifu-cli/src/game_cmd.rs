@@ -154,7 +154,7 @@ pub fn append_body(
         .head(game)?
         .ok_or_else(|| Failure::new(format!("no game {}", short(game))))?;
     let rec = Event::next(*game, head, at_ms, key.public(), body).sign(key)?;
-    store.append(rec)
+    Ok(store.append(rec)?)
 }
 
 /// `kifu new-game`.

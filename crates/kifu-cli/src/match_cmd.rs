@@ -14,8 +14,8 @@ use kifu_ledger::{Color, Hash, Keypair, PublicKey};
 use kifu_match::process::ProcessEngine;
 use kifu_match::referee::tenths_text;
 use kifu_match::{
-    check_ruleset, run_match, Appender, Bout, Ending, Engine, EngineFailure, GameReport,
-    MatchError, MatchPlan, Officials, Program, ProgramStarter, StoreLedger, SystemClock,
+    check_ruleset, run_match, Bout, Ending, Engine, EngineFailure, GameReport, MatchPlan,
+    Officials, Program, ProgramStarter, StoreLedger, SystemClock,
 };
 
 use crate::keys::{generate, read_private, read_public, write_pair};
@@ -299,24 +299,4 @@ pub fn run(data: &Path, a: MatchArgs) -> CmdResult {
         });
     }
     Ok(())
-}
-
-/// Records into the data directory, or through a `kifu serve` with
-/// `--server` (so the match is in the live feed and on the replay page as
-/// it is played): each fact is signed by the library's ledger and
-/// acknowledged durable there.
-impl Appender for Backend {
-    fn append_record(
-        &self,
-        record: kifu_ledger::Record,
-    ) -> Result<kifu_store::Appended, MatchError> {
-        self.append(record).map_err(|f| {
-            MatchError::Store(kifu_store::StoreError::Io(std::io::Error::other(f.message)))
-        })
-    }
-
-    fn head_of(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, MatchError> {
-        self.head(game)
-            .map_err(|f| MatchError::UnknownGame(f.message))
-    }
 }

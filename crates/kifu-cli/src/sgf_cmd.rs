@@ -171,7 +171,7 @@ pub fn import(data: &Path, a: SgfImportArgs) -> CmdResult {
                             events += n;
                             imported.push(json!({"file": shown, "game": hex::encode(p.game), "events": n, "warnings": p.warnings}));
                         }
-                        Err(e) => skipped.push(json!({"file": shown, "reason": e.message})),
+                        Err(e) => skipped.push(json!({"file": shown, "reason": e.to_string()})),
                     }
                 }
             }

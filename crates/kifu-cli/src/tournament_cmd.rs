@@ -1023,16 +1023,16 @@ impl Games for kifu_store::Store {
 
 impl Games for Backend {
     fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, Failure> {
-        Backend::head(self, game)
+        Ok(Backend::head(self, game)?)
     }
     fn genesis(&self, game: &Hash) -> Result<std::sync::Arc<kifu_ledger::Genesis>, Failure> {
-        Backend::genesis(self, game)
+        Ok(Backend::genesis(self, game)?)
     }
     fn read(&self, game: &Hash) -> Result<Vec<Record>, Failure> {
-        Backend::read(self, game, 0, None)
+        Ok(Backend::read(self, game, 0, None)?)
     }
     fn games(&self) -> Result<Vec<Hash>, Failure> {
-        Backend::games(self)
+        Ok(Backend::games(self)?)
     }
 }
 

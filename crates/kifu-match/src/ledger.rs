@@ -47,6 +47,25 @@ impl Appender for Store {
     }
 }
 
+/// Records into the data directory, or through a `kifu serve` (so that a
+/// match is in the live feed and on the replay page as it is played):
+/// acknowledged durable there.
+impl Appender for kifu_client::Backend {
+    fn append_record(&self, record: Record) -> Result<Appended, MatchError> {
+        self.append(record).map_err(|e| match e {
+            kifu_client::ClientError::Store(e) => MatchError::Store(e),
+            e => MatchError::Store(kifu_store::StoreError::Io(std::io::Error::other(
+                e.to_string(),
+            ))),
+        })
+    }
+
+    fn head_of(&self, game: &Hash) -> Result<Option<Head>, MatchError> {
+        self.head(game)
+            .map_err(|e| MatchError::UnknownGame(e.to_string()))
+    }
+}
+
 /// Records into a `kifu-store` (or any [`Appender`]) as each fact happens:
 /// every fact is signed here and acknowledged durable before the referee
 /// goes on.
