@@ -83,32 +83,13 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
             roster.push(participant(role, spec)?);
         }
     }
-    let game = parse_game_kind(&a.game)?;
-    if a.opening.is_some() && matches!(game, kifu_ledger::GameKind::Go) {
-        return Err(Failure::new(
-            "--opening names a Renju opening rule; a Go game has none (drop it, or add --game renju)",
-        ));
-    }
-    let ruleset = a
-        .ruleset
-        .clone()
-        .unwrap_or_else(|| game.default_ruleset().to_string());
-    let komi_half_points = match &a.komi {
-        Some(k) => parse_komi(k)?,
-        None => kifu_game::profile_komi(game, &ruleset, a.handicap)
-            .map_err(|e| Failure::new(e.to_string()))?,
-    };
-    Ok(Genesis {
-        game,
-        ruleset,
-        overrides: a
-            .opening
-            .as_ref()
-            .map(|o| vec![("opening".to_string(), o.clone())])
-            .unwrap_or_default(),
+    kifu_game::NewGame {
+        game: parse_game_kind(&a.game)?,
+        ruleset: a.ruleset.clone(),
+        opening: a.opening.clone(),
         board_size: a.size,
         handicap: a.handicap,
-        komi_half_points,
+        komi_half_points: a.komi.as_deref().map(parse_komi).transpose()?,
         time_control: parse_time(&a.time)?,
         roster,
         tournament: a.tournament.as_ref().map(|t| TournamentRef {
@@ -118,7 +99,9 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
         }),
         title: a.title.clone(),
         auto_declare: a.auto_declare,
-    })
+    }
+    .settle()
+    .map_err(|e| Failure::new(e.to_string()))
 }
 
 /// Checks what a genesis must hold before it is signed (the rules are in

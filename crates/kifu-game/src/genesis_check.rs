@@ -41,6 +41,9 @@ pub enum GenesisError {
     /// A time control no clock can run.
     #[error("time control: {0}")]
     Time(&'static str),
+    /// An opening rule named for a Go game: openings are Renju's.
+    #[error("a Go game has no opening rule (the opening rules are Renju's: name none, or make the game Renju)")]
+    OpeningForGo,
 }
 
 /// The Go profiles' names, in words (`kifu_go::PROFILE_NAMES`).

@@ -54,6 +54,7 @@ pub mod go;
 mod illegal;
 mod irregular;
 mod moves;
+pub mod new_game;
 mod notation;
 mod pairing;
 pub mod powers;
@@ -106,6 +107,7 @@ pub fn check_overrides(g: &kifu_ledger::Genesis) -> Result<(), String> {
 }
 pub use clock::{ClockFace, MoveClocks};
 pub use genesis_check::{check_genesis_values, profile_komi, GenesisError};
+pub use new_game::NewGame;
 pub use notation::Notation;
 pub use record::*;
 pub use results::LATE_ARRIVAL_FORFEIT_MS;
