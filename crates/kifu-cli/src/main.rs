@@ -94,6 +94,7 @@ macro_rules! impl_from_error {
 }
 impl_from_error!(
     kifu_client::ClientError,
+    kifu_tlog::audit::AuditError,
     kifu_ledger::LedgerError,
     kifu_store::StoreError,
     serde_json::Error,

@@ -5,14 +5,11 @@
 
 use std::path::{Path, PathBuf};
 
-use base64::engine::general_purpose::STANDARD as B64;
-use base64::Engine as _;
 use clap::Args;
 use kifu_ledger::Hash;
-use kifu_tlog::audit::{Auditor, Finding};
+use kifu_tlog::audit::{Auditor, Shown};
 use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::note::{Note, NoteVerifier};
-use kifu_tlog::tiles::{entries_path, parse_entry_bundle, TILE_WIDTH};
 use kifu_tlog::Leaf;
 use serde_json::json;
 
@@ -184,34 +181,10 @@ impl Source {
     fn leaves(&self, from: u64, to: u64, at: u64) -> Result<Vec<Leaf>, Failure> {
         match self {
             Source::Store(s) => Ok(s.leaves(from, to)?),
-            Source::Server(c) => {
-                let mut out = Vec::new();
-                let mut tile = from / TILE_WIDTH;
-                while tile * TILE_WIDTH < to {
-                    let width = (at - tile * TILE_WIDTH).min(TILE_WIDTH);
-                    let bytes = c.get_bytes(&format!("/{}", entries_path(tile, width)))?;
-                    let entries = parse_entry_bundle(&bytes).ok_or_else(|| {
-                        fail_verify(format!("entry bundle {tile} does not parse"))
-                    })?;
-                    if entries.len() as u64 != width {
-                        return Err(fail_verify(format!(
-                            "entry bundle {tile} holds {} entries, not {width}",
-                            entries.len()
-                        )));
-                    }
-                    for (i, e) in entries.iter().enumerate() {
-                        let index = tile * TILE_WIDTH + i as u64;
-                        if index < from || index >= to {
-                            continue;
-                        }
-                        out.push(Leaf::from_bytes(e).ok_or_else(|| {
-                            fail_verify(format!("leaf {index} is not a 72-byte kifu leaf"))
-                        })?);
-                    }
-                    tile += 1;
-                }
-                Ok(out)
-            }
+            Source::Server(c) => c.leaves(from, to, at).map_err(|e| match e {
+                kifu_client::ClientError::Log(m) => fail_verify(m),
+                e => e.into(),
+            }),
         }
     }
 }
@@ -226,7 +199,8 @@ pub fn replay(url: &str, size: u64) -> Result<(Hash, Hash), Failure> {
 }
 
 /// `kifu audit`: every checkpoint kept in the store (or the server's latest)
-/// and every one given, in size order, checked against the leaves.
+/// and every one given, in size order, checked against the leaves
+/// (`kifu_tlog::audit::audit`).
 pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
     let mut texts: Vec<(String, String)> = Vec::new();
     let source = match crate::remote::server() {
@@ -256,18 +230,22 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
         .map(NoteVerifier::parse)
         .transpose()
         .map_err(|e| Failure::new(format!("--log-key: {e}")))?;
-    let mut cps = Vec::new();
+    let mut shown = Vec::new();
     for (name, text) in texts {
         let note = Note::parse(&text).map_err(|e| fail_verify(format!("{name}: {e}")))?;
         let signed = match &key {
             Some(k) => note.verify(std::slice::from_ref(k)).is_ok(),
             None => true,
         };
-        let cp = Checkpoint::parse(&note.text).map_err(|e| fail_verify(format!("{name}: {e}")))?;
-        cps.push((name, cp, signed));
+        let checkpoint =
+            Checkpoint::parse(&note.text).map_err(|e| fail_verify(format!("{name}: {e}")))?;
+        shown.push(Shown {
+            name,
+            checkpoint,
+            signed,
+        });
     }
-    cps.sort_by_key(|(_, cp, _)| cp.size);
-    if cps.is_empty() {
+    if shown.is_empty() {
         return Err(Failure::new(
             "no checkpoint to audit: the store keeps none (give --checkpoint FILE)",
         ));
@@ -282,73 +260,47 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
         },
         None => None,
     };
-    let top = cps.last().map(|(_, c, _)| c.size).unwrap_or(0);
-    let mut auditor = Auditor::new();
-    let mut wrong = 0usize;
-    for (name, cp, signed) in &cps {
-        if cp.size > auditor.size() {
-            let leaves = source.leaves(auditor.size(), cp.size, top)?;
-            auditor.read(&leaves);
-        }
-        let finding = auditor.check(cp).map_err(|e| Failure::new(e.to_string()))?;
-        let ok = finding.is_good() && *signed;
-        if !ok {
-            wrong += 1;
-        }
-        let what = describe(&finding, *signed);
+    let report = kifu_tlog::audit::audit(
+        shown,
+        remembered.as_ref(),
+        |from, to, top| source.leaves(from, to, top),
+        |x| {
+            let (cp, name, what) = (&x.shown.checkpoint, &x.shown.name, x.words());
+            if a.json {
+                say!(
+                    "{}",
+                    json!({"checkpoint": name, "origin": cp.origin, "size": cp.size, "ok": x.ok(), "finding": what})
+                );
+            } else if x.ok() {
+                say!("ok: {} at size {} ({name}): {what}", cp.origin, cp.size);
+            } else {
+                say!("WRONG: {} at size {} ({name}): {what}", cp.origin, cp.size);
+            }
+        },
+    )?;
+    if let Some(why) = &report.forked {
         if a.json {
             say!(
                 "{}",
-                json!({"checkpoint": name, "origin": cp.origin, "size": cp.size, "ok": ok, "finding": what})
+                json!({"state": true, "ok": false, "finding": why.to_string()})
             );
-        } else if ok {
-            say!("ok: {} at size {} ({name}): {what}", cp.origin, cp.size);
-        } else {
-            say!("WRONG: {} at size {} ({name}): {what}", cp.origin, cp.size);
-        }
-    }
-    // The tree remembered from the last audit must still be this log's.
-    let mut forked = None;
-    if let Some(old) = &remembered {
-        if old.size > auditor.size() {
-            forked = Some(format!(
-                "the log shrank: the last audit saw {} leaves, the log now has {}",
-                old.size,
-                auditor.size()
-            ));
-        } else if auditor.tree_root_at(old.size) != Some(old.root) {
-            forked = Some(format!(
-                "the log's tree at size {} is not the one the last audit saw: the log forked or was rewritten",
-                old.size
-            ));
-        }
-    }
-    if let Some(why) = &forked {
-        wrong += 1;
-        if a.json {
-            say!("{}", json!({"state": true, "ok": false, "finding": why}));
         } else {
             say!("WRONG: {why}");
         }
-    } else if let (Some(f), Some((_, cp, _))) = (&a.state, cps.last()) {
-        if wrong == 0 {
-            let keep = Checkpoint {
-                extensions: Vec::new(),
-                ..cp.clone()
-            };
-            crate::archive_cmd::write_atomically(f, keep.to_text().as_bytes())?;
-        }
+    } else if let (Some(f), Some(keep)) = (&a.state, report.to_remember()) {
+        crate::archive_cmd::write_atomically(f, keep.to_text().as_bytes())?;
     }
+    let wrong = report.wrong();
     if a.json {
         say!(
             "{}",
-            json!({"checkpoints": cps.len(), "wrong": wrong, "leaves_read": auditor.size()})
+            json!({"checkpoints": report.audited.len(), "wrong": wrong, "leaves_read": report.leaves_read})
         );
     } else {
         say!(
             "{} checkpoints audited over {} leaves, {wrong} wrong",
-            cps.len(),
-            auditor.size()
+            report.audited.len(),
+            report.leaves_read
         );
     }
     if wrong > 0 {
@@ -357,30 +309,4 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
         )));
     }
     Ok(())
-}
-
-fn describe(f: &Finding, signed: bool) -> String {
-    let mut s = match f {
-        Finding::Good { map_root } => format!(
-            "the tree root and the map root ({}) are the leaves'",
-            B64.encode(map_root)
-        ),
-        Finding::NoMap => {
-            "the tree root is the leaves'; it names no map root (signed before the map)".into()
-        }
-        Finding::WrongTreeRoot { recomputed } => format!(
-            "the tree root is not the leaves' ({}): another log, or a fork",
-            B64.encode(recomputed)
-        ),
-        Finding::WrongMapRoot { named, recomputed } => format!(
-            "the map root {} is not the map of the log's leaves ({}): the map lies about the games' heads",
-            B64.encode(named),
-            B64.encode(recomputed)
-        ),
-        Finding::BadMapLine(e) => format!("the map root line: {e}"),
-    };
-    if !signed {
-        s.push_str("; not signed by the log key given");
-    }
-    s
 }

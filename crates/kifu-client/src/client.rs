@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use kifu_ledger::{Hash, Head, Record};
 use kifu_store::{Appended, FeedItem};
+use kifu_tlog::tiles::{entries_path, parse_entry_bundle, TILE_WIDTH};
+use kifu_tlog::Leaf;
 use serde_json::Value;
 
 use crate::trust::{agent_builder, venue_ca};
@@ -322,6 +324,42 @@ impl Client {
                     signature,
                 },
             });
+        }
+        Ok(out)
+    }
+
+    /// The leaves `from..to` of the server's transparency log, read from
+    /// its entry bundles (`docs/TRANSPARENCY.md`, tiles) at the tiles of a
+    /// tree of `at` leaves (at least `to`).
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Log`] when a bundle does not parse or holds another
+    /// count of entries than its tile's width, or an entry is not a leaf.
+    pub fn leaves(&self, from: u64, to: u64, at: u64) -> Result<Vec<Leaf>, ClientError> {
+        let mut out = Vec::new();
+        let mut tile = from / TILE_WIDTH;
+        while tile * TILE_WIDTH < to {
+            let width = (at - tile * TILE_WIDTH).min(TILE_WIDTH);
+            let bytes = self.get_bytes(&format!("/{}", entries_path(tile, width)))?;
+            let entries = parse_entry_bundle(&bytes)
+                .ok_or_else(|| ClientError::Log(format!("entry bundle {tile} does not parse")))?;
+            if entries.len() as u64 != width {
+                return Err(ClientError::Log(format!(
+                    "entry bundle {tile} holds {} entries, not {width}",
+                    entries.len()
+                )));
+            }
+            for (i, e) in entries.iter().enumerate() {
+                let index = tile * TILE_WIDTH + i as u64;
+                if index < from || index >= to {
+                    continue;
+                }
+                out.push(Leaf::from_bytes(e).ok_or_else(|| {
+                    ClientError::Log(format!("leaf {index} is not a 72-byte kifu leaf"))
+                })?);
+            }
+            tile += 1;
         }
         Ok(out)
     }

@@ -49,6 +49,11 @@ pub enum ClientError {
     /// The server's answer is not what `docs/API.md` documents.
     #[error("{0}")]
     Answer(String),
+    /// What the server serves of its transparency log does not hold
+    /// together (an entry bundle that does not parse, a leaf that is not
+    /// one): a verification failure, not a failure to talk.
+    #[error("{0}")]
+    Log(String),
     /// A record read back does not verify, or does not decode.
     #[error(transparent)]
     Ledger(#[from] kifu_ledger::LedgerError),
