@@ -111,10 +111,12 @@ pub fn publish(data: &Path, a: PublishArgs) -> CmdResult {
         let waiting = store.clone();
         let reporter = tokio::spawn(async move {
             let mut last_next = None;
-            let mut said = Said::default();
+            let mut said = kifu_nats::Said::default();
             loop {
                 let backlog = st.backlog(&waiting);
-                said.failure(&st.failures, "publishing", backlog);
+                if let Some(l) = said.line(&st.failures, "publishing", Some(backlog)) {
+                    eprintln!("kifu: {l}");
+                }
                 if let Some(from) = st.resumed_from() {
                     if last_next.is_none() {
                         match from {
@@ -143,62 +145,6 @@ pub fn publish(data: &Path, a: PublishArgs) -> CmdResult {
     .map_err(|e| Failure::new(e.to_string()))
 }
 
-/// What was last said of a NATS task's failures.
-#[derive(Default)]
-pub(crate) struct Said {
-    count: u64,
-    text: Option<String>,
-    at: Option<std::time::Instant>,
-}
-
-/// A failure repeated is said again this often, with its count.
-const SAY_AGAIN: Duration = Duration::from_secs(5);
-
-impl Said {
-    /// The line to say about `failures` now, if any: when the task starts
-    /// failing, fails differently, goes on failing (every [`SAY_AGAIN`],
-    /// with the count), and when it works again.
-    pub(crate) fn line(
-        &mut self,
-        failures: &kifu_nats::Failures,
-        doing: &str,
-        waiting: Option<u64>,
-    ) -> Option<String> {
-        let now = failures.now();
-        let count = failures.count();
-        let waiting = waiting
-            .map(|n| format!(", {n} records waiting"))
-            .unwrap_or_default();
-        let line = match (&now, &self.text) {
-            (None, None) => None,
-            (None, Some(_)) => Some(format!("{doing} again{waiting}")),
-            (Some(e), last) => {
-                let repeated = last.as_ref() == Some(e);
-                let due = self.at.is_none_or(|t| t.elapsed() >= SAY_AGAIN);
-                (count != self.count && (!repeated || due)).then(|| {
-                    format!(
-                        "{doing} paused, retrying ({count} failures so far{waiting}): {}",
-                        e.replace('\n', " ")
-                    )
-                })
-            }
-        };
-        if line.is_some() {
-            self.count = count;
-            self.at = Some(std::time::Instant::now());
-        }
-        self.text = now;
-        line
-    }
-
-    /// Says [`Said::line`] on standard error.
-    fn failure(&mut self, failures: &kifu_nats::Failures, doing: &str, waiting: u64) {
-        if let Some(l) = self.line(failures, doing, Some(waiting)) {
-            eprintln!("kifu: {l}");
-        }
-    }
-}
-
 /// `kifu mirror --nats URL`: copies the stream into this store until stopped.
 pub fn mirror(data: &Path, a: MirrorArgs) -> CmdResult {
     let store = Arc::new(open(data)?);
@@ -211,7 +157,7 @@ pub fn mirror(data: &Path, a: MirrorArgs) -> CmdResult {
         let st = status.clone();
         let reporter = tokio::spawn(async move {
             let mut last = (u64::MAX, u64::MAX);
-            let mut said = Said::default();
+            let mut said = kifu_nats::Said::default();
             loop {
                 if let Some(l) = said.line(&st.failures, "mirroring", None) {
                     eprintln!("kifu: {l}");
@@ -344,38 +290,4 @@ pub fn feed(n: FeedNatsArgs, limit: Option<u64>, follow: bool) -> CmdResult {
         }
         Ok(())
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_failure_is_said_when_it_starts_changes_and_ends_and_counted_when_it_repeats() {
-        let f = kifu_nats::Failures::default();
-        let mut said = Said::default();
-        assert_eq!(said.line(&f, "publishing", Some(0)), None);
-        let away = kifu_nats::NatsError::Nats("timed out".into());
-        f.fail(&away);
-        assert_eq!(
-            said.line(&f, "publishing", Some(3)).as_deref(),
-            Some("publishing paused, retrying (1 failures so far, 3 records waiting): NATS: timed out")
-        );
-        // The same failure again within a few seconds: counted, said later.
-        f.fail(&away);
-        assert_eq!(said.line(&f, "publishing", Some(4)), None);
-        assert_eq!(f.count(), 2);
-        // Another failure is said at once, with every failure counted.
-        f.fail(&kifu_nats::NatsError::Nats("no responders".into()));
-        assert_eq!(
-            said.line(&f, "mirroring", None).as_deref(),
-            Some("mirroring paused, retrying (3 failures so far): NATS: no responders")
-        );
-        f.clear();
-        assert_eq!(
-            said.line(&f, "publishing", Some(0)).as_deref(),
-            Some("publishing again, 0 records waiting")
-        );
-        assert_eq!(said.line(&f, "publishing", Some(0)), None);
-    }
 }

@@ -81,7 +81,7 @@ pub fn start(mut config: PublisherConfig, store: Arc<Store>, server: &Server) ->
         r
     });
     let watch = tokio::spawn(async move {
-        let mut said = crate::nats_cmd::Said::default();
+        let mut said = kifu_nats::Said::default();
         loop {
             let backlog = status.backlog(&waiting);
             if let Some(l) = said.line(&status.failures, "publishing to NATS", Some(backlog)) {

@@ -16,6 +16,7 @@
 pub mod consumer;
 pub mod mirror;
 pub mod publisher;
+mod said;
 pub mod subject;
 pub mod verify;
 
@@ -27,6 +28,7 @@ pub use publisher::{
     ensure_stream, published_up_to, run_publisher, run_publisher_with_status, PublisherConfig,
     PublisherStatus,
 };
+pub use said::Said;
 
 /// The stream name used when none is given.
 pub const DEFAULT_STREAM: &str = "KIFU";
