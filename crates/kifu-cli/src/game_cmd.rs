@@ -357,7 +357,7 @@ pub fn log(data: &Path, a: LogArgs) -> CmdResult {
                 hex::encode(game),
                 crate::render::count(records.len(), "event")
             );
-            for line in crate::render::game_heading(&g) {
+            for line in kifu_game::listing::game_heading(&g) {
                 say!("  {line}");
             }
         }

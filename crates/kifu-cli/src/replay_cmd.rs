@@ -4,8 +4,7 @@
 use clap::Args;
 use std::path::Path;
 
-use kifu_clock::{format_time, Resolution};
-use kifu_game::{BoardState, GameState};
+use kifu_game::GameState;
 use kifu_ledger::{verify_records, Event, Hash};
 
 use crate::remote::open_existing;
@@ -46,150 +45,10 @@ pub fn replay(data: &Path, a: ReplayArgs) -> CmdResult {
         return Ok(());
     }
     let state = GameState::at(&events, at);
-    for line in replay_text(&game, &state, last, verified) {
+    for line in kifu_game::state_text::replay_lines(&game, &state, last, verified) {
         say!("{line}");
     }
     Ok(())
-}
-
-fn clock_line(state: &GameState) -> Vec<String> {
-    let c = &state.clock;
-    let mut out = Vec::new();
-    let (Some(faces), Some(_), Some(_)) = (state.clock_faces_text(), c.black, c.white) else {
-        return vec!["clocks: none".into()];
-    };
-    let show = |p: kifu_ledger::Color| {
-        let i = usize::from(p == kifu_ledger::Color::White);
-        let mark = if c.running == Some(p) {
-            " (running)"
-        } else {
-            ""
-        };
-        format!("{}{mark}", faces[i])
-    };
-    out.push(format!(
-        "clocks: Black {}, White {}{}",
-        show(kifu_ledger::Color::Black),
-        show(kifu_ledger::Color::White),
-        c.paused
-            .as_ref()
-            .map(|r| format!("; paused {}", kifu_game::words::pause_code(r)))
-            .unwrap_or_default()
-    ));
-    for f in &c.flags {
-        out.push(format!(
-            "  flag fallen: {} at {}",
-            f.player,
-            kifu_clock::notation::iso8601_utc(f.at_ms)
-        ));
-    }
-    if c.server_used_ms != [0, 0] {
-        out.push(format!(
-            "  time used by the server's count: Black {}, White {}",
-            format_time(c.server_used_ms[0], Resolution::Tenths),
-            format_time(c.server_used_ms[1], Resolution::Tenths)
-        ));
-    }
-    out
-}
-
-fn board_lines(state: &GameState) -> Vec<String> {
-    let letters = |n: usize| -> String {
-        (0..n)
-            .map(|i| ((b'a' + i as u8) as char).to_string())
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    match &state.board {
-        BoardState::None => vec!["board: none".into()],
-        BoardState::Go(b) => {
-            let v = b.view();
-            // As on a printed board and in GTP: columns A-T without I, row 1
-            // at the bottom.
-            let columns: Vec<String> = (0..v.size)
-                .map(|x| {
-                    kifu_go::Point::new(x, 0)
-                        .to_gtp(v.size)
-                        .chars()
-                        .next()
-                        .map(String::from)
-                        .unwrap_or_default()
-                })
-                .collect();
-            let mut out = vec![format!("    {}", columns.join(" "))];
-            let size = v.rows.len();
-            for (y, row) in v.rows.iter().enumerate() {
-                let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
-                out.push(format!("{:>3} {}", size - y, cells.join(" ")));
-            }
-            out.push(format!(
-                "to move: {}; moves: {}; prisoners: Black {} (pass stones {}), White {} (pass stones {}){}",
-                v.to_move,
-                v.moves,
-                v.black_prisoners,
-                v.black_pass_stones,
-                v.white_prisoners,
-                v.white_pass_stones,
-                v.ko_ban
-                    .as_deref()
-                    .map(|k| {
-                        let at = kifu_go::Point::from_sgf(k, v.size)
-                            .map(|p| p.to_gtp(v.size))
-                            .unwrap_or_else(|_| k.to_string());
-                        format!("; ko: no recapture at {at}")
-                    })
-                    .unwrap_or_default()
-            ));
-            out
-        }
-        BoardState::Renju(r) => {
-            let v = r.view();
-            let mut out = vec![format!("    {}", letters(15))];
-            for (i, row) in v.rows.iter().enumerate() {
-                let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
-                out.push(format!("{:>3} {}", 15 - i, cells.join(" ")));
-            }
-            out.push(format!(
-                "stones: {}; the {} seat holds Black; waiting for: {}",
-                v.stones,
-                kifu_game::words::colour(v.black_seat).to_lowercase(),
-                v.expected
-            ));
-            out
-        }
-    }
-}
-
-fn replay_text(game: &Hash, s: &GameState, last: u64, verified: bool) -> Vec<String> {
-    let mut out = Vec::new();
-    let g = s.genesis.as_ref();
-    out.push(format!(
-        "game {} at event {} of {} ({}){}",
-        &hex::encode(game)[..12],
-        s.at_seq.unwrap_or(0),
-        last,
-        s.events.last().map(|e| e.kind.as_str()).unwrap_or(""),
-        if verified {
-            ""
-        } else {
-            "  [the chain does NOT verify: run kifu verify]"
-        }
-    ));
-    if let Some(g) = g {
-        out.push(format!(
-            "{} {}x{} under {}, {}",
-            crate::render::game_kind_word(g.game.name()),
-            g.board_size,
-            g.board_size,
-            g.ruleset,
-            g.title
-        ));
-    }
-    out.push(format!("phase: {}", crate::render::phase_word(&s.phase)));
-    out.extend(board_lines(s));
-    out.extend(clock_line(s));
-    out.extend(kifu_game::case::case_lines(s));
-    out
 }
 
 /// `kifu explain GAME [--json]`.

@@ -53,6 +53,7 @@ mod genesis_check;
 pub mod go;
 mod illegal;
 mod irregular;
+pub mod listing;
 mod moves;
 pub mod new_game;
 mod notation;

@@ -90,7 +90,7 @@ pub enum LogError {
 
 /// The title of a log operator's chain (`docs/TRANSPARENCY.md` section 8):
 /// this prefix and the origin.
-pub const OPERATOR_TITLE: &str = "kifu log operator ";
+pub const OPERATOR_TITLE: &str = kifu_ledger::body::LOG_OPERATOR_TITLE;
 
 /// Every `log_key_rotated` statement of `origin` in the store, in log
 /// order: its leaf index, the record, and the key that signed it.
