@@ -2,7 +2,7 @@
 //! `docs/schema/games.schema.json` describes it): one row a game, found by
 //! tournament, round, player and phase.
 
-use kifu_ledger::{Body, Color, Event, GameKind, Hash};
+use kifu_ledger::{Body, Color, Event, GameKind, Genesis, Hash, Record};
 use serde::Serialize;
 
 use crate::record::Phase;
@@ -258,6 +258,115 @@ impl GameFilter {
     }
 }
 
+/// A role as `kifu log`'s signer column shows it: the two roles of two
+/// words in one ("director", "committee"), so that the name beside them
+/// keeps its room; the log's heading names the roles in full.
+fn column_role(role: kifu_ledger::Role) -> &'static str {
+    match role {
+        kifu_ledger::Role::Director => "director",
+        kifu_ledger::Role::Committee => "committee",
+        other => other.word(),
+    }
+}
+
+/// Width of `kifu log`'s signer column, in terminal cells.
+const SIGNER_COLUMN: usize = 28;
+
+/// The signer as `kifu log` shows it, exactly [`SIGNER_COLUMN`] cells wide
+/// so that the columns after it stay aligned: `name` then `suffix` (the
+/// role), padded; a name too long for the column is cut, with an ellipsis,
+/// and the role kept. Widths are terminal cells (a CJK character takes
+/// two), and control characters in a name are shown as spaces.
+fn signer_cell(name: &str, suffix: &str) -> String {
+    use unicode_width::UnicodeWidthChar;
+    let cell = |c: char| {
+        if c.is_control() {
+            0
+        } else {
+            c.width().unwrap_or(0)
+        }
+    };
+    let clean = |s: &str| -> String {
+        s.chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect()
+    };
+    let (name, suffix) = (clean(name), clean(suffix));
+    let suffix_width: usize = suffix.chars().map(cell).sum();
+    let name_width: usize = name.chars().map(cell).sum();
+    let mut out = String::new();
+    let mut used = 0;
+    if name_width + suffix_width <= SIGNER_COLUMN {
+        out.push_str(&name);
+        out.push_str(&suffix);
+        used = name_width + suffix_width;
+    } else {
+        // Room for the name's start and the ellipsis; when the role alone
+        // fills the column, the whole text is cut instead.
+        let (head, tail) = if suffix_width + 2 <= SIGNER_COLUMN {
+            (name, suffix)
+        } else {
+            (format!("{name}{suffix}"), String::new())
+        };
+        let room = SIGNER_COLUMN - tail.chars().map(cell).sum::<usize>() - 1;
+        for c in head.chars() {
+            if used + cell(c) > room {
+                break;
+            }
+            out.push(c);
+            used += cell(c);
+        }
+        out.push('…');
+        used += 1;
+        out.push_str(&tail);
+        used += tail.chars().map(cell).sum::<usize>();
+    }
+    out.push_str(&" ".repeat(SIGNER_COLUMN.saturating_sub(used)));
+    out
+}
+
+/// A game's records as `kifu log` prints them, a line each: the seq, the
+/// time, who signed it (named as the roster names the key, a replaced key
+/// as the participant it speaks for) and what it states.
+pub fn log_lines(records: &[Record], g: Option<&Genesis>) -> Vec<String> {
+    let mut out = Vec::with_capacity(records.len());
+    // The roster as the chain has changed it so far (key_replaced), so that
+    // a new key is named as the participant it speaks for.
+    let mut roster: Vec<kifu_ledger::Participant> = g.map(|g| g.roster.clone()).unwrap_or_default();
+    let notation = g.map(crate::Notation::of).unwrap_or_default();
+    for r in records {
+        match r.decode() {
+            Ok(e) => {
+                let who = roster
+                    .iter()
+                    .find(|p| p.key == e.signer)
+                    .map(|p| signer_cell(&p.name, &format!(" ({})", column_role(p.role))))
+                    .unwrap_or_else(|| {
+                        signer_cell(&format!("key {}", &e.signer.to_hex()[..12]), "")
+                    });
+                if let Body::KeyReplaced {
+                    participant,
+                    new_key,
+                    ..
+                } = &e.body
+                {
+                    for p in roster.iter_mut().filter(|p| &p.key == participant) {
+                        p.key = *new_key;
+                    }
+                }
+                out.push(format!(
+                    "{:>4}  {}  {who} {}",
+                    e.seq,
+                    kifu_clock::notation::iso8601_utc(e.at_ms),
+                    crate::story::describe(&e.body, &notation)
+                ));
+            }
+            Err(err) => out.push(format!("   ?  {err}")),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -316,5 +425,65 @@ mod tests {
         chain.records.clear();
         assert_eq!(game_row(&chain.game, &evs), None);
         assert_eq!(game_row(&chain.game, &[]), None);
+    }
+
+    mod signer_column {
+        use super::super::*;
+        use unicode_width::UnicodeWidthStr;
+
+        #[test]
+        fn a_short_signer_is_padded_to_the_column() {
+            let c = signer_cell("Ann", " (black)");
+            assert_eq!(c.trim_end(), "Ann (black)");
+            assert_eq!(c.width(), SIGNER_COLUMN);
+        }
+
+        #[test]
+        fn a_long_name_is_cut_and_its_role_kept() {
+            let name = "N".repeat(60);
+            let c = signer_cell(&name, " (referee)");
+            assert_eq!(c.width(), SIGNER_COLUMN);
+            assert!(c.ends_with("N… (referee)"), "{c:?}");
+        }
+
+        #[test]
+        fn wide_characters_count_two_cells() {
+            let c = signer_cell(&"本因坊".repeat(10), " (white)");
+            assert_eq!(c.width(), SIGNER_COLUMN);
+            // A double-width character does not fit the one cell left: a space
+            // pads the column instead.
+            assert!(c.trim_end().ends_with("坊… (white)"), "{c:?}");
+            let c = signer_cell("本因坊秀策", " (black)");
+            assert_eq!(c.trim_end(), "本因坊秀策 (black)");
+            assert_eq!(c.width(), SIGNER_COLUMN);
+        }
+
+        #[test]
+        fn control_characters_cannot_break_the_line() {
+            let c = signer_cell("Ann\nseq 99", " (black)");
+            assert!(!c.contains('\n'));
+            assert_eq!(c.width(), SIGNER_COLUMN);
+        }
+
+        #[test]
+        fn a_director_keeps_room_for_the_name() {
+            let role = format!(" ({})", column_role(kifu_ledger::Role::Director));
+            let c = signer_cell("Chief Arbiter", &role);
+            assert_eq!(c.trim_end(), "Chief Arbiter (director)");
+            assert_eq!(c.width(), SIGNER_COLUMN);
+            let role = format!(" ({})", column_role(kifu_ledger::Role::Committee));
+            assert_eq!(
+                signer_cell("Appeals Chair", &role).trim_end(),
+                "Appeals Chair (committee)"
+            );
+            assert_eq!(column_role(kifu_ledger::Role::Referee), "referee");
+        }
+
+        #[test]
+        fn a_role_longer_than_the_column_is_cut_too() {
+            let c = signer_cell("Ann", &" (x)".repeat(10));
+            assert_eq!(c.width(), SIGNER_COLUMN);
+            assert!(c.ends_with('…'));
+        }
     }
 }
