@@ -7,6 +7,7 @@
 mod common;
 use common::*;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -158,4 +159,780 @@ fn a_document_that_breaks_its_schema_is_refused() {
     let mut replay = json_of(dir.path(), &["replay", &game, "--json"]);
     replay.as_object_mut().unwrap().remove("view");
     assert!(!schema("replay").is_valid(&replay));
+}
+
+/// What an answer of the API is, for the schemas: one JSON document, lines
+/// of NDJSON, Server-Sent Events whose `data:` lines are JSON, or not JSON
+/// at all (a page, a file, a signed note, metrics).
+#[derive(Clone, Copy, Debug)]
+enum Answer {
+    Json(&'static str),
+    Ndjson(&'static str),
+    Sse(&'static str),
+    NotJson,
+}
+
+/// Every route `docs/API.md` shows, with the schema of its answer: method,
+/// path (`{id}` a game, `{t}` a tournament, `*` the rest of the path), a
+/// query that picks the entry (empty: any), and the answer. The first entry
+/// that matches wins.
+const ROUTES: &[(&str, &str, &str, Answer)] = &[
+    ("POST", "/records", "", Answer::Json("api-submit")),
+    ("GET", "/games", "", Answer::Json("api-games")),
+    ("GET", "/games/{id}", "", Answer::Json("api-game")),
+    ("GET", "/games/{id}/head", "", Answer::Json("api-head")),
+    (
+        "GET",
+        "/games/{id}/records",
+        "format=bytes",
+        Answer::NotJson,
+    ),
+    (
+        "GET",
+        "/games/{id}/records",
+        "",
+        Answer::Json("api-records"),
+    ),
+    (
+        "GET",
+        "/games/{id}/state",
+        "compact=1",
+        Answer::Json("api-step"),
+    ),
+    ("GET", "/games/{id}/state", "", Answer::Json("replay")),
+    ("GET", "/games/{id}/explain", "", Answer::Json("explain")),
+    ("GET", "/games/{id}/explain.txt", "", Answer::NotJson),
+    ("GET", "/games/{id}/sgf", "", Answer::NotJson),
+    ("GET", "/games/{id}/archive", "", Answer::NotJson),
+    (
+        "GET",
+        "/games/{id}/verify",
+        "",
+        Answer::Json("verify-report"),
+    ),
+    ("GET", "/games/{id}/bundle", "", Answer::NotJson),
+    ("GET", "/archive", "", Answer::NotJson),
+    (
+        "GET",
+        "/verify",
+        "progress=1",
+        Answer::Ndjson("api-verify-progress"),
+    ),
+    ("GET", "/verify", "", Answer::Json("verify-report")),
+    ("POST", "/devices", "", Answer::Json("api-device")),
+    ("GET", "/devices", "", Answer::Json("api-devices")),
+    ("GET", "/devices/{id}", "", Answer::Json("api-device")),
+    (
+        "POST",
+        "/games/{id}/preview",
+        "",
+        Answer::Json("api-preview"),
+    ),
+    ("GET", "/referee", "", Answer::NotJson),
+    (
+        "GET",
+        "/referee/games",
+        "",
+        Answer::Json("api-referee-games"),
+    ),
+    ("GET", "/games/{id}/powers", "", Answer::Json("api-powers")),
+    ("GET", "/feed", "", Answer::Ndjson("feed-line")),
+    ("GET", "/feed/stream", "", Answer::Sse("feed-line")),
+    ("GET", "/tournaments", "", Answer::Json("api-tournaments")),
+    (
+        "GET",
+        "/tournaments/{t}",
+        "",
+        Answer::Json("api-tournament"),
+    ),
+    (
+        "GET",
+        "/tournaments/{t}/pairings",
+        "",
+        Answer::Json("api-pairings"),
+    ),
+    (
+        "GET",
+        "/tournaments/{t}/crosstable",
+        "",
+        Answer::Json("api-crosstable"),
+    ),
+    (
+        "GET",
+        "/tournaments/{t}/standings",
+        "",
+        Answer::Json("api-tournament-standings"),
+    ),
+    ("GET", "/tournaments/{t}/events", "", Answer::NotJson),
+    (
+        "POST",
+        "/tournaments",
+        "",
+        Answer::Json("api-tournament-write"),
+    ),
+    (
+        "POST",
+        "/tournaments/{t}/records",
+        "",
+        Answer::Json("api-tournament-write"),
+    ),
+    ("GET", "/tournaments/{t}/records", "", Answer::NotJson),
+    ("GET", "/tournaments/{t}/export", "", Answer::NotJson),
+    ("GET", "/director", "", Answer::NotJson),
+    (
+        "GET",
+        "/director/tournaments",
+        "",
+        Answer::Json("api-tournaments"),
+    ),
+    ("GET", "/tournaments/{t}/desk", "", Answer::Json("api-desk")),
+    ("POST", "/director/draft", "", Answer::Json("api-draft")),
+    (
+        "GET",
+        "/checkpoint",
+        "format=json",
+        Answer::Json("checkpoint"),
+    ),
+    ("GET", "/checkpoint", "", Answer::NotJson),
+    ("POST", "/checkpoint", "", Answer::NotJson),
+    ("GET", "/proof/inclusion", "format=text", Answer::NotJson),
+    (
+        "GET",
+        "/proof/inclusion",
+        "",
+        Answer::Json("inclusion-proof"),
+    ),
+    ("GET", "/proof/consistency", "format=text", Answer::NotJson),
+    (
+        "GET",
+        "/proof/consistency",
+        "",
+        Answer::Json("consistency-proof"),
+    ),
+    ("GET", "/proof/map", "", Answer::Json("map-proof")),
+    ("GET", "/tile/*", "", Answer::NotJson),
+    ("GET", "/livez", "", Answer::Json("api-health")),
+    ("GET", "/healthz", "", Answer::Json("api-health")),
+    ("GET", "/metrics", "", Answer::NotJson),
+];
+
+/// The entry of [`ROUTES`] for a request, or None.
+fn route_of(method: &str, path: &str, query: &str) -> Option<Answer> {
+    let segs: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    ROUTES.iter().find_map(|(m, p, q, answer)| {
+        let want: Vec<&str> = p.split('/').collect();
+        let fits = if want.last() == Some(&"*") {
+            segs.len() >= want.len() && want[..want.len() - 1] == segs[..want.len() - 1]
+        } else {
+            want.len() == segs.len()
+                && want
+                    .iter()
+                    .zip(&segs)
+                    .all(|(w, s)| w == s || (w.starts_with('{') && !s.is_empty()))
+        };
+        (*m == method && fits && (q.is_empty() || query.split('&').any(|x| x == *q)))
+            .then_some(*answer)
+    })
+}
+
+/// A request of `docs/API.md`: the method, the path with the example's
+/// placeholders as the routes name them, the query, and the `curl` line it
+/// came from (None for a route listed in a `text` block).
+#[derive(Debug)]
+struct DocRequest {
+    method: String,
+    path: String,
+    query: String,
+    curl: Option<String>,
+}
+
+/// Every request `docs/API.md` shows: its `curl` lines (in `sh` and `bash`
+/// blocks) and the `GET /...` and `POST /...` lines of its `text` blocks.
+fn api_doc_requests() -> Vec<DocRequest> {
+    let doc = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/API.md"),
+    )
+    .expect("docs/API.md");
+    let mut out = Vec::new();
+    let mut block = String::new();
+    let mut inside = false;
+    for line in doc.lines() {
+        if let Some(lang) = line.strip_prefix("```") {
+            inside = !inside;
+            block = if inside {
+                lang.to_string()
+            } else {
+                String::new()
+            };
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let t = line.trim_start();
+        if (block == "sh" || block == "bash") && t.starts_with("curl ") {
+            let Some(start) = t.find("\"$KIFU") else {
+                continue;
+            };
+            let rest = &t[start + "\"$KIFU".len()..];
+            let url = &rest[..rest.find('"').unwrap_or(rest.len())];
+            let (path, query) = url.split_once('?').unwrap_or((url, ""));
+            out.push(DocRequest {
+                method: if t.contains("-X POST") { "POST" } else { "GET" }.into(),
+                path: path.replace("$GAME", "{id}"),
+                query: query.to_string(),
+                curl: Some(t.to_string()),
+            });
+        } else if block == "text" {
+            for method in ["GET", "POST"] {
+                if let Some(rest) = t.strip_prefix(method).and_then(|r| r.strip_prefix(' ')) {
+                    let target = rest.split_whitespace().next().unwrap_or("");
+                    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+                    out.push(DocRequest {
+                        method: method.into(),
+                        path: path.replace("/T/", "/{t}/").replace("/T", "/{t}"),
+                        query: query.to_string(),
+                        curl: None,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn curl_present() -> bool {
+    std::process::Command::new("curl")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+/// Each JSON document of `text`, as its answer is: one document, or one
+/// per line (NDJSON), or one per `data:` line (Server-Sent Events).
+fn documents(answer: Answer, text: &str, what: &str) -> Vec<Value> {
+    let parse = |s: &str| -> Value {
+        serde_json::from_str(s).unwrap_or_else(|e| panic!("{what}: not JSON: {e}: {s}"))
+    };
+    match answer {
+        Answer::Json(_) => vec![parse(text)],
+        Answer::Ndjson(_) => text.lines().filter(|l| !l.is_empty()).map(parse).collect(),
+        Answer::Sse(_) => text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .map(|d| parse(d.trim_start()))
+            .collect(),
+        Answer::NotJson => Vec::new(),
+    }
+}
+
+fn schema_of(answer: Answer) -> Option<&'static str> {
+    match answer {
+        Answer::Json(s) | Answer::Ndjson(s) | Answer::Sse(s) => Some(s),
+        Answer::NotJson => None,
+    }
+}
+
+#[test]
+fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
+    // The table covers every request docs/API.md shows, and each schema it
+    // names is a file of docs/schema/ that compiles.
+    let requests = api_doc_requests();
+    assert!(requests.len() >= 40, "{requests:?}");
+    let mut missing = Vec::new();
+    for r in &requests {
+        match route_of(&r.method, &r.path, &r.query) {
+            Some(a) => {
+                if let Some(name) = schema_of(a) {
+                    schema(name);
+                }
+            }
+            None => missing.push(format!("{} {}?{}", r.method, r.path, r.query)),
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "docs/API.md shows routes the schema table does not cover:\n{}",
+        missing.join("\n")
+    );
+    // And every schema file is named by the table or by a command's output.
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/schema");
+    for e in std::fs::read_dir(&dir).unwrap().flatten() {
+        let f = e.file_name().to_string_lossy().into_owned();
+        if let Some(name) = f.strip_suffix(".schema.json") {
+            let named = ROUTES
+                .iter()
+                .any(|(_, _, _, a)| schema_of(*a) == Some(name))
+                || ["games", "standings", "api-error"].contains(&name);
+            assert!(named, "{f} describes no route or command");
+            schema(name);
+        }
+    }
+}
+
+/// The referee's next event in `game` (a pause for an announcement), signed
+/// with the demonstration's referee key in `client`: the `record.bin` the
+/// examples of `POST /records` send. Returns the referee's key in hex.
+fn referee_record(client: &Path, url: &str, game: &str, out: &Path) -> String {
+    let key = kifu_ledger::Keypair::from_pkcs8_pem(
+        &std::fs::read_to_string(client.join("demo-keys/referee.key")).unwrap(),
+    )
+    .unwrap();
+    let (_, h) = get(&format!("{url}/games/{game}/head"));
+    let head = kifu_ledger::Head {
+        seq: h["seq"].as_u64().unwrap(),
+        hash: hex::decode(h["hash"].as_str().unwrap())
+            .unwrap()
+            .try_into()
+            .unwrap(),
+    };
+    let (_, g) = get(&format!("{url}/games/{game}"));
+    let at = g["last_at_ms"].as_u64().unwrap() + 1_000;
+    let id: [u8; 32] = hex::decode(game).unwrap().try_into().unwrap();
+    let rec = kifu_ledger::Event::next(
+        id,
+        head,
+        at,
+        key.public(),
+        kifu_ledger::Body::ClockPaused {
+            reason: kifu_ledger::PauseReason::Announcement,
+        },
+    )
+    .sign(&key)
+    .unwrap();
+    std::fs::write(out, rec.to_stored()).unwrap();
+    key.public().to_hex()
+}
+
+fn fetch(method: &str, url: &str, content_type: &str, body: &[u8]) -> (u16, String) {
+    let req = ureq::request(method, url).timeout(std::time::Duration::from_secs(60));
+    let r = if method == "POST" {
+        req.set("Content-Type", content_type).send_bytes(body)
+    } else {
+        req.call()
+    };
+    let r = match r {
+        Ok(r) => r,
+        Err(ureq::Error::Status(_, r)) => r,
+        Err(e) => panic!("{method} {url}: {e}"),
+    };
+    let status = r.status();
+    (status, r.into_string().expect("a text answer"))
+}
+
+#[test]
+fn every_api_example_answers_as_its_schema_says() {
+    if !curl_present() {
+        assert!(!peers_required(), "curl is required (KIFU_REQUIRE_PEERS=1)");
+        eprintln!("skipping the API examples: curl is not installed");
+        return;
+    }
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("served");
+    let client = t.path().join("client");
+    let work = t.path().join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    ok(&run(
+        t.path(),
+        &["keygen", t.path().join("operator").to_str().unwrap()],
+    ));
+    let operator = t.path().join("operator.key");
+    let served = Served::start(&data, &["--checkpoint-key", operator.to_str().unwrap()]);
+    let url = served.url.clone();
+    // The five demonstration games the transparency log's examples assume
+    // (a log of 315 leaves), the first one the examples' game.
+    let first: Value =
+        serde_json::from_str(&ok(&run(&client, &["--server", &url, "demo", "--json"]))).unwrap();
+    let game = first["game"].as_str().unwrap().to_string();
+    let referee = referee_record(&client, &url, &game, &work.join("record.bin"));
+    for i in 0..4 {
+        let other = t.path().join(format!("client{i}"));
+        ok(&run(&other, &["--server", &url, "demo", "--json"]));
+    }
+    let mut checked: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut holds_all = |answer: Answer, text: &str, what: &str| {
+        let Some(name) = schema_of(answer) else {
+            return;
+        };
+        let docs = documents(answer, text, what);
+        // A page of the feed past its end, or a stream cut before an
+        // event, is empty; one JSON document never is.
+        assert!(
+            !docs.is_empty() || !matches!(answer, Answer::Json(_)),
+            "{what}: no document in {text:?}"
+        );
+        for d in &docs {
+            holds(name, d, what);
+        }
+        *checked.entry(name).or_default() += docs.len();
+    };
+    // The curl lines, run as written.
+    let requests = api_doc_requests();
+    for r in requests.iter().filter(|r| r.curl.is_some()) {
+        let ex = r.curl.as_deref().unwrap();
+        let answer =
+            route_of(&r.method, &r.path, &r.query).unwrap_or_else(|| panic!("no schema for {ex}"));
+        let o = std::process::Command::new("bash")
+            .args(["-c", ex])
+            .current_dir(&work)
+            .env("KIFU", &url)
+            .env("GAME", &game[..12])
+            .env("REFEREE_KEY", &referee)
+            .output()
+            .expect("bash runs");
+        assert!(
+            o.status.success(),
+            "{ex}\nexit {:?}\n{}",
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        holds_all(answer, &String::from_utf8_lossy(&o.stdout), ex);
+    }
+    // The routes of the `text` blocks, with the demonstration's tournament
+    // (a demonstration through a server keeps none: it is sent to the
+    // server as a director sends a new one).
+    let (local, _, _) = demo();
+    let file = std::fs::read_dir(local.path().join("tournaments"))
+        .unwrap()
+        .flatten()
+        .next()
+        .expect("the demonstration's tournament file")
+        .path();
+    let (status, text) = fetch(
+        "POST",
+        &format!("{url}/tournaments"),
+        "application/octet-stream",
+        &std::fs::read(&file).unwrap(),
+    );
+    assert_eq!(status, 201, "{text}");
+    holds_all(
+        Answer::Json("api-tournament-write"),
+        &text,
+        "POST /tournaments",
+    );
+    let (_, list) = get(&format!("{url}/tournaments"));
+    let tournament = list["tournaments"][0]["id"]
+        .as_str()
+        .expect("a tournament")
+        .to_string();
+    let t12 = &tournament[..12];
+    let (_, desk) = get(&format!("{url}/tournaments/{t12}/desk"));
+    let director = desk["officials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["role"] == "director")
+        .and_then(|o| o["key"].as_str())
+        .expect("the director")
+        .to_string();
+    let (_, chain) = fetch("GET", &format!("{url}/tournaments/{t12}/records"), "", b"");
+    let chain_bytes = {
+        let r = ureq::get(&format!("{url}/tournaments/{t12}/records"))
+            .call()
+            .expect("the chain");
+        let mut b = Vec::new();
+        std::io::Read::read_to_end(&mut r.into_reader(), &mut b).unwrap();
+        b
+    };
+    assert!(!chain.is_empty());
+    let draft = serde_json::json!({"do": "create", "director_key": director,
+        "director_name": "Director", "name": "Schema Cup", "short_name": "schema-cup", "rounds": 3});
+    for r in requests.iter().filter(|r| r.curl.is_none()) {
+        let answer = route_of(&r.method, &r.path, &r.query)
+            .unwrap_or_else(|| panic!("no schema for {} {}", r.method, r.path));
+        if schema_of(answer).is_none() {
+            continue;
+        }
+        let path = r.path.replace("{t}", t12);
+        let (status, text) = match (r.method.as_str(), r.path.as_str()) {
+            ("POST", "/director/draft") => fetch(
+                "POST",
+                &format!("{url}{path}"),
+                "application/json",
+                draft.to_string().as_bytes(),
+            ),
+            ("POST", _) => fetch(
+                "POST",
+                &format!("{url}{path}"),
+                "application/octet-stream",
+                &chain_bytes,
+            ),
+            _ => {
+                let query = r
+                    .query
+                    .replace("round=N", "round=1")
+                    .replace("key=HEX", &format!("key={director}"));
+                fetch("GET", &format!("{url}{path}?{query}"), "", b"")
+            }
+        };
+        assert!(status < 300, "{} {path}: {status} {text}", r.method);
+        holds_all(answer, &text, &format!("{} {}", r.method, r.path));
+    }
+    // The routes docs/API.md describes in words: the map proof, a
+    // tournament's standings after each round, an error.
+    let (_, text) = fetch("GET", &format!("{url}/proof/map?game={game}"), "", b"");
+    holds_all(Answer::Json("map-proof"), &text, "GET /proof/map");
+    for round in 1..=3 {
+        let q = format!("{url}/tournaments/{t12}/standings?round={round}");
+        holds_all(
+            Answer::Json("api-tournament-standings"),
+            &fetch("GET", &q, "", b"").1,
+            &q,
+        );
+    }
+    let (status, text) = fetch(
+        "GET",
+        &format!("{url}/tournaments/{t12}/pairings?round=9"),
+        "",
+        b"",
+    );
+    assert_eq!(status, 400, "{text}");
+    holds_all(
+        Answer::Json("api-error"),
+        &text,
+        "a round outside the tournament",
+    );
+    // Every schema of an answer was used on a real one.
+    for (_, _, _, a) in ROUTES {
+        if let Some(name) = schema_of(*a) {
+            assert!(
+                checked.contains_key(name),
+                "no answer checked against {name}: {checked:?}"
+            );
+        }
+    }
+    assert!(served.terminate().success());
+}
+
+#[test]
+fn every_line_of_the_feed_holds_to_its_schema() {
+    // The demonstration's records followed page by page through `GET /feed`,
+    // the stream's `data:` lines and `kifu feed`: every line holds to
+    // feed-line, and the pages hold every record once.
+    let (dir, _, _) = demo();
+    let local = ok(&run(dir.path(), &["feed"]));
+    let lines: Vec<Value> = local
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a feed line is JSON"))
+        .collect();
+    assert!(lines.len() > 60, "{}", lines.len());
+    for l in &lines {
+        holds("feed-line", l, "a line of kifu feed");
+    }
+    let served = Served::start(dir.path(), &[]);
+    let u = &served.url;
+    let mut seen = 0usize;
+    let mut after: Option<u64> = None;
+    for _ in 0..100 {
+        let q = match after {
+            Some(a) => format!("{u}/feed?after={a}&limit=10"),
+            None => format!("{u}/feed?limit=10"),
+        };
+        let (status, text) = fetch("GET", &q, "", b"");
+        assert_eq!(status, 200, "{text}");
+        let page = documents(Answer::Ndjson("feed-line"), &text, &q);
+        if page.is_empty() {
+            break;
+        }
+        for l in &page {
+            holds("feed-line", l, "a line of GET /feed");
+            after = l["cursor"].as_u64();
+        }
+        seen += page.len();
+    }
+    assert_eq!(seen, lines.len(), "the pages hold every record once");
+    // The stream: a bounded read of the events after the fifth from the end.
+    let from = lines[lines.len() - 6]["cursor"].as_u64().unwrap();
+    let mut r = ureq::get(&format!("{u}/feed/stream?after={from}"))
+        .timeout(std::time::Duration::from_secs(20))
+        .call()
+        .expect("the stream")
+        .into_reader();
+    let mut text = String::new();
+    let mut buf = [0u8; 4096];
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let complete = |t: &str| {
+        t.split('\n')
+            .rev()
+            .skip(1)
+            .filter(|l| l.starts_with("data:"))
+            .count()
+    };
+    while complete(&text) < 5 && std::time::Instant::now() < deadline {
+        match std::io::Read::read(&mut r, &mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => text.push_str(&String::from_utf8_lossy(&buf[..n])),
+        }
+    }
+    let complete = &text[..text.rfind('\n').map_or(0, |i| i + 1)];
+    let events = documents(Answer::Sse("feed-line"), complete, "GET /feed/stream");
+    assert_eq!(events.len(), 5, "{text}");
+    for e in &events {
+        holds("feed-line", e, "a data line of GET /feed/stream");
+    }
+    served.stop();
+}
+
+/// A Renju game of five stones in a store of its own, through the command
+/// line: its id.
+fn renju_game(data: &Path, keys: &Path) -> String {
+    let key = |n: &str| keys.join(n).to_str().unwrap().to_string();
+    for n in ["rb", "rw", "rr"] {
+        ok(&run(data, &["keygen", &key(n)]));
+    }
+    let (b, w, r) = (
+        format!("B={}.pub", key("rb")),
+        format!("W={}.pub", key("rw")),
+        format!("R={}.pub", key("rr")),
+    );
+    let game = ok(&run(
+        data,
+        &[
+            "new-game",
+            "--key",
+            &format!("{}.key", key("rr")),
+            "--black",
+            &b,
+            "--white",
+            &w,
+            "--referee",
+            &r,
+            "--game",
+            "renju",
+            "--size",
+            "15",
+            "--ruleset",
+            "rif-renju",
+        ],
+    ))
+    .trim()
+    .to_string();
+    for (colour, x, y) in [
+        ("black", 7, 7),
+        ("white", 7, 8),
+        ("black", 8, 8),
+        ("white", 6, 6),
+        ("black", 8, 7),
+    ] {
+        let signer = if colour == "black" {
+            key("rb")
+        } else {
+            key("rw")
+        };
+        let body = serde_json::json!({"stone_placed": {"player": colour, "stone": colour, "point": {"x": x, "y": y}}});
+        ok(&run_stdin(
+            data,
+            &["append", &game, "--key", &format!("{signer}.key")],
+            &body.to_string(),
+        ));
+    }
+    game
+}
+
+#[test]
+fn the_replay_of_every_event_holds_to_its_schema() {
+    // Every event of the demonstration (disputes, a ruling, an appeal, the
+    // count) and of a Renju game, through the command line and the
+    // server's full, compact and device views.
+    let (dir, game, _) = demo();
+    let data = dir.path();
+    let renju = renju_game(data, data);
+    let last = json_of(data, &["replay", &game, "--json"])["last_seq"]
+        .as_u64()
+        .unwrap();
+    for at in (0..=last).step_by(7).chain([last]) {
+        let what = format!("kifu replay --json --at {at}");
+        holds(
+            "replay",
+            &json_of(data, &["replay", &game, "--json", "--at", &at.to_string()]),
+            &what,
+        );
+    }
+    for at in 0..=5 {
+        let what = format!("kifu replay (Renju) --json --at {at}");
+        holds(
+            "replay",
+            &json_of(data, &["replay", &renju, "--json", "--at", &at.to_string()]),
+            &what,
+        );
+    }
+    holds(
+        "explain",
+        &json_of(data, &["explain", &renju, "--json"]),
+        "kifu explain --json (Renju)",
+    );
+    let served = Served::start(data, &[]);
+    let u = &served.url;
+    for at in 0..=last {
+        let (_, s) = get(&format!("{u}/games/{game}/state?at={at}&forbidden=1"));
+        holds("replay", &s, &format!("GET state?at={at}"));
+        let (_, s) = get(&format!("{u}/games/{game}/state?at={at}&compact=1"));
+        holds("api-step", &s, &format!("GET state?at={at}&compact=1"));
+    }
+    for at in 0..=5 {
+        let (_, s) = get(&format!("{u}/games/{renju}/state?at={at}&forbidden=1"));
+        holds(
+            "replay",
+            &s,
+            &format!("GET state?at={at}&forbidden=1 (Renju)"),
+        );
+        let (_, s) = get(&format!(
+            "{u}/games/{renju}/state?at={at}&compact=1&forbidden=1"
+        ));
+        holds(
+            "api-step",
+            &s,
+            &format!("GET state?at={at}&compact=1 (Renju)"),
+        );
+    }
+    for g in [&game, &renju] {
+        for q in ["", "&since=40", "&forbidden=1"] {
+            let (_, s) = get(&format!("{u}/games/{g}/state?device=1{q}"));
+            holds("replay", &s, &format!("GET state?device=1{q}"));
+        }
+    }
+    served.stop();
+}
+
+#[test]
+fn a_field_the_schemas_do_not_name_is_refused() {
+    // Every object is closed: a field that is not documented fails, deep in
+    // the projection as at the top.
+    let (dir, game, _) = demo();
+    let replay = json_of(dir.path(), &["replay", &game, "--json"]);
+    assert!(schema("replay").is_valid(&replay));
+    for pointer in [
+        "",
+        "/state",
+        "/state/genesis",
+        "/state/clock",
+        "/state/board",
+        "/view",
+        "/text",
+        "/board_view",
+    ] {
+        let mut r = replay.clone();
+        r.pointer_mut(pointer)
+            .and_then(Value::as_object_mut)
+            .unwrap_or_else(|| panic!("{pointer}"))
+            .insert("arrived".into(), serde_json::json!([true, true]));
+        assert!(
+            !schema("replay").is_valid(&r),
+            "an extra field at {pointer:?} passes"
+        );
+    }
+    let explain = json_of(dir.path(), &["explain", &game, "--json"]);
+    let mut e = explain.clone();
+    e["events"][3]["internal"] = Value::Bool(true);
+    assert!(!schema("explain").is_valid(&e));
+    let line: Value =
+        serde_json::from_str(ok(&run(dir.path(), &["feed"])).lines().next().unwrap()).unwrap();
+    assert!(schema("feed-line").is_valid(&line));
+    let mut l = line.clone();
+    l["body"] = serde_json::json!({"no_such_kind": {}});
+    assert!(
+        !schema("feed-line").is_valid(&l),
+        "a body of no kind passes"
+    );
 }
