@@ -936,3 +936,41 @@ fn a_field_the_schemas_do_not_name_is_refused() {
         "a body of no kind passes"
     );
 }
+
+#[test]
+fn the_logs_json_on_the_command_line_holds_to_its_schemas() {
+    // `kifu checkpoint --json` and `kifu prove` print the documents the
+    // server answers at `/checkpoint?format=json` and `/proof/...`.
+    let (dir, game, _) = demo();
+    let data = dir.path();
+    let op = data.join("operator");
+    ok(&run(data, &["keygen", op.to_str().unwrap()]));
+    let key = data.join("operator.key");
+    holds(
+        "checkpoint",
+        &json_of(
+            data,
+            &["checkpoint", "--key", key.to_str().unwrap(), "--json"],
+        ),
+        "kifu checkpoint --json",
+    );
+    holds(
+        "inclusion-proof",
+        &json_of(data, &["prove", "inclusion", &game, "5"]),
+        "kifu prove inclusion",
+    );
+    holds(
+        "consistency-proof",
+        &json_of(data, &["prove", "consistency", "10", "60"]),
+        "kifu prove consistency",
+    );
+    holds(
+        "map-proof",
+        &json_of(data, &["prove", "map", &game]),
+        "kifu prove map",
+    );
+    let never = "00".repeat(32);
+    let absent = json_of(data, &["prove", "map", &never]);
+    assert_eq!(absent["game"], Value::String(never.clone()), "{absent}");
+    holds("map-proof", &absent, "kifu prove map (a game never logged)");
+}
