@@ -464,7 +464,19 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
             let named = ROUTES
                 .iter()
                 .any(|(_, _, _, a)| schema_of(*a) == Some(name))
-                || ["games", "standings", "api-error"].contains(&name);
+                || [
+                    "games",
+                    "standings",
+                    "api-error",
+                    "sanctions",
+                    "cli-demo",
+                    "cli-keygen",
+                    "cli-new-game",
+                    "cli-append",
+                    "cli-export",
+                    "cli-import",
+                ]
+                .contains(&name);
             assert!(named, "{f} describes no route or command");
             schema(name);
         }
@@ -973,4 +985,93 @@ fn the_logs_json_on_the_command_line_holds_to_its_schemas() {
     let absent = json_of(data, &["prove", "map", &never]);
     assert_eq!(absent["game"], Value::String(never.clone()), "{absent}");
     holds("map-proof", &absent, "kifu prove map (a game never logged)");
+}
+
+#[test]
+fn the_other_json_outputs_of_the_command_line_hold_to_their_schemas() {
+    // keygen, new-game, append, log, export, import, demo and sanctions
+    // with `--json`, on a store of their own.
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let key = |n: &str| t.path().join(n).to_str().unwrap().to_string();
+    holds(
+        "cli-keygen",
+        &json_of(&data, &["keygen", &key("b"), "--json"]),
+        "kifu keygen --json",
+    );
+    for n in ["w", "r"] {
+        ok(&run(&data, &["keygen", &key(n)]));
+    }
+    let created = json_of(
+        &data,
+        &[
+            "new-game",
+            "--key",
+            &format!("{}.key", key("r")),
+            "--black",
+            &format!("B={}.pub", key("b")),
+            "--white",
+            &format!("W={}.pub", key("w")),
+            "--referee",
+            &format!("R={}.pub", key("r")),
+            "--json",
+        ],
+    );
+    holds("cli-new-game", &created, "kifu new-game --json");
+    let game = created["game"].as_str().unwrap().to_string();
+    let stone = serde_json::json!({"stone_placed": {"player": "black", "stone": "black", "point": {"x": 3, "y": 3}}});
+    let appended = ok(&run_stdin(
+        &data,
+        &[
+            "append",
+            &game,
+            "--key",
+            &format!("{}.key", key("b")),
+            "--json",
+        ],
+        &stone.to_string(),
+    ));
+    holds(
+        "cli-append",
+        &serde_json::from_str(&appended).unwrap(),
+        "kifu append --json",
+    );
+    // `kifu log --json` prints the records `GET /games/{id}/records` holds.
+    let records: Vec<Value> = ok(&run(&data, &["log", &game, "--json"]))
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(records.len(), 2);
+    holds(
+        "api-records",
+        &serde_json::json!({"game": game, "records": records}),
+        "kifu log --json",
+    );
+    holds(
+        "cli-demo",
+        &json_of(&data, &["demo", "--json"]),
+        "kifu demo --json",
+    );
+    holds(
+        "sanctions",
+        &json_of(&data, &["sanctions", "--json"]),
+        "kifu sanctions --json",
+    );
+    let file = t.path().join("all.kifu");
+    holds(
+        "cli-export",
+        &json_of(
+            &data,
+            &["export", "--out", file.to_str().unwrap(), "--json"],
+        ),
+        "kifu export --json",
+    );
+    holds(
+        "cli-import",
+        &json_of(
+            &t.path().join("e"),
+            &["import", file.to_str().unwrap(), "--json"],
+        ),
+        "kifu import --json",
+    );
 }
