@@ -1075,3 +1075,74 @@ fn the_other_json_outputs_of_the_command_line_hold_to_their_schemas() {
         "kifu import --json",
     );
 }
+
+#[test]
+fn a_game_of_every_kind_of_event_holds_to_the_schemas() {
+    // The format vectors' game holds one event of every kind: rulings,
+    // sanctions, an appeal, a committee, irregularities, programs' counts,
+    // key replacements. Each event's projection, the story, the records and
+    // the server's views hold to their schemas.
+    let vectors: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/format/vectors.json"),
+        )
+        .expect("fixtures/format/vectors.json"),
+    )
+    .unwrap();
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let file = t.path().join("vectors.kifu");
+    std::fs::write(
+        &file,
+        hex::decode(vectors["archive"].as_str().unwrap()).unwrap(),
+    )
+    .unwrap();
+    ok(&run(&data, &["import", file.to_str().unwrap()]));
+    let games = json_of(&data, &["games", "--json"]);
+    holds("games", &games, "kifu games --json");
+    let game = games[0]["game"].as_str().unwrap().to_string();
+    let last = games[0]["events"].as_u64().unwrap() - 1;
+    assert!(last >= 40, "{games}");
+    for at in 0..=last {
+        let what = format!("kifu replay --json --at {at} (every kind)");
+        holds(
+            "replay",
+            &json_of(&data, &["replay", &game, "--json", "--at", &at.to_string()]),
+            &what,
+        );
+    }
+    holds(
+        "explain",
+        &json_of(&data, &["explain", &game, "--json"]),
+        "kifu explain --json (every kind)",
+    );
+    let served = Served::start(&data, &[]);
+    let u = &served.url;
+    for at in 0..=last {
+        let (_, s) = get(&format!("{u}/games/{game}/state?at={at}&compact=1"));
+        holds(
+            "api-step",
+            &s,
+            &format!("GET state?at={at}&compact=1 (every kind)"),
+        );
+    }
+    let (_, s) = get(&format!("{u}/games/{game}/state?device=1"));
+    holds("replay", &s, "GET state?device=1 (every kind)");
+    let (_, r) = get(&format!("{u}/games/{game}/records"));
+    holds("api-records", &r, "GET records (every kind)");
+    let (_, g) = get(&format!("{u}/games/{game}"));
+    holds("api-game", &g, "GET /games/{id} (every kind)");
+    let (_, st) = get(&format!("{u}/games/{game}/state"));
+    for p in st["state"]["genesis"]["roster"].as_array().unwrap() {
+        let key = p["key"].as_str().unwrap();
+        let (_, games) = get(&format!("{u}/referee/games?key={key}"));
+        holds(
+            "api-referee-games",
+            &games,
+            "GET /referee/games (every kind)",
+        );
+        let (_, powers) = get(&format!("{u}/games/{game}/powers?key={key}"));
+        holds("api-powers", &powers, "GET powers (every kind)");
+    }
+    served.stop();
+}
