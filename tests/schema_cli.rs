@@ -475,6 +475,9 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
                     "cli-append",
                     "cli-export",
                     "cli-import",
+                    "cli-fingerprint",
+                    "cli-sgf-import",
+                    "tournament-log-line",
                 ]
                 .contains(&name);
             assert!(named, "{f} describes no route or command");
@@ -1145,4 +1148,62 @@ fn a_game_of_every_kind_of_event_holds_to_the_schemas() {
         holds("api-powers", &powers, "GET powers (every kind)");
     }
     served.stop();
+}
+
+#[test]
+fn key_fingerprints_sgf_imports_and_tournament_logs_hold_to_their_schemas() {
+    let (dir, _, tournament) = demo();
+    let data = dir.path();
+    let lines = ok(&run(data, &["tournament", "log", &tournament, "--json"]));
+    let mut n = 0;
+    for l in lines.lines() {
+        holds(
+            "tournament-log-line",
+            &serde_json::from_str(l).unwrap(),
+            "a line of kifu tournament log --json",
+        );
+        n += 1;
+    }
+    assert!(n > 10, "{lines}");
+    let key = data.join("demo-keys/referee.key");
+    let public = json_of(
+        data,
+        &["key", "fingerprint", key.to_str().unwrap(), "--json"],
+    );
+    holds("cli-fingerprint", &public, "kifu key fingerprint --json");
+    let sgf_dir =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/go/gnugo-selfplay");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&sgf_dir)
+        .expect("fixtures/go/gnugo-selfplay")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sgf"))
+        .collect();
+    files.sort();
+    files.truncate(3);
+    assert!(!files.is_empty());
+    let mut args = vec![
+        "sgf",
+        "import",
+        "--key",
+        key.to_str().unwrap(),
+        "--at-ms",
+        "1767225600000",
+        "--json",
+    ];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    holds(
+        "cli-sgf-import",
+        &json_of(data, &args),
+        "kifu sgf import --json",
+    );
+    // Again, signed at the same time: every file is skipped, its game
+    // already in the store.
+    let again = json_of(data, &args);
+    assert_eq!(
+        again["skipped"].as_array().map(Vec::len),
+        Some(files.len()),
+        "{again}"
+    );
+    holds("cli-sgf-import", &again, "kifu sgf import --json (skipped)");
 }
