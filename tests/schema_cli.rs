@@ -478,6 +478,8 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
                     "cli-fingerprint",
                     "cli-sgf-import",
                     "tournament-log-line",
+                    "tournament-verify",
+                    "cli-tournament-new",
                 ]
                 .contains(&name);
             assert!(named, "{f} describes no route or command");
@@ -1151,7 +1153,7 @@ fn a_game_of_every_kind_of_event_holds_to_the_schemas() {
 }
 
 #[test]
-fn key_fingerprints_sgf_imports_and_tournament_logs_hold_to_their_schemas() {
+fn key_fingerprints_sgf_imports_and_tournament_commands_hold_to_their_schemas() {
     let (dir, _, tournament) = demo();
     let data = dir.path();
     let lines = ok(&run(data, &["tournament", "log", &tournament, "--json"]));
@@ -1165,6 +1167,33 @@ fn key_fingerprints_sgf_imports_and_tournament_logs_hold_to_their_schemas() {
         n += 1;
     }
     assert!(n > 10, "{lines}");
+    let verified = json_of(data, &["tournament", "verify", &tournament, "--json"]);
+    assert_eq!(verified["ok"], Value::Bool(true), "{verified}");
+    holds(
+        "tournament-verify",
+        &verified,
+        "kifu tournament verify --json",
+    );
+    let referee_pub = data.join("demo-keys/referee.pub");
+    let created = json_of(
+        data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            data.join("demo-keys/referee.key").to_str().unwrap(),
+            "--director",
+            &format!("Director={}", referee_pub.display()),
+            "--name",
+            "Schema Cup",
+            "--short-name",
+            "schema-cup",
+            "--rounds",
+            "3",
+            "--json",
+        ],
+    );
+    holds("cli-tournament-new", &created, "kifu tournament new --json");
     let key = data.join("demo-keys/referee.key");
     let public = json_of(
         data,
