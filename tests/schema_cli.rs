@@ -606,6 +606,13 @@ fn every_api_example_answers_as_its_schema_says() {
         );
         holds_all(answer, &String::from_utf8_lossy(&o.stdout), ex);
     }
+    // `kifu devices --json` prints what `GET /devices` answers.
+    let devices = json_of(&client, &["--server", &url, "devices", "--json"]);
+    assert!(
+        !devices["requests"].as_array().unwrap().is_empty(),
+        "{devices}"
+    );
+    holds("api-devices", &devices, "kifu devices --json");
     // The routes of the `text` blocks, with the demonstration's tournament
     // (a demonstration through a server keeps none: it is sent to the
     // server as a director sends a new one).
