@@ -418,7 +418,9 @@ fn documents(answer: Answer, text: &str, what: &str) -> Vec<Value> {
     match answer {
         Answer::Json(_) => vec![parse(text)],
         Answer::Ndjson(_) => text.lines().filter(|l| !l.is_empty()).map(parse).collect(),
-        Answer::Sse(_) => text
+        // A stream cut by a timeout may end inside an event: only whole
+        // lines are read.
+        Answer::Sse(_) => text[..text.rfind('\n').map_or(0, |i| i + 1)]
             .lines()
             .filter_map(|l| l.strip_prefix("data:"))
             .map(|d| parse(d.trim_start()))
@@ -650,7 +652,6 @@ fn every_api_example_answers_as_its_schema_says() {
         .and_then(|o| o["key"].as_str())
         .expect("the director")
         .to_string();
-    let (_, chain) = fetch("GET", &format!("{url}/tournaments/{t12}/records"), "", b"");
     let chain_bytes = {
         let r = ureq::get(&format!("{url}/tournaments/{t12}/records"))
             .call()
@@ -659,7 +660,7 @@ fn every_api_example_answers_as_its_schema_says() {
         std::io::Read::read_to_end(&mut r.into_reader(), &mut b).unwrap();
         b
     };
-    assert!(!chain.is_empty());
+    assert!(!chain_bytes.is_empty());
     let draft = serde_json::json!({"do": "create", "director_key": director,
         "director_name": "Director", "name": "Schema Cup", "short_name": "schema-cup", "rounds": 3});
     for r in requests.iter().filter(|r| r.curl.is_none()) {
