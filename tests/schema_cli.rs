@@ -1244,3 +1244,93 @@ fn key_fingerprints_sgf_imports_and_tournament_commands_hold_to_their_schemas() 
     );
     holds("cli-sgf-import", &again, "kifu sgf import --json (skipped)");
 }
+
+#[test]
+fn a_renju_game_opened_under_the_rif_rule_holds_to_the_schemas() {
+    // The RIF opening: three stones, a swap, the fourth, two fifth-move
+    // offers and the choice, each a Renju input of its own kind.
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("d");
+    let key = |n: &str| t.path().join(n).to_str().unwrap().to_string();
+    for n in ["b", "w", "r"] {
+        ok(&run(&data, &["keygen", &key(n)]));
+    }
+    let game = ok(&run(
+        &data,
+        &[
+            "new-game",
+            "--key",
+            &format!("{}.key", key("r")),
+            "--black",
+            &format!("B={}.pub", key("b")),
+            "--white",
+            &format!("W={}.pub", key("w")),
+            "--referee",
+            &format!("R={}.pub", key("r")),
+            "--game",
+            "renju",
+            "--size",
+            "15",
+            "--opening",
+            "rif",
+        ],
+    ))
+    .trim()
+    .to_string();
+    let steps = [
+        (
+            "b",
+            serde_json::json!({"stone_placed": {"player": "black", "stone": "black", "point": {"x": 7, "y": 7}}}),
+        ),
+        (
+            "b",
+            serde_json::json!({"stone_placed": {"player": "black", "stone": "white", "point": {"x": 8, "y": 7}}}),
+        ),
+        (
+            "b",
+            serde_json::json!({"stone_placed": {"player": "black", "stone": "black", "point": {"x": 8, "y": 8}}}),
+        ),
+        (
+            "w",
+            serde_json::json!({"opening_swap": {"player": "white", "swap": true}}),
+        ),
+        (
+            "b",
+            serde_json::json!({"stone_placed": {"player": "black", "stone": "white", "point": {"x": 6, "y": 6}}}),
+        ),
+        (
+            "w",
+            serde_json::json!({"fifths_offered": {"player": "white", "points": [{"x": 9, "y": 9}, {"x": 5, "y": 9}]}}),
+        ),
+        (
+            "b",
+            serde_json::json!({"fifth_chosen": {"player": "black", "point": {"x": 9, "y": 9}}}),
+        ),
+    ];
+    for (who, body) in &steps {
+        ok(&run_stdin(
+            &data,
+            &["append", &game, "--key", &format!("{}.key", key(who))],
+            &body.to_string(),
+        ));
+    }
+    let last = json_of(&data, &["replay", &game, "--json"]);
+    let inputs: Vec<&str> = last["state"]["board"]["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i[1]["input"].as_str())
+        .collect();
+    assert!(
+        inputs.contains(&"swap") && inputs.contains(&"choose_fifth"),
+        "{inputs:?}"
+    );
+    for at in 0..=steps.len() {
+        let what = format!("kifu replay --json --at {at} (RIF opening)");
+        holds(
+            "replay",
+            &json_of(&data, &["replay", &game, "--json", "--at", &at.to_string()]),
+            &what,
+        );
+    }
+}
