@@ -482,6 +482,8 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
                     "tournament-log-line",
                     "tournament-verify",
                     "cli-tournament-new",
+                    "cli-audit-line",
+                    "bundle-verify",
                 ]
                 .contains(&name);
             assert!(named, "{f} describes no route or command");
@@ -993,6 +995,33 @@ fn the_logs_json_on_the_command_line_holds_to_its_schemas() {
         "map-proof",
         &json_of(data, &["prove", "map", &game]),
         "kifu prove map",
+    );
+    let audit = ok(&run(data, &["audit", "--json"]));
+    assert!(audit.lines().count() >= 2, "{audit}");
+    for l in audit.lines() {
+        holds(
+            "cli-audit-line",
+            &serde_json::from_str(l).unwrap(),
+            "a line of kifu audit --json",
+        );
+    }
+    let bundle = data.join("game.kifu-bundle");
+    ok(&run(
+        data,
+        &["bundle", "--out", bundle.to_str().unwrap(), &game],
+    ));
+    let verified = json_of(data, &["verify", bundle.to_str().unwrap(), "--json"]);
+    assert_eq!(verified["ok"], Value::Bool(true), "{verified}");
+    holds("bundle-verify", &verified, "kifu verify BUNDLE --json");
+    let before_the_map = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/tlog/bundle-before-the-map.kifu-bundle");
+    holds(
+        "bundle-verify",
+        &json_of(
+            data,
+            &["verify", before_the_map.to_str().unwrap(), "--json"],
+        ),
+        "kifu verify BUNDLE --json (the tail form)",
     );
     let never = "00".repeat(32);
     let absent = json_of(data, &["prove", "map", &never]);
