@@ -484,6 +484,9 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
                     "cli-tournament-new",
                     "cli-audit-line",
                     "bundle-verify",
+                    "clock-replay",
+                    "renju-check",
+                    "cli-error",
                 ]
                 .contains(&name);
             assert!(named, "{f} describes no route or command");
@@ -1362,4 +1365,78 @@ fn a_renju_game_opened_under_the_rif_rule_holds_to_the_schemas() {
             &what,
         );
     }
+}
+
+#[test]
+fn clock_scenarios_renju_checks_and_errors_hold_to_their_schemas() {
+    // Every clock vector replayed, every Renju vector checked, and a
+    // command's error with --json.
+    let t = tempfile::tempdir().unwrap();
+    let read = |name: &str| -> Value {
+        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fixtures")
+            .join(name);
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    };
+    let clocks = read("clocks/vectors.json");
+    for v in clocks["vectors"].as_array().unwrap() {
+        let f = t.path().join("scenario.json");
+        std::fs::write(&f, v.to_string()).unwrap();
+        let what = format!("kifu clock replay --json (vector {})", v["id"]);
+        holds(
+            "clock-replay",
+            &json_of(
+                t.path(),
+                &["clock", "replay", f.to_str().unwrap(), "--json"],
+            ),
+            &what,
+        );
+    }
+    let renju = read("renju/vectors.json");
+    let mut verdicts = std::collections::BTreeSet::new();
+    for v in renju["vectors"].as_array().unwrap() {
+        let list = |k: &str| {
+            v[k].as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                })
+                .unwrap_or_default()
+        };
+        let (b, w) = (list("black"), list("white"));
+        let out = json_of(
+            t.path(),
+            &[
+                "renju",
+                "check",
+                "--black",
+                &b,
+                "--white",
+                &w,
+                "--query",
+                v["query"].as_str().unwrap(),
+                "--color",
+                v["query_color"].as_str().unwrap(),
+                "--json",
+            ],
+        );
+        holds(
+            "renju-check",
+            &out,
+            &format!("kifu renju check --json (vector {})", v["id"]),
+        );
+        verdicts.insert(out["verdict"].as_str().unwrap().to_string());
+    }
+    assert_eq!(verdicts.len(), 6, "every verdict is seen: {verdicts:?}");
+    // Errors: a command line that does not parse, and a failure.
+    let o = run(t.path(), &["replay", "--json", "--no-such-flag"]);
+    assert!(!o.status.success());
+    let e: Value = serde_json::from_str(&err(&o)).expect("a JSON error");
+    holds("cli-error", &e, "a usage error with --json");
+    let o = run(t.path(), &["replay", &"ab".repeat(32), "--json"]);
+    assert!(!o.status.success());
+    let e: Value = serde_json::from_str(&err(&o)).expect("a JSON error");
+    holds("cli-error", &e, "a failure with --json");
 }
