@@ -487,6 +487,8 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
                     "clock-replay",
                     "renju-check",
                     "cli-error",
+                    "cli-key-change",
+                    "sgf-board",
                 ]
                 .contains(&name);
             assert!(named, "{f} describes no route or command");
@@ -1091,6 +1093,45 @@ fn the_other_json_outputs_of_the_command_line_hold_to_their_schemas() {
         "api-records",
         &serde_json::json!({"game": game, "records": records}),
         "kifu log --json",
+    );
+    ok(&run(&data, &["keygen", &key("b2")]));
+    let replaced = json_of(
+        &data,
+        &[
+            "key",
+            "replace",
+            &game,
+            "--participant",
+            "black",
+            "--new-key",
+            &format!("{}.pub", key("b2")),
+            "--key",
+            &format!("{}.key", key("r")),
+            "--json",
+        ],
+    );
+    assert_eq!(replaced["kind"], "key replaced", "{replaced}");
+    holds("cli-key-change", &replaced, "kifu key replace --json");
+    let revoked = json_of(
+        &data,
+        &[
+            "key",
+            "revoke",
+            &game,
+            "--participant",
+            "white",
+            "--key",
+            &format!("{}.key", key("r")),
+            "--json",
+        ],
+    );
+    holds("cli-key-change", &revoked, "kifu key revoke --json");
+    let sgf = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/go/gnugo-selfplay/gs-13x13-000.sgf");
+    holds(
+        "sgf-board",
+        &json_of(&data, &["sgf", "board", sgf.to_str().unwrap(), "--json"]),
+        "kifu sgf board --json",
     );
     holds(
         "cli-demo",
