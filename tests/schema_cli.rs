@@ -1275,6 +1275,25 @@ fn key_fingerprints_sgf_imports_and_tournament_commands_hold_to_their_schemas() 
         ],
     );
     holds("cli-tournament-new", &created, "kifu tournament new --json");
+    let opengotha = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/tournament/opengotha-worked-example.xml");
+    let imported = json_of(
+        data,
+        &[
+            "tournament",
+            "import-opengotha",
+            "--key",
+            data.join("demo-keys/referee.key").to_str().unwrap(),
+            opengotha.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    assert!(imported["players"].as_u64() > Some(0), "{imported}");
+    holds(
+        "cli-tournament-new",
+        &imported,
+        "kifu tournament import-opengotha --json",
+    );
     let key = data.join("demo-keys/referee.key");
     let public = json_of(
         data,
