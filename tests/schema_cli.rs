@@ -1152,6 +1152,9 @@ fn the_other_json_outputs_of_the_command_line_hold_to_their_schemas() {
         ),
         "kifu export --json",
     );
+    let verified = json_of(&data, &["verify", file.to_str().unwrap(), "--json"]);
+    assert!(verified["manifest"].is_object(), "{verified}");
+    holds("verify-report", &verified, "kifu verify ARCHIVE --json");
     holds(
         "cli-import",
         &json_of(
