@@ -70,8 +70,7 @@ pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Va
 ///   out: `null`;
 /// - `state.board` keeps its fields, but of a Go board's operations only the
 ///   last move of each player (`ops`, in their order), and of a Renju
-///   board's inputs only the last stone played (`inputs`); the per-move
-///   verdicts (`verdicts`) are left out;
+///   board's inputs only the last stone played (`inputs`);
 /// - `state.consequences` holds only those of events after `since` (all of
 ///   them without it): what the device has not yet said in words.
 ///
@@ -93,7 +92,6 @@ pub fn device_json(game: &Hash, events: &[Event], verified: bool, since: Option<
         });
     }
     if let Some(board) = state.get_mut("board").and_then(Value::as_object_mut) {
-        board.remove("verdicts");
         if let Some(Value::Array(ops)) = board.get_mut("ops") {
             let is_move_of = |o: &Value, who: &str| {
                 o.get("op").and_then(Value::as_str) == Some("move")

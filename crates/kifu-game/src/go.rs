@@ -150,14 +150,20 @@ pub struct GoBoard {
     game: Game,
     /// The operations that stand, in order.
     pub ops: Vec<Op>,
-    /// The engine's verdict on each standing move, by the move's event.
+    /// The engine's verdict on each standing move, by the move's event
+    /// (the rules engine's own record: not in the JSON views, whose
+    /// consequences and illegal moves say the same in words).
+    #[serde(skip)]
     pub verdicts: Vec<(u64, Verdict)>,
     /// Captures carried over a board correction (by capturer), plus stones a
     /// correction removed as prisoners.
+    #[serde(skip)]
     carried_captures: [u32; 2],
     /// Pass stones carried over a board correction (by receiver).
+    #[serde(skip)]
     carried_pass_stones: [u32; 2],
     /// Moves carried over a board correction.
+    #[serde(skip)]
     carried_moves: u32,
     /// Handicap stones Black has still to place (free placement): the
     /// handicap less the stones placed while only handicap stones stand; 0

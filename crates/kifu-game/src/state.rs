@@ -103,10 +103,13 @@ pub struct GameState {
     /// The story: every event, who signed it, what it says.
     pub events: Vec<EventNote>,
     /// Players' rewind agreements, by illegal move (BGA).
+    #[serde(skip)]
     pub(crate) rewind_agreements: Vec<(u64, Color)>,
     /// Players' status agreements since play last paused.
+    #[serde(skip)]
     pub(crate) status_agreements: [Option<Vec<kifu_ledger::Point>>; 2],
     /// Dead stones marked by each side (UEC Cup).
+    #[serde(skip)]
     pub(crate) dead_marks: [Option<Vec<kifu_ledger::Point>>; 2],
     /// The tournament rules the game is conducted under (for Go, the
     /// ruleset's own; for Renju and Gomoku, the RIF tournament rules).
@@ -117,12 +120,16 @@ pub struct GameState {
     pub colours_swapped: bool,
     /// The last Go move whose player has not yet pressed the clock: the
     /// event, the player's colour, the stone's colour.
+    #[serde(skip)]
     pub(crate) unpressed: Option<(u64, Color, Color)>,
     /// Each player's first clock press, Black and White.
+    #[serde(skip)]
     pub(crate) first_press_ms: [Option<u64>; 2],
     /// Players recorded as arrived.
+    #[serde(skip)]
     pub(crate) arrived: [bool; 2],
     /// The last stone or pass recorded.
+    #[serde(skip)]
     pub(crate) last_move_seq: Option<u64>,
     /// Both clocks after each move, as the press completing it left them.
     pub move_clocks: Vec<crate::clock::MoveClocks>,
