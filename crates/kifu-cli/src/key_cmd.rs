@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
-use kifu_ledger::{Body, Participant, PublicKey, Standing};
+use kifu_ledger::{Body, PublicKey};
 use serde_json::json;
 
 use crate::game_cmd::append_body;
@@ -159,7 +159,9 @@ fn change(
     let store = open_existing(data)?;
     let game = store.resolve(game)?;
     let (_, standing) = store.standing(&game)?;
-    let (target, who) = find(&standing, participant)?;
+    let named = kifu_game::seat::find_participant(&standing, participant)
+        .map_err(|e| Failure::new(e.to_string()))?;
+    let (target, who) = (named.key, kifu_game::seat::participant_label(&named));
     let body = body(target);
     let what = body.kind_name();
     let done = append_body(&store, &game, key, at_ms.unwrap_or_else(now_ms), body)?;
@@ -177,46 +179,4 @@ fn change(
         );
     }
     Ok(())
-}
-
-/// The current key of the participant named by `spec` (name, role or key),
-/// and how to name them.
-fn find(standing: &Standing, spec: &str) -> Result<(PublicKey, String), Failure> {
-    // The roster now, then everyone the committee's events name (members,
-    // reserves, co-opted: `docs/FORMAT.md` section 5.2, rules 3 and 4), each
-    // with its current key.
-    let mut roster: Vec<Participant> = standing.roster().to_vec();
-    if let Some(c) = &standing.committee {
-        for p in c.members.iter().chain(&c.reserves).chain(&c.coopted) {
-            if !roster.iter().any(|q| q.key == p.key) {
-                roster.push(p.clone());
-            }
-        }
-    }
-    let roster = roster.as_slice();
-    let label = |p: &Participant| format!("{} ({})", p.name, kifu_game::words::role(p.role));
-    let by_key = PublicKey::from_hex(spec.trim()).ok();
-    let matches: Vec<&Participant> = roster
-        .iter()
-        .filter(|p| {
-            Some(p.key) == by_key
-                || p.name.eq_ignore_ascii_case(spec)
-                || format!("{:?}", p.role).eq_ignore_ascii_case(spec)
-        })
-        .collect();
-    let Some(first) = matches.first() else {
-        let names: Vec<String> = roster.iter().map(label).collect();
-        return Err(Failure::new(format!(
-            "no participant {spec:?} in the game's roster (it has: {})",
-            names.join(", ")
-        )));
-    };
-    if matches.iter().any(|p| p.key != first.key) {
-        let names: Vec<String> = matches.iter().map(|p| label(p)).collect();
-        return Err(Failure::new(format!(
-            "{spec:?} names several keys ({}): give the participant's key in hex",
-            names.join(", ")
-        )));
-    }
-    Ok((first.key, label(first)))
 }

@@ -216,6 +216,77 @@ pub fn enrol(genesis: &mut Genesis, requests: &[SeatRequest]) -> Result<(), Seat
     Ok(())
 }
 
+/// A participant named by what a person types that names nobody, or
+/// several keys.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NamedParticipant {
+    /// Nobody in the roster or on the committee.
+    #[error("no participant {spec:?} in the game's roster (it has: {})", .known.join(", "))]
+    Nobody {
+        /// What was typed.
+        spec: String,
+        /// Everyone there is, as [`participant_label`] names them.
+        known: Vec<String>,
+    },
+    /// Several participants holding different keys.
+    #[error("{spec:?} names several keys ({}): give the participant's key in hex", .named.join(", "))]
+    Several {
+        /// What was typed.
+        spec: String,
+        /// The participants it names.
+        named: Vec<String>,
+    },
+}
+
+/// A participant as a person reads them: `Ann (black)`.
+pub fn participant_label(p: &Participant) -> String {
+    format!("{} ({})", p.name, crate::words::role(p.role))
+}
+
+/// The participant of the game `standing` (its roster now, then everyone
+/// the committee's events name: members, reserves, co-opted,
+/// `docs/FORMAT.md` section 5.2, rules 3 and 4, each with the current key)
+/// that `spec` names: a key in hex, a name, or a role, in any case.
+///
+/// # Errors
+///
+/// [`NamedParticipant`] when `spec` names nobody, or several keys.
+pub fn find_participant(
+    standing: &kifu_ledger::standing::Standing,
+    spec: &str,
+) -> Result<Participant, NamedParticipant> {
+    let mut roster: Vec<Participant> = standing.roster().to_vec();
+    if let Some(c) = &standing.committee {
+        for p in c.members.iter().chain(&c.reserves).chain(&c.coopted) {
+            if !roster.iter().any(|q| q.key == p.key) {
+                roster.push(p.clone());
+            }
+        }
+    }
+    let by_key = PublicKey::from_hex(spec.trim()).ok();
+    let matches: Vec<&Participant> = roster
+        .iter()
+        .filter(|p| {
+            Some(p.key) == by_key
+                || p.name.eq_ignore_ascii_case(spec)
+                || crate::words::role(p.role).eq_ignore_ascii_case(spec)
+        })
+        .collect();
+    let Some(first) = matches.first() else {
+        return Err(NamedParticipant::Nobody {
+            spec: spec.to_string(),
+            known: roster.iter().map(participant_label).collect(),
+        });
+    };
+    if matches.iter().any(|p| p.key != first.key) {
+        return Err(NamedParticipant::Several {
+            spec: spec.to_string(),
+            named: matches.iter().map(|p| participant_label(p)).collect(),
+        });
+    }
+    Ok((*first).clone())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,5 +362,29 @@ mod tests {
         r.name = "Ann".into();
         r.key = PublicKey([0; 32]);
         assert!(matches!(r.check(), Err(SeatError::BadKey(_))));
+    }
+
+    #[test]
+    fn a_participant_is_found_by_key_name_or_role_in_any_case() {
+        use kifu_ledger::testkit::{sample_game, Cast};
+        let cast = Cast::new();
+        let standing = sample_game(&cast, "named").standing();
+        let black = find_participant(&standing, "BLACK").unwrap();
+        assert_eq!(black.key, cast.black.public());
+        assert_eq!(
+            find_participant(&standing, &cast.white.public().to_hex())
+                .unwrap()
+                .role,
+            Role::White
+        );
+        let by_name = find_participant(&standing, &black.name.to_uppercase()).unwrap();
+        assert_eq!(by_name.key, black.key);
+        let e = find_participant(&standing, "nobody").unwrap_err();
+        assert!(
+            matches!(&e, NamedParticipant::Nobody { known, .. } if known.contains(&participant_label(&black)))
+        );
+        assert!(e
+            .to_string()
+            .starts_with("no participant \"nobody\" in the game's roster (it has: "));
     }
 }
