@@ -20,7 +20,6 @@ macro_rules! say {
 
 mod archive_cmd;
 mod bundle_tournament;
-mod carried;
 mod cli;
 mod clock_cmd;
 mod demo;
@@ -48,7 +47,6 @@ mod serve_nats;
 mod sgf_cmd;
 mod shell_cmd;
 mod store_open;
-mod stream_file;
 mod through;
 mod tlog_cmd;
 mod tlog_remote;

@@ -3,12 +3,11 @@
 //! ... --server URL` asks it for proofs. What is printed is what the same
 //! commands print over a local store (`kifu_store::operator` computes both).
 
-use kifu_tlog::checkpoint::Checkpoint;
-use kifu_tlog::note::Note;
+use kifu_tlog::offline;
 use kifu_tlog::proof::{ConsistencyProof, InclusionProof};
 use serde_json::Value;
 
-use crate::archive_cmd::{write_atomically, EXIT_VERIFY_FAILED};
+use crate::archive_cmd::{fail_verify, write_atomically};
 use crate::remote::Client;
 use crate::tlog_cmd::{CheckpointArgs, ProveConsistencyArgs, ProveInclusionArgs};
 use crate::{CmdResult, Failure};
@@ -39,17 +38,16 @@ pub fn checkpoint(url: &str, a: &CheckpointArgs) -> CmdResult {
     let log_key = v["log_key"].as_str().unwrap_or_default();
     // What is written is checked first: a note that parses as a checkpoint
     // and verifies under the key the server names.
-    let note =
-        Note::parse(text).map_err(|e| Failure::new(format!("the server's checkpoint: {e}")))?;
-    Checkpoint::parse(&note.text)
+    offline::unchecked_checkpoint(text)
         .map_err(|e| Failure::new(format!("the server's checkpoint: {e}")))?;
     let verifier = kifu_tlog::NoteVerifier::parse(log_key)
         .map_err(|e| Failure::new(format!("the server's log key: {e}")))?;
-    note.verify(std::slice::from_ref(&verifier))
-        .map_err(|e| Failure {
-            message: format!("the server's checkpoint does not verify under its own key: {e}"),
-            code: EXIT_VERIFY_FAILED,
-        })?;
+    offline::open_checkpoint(text, &verifier).map_err(|e| match e {
+        offline::OpenError::Signature(e) => fail_verify(format!(
+            "the server's checkpoint does not verify under its own key: {e}"
+        )),
+        e => Failure::new(format!("the server's checkpoint: {e}")),
+    })?;
     if let Some(out) = &a.out {
         write_atomically(out, text.as_bytes())?;
     }
@@ -68,8 +66,7 @@ pub fn prove_inclusion(url: &str, a: &ProveInclusionArgs) -> CmdResult {
         Some(f) => {
             let t = std::fs::read_to_string(f)
                 .map_err(|e| Failure::new(format!("{}: {e}", f.display())))?;
-            let note = Note::parse(&t).map_err(|e| Failure::new(e.to_string()))?;
-            Some(Checkpoint::parse(&note.text).map_err(|e| Failure::new(e.to_string()))?)
+            Some(offline::unchecked_checkpoint(&t).map_err(|e| Failure::new(e.to_string()))?)
         }
         None => None,
     };
@@ -82,13 +79,10 @@ pub fn prove_inclusion(url: &str, a: &ProveInclusionArgs) -> CmdResult {
         let root = kifu_tlog::proof::parse_b64_hash(v["root"].as_str().unwrap_or_default())
             .map_err(|e| Failure::new(format!("the server's root: {e}")))?;
         if root != cp.root {
-            return Err(Failure {
-                message: format!(
-                    "the checkpoint's root at size {} is not the server's: another log, or a fork",
-                    cp.size
-                ),
-                code: EXIT_VERIFY_FAILED,
-            });
+            return Err(fail_verify(format!(
+                "the checkpoint's root at size {} is not the server's: another log, or a fork",
+                cp.size
+            )));
         }
     }
     if a.text {
