@@ -308,15 +308,15 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(Failure::new(format!("{}: {e}", a.state.display()))),
     };
-    let proof = match &last {
-        Some(l) if l.size > 0 && l.size < new.size => match &a.proof {
-            Some(p) => read_consistency_proof(p, l.size, new.size)?.hashes,
+    let proof = match last.as_ref().and_then(|l| l.proof_needed(new.size)) {
+        Some(old) => match &a.proof {
+            Some(p) => read_consistency_proof(p, old, new.size)?.hashes,
             None => match crate::remote::server() {
-                Some(url) => crate::tlog_remote::consistency_proof(url, l.size, new.size)?.hashes,
-                None => open_existing(data)?.consistency_proof(l.size, new.size)?,
+                Some(url) => crate::tlog_remote::consistency_proof(url, old, new.size)?.hashes,
+                None => open_existing(data)?.consistency_proof(old, new.size)?,
             },
         },
-        _ => Vec::new(),
+        None => Vec::new(),
     };
     check_map_root(data, &new)?;
     let now = crate::store_open::now_ms() / 1000;

@@ -233,6 +233,14 @@ impl WitnessState {
         Checkpoint::new(self.origin.clone(), self.size, self.root).to_text()
     }
 
+    /// The remembered size a consistency proof to a checkpoint of
+    /// `new_size` leaves must start from: `None` when no proof is needed
+    /// (nothing non-empty remembered, or a tree that did not grow, which
+    /// [`crate::cosign::witness`] judges itself).
+    pub fn proof_needed(&self, new_size: u64) -> Option<u64> {
+        (self.size > 0 && self.size < new_size).then_some(self.size)
+    }
+
     /// Reads [`to_text`](Self::to_text)'s form.
     ///
     /// # Errors
@@ -412,6 +420,15 @@ mod tests {
         };
         assert_eq!(WitnessState::from_text(&s.to_text()).unwrap(), s);
         assert!(WitnessState::from_text("not a checkpoint").is_err());
+        assert_eq!(s.proof_needed(10), Some(9));
+        assert_eq!(s.proof_needed(9), None);
+        assert_eq!(s.proof_needed(3), None);
+        let empty = WitnessState {
+            origin: "o".into(),
+            size: 0,
+            root: [0; 32],
+        };
+        assert_eq!(empty.proof_needed(10), None);
         let cp = Checkpoint::new("o", 9, [3; 32]);
         assert_eq!(named_map_root(&cp).unwrap(), None);
         check_map_root(&cp, &[1; 32], &[1; 32]).unwrap();
