@@ -247,7 +247,7 @@ mod tests {
         records[0].signature[0] ^= 1;
         let (report, carried) = check(&records);
         assert!(!report.ok());
-        assert!(carried.map_or(true, |c| c.directors.is_empty()));
+        assert!(carried.is_none_or(|c| c.directors.is_empty()));
         assert!(organiser_keys(&records).is_err());
         assert!(carry(&records).is_err());
     }
