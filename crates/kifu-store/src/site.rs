@@ -3,7 +3,7 @@
 //! signed checkpoint, each with the path it is served at. A full tile never
 //! changes; a partial one and the checkpoint are replaced as the log grows.
 
-use kifu_tlog::tiles::{entries_path, tile_path, tiles_for_size};
+use kifu_tlog::tiles::{entries_path, tile_path, tiles_for_size, TileRequest, TILE_WIDTH};
 
 use crate::{Store, StoreError};
 
@@ -56,6 +56,28 @@ pub fn site(store: &Store) -> Result<Option<(u64, Vec<SiteFile>)>, StoreError> {
     Ok(Some((size, files)))
 }
 
+/// The bytes of a tile, or `None` when the tree does not have it yet.
+pub fn read_tile(store: &Store, t: TileRequest) -> Result<Option<Vec<u8>>, StoreError> {
+    let shift = 8 * u32::from(t.level.unwrap_or(0));
+    // The smallest tree holding this tile at this width.
+    let needed = t
+        .index
+        .checked_mul(TILE_WIDTH)
+        .and_then(|s| s.checked_add(t.width))
+        .and_then(|n| n.checked_shl(shift).filter(|v| v >> shift == n));
+    let Some(needed) = needed else {
+        return Ok(None);
+    };
+    if needed > store.tree_size()? {
+        return Ok(None);
+    }
+    let got = match t.level {
+        Some(l) => store.tile(l, t.index, needed)?,
+        None => store.entry_bundle(t.index, needed)?,
+    };
+    Ok(got.filter(|(w, _)| *w == t.width).map(|(_, b)| b))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +113,33 @@ mod tests {
             );
         }
         assert!(files.iter().any(|f| f.path.starts_with("tile/entries/")));
+    }
+
+    #[test]
+    fn tiles_exist_only_once_the_tree_holds_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let c = sample_game(&Cast::new(), "game 0");
+        store.append_batch(c.records.clone()).unwrap();
+        let size = store.tree_size().unwrap();
+        let t = |level, index, width| TileRequest {
+            level,
+            index,
+            width,
+        };
+        let tile = read_tile(&store, t(Some(0), 0, size)).unwrap().unwrap();
+        assert_eq!(tile.len() as u64, 32 * size);
+        // A narrower partial tile is a prefix of the wider one.
+        let narrow = read_tile(&store, t(Some(0), 0, 2)).unwrap().unwrap();
+        assert_eq!(&tile[..64], &narrow[..]);
+        assert!(read_tile(&store, t(Some(0), 0, size + 1))
+            .unwrap()
+            .is_none());
+        assert!(read_tile(&store, t(Some(0), 0, 256)).unwrap().is_none());
+        assert!(read_tile(&store, t(Some(7), u64::MAX, 256))
+            .unwrap()
+            .is_none());
+        let entries = read_tile(&store, t(None, 0, size)).unwrap().unwrap();
+        assert_eq!(entries.len() as u64, 74 * size);
     }
 }
