@@ -16,6 +16,7 @@
 //! evidence; a server is sent nothing.
 
 use std::io::IsTerminal;
+use std::path::Path;
 use std::time::Instant;
 
 use kifu_ledger::archive;
@@ -25,26 +26,29 @@ use kifu_store::archive_file;
 use kifu_store::{ImportReport, StoreError};
 use kifu_tournament::carried::Carried;
 
-use crate::archive_cmd::{
-    forked, import_bar, imported, not_imported, print_report, show_import, verify_streaming,
-    ImportArgs,
-};
 use crate::remote::Backend;
+use crate::verdicts::{
+    forked, import_bar, imported, not_imported, print_report, show_import, verify_streaming,
+};
 use crate::{CmdResult, Failure};
 
-/// Imports `a.file` into `store` streaming it; `None` when the archive has
+/// Imports `file` into `store` streaming it (`json`: the report of a
+/// refusal as JSON; `progress`: progress lines where stderr is not a
+/// terminal); `None` when the archive has
 /// a fork, or differs from the store, and the store is local (the caller's
 /// whole-file import keeps the evidence).
 pub fn import(
     store: &Backend,
-    a: &ImportArgs,
+    file: &Path,
+    json: bool,
+    progress: bool,
     trusted: &[PublicKey],
     started: Instant,
 ) -> Option<CmdResult> {
     let terminal = std::io::stderr().is_terminal();
-    let show = a.progress || terminal;
+    let show = progress || terminal;
     // 1. The verdict, streaming.
-    let (mut report, manifest, carried) = match verify_streaming(&a.file, a.progress, started) {
+    let (mut report, manifest, carried) = match verify_streaming(file, progress, started) {
         Ok(v) => v,
         Err(e) => return Some(Err(e)),
     };
@@ -59,14 +63,14 @@ pub fn import(
         return None;
     }
     if !report.ok() {
-        let what = a.file.display().to_string();
+        let what = file.display().to_string();
         let _ = print_report(
             &report,
             manifest.as_ref(),
             trusted,
             &what,
             Source::File,
-            a.json,
+            json,
             None,
         );
         return Some(Err(not_imported(remote, 0)));
@@ -83,7 +87,7 @@ pub fn import(
     // 2. Nothing is written when an archive's record differs from a stored
     // one: the whole-file import then keeps it as evidence.
     if let Backend::Local(s) = store {
-        match archive_file::agrees_with_store(s, &a.file, &report, &skip) {
+        match archive_file::agrees_with_store(s, file, &report, &skip) {
             Ok(true) => {}
             Ok(false) => return None,
             Err(e) => return Some(Err(e.into())),
@@ -91,15 +95,15 @@ pub fn import(
     }
     // 3. The records again, imported a batch of whole games at a time.
     Some(
-        write(store, a, &report, &skip, show, terminal)
-            .and_then(|r| imported(a, &r, report.records as usize, started)),
+        write(store, file, &report, &skip, show, terminal)
+            .and_then(|r| imported(file, json, &r, report.records as usize, started)),
     )
 }
 
 /// The second reading and the writes, with their progress.
 fn write(
     store: &Backend,
-    a: &ImportArgs,
+    file: &Path,
     report: &kifu_ledger::VerifyReport,
     skip: &[kifu_ledger::Hash],
     show: bool,
@@ -112,7 +116,7 @@ fn write(
     let mut done = 0u64;
     let mut out = ImportReport::default();
     show_import(&pb, false, writing, 0, total);
-    archive_file::reread_file::<Failure>(&a.file, report, skip, &mut |v| {
+    archive_file::reread_file::<Failure>(file, report, skip, &mut |v| {
         let before = done;
         let r = store
             .import(&v, &mut |d, _| {

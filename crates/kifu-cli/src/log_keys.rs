@@ -14,9 +14,8 @@ use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::note::NoteVerifier;
 use serde_json::json;
 
-use crate::archive_cmd::{fail_verify, write_atomically};
 use crate::store_open::{now_ms, open_existing};
-use crate::tlog_cmd::{read_seed, CheckpointArgs};
+use crate::verdicts::{fail_verify, write_atomically};
 use crate::{CmdResult, Failure};
 
 /// `kifu prove rotation`.
@@ -91,21 +90,41 @@ pub fn prove_rotation(data: &Path, a: ProveRotationArgs) -> CmdResult {
     Ok(())
 }
 
+/// The seed of a PKCS#8 PEM private key file (a log's or a witness's key).
+pub(crate) fn read_seed(path: &Path) -> Result<[u8; 32], Failure> {
+    let pem = std::fs::read_to_string(path)
+        .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
+    let key = kifu_ledger::Keypair::from_pkcs8_pem(&pem).map_err(|e| match e {
+        kifu_ledger::LedgerError::KeyFile(why) => {
+            Failure::new(format!("{}: {why}", path.display()))
+        }
+        e => Failure::new(format!("{}: {e}", path.display())),
+    })?;
+    Ok(key.seed())
+}
+
 /// `kifu checkpoint --key OLD.key --rotate-to NEW.key`: records the
 /// rotation in the log (signed by the old key, in the operator's chain for
 /// that key, created on first use), then signs the tree that includes it
 /// with the new key.
-pub fn rotate(data: &Path, a: &CheckpointArgs, key: &Path, new_key_file: &Path) -> CmdResult {
+pub fn rotate(
+    data: &Path,
+    origin: Option<&str>,
+    out: Option<&Path>,
+    json: bool,
+    key: &Path,
+    new_key_file: &Path,
+) -> CmdResult {
     let store = open_existing(data)?;
     let old = crate::keys::read_private(key)?;
     let new_seed = read_seed(new_key_file)?;
-    let r = kifu_store::operator::rotate_key(&store, a.origin.as_deref(), &old, new_seed, now_ms())
+    let r = kifu_store::operator::rotate_key(&store, origin, &old, new_seed, now_ms())
         .map_err(|e| Failure::new(e.to_string()))?;
     let (text, cp) = (&r.signed.text, &r.signed.checkpoint);
-    if let Some(out) = &a.out {
+    if let Some(out) = out {
         write_atomically(out, text.as_bytes())?;
     }
-    if a.json {
+    if json {
         say!(
             "{}",
             json!({"checkpoint": text, "origin": r.origin, "size": cp.size, "root": B64.encode(cp.root),

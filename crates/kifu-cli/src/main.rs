@@ -53,6 +53,7 @@ mod tlog_remote;
 mod tournament_cmd;
 mod tournament_verify;
 mod trust;
+mod verdicts;
 mod verify_served;
 
 use std::process::ExitCode;

@@ -20,9 +20,10 @@ use kifu_tlog::offline;
 use kifu_tlog::proof::ConsistencyProof;
 use serde_json::json;
 
-use crate::archive_cmd::{fail_verify, write_atomically};
+pub(crate) use crate::log_keys::read_seed;
 use crate::render::short;
 use crate::store_open::open_existing;
+use crate::verdicts::{fail_verify, write_atomically};
 use crate::{CmdResult, Failure};
 
 /// `kifu checkpoint`.
@@ -212,18 +213,6 @@ fn read_text(path: &Path) -> Result<String, Failure> {
     std::fs::read_to_string(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
 }
 
-/// The seed of a PKCS#8 PEM private key file (a log's or a witness's key).
-pub(crate) fn read_seed(path: &Path) -> Result<[u8; 32], Failure> {
-    let pem = read_text(path)?;
-    let key = kifu_ledger::Keypair::from_pkcs8_pem(&pem).map_err(|e| match e {
-        kifu_ledger::LedgerError::KeyFile(why) => {
-            Failure::new(format!("{}: {why}", path.display()))
-        }
-        e => Failure::new(format!("{}: {e}", path.display())),
-    })?;
-    Ok(key.seed())
-}
-
 fn vkey(s: &str) -> Result<NoteVerifier, Failure> {
     NoteVerifier::parse(s).map_err(|e| Failure::new(e.to_string()))
 }
@@ -240,7 +229,13 @@ fn b64(h: &[u8]) -> String {
 /// `kifu checkpoint`.
 pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
     if let Some(url) = crate::remote::server() {
-        return crate::tlog_remote::checkpoint(url, &a);
+        return crate::tlog_remote::checkpoint(
+            url,
+            a.key.is_some() || a.origin.is_some(),
+            a.fresh,
+            a.out.as_deref(),
+            a.json,
+        );
     }
     if a.fresh {
         return Err(Failure::new(
@@ -253,7 +248,14 @@ pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
         )
     })?;
     if let Some(new) = &a.rotate_to {
-        return crate::log_keys::rotate(data, &a, key, new);
+        return crate::log_keys::rotate(
+            data,
+            a.origin.as_deref(),
+            a.out.as_deref(),
+            a.json,
+            key,
+            new,
+        );
     }
     let store = open_existing(data)?;
     let origin = kifu_store::operator::resolve_origin(&store, a.origin.as_deref())
@@ -406,7 +408,13 @@ fn target(store: &kifu_store::Store, file: Option<&PathBuf>) -> Result<(u64, Has
 /// `kifu prove inclusion`.
 pub fn prove_inclusion(data: &Path, a: ProveInclusionArgs) -> CmdResult {
     if let Some(url) = crate::remote::server() {
-        return crate::tlog_remote::prove_inclusion(url, &a);
+        return crate::tlog_remote::prove_inclusion(
+            url,
+            &a.game,
+            a.seq,
+            a.checkpoint.as_deref(),
+            a.text,
+        );
     }
     let store = open_existing(data)?;
     let game = store.resolve(&a.game)?;
@@ -424,7 +432,7 @@ pub fn prove_inclusion(data: &Path, a: ProveInclusionArgs) -> CmdResult {
 /// `kifu prove consistency`.
 pub fn prove_consistency(data: &Path, a: ProveConsistencyArgs) -> CmdResult {
     if let Some(url) = crate::remote::server() {
-        return crate::tlog_remote::prove_consistency(url, &a);
+        return crate::tlog_remote::prove_consistency(url, a.old, a.new, a.text);
     }
     let store = open_existing(data)?;
     let answer = kifu_store::operator::prove_consistency(&store, a.old, a.new)

@@ -15,7 +15,7 @@ use kifu_ledger::{BoardResult, Hash, Record, ZERO_HASH};
 use kifu_tournament::{verify_tournament_records, Chain, TournamentReport};
 use serde_json::{json, Value};
 
-use crate::archive_cmd::EXIT_VERIFY_FAILED;
+use crate::verdicts::EXIT_VERIFY_FAILED;
 use crate::{CmdResult, Failure};
 
 /// Kind indices of the two geneses (`docs/FORMAT.md` sections 4 and 10).

@@ -36,7 +36,7 @@ pub fn verify(url: &str, as_json: bool, progress: bool) -> CmdResult {
         Some(n) => format!("verifying {} at server {url}", count(n, "event")),
         None => format!("verifying the store at server {url}"),
     };
-    let pb = crate::archive_cmd::verify_progress(line.clone(), progress);
+    let pb = crate::verdicts::verify_progress(line.clone(), progress);
     let answer = read_verdict(&client, &mut |p| {
         let said = format!(
             "{line}: {} of {} games, {} verified",
@@ -53,7 +53,7 @@ pub fn verify(url: &str, as_json: bool, progress: bool) -> CmdResult {
     let report = answer?
         .into_report()
         .map_err(|e| Failure::new(format!("the server's {e}")))?;
-    crate::archive_cmd::print_report(
+    crate::verdicts::print_report(
         &report,
         None,
         &[],
