@@ -19,6 +19,7 @@
 
 pub mod rotation;
 pub mod tournament;
+pub mod verdict;
 
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;

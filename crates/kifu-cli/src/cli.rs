@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 
 /// Record, verify, replay and export signed, hash-chained Go and Renju games.
 #[derive(Debug, Parser)]
@@ -34,11 +34,11 @@ pub enum Command {
     /// Show a game's events.
     Log(crate::game_cmd::LogArgs),
     /// Verify every chain in the store, or an archive file offline.
-    Verify(VerifyArgs),
+    Verify(crate::archive_cmd::VerifyArgs),
     /// Write games to a self-contained archive file.
-    Export(ExportArgs),
+    Export(crate::archive_cmd::ExportArgs),
     /// Verify an archive, then load it into the store.
-    Import(ImportArgs),
+    Import(crate::archive_cmd::ImportArgs),
     /// Print the global event feed as NDJSON, each line with its cursor.
     Feed(crate::feed_cmd::FeedArgs),
     /// Record a short, complete demonstration game and verify the store.
@@ -112,68 +112,4 @@ pub enum Command {
     /// List the games in the store: tournament, round, board, players,
     /// ruleset, phase, result, events.
     Games(crate::games_cmd::GamesArgs),
-}
-
-/// `kifu verify`.
-#[derive(Debug, Args)]
-pub struct VerifyArgs {
-    /// An archive file to verify offline (the store is not opened).
-    pub file: Option<PathBuf>,
-    /// Print the report as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// Show what is being verified on stderr even when it is not a
-    /// terminal (a terminal gets a spinner anyway).
-    #[arg(long)]
-    pub progress: bool,
-    /// A key whose signature vouches for the archive's completeness (the
-    /// organiser's archive key; for a bundle, the log's key): 64 hex
-    /// digits, a tournament chain file (its director's key), or a file of
-    /// keys (SPKI PEM, hex or note verifier keys, one or more). Repeatable. With it, an archive fails (exit 3) unless its
-    /// manifest is signed by a trusted key and the archive matches it.
-    #[arg(long = "trust", value_name = "KEY")]
-    pub trust: Vec<String>,
-}
-
-/// `kifu export`.
-#[derive(Debug, Args)]
-pub struct ExportArgs {
-    /// Output file.
-    #[arg(long)]
-    pub out: PathBuf,
-    /// Only this game (id or unique prefix); all games when omitted.
-    #[arg(long)]
-    pub game: Option<String>,
-    /// Operator key (PKCS#8 PEM) that signs the archive's manifest of heads,
-    /// so that a truncated copy fails verification.
-    #[arg(long)]
-    pub key: Option<PathBuf>,
-    /// Carry this tournament's chain (id, unique prefix or short name) in
-    /// the archive: a reader then checks the archive against the
-    /// organiser's key the chain names with no `--trust` (sign it with that
-    /// key, `--key DIRECTOR.key`).
-    #[arg(long)]
-    pub tournament: Option<String>,
-    /// Print `{"file", "games", "events"}`.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// `kifu import`.
-#[derive(Debug, Args)]
-pub struct ImportArgs {
-    /// The archive file.
-    pub file: PathBuf,
-    /// Print the report as JSON.
-    #[arg(long)]
-    pub json: bool,
-    /// Show progress (count, rate, time left) on standard error even when it
-    /// is not a terminal.
-    #[arg(long)]
-    pub progress: bool,
-    /// Import only an archive whose manifest is signed by this key and that
-    /// is complete against it (as `kifu verify FILE --trust KEY`): 64 hex
-    /// digits or a file of keys. Repeatable.
-    #[arg(long = "trust", value_name = "KEY")]
-    pub trust: Vec<String>,
 }

@@ -9,16 +9,14 @@ use std::path::{Path, PathBuf};
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 use clap::Args;
+use kifu_bundle::rotation::RotationFile;
 use kifu_tlog::checkpoint::Checkpoint;
-use kifu_tlog::note::{Note, NoteVerifier};
+use kifu_tlog::note::NoteVerifier;
 use serde_json::json;
 
-use crate::archive_cmd::{write_atomically, EXIT_VERIFY_FAILED};
 use crate::store_open::{now_ms, open_existing};
-use crate::tlog_cmd::CheckpointArgs;
+use crate::verdicts::{fail_verify, write_atomically};
 use crate::{CmdResult, Failure};
-
-pub use kifu_bundle::rotation::{RotationFile, ROTATION_FORMAT};
 
 /// `kifu prove rotation`.
 #[derive(Debug, Args)]
@@ -31,15 +29,8 @@ pub struct ProveRotationArgs {
     pub out: Option<PathBuf>,
 }
 
-fn fail(message: impl Into<String>) -> Failure {
-    Failure {
-        message: message.into(),
-        code: EXIT_VERIFY_FAILED,
-    }
-}
-
 fn failed(e: impl std::fmt::Display) -> Failure {
-    fail(e.to_string())
+    fail_verify(e.to_string())
 }
 
 /// Opens a signed checkpoint given the trusted log key and, optionally,
@@ -67,15 +58,8 @@ pub fn open_checkpoint_before(
 pub fn read_rotation(path: &Path) -> Result<RotationFile, Failure> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
-    let r: RotationFile = serde_json::from_str(&text)
-        .map_err(|e| Failure::new(format!("{}: not a key rotation proof: {e}", path.display())))?;
-    if r.format != ROTATION_FORMAT {
-        return Err(Failure::new(format!(
-            "{}: not a {ROTATION_FORMAT} file",
-            path.display()
-        )));
-    }
-    Ok(r)
+    kifu_bundle::verdict::read_rotation(&text)
+        .map_err(|e| Failure::new(format!("{}: {e}", path.display())))
 }
 
 /// `kifu prove rotation`.
@@ -92,8 +76,8 @@ pub fn prove_rotation(data: &Path, a: ProveRotationArgs) -> CmdResult {
                 .1
         }
     };
-    let note = Note::parse(&text).map_err(|e| Failure::new(e.to_string()))?;
-    let cp = Checkpoint::parse(&note.text).map_err(|e| Failure::new(e.to_string()))?;
+    let cp =
+        kifu_tlog::offline::unchecked_checkpoint(&text).map_err(|e| Failure::new(e.to_string()))?;
     let file = kifu_store::operator::rotation_file(&store, &cp).map_err(|e| match e {
         kifu_store::operator::LogError::ForeignCheckpoint => failed(e),
         e => Failure::new(e.to_string()),
@@ -106,38 +90,41 @@ pub fn prove_rotation(data: &Path, a: ProveRotationArgs) -> CmdResult {
     Ok(())
 }
 
-fn read_key(path: &Path) -> Result<kifu_ledger::Keypair, Failure> {
-    crate::keys::read_private(path)
-}
-
-fn seed_of(path: &Path) -> Result<[u8; 32], Failure> {
-    use ed25519_dalek::pkcs8::DecodePrivateKey;
+/// The seed of a PKCS#8 PEM private key file (a log's or a witness's key).
+pub(crate) fn read_seed(path: &Path) -> Result<[u8; 32], Failure> {
     let pem = std::fs::read_to_string(path)
         .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
-    let key = ed25519_dalek::SigningKey::from_pkcs8_pem(&pem).map_err(|e| {
-        Failure::new(format!(
-            "{}: not an ed25519 PKCS#8 PEM private key: {e}",
-            path.display()
-        ))
+    let key = kifu_ledger::Keypair::from_pkcs8_pem(&pem).map_err(|e| match e {
+        kifu_ledger::LedgerError::KeyFile(why) => {
+            Failure::new(format!("{}: {why}", path.display()))
+        }
+        e => Failure::new(format!("{}: {e}", path.display())),
     })?;
-    Ok(key.to_bytes())
+    Ok(key.seed())
 }
 
 /// `kifu checkpoint --key OLD.key --rotate-to NEW.key`: records the
 /// rotation in the log (signed by the old key, in the operator's chain for
 /// that key, created on first use), then signs the tree that includes it
 /// with the new key.
-pub fn rotate(data: &Path, a: &CheckpointArgs, key: &Path, new_key_file: &Path) -> CmdResult {
+pub fn rotate(
+    data: &Path,
+    origin: Option<&str>,
+    out: Option<&Path>,
+    json: bool,
+    key: &Path,
+    new_key_file: &Path,
+) -> CmdResult {
     let store = open_existing(data)?;
-    let old = read_key(key)?;
-    let new_seed = seed_of(new_key_file)?;
-    let r = kifu_store::operator::rotate_key(&store, a.origin.as_deref(), &old, new_seed, now_ms())
+    let old = crate::keys::read_private(key)?;
+    let new_seed = read_seed(new_key_file)?;
+    let r = kifu_store::operator::rotate_key(&store, origin, &old, new_seed, now_ms())
         .map_err(|e| Failure::new(e.to_string()))?;
     let (text, cp) = (&r.signed.text, &r.signed.checkpoint);
-    if let Some(out) = &a.out {
+    if let Some(out) = out {
         write_atomically(out, text.as_bytes())?;
     }
-    if a.json {
+    if json {
         say!(
             "{}",
             json!({"checkpoint": text, "origin": r.origin, "size": cp.size, "root": B64.encode(cp.root),

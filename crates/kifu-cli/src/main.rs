@@ -20,7 +20,6 @@ macro_rules! say {
 
 mod archive_cmd;
 mod bundle_tournament;
-mod carried;
 mod cli;
 mod clock_cmd;
 mod demo;
@@ -49,13 +48,13 @@ mod serve_nats;
 mod sgf_cmd;
 mod shell_cmd;
 mod store_open;
-mod stream_file;
 mod through;
 mod tlog_cmd;
 mod tlog_remote;
 mod tournament_cmd;
 mod tournament_verify;
 mod trust;
+mod verdicts;
 mod verify_served;
 
 use std::process::ExitCode;

@@ -1,26 +1,29 @@
 //! The transparency log on the command line: `kifu checkpoint`, `kifu
-//! witness`, `kifu prove`, `kifu check-proof`, `kifu bundle`, and `kifu
-//! verify` of a bundle. Formats: `docs/TRANSPARENCY.md`.
+//! witness`, `kifu prove`, `kifu check-proof`, `kifu tiles`, `kifu bundle`,
+//! and `kifu verify` of a bundle. Formats: `docs/TRANSPARENCY.md`. The log
+//! operator's side is `kifu_store::operator` (and `kifu_store::site`),
+//! the offline checks are `kifu_tlog::offline`'s, a bundle's verdict is
+//! `kifu_bundle::verdict`'s; this module reads and writes the files.
 
 use std::path::{Path, PathBuf};
 
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 use clap::{Args, Subcommand};
-use ed25519_dalek::pkcs8::DecodePrivateKey;
-use kifu_bundle::Bundle;
+use kifu_bundle::verdict::{BundleFailure, BundleVerdict};
 use kifu_ledger::Hash;
 use kifu_store::operator::LogError;
-use kifu_store::tlog::Leaf;
 use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::cosign::{witness as cosign_checkpoint, Cosigner, WitnessState};
 use kifu_tlog::note::{Note, NoteSigner, NoteVerifier};
-use kifu_tlog::proof::{ConsistencyProof, InclusionProof};
+use kifu_tlog::offline;
+use kifu_tlog::proof::ConsistencyProof;
 use serde_json::json;
 
-use crate::archive_cmd::{write_atomically, EXIT_VERIFY_FAILED};
+pub(crate) use crate::log_keys::read_seed;
 use crate::render::short;
 use crate::store_open::open_existing;
+use crate::verdicts::{fail_verify, write_atomically};
 use crate::{CmdResult, Failure};
 
 /// `kifu checkpoint`.
@@ -206,26 +209,8 @@ pub struct BundleArgs {
     pub tail: bool,
 }
 
-fn fail_verify(message: impl Into<String>) -> Failure {
-    Failure {
-        message: message.into(),
-        code: EXIT_VERIFY_FAILED,
-    }
-}
-
 fn read_text(path: &Path) -> Result<String, Failure> {
     std::fs::read_to_string(path).map_err(|e| Failure::new(format!("{}: {e}", path.display())))
-}
-
-pub(crate) fn read_seed(path: &Path) -> Result<[u8; 32], Failure> {
-    let pem = read_text(path)?;
-    let key = ed25519_dalek::SigningKey::from_pkcs8_pem(&pem).map_err(|e| {
-        Failure::new(format!(
-            "{}: not an ed25519 PKCS#8 PEM private key: {e}",
-            path.display()
-        ))
-    })?;
-    Ok(key.to_bytes())
 }
 
 fn vkey(s: &str) -> Result<NoteVerifier, Failure> {
@@ -234,11 +219,7 @@ fn vkey(s: &str) -> Result<NoteVerifier, Failure> {
 
 /// Opens a signed checkpoint: the log's signature must verify.
 fn open_checkpoint(text: &str, log: &NoteVerifier) -> Result<(Note, Checkpoint), Failure> {
-    let note = Note::parse(text).map_err(|e| fail_verify(e.to_string()))?;
-    note.verify(std::slice::from_ref(log))
-        .map_err(|e| fail_verify(format!("checkpoint: {e}")))?;
-    let cp = Checkpoint::parse(&note.text).map_err(|e| fail_verify(e.to_string()))?;
-    Ok((note, cp))
+    offline::open_checkpoint(text, log).map_err(|e| fail_verify(e.to_string()))
 }
 
 fn b64(h: &[u8]) -> String {
@@ -248,7 +229,13 @@ fn b64(h: &[u8]) -> String {
 /// `kifu checkpoint`.
 pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
     if let Some(url) = crate::remote::server() {
-        return crate::tlog_remote::checkpoint(url, &a);
+        return crate::tlog_remote::checkpoint(
+            url,
+            a.key.is_some() || a.origin.is_some(),
+            a.fresh,
+            a.out.as_deref(),
+            a.json,
+        );
     }
     if a.fresh {
         return Err(Failure::new(
@@ -261,7 +248,14 @@ pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
         )
     })?;
     if let Some(new) = &a.rotate_to {
-        return crate::log_keys::rotate(data, &a, key, new);
+        return crate::log_keys::rotate(
+            data,
+            a.origin.as_deref(),
+            a.out.as_deref(),
+            a.json,
+            key,
+            new,
+        );
     }
     let store = open_existing(data)?;
     let origin = kifu_store::operator::resolve_origin(&store, a.origin.as_deref())
@@ -287,20 +281,13 @@ pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
 }
 
 fn read_consistency_proof(path: &Path, old: u64, new: u64) -> Result<ConsistencyProof, Failure> {
-    let text = read_text(path)?;
-    if text.trim_start().starts_with('{') {
-        let p: ConsistencyProof = serde_json::from_str(&text)
-            .map_err(|e| Failure::new(format!("{}: {e}", path.display())))?;
-        if (p.old_size, p.new_size) != (old, new) {
-            return Err(fail_verify(format!(
-                "the proof is from size {} to {}, not {old} to {new}",
-                p.old_size, p.new_size
-            )));
+    offline::read_consistency_proof(&read_text(path)?, old, new).map_err(|e| {
+        if e.is_check() {
+            fail_verify(e.to_string())
+        } else {
+            Failure::new(format!("{}: {e}", path.display()))
         }
-        Ok(p)
-    } else {
-        ConsistencyProof::from_text(&text, old, new).map_err(|e| fail_verify(e.to_string()))
-    }
+    })
 }
 
 /// `kifu witness`.
@@ -316,27 +303,22 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
         Note::parse(&read_text(&a.checkpoint)?).map_err(|e| fail_verify(e.to_string()))?;
     let new = Checkpoint::parse(&note.text).map_err(|e| fail_verify(e.to_string()))?;
     let last = match std::fs::read_to_string(&a.state) {
-        Ok(t) => {
-            let c = Checkpoint::parse(&t)
-                .map_err(|e| Failure::new(format!("{}: {e}", a.state.display())))?;
-            Some(WitnessState {
-                origin: c.origin,
-                size: c.size,
-                root: c.root,
-            })
-        }
+        Ok(t) => Some(
+            WitnessState::from_text(&t)
+                .map_err(|e| Failure::new(format!("{}: {e}", a.state.display())))?,
+        ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(Failure::new(format!("{}: {e}", a.state.display()))),
     };
-    let proof = match &last {
-        Some(l) if l.size > 0 && l.size < new.size => match &a.proof {
-            Some(p) => read_consistency_proof(p, l.size, new.size)?.hashes,
+    let proof = match last.as_ref().and_then(|l| l.proof_needed(new.size)) {
+        Some(old) => match &a.proof {
+            Some(p) => read_consistency_proof(p, old, new.size)?.hashes,
             None => match crate::remote::server() {
-                Some(url) => crate::tlog_remote::consistency_proof(url, l.size, new.size)?.hashes,
-                None => open_existing(data)?.consistency_proof(l.size, new.size)?,
+                Some(url) => crate::tlog_remote::consistency_proof(url, old, new.size)?.hashes,
+                None => open_existing(data)?.consistency_proof(old, new.size)?,
             },
         },
-        _ => Vec::new(),
+        None => Vec::new(),
     };
     check_map_root(data, &new)?;
     let now = crate::store_open::now_ms() / 1000;
@@ -347,8 +329,7 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
         Some(out) => write_atomically(out, text.as_bytes())?,
         None => print!("{text}"),
     }
-    let remembered = Checkpoint::new(state.origin, state.size, state.root).to_text();
-    write_atomically(&a.state, remembered.as_bytes())?;
+    write_atomically(&a.state, state.to_text().as_bytes())?;
     eprintln!(
         "cosigned {} at size {}; witness key: {}",
         new.origin,
@@ -364,8 +345,7 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
 /// size and refuses to cosign a checkpoint naming another map root
 /// (docs/TRANSPARENCY.md section 10).
 fn check_map_root(data: &Path, cp: &Checkpoint) -> CmdResult {
-    let named = kifu_tlog::map::root_in(&cp.extensions)
-        .map_err(|e| fail_verify(format!("refusing to cosign: {e}")))?;
+    let named = offline::named_map_root(cp).map_err(|e| fail_verify(e.to_string()))?;
     let Some(named) = named else {
         return Ok(());
     };
@@ -394,14 +374,7 @@ fn check_map_root(data: &Path, cp: &Checkpoint) -> CmdResult {
             }
         }
     };
-    if mine != named {
-        return Err(fail_verify(format!(
-            "refusing to cosign: the checkpoint names the map root {}, but the map of the log's leaves at size {} is {}: the map lies about the games' heads",
-            b64(&named),
-            cp.size,
-            b64(&mine)
-        )));
-    }
+    offline::check_map_root(cp, &named, &mine).map_err(|e| fail_verify(e.to_string()))?;
     eprintln!(
         "map root checked against the log's leaves at size {}",
         cp.size
@@ -418,16 +391,15 @@ fn target(store: &kifu_store::Store, file: Option<&PathBuf>) -> Result<(u64, Has
     };
     match text {
         Some(t) => {
-            let note = Note::parse(&t).map_err(|e| Failure::new(e.to_string()))?;
-            let cp = Checkpoint::parse(&note.text).map_err(|e| Failure::new(e.to_string()))?;
-            let root = store.tree_root(cp.size)?;
-            if root != cp.root {
-                return Err(fail_verify(format!(
+            let cp = offline::unchecked_checkpoint(&t).map_err(|e| Failure::new(e.to_string()))?;
+            match kifu_store::operator::check_root(store, &cp) {
+                Ok(()) => Ok((cp.size, cp.root)),
+                Err(LogError::ForeignCheckpoint) => Err(fail_verify(format!(
                     "the checkpoint's root at size {} is not this store's: another log, or a fork",
                     cp.size
-                )));
+                ))),
+                Err(e) => Err(Failure::new(e.to_string())),
             }
-            Ok((cp.size, cp.root))
         }
         None => kifu_store::operator::proof_target(store).map_err(|e| fail_verify(e.to_string())),
     }
@@ -436,7 +408,13 @@ fn target(store: &kifu_store::Store, file: Option<&PathBuf>) -> Result<(u64, Has
 /// `kifu prove inclusion`.
 pub fn prove_inclusion(data: &Path, a: ProveInclusionArgs) -> CmdResult {
     if let Some(url) = crate::remote::server() {
-        return crate::tlog_remote::prove_inclusion(url, &a);
+        return crate::tlog_remote::prove_inclusion(
+            url,
+            &a.game,
+            a.seq,
+            a.checkpoint.as_deref(),
+            a.text,
+        );
     }
     let store = open_existing(data)?;
     let game = store.resolve(&a.game)?;
@@ -454,7 +432,7 @@ pub fn prove_inclusion(data: &Path, a: ProveInclusionArgs) -> CmdResult {
 /// `kifu prove consistency`.
 pub fn prove_consistency(data: &Path, a: ProveConsistencyArgs) -> CmdResult {
     if let Some(url) = crate::remote::server() {
-        return crate::tlog_remote::prove_consistency(url, &a);
+        return crate::tlog_remote::prove_consistency(url, a.old, a.new, a.text);
     }
     let store = open_existing(data)?;
     let answer = kifu_store::operator::prove_consistency(&store, a.old, a.new)
@@ -477,35 +455,22 @@ pub fn check_inclusion(a: CheckInclusionArgs) -> CmdResult {
         .transpose()?;
     let (_, cp, log, _) =
         crate::log_keys::open_checkpoint(&read_text(&a.checkpoint)?, &trusted, rot.as_ref())?;
-    let text = read_text(&a.proof)?;
-    let (proof, leaf_hex) = if text.trim_start().starts_with('{') {
-        let v: serde_json::Value = serde_json::from_str(&text)?;
-        let p: InclusionProof = serde_json::from_value(v.clone())?;
-        let leaf = a
-            .leaf
-            .clone()
-            .or_else(|| v["leaf"].as_str().map(str::to_string));
-        (p, leaf)
-    } else {
-        let p =
-            InclusionProof::from_text(&text, cp.size).map_err(|e| fail_verify(e.to_string()))?;
-        (p, a.leaf.clone())
-    };
-    let leaf_hex = leaf_hex.ok_or_else(|| Failure::new("give the leaf data with --leaf HEX"))?;
+    let (proof, in_file) =
+        offline::read_inclusion_proof(&read_text(&a.proof)?, cp.size).map_err(|e| {
+            if e.is_check() {
+                fail_verify(e.to_string())
+            } else {
+                Failure::new(e.to_string())
+            }
+        })?;
+    let leaf_hex = a
+        .leaf
+        .clone()
+        .or(in_file)
+        .ok_or_else(|| Failure::new("give the leaf data with --leaf HEX"))?;
     let leaf_bytes = hex::decode(leaf_hex.trim()).map_err(|_| Failure::new("--leaf is not hex"))?;
-    if proof.tree_size != cp.size {
-        return Err(fail_verify(format!(
-            "the proof is for a tree of {} leaves, the checkpoint has {}",
-            proof.tree_size, cp.size
-        )));
-    }
-    proof
-        .verify(&kifu_tlog::leaf_hash(&leaf_bytes), &cp.root)
-        .map_err(|e| fail_verify(format!("inclusion proof fails: {e}")))?;
-    let what = match Leaf::from_bytes(&leaf_bytes) {
-        Some(l) => format!("event seq {} of game {}", l.seq, hex::encode(l.game)),
-        None => "the leaf".to_string(),
-    };
+    let what = offline::check_inclusion(&proof, &leaf_bytes, &cp)
+        .map_err(|e| fail_verify(e.to_string()))?;
     say!(
         "ok: {what} is leaf {} of {} at tree size {}, signed by {}",
         proof.leaf_index,
@@ -536,18 +501,17 @@ pub fn check_consistency(a: CheckConsistencyArgs) -> CmdResult {
         }
     };
     if old.origin != new.origin {
-        return Err(fail_verify(format!(
-            "the checkpoints are of two logs: {} and {}",
-            old.origin, new.origin
-        )));
+        // Named before the proof is read: a proof between two logs is moot.
+        return Err(fail_verify(
+            offline::CheckError::TwoLogs {
+                old: old.origin,
+                new: new.origin,
+            }
+            .to_string(),
+        ));
     }
     let proof = read_consistency_proof(&a.proof, old.size, new.size)?;
-    proof.verify(&old.root, &new.root).map_err(|e| {
-        fail_verify(format!(
-            "not consistent: the log at size {} is not a prefix of the log at size {}: {e}",
-            old.size, new.size
-        ))
-    })?;
+    offline::check_consistency(&old, &new, &proof).map_err(|e| fail_verify(e.to_string()))?;
     say!(
         "ok: {} at size {} is a prefix of itself at size {}: nothing was changed or removed",
         new.origin,
@@ -561,34 +525,20 @@ pub fn check_consistency(a: CheckConsistencyArgs) -> CmdResult {
 /// of the last kept checkpoint. Tiles already written are immutable and kept.
 pub fn tiles(data: &Path, a: TilesArgs) -> CmdResult {
     let store = open_existing(data)?;
-    let (size, text) = store
-        .latest_checkpoint()?
+    let (size, files) = kifu_store::site::site(&store)?
         .ok_or_else(|| Failure::new("no checkpoint yet: run `kifu checkpoint --key ...` first"))?;
     let mut written = 0usize;
-    let mut write = |rel: &str, bytes: &[u8]| -> CmdResult {
-        let path = a.out.join(rel);
-        if path.exists() && !rel.contains(".p/") && rel != "checkpoint" {
-            return Ok(());
+    for f in files {
+        let path = a.out.join(&f.path);
+        if f.immutable && path.exists() {
+            continue;
         }
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)?;
         }
-        write_atomically(&path, bytes)?;
+        write_atomically(&path, &f.bytes)?;
         written += 1;
-        Ok(())
-    };
-    for (level, index, width) in kifu_tlog::tiles::tiles_for_size(size) {
-        if let Some((w, bytes)) = store.tile(level, index, size)? {
-            debug_assert_eq!(w, width);
-            write(&kifu_tlog::tiles::tile_path(level, index, w), &bytes)?;
-        }
-        if level == 0 {
-            if let Some((w, bytes)) = store.entry_bundle(index, size)? {
-                write(&kifu_tlog::tiles::entries_path(index, w), &bytes)?;
-            }
-        }
     }
-    write("checkpoint", text.as_bytes())?;
     say!(
         "wrote {written} files under {} for the checkpoint at size {size}",
         a.out.display()
@@ -627,10 +577,8 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
         Some(t) => format!("{} tail leaves", t.leaves.len()),
         None => "the head's map proof".to_string(),
     };
-    let cp = kifu_tlog::note::Note::parse(&b.checkpoint)
-        .ok()
-        .and_then(|n| Checkpoint::parse(&n.text).ok())
-        .ok_or_else(|| Failure::new("the bundle's checkpoint does not parse"))?;
+    let cp = offline::unchecked_checkpoint(&b.checkpoint)
+        .map_err(|_| Failure::new("the bundle's checkpoint does not parse"))?;
     say!(
         "wrote {}: game {}, {} events, checkpoint of {} at size {}, {proof}, {} bytes",
         a.out.display(),
@@ -650,89 +598,33 @@ pub fn is_bundle(file: Option<&PathBuf>) -> bool {
     let n = std::fs::File::open(f)
         .and_then(|mut fh| std::io::Read::read(&mut fh, &mut head))
         .unwrap_or(0);
-    // An archive starts with "KIFUARC1"; a bundle is a JSON object.
-    head[..n]
-        .iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| *b == b'{')
+    kifu_bundle::verdict::looks_like_bundle(&head[..n])
 }
 
-/// `kifu verify BUNDLE`.
+/// `kifu verify BUNDLE`: whom the verdict trusts is the log key the bundle
+/// names, or a key the reader named (`kifu_bundle::check_bundle_trusting`).
 pub fn verify_bundle(file: &Path, as_json: bool, trusted: &[kifu_ledger::PublicKey]) -> CmdResult {
-    let text = read_text(file)?;
-    let b: Bundle = serde_json::from_str(&text)
-        .map_err(|e| fail_verify(format!("{}: not a bundle: {e}", file.display())))?;
-    // Whom the verdict trusts: the log key the bundle names, or a key the
-    // reader named (`kifu_bundle::check_bundle_trusting`).
-    let checked = kifu_bundle::check_bundle_trusting(&b, trusted);
-    match checked {
+    let b = kifu_bundle::verdict::read_bundle(&read_text(file)?)
+        .map_err(|e| fail_verify(format!("{}: {e}", file.display())))?;
+    match kifu_bundle::check_bundle_trusting(&b, trusted) {
         Ok((r, key)) => {
-            let trust = if trusted.is_empty() {
-                format!(
-                    "the log's key is the bundle's own: this verdict rests on an unauthenticated key (fingerprint {}); give the log's key with --trust KEY to check the bundle against it",
-                    key.sha256_fingerprint()
-                )
-            } else {
-                format!(
-                    "the log's key {} is a trusted key ({})",
-                    key.to_hex(),
-                    key.sha256_fingerprint()
-                )
-            };
+            let verdict = BundleVerdict::new(&r, &key, !trusted.is_empty());
             if as_json {
-                say!(
-                    "{}",
-                    json!({"ok": true, "bundle": r, "trusted": !trusted.is_empty(), "log_key_fingerprint": key.sha256_fingerprint()})
-                );
+                say!("{}", serde_json::to_value(&verdict)?);
             } else {
-                say!("{trust}");
-                say!(
-                    "ok: these {} events are exactly the game {} as logged by {} at tree size {} (root {}), signed by {}",
-                    r.events,
-                    r.game,
-                    r.origin,
-                    r.tree_size,
-                    r.root,
-                    r.rotated_to
-                        .last()
-                        .map(|s| format!("{} (the log's key {} rotated in the log)", s.new_key, r.log_key))
-                        .unwrap_or_else(|| r.log_key.clone())
-                );
-                for s in &r.rotated_to {
-                    say!(
-                        "the log's key was rotated to {} by a statement signed by the key before it, logged at leaf {} (included in this tree)",
-                        s.new_key, s.leaf_index
-                    );
-                }
-                for (w, t) in &r.witnesses {
-                    say!("co-signed by witness {w} at {t} (POSIX seconds)");
-                }
-                if r.witnesses.is_empty() {
-                    say!("no witness cosignature: the log alone vouches that it shows this record to everyone");
-                }
-                say!(
-                    "the game's head is seq {} (record {}); every link, signature and role checks",
-                    r.head_seq,
-                    r.head_hash
-                );
-                match &r.map_root {
-                    Some(m) => say!(
-                        "the log's map of game heads at this checkpoint (root {m}) names that event as the game's head: nothing of the game was logged after it"
-                    ),
-                    None => say!(
-                        "no leaf of the log after that event names the game (the log's tail is in the bundle)"
-                    ),
-                }
-                match &r.tournament {
-                    Some(t) => say!("{}", kifu_bundle::tournament::sentence(t, r.head_seq)),
-                    None => say!("no tournament checkpoint in the bundle"),
+                for line in verdict.lines(&key) {
+                    say!("{line}");
                 }
             }
             Ok(())
         }
         Err(why) => {
             if as_json {
-                say!("{}", json!({"ok": false, "problem": why.to_string()}));
+                let failure = BundleFailure {
+                    ok: false,
+                    problem: why.to_string(),
+                };
+                say!("{}", serde_json::to_value(&failure)?);
             }
             Err(fail_verify(format!("bundle {}: {why}", file.display())))
         }

@@ -3,14 +3,14 @@
 //! ... --server URL` asks it for proofs. What is printed is what the same
 //! commands print over a local store (`kifu_store::operator` computes both).
 
-use kifu_tlog::checkpoint::Checkpoint;
-use kifu_tlog::note::Note;
+use std::path::Path;
+
+use kifu_tlog::offline;
 use kifu_tlog::proof::{ConsistencyProof, InclusionProof};
 use serde_json::Value;
 
-use crate::archive_cmd::{write_atomically, EXIT_VERIFY_FAILED};
 use crate::remote::Client;
-use crate::tlog_cmd::{CheckpointArgs, ProveConsistencyArgs, ProveInclusionArgs};
+use crate::verdicts::{fail_verify, write_atomically};
 use crate::{CmdResult, Failure};
 
 fn parse<T: serde::de::DeserializeOwned>(v: &Value, what: &str) -> Result<T, Failure> {
@@ -19,14 +19,21 @@ fn parse<T: serde::de::DeserializeOwned>(v: &Value, what: &str) -> Result<T, Fai
 }
 
 /// `kifu checkpoint --server URL [--fresh] [--out F] [--json]`.
-pub fn checkpoint(url: &str, a: &CheckpointArgs) -> CmdResult {
-    if a.key.is_some() || a.origin.is_some() {
+/// `signing`: a key or an origin was given, which only a local store takes.
+pub fn checkpoint(
+    url: &str,
+    signing: bool,
+    fresh: bool,
+    out: Option<&Path>,
+    json: bool,
+) -> CmdResult {
+    if signing {
         return Err(Failure::new(
             "with --server the server signs with its own key: drop --key and --origin",
         ));
     }
     let c = Client::new(url);
-    let v: Value = if a.fresh {
+    let v: Value = if fresh {
         let (_, bytes) = c.post_empty("/checkpoint?format=json")?;
         serde_json::from_slice(&bytes)
             .map_err(|e| Failure::new(format!("the server's answer is not JSON: {e}")))?
@@ -39,21 +46,20 @@ pub fn checkpoint(url: &str, a: &CheckpointArgs) -> CmdResult {
     let log_key = v["log_key"].as_str().unwrap_or_default();
     // What is written is checked first: a note that parses as a checkpoint
     // and verifies under the key the server names.
-    let note =
-        Note::parse(text).map_err(|e| Failure::new(format!("the server's checkpoint: {e}")))?;
-    Checkpoint::parse(&note.text)
+    offline::unchecked_checkpoint(text)
         .map_err(|e| Failure::new(format!("the server's checkpoint: {e}")))?;
     let verifier = kifu_tlog::NoteVerifier::parse(log_key)
         .map_err(|e| Failure::new(format!("the server's log key: {e}")))?;
-    note.verify(std::slice::from_ref(&verifier))
-        .map_err(|e| Failure {
-            message: format!("the server's checkpoint does not verify under its own key: {e}"),
-            code: EXIT_VERIFY_FAILED,
-        })?;
-    if let Some(out) = &a.out {
+    offline::open_checkpoint(text, &verifier).map_err(|e| match e {
+        offline::OpenError::Signature(e) => fail_verify(format!(
+            "the server's checkpoint does not verify under its own key: {e}"
+        )),
+        e => Failure::new(format!("the server's checkpoint: {e}")),
+    })?;
+    if let Some(out) = out {
         write_atomically(out, text.as_bytes())?;
     }
-    if a.json {
+    if json {
         say!("{v}");
     } else {
         print!("{text}");
@@ -63,17 +69,22 @@ pub fn checkpoint(url: &str, a: &CheckpointArgs) -> CmdResult {
 }
 
 /// `kifu prove inclusion GAME SEQ --server URL [--checkpoint F] [--text]`.
-pub fn prove_inclusion(url: &str, a: &ProveInclusionArgs) -> CmdResult {
-    let want = match &a.checkpoint {
+pub fn prove_inclusion(
+    url: &str,
+    game: &str,
+    seq: u64,
+    checkpoint: Option<&Path>,
+    text: bool,
+) -> CmdResult {
+    let want = match checkpoint {
         Some(f) => {
             let t = std::fs::read_to_string(f)
                 .map_err(|e| Failure::new(format!("{}: {e}", f.display())))?;
-            let note = Note::parse(&t).map_err(|e| Failure::new(e.to_string()))?;
-            Some(Checkpoint::parse(&note.text).map_err(|e| Failure::new(e.to_string()))?)
+            Some(offline::unchecked_checkpoint(&t).map_err(|e| Failure::new(e.to_string()))?)
         }
         None => None,
     };
-    let mut path = format!("/proof/inclusion?game={}&seq={}", a.game, a.seq);
+    let mut path = format!("/proof/inclusion?game={game}&seq={seq}");
     if let Some(cp) = &want {
         path.push_str(&format!("&size={}", cp.size));
     }
@@ -82,16 +93,13 @@ pub fn prove_inclusion(url: &str, a: &ProveInclusionArgs) -> CmdResult {
         let root = kifu_tlog::proof::parse_b64_hash(v["root"].as_str().unwrap_or_default())
             .map_err(|e| Failure::new(format!("the server's root: {e}")))?;
         if root != cp.root {
-            return Err(Failure {
-                message: format!(
-                    "the checkpoint's root at size {} is not the server's: another log, or a fork",
-                    cp.size
-                ),
-                code: EXIT_VERIFY_FAILED,
-            });
+            return Err(fail_verify(format!(
+                "the checkpoint's root at size {} is not the server's: another log, or a fork",
+                cp.size
+            )));
         }
     }
-    if a.text {
+    if text {
         print!("{}", parse::<InclusionProof>(&v, "proof")?.to_text());
     } else {
         say!("{v}");
@@ -100,10 +108,9 @@ pub fn prove_inclusion(url: &str, a: &ProveInclusionArgs) -> CmdResult {
 }
 
 /// `kifu prove consistency OLD NEW --server URL [--text]`.
-pub fn prove_consistency(url: &str, a: &ProveConsistencyArgs) -> CmdResult {
-    let v =
-        Client::new(url).get_json(&format!("/proof/consistency?old={}&new={}", a.old, a.new))?;
-    if a.text {
+pub fn prove_consistency(url: &str, old: u64, new: u64, text: bool) -> CmdResult {
+    let v = Client::new(url).get_json(&format!("/proof/consistency?old={old}&new={new}"))?;
+    if text {
         print!("{}", parse::<ConsistencyProof>(&v, "proof")?.to_text());
     } else {
         say!("{v}");

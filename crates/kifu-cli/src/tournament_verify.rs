@@ -15,7 +15,7 @@ use kifu_ledger::{BoardResult, Hash, Record, ZERO_HASH};
 use kifu_tournament::{verify_tournament_records, Chain, TournamentReport};
 use serde_json::{json, Value};
 
-use crate::archive_cmd::EXIT_VERIFY_FAILED;
+use crate::verdicts::EXIT_VERIFY_FAILED;
 use crate::{CmdResult, Failure};
 
 /// Kind indices of the two geneses (`docs/FORMAT.md` sections 4 and 10).
@@ -31,7 +31,7 @@ pub fn tournament_records(file: Option<&std::path::PathBuf>) -> Option<Vec<Recor
     // it), so that a game archive is not held here whole; the records are
     // read again only for a tournament chain file.
     let file = file?;
-    let (mut f, _) = crate::stream_file::RecordFile::open(file).ok()?;
+    let (mut f, _) = kifu_store::archive_file::RecordFile::open(file).ok()?;
     let mut tournament = false;
     while let Some((r, _)) = f.next_record().ok()? {
         if let Ok(h) = r.header() {
@@ -47,7 +47,7 @@ pub fn tournament_records(file: Option<&std::path::PathBuf>) -> Option<Vec<Recor
     if !tournament {
         return None;
     }
-    let (mut f, _) = crate::stream_file::RecordFile::open(file).ok()?;
+    let (mut f, _) = kifu_store::archive_file::RecordFile::open(file).ok()?;
     let mut records = Vec::new();
     while let Some((r, _)) = f.next_record().ok()? {
         records.push(r);

@@ -244,26 +244,8 @@ pub fn notable(state: &GameState) -> Vec<Value> {
 
 /// A verification report (`kifu verify --json`).
 pub fn verify_report_json(r: &VerifyReport) -> Value {
-    json!({
-        "ok": r.ok(),
-        "records": r.records,
-        "distinct": r.distinct,
-        "games": r.games.iter().map(|g| json!({
-            "game": hex::encode(g.game),
-            "events": g.events,
-            "head": hex::encode(g.head.hash),
-            "head_seq": g.head.seq,
-            "head_at_ms": g.head_at_ms,
-            "result_seq": g.result_seq,
-            "pending_appeals": g.pending_appeals,
-            "finished": g.finished(),
-        })).collect::<Vec<_>>(),
-        "problems": r.problems.iter().map(|p| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what})).collect::<Vec<_>>(),
-        "forks": r.forks.iter().map(|f| json!({"game": hex::encode(f.game), "seq": f.seq, "first": hex::encode(f.first), "second": hex::encode(f.second), "records": f.all.iter().map(hex::encode).collect::<Vec<_>>()})).collect::<Vec<_>>(),
-        "duplicates": r.duplicates.iter().map(|d| json!({"game": hex::encode(d.game), "seq": d.seq, "hash": hex::encode(d.hash), "copies": d.copies})).collect::<Vec<_>>(),
-        "uninterpreted": r.uninterpreted.iter().map(|(g, s, k)| json!({"game": hex::encode(g), "seq": s, "kind_index": k})).collect::<Vec<_>>(),
-        "warnings": r.warnings.iter().map(|p| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what})).collect::<Vec<_>>(),
-    })
+    // The document's fields are strings and numbers: it always serialises.
+    serde_json::to_value(kifu_ledger::report::VerifyDocument::from(r)).unwrap_or(Value::Null)
 }
 
 /// One line of a list of games: where it is played (tournament, round,

@@ -240,6 +240,50 @@ pub fn write_with_manifest(
     at_ms: u64,
     key: Option<&Keypair>,
 ) -> Result<Vec<u8>, LedgerError> {
+    write_manifest_and(records.iter(), heads, at_ms, key)
+}
+
+/// The archive of whole chains (`kifu export`): each chain's records from
+/// its genesis, in order, the last its head, which the manifest states.
+/// A tournament chain carried along is listed like a game
+/// (`docs/FORMAT.md` section 7).
+///
+/// # Errors
+///
+/// The manifest cannot be encoded.
+pub fn write_chains(
+    chains: &[(Hash, Vec<Record>)],
+    at_ms: u64,
+    key: Option<&Keypair>,
+) -> Result<Vec<u8>, LedgerError> {
+    let heads: Vec<(Hash, Head)> = chains
+        .iter()
+        .filter_map(|(id, records)| {
+            records.last().map(|last| {
+                (
+                    *id,
+                    Head {
+                        seq: records.len() as u64 - 1,
+                        hash: last.hash(),
+                    },
+                )
+            })
+        })
+        .collect();
+    write_manifest_and(
+        chains.iter().flat_map(|(_, records)| records.iter()),
+        &heads,
+        at_ms,
+        key,
+    )
+}
+
+fn write_manifest_and<'a>(
+    records: impl Iterator<Item = &'a Record>,
+    heads: &[(Hash, Head)],
+    at_ms: u64,
+    key: Option<&Keypair>,
+) -> Result<Vec<u8>, LedgerError> {
     let mut games: Vec<ManifestEntry> = heads
         .iter()
         .map(|(g, h)| ManifestEntry {
@@ -542,5 +586,54 @@ fn check_manifest(raw: RawManifest, report: &mut VerifyReport) -> ManifestCheck 
     ManifestCheck {
         manifest: raw.manifest,
         signed,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testkit::{sample_game, Cast};
+
+    #[test]
+    fn whole_chains_are_written_with_a_manifest_naming_each_head() {
+        let cast = Cast::new();
+        let a = sample_game(&cast, "chains a");
+        let b = sample_game(&cast, "chains b");
+        let chains = vec![
+            (a.game, a.records.clone()),
+            (b.game, b.records.clone()),
+            ([7; 32], Vec::new()),
+        ];
+        let bytes = write_chains(&chains, 5, Some(&cast.director)).unwrap();
+        let v = verify_archive(&bytes).unwrap();
+        assert!(v.report().ok(), "{:?}", v.report().problems);
+        assert_eq!(v.records().len(), a.records.len() + b.records.len());
+        let m = v.manifest().unwrap();
+        assert!(m.signed);
+        assert_eq!(m.manifest.at_ms, 5);
+        let mut heads: Vec<(Hash, u64, Hash)> = m
+            .manifest
+            .games
+            .iter()
+            .map(|e| (e.game, e.head_seq, e.head_hash))
+            .collect();
+        heads.sort();
+        let mut want = vec![
+            (a.game, a.head.seq, a.head.hash),
+            (b.game, b.head.seq, b.head.hash),
+        ];
+        want.sort();
+        assert_eq!(heads, want);
+        // The same bytes as naming the heads by hand.
+        let mut records = a.records.clone();
+        records.extend(b.records.iter().cloned());
+        let by_hand = write_with_manifest(
+            &records,
+            &[(a.game, a.head), (b.game, b.head)],
+            5,
+            Some(&cast.director),
+        )
+        .unwrap();
+        assert_eq!(bytes, by_hand);
     }
 }

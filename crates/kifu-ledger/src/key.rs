@@ -203,6 +203,12 @@ impl Keypair {
         .map_err(|e| LedgerError::KeyFile(e.to_string()))
     }
 
+    /// The 32-byte seed (RFC 8032 private key), as [`Keypair::from_seed`]
+    /// takes it.
+    pub fn seed(&self) -> [u8; 32] {
+        self.signing.to_bytes()
+    }
+
     /// The public half.
     pub fn public(&self) -> PublicKey {
         PublicKey(self.signing.verifying_key().to_bytes())

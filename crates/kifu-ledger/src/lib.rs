@@ -21,6 +21,7 @@ pub mod chain;
 pub mod event;
 pub mod key;
 pub mod kinds;
+pub mod report;
 pub mod roles;
 pub mod sig;
 pub mod standing;
@@ -29,6 +30,7 @@ pub mod stream;
 pub mod testkit;
 pub mod text;
 pub mod tournament;
+pub mod trust;
 
 pub use body::*;
 pub use chain::{

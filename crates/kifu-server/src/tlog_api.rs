@@ -29,13 +29,16 @@ use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 use kifu_store::{Store, StoreError};
 use kifu_tlog::note::{Note, NoteSigner};
-use kifu_tlog::tiles::{self, TILE_WIDTH};
+use kifu_tlog::tiles::TILE_WIDTH;
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::api::blocking;
 use crate::error::ApiError;
 use crate::App;
+
+pub use kifu_store::site::read_tile;
+pub use kifu_tlog::tiles::{parse_tile_path, TileRequest};
 
 pub use kifu_store::operator::{
     check_signer, last_checkpoint, proof_target, prove_consistency, prove_inclusion,
@@ -383,86 +386,6 @@ pub async fn consistency(
     .await
 }
 
-/// A tile asked for by path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TileRequest {
-    /// `None` for an entry bundle, else the tile level.
-    pub level: Option<u8>,
-    /// Tile index.
-    pub index: u64,
-    /// Width: 256 for a full tile, 1 to 255 for a partial one.
-    pub width: u64,
-}
-
-/// Parses `<L>/<N>[.p/<W>]` or `entries/<N>[.p/<W>]` (the part after
-/// `tile/`), accepting only the canonical spelling C2SP tlog-tiles gives.
-pub fn parse_tile_path(path: &str) -> Option<TileRequest> {
-    let (first, rest) = path.split_once('/')?;
-    let level = if first == "entries" {
-        None
-    } else {
-        let l: u8 = first.parse().ok()?;
-        // Level 7 holds hashes of 2^56 leaves; no higher level fits u64 sizes.
-        if l > 7 || l.to_string() != first {
-            return None;
-        }
-        Some(l)
-    };
-    let (index_part, width) = match rest.split_once(".p/") {
-        Some((i, w)) => {
-            let w: u64 = w.parse().ok()?;
-            if !(1..TILE_WIDTH).contains(&w) {
-                return None;
-            }
-            (i, w)
-        }
-        None => (rest, TILE_WIDTH),
-    };
-    let digits: String = index_part
-        .split('/')
-        .map(|g| g.strip_prefix('x').unwrap_or(g))
-        .collect();
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    let index: u64 = digits.parse().ok()?;
-    let canonical = tiles::index_path(index);
-    if canonical != index_part {
-        return None;
-    }
-    let expected = match level {
-        Some(l) => tiles::tile_path(l, index, width),
-        None => tiles::entries_path(index, width),
-    };
-    (expected == format!("tile/{path}")).then_some(TileRequest {
-        level,
-        index,
-        width,
-    })
-}
-
-/// The bytes of a tile, or `None` when the tree does not have it yet.
-pub fn read_tile(store: &Store, t: TileRequest) -> Result<Option<Vec<u8>>, LogError> {
-    let shift = 8 * u32::from(t.level.unwrap_or(0));
-    // The smallest tree holding this tile at this width.
-    let needed = t
-        .index
-        .checked_mul(TILE_WIDTH)
-        .and_then(|s| s.checked_add(t.width))
-        .and_then(|n| n.checked_shl(shift).filter(|v| v >> shift == n));
-    let Some(needed) = needed else {
-        return Ok(None);
-    };
-    if needed > store.tree_size()? {
-        return Ok(None);
-    }
-    let got = match t.level {
-        Some(l) => store.tile(l, t.index, needed)?,
-        None => store.entry_bundle(t.index, needed)?,
-    };
-    Ok(got.filter(|(w, _)| *w == t.width).map(|(_, b)| b))
-}
-
 /// `GET /tile/...`: C2SP tlog-tiles hash tiles and entry bundles.
 pub async fn tile(
     State(app): State<Arc<App>>,
@@ -586,69 +509,5 @@ mod tests {
             last_checkpoint(&store).unwrap().unwrap().checkpoint.size,
             size - 1
         );
-    }
-
-    #[test]
-    fn tiles_exist_only_once_the_tree_holds_them() {
-        let (_dir, store) = store_with_games(1);
-        let size = store.tree_size().unwrap();
-        let t = |level, index, width| TileRequest {
-            level,
-            index,
-            width,
-        };
-        let tile = read_tile(&store, t(Some(0), 0, size)).unwrap().unwrap();
-        assert_eq!(tile.len() as u64, 32 * size);
-        // A narrower partial tile is a prefix of the wider one.
-        let narrow = read_tile(&store, t(Some(0), 0, 2)).unwrap().unwrap();
-        assert_eq!(&tile[..64], &narrow[..]);
-        assert!(read_tile(&store, t(Some(0), 0, size + 1))
-            .unwrap()
-            .is_none());
-        assert!(read_tile(&store, t(Some(0), 0, 256)).unwrap().is_none());
-        assert!(read_tile(&store, t(Some(7), u64::MAX, 256))
-            .unwrap()
-            .is_none());
-        let entries = read_tile(&store, t(None, 0, size)).unwrap().unwrap();
-        assert_eq!(entries.len() as u64, 74 * size);
-    }
-
-    #[test]
-    fn tile_paths_parse_only_in_their_canonical_form() {
-        let t = |p| parse_tile_path(p);
-        assert_eq!(
-            t("0/x001/x234/067"),
-            Some(TileRequest {
-                level: Some(0),
-                index: 1234067,
-                width: 256
-            })
-        );
-        assert_eq!(
-            t("entries/000.p/17"),
-            Some(TileRequest {
-                level: None,
-                index: 0,
-                width: 17
-            })
-        );
-        assert_eq!(t("2/001.p/255").map(|r| r.width), Some(255));
-        for bad in [
-            "0/1",
-            "0/0001",
-            "0/x000/001",
-            "00/000",
-            "8/000",
-            "0/000.p/0",
-            "0/000.p/256",
-            "0/000.p/07",
-            "0/000.p/",
-            "entries/abc",
-            "0/-01",
-            "0/x1000/000",
-            "0",
-        ] {
-            assert_eq!(t(bad), None, "{bad}");
-        }
     }
 }

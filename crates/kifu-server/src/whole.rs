@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
+use kifu_ledger::report::{self, VerifyDocument, VerifyLine};
 use kifu_ledger::{archive, verify_records, Hash, Head, Record, VerifyReport, ZERO_HASH};
 use kifu_store::{Store, StoreError};
 use tokio::sync::mpsc;
@@ -242,22 +243,28 @@ pub fn verify_store_showing(
 pub fn verify_body(store: Arc<Store>) -> Body {
     let (tx, rx) = mpsc::channel::<Result<Bytes, std::io::Error>>(4);
     tokio::task::spawn_blocking(move || {
-        let line = |v: serde_json::Value| Ok(Bytes::from(format!("{v}\n")));
+        let line = |v: VerifyLine| {
+            // A line is strings and numbers: it always serialises (through
+            // a value, so that its keys are in order).
+            let text = serde_json::to_value(&v)
+                .map(|v| v.to_string())
+                .unwrap_or_default();
+            Ok(Bytes::from(format!("{text}\n")))
+        };
         let r = verify_store_showing(&store, &mut |p| {
-            tx.blocking_send(line(serde_json::json!({"progress": {
-                "games_done": p.games_done,
-                "games": p.games,
-                "records_done": p.records_done,
-            }})))
+            tx.blocking_send(line(VerifyLine::Progress(report::Progress {
+                games_done: p.games_done as u64,
+                games: p.games as u64,
+                records_done: p.records_done,
+            })))
             .is_ok()
         });
         let last = match r {
-            Ok(Some(report)) => serde_json::json!({
-                "report": kifu_game::document::verify_report_json(&report)
-            }),
+            Ok(Some(report)) => VerifyLine::Report(VerifyDocument::from(&report)),
             Ok(None) => return,
-            Err(e) => serde_json::json!({
-                "error": {"code": "storage", "message": e.to_string()}
+            Err(e) => VerifyLine::Error(report::Stopped {
+                code: "storage".into(),
+                message: e.to_string(),
             }),
         };
         let _ = tx.blocking_send(line(last));

@@ -45,6 +45,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod archive_file;
 mod batch;
 pub mod bundle;
 pub mod devices;
@@ -55,6 +56,7 @@ mod map;
 pub mod marker;
 pub mod operator;
 mod readonly;
+pub mod site;
 mod staged;
 mod sync;
 pub mod tlog;

@@ -26,6 +26,7 @@ pub mod hash;
 pub mod leaf;
 pub mod map;
 pub mod note;
+pub mod offline;
 pub mod proof;
 pub mod range;
 pub mod tiles;

@@ -146,6 +146,64 @@ pub fn parse_entry_bundle(bytes: &[u8]) -> Option<Vec<&[u8]>> {
     Some(out)
 }
 
+/// A tile asked for by path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TileRequest {
+    /// `None` for an entry bundle, else the tile level.
+    pub level: Option<u8>,
+    /// Tile index.
+    pub index: u64,
+    /// Width: 256 for a full tile, 1 to 255 for a partial one.
+    pub width: u64,
+}
+
+/// Parses `<L>/<N>[.p/<W>]` or `entries/<N>[.p/<W>]` (the part after
+/// `tile/`), accepting only the canonical spelling C2SP tlog-tiles gives.
+pub fn parse_tile_path(path: &str) -> Option<TileRequest> {
+    let (first, rest) = path.split_once('/')?;
+    let level = if first == "entries" {
+        None
+    } else {
+        let l: u8 = first.parse().ok()?;
+        // Level 7 holds hashes of 2^56 leaves; no higher level fits u64 sizes.
+        if l > 7 || l.to_string() != first {
+            return None;
+        }
+        Some(l)
+    };
+    let (index_part, width) = match rest.split_once(".p/") {
+        Some((i, w)) => {
+            let w: u64 = w.parse().ok()?;
+            if !(1..TILE_WIDTH).contains(&w) {
+                return None;
+            }
+            (i, w)
+        }
+        None => (rest, TILE_WIDTH),
+    };
+    let digits: String = index_part
+        .split('/')
+        .map(|g| g.strip_prefix('x').unwrap_or(g))
+        .collect();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let index: u64 = digits.parse().ok()?;
+    let canonical = index_path(index);
+    if canonical != index_part {
+        return None;
+    }
+    let expected = match level {
+        Some(l) => tile_path(l, index, width),
+        None => entries_path(index, width),
+    };
+    (expected == format!("tile/{path}")).then_some(TileRequest {
+        level,
+        index,
+        width,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,5 +246,44 @@ mod tests {
         assert_eq!(e[2].len(), 300);
         assert!(parse_entry_bundle(&[0, 5, 1]).is_none());
         assert!(entry_bundle([&vec![0u8; 70_000][..]]).is_none());
+    }
+
+    #[test]
+    fn tile_paths_parse_only_in_their_canonical_form() {
+        let t = |p| parse_tile_path(p);
+        assert_eq!(
+            t("0/x001/x234/067"),
+            Some(TileRequest {
+                level: Some(0),
+                index: 1234067,
+                width: 256
+            })
+        );
+        assert_eq!(
+            t("entries/000.p/17"),
+            Some(TileRequest {
+                level: None,
+                index: 0,
+                width: 17
+            })
+        );
+        assert_eq!(t("2/001.p/255").map(|r| r.width), Some(255));
+        for bad in [
+            "0/1",
+            "0/0001",
+            "0/x000/001",
+            "00/000",
+            "8/000",
+            "0/000.p/0",
+            "0/000.p/256",
+            "0/000.p/07",
+            "0/000.p/",
+            "entries/abc",
+            "0/-01",
+            "0/x1000/000",
+            "0",
+        ] {
+            assert_eq!(t(bad), None, "{bad}");
+        }
     }
 }

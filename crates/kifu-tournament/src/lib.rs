@@ -21,6 +21,7 @@
 //! This crate does no I/O.
 #![deny(missing_docs)]
 
+pub mod carried;
 mod chain;
 pub mod checkpoints;
 pub mod egf;
