@@ -304,8 +304,8 @@ pub struct NewGameArgs {
     /// go, renju, gomoku-freestyle or gomoku-standard.
     #[arg(long, default_value = "go")]
     pub game: String,
-    /// Ruleset profile (default: lgc-2023 for Go, rif-renju for Renju, the
-    /// Gomoku rule of the same name for Gomoku).
+    /// Ruleset profile (default: the game's default profile, the RIF rules
+    /// for Renju, the Gomoku rule of the same name for Gomoku).
     #[arg(long)]
     pub ruleset: Option<String>,
     /// Board size.
@@ -542,8 +542,9 @@ pub struct RenjuCheckArgs {
     /// side to move after --moves).
     #[arg(long)]
     pub color: Option<String>,
-    /// rif-renju, gomoku-freestyle or gomoku-standard.
-    #[arg(long, default_value = "rif-renju")]
+    /// The Renju or Gomoku rule.
+    #[arg(long, default_value = kifu_game::default_ruleset(kifu_ledger::GameKind::Renju),
+          value_parser = clap::builder::PossibleValuesParser::new(kifu_renju::Rule::ALL.map(kifu_renju::Rule::name)))]
     pub rule: String,
     /// Print `{"verdict": ..., "forbidden": ...}`.
     #[arg(long)]
@@ -569,9 +570,9 @@ pub enum SgfCommand {
 pub struct SgfBoardArgs {
     /// The SGF file (`-` for standard input).
     pub file: PathBuf,
-    /// Ruleset profile: lgc-2023, london-open, bga-aga, uec-cup (and
-    /// tromp-taylor, chinese, japanese).
-    #[arg(long, default_value = kifu_ledger::GameKind::Go.default_ruleset())]
+    /// Ruleset profile.
+    #[arg(long, default_value = kifu_game::default_ruleset(kifu_ledger::GameKind::Go),
+          value_parser = clap::builder::PossibleValuesParser::new(kifu_go::PROFILE_NAMES))]
     pub ruleset: String,
     /// Print one JSON object.
     #[arg(long)]
@@ -592,8 +593,9 @@ pub struct SgfImportArgs {
     /// The recorder's private key (PKCS#8 PEM); it signs every event.
     #[arg(long)]
     pub key: PathBuf,
-    /// Ruleset profile (default lgc-2023).
-    #[arg(long, default_value = kifu_ledger::GameKind::Go.default_ruleset())]
+    /// Ruleset profile.
+    #[arg(long, default_value = kifu_game::default_ruleset(kifu_ledger::GameKind::Go),
+          value_parser = clap::builder::PossibleValuesParser::new(kifu_go::PROFILE_NAMES))]
     pub ruleset: String,
     /// Black's public key, if known (the name comes from PB); without it
     /// Black is recorded by name and the recorder signs for them.

@@ -91,7 +91,7 @@ fn genesis_from_args(a: &NewGameArgs) -> Result<Genesis, Failure> {
     let ruleset = a
         .ruleset
         .clone()
-        .unwrap_or_else(|| game.default_ruleset().to_string());
+        .unwrap_or_else(|| kifu_game::default_ruleset(game).to_string());
     let komi_half_points = match &a.komi {
         Some(k) => parse_komi(k)?,
         None => kifu_game::profile_komi(game, &ruleset, a.handicap)

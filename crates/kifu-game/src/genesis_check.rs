@@ -53,6 +53,19 @@ fn renju_rulesets() -> String {
     kifu_renju::Rule::ALL.map(|r| r.name()).join(", ")
 }
 
+/// The ruleset profile a game of this kind is recorded under when nobody
+/// names one: the LGC 2023 rules for Go (`kifu_go::DEFAULT_PROFILE`), the
+/// RIF rules for Renju, and for Gomoku the rule of the same name
+/// (`kifu_renju::Rule`).
+pub fn default_ruleset(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Go => kifu_go::DEFAULT_PROFILE,
+        GameKind::Renju => kifu_renju::Rule::RifRenju.name(),
+        GameKind::GomokuFreestyle => kifu_renju::Rule::GomokuFreestyle.name(),
+        GameKind::GomokuStandard => kifu_renju::Rule::GomokuStandard.name(),
+    }
+}
+
 /// The komi, in half points, that a game's profile gives when none is
 /// stated: the profile's komi for an even game, or for a handicap game (Go;
 /// each profile's value cites its document, `kifu_go::Ruleset::komi`), and
@@ -251,17 +264,21 @@ mod tests {
     #[test]
     fn every_game_kind_defaults_to_a_ruleset_its_rules_know() {
         use kifu_ledger::GameKind;
-        assert!(kifu_go::Ruleset::by_name(GameKind::Go.default_ruleset()).is_ok());
-        for kind in [
-            GameKind::Renju,
-            GameKind::GomokuFreestyle,
-            GameKind::GomokuStandard,
+        assert!(kifu_go::Ruleset::by_name(default_ruleset(GameKind::Go)).is_ok());
+        assert_eq!(default_ruleset(GameKind::Go), "lgc-2023");
+        for (kind, rule) in [
+            (GameKind::Renju, kifu_renju::Rule::RifRenju),
+            (GameKind::GomokuFreestyle, kifu_renju::Rule::GomokuFreestyle),
+            (GameKind::GomokuStandard, kifu_renju::Rule::GomokuStandard),
         ] {
-            assert!(
-                kind.default_ruleset().parse::<kifu_renju::Rule>().is_ok(),
+            assert_eq!(
+                default_ruleset(kind).parse::<kifu_renju::Rule>(),
+                Ok(rule),
                 "{kind}"
             );
-            assert!(kifu_go::Ruleset::by_name(kind.default_ruleset()).is_err());
+            assert!(kifu_go::Ruleset::by_name(default_ruleset(kind)).is_err());
+            // A game recorded under its default passes the genesis check.
+            assert_eq!(profile_komi(kind, default_ruleset(kind), 0), Ok(0));
         }
     }
 }

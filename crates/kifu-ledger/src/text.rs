@@ -48,18 +48,6 @@ impl GameKind {
             GameKind::GomokuStandard => "gomoku_standard",
         }
     }
-
-    /// The ruleset profile a game of this kind is recorded under when
-    /// nobody names one: `lgc-2023` for Go (kifu-go's profiles), and for
-    /// the others the rule of the same name (kifu-renju's rules).
-    pub const fn default_ruleset(self) -> &'static str {
-        match self {
-            GameKind::Go => "lgc-2023",
-            GameKind::Renju => "rif-renju",
-            GameKind::GomokuFreestyle => "gomoku-freestyle",
-            GameKind::GomokuStandard => "gomoku-standard",
-        }
-    }
 }
 
 impl fmt::Display for GameKind {

@@ -29,6 +29,9 @@ use crate::gtp::{self, GenMove, Reply};
 use crate::ledger::GameLedger;
 use crate::MatchError;
 
+/// UEC Cup: "Time limit for each player is 30 minutes." The time of a
+/// first game, per player.
+pub const MAIN_MS: u64 = 30 * 60_000;
 /// UEC Cup "h) 1/2": the threshold on the sum of remaining times in a first game.
 pub const REPLAY_THRESHOLD_MS: u64 = 40 * 60_000;
 /// UEC Cup "h) 3": the threshold in a new game after an abnormal termination.
