@@ -544,6 +544,7 @@ pub struct RenjuCheckArgs {
     pub color: Option<String>,
     /// The Renju or Gomoku rule.
     #[arg(long, default_value = kifu_game::default_ruleset(kifu_ledger::GameKind::Renju),
+          ignore_case = true,
           value_parser = clap::builder::PossibleValuesParser::new(kifu_renju::Rule::ALL.map(kifu_renju::Rule::name)))]
     pub rule: String,
     /// Print `{"verdict": ..., "forbidden": ...}`.

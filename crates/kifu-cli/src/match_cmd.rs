@@ -106,10 +106,7 @@ impl ProgramStarter for Starter {
         let log = self.logs.join(format!(
             "{}-{}.log",
             &hex::encode(game)[..16],
-            match color {
-                Color::Black => "black",
-                Color::White => "white",
-            }
+            kifu_game::convert::go_color(color).name()
         ));
         let e = ProcessEngine::start(&self.commands[program], &log, self.interrupt.clone())?;
         Ok(Box::new(e))

@@ -272,13 +272,21 @@ mod tests {
             (GameKind::GomokuStandard, kifu_renju::Rule::GomokuStandard),
         ] {
             assert_eq!(
-                default_ruleset(kind).parse::<kifu_renju::Rule>(),
-                Ok(rule),
+                default_ruleset(kind).parse::<kifu_renju::Rule>().ok(),
+                Some(rule),
                 "{kind}"
             );
             assert!(kifu_go::Ruleset::by_name(default_ruleset(kind)).is_err());
             // A game recorded under its default passes the genesis check.
-            assert_eq!(profile_komi(kind, default_ruleset(kind), 0), Ok(0));
+            let mut g = genesis();
+            g.game = kind;
+            g.board_size = 15;
+            g.komi_half_points = 0;
+            g.ruleset = default_ruleset(kind).into();
+            assert_eq!(check_genesis_values(&g), Ok(()), "{kind}");
         }
+        let mut g = genesis();
+        g.ruleset = default_ruleset(GameKind::Go).into();
+        assert_eq!(check_genesis_values(&g), Ok(()));
     }
 }

@@ -12,6 +12,7 @@ use std::fmt;
 use kifu_go::sgf::{SgfGame, SgfMove};
 use kifu_ledger::{Body, Color, Event, GameKind, GameResult, Outcome, ResultBy};
 
+use crate::convert::{go_color, go_point};
 use crate::state::{BoardState, GameState};
 use crate::text::{half_points, sgf_point};
 use crate::words;
@@ -72,13 +73,6 @@ fn ms_i64(ms: u64) -> i64 {
     i64::try_from(ms).unwrap_or(i64::MAX)
 }
 
-fn go_colour(c: Color) -> kifu_go::Color {
-    match c {
-        Color::Black => kifu_go::Color::Black,
-        Color::White => kifu_go::Color::White,
-    }
-}
-
 /// Builds the SGF of a recorded game from its events (genesis first).
 ///
 /// # Errors
@@ -123,11 +117,7 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
     out.black_player = state.playing(Color::Black).map(|p| p.name.clone());
     out.white_player = state.playing(Color::White).map(|p| p.name.clone());
     out.comment = (!g.title.is_empty()).then(|| g.title.clone());
-    out.setup_black = board
-        .handicap_stones()
-        .into_iter()
-        .map(|p| kifu_go::Point::new(p.x, p.y))
-        .collect();
+    out.setup_black = board.handicap_stones().into_iter().map(go_point).collect();
     for (k, v) in
         kifu_clock::sgf_root_properties(&crate::convert::clock_time_control(&g.time_control))
     {
@@ -223,10 +213,7 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
                 pending.extend(c);
             }
         }
-        let mut m = SgfMove::new(
-            go_colour(*stone),
-            point.map(|p| kifu_go::Point::new(p.x, p.y)),
-        );
+        let mut m = SgfMove::new(go_color(*stone), point.map(go_point));
         // The one clock projection: both clocks as the press completing the
         // move left them, each as its face shows the phase under way (SGF
         // FF[4], BL/WL "time left ... after the move was made", OB/OW

@@ -345,12 +345,10 @@ pub fn run_match<C: ServerClock, L: GameLedger>(
             let mut overrides = Vec::new();
             if let Some(f) = first {
                 overrides.push(("replay_of".to_string(), hex::encode(f)));
+                // The override's words are the Go profile's (`kifu_go::Color::name`).
                 let names: Vec<&str> = earlier
                     .iter()
-                    .map(|c| match c {
-                        Color::Black => "black",
-                        Color::White => "white",
-                    })
+                    .map(|c| kifu_game::convert::go_color(*c).name())
                     .collect();
                 overrides.push(("abnormal_terminations".to_string(), names.join(",")));
             }
