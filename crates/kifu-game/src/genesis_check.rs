@@ -265,7 +265,10 @@ mod tests {
     fn every_game_kind_defaults_to_a_ruleset_its_rules_know() {
         use kifu_ledger::GameKind;
         assert!(kifu_go::Ruleset::by_name(default_ruleset(GameKind::Go)).is_ok());
-        assert_eq!(default_ruleset(GameKind::Go), "lgc-2023");
+        assert_eq!(
+            default_ruleset(GameKind::Go),
+            kifu_go::Ruleset::fallback().name()
+        );
         for (kind, rule) in [
             (GameKind::Renju, kifu_renju::Rule::RifRenju),
             (GameKind::GomokuFreestyle, kifu_renju::Rule::GomokuFreestyle),

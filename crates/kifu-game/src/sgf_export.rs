@@ -10,11 +10,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use kifu_go::sgf::{SgfGame, SgfMove};
-use kifu_ledger::{Body, Color, Event, GameKind, GameResult, Outcome, ResultBy};
+use kifu_ledger::{Body, Color, Event, GameKind, GameResult};
 
 use crate::convert::{go_color, go_point};
 use crate::state::{BoardState, GameState};
-use crate::text::{half_points, sgf_point};
+use crate::text::sgf_point;
 use crate::words;
 
 /// Why a game cannot be written as SGF.
@@ -43,28 +43,10 @@ impl fmt::Display for ExportError {
 
 impl std::error::Error for ExportError {}
 
-/// A result as SGF's `RE` writes it: `B+R`, `W+7.5`, `0` (draw), `Void`.
+/// A result as SGF's `RE` writes it: `B+R`, `W+7.5`, `0` (draw), `Void`
+/// (`GameResult::to_sgf`, next to the reading of `RE`).
 pub fn sgf_result(r: &GameResult) -> String {
-    match (&r.outcome, &r.by) {
-        (Outcome::Win(c), by) => {
-            let how = match by {
-                ResultBy::Resignation => "R".to_string(),
-                ResultBy::Time => "T".to_string(),
-                ResultBy::Forfeit => "F".to_string(),
-                ResultBy::Score { margin_half_points } => {
-                    half_points(i64::from(*margin_half_points).abs())
-                }
-                _ => String::new(),
-            };
-            let letter = match c {
-                Color::Black => "B",
-                Color::White => "W",
-            };
-            format!("{letter}+{how}")
-        }
-        (Outcome::Draw, _) => "0".into(),
-        (Outcome::NoResult, _) | (Outcome::BothLose, _) => "Void".into(),
-    }
+    r.to_sgf()
 }
 
 /// Milliseconds as the SGF model's signed count (a clock never holds more

@@ -709,6 +709,10 @@ fn score_text(s: &Option<Option<(Color, i32)>>) -> String {
     match s {
         None => "none".into(),
         Some(None) => "0 (jigo)".into(),
-        Some(Some((c, m))) => format!("{}+{}", c.letter(), *m as f64 / 2.0),
+        Some(Some((c, m))) => format!(
+            "{}+{}",
+            c.letter(),
+            kifu_ledger::text::half_points_text(i64::from(*m))
+        ),
     }
 }
