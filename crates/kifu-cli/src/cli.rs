@@ -304,7 +304,7 @@ pub struct NewGameArgs {
     /// go, renju, gomoku-freestyle or gomoku-standard.
     #[arg(long, default_value = "go")]
     pub game: String,
-    /// Ruleset profile (default: the game's default profile, the RIF rules
+    /// Ruleset profile (default: the LGC 2023 rules for Go, the RIF rules
     /// for Renju, the Gomoku rule of the same name for Gomoku).
     #[arg(long)]
     pub ruleset: Option<String>,

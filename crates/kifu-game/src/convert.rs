@@ -4,7 +4,9 @@
 //! foreign to this crate.
 
 use kifu_clock::{ClockEvent, PauseReason as ClockPause, Player};
-use kifu_ledger::{Body, Color, GameResult, Outcome, PauseReason, Point, ResultBy, TimeControl};
+use kifu_ledger::{
+    Body, Color, GameKind, GameResult, Outcome, PauseReason, Point, ResultBy, TimeControl,
+};
 
 /// The clock's time control for a recorded one (same variants, same values).
 pub fn clock_time_control(tc: &TimeControl) -> kifu_clock::TimeControl {
@@ -188,6 +190,17 @@ pub(crate) fn seat(p: kifu_renju::PlayerId) -> Color {
     }
 }
 
+/// The rule a Gomoku game kind is (`gomoku_freestyle` is played under
+/// `gomoku-freestyle`, whatever profile the genesis names); `None` for Go
+/// and Renju, whose rule is the genesis' profile.
+pub fn gomoku_rule(kind: GameKind) -> Option<kifu_renju::Rule> {
+    match kind {
+        GameKind::GomokuFreestyle => Some(kifu_renju::Rule::GomokuFreestyle),
+        GameKind::GomokuStandard => Some(kifu_renju::Rule::GomokuStandard),
+        GameKind::Go | GameKind::Renju => None,
+    }
+}
+
 /// Ledger point (row from the top) to a Renju point (row from the bottom).
 pub(crate) fn renju_point(p: Point) -> Option<kifu_renju::Point> {
     if p.y >= kifu_renju::BOARD_SIZE {
@@ -255,6 +268,16 @@ mod tests {
             kifu_renju::Point::new(7, 14)
         );
         assert_eq!(renju_point(Point { x: 7, y: 15 }), None);
+        assert_eq!(
+            gomoku_rule(GameKind::GomokuStandard),
+            Some(kifu_renju::Rule::GomokuStandard)
+        );
+        assert_eq!(
+            gomoku_rule(GameKind::GomokuFreestyle),
+            Some(kifu_renju::Rule::GomokuFreestyle)
+        );
+        assert_eq!(gomoku_rule(GameKind::Renju), None);
+        assert_eq!(gomoku_rule(GameKind::Go), None);
     }
 
     #[test]

@@ -55,14 +55,13 @@ fn renju_rulesets() -> String {
 
 /// The ruleset profile a game of this kind is recorded under when nobody
 /// names one: the LGC 2023 rules for Go (`kifu_go::DEFAULT_PROFILE`), the
-/// RIF rules for Renju, and for Gomoku the rule of the same name
-/// (`kifu_renju::Rule`).
+/// RIF rules for Renju (`kifu_renju::Rule::default`), and for Gomoku the
+/// rule the kind is (`convert::gomoku_rule`).
 pub fn default_ruleset(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Go => kifu_go::DEFAULT_PROFILE,
-        GameKind::Renju => kifu_renju::Rule::RifRenju.name(),
-        GameKind::GomokuFreestyle => kifu_renju::Rule::GomokuFreestyle.name(),
-        GameKind::GomokuStandard => kifu_renju::Rule::GomokuStandard.name(),
+    match (game, crate::convert::gomoku_rule(game)) {
+        (GameKind::Go, _) => kifu_go::DEFAULT_PROFILE,
+        (_, Some(rule)) => rule.name(),
+        (_, None) => kifu_renju::Rule::default().name(),
     }
 }
 
