@@ -86,6 +86,27 @@ pub fn profile_komi(game: GameKind, ruleset: &str, handicap: u8) -> Result<i32, 
         })
 }
 
+/// The komi, in half points, of a game at a tournament's board: the komi
+/// the tournament states for its even games, and for a handicap game the
+/// profile's handicap komi ([`profile_komi`]; LGC 2023: "In a handicap game
+/// it is 0.5 to White").
+///
+/// # Errors
+///
+/// A handicap game under a ruleset name that is not a Go profile.
+pub fn tournament_game_komi(
+    game: GameKind,
+    ruleset: &str,
+    handicap: u8,
+    even_komi_half_points: i32,
+) -> Result<i32, GenesisError> {
+    if handicap == 0 {
+        Ok(even_komi_half_points)
+    } else {
+        profile_komi(game, ruleset, handicap)
+    }
+}
+
 /// Checks a genesis: board size, both players present, a ruleset profile of
 /// the game named (a Renju game under a Go profile is refused), a handicap
 /// the board can take, a time control whose periods, blocks and moves have
@@ -290,5 +311,25 @@ mod tests {
         let mut g = genesis();
         g.ruleset = default_ruleset(GameKind::Go).into();
         assert_eq!(check_genesis_values(&g), Ok(()));
+    }
+
+    #[test]
+    fn a_tournament_game_takes_the_tournament_s_komi_even_and_the_profile_s_with_handicap() {
+        let lgc = kifu_go::Ruleset::lgc_2023();
+        // The tournament's own komi for an even game, whatever the profile's.
+        assert_eq!(
+            tournament_game_komi(GameKind::Go, lgc.name(), 0, 12),
+            Ok(12)
+        );
+        assert_eq!(
+            tournament_game_komi(GameKind::Go, lgc.name(), 2, 12),
+            Ok(lgc.komi(2).half_points())
+        );
+        assert_eq!(lgc.komi(2).half_points(), 1);
+        assert!(tournament_game_komi(GameKind::Go, "no-such-rules", 2, 12).is_err());
+        assert_eq!(
+            tournament_game_komi(GameKind::Renju, default_ruleset(GameKind::Renju), 0, 0),
+            Ok(0)
+        );
     }
 }

@@ -508,11 +508,7 @@ impl Projection {
     /// The event description the results files need.
     pub fn event_info(&self) -> EventInfo {
         let g = &self.genesis;
-        let komi = if g.komi_half_points % 2 == 0 {
-            format!("{}", g.komi_half_points / 2)
-        } else {
-            format!("{}.5", g.komi_half_points / 2)
-        };
+        let komi = kifu_ledger::text::half_points_text(i64::from(g.komi_half_points));
         EventInfo {
             name: g.name.clone(),
             country: g.country.clone(),
