@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use kifu_clock::{format_time, Resolution};
-use kifu_game::{BoardState, GameState};
-use kifu_ledger::{verify_records, Event, Hash};
+use kifu_game::{BoardState, GameState, Notation};
+use kifu_ledger::{verify_records, Event, GameKind, Hash};
 
 use crate::cli::{ExplainArgs, ReplayArgs, SanctionsArgs};
 use crate::remote::open_existing;
@@ -94,9 +94,12 @@ fn clock_line(state: &GameState) -> Vec<String> {
 }
 
 fn board_lines(state: &GameState) -> Vec<String> {
-    let letters = |n: usize| -> String {
-        (0..n)
-            .map(|i| ((b'a' + i as u8) as char).to_string())
+    // The board's own column labels (kifu_game::Notation), spaced.
+    let letters = |game: GameKind, size: u8| -> String {
+        Notation::new(game, size)
+            .column_labels()
+            .iter()
+            .map(char::to_string)
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -106,17 +109,7 @@ fn board_lines(state: &GameState) -> Vec<String> {
             let v = b.view();
             // As on a printed board and in GTP: columns A-T without I, row 1
             // at the bottom.
-            let columns: Vec<String> = (0..v.size)
-                .map(|x| {
-                    kifu_go::Point::new(x, 0)
-                        .to_gtp(v.size)
-                        .chars()
-                        .next()
-                        .map(String::from)
-                        .unwrap_or_default()
-                })
-                .collect();
-            let mut out = vec![format!("    {}", columns.join(" "))];
+            let mut out = vec![format!("    {}", letters(GameKind::Go, v.size))];
             let size = v.rows.len();
             for (y, row) in v.rows.iter().enumerate() {
                 let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
@@ -144,7 +137,10 @@ fn board_lines(state: &GameState) -> Vec<String> {
         }
         BoardState::Renju(r) => {
             let v = r.view();
-            let mut out = vec![format!("    {}", letters(15))];
+            let mut out = vec![format!(
+                "    {}",
+                letters(GameKind::Renju, kifu_renju::BOARD_SIZE)
+            )];
             for (i, row) in v.rows.iter().enumerate() {
                 let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
                 out.push(format!("{:>3} {}", 15 - i, cells.join(" ")));
