@@ -730,3 +730,14 @@ fn a_match_records_through_a_running_server() {
     assert!(!client.join("db").exists());
     server.stop();
 }
+
+#[test]
+fn the_defaults_shown_are_the_uec_cup_s() {
+    // "The handicap (komi) is 6.5 points." "Time limit for each player is
+    // 30 minutes." Taken from kifu-match, shown as the flags' defaults.
+    let t = tempfile::tempdir().unwrap();
+    let help = ok(&run(t.path(), &["match", "--help"]));
+    for default in ["[default: uec-cup]", "[default: 30m]", "[default: 6.5]"] {
+        assert!(help.contains(default), "{default} missing:\n{help}");
+    }
+}

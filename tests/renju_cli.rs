@@ -80,3 +80,43 @@ fn a_bad_coordinate_is_one_clear_error() {
         "{e}"
     );
 }
+
+#[test]
+fn the_rules_offered_are_kifu_renju_s() {
+    let t = tempfile::tempdir().unwrap();
+    let help = ok(&run(t.path(), &["renju", "check", "--help"]));
+    assert!(help.contains("[default: rif-renju]"), "{help}");
+    assert!(help.contains("gomoku-freestyle"), "{help}");
+    // Any case, as the rule's own reading takes it.
+    let o = ok(&run(
+        t.path(),
+        &[
+            "renju",
+            "check",
+            "--black",
+            "h8",
+            "--query",
+            "h9",
+            "--rule",
+            "Gomoku-Freestyle",
+            "--json",
+        ],
+    ));
+    let v: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(v["forbidden"], false, "{v}");
+    let o = run(
+        t.path(),
+        &[
+            "renju",
+            "check",
+            "--black",
+            "h8",
+            "--query",
+            "h9",
+            "--rule",
+            "renju-2000",
+        ],
+    );
+    assert!(!o.status.success());
+    assert!(err(&o).contains("rif-renju"), "{}", err(&o));
+}

@@ -460,3 +460,33 @@ fn an_sgf_file_over_the_size_limit_is_refused_before_it_is_read_and_the_flag_rai
     ok(&import(&["--max-sgf-mib", "8"]));
     assert!(!ok(&run(&data, &["games"])).trim().is_empty());
 }
+
+#[test]
+fn a_profile_kifu_go_does_not_know_is_refused_before_the_file_is_read() {
+    let t = tempfile::tempdir().unwrap();
+    let missing = t.path().join("no-such.sgf");
+    let missing = missing.to_str().unwrap();
+    for args in [
+        vec!["sgf", "board", missing, "--ruleset", "lgc-2032"],
+        vec![
+            "sgf",
+            "import",
+            missing,
+            "--key",
+            missing,
+            "--ruleset",
+            "lgc-2032",
+        ],
+    ] {
+        let o = run(t.path(), &args);
+        assert!(!o.status.success(), "{args:?}");
+        let e = err(&o);
+        // The profiles offered are kifu-go's list.
+        for name in ["lgc-2023", "uec-cup", "japanese"] {
+            assert!(e.contains(name), "{name} not offered: {e}");
+        }
+        assert!(!e.contains("no-such.sgf"), "the file was read: {e}");
+    }
+    let help = ok(&run(t.path(), &["sgf", "board", "--help"]));
+    assert!(help.contains("[default: lgc-2023]"), "{help}");
+}

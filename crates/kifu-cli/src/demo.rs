@@ -101,11 +101,16 @@ pub fn demo(data: &Path, data_named: bool, a: DemoArgs) -> CmdResult {
     let store = open(data)?;
     let genesis = Genesis {
         game: GameKind::Go,
-        ruleset: GameKind::Go.default_ruleset().into(),
+        ruleset: kifu_game::default_ruleset(GameKind::Go).into(),
         overrides: vec![],
         board_size: 9,
         handicap: 0,
-        komi_half_points: 15,
+        komi_half_points: kifu_game::profile_komi(
+            GameKind::Go,
+            kifu_game::default_ruleset(GameKind::Go),
+            0,
+        )
+        .map_err(|e| Failure::new(e.to_string()))?,
         time_control: TimeControl::Fischer {
             main_ms: 10 * 60_000,
             increment_ms: 10_000,

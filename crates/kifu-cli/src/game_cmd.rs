@@ -302,8 +302,8 @@ pub struct NewGameArgs {
     /// go, renju, gomoku-freestyle or gomoku-standard.
     #[arg(long, default_value = "go")]
     pub game: String,
-    /// Ruleset profile (default: lgc-2023 for Go, rif-renju for Renju, the
-    /// Gomoku rule of the same name for Gomoku).
+    /// Ruleset profile (default: the LGC 2023 rules for Go, the RIF rules
+    /// for Renju, the Gomoku rule of the same name for Gomoku).
     #[arg(long)]
     pub ruleset: Option<String>,
     /// Board size.
@@ -313,8 +313,8 @@ pub struct NewGameArgs {
     #[arg(long, default_value_t = 0)]
     pub handicap: u8,
     /// Komi, e.g. 7.5 or -0.5 (a multiple of 0.5). Default: the profile's
-    /// komi for an even or a handicap game (lgc-2023: 7.5 even, 0.5 with
-    /// handicap; japanese: 6.5 even, 0.5 with handicap); none in Renju.
+    /// komi for an even or a handicap game (each profile's in
+    /// docs/RULESETS.md); none in Renju.
     #[arg(long, allow_negative_numbers = true)]
     pub komi: Option<String>,
     /// Time control: none, sudden:30m, fischer:90m+30s (cap: fischer:90m+30s/120m),

@@ -32,17 +32,18 @@ pub struct MatchArgs {
     /// The command line of the second program.
     #[arg(long)]
     pub white: String,
-    /// The ruleset profile (only `uec-cup`).
-    #[arg(long, default_value = "uec-cup")]
+    /// The ruleset profile (only the UEC Cup's).
+    #[arg(long, default_value = kifu_match::RULESET)]
     pub ruleset: String,
     /// Board size.
     #[arg(long, default_value_t = 19)]
     pub size: u8,
-    /// Time per player, sudden death (UEC Cup: 30m). Whole tenths of a second.
-    #[arg(long, default_value = "30m")]
+    /// Time per player, sudden death (default: the UEC Cup's). Whole tenths
+    /// of a second.
+    #[arg(long, default_value_t = kifu_clock::format_duration(kifu_match::MAIN_MS))]
     pub time: String,
-    /// Komi (UEC Cup: 6.5).
-    #[arg(long, default_value = "6.5")]
+    /// Komi (default: the UEC Cup's).
+    #[arg(long, default_value_t = kifu_match::komi().to_string())]
     pub komi: String,
     /// Number of games; colours alternate.
     #[arg(long, default_value_t = 1)]
@@ -105,10 +106,7 @@ impl ProgramStarter for Starter {
         let log = self.logs.join(format!(
             "{}-{}.log",
             &hex::encode(game)[..16],
-            match color {
-                Color::Black => "black",
-                Color::White => "white",
-            }
+            kifu_game::convert::go_color(color).name()
         ));
         let e = ProcessEngine::start(&self.commands[program], &log, self.interrupt.clone())?;
         Ok(Box::new(e))

@@ -75,8 +75,10 @@ pub struct RenjuCheckArgs {
     /// side to move after --moves).
     #[arg(long)]
     pub color: Option<String>,
-    /// rif-renju, gomoku-freestyle or gomoku-standard.
-    #[arg(long, default_value = "rif-renju")]
+    /// The Renju or Gomoku rule.
+    #[arg(long, default_value = kifu_game::default_ruleset(kifu_ledger::GameKind::Renju),
+          ignore_case = true,
+          value_parser = clap::builder::PossibleValuesParser::new(kifu_renju::Rule::ALL.map(kifu_renju::Rule::name)))]
     pub rule: String,
     /// Print `{"verdict": ..., "forbidden": ...}`.
     #[arg(long)]

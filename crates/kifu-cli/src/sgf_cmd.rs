@@ -260,9 +260,9 @@ pub enum SgfCommand {
 pub struct SgfBoardArgs {
     /// The SGF file (`-` for standard input).
     pub file: PathBuf,
-    /// Ruleset profile: lgc-2023, london-open, bga-aga, uec-cup (and
-    /// tromp-taylor, chinese, japanese).
-    #[arg(long, default_value = kifu_ledger::GameKind::Go.default_ruleset())]
+    /// Ruleset profile.
+    #[arg(long, default_value = kifu_game::default_ruleset(kifu_ledger::GameKind::Go),
+          value_parser = clap::builder::PossibleValuesParser::new(kifu_go::PROFILE_NAMES))]
     pub ruleset: String,
     /// Print one JSON object.
     #[arg(long)]
@@ -283,8 +283,9 @@ pub struct SgfImportArgs {
     /// The recorder's private key (PKCS#8 PEM); it signs every event.
     #[arg(long)]
     pub key: PathBuf,
-    /// Ruleset profile (default lgc-2023).
-    #[arg(long, default_value = kifu_ledger::GameKind::Go.default_ruleset())]
+    /// Ruleset profile.
+    #[arg(long, default_value = kifu_game::default_ruleset(kifu_ledger::GameKind::Go),
+          value_parser = clap::builder::PossibleValuesParser::new(kifu_go::PROFILE_NAMES))]
     pub ruleset: String,
     /// Black's public key, if known (the name comes from PB); without it
     /// Black is recorded by name and the recorder signs for them.

@@ -216,14 +216,9 @@ impl GameState {
                 return;
             };
             if let Some(d) = self.result.by_play.as_mut() {
-                d.result.outcome = match score.result {
-                    kifu_go::GameResult::Black(_) => Outcome::Win(Color::Black),
-                    kifu_go::GameResult::White(_) => Outcome::Win(Color::White),
-                    kifu_go::GameResult::Draw => Outcome::Draw,
-                };
-                d.result.by = ResultBy::Score {
-                    margin_half_points: score.margin.abs(),
-                };
+                let counted = crate::convert::score_result(&score.result);
+                d.result.outcome = counted.outcome;
+                d.result.by = counted.by;
             }
             self.note_on(
                 format!(

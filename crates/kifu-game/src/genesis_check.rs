@@ -56,6 +56,18 @@ fn renju_rulesets() -> String {
     kifu_renju::Rule::ALL.map(|r| r.name()).join(", ")
 }
 
+/// The ruleset profile a game of this kind is recorded under when nobody
+/// names one: the LGC 2023 rules for Go (`kifu_go::DEFAULT_PROFILE`), the
+/// RIF rules for Renju (`kifu_renju::Rule::default`), and for Gomoku the
+/// rule the kind is (`convert::gomoku_rule`).
+pub fn default_ruleset(game: GameKind) -> &'static str {
+    match (game, crate::convert::gomoku_rule(game)) {
+        (GameKind::Go, _) => kifu_go::DEFAULT_PROFILE,
+        (_, Some(rule)) => rule.name(),
+        (_, None) => kifu_renju::Rule::default().name(),
+    }
+}
+
 /// The komi, in half points, that a game's profile gives when none is
 /// stated: the profile's komi for an even game, or for a handicap game (Go;
 /// each profile's value cites its document, `kifu_go::Ruleset::komi`), and
@@ -75,6 +87,27 @@ pub fn profile_komi(game: GameKind, ruleset: &str, handicap: u8) -> Result<i32, 
             game: "Go",
             known: go_rulesets(),
         })
+}
+
+/// The komi, in half points, of a game at a tournament's board: the komi
+/// the tournament states for its even games, and for a handicap game the
+/// profile's handicap komi ([`profile_komi`]; LGC 2023: "In a handicap game
+/// it is 0.5 to White").
+///
+/// # Errors
+///
+/// A handicap game under a ruleset name that is not a Go profile.
+pub fn tournament_game_komi(
+    game: GameKind,
+    ruleset: &str,
+    handicap: u8,
+    even_komi_half_points: i32,
+) -> Result<i32, GenesisError> {
+    if handicap == 0 {
+        Ok(even_komi_half_points)
+    } else {
+        profile_komi(game, ruleset, handicap)
+    }
 }
 
 /// Checks a genesis: board size, both players present, a ruleset profile of
@@ -254,17 +287,52 @@ mod tests {
     #[test]
     fn every_game_kind_defaults_to_a_ruleset_its_rules_know() {
         use kifu_ledger::GameKind;
-        assert!(kifu_go::Ruleset::by_name(GameKind::Go.default_ruleset()).is_ok());
-        for kind in [
-            GameKind::Renju,
-            GameKind::GomokuFreestyle,
-            GameKind::GomokuStandard,
+        assert!(kifu_go::Ruleset::by_name(default_ruleset(GameKind::Go)).is_ok());
+        assert_eq!(
+            default_ruleset(GameKind::Go),
+            kifu_go::Ruleset::fallback().name()
+        );
+        for (kind, rule) in [
+            (GameKind::Renju, kifu_renju::Rule::RifRenju),
+            (GameKind::GomokuFreestyle, kifu_renju::Rule::GomokuFreestyle),
+            (GameKind::GomokuStandard, kifu_renju::Rule::GomokuStandard),
         ] {
-            assert!(
-                kind.default_ruleset().parse::<kifu_renju::Rule>().is_ok(),
+            assert_eq!(
+                default_ruleset(kind).parse::<kifu_renju::Rule>().ok(),
+                Some(rule),
                 "{kind}"
             );
-            assert!(kifu_go::Ruleset::by_name(kind.default_ruleset()).is_err());
+            assert!(kifu_go::Ruleset::by_name(default_ruleset(kind)).is_err());
+            // A game recorded under its default passes the genesis check.
+            let mut g = genesis();
+            g.game = kind;
+            g.board_size = 15;
+            g.komi_half_points = 0;
+            g.ruleset = default_ruleset(kind).into();
+            assert_eq!(check_genesis_values(&g), Ok(()), "{kind}");
         }
+        let mut g = genesis();
+        g.ruleset = default_ruleset(GameKind::Go).into();
+        assert_eq!(check_genesis_values(&g), Ok(()));
+    }
+
+    #[test]
+    fn a_tournament_game_takes_the_tournament_s_komi_even_and_the_profile_s_with_handicap() {
+        let lgc = kifu_go::Ruleset::lgc_2023();
+        // The tournament's own komi for an even game, whatever the profile's.
+        assert_eq!(
+            tournament_game_komi(GameKind::Go, lgc.name(), 0, 12),
+            Ok(12)
+        );
+        assert_eq!(
+            tournament_game_komi(GameKind::Go, lgc.name(), 2, 12),
+            Ok(lgc.komi(2).half_points())
+        );
+        assert_eq!(lgc.komi(2).half_points(), 1);
+        assert!(tournament_game_komi(GameKind::Go, "no-such-rules", 2, 12).is_err());
+        assert_eq!(
+            tournament_game_komi(GameKind::Renju, default_ruleset(GameKind::Renju), 0, 0),
+            Ok(0)
+        );
     }
 }

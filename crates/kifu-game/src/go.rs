@@ -22,7 +22,7 @@ use kifu_go::{
 use kifu_ledger::{BoardFix, Color, Point};
 use serde::Serialize;
 
-pub(crate) use crate::convert::{go_color, go_point, ledger_color};
+pub(crate) use crate::convert::{go_color, go_point, ledger_color, ledger_point};
 
 /// An operation on the board that stands in the current position.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -326,11 +326,7 @@ impl GoBoard {
     /// The handicap stones standing from the start (fixed points, or those
     /// Black placed freely).
     pub fn handicap_stones(&self) -> Vec<Point> {
-        self.setup
-            .black
-            .iter()
-            .map(|p| Point { x: p.x, y: p.y })
-            .collect()
+        self.setup.black.iter().map(|p| ledger_point(*p)).collect()
     }
 
     /// The ruleset.
@@ -411,7 +407,7 @@ impl GoBoard {
     pub(crate) fn score_for_end(&self, end: &GameEnd) -> Option<Score> {
         match end {
             GameEnd::Agreed { dead } => {
-                let dead: Vec<Point> = dead.iter().map(|p| Point { x: p.x, y: p.y }).collect();
+                let dead: Vec<Point> = dead.iter().map(|p| ledger_point(*p)).collect();
                 Some(self.score(&dead))
             }
             GameEnd::AllStonesAlive | GameEnd::MoveLimit => Some(self.score(&[])),

@@ -107,7 +107,9 @@ pub fn check_overrides(g: &kifu_ledger::Genesis) -> Result<(), String> {
     Ok(())
 }
 pub use clock::{ClockFace, MoveClocks};
-pub use genesis_check::{check_genesis_values, profile_komi, GenesisError};
+pub use genesis_check::{
+    check_genesis_values, default_ruleset, profile_komi, tournament_game_komi, GenesisError,
+};
 pub use new_game::NewGame;
 pub use notation::Notation;
 pub use record::*;

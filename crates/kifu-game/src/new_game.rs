@@ -11,7 +11,7 @@ pub struct NewGame {
     /// The game played.
     pub game: GameKind,
     /// The ruleset profile; `None`: the game's own default
-    /// ([`GameKind::default_ruleset`]).
+    /// ([`crate::default_ruleset`]).
     pub ruleset: Option<String>,
     /// A Renju opening rule (`rif`, `yamaguchi`, `soosorv-N`, ...), kept
     /// as the genesis override `opening`.
@@ -50,7 +50,7 @@ impl NewGame {
         }
         let ruleset = self
             .ruleset
-            .unwrap_or_else(|| self.game.default_ruleset().to_string());
+            .unwrap_or_else(|| crate::default_ruleset(self.game).to_string());
         let komi_half_points = match self.komi_half_points {
             Some(k) => k,
             None => profile_komi(self.game, &ruleset, self.handicap)?,
@@ -97,7 +97,7 @@ mod tests {
     #[test]
     fn what_is_left_out_comes_from_the_rules_of_the_game() {
         let g = named(GameKind::Go).settle().unwrap();
-        assert_eq!(g.ruleset, GameKind::Go.default_ruleset());
+        assert_eq!(g.ruleset, crate::default_ruleset(GameKind::Go));
         assert_eq!(
             g.komi_half_points,
             profile_komi(GameKind::Go, &g.ruleset, 0).unwrap()
@@ -110,7 +110,7 @@ mod tests {
         let r = named(GameKind::Renju).settle().unwrap();
         assert_eq!(
             (r.ruleset.as_str(), r.komi_half_points),
-            (GameKind::Renju.default_ruleset(), 0)
+            (crate::default_ruleset(GameKind::Renju), 0)
         );
     }
 

@@ -76,6 +76,16 @@ impl Notation {
         format!("{letter}{}", self.size - p.y)
     }
 
+    /// The column labels along the board's edge, left to right (`A`–`J`
+    /// without `I` on a 9x9 Go board, `a`–`o` in Renju).
+    pub fn column_labels(&self) -> Vec<char> {
+        self.letters
+            .iter()
+            .take(usize::from(self.size))
+            .map(|b| char::from(*b))
+            .collect()
+    }
+
     /// Points as the board labels them, joined with commas; `none` for none.
     pub fn points(&self, ps: &[Point]) -> String {
         if ps.is_empty() {
@@ -104,6 +114,21 @@ mod tests {
 
     fn at(x: u8, y: u8) -> Point {
         Point { x, y }
+    }
+
+    #[test]
+    fn the_columns_are_labelled_as_the_board_is() {
+        let go: String = Notation::new(GameKind::Go, 9)
+            .column_labels()
+            .iter()
+            .collect();
+        assert_eq!(go, "ABCDEFGHJ");
+        assert_eq!(Notation::new(GameKind::Go, 19).column_labels()[18], 'T');
+        let renju: String = Notation::new(GameKind::Renju, 15)
+            .column_labels()
+            .iter()
+            .collect();
+        assert_eq!(renju, "abcdefghijklmno");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! consequence. Ledger seats map to the engine's players: `Color::Black` is
 //! the tentative first player (`PlayerId::First`).
 
-use kifu_ledger::{Color, GameKind, Genesis};
+use kifu_ledger::{Color, Genesis};
 use kifu_renju::{
     Expected, GameInput, GameSettings, OpeningRule, Outcome, Point as RPoint, RenjuGame,
     RenjuResult, Rule, Stone, BOARD_SIZE,
@@ -20,10 +20,9 @@ pub(crate) use crate::convert::{player_id, renju_point, seat};
 /// profile, the opening from the `opening` override (default `free`).
 pub(crate) fn settings(g: &Genesis) -> (GameSettings, Vec<String>) {
     let mut notes = Vec::new();
-    let rule = match g.game {
-        GameKind::GomokuFreestyle => Rule::GomokuFreestyle,
-        GameKind::GomokuStandard => Rule::GomokuStandard,
-        _ => match g.ruleset.parse::<Rule>() {
+    let rule = match crate::convert::gomoku_rule(g.game) {
+        Some(r) => r,
+        None => match g.ruleset.parse::<Rule>() {
             Ok(r) => r,
             Err(_) => {
                 let fallback = Rule::default();

@@ -10,10 +10,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use kifu_go::sgf::{SgfGame, SgfMove};
-use kifu_ledger::{Body, Color, Event, GameKind, GameResult, Outcome, ResultBy};
+use kifu_ledger::{Body, Color, Event, GameKind, GameResult};
 
+use crate::convert::{go_color, go_point};
 use crate::state::{BoardState, GameState};
-use crate::text::{half_points, sgf_point};
+use crate::text::sgf_point;
 use crate::words;
 
 /// Why a game cannot be written as SGF.
@@ -42,41 +43,16 @@ impl fmt::Display for ExportError {
 
 impl std::error::Error for ExportError {}
 
-/// A result as SGF's `RE` writes it: `B+R`, `W+7.5`, `0` (draw), `Void`.
+/// A result as SGF's `RE` writes it: `B+R`, `W+7.5`, `0` (draw), `Void`
+/// (`GameResult::to_sgf`, next to the reading of `RE`).
 pub fn sgf_result(r: &GameResult) -> String {
-    match (&r.outcome, &r.by) {
-        (Outcome::Win(c), by) => {
-            let how = match by {
-                ResultBy::Resignation => "R".to_string(),
-                ResultBy::Time => "T".to_string(),
-                ResultBy::Forfeit => "F".to_string(),
-                ResultBy::Score { margin_half_points } => {
-                    half_points(i64::from(*margin_half_points).abs())
-                }
-                _ => String::new(),
-            };
-            let letter = match c {
-                Color::Black => "B",
-                Color::White => "W",
-            };
-            format!("{letter}+{how}")
-        }
-        (Outcome::Draw, _) => "0".into(),
-        (Outcome::NoResult, _) | (Outcome::BothLose, _) => "Void".into(),
-    }
+    r.to_sgf()
 }
 
 /// Milliseconds as the SGF model's signed count (a clock never holds more
 /// than `i64::MAX` ms; larger values are held at that bound).
 fn ms_i64(ms: u64) -> i64 {
     i64::try_from(ms).unwrap_or(i64::MAX)
-}
-
-fn go_colour(c: Color) -> kifu_go::Color {
-    match c {
-        Color::Black => kifu_go::Color::Black,
-        Color::White => kifu_go::Color::White,
-    }
 }
 
 /// Builds the SGF of a recorded game from its events (genesis first).
@@ -123,11 +99,7 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
     out.black_player = state.playing(Color::Black).map(|p| p.name.clone());
     out.white_player = state.playing(Color::White).map(|p| p.name.clone());
     out.comment = (!g.title.is_empty()).then(|| g.title.clone());
-    out.setup_black = board
-        .handicap_stones()
-        .into_iter()
-        .map(|p| kifu_go::Point::new(p.x, p.y))
-        .collect();
+    out.setup_black = board.handicap_stones().into_iter().map(go_point).collect();
     for (k, v) in
         kifu_clock::sgf_root_properties(&crate::convert::clock_time_control(&g.time_control))
     {
@@ -223,10 +195,7 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
                 pending.extend(c);
             }
         }
-        let mut m = SgfMove::new(
-            go_colour(*stone),
-            point.map(|p| kifu_go::Point::new(p.x, p.y)),
-        );
+        let mut m = SgfMove::new(go_color(*stone), point.map(go_point));
         // The one clock projection: both clocks as the press completing the
         // move left them, each as its face shows the phase under way (SGF
         // FF[4], BL/WL "time left ... after the move was made", OB/OW

@@ -14,8 +14,10 @@ use kifu_go::sgf::{self, SgfGame};
 use kifu_go::Ruleset;
 use kifu_ledger::{
     Body, Color, Event, GameKind, GameResult, Genesis, Hash, Head, Keypair, Outcome, Participant,
-    Point, PublicKey, Record, ResultBy, Role, TournamentRef,
+    PublicKey, Record, ResultBy, Role, TournamentRef,
 };
+
+use crate::convert::{ledger_color, ledger_point};
 
 /// Why an SGF record is not imported (nothing is written for it).
 #[derive(Debug, thiserror::Error)]
@@ -79,17 +81,6 @@ pub fn time_control(rec: &SgfGame) -> TimeControl {
     } else {
         TimeControl::Untimed
     }
-}
-
-fn go_color(c: kifu_go::Color) -> Color {
-    match c {
-        kifu_go::Color::Black => Color::Black,
-        kifu_go::Color::White => Color::White,
-    }
-}
-
-fn ledger_point(p: kifu_go::Point) -> Point {
-    Point { x: p.x, y: p.y }
 }
 
 /// Reads the bytes of one SGF file (`file_name` names the recorder and,
@@ -214,7 +205,7 @@ pub fn import(bytes: &[u8], file_name: &str, cx: &ImportOptions) -> Result<Impor
     let (mut ob, mut ow) = (None::<u32>, None::<u32>);
     let mut unread = 0usize;
     for m in &rec.moves {
-        let c = go_color(m.color);
+        let c = ledger_color(m.color);
         let body = match m.point {
             Some(p) => Body::StonePlaced {
                 player: c,
@@ -287,6 +278,7 @@ pub fn import(bytes: &[u8], file_name: &str, cx: &ImportOptions) -> Result<Impor
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kifu_ledger::Point;
 
     fn options(key: &Keypair, ruleset: Ruleset) -> ImportOptions<'_> {
         ImportOptions {

@@ -10,7 +10,9 @@ use serde::Serialize;
 use crate::record::Phase;
 use crate::state::{BoardState, GameState};
 use kifu_clock::format_time;
-use kifu_ledger::Hash;
+use kifu_ledger::{GameKind, Hash};
+
+use crate::Notation;
 
 /// A game's state in words (the `text` object of `kifu replay --json`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -141,9 +143,12 @@ fn clock_line(state: &GameState) -> Vec<String> {
 
 /// The board with its coordinates, and what is to play, in lines.
 fn board_lines(state: &GameState) -> Vec<String> {
-    let letters = |n: usize| -> String {
-        (0..n)
-            .map(|i| ((b'a' + i as u8) as char).to_string())
+    // The board's own column labels (crate::Notation), spaced.
+    let letters = |game: GameKind, size: u8| -> String {
+        Notation::new(game, size)
+            .column_labels()
+            .iter()
+            .map(char::to_string)
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -153,17 +158,7 @@ fn board_lines(state: &GameState) -> Vec<String> {
             let v = b.view();
             // As on a printed board and in GTP: columns A-T without I, row 1
             // at the bottom.
-            let columns: Vec<String> = (0..v.size)
-                .map(|x| {
-                    kifu_go::Point::new(x, 0)
-                        .to_gtp(v.size)
-                        .chars()
-                        .next()
-                        .map(String::from)
-                        .unwrap_or_default()
-                })
-                .collect();
-            let mut out = vec![format!("    {}", columns.join(" "))];
+            let mut out = vec![format!("    {}", letters(GameKind::Go, v.size))];
             let size = v.rows.len();
             for (y, row) in v.rows.iter().enumerate() {
                 let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
@@ -191,7 +186,10 @@ fn board_lines(state: &GameState) -> Vec<String> {
         }
         BoardState::Renju(r) => {
             let v = r.view();
-            let mut out = vec![format!("    {}", letters(15))];
+            let mut out = vec![format!(
+                "    {}",
+                letters(GameKind::Renju, kifu_renju::BOARD_SIZE)
+            )];
             for (i, row) in v.rows.iter().enumerate() {
                 let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
                 out.push(format!("{:>3} {}", 15 - i, cells.join(" ")));

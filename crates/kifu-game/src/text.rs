@@ -24,13 +24,7 @@ pub fn sgf_point(p: Point) -> String {
 /// Half-points as points in a code or an SGF value: `7.5`, `-3`, `0`.
 /// Sentences use [`points_text`].
 pub fn half_points(h: i64) -> String {
-    let sign = if h < 0 { "-" } else { "" };
-    let a = h.unsigned_abs();
-    if a.is_multiple_of(2) {
-        format!("{sign}{}", a / 2)
-    } else {
-        format!("{sign}{}.5", a / 2)
-    }
+    kifu_ledger::text::half_points_text(h)
 }
 
 /// Half-points as a referee writes a score: `7½`, `½`, `-3½`, `4`.

@@ -58,11 +58,12 @@ pub use handicap::fixed_handicap_points;
 pub use komi_text::KomiParseError;
 pub use point::{Point, MAX_SIZE, MIN_SIZE};
 pub use report::{board_report, replay_sgf, setup_from_sgf, BoardReport, Replay};
+pub use ruleset::profile;
 pub use ruleset::{
     AlternationFailure, ColourOrHandicapErrorAction, ColourOrHandicapErrorRule,
     HandicapCompensation, HandicapPlacement, IllegalMoveAction, IllegalMoveRemedy, Jigo, KoRule,
     Komi, OccupiedPointRule, PauseRule, RepetitionRule, Resumption, Ruleset, Scoring, SuicideRule,
-    WhitePassesLast, OVERRIDE_KEYS, PROFILE_NAMES,
+    WhitePassesLast, DEFAULT_PROFILE, OVERRIDE_KEYS, PROFILE_NAMES,
 };
 pub use score::{score_position, ColorScore, GameResult, Score};
 pub use sgf::{SgfGame, SgfMove};

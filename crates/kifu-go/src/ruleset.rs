@@ -389,16 +389,40 @@ pub struct Ruleset {
     pub clauses: Vec<Clause>,
 }
 
+/// The profiles' short names, as a genesis records them and
+/// [`Ruleset::by_name`] reads them: the one place each is spelled.
+pub mod profile {
+    /// The LGC Tournament Rules adopted on 11 May 2023.
+    pub const LGC_2023: &str = "lgc-2023";
+    /// The London Open's rules.
+    pub const LONDON_OPEN: &str = "london-open";
+    /// The BGA's AGA-style rules.
+    pub const BGA_AGA: &str = "bga-aga";
+    /// The UEC Cup computer Go rules.
+    pub const UEC_CUP: &str = "uec-cup";
+    /// The Tromp-Taylor rules.
+    pub const TROMP_TAYLOR: &str = "tromp-taylor";
+    /// Chinese rules (area scoring).
+    pub const CHINESE: &str = "chinese";
+    /// Japanese rules (territory scoring).
+    pub const JAPANESE: &str = "japanese";
+}
+
 /// The profile names [`Ruleset::by_name`] knows.
 pub const PROFILE_NAMES: &[&str] = &[
-    "lgc-2023",
-    "london-open",
-    "bga-aga",
-    "uec-cup",
-    "tromp-taylor",
-    "chinese",
-    "japanese",
+    profile::LGC_2023,
+    profile::LONDON_OPEN,
+    profile::BGA_AGA,
+    profile::UEC_CUP,
+    profile::TROMP_TAYLOR,
+    profile::CHINESE,
+    profile::JAPANESE,
 ];
+
+/// The profile a Go game is recorded under when nobody names one, and the
+/// one a game of unknown profile is projected under ([`Ruleset::fallback`]):
+/// the LGC 2023 rules.
+pub const DEFAULT_PROFILE: &str = profile::LGC_2023;
 
 /// The genesis override keys [`Ruleset::apply_override`] knows, each
 /// documented in `docs/RULESETS.md`.
@@ -566,19 +590,19 @@ impl Ruleset {
     /// ```
     pub fn by_name(name: &str) -> Result<Ruleset, Error> {
         match name {
-            "lgc-2023" => Ok(Ruleset::lgc_2023()),
-            "london-open" => Ok(Ruleset::london_open()),
-            "bga-aga" => Ok(Ruleset::bga_aga()),
-            "uec-cup" => Ok(Ruleset::uec_cup()),
-            "tromp-taylor" => Ok(Ruleset::tromp_taylor()),
-            "chinese" => Ok(Ruleset::chinese()),
-            "japanese" => Ok(Ruleset::japanese()),
+            profile::LGC_2023 => Ok(Ruleset::lgc_2023()),
+            profile::LONDON_OPEN => Ok(Ruleset::london_open()),
+            profile::BGA_AGA => Ok(Ruleset::bga_aga()),
+            profile::UEC_CUP => Ok(Ruleset::uec_cup()),
+            profile::TROMP_TAYLOR => Ok(Ruleset::tromp_taylor()),
+            profile::CHINESE => Ok(Ruleset::chinese()),
+            profile::JAPANESE => Ok(Ruleset::japanese()),
             other => Err(Error::UnknownRuleset(other.to_string())),
         }
     }
 
-    /// The profile a game of unknown profile is projected under (the first
-    /// of [`PROFILE_NAMES`]).
+    /// The profile a game of unknown profile is projected under
+    /// ([`DEFAULT_PROFILE`], the first of [`PROFILE_NAMES`]).
     pub fn fallback() -> Ruleset {
         Ruleset::lgc_2023()
     }
@@ -631,7 +655,7 @@ impl Ruleset {
     /// `lgc-2023`: the LGC Tournament Rules adopted on 11 May 2023.
     pub fn lgc_2023() -> Ruleset {
         Ruleset {
-            name: "lgc-2023".into(),
+            name: profile::LGC_2023.into(),
             // "Illegal move": "recreate a previous board position with the same
             // person to play (ko and natural situational superko)".
             ko: KoRule::NaturalSituationalSuperko,
@@ -672,7 +696,7 @@ impl Ruleset {
     /// `london-open`: AGA-style rules with the EGF illegal-move rule.
     pub fn london_open() -> Ruleset {
         Ruleset {
-            name: "london-open".into(),
+            name: profile::LONDON_OPEN.into(),
             // London Open 3.
             ko: KoRule::NaturalSituationalSuperko,
             // AGA-style rules (BGA summary, "Rule Violation": self-capture is illegal).
@@ -712,7 +736,7 @@ impl Ruleset {
     /// `bga-aga`: the British Go Association's AGA-style rules.
     pub fn bga_aga() -> Ruleset {
         Ruleset {
-            name: "bga-aga".into(),
+            name: profile::BGA_AGA.into(),
             // "Ko and Superko": "re-create a previous board position that you
             // created on a previous play".
             ko: KoRule::NaturalSituationalSuperko,
@@ -750,7 +774,7 @@ impl Ruleset {
     /// `uec-cup`: UEC Cup computer Go (Japanese rules with its own ending).
     pub fn uec_cup() -> Ruleset {
         Ruleset {
-            name: "uec-cup".into(),
+            name: profile::UEC_CUP.into(),
             // "Based on Japanese Go playing rules": basic ko only.
             ko: KoRule::Simple,
             suicide: SuicideRule::Forbidden,
@@ -790,7 +814,7 @@ impl Ruleset {
     /// suicide legal, the board counted as it stands after two passes).
     pub fn tromp_taylor() -> Ruleset {
         Ruleset {
-            name: "tromp-taylor".into(),
+            name: profile::TROMP_TAYLOR.into(),
             ko: KoRule::PositionalSuperko,
             suicide: SuicideRule::Allowed,
             scoring: Scoring::Area,
@@ -821,7 +845,7 @@ impl Ruleset {
     /// one point per handicap stone to White).
     pub fn chinese() -> Ruleset {
         Ruleset {
-            name: "chinese".into(),
+            name: profile::CHINESE.into(),
             ko: KoRule::PositionalSuperko,
             suicide: SuicideRule::Forbidden,
             scoring: Scoring::Area,
@@ -852,7 +876,7 @@ impl Ruleset {
     /// unresolved repetition, suicide illegal).
     pub fn japanese() -> Ruleset {
         Ruleset {
-            name: "japanese".into(),
+            name: profile::JAPANESE.into(),
             ko: KoRule::Simple,
             suicide: SuicideRule::Forbidden,
             scoring: Scoring::Territory,
@@ -877,5 +901,20 @@ impl Ruleset {
             default_time_system: "not part of the rules".into(),
             clauses: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod profile_name_tests {
+    use super::*;
+
+    #[test]
+    fn every_profile_is_found_by_the_name_it_carries() {
+        for name in PROFILE_NAMES {
+            assert_eq!(Ruleset::by_name(name).map(|r| r.name), Ok(name.to_string()));
+        }
+        assert_eq!(Ruleset::fallback().name(), DEFAULT_PROFILE);
+        assert_eq!(PROFILE_NAMES[0], DEFAULT_PROFILE);
+        assert_eq!(Ruleset::uec_cup().name(), profile::UEC_CUP);
     }
 }

@@ -234,7 +234,7 @@ impl Genesis {
     /// operator's key alone as `recorder`, named `log operator`.
     pub fn is_log_operator_chain(&self, origin: &str, operator: &PublicKey) -> bool {
         self.game == GameKind::Go
-            && self.ruleset == GameKind::Go.default_ruleset()
+            && self.ruleset == LOG_OPERATOR_RULESET
             && self.overrides.is_empty()
             && self.board_size == 19
             && self.handicap == 0
@@ -248,6 +248,12 @@ impl Genesis {
                 && &p.key == operator)
     }
 }
+
+/// The ruleset named in the genesis of the log operator's own chain: the
+/// format fixes it (`docs/FORMAT.md` section 9: go, `lgc-2023`, 19 lines, no
+/// handicap, komi 0, untimed). It is part of what identifies that chain and
+/// does not follow any default profile of the rules.
+pub const LOG_OPERATOR_RULESET: &str = "lgc-2023";
 
 /// The title of a log operator's chain is this, followed by the log's
 /// origin (`docs/TRANSPARENCY.md` section 8).

@@ -50,7 +50,8 @@ impl Cast {
         };
         Genesis {
             game: GameKind::Go,
-            ruleset: GameKind::Go.default_ruleset().into(),
+            // The sample game's profile, by name: the ledger knows no rules.
+            ruleset: "lgc-2023".into(),
             overrides: vec![],
             board_size: 9,
             handicap: 0,

@@ -48,18 +48,6 @@ impl GameKind {
             GameKind::GomokuStandard => "gomoku_standard",
         }
     }
-
-    /// The ruleset profile a game of this kind is recorded under when
-    /// nobody names one: `lgc-2023` for Go (kifu-go's profiles), and for
-    /// the others the rule of the same name (kifu-renju's rules).
-    pub const fn default_ruleset(self) -> &'static str {
-        match self {
-            GameKind::Go => "lgc-2023",
-            GameKind::Renju => "rif-renju",
-            GameKind::GomokuFreestyle => "gomoku-freestyle",
-            GameKind::GomokuStandard => "gomoku-standard",
-        }
-    }
 }
 
 impl fmt::Display for GameKind {
@@ -92,8 +80,8 @@ impl FromStr for GameKind {
     }
 }
 
-/// Half points as a referee writes them: `3`, `3.5`, `-0.5`.
-pub fn half_points_text(h: i32) -> String {
+/// Half points as points in a code or an SGF value: `3`, `3.5`, `-0.5`.
+pub fn half_points_text(h: i64) -> String {
     let sign = if h < 0 { "-" } else { "" };
     let a = h.unsigned_abs();
     if a.is_multiple_of(2) {
@@ -156,7 +144,9 @@ impl GameResult {
     }
 
     /// The SGF `RE` value: `B+3.5`, `W+R`, `B+T`, `W+F`, `B+` (other
-    /// manners), `0` for a draw, `Void` for no result.
+    /// manners), `0` for a draw, `Void` for no result (and for both
+    /// losing, which SGF cannot say). The winner's letter carries the
+    /// side: a margin is written as its size.
     pub fn to_sgf(&self) -> String {
         match (&self.outcome, &self.by) {
             (Outcome::Win(c), by) => {
@@ -164,7 +154,9 @@ impl GameResult {
                     ResultBy::Resignation => "R".to_string(),
                     ResultBy::Time => "T".to_string(),
                     ResultBy::Forfeit => "F".to_string(),
-                    ResultBy::Score { margin_half_points } => half_points_text(*margin_half_points),
+                    ResultBy::Score { margin_half_points } => {
+                        half_points_text(i64::from(*margin_half_points).abs())
+                    }
                     _ => String::new(),
                 };
                 format!("{}+{how}", c.letter())
@@ -192,6 +184,19 @@ mod tests {
         assert_eq!(GameResult::from_sgf("B+0.3"), None);
         assert_eq!(GameResult::from_sgf("Black wins"), None);
         assert_eq!(half_points_text(-1), "-0.5");
+        // A margin is written as its size, the winner's letter saying who.
+        let r = GameResult {
+            outcome: Outcome::Win(Color::White),
+            by: ResultBy::Score {
+                margin_half_points: -7,
+            },
+        };
+        assert_eq!(r.to_sgf(), "W+3.5");
+        let both = GameResult {
+            outcome: Outcome::BothLose,
+            by: ResultBy::Forfeit,
+        };
+        assert_eq!(both.to_sgf(), "Void");
     }
 }
 

@@ -194,7 +194,7 @@ fn co_opting_a_sitting_member_a_reserve_an_ended_key_or_a_player_is_refused() {
 fn operator_genesis(origin: &str, key: PublicKey) -> Genesis {
     Genesis {
         game: GameKind::Go,
-        ruleset: GameKind::Go.default_ruleset().into(),
+        ruleset: LOG_OPERATOR_RULESET.into(),
         overrides: vec![],
         board_size: 19,
         handicap: 0,

@@ -130,7 +130,7 @@ pub fn parse_vertices(text: &str, size: u8) -> Option<Vec<kifu_ledger::Point>> {
     let mut out = Vec::new();
     for w in text.split_whitespace() {
         let p = Point::from_gtp(w, size).ok()?;
-        out.push(kifu_ledger::Point { x: p.x, y: p.y });
+        out.push(kifu_game::convert::ledger_point(p));
     }
     out.sort();
     out.dedup();

@@ -29,10 +29,11 @@ pub mod series;
 pub use clock::{ServerClock, SystemClock, TenthsCounter};
 pub use engine::{Engine, EngineFailure};
 pub use ledger::{Appender, GameLedger, MemoryLedger, StoreLedger};
+pub use referee::MAIN_MS;
 pub use referee::{play_game, Ending, EngineStarter, GameReport, GameSettings, Signers};
 pub use series::{
-    check_ruleset, run_match, Bout, MatchPlan, MatchReport, Officials, PlanError, Program,
-    ProgramStarter, ProgramSummary,
+    check_ruleset, komi, run_match, Bout, MatchPlan, MatchReport, Officials, PlanError, Program,
+    ProgramStarter, ProgramSummary, RULESET,
 };
 
 /// What stops a match (the programs' failures are facts of the game, not

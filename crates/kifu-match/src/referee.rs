@@ -17,6 +17,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+use kifu_game::convert::{go_color, ledger_color, ledger_point};
 use kifu_go::{EndingPhase, Game, GameEnd, Ruleset, Setup};
 use kifu_ledger::{
     Body, Color, GameKind, GameResult, Genesis, Hash, Keypair, Outcome, Participant, PauseReason,
@@ -29,6 +30,9 @@ use crate::gtp::{self, GenMove, Reply};
 use crate::ledger::GameLedger;
 use crate::MatchError;
 
+/// UEC Cup: "Time limit for each player is 30 minutes." The time of a
+/// first game, per player.
+pub const MAIN_MS: u64 = 30 * 60_000;
 /// UEC Cup "h) 1/2": the threshold on the sum of remaining times in a first game.
 pub const REPLAY_THRESHOLD_MS: u64 = 40 * 60_000;
 /// UEC Cup "h) 3": the threshold in a new game after an abnormal termination.
@@ -333,10 +337,7 @@ impl<C: ServerClock, L: GameLedger> Table<'_, C, L> {
 
     fn turn(&mut self, stop: &AtomicBool) -> Result<Step, MatchError> {
         self.answered_at = None;
-        let c = match self.board.to_move() {
-            kifu_go::Color::Black => Color::Black,
-            kifu_go::Color::White => Color::White,
-        };
+        let c = ledger_color(self.board.to_move());
         let i = idx(c);
         let remaining = self.remaining(c);
         // GTP 2, "time_left": seconds left and 0 stones (no byo-yomi).
@@ -422,16 +423,16 @@ impl<C: ServerClock, L: GameLedger> Table<'_, C, L> {
                     player: c,
                     pass_stone: false,
                 })?;
-                (self.board.pass(to_go(c)), seq, "pass".to_string())
+                (self.board.pass(go_color(c)), seq, "pass".to_string())
             }
             GenMove::Play(p) => {
                 let seq = self.record(Body::StonePlaced {
                     player: c,
                     stone: c,
-                    point: Point { x: p.x, y: p.y },
+                    point: ledger_point(p),
                 })?;
                 (
-                    self.board.play(to_go(c), p),
+                    self.board.play(go_color(c), p),
                     seq,
                     p.to_gtp(self.settings.size),
                 )
@@ -708,13 +709,10 @@ fn score_text(s: &Option<Option<(Color, i32)>>) -> String {
     match s {
         None => "none".into(),
         Some(None) => "0 (jigo)".into(),
-        Some(Some((c, m))) => format!("{}+{}", c.letter(), *m as f64 / 2.0),
-    }
-}
-
-fn to_go(c: Color) -> kifu_go::Color {
-    match c {
-        Color::Black => kifu_go::Color::Black,
-        Color::White => kifu_go::Color::White,
+        Some(Some((c, m))) => format!(
+            "{}+{}",
+            c.letter(),
+            kifu_ledger::text::half_points_text(i64::from(*m))
+        ),
     }
 }

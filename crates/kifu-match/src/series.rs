@@ -19,7 +19,7 @@ use crate::MatchError;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PlanError {
     /// The referee knows the UEC Cup's rules only.
-    #[error("kifu match referees the uec-cup ruleset only, not '{0}'")]
+    #[error("kifu match referees the {ruleset} ruleset only, not '{0}'", ruleset = RULESET)]
     Ruleset(String),
     /// A board size no Go game is played on here.
     #[error("board size {0} is outside {min}..{max}", min = kifu_go::MIN_SIZE, max = kifu_go::MAX_SIZE)]
@@ -32,13 +32,22 @@ pub enum PlanError {
     Time(String),
 }
 
+/// The one ruleset profile a match is played under: the UEC Cup's.
+pub const RULESET: &str = kifu_go::profile::UEC_CUP;
+
+/// The komi of a match's games: the UEC Cup profile's ("The handicap
+/// (komi) is 6.5 points."; every game is even).
+pub fn komi() -> kifu_go::Komi {
+    kifu_go::Ruleset::uec_cup().komi(0)
+}
+
 /// Checks the ruleset a match is to be played under: the UEC Cup's.
 ///
 /// # Errors
 ///
 /// [`PlanError::Ruleset`] for any other.
 pub fn check_ruleset(name: &str) -> Result<(), PlanError> {
-    if name == kifu_go::Ruleset::uec_cup().name {
+    if name == RULESET {
         Ok(())
     } else {
         Err(PlanError::Ruleset(name.to_string()))
@@ -336,12 +345,10 @@ pub fn run_match<C: ServerClock, L: GameLedger>(
             let mut overrides = Vec::new();
             if let Some(f) = first {
                 overrides.push(("replay_of".to_string(), hex::encode(f)));
+                // The override's words are the Go profile's (`kifu_go::Color::name`).
                 let names: Vec<&str> = earlier
                     .iter()
-                    .map(|c| match c {
-                        Color::Black => "black",
-                        Color::White => "white",
-                    })
+                    .map(|c| kifu_game::convert::go_color(*c).name())
                     .collect();
                 overrides.push(("abnormal_terminations".to_string(), names.join(",")));
             }
@@ -447,6 +454,20 @@ mod tests {
         assert_eq!(
             check_ruleset("japanese"),
             Err(PlanError::Ruleset("japanese".into()))
+        );
+    }
+
+    #[test]
+    fn a_match_s_defaults_are_the_uec_cup_s() {
+        // "The handicap (komi) is 6.5 points." "Time limit for each player
+        // is 30 minutes."
+        assert_eq!(komi().half_points(), 13);
+        assert_eq!(komi().to_string(), "6.5");
+        assert_eq!(crate::MAIN_MS, 30 * 60 * 1000);
+        assert_eq!(RULESET, "uec-cup");
+        assert_eq!(
+            PlanError::Ruleset("japanese".into()).to_string(),
+            "kifu match referees the uec-cup ruleset only, not 'japanese'"
         );
     }
 }

@@ -869,12 +869,9 @@ fn round_games(
             }
         }
         let handicap = b.pairing.handicap;
-        let komi = if handicap == 0 {
-            t.komi_half_points
-        } else {
-            kifu_game::profile_komi(t.game, &t.ruleset, handicap)
-                .map_err(|e| refused(format!("board {board}: {e}")))?
-        };
+        let komi =
+            kifu_game::tournament_game_komi(t.game, &t.ruleset, handicap, t.komi_half_points)
+                .map_err(|e| refused(format!("board {board}: {e}")))?;
         let g = kifu_ledger::Genesis {
             game: t.game,
             ruleset: t.ruleset.clone(),

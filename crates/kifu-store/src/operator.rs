@@ -381,7 +381,7 @@ pub fn rotation_file(store: &Store, cp: &Checkpoint) -> Result<RotationFile, Log
 fn operator_genesis(origin: &str, key: PublicKey) -> Genesis {
     Genesis {
         game: GameKind::Go,
-        ruleset: GameKind::Go.default_ruleset().into(),
+        ruleset: kifu_ledger::LOG_OPERATOR_RULESET.into(),
         overrides: Vec::new(),
         board_size: 19,
         handicap: 0,

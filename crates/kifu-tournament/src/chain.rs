@@ -71,7 +71,7 @@ pub fn mcmahon_genesis(
         start: String::new(),
         finish: String::new(),
         game: GameKind::Go,
-        ruleset: GameKind::Go.default_ruleset().into(),
+        ruleset: kifu_game::default_ruleset(GameKind::Go).into(),
         time_control: TimeControl::Canadian {
             main_ms: 60 * 60_000,
             stones: 15,

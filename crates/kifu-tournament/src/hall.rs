@@ -21,7 +21,8 @@ use kifu_standings::{
 use serde::{Serialize, Serializer};
 
 use crate::chain::Chain;
-use crate::projection::{board_result_of, TournamentError};
+use crate::convert::board_result_of;
+use crate::projection::TournamentError;
 
 /// An exact value as a JSON number: whole, or with `.25`, `.5`, `.75`
 /// (quarters are exact binary fractions), as `kifu tournament standings

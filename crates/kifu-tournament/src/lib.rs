@@ -24,6 +24,7 @@
 pub mod carried;
 mod chain;
 pub mod checkpoints;
+pub mod convert;
 pub mod egf;
 pub mod entry;
 pub mod hall;
@@ -33,5 +34,6 @@ pub mod settings;
 mod verify;
 
 pub use chain::{mcmahon_genesis, Chain, ChainError};
-pub use projection::{board_result_of, genesis_settings, Board, Projection, TournamentError};
+pub use convert::board_result_of;
+pub use projection::{genesis_settings, Board, Projection, TournamentError};
 pub use verify::{verify_tournament_records, ChainSummary, TournamentReport, MORE_THAN_ONE};

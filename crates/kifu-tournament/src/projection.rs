@@ -3,12 +3,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use kifu_ledger::{
-    AbsenceReason, BoardResult, Body, Checkpoint, Color, Event, GameResult, Genesis, Hash, Outcome,
-    Pairing, Registration, ResultBy, Role, SanctionKind, TournamentGenesis,
+    AbsenceReason, BoardResult, Body, Checkpoint, Event, Genesis, Hash, Pairing, Registration,
+    Role, SanctionKind, TournamentGenesis,
 };
-use kifu_standings::{
-    Criterion, EventInfo, Game, GameResult as Scored, Player, Rank, Settings, Tournament,
-};
+use kifu_standings::{Criterion, EventInfo, Game, Player, Rank, Settings, Tournament};
+
+use crate::convert::{board_result_of, standings_result};
 
 /// Why a tournament fact is refused, or a chain cannot be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -160,19 +160,6 @@ pub fn genesis_settings(g: &TournamentGenesis) -> Result<Settings, TournamentErr
         unplayed_as_half: g.unplayed_as_half,
         criteria,
     })
-}
-
-/// The tournament's view of a game chain's result: the board result and
-/// whether it was by default (a forfeit).
-pub fn board_result_of(r: &GameResult) -> (BoardResult, bool) {
-    let result = match r.outcome {
-        Outcome::Win(Color::White) => BoardResult::WhiteWins,
-        Outcome::Win(Color::Black) => BoardResult::BlackWins,
-        Outcome::Draw => BoardResult::Jigo,
-        Outcome::BothLose => BoardResult::BothLose,
-        Outcome::NoResult => BoardResult::Unknown,
-    };
-    (result, r.by == ResultBy::Forfeit)
 }
 
 fn hex8(h: &Hash) -> String {
@@ -506,14 +493,7 @@ impl Projection {
                 white: b.pairing.white.clone(),
                 black: b.pairing.black.clone(),
                 handicap: b.pairing.handicap,
-                result: match b.result {
-                    BoardResult::Unknown => Scored::Unknown,
-                    BoardResult::WhiteWins => Scored::WhiteWins,
-                    BoardResult::BlackWins => Scored::BlackWins,
-                    BoardResult::Jigo => Scored::Jigo,
-                    BoardResult::BothLose => Scored::BothLose,
-                    BoardResult::BothWin => Scored::BothWin,
-                },
+                result: standings_result(b.result),
                 by_default: b.by_default,
                 colours_known: b.colours_known,
             });
@@ -528,11 +508,7 @@ impl Projection {
     /// The event description the results files need.
     pub fn event_info(&self) -> EventInfo {
         let g = &self.genesis;
-        let komi = if g.komi_half_points % 2 == 0 {
-            format!("{}", g.komi_half_points / 2)
-        } else {
-            format!("{}.5", g.komi_half_points / 2)
-        };
+        let komi = kifu_ledger::text::half_points_text(i64::from(g.komi_half_points));
         EventInfo {
             name: g.name.clone(),
             country: g.country.clone(),

@@ -165,7 +165,9 @@ pub fn genesis(n: NewTournament) -> Result<TournamentGenesis, TournamentError> {
         start: n.start,
         finish: n.finish,
         game,
-        ruleset: n.ruleset.unwrap_or_else(|| game.default_ruleset().into()),
+        ruleset: n
+            .ruleset
+            .unwrap_or_else(|| kifu_game::default_ruleset(game).into()),
         time_control,
         komi_half_points: n.komi_half_points.unwrap_or(15),
         system,
