@@ -104,7 +104,7 @@ mod tests {
         );
         // A handicap game under the Japanese rules has komi ½ (japanese-2022).
         let mut h = named(GameKind::Go);
-        h.ruleset = Some("japanese".into());
+        h.ruleset = Some(kifu_go::profile::JAPANESE.into());
         h.handicap = 2;
         assert_eq!(h.settle().unwrap().komi_half_points, 1);
         let r = named(GameKind::Renju).settle().unwrap();
