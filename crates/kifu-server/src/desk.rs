@@ -19,7 +19,8 @@ use axum::response::Response;
 use axum::Json;
 use kifu_ledger::{Body, Checkpoint, Participant, PublicKey, Registration, Role};
 use kifu_store::tournaments;
-use kifu_tournament::settings::{self, NewTournament};
+use kifu_tournament::choices::{Choices, DIRECTOR_NAME};
+use kifu_tournament::settings;
 use kifu_tournament::{checkpoints, entry, hall, opengotha, Chain};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -145,14 +146,7 @@ fn games_of_round(
             board,
             GameNow {
                 committee,
-                checkpoint: Checkpoint {
-                    round: board.0,
-                    board: board.1,
-                    game,
-                    head_seq: head.seq,
-                    head_hash: head.hash,
-                    result: kifu_game::GameState::replay(&events).result_by_seat(),
-                },
+                checkpoint: checkpoints::at_head(board, game, head, &events),
                 sheets,
             },
         );
@@ -427,12 +421,12 @@ fn refused(e: impl std::fmt::Display) -> ApiError {
 }
 
 /// The director a new tournament names: the page's key, under `name`
-/// ("Tournament director" when none is given, as `kifu tournament new`).
+/// ([`DIRECTOR_NAME`] when none is given, as `kifu tournament new`).
 fn director(key: &str, name: String) -> Result<Participant, ApiError> {
     Ok(Participant {
         role: Role::Director,
         name: if name.trim().is_empty() {
-            "Tournament director".into()
+            DIRECTOR_NAME.into()
         } else {
             name
         },
@@ -477,23 +471,21 @@ fn genesis_of(intent: Intent) -> Result<Value, ApiError> {
     let mut people = vec![director(&director_key, director_name)?];
     people.extend(officials(Role::Referee, referees)?);
     people.extend(officials(Role::Committee, committee)?);
-    let mut n = NewTournament::named(&name, rounds, people);
     let some = |s: String| (!s.trim().is_empty()).then(|| s.trim().to_string());
-    n.short_name = some(short_name);
-    n.system = some(system);
-    n.city = city;
-    n.country = country;
-    n.start = start;
-    n.finish = finish;
-    if let Some(t) = some(time) {
-        let tc = kifu_clock::parse_time_control(&t)
-            .map_err(|e| refused(format!("time control '{t}': {e}")))?;
-        n.time_control = Some(kifu_game::convert::ledger_time_control(&tc));
-    }
-    if let Some(k) = some(komi) {
-        let komi: kifu_go::Komi = k.parse().map_err(|e| refused(format!("komi '{k}': {e}")))?;
-        n.komi_half_points = Some(komi.half_points());
-    }
+    let choices = Choices {
+        name: Some(name),
+        short_name: some(short_name),
+        rounds: Some(rounds),
+        system: some(system),
+        time: some(time),
+        komi: some(komi),
+        city: Some(city),
+        country: Some(country),
+        start: Some(start),
+        finish: Some(finish),
+        ..Choices::default()
+    };
+    let n = choices.new_tournament(people).map_err(refused)?;
     let g = settings::genesis(n).map_err(refused)?;
     Ok(json!({ "tournament_created": g }))
 }
@@ -733,16 +725,7 @@ pub async fn draft(
         };
         let chain = load(app.tournaments.data(), &t)?;
         let mut next = chain.projection.clone();
-        for (i, b) in bodies.iter().enumerate() {
-            next.apply(b).map_err(|e| {
-                let which = if i == 0 {
-                    b.kind_name().to_string()
-                } else {
-                    format!("{} #{}", b.kind_name(), i + 1)
-                };
-                refused(format!("{which} refused: {e}"))
-            })?;
-        }
+        next.apply_all(&bodies).map_err(refused)?;
         Ok(Json(json!({
             "tournament": hex::encode(chain.id()),
             "head": {"seq": chain.head().seq, "hash": hex::encode(chain.head().hash)},
@@ -752,18 +735,9 @@ pub async fn draft(
     .await
 }
 
-/// The board size of a tournament's games: 19 for Go, 15 for the
-/// five-in-a-row games.
-fn board_size(game: kifu_ledger::GameKind) -> u8 {
-    match game {
-        kifu_ledger::GameKind::Go => 19,
-        _ => 15,
-    }
-}
-
 /// The genesis of each game of `round` not yet in the store: the
 /// tournament's game, ruleset, time control and komi (the profile's for a
-/// handicap game), the board's pairing (its handicap, its players' seats
+/// handicap game: `kifu_tournament::games::board_genesis`), the board's pairing (its handicap, its players' seats
 /// held by the device waiting for each, else by the key the player's
 /// registration names; a seat two devices ask for is not given: the
 /// director keeps one), every device waiting as the board's recorder
@@ -853,46 +827,17 @@ fn round_games(
             skipped.push(json!({"board": board, "reason": why, "devices": devices}));
             continue;
         }
-        for d in here.iter().filter(|r| r.seat.role == Role::Recorder) {
-            if roster.iter().any(|x| x.key == d.seat.key) {
-                continue;
-            }
-            roster.push(Participant {
+        let recorders = here
+            .iter()
+            .filter(|r| r.seat.role == Role::Recorder)
+            .map(|d| Participant {
                 role: Role::Recorder,
                 name: d.seat.name.clone(),
                 key: d.seat.key,
-            });
-        }
-        for o in &t.officials {
-            if !roster.iter().any(|x| x.key == o.key && x.role == o.role) {
-                roster.push(o.clone());
-            }
-        }
-        let handicap = b.pairing.handicap;
-        let komi = if handicap == 0 {
-            t.komi_half_points
-        } else {
-            kifu_game::profile_komi(t.game, &t.ruleset, handicap)
-                .map_err(|e| refused(format!("board {board}: {e}")))?
-        };
-        let g = kifu_ledger::Genesis {
-            game: t.game,
-            ruleset: t.ruleset.clone(),
-            overrides: Vec::new(),
-            board_size: board_size(t.game),
-            handicap,
-            komi_half_points: komi,
-            time_control: t.time_control,
-            roster,
-            tournament: Some(kifu_ledger::TournamentRef {
-                tournament: t.short_name.clone(),
-                round,
-                board: *board,
-            }),
-            title: format!("{}, round {round}, board {board}", t.name),
-            auto_declare: false,
-        };
-        kifu_game::check_genesis_values(&g).map_err(|e| refused(format!("board {board}: {e}")))?;
+            })
+            .collect();
+        let g = kifu_tournament::games::board_genesis(chain, round, *board, roster, recorders)
+            .map_err(refused)?;
         games.push(json!({
             "board": board,
             "body": Body::GameCreated(g),

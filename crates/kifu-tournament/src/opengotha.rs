@@ -31,6 +31,17 @@ pub struct Imported {
     pub facts: Vec<Body>,
 }
 
+impl Imported {
+    /// How many facts of each kind the import holds, by kind name.
+    pub fn counts(&self) -> BTreeMap<&'static str, usize> {
+        let mut counts = BTreeMap::new();
+        for f in &self.facts {
+            *counts.entry(f.kind_name()).or_default() += 1;
+        }
+        counts
+    }
+}
+
 fn err(what: impl Into<String>) -> TournamentError {
     TournamentError::Settings(format!("OpenGotha file: {}", what.into()))
 }
