@@ -993,9 +993,8 @@ fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
     checkpoints::expect_head::<String>(&c, a.seq, a.hash.as_deref())
         .map_err(|e| Failure::new(format!("{e}; nothing written")))?;
     let genesis = store.genesis(&game)?;
-    let flags = chain.projection.game_flags(&game, &genesis);
     drop(store);
-    for f in flags.iter().filter(|f| !f.contains("is not paired")) {
+    for f in checkpoints::warnings(&chain, &game, &genesis) {
         eprintln!("warning: {f}");
     }
     write_facts(data, &a.target, vec![Body::GameCheckpointed(c)])

@@ -181,6 +181,18 @@ pub fn due<G: Games + ?Sized>(
     Ok(due)
 }
 
+/// What to warn about when `game` is checkpointed: where its genesis
+/// disagrees with the pairing that names it (`Projection::game_flags`);
+/// nothing when no pairing names it (its genesis names the board).
+pub fn warnings(chain: &Chain, game: &Hash, genesis: &Genesis) -> Vec<String> {
+    let p = &chain.projection;
+    if p.boards.values().any(|b| b.pairing.game == Some(*game)) {
+        p.game_flags(game, genesis)
+    } else {
+        Vec::new()
+    }
+}
+
 /// True when facts signed by `signer` bring the finished games' checkpoints
 /// with them: the signer is the tournament's director.
 pub fn checkpoints_after(chain: &Chain, signer: &PublicKey) -> bool {

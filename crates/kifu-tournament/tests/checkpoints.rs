@@ -275,3 +275,36 @@ fn a_refused_fact_among_several_leaves_the_chain_as_it_was() {
         .unwrap_err();
     assert!(e.to_string().starts_with("paired refused: "), "{e}");
 }
+
+#[test]
+fn a_checkpoint_warns_of_a_genesis_that_disagrees_with_its_pairing_only() {
+    let cast = Cast::new();
+    let game = finished_game(&cast, "round 1 board 1", 2);
+    let genesis = match game.records[0].decode().expect("decodes").body {
+        Body::GameCreated(g) => g,
+        _ => unreachable!("a game starts with its genesis"),
+    };
+    // Not paired by id: its genesis names the board, nothing to warn of.
+    let chain = sample_open(&cast);
+    assert!(checkpoints::warnings(&chain, &game.game, &genesis).is_empty());
+    // Paired by id on board 2 of round 1: its genesis says board 1.
+    let d = director();
+    let mut chain = sample_open(&cast);
+    chain
+        .append_all(
+            &d,
+            3,
+            vec![
+                reg("E", None),
+                reg("F", None),
+                pairing(1, 3, "E", "F", 0, Some(game.game), true),
+            ],
+        )
+        .expect("paired");
+    let w = checkpoints::warnings(&chain, &game.game, &genesis);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("says round 1 board 1, the pairing round 1 board 3"),
+        "{w:?}"
+    );
+}
