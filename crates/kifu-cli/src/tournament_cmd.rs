@@ -694,8 +694,8 @@ fn not_served(data: &Path) -> CmdResult {
     }
 }
 
-/// Keeps a new tournament: its file (unless another tournament has its
-/// short name), or on the server (`POST /tournaments`, under the server's
+/// Keeps a new tournament: its file (`kifu_store::tournaments::Keeper`,
+/// unless another tournament has its short name), or on the server (`POST /tournaments`, under the server's
 /// creation policy).
 fn keep_new(data: &Path, chain: &Chain) -> Result<Kept, Failure> {
     if let Some(c) = served() {
@@ -704,14 +704,14 @@ fn keep_new(data: &Path, chain: &Chain) -> Result<Kept, Failure> {
     }
     not_served(data)?;
     let name = &chain.projection.genesis.short_name;
-    if let Some(p) = tournaments::short_name_taken(data, name) {
-        return Err(Failure::new(format!(
-            "the short name '{name}' is already the tournament {}'s; choose another with --short-name; nothing written",
-            p.file_stem().unwrap_or_default().to_string_lossy()
-        )));
-    }
-    let path = tournaments::file_of(data, &chain.id());
-    save(&path, chain)?;
+    let path = tournaments::Keeper::new(data)
+        .create(&chain.id(), name, &chain.records)
+        .map_err(|e| match e {
+            tournaments::CreateError::ShortNameTaken { .. } => {
+                Failure::new(format!("{e} with --short-name; nothing written"))
+            }
+            e => Failure::new(format!("{e}; nothing written")),
+        })?;
     Ok(Kept::File(path))
 }
 

@@ -279,6 +279,28 @@ impl Keeper {
     }
 }
 
+/// The store's games are those a tournament checkpoints
+/// (`kifu_tournament::checkpoints`): their heads, geneses and records.
+impl kifu_tournament::checkpoints::Games for crate::Store {
+    type Error = StoreError;
+
+    fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, StoreError> {
+        crate::Store::head(self, game)
+    }
+
+    fn genesis(&self, game: &Hash) -> Result<std::sync::Arc<kifu_ledger::Genesis>, StoreError> {
+        crate::Store::genesis(self, game)
+    }
+
+    fn read(&self, game: &Hash) -> Result<Vec<Record>, StoreError> {
+        crate::Store::read(self, game, 0, None)
+    }
+
+    fn games(&self) -> Result<Vec<Hash>, StoreError> {
+        crate::Store::games(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -403,27 +425,5 @@ mod tests {
             t.join().expect("thread");
         }
         assert_eq!(read(&file_of(d.path(), &id)).expect("read"), records[..17]);
-    }
-}
-
-/// The store's games are those a tournament checkpoints
-/// (`kifu_tournament::checkpoints`): their heads, geneses and records.
-impl kifu_tournament::checkpoints::Games for crate::Store {
-    type Error = StoreError;
-
-    fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, StoreError> {
-        crate::Store::head(self, game)
-    }
-
-    fn genesis(&self, game: &Hash) -> Result<std::sync::Arc<kifu_ledger::Genesis>, StoreError> {
-        crate::Store::genesis(self, game)
-    }
-
-    fn read(&self, game: &Hash) -> Result<Vec<Record>, StoreError> {
-        crate::Store::read(self, game, 0, None)
-    }
-
-    fn games(&self) -> Result<Vec<Hash>, StoreError> {
-        crate::Store::games(self)
     }
 }
