@@ -268,26 +268,7 @@ pub async fn export(
                 e.to_string(),
             )
         })?;
-        let stem: String = chain
-            .projection
-            .genesis
-            .short_name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let (ext, kind) = match format {
-            Format::H9 => ("h9", "text/plain; charset=utf-8"),
-            Format::Aga => ("txt", "text/plain; charset=utf-8"),
-            Format::Csv => ("csv", "text/csv; charset=utf-8"),
-            Format::Json => ("json", "application/json"),
-        };
-        Ok((format!("{stem}.{ext}"), kind, text))
+        Ok((tables::file_name(&chain, format), format.media_type(), text))
     })
     .await?;
     Ok((

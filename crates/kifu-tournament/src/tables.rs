@@ -41,6 +41,47 @@ pub enum Format {
     Json,
 }
 
+impl Format {
+    /// The file name's extension: `h9`, `txt` (AGA), `csv`, `json`.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::H9 => "h9",
+            Format::Aga => "txt",
+            Format::Csv => "csv",
+            Format::Json => "json",
+        }
+    }
+
+    /// The media type of the file.
+    pub fn media_type(self) -> &'static str {
+        match self {
+            Format::H9 | Format::Aga => "text/plain; charset=utf-8",
+            Format::Csv => "text/csv; charset=utf-8",
+            Format::Json => "application/json",
+        }
+    }
+}
+
+/// The name a downloaded file is offered under: the short name, every
+/// character but ASCII letters, digits and `-` written `_`, and the
+/// format's extension (`Spring Open` → `Spring_Open.h9`).
+pub fn file_name(chain: &Chain, format: Format) -> String {
+    let stem: String = chain
+        .projection
+        .genesis
+        .short_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!("{stem}.{}", format.extension())
+}
+
 /// A format name not in the list.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown format '{0}' (h9, aga, csv, json)")]

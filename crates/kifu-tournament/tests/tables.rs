@@ -188,9 +188,32 @@ fn every_export_format_and_an_unknown_one() {
     assert_eq!(doc["players"].as_array().expect("players").len(), 4);
     assert_eq!(doc["standings"]["round"], 1);
     assert_eq!("csv".parse::<Format>(), Ok(Format::Csv));
+    assert_eq!(tables::file_name(&chain, Format::H9), "cup.h9");
+    assert_eq!(tables::file_name(&chain, Format::Aga), "cup.txt");
+    assert_eq!(Format::Json.media_type(), "application/json");
     assert_eq!(
         "xml".parse::<Format>().unwrap_err().to_string(),
         "unknown format 'xml' (h9, aga, csv, json)"
+    );
+}
+
+#[test]
+fn a_download_is_named_by_the_short_name_in_safe_characters() {
+    let d = director();
+    let officials = vec![Participant {
+        role: Role::Director,
+        name: "D".into(),
+        key: d.public(),
+    }];
+    let chain = Chain::create(
+        &d,
+        1,
+        mcmahon_genesis("Spring Open", "Spring Open/2026 é", 3, officials),
+    )
+    .expect("genesis");
+    assert_eq!(
+        tables::file_name(&chain, Format::Csv),
+        "Spring_Open_2026__.csv"
     );
 }
 
