@@ -306,6 +306,23 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_store_s_games_are_read_whole_for_a_checkpoint() {
+        use kifu_ledger::testkit::{sample_game, Cast};
+        use kifu_tournament::checkpoints::Games;
+        let d = tempfile::tempdir().expect("tempdir");
+        let store = crate::Store::open(d.path()).expect("store");
+        let g: &dyn Games<Error = StoreError> = &store;
+        assert_eq!(g.games().expect("games"), Vec::<Hash>::new());
+        let c = sample_game(&Cast::new(), "checkpointed");
+        store.append_batch(c.records.clone()).expect("append");
+        assert_eq!(g.games().expect("games"), vec![c.game]);
+        assert_eq!(g.head(&c.game).expect("head"), Some(c.head));
+        assert_eq!(g.read(&c.game).expect("records"), c.records);
+        assert_eq!(g.genesis(&c.game).expect("genesis").title, "checkpointed");
+        assert_eq!(g.head(&[0; 32]).expect("head"), None);
+    }
+
+    #[test]
     fn a_short_name_wins_over_an_id_prefix_and_two_matches_are_refused() {
         let t = |id: &str, name: Option<&str>| (id.to_string(), name.map(String::from));
         let list = [
