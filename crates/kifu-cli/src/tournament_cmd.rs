@@ -322,7 +322,7 @@ pub struct ResultArgs {
     #[arg(long)]
     pub by_default: bool,
     /// Why, in words.
-    #[arg(long, default_value = "entered by an official")]
+    #[arg(long, default_value = entry::OFFICIAL_RESULT_REASON)]
     pub reason: String,
 }
 

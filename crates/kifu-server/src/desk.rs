@@ -530,23 +530,7 @@ pub async fn draft(
                 xml,
             } => {
                 let imported = opengotha::import(&xml, vec![]).map_err(refused)?;
-                let of_round: Vec<Body> = imported
-                    .facts
-                    .into_iter()
-                    .filter_map(|b| match &b {
-                        Body::Paired(p) | Body::PairedColoursUnknown(p) if p.round == round => {
-                            // The results stay the director's to confirm.
-                            let mut p = p.clone();
-                            p.game = None;
-                            Some(match b {
-                                Body::Paired(_) => Body::Paired(p),
-                                _ => Body::PairedColoursUnknown(p),
-                            })
-                        }
-                        Body::ByeGiven { round: r, .. } if *r == round => Some(b),
-                        _ => None,
-                    })
-                    .collect();
+                let of_round = imported.round(round);
                 if of_round.is_empty() {
                     return Err(refused(format!(
                         "the OpenGotha file pairs nobody in round {round}"
@@ -613,7 +597,7 @@ pub async fn draft(
             } => {
                 let result = entry::result_word(&result).map_err(refused)?;
                 let reason = if reason.trim().is_empty() {
-                    "entered by an official".to_string()
+                    entry::OFFICIAL_RESULT_REASON.to_string()
                 } else {
                     reason
                 };
@@ -642,27 +626,7 @@ pub async fn draft(
                         refused("the game names no tournament: its committee is formed with `kifu append`")
                     })?;
                     let chain = load(app.tournaments.data(), &t.tournament)?;
-                    let people: Vec<Participant> = chain
-                        .projection
-                        .genesis
-                        .officials
-                        .iter()
-                        .filter(|p| p.role == Role::Committee)
-                        .cloned()
-                        .collect();
-                    if people.len() < 3 {
-                        return Err(refused(format!(
-                            "the tournament names {} appeals committee {}; the committee is formed of three (LGC 2023, \"Appeals committee\"): co-opt the others once it is formed, or name them in the tournament",
-                            people.len(),
-                            if people.len() == 1 { "member" } else { "members" }
-                        )));
-                    }
-                    let (members, reserves) = people.split_at(3);
-                    Ok(Body::CommitteeFormed {
-                        members: members.to_vec(),
-                        reserves: reserves.to_vec(),
-                        formed_before_round: t.round,
-                    })
+                    kifu_tournament::games::committee(&chain, t.round).map_err(refused)
                 })
                 .map(Json);
             }

@@ -5,7 +5,8 @@
 //! desk drafts a round's games here; who holds each seat (a device, a key
 //! the registration names) is the caller's to say.
 
-use kifu_ledger::{GameKind, Genesis, Participant, TournamentRef};
+use kifu_ledger::standing::COMMITTEE_SEATS;
+use kifu_ledger::{Body, GameKind, Genesis, Participant, Role, TournamentRef};
 
 use crate::Chain;
 
@@ -19,6 +20,13 @@ pub enum GameDraftError {
         round: u32,
         /// Board.
         board: u32,
+    },
+    /// The tournament names too few appeals committee members to form a
+    /// game's committee.
+    #[error("the tournament names {named} appeals committee {}; the committee is formed of {COMMITTEE_SEATS} (LGC 2023, \"Appeals committee\"): co-opt the others once it is formed, or name them in the tournament", if *.named == 1 { "member" } else { "members" })]
+    TooFewCommittee {
+        /// How many it names.
+        named: usize,
     },
     /// The game's rules refuse the genesis (its komi for the handicap, its
     /// board, its handicap).
@@ -100,4 +108,31 @@ pub fn board_genesis(
     };
     kifu_game::check_genesis_values(&g).map_err(rules)?;
     Ok(g)
+}
+
+/// The appeals committee of a game of the tournament, formed before round
+/// `before_round`: the tournament's committee officials in the order its
+/// genesis names them, the first [`COMMITTEE_SEATS`] as members and the
+/// others as reserves (LGC 2023, "Appeals committee";
+/// `kifu_ledger::standing::seat` seats them on each case).
+pub fn committee(chain: &Chain, before_round: u32) -> Result<Body, GameDraftError> {
+    let people: Vec<Participant> = chain
+        .projection
+        .genesis
+        .officials
+        .iter()
+        .filter(|p| p.role == Role::Committee)
+        .cloned()
+        .collect();
+    if people.len() < COMMITTEE_SEATS {
+        return Err(GameDraftError::TooFewCommittee {
+            named: people.len(),
+        });
+    }
+    let (members, reserves) = people.split_at(COMMITTEE_SEATS);
+    Ok(Body::CommitteeFormed {
+        members: members.to_vec(),
+        reserves: reserves.to_vec(),
+        formed_before_round: before_round,
+    })
 }

@@ -32,6 +32,28 @@ pub struct Imported {
 }
 
 impl Imported {
+    /// The pairings and byes of `round`, each pairing without the game it
+    /// names (the results stay the director's to confirm).
+    pub fn round(&self, round: u32) -> Vec<Body> {
+        self.facts
+            .iter()
+            .filter_map(|b| match b {
+                Body::Paired(p) | Body::PairedColoursUnknown(p) if p.round == round => {
+                    let p = kifu_ledger::Pairing {
+                        game: None,
+                        ..p.clone()
+                    };
+                    Some(match b {
+                        Body::Paired(_) => Body::Paired(p),
+                        _ => Body::PairedColoursUnknown(p),
+                    })
+                }
+                Body::ByeGiven { round: r, .. } if *r == round => Some(b.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// How many facts of each kind the import holds, by kind name.
     pub fn counts(&self) -> BTreeMap<&'static str, usize> {
         let mut counts = BTreeMap::new();

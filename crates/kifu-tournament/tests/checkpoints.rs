@@ -308,3 +308,39 @@ fn a_checkpoint_warns_of_a_genesis_that_disagrees_with_its_pairing_only() {
         "{w:?}"
     );
 }
+
+#[test]
+fn a_game_s_committee_is_the_first_three_committee_officials_and_reserves() {
+    let d = director();
+    let member = |n: u8| Participant {
+        role: Role::Committee,
+        name: format!("M{n}"),
+        key: Keypair::from_seed([0x60 + n; 32]).public(),
+    };
+    let with = |n: u8| {
+        let mut officials = vec![Participant {
+            role: Role::Director,
+            name: "Director".into(),
+            key: d.public(),
+        }];
+        officials.extend((1..=n).map(member));
+        Chain::create(&d, 1, mcmahon_genesis("Cup", "cup", 3, officials)).expect("genesis")
+    };
+    match kifu_tournament::games::committee(&with(4), 2).expect("formed") {
+        Body::CommitteeFormed {
+            members,
+            reserves,
+            formed_before_round,
+        } => {
+            assert_eq!(members, [member(1), member(2), member(3)]);
+            assert_eq!(reserves, [member(4)]);
+            assert_eq!(formed_before_round, 2);
+        }
+        other => panic!("{other:?}"),
+    }
+    let e = kifu_tournament::games::committee(&with(1), 1).unwrap_err();
+    assert_eq!(e, GameDraftError::TooFewCommittee { named: 1 });
+    assert!(e.to_string().starts_with(
+        "the tournament names 1 appeals committee member; the committee is formed of 3"
+    ));
+}
