@@ -513,13 +513,7 @@ pub async fn draft(
                     opengotha::import(&xml, vec![director(&director_key, director_name)?])
                         .map_err(refused)?;
                 // Checked as the chain will check them once signed.
-                let mut p = kifu_tournament::Projection::new([0; 32], imported.genesis.clone())
-                    .map_err(refused)?;
-                for (i, b) in imported.facts.iter().enumerate() {
-                    p.apply(b).map_err(|e| {
-                        refused(format!("{} #{} refused: {e}", b.kind_name(), i + 2))
-                    })?;
-                }
+                imported.check().map_err(refused)?;
                 let mut bodies = vec![Body::TournamentCreated(imported.genesis)];
                 bodies.extend(imported.facts);
                 return Ok(Json(json!({ "bodies": bodies })));

@@ -54,6 +54,27 @@ impl Imported {
             .collect()
     }
 
+    /// Checks the facts against the tournament as the chain will check them
+    /// once signed, each as the ones before it leave it; the refused one is
+    /// numbered from the genesis (`paired #5 refused: ...`).
+    pub fn check(&self) -> Result<(), crate::Refused<TournamentError>> {
+        let mut p = crate::Projection::new([0; 32], self.genesis.clone()).map_err(|error| {
+            crate::Refused {
+                index: 0,
+                kind: "tournament created",
+                error,
+            }
+        })?;
+        for (i, b) in self.facts.iter().enumerate() {
+            p.apply(b).map_err(|error| crate::Refused {
+                index: i + 1,
+                kind: b.kind_name(),
+                error,
+            })?;
+        }
+        Ok(())
+    }
+
     /// How many facts of each kind the import holds, by kind name.
     pub fn counts(&self) -> BTreeMap<&'static str, usize> {
         let mut counts = BTreeMap::new();

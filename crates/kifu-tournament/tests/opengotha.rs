@@ -192,3 +192,22 @@ fn a_round_taken_from_the_file_pairs_its_boards_and_byes_only() {
     assert_eq!(counts.get("paired"), Some(&8));
     assert_eq!(counts.get("bye given"), Some(&1));
 }
+
+#[test]
+fn an_import_is_checked_fact_by_fact_before_anything_is_signed() {
+    use kifu_ledger::Body;
+    let mut imported = import(WORKED_EXAMPLE, vec![]).expect("imports");
+    assert!(imported.check().is_ok());
+    // A pairing of somebody never registered, placed fifth.
+    let mut p = match imported.facts.iter().find(|b| matches!(b, Body::Paired(_))) {
+        Some(Body::Paired(p)) => p.clone(),
+        _ => unreachable!("the file pairs"),
+    };
+    p.white = "NOBODY".into();
+    p.round = 3;
+    p.board = 9;
+    imported.facts.insert(4, Body::Paired(p));
+    let e = imported.check().unwrap_err();
+    assert_eq!((e.index, e.kind), (5, "paired"));
+    assert!(e.to_string().starts_with("paired #6 refused: "), "{e}");
+}
