@@ -143,24 +143,35 @@ pub fn choose(spec: &str, tournaments: &[(String, Option<String>)]) -> Result<us
 /// the caller verifies the records.
 pub fn find(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), FindError> {
     let paths = files(data).ok_or_else(|| FindError::NoTournaments(dir(data)))?;
-    let mut read_back: Vec<Option<Vec<Record>>> = paths.iter().map(|p| read(p).ok()).collect();
-    let unreadable = read_back.iter().filter(|r| r.is_none()).count();
-    let known: Vec<(String, Option<String>)> = paths
-        .iter()
-        .zip(&read_back)
-        .map(|(p, r)| {
-            let stem = p.file_stem().unwrap_or_default().to_string_lossy();
-            (stem.into_owned(), r.as_deref().and_then(short_name))
-        })
-        .collect();
+    // Each file is read once for its short name; only the records of the
+    // files `spec` names by short name are kept, the others dropped as read.
+    let mut known = Vec::with_capacity(paths.len());
+    let mut named = std::collections::HashMap::new();
+    let mut unreadable = 0;
+    for (i, p) in paths.iter().enumerate() {
+        let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+        let short = match read(p) {
+            Ok(records) => {
+                let short = short_name(&records);
+                if short.as_deref() == Some(spec) {
+                    named.insert(i, records);
+                }
+                short
+            }
+            Err(_) => {
+                unreadable += 1;
+                None
+            }
+        };
+        known.push((stem.into_owned(), short));
+    }
     let i = choose(spec, &known).map_err(|e| match e {
         FindError::NotFound { spec, .. } => FindError::NotFound { spec, unreadable },
         e => e,
     })?;
     let path = paths[i].clone();
-    match read_back[i].take() {
+    match named.remove(&i) {
         Some(records) => Ok((path, records)),
-        // Read again for the error.
         None => match read(&path) {
             Ok(records) => Ok((path, records)),
             Err(error) => Err(FindError::Read { path, error }),
