@@ -1147,3 +1147,145 @@ pub fn demo_tournament(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Kifu {
+        #[command(subcommand)]
+        cmd: TournamentCommand,
+    }
+
+    #[test]
+    fn every_flag_of_new_becomes_the_choice_of_its_name() {
+        let args = [
+            "kifu",
+            "new",
+            "--key",
+            "d.key",
+            "--name",
+            "Spring Open",
+            "--short-name",
+            "spring",
+            "--city",
+            "Berlin",
+            "--country",
+            "DE",
+            "--start",
+            "2026-05-01",
+            "--finish",
+            "2026-05-02",
+            "--rounds",
+            "5",
+            "--system",
+            "swiss",
+            "--criteria",
+            "NBW,SOSW",
+            "--bar",
+            "3d",
+            "--floor",
+            "15k",
+            "--bye-nbw",
+            "0.5",
+            "--bye-mms",
+            "1",
+            "--absent-nbw",
+            "1.5",
+            "--absent-mms",
+            "2",
+            "--round-down=false",
+            "--unplayed-as-half",
+            "--game",
+            "go",
+            "--ruleset",
+            "aga",
+            "--time",
+            "fischer:90m+30s",
+            "--komi",
+            "6.5",
+            "--egf-class",
+            "B",
+            "--adjusted-time",
+            "70",
+            "--handicap-reduction",
+            "1",
+            "--referee",
+            "R=r.pub",
+            "--committee",
+            "C=c.pub",
+        ];
+        let TournamentCommand::New(a) = Kifu::parse_from(args).cmd else {
+            panic!("not new");
+        };
+        let c = Choices::from(a.settings);
+        let text = |v: &Option<String>| v.clone().unwrap_or_default();
+        assert_eq!(
+            [
+                &c.name,
+                &c.short_name,
+                &c.city,
+                &c.country,
+                &c.start,
+                &c.finish,
+                &c.system,
+                &c.criteria,
+                &c.bar,
+                &c.floor,
+                &c.bye_nbw,
+                &c.bye_mms,
+                &c.absent_nbw,
+                &c.absent_mms,
+                &c.game,
+                &c.ruleset,
+                &c.time,
+                &c.komi,
+                &c.egf_class,
+            ]
+            .map(text),
+            [
+                "Spring Open",
+                "spring",
+                "Berlin",
+                "DE",
+                "2026-05-01",
+                "2026-05-02",
+                "swiss",
+                "NBW,SOSW",
+                "3d",
+                "15k",
+                "0.5",
+                "1",
+                "1.5",
+                "2",
+                "go",
+                "aga",
+                "fischer:90m+30s",
+                "6.5",
+                "B",
+            ]
+        );
+        assert_eq!(
+            (c.rounds, c.adjusted_time, c.handicap_reduction),
+            (Some(5), Some(70), Some(1))
+        );
+        assert_eq!(
+            (c.round_down, c.no_round_down, c.unplayed_as_half),
+            (Some(false), None, Some(true))
+        );
+        assert_eq!(c.referees, Some(vec!["R=r.pub".to_string()]));
+        assert_eq!(c.committee, Some(vec!["C=c.pub".to_string()]));
+        let n = c.new_tournament(vec![]).expect("reads");
+        assert_eq!(
+            (
+                n.bye_nbw_halves,
+                n.bye_mms_halves,
+                n.absent_nbw_halves,
+                n.absent_mms_halves
+            ),
+            (Some(1), Some(2), Some(3), Some(4))
+        );
+    }
+}
