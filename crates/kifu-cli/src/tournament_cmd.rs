@@ -1035,29 +1035,11 @@ fn checkpoint_finished(data: &Path, chain: &mut Chain, key: &Keypair, at: u64) -
 
 fn log(data: &Path, a: TLogArgs) -> CmdResult {
     let (_, chain) = find(data, &a.tournament)?;
-    let events = chain.events().map_err(failure)?;
-    let genesis = &chain.projection.genesis;
-    for e in &events {
-        let who = genesis
-            .officials
-            .iter()
-            .find(|p| p.key == e.signer)
-            .map(|p| format!("{} ({})", p.name, p.role.word()))
-            .unwrap_or_else(|| e.signer.to_hex()[..16].to_string());
-        let what = kifu_ledger::tournament::describe(&e.body);
+    for e in &chain.events().map_err(failure)? {
         if a.json {
-            say!(
-                "{}",
-                json!({"seq": e.seq, "at_ms": e.at_ms, "kind": e.body.kind_name(), "signer": who, "body": e.body})
-            );
+            say!("{}", tables::log_json(&chain, e));
         } else {
-            say!(
-                "{:>4}  {:<22}  {}  — {}",
-                e.seq,
-                e.body.kind_name(),
-                what,
-                who
-            );
+            say!("{}", tables::log_line(&chain, e));
         }
     }
     Ok(())

@@ -6,7 +6,7 @@
 
 use std::str::FromStr;
 
-use kifu_ledger::Registration;
+use kifu_ledger::{Event, PublicKey, Registration};
 use kifu_standings::{standings, Criterion, ModelError, Standings};
 use serde_json::{json, Value};
 
@@ -264,4 +264,36 @@ pub fn export(chain: &Chain, format: Format, o: &ResultsOptions) -> Result<Strin
             }
         }
     })
+}
+
+/// Who signed, in words: the official's name and role (`Rita (referee)`),
+/// else the first 16 hex digits of the key.
+pub fn signer_words(chain: &Chain, key: &PublicKey) -> String {
+    chain
+        .projection
+        .genesis
+        .officials
+        .iter()
+        .find(|p| p.key == *key)
+        .map(|p| format!("{} ({})", p.name, p.role.word()))
+        .unwrap_or_else(|| key.to_hex()[..16].to_string())
+}
+
+/// An event of the chain as `kifu tournament log` writes it: its sequence
+/// number, kind, what it states (`kifu_ledger::tournament::describe`) and
+/// who signed it.
+pub fn log_line(chain: &Chain, e: &Event) -> String {
+    format!(
+        "{:>4}  {:<22}  {}  — {}",
+        e.seq,
+        e.body.kind_name(),
+        kifu_ledger::tournament::describe(&e.body),
+        signer_words(chain, &e.signer)
+    )
+}
+
+/// An event of the chain as `kifu tournament log --json` writes it:
+/// `seq`, `at_ms`, `kind`, `signer` ([`signer_words`]) and `body`.
+pub fn log_json(chain: &Chain, e: &Event) -> Value {
+    json!({"seq": e.seq, "at_ms": e.at_ms, "kind": e.body.kind_name(), "signer": signer_words(chain, &e.signer), "body": e.body})
 }

@@ -198,6 +198,31 @@ fn every_export_format_and_an_unknown_one() {
 }
 
 #[test]
+fn the_log_names_each_fact_and_its_signer() {
+    let chain = cup();
+    let events = chain.events().expect("events");
+    assert_eq!(
+        tables::log_line(&chain, &events[0]),
+        format!(
+            "{:>4}  {:<22}  {}  — Dora Director (tournament director)",
+            0,
+            "tournament created",
+            kifu_ledger::tournament::describe(&events[0].body)
+        )
+    );
+    let j = tables::log_json(&chain, &events[5]);
+    assert_eq!(j["seq"], 5);
+    assert_eq!(j["kind"], "paired");
+    assert_eq!(j["signer"], "Dora Director (tournament director)");
+    assert_eq!(j["body"]["paired"]["white"], "A");
+    let stranger = Keypair::from_seed([0x77; 32]).public();
+    assert_eq!(
+        tables::signer_words(&chain, &stranger),
+        stranger.to_hex()[..16]
+    );
+}
+
+#[test]
 fn a_download_is_named_by_the_short_name_in_safe_characters() {
     let d = director();
     let officials = vec![Participant {
