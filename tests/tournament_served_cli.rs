@@ -565,3 +565,74 @@ fn a_server_with_a_creation_list_creates_tournaments_only_for_its_keys() {
     assert!(v["file"].as_str().unwrap().starts_with(&server.url));
     server.stop();
 }
+
+#[test]
+fn every_export_format_downloads_as_the_command_writes_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let keys = d.join("keys");
+    for name in ["dir", "ref"] {
+        ok(&run(&keys, &["keygen", d.join(name).to_str().unwrap()]));
+    }
+    let key = |n: &str| d.join(n).to_str().unwrap().to_string();
+    let (dk, rpub) = (key("dir.key"), key("ref.pub"));
+    let served_data = d.join("served");
+    std::fs::create_dir_all(&served_data).unwrap();
+    let server = Served::start(&served_data, &[]);
+    let cwd = d.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let url = server.url.clone();
+    let s = through(&url, &cwd);
+    sequence(&s, d, &dk, &rpub);
+    for (format, kind, ext) in [
+        ("csv", "text/csv; charset=utf-8", "csv"),
+        ("json", "application/json", "json"),
+        ("h9", "text/plain; charset=utf-8", "h9"),
+    ] {
+        let r = ureq::get(&format!(
+            "{url}/tournaments/so/export?format={format}&round=1"
+        ))
+        .call()
+        .expect("export");
+        assert_eq!(r.header("Content-Type"), Some(kind));
+        assert_eq!(
+            r.header("Content-Disposition"),
+            Some(format!("attachment; filename=\"so.{ext}\"").as_str())
+        );
+        let text = r.into_string().expect("text");
+        assert_eq!(
+            text,
+            ok(&s(&[
+                "tournament",
+                "export",
+                "so",
+                "--format",
+                format,
+                "--after-round",
+                "1"
+            ]))
+        );
+    }
+    let doc: serde_json::Value = serde_json::from_str(
+        &ureq::get(&format!("{url}/tournaments/so/export?format=json"))
+            .call()
+            .expect("json")
+            .into_string()
+            .expect("text"),
+    )
+    .expect("parses");
+    assert_eq!(doc["short_name"], "so");
+    assert_eq!(doc["standings"]["round"], 2);
+    match ureq::get(&format!("{url}/tournaments/so/export?format=xml")).call() {
+        Err(ureq::Error::Status(400, r)) => {
+            let body = r.into_string().expect("body");
+            assert!(body.contains("bad_format"), "{body}");
+            assert!(
+                body.contains("unknown format 'xml' (h9, aga, csv, json)"),
+                "{body}"
+            );
+        }
+        other => panic!("format=xml answered {other:?}"),
+    }
+    server.stop();
+}

@@ -14,24 +14,21 @@
 //! /tournaments[/{t}/records]`, where the server checks them again and
 //! keeps them (`docs/API.md`, "Tournaments").
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
 use kifu_ledger::{
-    AbsenceReason, BoardResult, Body, Checkpoint, Hash, Keypair, Participant, Record, Role,
-    SanctionKind, TournamentGenesis,
+    Body, Hash, Keypair, Participant, Record, Role, SanctionKind, TournamentGenesis,
 };
-use kifu_standings::{standings, Criterion, Standings, Value};
+use kifu_tournament::checkpoints::{self, CheckpointError};
+use kifu_tournament::choices::{ChoiceError, Choices};
 use kifu_tournament::entry::{self, pairing, ResultsOptions};
-use kifu_tournament::settings::{self, NewTournament};
-use kifu_tournament::{checkpoints, opengotha, Chain};
-use serde::Deserialize;
-use serde_json::{json, Value as Json};
+use kifu_tournament::tables::{self, Format};
+use kifu_tournament::{opengotha, settings, Chain, ChainError, Refused};
+use serde_json::json;
 
-use crate::game_cmd::{parse_game_kind, parse_komi, parse_time};
 use crate::keys::{read_private, read_public};
-use crate::remote::{self, Backend, Client};
+use crate::remote::{self, Client};
 use crate::store_open::now_ms;
 use crate::{CmdResult, Failure};
 
@@ -70,9 +67,9 @@ pub enum TournamentCommand {
     ImportOpengotha(ImportArgs),
 }
 
-/// Settings of `kifu tournament new`; each can also come from `--config`.
-#[derive(Debug, Default, Args, Deserialize)]
-#[serde(default, deny_unknown_fields)]
+/// Settings of `kifu tournament new`; each can also come from `--config`
+/// (`kifu_tournament::choices::Choices`, the same names).
+#[derive(Debug, Default, Args)]
 pub struct NewSettings {
     /// Full name.
     #[arg(long)]
@@ -165,7 +162,7 @@ pub struct NewArgs {
     #[arg(long)]
     pub key: PathBuf,
     /// The director's name.
-    #[arg(long, default_value = "Tournament director")]
+    #[arg(long, default_value = kifu_tournament::choices::DIRECTOR_NAME)]
     pub director: String,
     /// A TOML file with the settings (same names as the flags, with `_`).
     #[arg(long)]
@@ -325,7 +322,7 @@ pub struct ResultArgs {
     #[arg(long)]
     pub by_default: bool,
     /// Why, in words.
-    #[arg(long, default_value = "entered by an official")]
+    #[arg(long, default_value = entry::OFFICIAL_RESULT_REASON)]
     pub reason: String,
 }
 
@@ -446,7 +443,7 @@ pub struct ImportArgs {
     #[arg(long)]
     pub key: PathBuf,
     /// The director's name.
-    #[arg(long, default_value = "Tournament director")]
+    #[arg(long, default_value = kifu_tournament::choices::DIRECTOR_NAME)]
     pub director: String,
     /// Print the new tournament as JSON (as `kifu tournament new --json`).
     #[arg(long)]
@@ -455,6 +452,40 @@ pub struct ImportArgs {
     /// (default: now).
     #[arg(long)]
     pub at_ms: Option<u64>,
+}
+
+impl From<NewSettings> for Choices {
+    fn from(s: NewSettings) -> Choices {
+        Choices {
+            name: s.name,
+            short_name: s.short_name,
+            city: s.city,
+            country: s.country,
+            start: s.start,
+            finish: s.finish,
+            rounds: s.rounds,
+            system: s.system,
+            criteria: s.criteria,
+            bar: s.bar,
+            floor: s.floor,
+            bye_nbw: s.bye_nbw,
+            bye_mms: s.bye_mms,
+            absent_nbw: s.absent_nbw,
+            absent_mms: s.absent_mms,
+            round_down: s.round_down,
+            no_round_down: s.no_round_down,
+            unplayed_as_half: s.unplayed_as_half,
+            game: s.game,
+            ruleset: s.ruleset,
+            time: s.time,
+            komi: s.komi,
+            egf_class: s.egf_class,
+            adjusted_time: s.adjusted_time,
+            handicap_reduction: s.handicap_reduction,
+            referees: s.referees,
+            committee: s.committee,
+        }
+    }
 }
 
 /// Runs a `kifu tournament` subcommand.
@@ -472,12 +503,10 @@ pub fn run(data: &Path, cmd: TournamentCommand) -> CmdResult {
             write_facts(data, &a.target, vec![body])
         }
         TournamentCommand::Absent(a) => {
-            let reason =
-                entry::absence_reason(&a.reason).map_err(|e| Failure::new(e.to_string()))?;
             let body = Body::PlayerAbsent {
                 round: a.round,
                 player: a.player,
-                reason,
+                reason: entry::absence_reason(&a.reason).map_err(failure)?,
             };
             write_facts(data, &a.target, vec![body])
         }
@@ -485,23 +514,38 @@ pub fn run(data: &Path, cmd: TournamentCommand) -> CmdResult {
             let body = Body::BoardResultEntered {
                 round: a.round,
                 board: a.board,
-                result: parse_result(&a.result)?,
+                result: entry::result_word(&a.result).map_err(failure)?,
                 by_default: a.by_default,
                 reason: a.reason,
             };
             write_facts(data, &a.target, vec![body])
         }
-        TournamentCommand::Sanction(a) => sanction(data, a),
+        TournamentCommand::Sanction(a) => {
+            let body = Body::TournamentSanction {
+                player: a.player,
+                kind: SanctionKind::tournament(&a.kind, &a.rounds).map_err(failure)?,
+                from_round: a.from_round,
+                reason: a.reason,
+            };
+            write_facts(data, &a.target, vec![body])
+        }
         TournamentCommand::Checkpoint(a) => checkpoint(data, a),
         TournamentCommand::Log(a) => log(data, a),
-        TournamentCommand::Verify(a) => verify(data, a),
+        TournamentCommand::Verify(a) => {
+            crate::tournament_verify::verify_tournament(data, &a.tournament, a.json)
+        }
         TournamentCommand::Standings(a) => print_standings(data, a),
         TournamentCommand::Export(a) => export(data, a),
         TournamentCommand::ImportOpengotha(a) => import_opengotha(data, a),
     }
 }
 
-// ---- storage ------------------------------------------------------------
+/// A library's refusal, in its words.
+fn failure(e: impl std::fmt::Display) -> Failure {
+    Failure::new(e.to_string())
+}
+
+// ---- where the chain is kept ----------------------------------------------
 //
 // Where the chain files live and how one is found is `kifu_store::tournaments`
 // (the server finds them the same way); here they are verified and projected.
@@ -509,10 +553,6 @@ pub fn run(data: &Path, cmd: TournamentCommand) -> CmdResult {
 // it ([`Kept`]).
 
 use kifu_store::tournaments;
-
-fn file_of(data: &Path, id: &Hash) -> PathBuf {
-    tournaments::file_of(data, id)
-}
 
 /// Where a tournament chain is kept: a file of the data directory, or a
 /// server (its tournament id).
@@ -588,77 +628,61 @@ pub(crate) fn all_chains(data: &Path) -> Vec<Chain> {
         .collect()
 }
 
-/// The id of the server's tournament `spec` names: the one whose short
-/// name it is, else the one whose id starts with it (as
-/// `kifu_store::tournaments::find` finds a file).
+/// The id of the server's tournament `spec` names, chosen from its list
+/// as a file is in a data directory (`kifu_store::tournaments::choose`).
 fn served_id(c: &Client, spec: &str) -> Result<Hash, Failure> {
     let list = c.get_json("/tournaments")?;
-    let all: Vec<(String, String)> = list["tournaments"]
+    let all: Vec<(String, Option<String>)> = list["tournaments"]
         .as_array()
         .into_iter()
         .flatten()
         .map(|t| {
-            (
-                t["id"].as_str().unwrap_or_default().to_string(),
-                t["short_name"].as_str().unwrap_or_default().to_string(),
-            )
+            let text = |k: &str| t[k].as_str().unwrap_or_default().to_string();
+            (text("id"), Some(text("short_name")))
         })
         .collect();
-    let named: Vec<&String> = all
-        .iter()
-        .filter(|(_, n)| n == spec)
-        .map(|(i, _)| i)
-        .collect();
-    let want = spec.trim().to_ascii_lowercase();
-    let by_id: Vec<&String> = all
-        .iter()
-        .filter(|(i, _)| !want.is_empty() && i.starts_with(&want))
-        .map(|(i, _)| i)
-        .collect();
-    let id = match (named.as_slice(), by_id.as_slice()) {
-        ([one], _) | ([], [one]) => one.as_str(),
-        ([], []) => {
-            return Err(Failure::new(format!(
-                "no tournament '{spec}' on the server {}",
-                remote::server().unwrap_or_default()
-            )))
-        }
-        _ => {
-            return Err(Failure::new(format!(
-                "'{spec}' names more than one tournament; give more of the id"
-            )))
-        }
-    };
-    hex::decode(id)
+    let i = tournaments::choose(spec, &all).map_err(|e| match e {
+        tournaments::FindError::NotFound { .. } => Failure::new(format!(
+            "no tournament '{spec}' on the server {}",
+            remote::server().unwrap_or_default()
+        )),
+        e => failure(e),
+    })?;
+    hex::decode(&all[i].0)
         .ok()
         .and_then(|b| b.try_into().ok())
         .ok_or_else(|| Failure::new("the server's tournament list has an id that is not hex"))
+}
+
+/// The server's copy of the tournament `spec` names: where it is kept and
+/// its records, unverified.
+fn served_chain(c: Client, spec: &str) -> Result<(Kept, Vec<Record>), Failure> {
+    let id = served_id(&c, spec)?;
+    let bytes = c.get_bytes(&format!("/tournaments/{}/records", hex::encode(id)))?;
+    let records = kifu_ledger::archive::read(&bytes)?;
+    Ok((Kept::Served(c, id), records))
 }
 
 /// The records of the server's tournament `spec` names, unverified, and
 /// their address (`kifu tournament verify` reports every problem).
 pub(crate) fn served_records(spec: &str) -> Result<(String, Vec<Record>), Failure> {
     let c = served().ok_or_else(|| Failure::new("no server named"))?;
-    let id = served_id(&c, spec)?;
-    let bytes = c.get_bytes(&format!("/tournaments/{}/records", hex::encode(id)))?;
-    let records = kifu_ledger::archive::read(&bytes)?;
-    Ok((Kept::Served(c, id).shown(), records))
+    let (kept, records) = served_chain(c, spec)?;
+    Ok((kept.shown(), records))
 }
 
 /// Finds a tournament by id prefix or short name (in the data directory,
 /// or on the server), and verifies it.
 fn find(data: &Path, spec: &str) -> Result<(Kept, Chain), Failure> {
-    if let Some(c) = served() {
-        let id = served_id(&c, spec)?;
-        let bytes = c.get_bytes(&format!("/tournaments/{}/records", hex::encode(id)))?;
-        let records = kifu_ledger::archive::read(&bytes)?;
-        let kept = Kept::Served(c, id);
-        let chain = open_chain(&kept.shown(), records)?;
-        return Ok((kept, chain));
-    }
-    let (path, records) = tournaments::find(data, spec).map_err(|e| Failure::new(e.to_string()))?;
-    let chain = open_chain(&path.display().to_string(), records)?;
-    Ok((Kept::File(path), chain))
+    let (kept, records) = match served() {
+        Some(c) => served_chain(c, spec)?,
+        None => {
+            let (path, records) = tournaments::find(data, spec).map_err(failure)?;
+            (Kept::File(path), records)
+        }
+    };
+    let chain = open_chain(&kept.shown(), records)?;
+    Ok((kept, chain))
 }
 
 /// Refuses to write a data directory's tournament chains while a `kifu
@@ -670,8 +694,8 @@ fn not_served(data: &Path) -> CmdResult {
     }
 }
 
-/// Keeps a new tournament: its file (unless another tournament has its
-/// short name), or on the server (`POST /tournaments`, under the server's
+/// Keeps a new tournament: its file (`kifu_store::tournaments::Keeper`,
+/// unless another tournament has its short name), or on the server (`POST /tournaments`, under the server's
 /// creation policy).
 fn keep_new(data: &Path, chain: &Chain) -> Result<Kept, Failure> {
     if let Some(c) = served() {
@@ -679,27 +703,30 @@ fn keep_new(data: &Path, chain: &Chain) -> Result<Kept, Failure> {
         return Ok(Kept::Served(c, chain.id()));
     }
     not_served(data)?;
-    short_name_free(data, &chain.projection.genesis.short_name)?;
-    let path = file_of(data, &chain.id());
-    save(&path, chain)?;
+    let name = &chain.projection.genesis.short_name;
+    let path = tournaments::Keeper::new(data)
+        .create(&chain.id(), name, &chain.records)
+        .map_err(|e| match e {
+            tournaments::CreateError::ShortNameTaken { .. } => {
+                Failure::new(format!("{e} with --short-name; nothing written"))
+            }
+            e => Failure::new(format!("{e}; nothing written")),
+        })?;
     Ok(Kept::File(path))
-}
-
-/// Refuses a short name another tournament of `data` already has.
-fn short_name_free(data: &Path, name: &str) -> CmdResult {
-    match tournaments::short_name_taken(data, name) {
-        Some(p) => Err(Failure::new(format!(
-            "the short name '{name}' is already the tournament {}'s; choose another with --short-name; nothing written",
-            p.file_stem().unwrap_or_default().to_string_lossy()
-        ))),
-        None => Ok(()),
-    }
 }
 
 /// Replaces the chain file with the chain's records, durably.
 fn save(path: &Path, chain: &Chain) -> Result<(), Failure> {
     tournaments::write(path, &chain.records)
         .map_err(|e| Failure::new(format!("{}: {e}", path.display())))
+}
+
+/// Checks and signs `bodies` in order (`Chain::append_all`), refused
+/// with nothing written.
+fn append_all(chain: &mut Chain, key: &Keypair, bodies: Vec<Body>, at: u64) -> CmdResult {
+    chain
+        .append_all(key, at, bodies)
+        .map_err(|e: Refused<ChainError>| Failure::new(format!("{e}; nothing written")))
 }
 
 /// Checks and signs `bodies` in order; writes them all or nothing.
@@ -733,116 +760,51 @@ fn write_facts(data: &Path, target: &Target, bodies: Vec<Body>) -> CmdResult {
     Ok(())
 }
 
-fn append_all(chain: &mut Chain, key: &Keypair, bodies: Vec<Body>, at: u64) -> CmdResult {
-    for (i, body) in bodies.into_iter().enumerate() {
-        let kind = body.kind_name();
-        chain.append(key, at, body).map_err(|e| {
-            Failure::new(if i == 0 {
-                format!("{kind} refused: {e}; nothing written")
-            } else {
-                format!("{kind} #{} refused: {e}; nothing written", i + 1)
-            })
-        })?;
-    }
-    Ok(())
-}
-
 fn short(h: &Hash) -> String {
     hex::encode(&h[..8])
 }
 
 // ---- commands -------------------------------------------------------------
 
-fn points_to_halves(s: &str, what: &str) -> Result<u8, Failure> {
-    let halves = parse_komi(s)
-        .map_err(|_| Failure::new(format!("{what} '{s}' is not 0, 0.5, 1, 1.5 or 2 points")))?;
-    u8::try_from(halves)
-        .ok()
-        .filter(|h| *h <= 4)
-        .ok_or_else(|| Failure::new(format!("{what} '{s}' is not 0, 0.5, 1, 1.5 or 2 points")))
-}
-
-fn participant(role: Role, spec: &str) -> Result<Participant, Failure> {
-    let (name, key) = spec
-        .split_once('=')
-        .ok_or_else(|| Failure::new(format!("'{spec}' should be NAME=PUBLIC_KEY")))?;
-    Ok(Participant {
-        role,
-        name: name.to_string(),
-        key: read_public(key)?,
-    })
-}
-
-fn genesis_from(a: &NewArgs, director: &Keypair) -> Result<TournamentGenesis, Failure> {
-    let config: NewSettings = match &a.config {
+/// The genesis the flags over the `--config` file describe
+/// (`kifu_tournament::choices`), the keys of the officials read here.
+fn genesis_from(a: NewArgs, director: &Keypair) -> Result<TournamentGenesis, Failure> {
+    let file: Choices = match &a.config {
         Some(f) => {
             let text = std::fs::read_to_string(f)
                 .map_err(|e| Failure::new(format!("{}: {e}", f.display())))?;
             toml::from_str(&text).map_err(|e| Failure::new(format!("{}: {e}", f.display())))?
         }
-        None => NewSettings::default(),
+        None => Choices::default(),
     };
-    let s = &a.settings;
-    macro_rules! pick {
-        ($f:ident) => {
-            s.$f.clone().or(config.$f.clone())
-        };
-    }
-    let name = pick!(name).ok_or_else(|| Failure::new("a tournament needs --name"))?;
-    let rounds = pick!(rounds).ok_or_else(|| Failure::new("a tournament needs --rounds"))?;
+    let choices = Choices::from(a.settings).or(file);
+    let refused = |e: ChoiceError| match e {
+        ChoiceError::Missing(what) => Failure::new(format!("a tournament needs --{what}")),
+        e => failure(e),
+    };
     let mut officials = vec![Participant {
         role: Role::Director,
-        name: a.director.clone(),
+        name: a.director,
         key: director.public(),
     }];
-    for r in pick!(referees).unwrap_or_default() {
-        officials.push(participant(Role::Referee, &r)?);
+    for (role, name, key) in choices.officials().map_err(refused)? {
+        officials.push(Participant {
+            role,
+            name: name.to_string(),
+            key: read_public(key)?,
+        });
     }
-    for c in pick!(committee).unwrap_or_default() {
-        officials.push(participant(Role::Committee, &c)?);
-    }
-    let halves = |v: Option<String>, what: &str| v.map(|v| points_to_halves(&v, what)).transpose();
-    let n = NewTournament {
-        name,
-        short_name: pick!(short_name),
-        city: pick!(city).unwrap_or_default(),
-        country: pick!(country).unwrap_or_default(),
-        start: pick!(start).unwrap_or_default(),
-        finish: pick!(finish).unwrap_or_default(),
-        rounds,
-        system: pick!(system),
-        criteria: pick!(criteria),
-        bar: pick!(bar),
-        floor: pick!(floor),
-        bye_nbw_halves: halves(pick!(bye_nbw), "bye NBW")?,
-        bye_mms_halves: halves(pick!(bye_mms), "bye MMS")?,
-        absent_nbw_halves: halves(pick!(absent_nbw), "absent NBW")?,
-        absent_mms_halves: halves(pick!(absent_mms), "absent MMS")?,
-        round_down: match (pick!(round_down), pick!(no_round_down)) {
-            (Some(r), _) => Some(r),
-            (None, Some(no)) => Some(!no),
-            (None, None) => None,
-        },
-        unplayed_as_half: pick!(unplayed_as_half),
-        game: pick!(game).map(|g| parse_game_kind(&g)).transpose()?,
-        ruleset: pick!(ruleset),
-        time_control: pick!(time).map(|t| parse_time(&t)).transpose()?,
-        komi_half_points: pick!(komi).map(|k| parse_komi(&k)).transpose()?,
-        egf_class: pick!(egf_class),
-        adjusted_time: pick!(adjusted_time),
-        handicap_reduction: pick!(handicap_reduction),
-        officials,
-    };
-    settings::genesis(n).map_err(|e| Failure::new(e.to_string()))
+    let n = choices.new_tournament(officials).map_err(refused)?;
+    settings::genesis(n).map_err(failure)
 }
 
 fn new(data: &Path, a: NewArgs) -> CmdResult {
     let key = read_private(&a.key)?;
-    let genesis = genesis_from(&a, &key)?;
-    let at = a.at_ms.unwrap_or_else(now_ms);
-    let chain = Chain::create(&key, at, genesis).map_err(|e| Failure::new(e.to_string()))?;
+    let (json, key_file, at) = (a.json, a.key.clone(), a.at_ms);
+    let genesis = genesis_from(a, &key)?;
+    let chain = Chain::create(&key, at.unwrap_or_else(now_ms), genesis).map_err(failure)?;
     let kept = keep_new(data, &chain)?;
-    created(&chain, &kept, a.json, &a.key)
+    created(&chain, &kept, json, &key_file)
 }
 
 /// What `new` and `import-opengotha` print: the short name, the id and the
@@ -982,187 +944,65 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
     write_facts(data, &a.target, bodies)
 }
 
-fn parse_result(s: &str) -> Result<BoardResult, Failure> {
-    entry::result_word(s).map_err(|e| Failure::new(e.to_string()))
-}
-
-fn sanction(data: &Path, a: SanctionArgs) -> CmdResult {
-    let kind =
-        SanctionKind::tournament(&a.kind, &a.rounds).map_err(|e| Failure::new(e.to_string()))?;
-    let body = Body::TournamentSanction {
-        player: a.player,
-        kind,
-        from_round: a.from_round,
-        reason: a.reason,
-    };
-    write_facts(data, &a.target, vec![body])
-}
-
-/// The games a checkpoint is taken from: a store, or a server.
-trait Games {
-    fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, Failure>;
-    fn genesis(&self, game: &Hash) -> Result<std::sync::Arc<kifu_ledger::Genesis>, Failure>;
-    fn read(&self, game: &Hash) -> Result<Vec<Record>, Failure>;
-    fn games(&self) -> Result<Vec<Hash>, Failure>;
-}
-
-impl Games for kifu_store::Store {
-    fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, Failure> {
-        Ok(kifu_store::Store::head(self, game)?)
+/// A checkpoint refused: the games' own failure, or the words of the
+/// refusal.
+fn not_checkpointed(e: CheckpointError<kifu_client::ClientError>) -> Failure {
+    match e {
+        CheckpointError::Games(f) => f.into(),
+        e => failure(e.map_games(|f| f.to_string())),
     }
-    fn genesis(&self, game: &Hash) -> Result<std::sync::Arc<kifu_ledger::Genesis>, Failure> {
-        Ok(kifu_store::Store::genesis(self, game)?)
-    }
-    fn read(&self, game: &Hash) -> Result<Vec<Record>, Failure> {
-        Ok(kifu_store::Store::read(self, game, 0, None)?)
-    }
-    fn games(&self) -> Result<Vec<Hash>, Failure> {
-        Ok(kifu_store::Store::games(self)?)
-    }
-}
-
-impl Games for Backend {
-    fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, Failure> {
-        Ok(Backend::head(self, game)?)
-    }
-    fn genesis(&self, game: &Hash) -> Result<std::sync::Arc<kifu_ledger::Genesis>, Failure> {
-        Ok(Backend::genesis(self, game)?)
-    }
-    fn read(&self, game: &Hash) -> Result<Vec<Record>, Failure> {
-        Ok(Backend::read(self, game, 0, None)?)
-    }
-    fn games(&self) -> Result<Vec<Hash>, Failure> {
-        Ok(Backend::games(self)?)
-    }
-}
-
-/// The checkpoint of game `game` as the store holds it now.
-fn game_checkpoint(store: &dyn Games, chain: &Chain, game: Hash) -> Result<Checkpoint, Failure> {
-    let head = store
-        .head(&game)?
-        .ok_or_else(|| Failure::new(format!("no game {} in the store", short(&game))))?;
-    let genesis = store.genesis(&game)?;
-    // The board: the pairing that names this game, else the genesis's own
-    // tournament reference.
-    let board = checkpoints::board_for(chain, &game, &genesis).ok_or_else(|| {
-        Failure::new(format!(
-            "game {} is not paired in this tournament and its genesis names no round and board",
-            short(&game)
-        ))
-    })?;
-    let records = store.read(&game)?;
-    let events: Vec<kifu_ledger::Event> = records
-        .iter()
-        .map(Record::decode)
-        .collect::<Result<_, _>>()?;
-    let state = kifu_game::GameState::replay(&events);
-    Ok(Checkpoint {
-        round: board.0,
-        board: board.1,
-        game,
-        head_seq: head.seq,
-        head_hash: head.hash,
-        // The winner by seat: the pairing's players, whatever colours they
-        // ended up playing.
-        result: state.result_by_seat(),
-    })
 }
 
 fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
     let (_, chain) = find(data, &a.target.tournament)?;
     let store = remote::open_existing(data)?;
     if a.all {
-        return checkpoint_all(data, &a.target, store, &chain);
+        let bodies: Vec<Body> = checkpoints::due(&store, &chain, false)
+            .map_err(not_checkpointed)?
+            .into_iter()
+            .map(Body::GameCheckpointed)
+            .collect();
+        drop(store);
+        if bodies.is_empty() {
+            say!("every game of the tournament is checkpointed at its head");
+            return Ok(());
+        }
+        return write_facts(data, &a.target, bodies);
     }
     let game = store.resolve(a.game.as_deref().unwrap_or_default())?;
-    let c = game_checkpoint(&store, &chain, game)?;
-    if let Some(seq) = a.seq {
-        if seq != c.head_seq {
-            return Err(Failure::new(format!(
-                "checkpoint refused: the stored chain of game {} ends at seq {}, not {seq}; nothing written",
-                short(&game),
-                c.head_seq
-            )));
-        }
-    }
-    if let Some(h) = &a.hash {
-        if !hex::encode(c.head_hash).starts_with(&h.to_ascii_lowercase()) || h.len() < 8 {
-            return Err(Failure::new(format!(
-                "checkpoint refused: the stored head of game {} is {}, not {h}; nothing written",
-                short(&game),
-                hex::encode(c.head_hash)
-            )));
-        }
-    }
+    let c = checkpoints::of_game(&store, &chain, game).map_err(not_checkpointed)?;
+    checkpoints::expect_head::<String>(&c, a.seq, a.hash.as_deref())
+        .map_err(|e| Failure::new(format!("{e}; nothing written")))?;
     let genesis = store.genesis(&game)?;
-    let flags = chain.projection.game_flags(&game, &genesis);
     drop(store);
-    for f in flags.iter().filter(|f| !f.contains("is not paired")) {
+    for f in checkpoints::warnings(&chain, &game, &genesis) {
         eprintln!("warning: {f}");
     }
     write_facts(data, &a.target, vec![Body::GameCheckpointed(c)])
 }
 
-/// Checkpoints every game of the tournament whose head moved.
-fn checkpoint_all(data: &Path, target: &Target, store: Backend, chain: &Chain) -> CmdResult {
-    let bodies: Vec<Body> = due_checkpoints(&store, chain, false)?
-        .into_iter()
-        .map(Body::GameCheckpointed)
-        .collect();
-    drop(store);
-    if bodies.is_empty() {
-        say!("every game of the tournament is checkpointed at its head");
-        return Ok(());
-    }
-    write_facts(data, target, bodies)
-}
-
-/// The checkpoints due: every game of the store paired in this tournament,
-/// or whose genesis names it, whose head moved since its last checkpoint
-/// (with `only_finished`, only the games whose chain has a result).
-fn due_checkpoints(
-    store: &dyn Games,
-    chain: &Chain,
-    only_finished: bool,
-) -> Result<Vec<Checkpoint>, Failure> {
-    let mut due = Vec::new();
-    for game in store.games()? {
-        let genesis = store.genesis(&game)?;
-        if !checkpoints::concerns(chain, &game, &genesis) {
-            continue;
-        }
-        let c = game_checkpoint(store, chain, game)?;
-        if checkpoints::is_due(chain, &c, only_finished) {
-            due.push(c);
-        }
-    }
-    Ok(due)
-}
-
 /// With the director's key at hand, every game of the tournament that has
 /// a signed result and is not checkpointed at its head yet is checkpointed
-/// (kind 51) after the facts being written: a finished game's record is
-/// tied into the tournament without a separate `kifu tournament
-/// checkpoint`. A game the tournament refuses to checkpoint (its board is
-/// not paired yet, another game is paired there) is left for later, with a
-/// note. Returns how many were added.
+/// (kind 51) after the facts being written (`checkpoints::due`): a
+/// finished game's record is tied into the tournament without a separate
+/// `kifu tournament checkpoint`. A game the tournament refuses to
+/// checkpoint (its board is not paired yet, another game is paired there)
+/// is left for later, with a note. Returns how many were added.
 fn checkpoint_finished(data: &Path, chain: &mut Chain, key: &Keypair, at: u64) -> usize {
-    let director = chain
-        .projection
-        .genesis
-        .roles_of(&key.public())
-        .contains(&Role::Director);
-    if !director || (remote::server().is_none() && !data.join("db").exists()) {
+    if !checkpoints::checkpoints_after(chain, &key.public())
+        || (remote::server().is_none() && !data.join("db").exists())
+    {
         return 0;
     }
-    let due =
-        match remote::open_existing(data).and_then(|store| due_checkpoints(&store, chain, true)) {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("note: finished games not checkpointed: {}", e.message);
-                return 0;
-            }
-        };
+    let due = match remote::open_existing(data)
+        .and_then(|store| checkpoints::due(&store, chain, true).map_err(not_checkpointed))
+    {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("note: finished games not checkpointed: {}", e.message);
+            return 0;
+        }
+    };
     let mut added = 0;
     for c in due {
         let game = short(&c.game);
@@ -1176,206 +1016,38 @@ fn checkpoint_finished(data: &Path, chain: &mut Chain, key: &Keypair, at: u64) -
 
 fn log(data: &Path, a: TLogArgs) -> CmdResult {
     let (_, chain) = find(data, &a.tournament)?;
-    let events = chain.events().map_err(|e| Failure::new(e.to_string()))?;
-    let genesis = &chain.projection.genesis;
-    for e in &events {
-        let who = genesis
-            .officials
-            .iter()
-            .find(|p| p.key == e.signer)
-            .map(|p| format!("{} ({})", p.name, p.role.word()))
-            .unwrap_or_else(|| e.signer.to_hex()[..16].to_string());
-        let what = kifu_ledger::tournament::describe(&e.body);
+    for e in &chain.events().map_err(failure)? {
         if a.json {
-            say!(
-                "{}",
-                json!({"seq": e.seq, "at_ms": e.at_ms, "kind": e.body.kind_name(), "signer": who, "body": e.body})
-            );
+            say!("{}", tables::log_json(&chain, e));
         } else {
-            say!(
-                "{:>4}  {:<22}  {}  — {}",
-                e.seq,
-                e.body.kind_name(),
-                what,
-                who
-            );
+            say!("{}", tables::log_line(&chain, e));
         }
     }
     Ok(())
-}
-
-fn verify(data: &Path, a: TVerifyArgs) -> CmdResult {
-    crate::tournament_verify::verify_tournament(data, &a.tournament, a.json)
-}
-
-/// A value as a JSON number: an integer when whole, else the exact decimal.
-fn number(v: Value) -> Json {
-    if v.quarters() % 4 == 0 {
-        json!(v.quarters() / 4)
-    } else {
-        // Quarters are exact binary fractions, so this is the exact value.
-        json!(v.quarters() as f64 / 4.0)
-    }
-}
-
-fn compute(
-    chain: &Chain,
-    after_round: Option<u32>,
-    criteria: Option<&str>,
-    all: bool,
-) -> Result<Standings, Failure> {
-    let p = &chain.projection;
-    let round = after_round.unwrap_or_else(|| p.last_round().max(1));
-    let criteria = match criteria {
-        Some(c) => Criterion::parse_list(c).map_err(|e| Failure::new(e.to_string()))?,
-        None => Vec::new(),
-    };
-    let shown: &[Criterion] = if all { &Criterion::ALL } else { &[] };
-    let t = p.tournament().map_err(|e| Failure::new(e.to_string()))?;
-    standings(&t, round, &criteria, shown).map_err(|e| Failure::new(e.to_string()))
-}
-
-fn standings_json(st: &Standings) -> Json {
-    let columns: Vec<&str> = st
-        .rows
-        .first()
-        .map(|r| r.values.iter().map(|(c, _)| c.name()).collect())
-        .unwrap_or_else(|| st.criteria.iter().map(|c| c.name()).collect());
-    json!({
-        "round": st.round,
-        "criteria": columns,
-        "table": st.rows.iter().map(|r| json!({
-            "place": r.place,
-            "player": r.player,
-            "values": r.values.iter().map(|(c, v)| (c.name().to_string(), number(*v))).collect::<serde_json::Map<_, _>>(),
-        })).collect::<Vec<_>>(),
-    })
 }
 
 fn print_standings(data: &Path, a: StandingsArgs) -> CmdResult {
     let (_, chain) = find(data, &a.tournament)?;
-    let st = compute(&chain, a.after_round, a.criteria.as_deref(), a.all_criteria)?;
+    let st = tables::standings_of(&chain, a.after_round, a.criteria.as_deref(), a.all_criteria)
+        .map_err(failure)?;
     if a.json {
-        say!("{}", standings_json(&st));
-        return Ok(());
-    }
-    print!("{}", standings_table(&chain, &st));
-    Ok(())
-}
-
-/// The standings as a readable table.
-pub fn standings_table(chain: &Chain, st: &Standings) -> String {
-    let p = &chain.projection;
-    let mut out = format!("{} — standings after round {}\n", p.genesis.name, st.round);
-    let columns: Vec<&str> = st
-        .rows
-        .first()
-        .map(|r| r.values.iter().map(|(c, _)| c.name()).collect())
-        .unwrap_or_default();
-    out.push_str(&format!(
-        "{:>3}  {:<8} {:<24} {:>3}",
-        "Pl", "Id", "Name", "Rk"
-    ));
-    for c in &columns {
-        out.push_str(&format!(" {:>7}", c));
-    }
-    out.push('\n');
-    for (k, r) in st.rows.iter().enumerate() {
-        let place = if k > 0 && st.rows[k - 1].place == r.place {
-            String::new()
-        } else {
-            r.place.to_string()
-        };
-        let (name, rank) = p
-            .player(&r.player)
-            .map(|x| (format!("{} {}", x.surname, x.given), x.rank.clone()))
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "{:>3}  {:<8} {:<24} {:>3}",
-            place, r.player, name, rank
-        ));
-        for (_, v) in &r.values {
-            out.push_str(&format!(" {:>7}", v.to_string()));
-        }
-        out.push('\n');
-    }
-    out
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+        say!("{}", tables::standings_json(&st));
     } else {
-        s.to_string()
+        print!("{}", tables::standings_table(&chain, &st));
     }
+    Ok(())
 }
 
 fn export(data: &Path, a: TExportArgs) -> CmdResult {
     let (_, chain) = find(data, &a.tournament)?;
-    let p = &chain.projection;
-    let round = entry::round_counted(&chain, a.after_round);
-    let t = p.tournament().map_err(|e| Failure::new(e.to_string()))?;
-    let text = match a.format.as_str() {
-        "h9" | "aga" => {
-            let o = ResultsOptions {
-                after_round: a.after_round,
-                drop_by_default: a.drop_by_default,
-                egf_class: a.egf_class.clone(),
-                adjusted_time: a.adjusted_time,
-            };
-            entry::results_file(&chain, &a.format, &o).map_err(|e| Failure::new(e.to_string()))?
-        }
-        "csv" | "json" => {
-            let st = compute(&chain, Some(round), None, false)?;
-            if a.format == "json" {
-                let games: Vec<Json> = t.games.iter().map(|g| json!(g)).collect();
-                let doc = json!({
-                    "tournament": hex::encode(chain.id()),
-                    "name": p.genesis.name,
-                    "short_name": p.genesis.short_name,
-                    "players": p.players,
-                    "games": games,
-                    "byes": t.byes.iter().map(|(r, id)| json!({"round": r, "player": id})).collect::<Vec<_>>(),
-                    "absences": t.absences.iter().map(|(r, id)| json!({"round": r, "player": id})).collect::<Vec<_>>(),
-                    "standings": standings_json(&st),
-                });
-                format!("{}\n", serde_json::to_string_pretty(&doc)?)
-            } else {
-                let mut out = String::from("place,player,surname,given,rank,country,club");
-                for c in &st.criteria {
-                    out.push(',');
-                    out.push_str(c.name());
-                }
-                out.push('\n');
-                for r in &st.rows {
-                    let reg = p.player(&r.player);
-                    let f = |g: fn(&kifu_ledger::Registration) -> &str| {
-                        reg.map(|x| csv_field(g(x))).unwrap_or_default()
-                    };
-                    out.push_str(&format!(
-                        "{},{},{},{},{},{},{}",
-                        r.place,
-                        csv_field(&r.player),
-                        f(|x| &x.surname),
-                        f(|x| &x.given),
-                        f(|x| &x.rank),
-                        f(|x| &x.country),
-                        f(|x| &x.club)
-                    ));
-                    for (_, v) in &r.values {
-                        out.push_str(&format!(",{v}"));
-                    }
-                    out.push('\n');
-                }
-                out
-            }
-        }
-        other => {
-            return Err(Failure::new(format!(
-                "unknown format '{other}' (h9, aga, csv, json)"
-            )))
-        }
+    let format: Format = a.format.parse().map_err(failure)?;
+    let o = ResultsOptions {
+        after_round: a.after_round,
+        drop_by_default: a.drop_by_default,
+        egf_class: a.egf_class,
+        adjusted_time: a.adjusted_time,
     };
+    let text = tables::export(&chain, format, &o).map_err(failure)?;
     match &a.output {
         Some(path) => {
             std::fs::write(path, text)
@@ -1400,12 +1072,8 @@ fn import_opengotha(data: &Path, a: ImportArgs) -> CmdResult {
     let imported = opengotha::import(&xml, officials)
         .map_err(|e| Failure::new(format!("{}: {e}", a.file.display())))?;
     let at = a.at_ms.unwrap_or_else(now_ms);
-    let mut chain =
-        Chain::create(&key, at, imported.genesis).map_err(|e| Failure::new(e.to_string()))?;
-    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for f in &imported.facts {
-        *counts.entry(f.kind_name()).or_default() += 1;
-    }
+    let counts = imported.counts();
+    let mut chain = Chain::create(&key, at, imported.genesis).map_err(failure)?;
     append_all(&mut chain, &key, imported.facts, at)?;
     let kept = keep_new(data, &chain)?;
     let summary: Vec<String> = counts.iter().map(|(k, n)| format!("{n} {k}")).collect();
@@ -1413,11 +1081,8 @@ fn import_opengotha(data: &Path, a: ImportArgs) -> CmdResult {
     created(&chain, &kept, a.json, &a.key)
 }
 
-// ---- the demonstration --------------------------------------------------
-
-/// `kifu demo`'s tournament: five players, three rounds, a bye, a forfeit
-/// entered by the referee, an absence, and the demo game (round 1, board 1)
-/// checkpointed into it; prints its standings unless `json`.
+/// `kifu demo`'s tournament (`kifu_tournament::demo`): kept beside the
+/// demo game, its standings printed unless `json`.
 pub fn demo_tournament(
     data: &Path,
     store: &kifu_store::Store,
@@ -1426,157 +1091,17 @@ pub fn demo_tournament(
     referee: &Keypair,
     json: bool,
 ) -> CmdResult {
-    let fail = |e: kifu_tournament::ChainError| Failure::new(format!("demo tournament: {e}"));
-    let genesis = store.genesis(&game)?;
-    let short_name = genesis
-        .tournament
-        .as_ref()
-        .map(|t| t.tournament.clone())
-        .unwrap_or_else(|| "kifu demonstration open".into());
-    let officials = vec![
-        Participant {
-            role: Role::Director,
-            name: "Tournament director".into(),
-            key: director.public(),
-        },
-        Participant {
-            role: Role::Referee,
-            name: "Referee".into(),
-            key: referee.public(),
-        },
-    ];
-    let mut g =
-        kifu_tournament::mcmahon_genesis("kifu demonstration open", &short_name, 3, officials);
-    g.city = "Berlin".into();
-    g.country = "DE".into();
-    let mut t = now_ms();
-    let mut chain = Chain::create(director, t, g).map_err(fail)?;
-    let key_of = |role: Role| genesis.holder(role).map(|p| p.key);
-    let players = [
-        ("W", "White", "Wanda", "2d", key_of(Role::White)),
-        ("B", "Black", "Bo", "1d", key_of(Role::Black)),
-        ("C", "Carter", "Cy", "1k", None),
-        ("D", "Dietz", "Dana", "2k", None),
-        ("E", "Ebert", "Eli", "1d", None),
-    ];
-    let mut facts: Vec<(bool, Body)> = Vec::new();
-    for (id, surname, given, rank, key) in players {
-        facts.push((
-            false,
-            Body::PlayerRegistered(kifu_ledger::Registration {
-                id: id.into(),
-                surname: surname.into(),
-                given: given.into(),
-                rank: rank.into(),
-                rating: 0,
-                country: "DE".into(),
-                club: "Berl".into(),
-                egd_pin: String::new(),
-                aga_id: String::new(),
-                smms_correction: 0,
-                key,
-            }),
-        ));
-    }
-    let result = |round, board, result, by_default: bool, reason: &str| Body::BoardResultEntered {
-        round,
-        board,
-        result,
-        by_default,
-        reason: reason.into(),
-    };
-    facts.extend([
-        (false, pairing(1, 1, "W", "B", 0, Some(game), true)),
-        (false, pairing(1, 2, "C", "D", 0, None, true)),
-        (
-            false,
-            result(1, 2, BoardResult::WhiteWins, false, "result sheet"),
-        ),
-        (
-            false,
-            Body::ByeGiven {
-                round: 1,
-                player: "E".into(),
-            },
-        ),
-    ]);
-    for (referee_signs, body) in facts.drain(..) {
-        let key = if referee_signs { referee } else { director };
-        t += 1000;
-        chain.append(key, t, body).map_err(fail)?;
-    }
-    // The demo game's own signed record gives round 1, board 1.
-    let c = game_checkpoint(store, &chain, game)?;
-    t += 1000;
-    chain
-        .append(director, t, Body::GameCheckpointed(c))
-        .map_err(fail)?;
-    facts.extend([
-        (false, pairing(2, 1, "E", "W", 0, None, true)),
-        (
-            false,
-            result(2, 1, BoardResult::BlackWins, false, "result sheet"),
-        ),
-        (false, pairing(2, 2, "B", "C", 0, None, true)),
-        // LGC 2023, "Start": late by 30 minutes or more forfeits; the
-        // referee declares it ("Game forfeit").
-        (
-            true,
-            result(
-                2,
-                2,
-                BoardResult::WhiteWins,
-                true,
-                "Black arrived 30 minutes late",
-            ),
-        ),
-        (
-            false,
-            Body::ByeGiven {
-                round: 2,
-                player: "D".into(),
-            },
-        ),
-        (
-            false,
-            Body::PlayerAbsent {
-                round: 3,
-                player: "B".into(),
-                reason: AbsenceReason::RoundSkipped,
-            },
-        ),
-        (false, pairing(3, 1, "W", "D", 0, None, true)),
-        (
-            false,
-            result(3, 1, BoardResult::WhiteWins, false, "result sheet"),
-        ),
-        (false, pairing(3, 2, "C", "E", 0, None, true)),
-        (
-            false,
-            result(3, 2, BoardResult::BlackWins, false, "result sheet"),
-        ),
-    ]);
-    for (referee_signs, body) in facts {
-        let key = if referee_signs { referee } else { director };
-        t += 1000;
-        chain.append(key, t, body).map_err(fail)?;
-    }
-    let flags = chain.projection.game_flags(&game, &genesis);
-    if !flags.is_empty() {
-        return Err(Failure::new(format!(
-            "demo tournament: {}",
-            flags.join("; ")
-        )));
-    }
-    save(&file_of(data, &chain.id()), &chain)?;
+    let chain =
+        kifu_tournament::demo::chain(store, game, director, referee, now_ms()).map_err(failure)?;
+    save(&tournaments::file_of(data, &chain.id()), &chain)?;
     if !json {
-        let st = compute(&chain, Some(3), None, false)?;
+        let st = tables::standings_of(&chain, Some(3), None, false).map_err(failure)?;
         say!(
             "tournament {}: {} players, 3 rounds, a bye, a forfeit, the demo game checkpointed",
             short(&chain.id()),
             chain.projection.players.len()
         );
-        print!("{}", standings_table(&chain, &st));
+        print!("{}", tables::standings_table(&chain, &st));
         say!(
             "try: kifu tournament standings {} --all-criteria; kifu tournament export {} --format h9",
             &hex::encode(chain.id())[..12],
@@ -1584,4 +1109,146 @@ pub fn demo_tournament(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Kifu {
+        #[command(subcommand)]
+        cmd: TournamentCommand,
+    }
+
+    #[test]
+    fn every_flag_of_new_becomes_the_choice_of_its_name() {
+        let args = [
+            "kifu",
+            "new",
+            "--key",
+            "d.key",
+            "--name",
+            "Spring Open",
+            "--short-name",
+            "spring",
+            "--city",
+            "Berlin",
+            "--country",
+            "DE",
+            "--start",
+            "2026-05-01",
+            "--finish",
+            "2026-05-02",
+            "--rounds",
+            "5",
+            "--system",
+            "swiss",
+            "--criteria",
+            "NBW,SOSW",
+            "--bar",
+            "3d",
+            "--floor",
+            "15k",
+            "--bye-nbw",
+            "0.5",
+            "--bye-mms",
+            "1",
+            "--absent-nbw",
+            "1.5",
+            "--absent-mms",
+            "2",
+            "--round-down=false",
+            "--unplayed-as-half",
+            "--game",
+            "go",
+            "--ruleset",
+            "aga",
+            "--time",
+            "fischer:90m+30s",
+            "--komi",
+            "6.5",
+            "--egf-class",
+            "B",
+            "--adjusted-time",
+            "70",
+            "--handicap-reduction",
+            "1",
+            "--referee",
+            "R=r.pub",
+            "--committee",
+            "C=c.pub",
+        ];
+        let TournamentCommand::New(a) = Kifu::parse_from(args).cmd else {
+            panic!("not new");
+        };
+        let c = Choices::from(a.settings);
+        let text = |v: &Option<String>| v.clone().unwrap_or_default();
+        assert_eq!(
+            [
+                &c.name,
+                &c.short_name,
+                &c.city,
+                &c.country,
+                &c.start,
+                &c.finish,
+                &c.system,
+                &c.criteria,
+                &c.bar,
+                &c.floor,
+                &c.bye_nbw,
+                &c.bye_mms,
+                &c.absent_nbw,
+                &c.absent_mms,
+                &c.game,
+                &c.ruleset,
+                &c.time,
+                &c.komi,
+                &c.egf_class,
+            ]
+            .map(text),
+            [
+                "Spring Open",
+                "spring",
+                "Berlin",
+                "DE",
+                "2026-05-01",
+                "2026-05-02",
+                "swiss",
+                "NBW,SOSW",
+                "3d",
+                "15k",
+                "0.5",
+                "1",
+                "1.5",
+                "2",
+                "go",
+                "aga",
+                "fischer:90m+30s",
+                "6.5",
+                "B",
+            ]
+        );
+        assert_eq!(
+            (c.rounds, c.adjusted_time, c.handicap_reduction),
+            (Some(5), Some(70), Some(1))
+        );
+        assert_eq!(
+            (c.round_down, c.no_round_down, c.unplayed_as_half),
+            (Some(false), None, Some(true))
+        );
+        assert_eq!(c.referees, Some(vec!["R=r.pub".to_string()]));
+        assert_eq!(c.committee, Some(vec!["C=c.pub".to_string()]));
+        let n = c.new_tournament(vec![]).expect("reads");
+        assert_eq!(
+            (
+                n.bye_nbw_halves,
+                n.bye_mms_halves,
+                n.absent_nbw_halves,
+                n.absent_mms_halves
+            ),
+            (Some(1), Some(2), Some(3), Some(4))
+        );
+    }
 }

@@ -7,13 +7,14 @@
 //! games it checkpoints are checked against a store by
 //! `kifu tournament verify`, which reports the chain in the same words and
 //! the same JSON shape, then the games (`docs/TOURNAMENTS.md`,
-//! "Verifying").
+//! "Verifying"). The words and the JSON are `kifu_tournament::verdict`'s;
+//! this module finds the records and prints.
 
 use std::path::{Path, PathBuf};
 
-use kifu_ledger::{BoardResult, Hash, Record, ZERO_HASH};
+use kifu_ledger::{Record, ZERO_HASH};
+use kifu_tournament::verdict::{self, GameCheck};
 use kifu_tournament::{verify_tournament_records, Chain, TournamentReport};
-use serde_json::{json, Value};
 
 use crate::verdicts::EXIT_VERIFY_FAILED;
 use crate::{CmdResult, Failure};
@@ -55,86 +56,25 @@ pub fn tournament_records(file: Option<&std::path::PathBuf>) -> Option<Vec<Recor
     Some(records)
 }
 
-fn short(h: &Hash) -> String {
-    hex::encode(&h[..8])
-}
-
-/// The report's verdict part, in the shape of `kifu verify`'s report of
-/// game archives (each chain under `games`, with `"chain": "tournament"`).
-fn report_json(r: &TournamentReport) -> Value {
-    let problem = |p: &kifu_ledger::Problem| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what});
-    json!({
-        "ok": r.ok(),
-        "records": r.records,
-        "distinct": r.distinct,
-        "games": r.chains.iter().map(|c| json!({
-            "game": hex::encode(c.id), "chain": "tournament", "events": c.events,
-            "head": hex::encode(c.head.hash), "head_seq": c.head.seq,
-            "head_at_ms": c.head_at_ms, "finished": false,
-        })).collect::<Vec<_>>(),
-        "problems": r.problems.iter().map(problem).collect::<Vec<_>>(),
-        "forks": r.forks.iter().map(|f| json!({"game": hex::encode(f.game), "seq": f.seq, "first": hex::encode(f.first), "second": hex::encode(f.second), "records": f.all.iter().map(hex::encode).collect::<Vec<_>>()})).collect::<Vec<_>>(),
-        "duplicates": r.duplicates.iter().map(|d| json!({"game": hex::encode(d.game), "seq": d.seq, "hash": hex::encode(d.hash), "copies": d.copies})).collect::<Vec<_>>(),
-        "warnings": r.warnings.iter().map(problem).collect::<Vec<_>>(),
-    })
-}
-
-/// The chain's verdict and, for its longest verified branch, what it
-/// records: the JSON of `kifu verify TOURNAMENT.kifu --json`.
-fn chain_json(report: &TournamentReport) -> Value {
-    let mut out = report_json(report);
-    if let (Some(chain), Some(o)) = (&report.chain, out.as_object_mut()) {
-        if let Some(s) = summary_json(chain).as_object() {
-            o.extend(s.clone());
-        }
-    }
-    out
-}
-
-/// The chain's verdict in words: each failure on standard error, what the
-/// longest verified branch records, duplicates and warnings.
+/// The chain's verdict in words (`kifu_tournament::verdict`): each
+/// failure on standard error, what the longest verified branch records,
+/// duplicates and warnings.
 fn print_chain(report: &TournamentReport) {
     for p in &report.problems {
-        eprintln!("FAIL {}", problem_line(p));
+        eprintln!("FAIL {}", verdict::problem_line(p));
     }
-    if let Some(chain) = &report.chain {
-        print_summary(chain, report);
-    }
-    for d in &report.duplicates {
-        say!(
-            "note: seq {}: record {} appears {} times; counted once",
-            d.seq,
-            short(&d.hash),
-            d.copies
-        );
-    }
-    for w in &report.warnings {
-        say!("warning: {}", problem_line(w));
+    for line in verdict::summary_lines(report)
+        .iter()
+        .chain(&verdict::note_lines(report))
+    {
+        say!("{line}");
     }
 }
 
 /// The one line a failed chain exits with (code 3).
-fn chain_failure(file: &Path, report: &TournamentReport, more: &str) -> Failure {
-    let forks = if report.forks.is_empty() {
-        String::new()
-    } else {
-        format!(
-            ", {} fork(s) with {} records kept as evidence",
-            report.forks.len(),
-            report.forks.iter().map(|f| f.all.len()).sum::<usize>()
-        )
-    };
-    let first = report
-        .problems
-        .first()
-        .map(|p| format!("; the first: {}", problem_line(p)))
-        .unwrap_or_default();
+fn chain_failure(at: &Path, report: &TournamentReport, more: &str) -> Failure {
     Failure {
-        message: format!(
-            "tournament chain {}: {} problem(s){forks}{more}{first}",
-            file.display(),
-            report.problems.len(),
-        ),
+        message: verdict::failure_line(&at.display().to_string(), report, more),
         code: EXIT_VERIFY_FAILED,
     }
 }
@@ -147,37 +87,9 @@ pub fn verify(
     trusted: &[kifu_ledger::PublicKey],
 ) -> CmdResult {
     let mut report = verify_tournament_records(&records);
-    // With --trust: the chain speaks for a trusted organiser only when its
-    // genesis is signed by a trusted key (`docs/FORMAT.md` section 7). A
-    // chain file has no manifest: its completeness cannot be shown.
-    if !trusted.is_empty() {
-        let signer = report
-            .chain
-            .as_ref()
-            .and_then(|c| c.records.first())
-            .and_then(|r| r.header().ok())
-            .map(|h| h.signer);
-        match signer {
-            Some(k) if trusted.contains(&k) => {}
-            Some(k) => report.problems.push(kifu_ledger::Problem {
-                game: kifu_ledger::ZERO_HASH,
-                seq: None,
-                what: format!(
-                    "untrusted: the tournament chain's genesis is signed by key {} ({}), which is not a trusted key",
-                    k.to_hex(),
-                    k.sha256_fingerprint()
-                ),
-            }),
-            None => report.problems.push(kifu_ledger::Problem {
-                game: kifu_ledger::ZERO_HASH,
-                seq: None,
-                what: "untrusted: no tournament genesis verifies, so no trusted key signs it".into(),
-            }),
-        }
-        report.problems.sort();
-    }
+    report.require_trusted(trusted);
     if as_json {
-        say!("{}", chain_json(&report));
+        say!("{}", verdict::chain_json(&report));
     } else {
         print_chain(&report);
     }
@@ -206,80 +118,15 @@ fn locate(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), Failure> {
     })
 }
 
-/// One paired game of the verified branch, checked against the store.
-struct GameCheck {
-    round: u32,
-    board: u32,
-    game: Hash,
-    problems: Vec<String>,
-}
-
-impl GameCheck {
-    fn at(&self) -> String {
-        format!(
-            "round {} board {}, game {}",
-            self.round,
-            self.board,
-            short(&self.game)
-        )
-    }
-}
-
-/// Every game the longest verified branch pairs: the game chain itself,
-/// the checkpointed head in it, and the genesis naming this tournament,
-/// round and board and the players' keys (`docs/TOURNAMENTS.md`, "Game
-/// chains").
+/// Every game the longest verified branch pairs, checked against the store
+/// (`kifu_tournament::verdict::check_games`); the store is opened only when
+/// the chain pairs a game.
 fn check_games(data: &Path, chain: &Chain) -> Result<Vec<GameCheck>, Failure> {
-    let p = &chain.projection;
-    let games: Vec<((u32, u32), Hash)> = p
-        .boards
-        .iter()
-        .filter_map(|(at, b)| b.pairing.game.map(|g| (*at, g)))
-        .collect();
-    if games.is_empty() {
+    if verdict::paired_games(chain).is_empty() {
         return Ok(Vec::new());
     }
     let store = crate::remote::open_existing(data)?;
-    let mut checks = Vec::with_capacity(games.len());
-    for ((round, board), game) in games {
-        let mut problems = Vec::new();
-        match store.read(&game, 0, None) {
-            Ok(records) if !records.is_empty() => {
-                let report = kifu_ledger::verify_records(&records);
-                for pr in &report.problems {
-                    problems.push(pr.to_string());
-                }
-                let checkpoint = p
-                    .boards
-                    .get(&(round, board))
-                    .and_then(|b| b.checkpoint.as_ref());
-                if let Some(c) = checkpoint {
-                    match records.get(c.head_seq as usize) {
-                        Some(r) if r.hash() == c.head_hash => {}
-                        Some(_) => problems.push(format!(
-                            "the record at seq {} is not the one checkpointed",
-                            c.head_seq
-                        )),
-                        None => problems.push(format!(
-                            "the checkpoint names seq {}, the chain is shorter",
-                            c.head_seq
-                        )),
-                    }
-                }
-                if let Ok(g) = store.genesis(&game) {
-                    problems.extend(p.game_flags(&game, &g));
-                }
-            }
-            _ => problems.push("not in the store".into()),
-        }
-        checks.push(GameCheck {
-            round,
-            board,
-            game,
-            problems,
-        });
-    }
-    Ok(checks)
+    Ok(verdict::check_games(chain, &store))
 }
 
 /// `kifu tournament verify ID [--json]`: the chain file as `kifu verify
@@ -294,21 +141,8 @@ pub fn verify_tournament(data: &Path, spec: &str, as_json: bool) -> CmdResult {
     };
     let game_problems: usize = checks.iter().map(|c| c.problems.len()).sum();
     if as_json {
-        let mut out = chain_json(&report);
-        if let Some(o) = out.as_object_mut() {
-            o.insert("ok".into(), json!(report.ok() && game_problems == 0));
-            o.insert("file".into(), json!(file.display().to_string()));
-            o.insert(
-                "paired_games".into(),
-                json!(checks
-                    .iter()
-                    .map(|c| json!({"round": c.round, "board": c.board,
-                        "game": hex::encode(c.game), "ok": c.problems.is_empty(),
-                        "problems": c.problems}))
-                    .collect::<Vec<_>>()),
-            );
-        }
-        say!("{out}");
+        let at = file.display().to_string();
+        say!("{}", verdict::tournament_json(&report, &at, &checks));
     } else {
         print_chain(&report);
         for c in &checks {
@@ -342,104 +176,5 @@ pub fn verify_tournament(data: &Path, spec: &str, as_json: bool) -> CmdResult {
             };
             Err(chain_failure(&file, &report, &more))
         }
-    }
-}
-
-/// A problem of a tournament chain, in words: `tournament ID seq N: what`.
-fn problem_line(p: &kifu_ledger::Problem) -> String {
-    let at = p.seq.map(|s| format!(" seq {s}")).unwrap_or_default();
-    if p.game == ZERO_HASH {
-        format!("input{at}: {}", p.what)
-    } else {
-        format!("tournament {}{at}: {}", short(&p.game), p.what)
-    }
-}
-
-fn director(chain: &Chain) -> String {
-    chain
-        .projection
-        .genesis
-        .officials
-        .iter()
-        .find(|o| o.role == kifu_ledger::Role::Director)
-        .map(|o| o.name.clone())
-        .unwrap_or_default()
-}
-
-/// What the verified branch records.
-fn summary_json(chain: &Chain) -> Value {
-    let p = &chain.projection;
-    let g = &p.genesis;
-    let results = p
-        .boards
-        .values()
-        .filter(|b| b.result != BoardResult::Unknown)
-        .count();
-    let cps: Vec<_> = p
-        .boards
-        .iter()
-        .filter_map(|((r, b), board)| board.checkpoint.as_ref().map(|c| (*r, *b, c)))
-        .map(|(r, b, c)| {
-            json!({"round": r, "board": b, "game": hex::encode(c.game),
-                   "head_seq": c.head_seq, "head_hash": hex::encode(c.head_hash)})
-        })
-        .collect();
-    json!({"tournament": hex::encode(chain.id()), "name": g.name,
-           "short_name": g.short_name, "director": director(chain), "events": chain.records.len(),
-           "rounds": g.rounds, "rounds_paired": p.last_round(),
-           "players": p.players.len(), "boards": p.boards.len(),
-           "results": results, "checkpoints": cps})
-}
-
-fn print_summary(chain: &Chain, report: &TournamentReport) {
-    let p = &chain.projection;
-    let g = &p.genesis;
-    if report.ok() {
-        say!(
-            "ok: tournament {} ({}), {} events: links, signatures and roles check; created by the director {}",
-            g.name,
-            hex::encode(chain.id()),
-            chain.records.len(),
-            director(chain)
-        );
-    } else {
-        let head = chain.head();
-        say!(
-            "tournament {} ({}): its longest verified branch ends at seq {} ({}); what it records:",
-            g.name,
-            hex::encode(chain.id()),
-            head.seq,
-            short(&head.hash)
-        );
-    }
-    let results = p
-        .boards
-        .values()
-        .filter(|b| b.result != BoardResult::Unknown)
-        .count();
-    let checkpoints: Vec<_> = p
-        .boards
-        .iter()
-        .filter_map(|((r, b), board)| board.checkpoint.as_ref().map(|c| (*r, *b, c)))
-        .collect();
-    say!(
-        "{} rounds ({} paired), {} players, {} boards paired, {} with a result, {} byes, {} absences, {} sanctions",
-        g.rounds,
-        p.last_round(),
-        p.players.len(),
-        p.boards.len(),
-        results,
-        p.byes.len(),
-        p.absences.len(),
-        p.sanctions.len()
-    );
-    say!("{} game checkpoints:", checkpoints.len());
-    for (r, b, c) in &checkpoints {
-        say!(
-            "  round {r} board {b}: game {} head seq {} (record {})",
-            hex::encode(c.game),
-            c.head_seq,
-            hex::encode(c.head_hash)
-        );
     }
 }

@@ -281,3 +281,22 @@ impl Backend {
         }
     }
 }
+
+/// The store's or the server's games, as a tournament's checkpoints read
+/// them (`kifu_tournament::checkpoints`).
+impl kifu_tournament::checkpoints::Games for Backend {
+    type Error = ClientError;
+
+    fn head(&self, game: &Hash) -> Result<Option<Head>, ClientError> {
+        Backend::head(self, game)
+    }
+    fn genesis(&self, game: &Hash) -> Result<Arc<Genesis>, ClientError> {
+        Backend::genesis(self, game)
+    }
+    fn read(&self, game: &Hash) -> Result<Vec<Record>, ClientError> {
+        Backend::read(self, game, 0, None)
+    }
+    fn games(&self) -> Result<Vec<Hash>, ClientError> {
+        Backend::games(self)
+    }
+}

@@ -19,7 +19,8 @@ use axum::response::Response;
 use axum::Json;
 use kifu_ledger::{Body, Checkpoint, Participant, PublicKey, Registration, Role};
 use kifu_store::tournaments;
-use kifu_tournament::settings::{self, NewTournament};
+use kifu_tournament::choices::{Choices, DIRECTOR_NAME};
+use kifu_tournament::settings;
 use kifu_tournament::{checkpoints, entry, hall, opengotha, Chain};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -145,14 +146,7 @@ fn games_of_round(
             board,
             GameNow {
                 committee,
-                checkpoint: Checkpoint {
-                    round: board.0,
-                    board: board.1,
-                    game,
-                    head_seq: head.seq,
-                    head_hash: head.hash,
-                    result: kifu_game::GameState::replay(&events).result_by_seat(),
-                },
+                checkpoint: checkpoints::at_head(board, game, head, &events),
                 sheets,
             },
         );
@@ -427,12 +421,12 @@ fn refused(e: impl std::fmt::Display) -> ApiError {
 }
 
 /// The director a new tournament names: the page's key, under `name`
-/// ("Tournament director" when none is given, as `kifu tournament new`).
+/// ([`DIRECTOR_NAME`] when none is given, as `kifu tournament new`).
 fn director(key: &str, name: String) -> Result<Participant, ApiError> {
     Ok(Participant {
         role: Role::Director,
         name: if name.trim().is_empty() {
-            "Tournament director".into()
+            DIRECTOR_NAME.into()
         } else {
             name
         },
@@ -477,23 +471,21 @@ fn genesis_of(intent: Intent) -> Result<Value, ApiError> {
     let mut people = vec![director(&director_key, director_name)?];
     people.extend(officials(Role::Referee, referees)?);
     people.extend(officials(Role::Committee, committee)?);
-    let mut n = NewTournament::named(&name, rounds, people);
     let some = |s: String| (!s.trim().is_empty()).then(|| s.trim().to_string());
-    n.short_name = some(short_name);
-    n.system = some(system);
-    n.city = city;
-    n.country = country;
-    n.start = start;
-    n.finish = finish;
-    if let Some(t) = some(time) {
-        let tc = kifu_clock::parse_time_control(&t)
-            .map_err(|e| refused(format!("time control '{t}': {e}")))?;
-        n.time_control = Some(kifu_game::convert::ledger_time_control(&tc));
-    }
-    if let Some(k) = some(komi) {
-        let komi: kifu_go::Komi = k.parse().map_err(|e| refused(format!("komi '{k}': {e}")))?;
-        n.komi_half_points = Some(komi.half_points());
-    }
+    let choices = Choices {
+        name: Some(name),
+        short_name: some(short_name),
+        rounds: Some(rounds),
+        system: some(system),
+        time: some(time),
+        komi: some(komi),
+        city: Some(city),
+        country: Some(country),
+        start: Some(start),
+        finish: Some(finish),
+        ..Choices::default()
+    };
+    let n = choices.new_tournament(people).map_err(refused)?;
     let g = settings::genesis(n).map_err(refused)?;
     Ok(json!({ "tournament_created": g }))
 }
@@ -521,13 +513,7 @@ pub async fn draft(
                     opengotha::import(&xml, vec![director(&director_key, director_name)?])
                         .map_err(refused)?;
                 // Checked as the chain will check them once signed.
-                let mut p = kifu_tournament::Projection::new([0; 32], imported.genesis.clone())
-                    .map_err(refused)?;
-                for (i, b) in imported.facts.iter().enumerate() {
-                    p.apply(b).map_err(|e| {
-                        refused(format!("{} #{} refused: {e}", b.kind_name(), i + 2))
-                    })?;
-                }
+                imported.check().map_err(refused)?;
                 let mut bodies = vec![Body::TournamentCreated(imported.genesis)];
                 bodies.extend(imported.facts);
                 return Ok(Json(json!({ "bodies": bodies })));
@@ -538,23 +524,7 @@ pub async fn draft(
                 xml,
             } => {
                 let imported = opengotha::import(&xml, vec![]).map_err(refused)?;
-                let of_round: Vec<Body> = imported
-                    .facts
-                    .into_iter()
-                    .filter_map(|b| match &b {
-                        Body::Paired(p) | Body::PairedColoursUnknown(p) if p.round == round => {
-                            // The results stay the director's to confirm.
-                            let mut p = p.clone();
-                            p.game = None;
-                            Some(match b {
-                                Body::Paired(_) => Body::Paired(p),
-                                _ => Body::PairedColoursUnknown(p),
-                            })
-                        }
-                        Body::ByeGiven { round: r, .. } if *r == round => Some(b),
-                        _ => None,
-                    })
-                    .collect();
+                let of_round = imported.round(round);
                 if of_round.is_empty() {
                     return Err(refused(format!(
                         "the OpenGotha file pairs nobody in round {round}"
@@ -621,7 +591,7 @@ pub async fn draft(
             } => {
                 let result = entry::result_word(&result).map_err(refused)?;
                 let reason = if reason.trim().is_empty() {
-                    "entered by an official".to_string()
+                    entry::OFFICIAL_RESULT_REASON.to_string()
                 } else {
                     reason
                 };
@@ -650,27 +620,7 @@ pub async fn draft(
                         refused("the game names no tournament: its committee is formed with `kifu append`")
                     })?;
                     let chain = load(app.tournaments.data(), &t.tournament)?;
-                    let people: Vec<Participant> = chain
-                        .projection
-                        .genesis
-                        .officials
-                        .iter()
-                        .filter(|p| p.role == Role::Committee)
-                        .cloned()
-                        .collect();
-                    if people.len() < 3 {
-                        return Err(refused(format!(
-                            "the tournament names {} appeals committee {}; the committee is formed of three (LGC 2023, \"Appeals committee\"): co-opt the others once it is formed, or name them in the tournament",
-                            people.len(),
-                            if people.len() == 1 { "member" } else { "members" }
-                        )));
-                    }
-                    let (members, reserves) = people.split_at(3);
-                    Ok(Body::CommitteeFormed {
-                        members: members.to_vec(),
-                        reserves: reserves.to_vec(),
-                        formed_before_round: t.round,
-                    })
+                    kifu_tournament::games::committee(&chain, t.round).map_err(refused)
                 })
                 .map(Json);
             }
@@ -733,16 +683,7 @@ pub async fn draft(
         };
         let chain = load(app.tournaments.data(), &t)?;
         let mut next = chain.projection.clone();
-        for (i, b) in bodies.iter().enumerate() {
-            next.apply(b).map_err(|e| {
-                let which = if i == 0 {
-                    b.kind_name().to_string()
-                } else {
-                    format!("{} #{}", b.kind_name(), i + 1)
-                };
-                refused(format!("{which} refused: {e}"))
-            })?;
-        }
+        next.apply_all(&bodies).map_err(refused)?;
         Ok(Json(json!({
             "tournament": hex::encode(chain.id()),
             "head": {"seq": chain.head().seq, "hash": hex::encode(chain.head().hash)},
@@ -752,18 +693,9 @@ pub async fn draft(
     .await
 }
 
-/// The board size of a tournament's games: 19 for Go, 15 for the
-/// five-in-a-row games.
-fn board_size(game: kifu_ledger::GameKind) -> u8 {
-    match game {
-        kifu_ledger::GameKind::Go => 19,
-        _ => 15,
-    }
-}
-
 /// The genesis of each game of `round` not yet in the store: the
 /// tournament's game, ruleset, time control and komi (the profile's for a
-/// handicap game), the board's pairing (its handicap, its players' seats
+/// handicap game: `kifu_tournament::games::board_genesis`), the board's pairing (its handicap, its players' seats
 /// held by the device waiting for each, else by the key the player's
 /// registration names; a seat two devices ask for is not given: the
 /// director keeps one), every device waiting as the board's recorder
@@ -853,43 +785,17 @@ fn round_games(
             skipped.push(json!({"board": board, "reason": why, "devices": devices}));
             continue;
         }
-        for d in here.iter().filter(|r| r.seat.role == Role::Recorder) {
-            if roster.iter().any(|x| x.key == d.seat.key) {
-                continue;
-            }
-            roster.push(Participant {
+        let recorders = here
+            .iter()
+            .filter(|r| r.seat.role == Role::Recorder)
+            .map(|d| Participant {
                 role: Role::Recorder,
                 name: d.seat.name.clone(),
                 key: d.seat.key,
-            });
-        }
-        for o in &t.officials {
-            if !roster.iter().any(|x| x.key == o.key && x.role == o.role) {
-                roster.push(o.clone());
-            }
-        }
-        let handicap = b.pairing.handicap;
-        let komi =
-            kifu_game::tournament_game_komi(t.game, &t.ruleset, handicap, t.komi_half_points)
-                .map_err(|e| refused(format!("board {board}: {e}")))?;
-        let g = kifu_ledger::Genesis {
-            game: t.game,
-            ruleset: t.ruleset.clone(),
-            overrides: Vec::new(),
-            board_size: board_size(t.game),
-            handicap,
-            komi_half_points: komi,
-            time_control: t.time_control,
-            roster,
-            tournament: Some(kifu_ledger::TournamentRef {
-                tournament: t.short_name.clone(),
-                round,
-                board: *board,
-            }),
-            title: format!("{}, round {round}, board {board}", t.name),
-            auto_declare: false,
-        };
-        kifu_game::check_genesis_values(&g).map_err(|e| refused(format!("board {board}: {e}")))?;
+            })
+            .collect();
+        let g = kifu_tournament::games::board_genesis(chain, round, *board, roster, recorders)
+            .map_err(refused)?;
         games.push(json!({
             "board": board,
             "body": Body::GameCreated(g),

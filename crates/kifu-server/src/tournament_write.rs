@@ -22,7 +22,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use kifu_ledger::{archive, LedgerError, Record};
 use kifu_store::tournaments::CreateError;
-use kifu_tournament::entry::{self, ResultsOptions};
+use kifu_tournament::entry::ResultsOptions;
+use kifu_tournament::tables::{self, Format, UnknownFormat};
 use kifu_tournament::{Chain, ChainError};
 use serde::Deserialize;
 use serde_json::json;
@@ -224,10 +225,10 @@ pub async fn records(
     Ok(([(header::CONTENT_TYPE, "application/octet-stream")], bytes).into_response())
 }
 
-/// `?format=h9|aga&round=N&drop_by_default=true&egf_class=A&adjusted_time=M`.
+/// `?format=h9|aga|csv|json&round=N&drop_by_default=true&egf_class=A&adjusted_time=M`.
 #[derive(Debug, Deserialize)]
 pub struct ExportQuery {
-    /// `h9` or `aga`.
+    /// `h9`, `aga`, `csv` or `json`.
     pub format: String,
     /// The last round counted (default: the last round with pairings).
     pub round: Option<u32>,
@@ -240,14 +241,15 @@ pub struct ExportQuery {
     pub adjusted_time: Option<u32>,
 }
 
-/// `GET /tournaments/{t}/export?format=h9|aga`: the results file, as
-/// `kifu tournament export` writes it, to download.
+/// `GET /tournaments/{t}/export?format=h9|aga|csv|json`: the results file,
+/// as `kifu tournament export` writes it (`kifu_tournament::tables::export`),
+/// to download.
 pub async fn export(
     State(app): State<Arc<App>>,
     UrlPath(t): UrlPath<String>,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiError> {
-    let (name, text) = blocking(move || {
+    let (name, kind, text) = blocking(move || {
         let chain = load(app.tournaments.data(), &t)?;
         let o = ResultsOptions {
             after_round: q.round,
@@ -255,37 +257,23 @@ pub async fn export(
             egf_class: q.egf_class.clone(),
             adjusted_time: q.adjusted_time,
         };
-        let text = entry::results_file(&chain, &q.format, &o).map_err(|e| match e {
-            entry::EntryError::Format(_) => ApiError::bad_request("bad_format", e.to_string()),
-            _ => ApiError::new(
+        let format: Format = q
+            .format
+            .parse()
+            .map_err(|e: UnknownFormat| ApiError::bad_request("bad_format", e.to_string()))?;
+        let text = tables::export(&chain, format, &o).map_err(|e| {
+            ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 "no_results_file",
                 e.to_string(),
-            ),
+            )
         })?;
-        let stem: String = chain
-            .projection
-            .genesis
-            .short_name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || c == '-' {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect();
-        let ext = if q.format == "h9" { "h9" } else { "txt" };
-        Ok((format!("{stem}.{ext}"), text))
+        Ok((tables::file_name(&chain, format), format.media_type(), text))
     })
     .await?;
     Ok((
         [
-            (
-                header::CONTENT_TYPE,
-                "text/plain; charset=utf-8".to_string(),
-            ),
+            (header::CONTENT_TYPE, kind.to_string()),
             (
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"{name}\""),

@@ -108,53 +108,74 @@ pub fn short_name(records: &[Record]) -> Option<String> {
     }
 }
 
-/// The tournament `spec` names in `data`: the one file whose genesis has
-/// `spec` as its short name, else the one file whose id starts with `spec`
-/// (hex, any case). A short name wins over an id prefix, so a short name
-/// that happens to be hex (`d`, `cafe`) still names its tournament; a full
-/// id never collides with a short name in practice. The file is found
-/// whether or not its chain verifies (a file that is not an archive names
-/// no tournament by its short name); the caller verifies the records.
-pub fn find(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), FindError> {
-    let paths = files(data).ok_or_else(|| FindError::NoTournaments(dir(data)))?;
-    let mut named = Vec::new();
-    let mut unreadable = 0;
-    for p in &paths {
-        let Ok(records) = read(p) else {
-            unreadable += 1;
-            continue;
-        };
-        if short_name(&records).as_deref() == Some(spec) {
-            named.push((p.clone(), records));
-        }
-    }
-    match named.len() {
-        1 => return Ok(named.remove(0)),
-        0 => {}
+/// Which of `tournaments` (each its id in hex and its short name, `None`
+/// when it is not known) `spec` names: the one whose short name is `spec`,
+/// else the one whose id starts with `spec` (hex, any case). A short name
+/// wins over an id prefix, so a short name that happens to be hex (`d`,
+/// `cafe`) still names its tournament; a full id never collides with a
+/// short name in practice. The index in `tournaments`.
+pub fn choose(spec: &str, tournaments: &[(String, Option<String>)]) -> Result<usize, FindError> {
+    let named: Vec<usize> = (0..tournaments.len())
+        .filter(|i| tournaments[*i].1.as_deref() == Some(spec))
+        .collect();
+    match named.as_slice() {
+        [one] => return Ok(*one),
+        [] => {}
         _ => return Err(FindError::Ambiguous(spec.to_string())),
     }
     let want = spec.trim().to_ascii_lowercase();
-    let by_id: Vec<&PathBuf> = paths
-        .iter()
-        .filter(|p| {
-            !want.is_empty()
-                && p.file_stem()
-                    .is_some_and(|s| s.to_string_lossy().starts_with(&want))
-        })
+    let by_id: Vec<usize> = (0..tournaments.len())
+        .filter(|i| !want.is_empty() && tournaments[*i].0.starts_with(&want))
         .collect();
     match by_id.as_slice() {
-        [one] => {
-            let records = read(one).map_err(|error| FindError::Read {
-                path: (*one).clone(),
-                error,
-            })?;
-            Ok(((*one).clone(), records))
-        }
+        [one] => Ok(*one),
         [] => Err(FindError::NotFound {
             spec: spec.to_string(),
-            unreadable,
+            unreadable: 0,
         }),
         _ => Err(FindError::Ambiguous(spec.to_string())),
+    }
+}
+
+/// The tournament `spec` names in `data` ([`choose`], the id being the
+/// file's name). The file is found whether or not its chain verifies (a
+/// file that is not an archive names no tournament by its short name);
+/// the caller verifies the records.
+pub fn find(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), FindError> {
+    let paths = files(data).ok_or_else(|| FindError::NoTournaments(dir(data)))?;
+    // Each file is read once for its short name; only the records of the
+    // files `spec` names by short name are kept, the others dropped as read.
+    let mut known = Vec::with_capacity(paths.len());
+    let mut named = std::collections::HashMap::new();
+    let mut unreadable = 0;
+    for (i, p) in paths.iter().enumerate() {
+        let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+        let short = match read(p) {
+            Ok(records) => {
+                let short = short_name(&records);
+                if short.as_deref() == Some(spec) {
+                    named.insert(i, records);
+                }
+                short
+            }
+            Err(_) => {
+                unreadable += 1;
+                None
+            }
+        };
+        known.push((stem.into_owned(), short));
+    }
+    let i = choose(spec, &known).map_err(|e| match e {
+        FindError::NotFound { spec, .. } => FindError::NotFound { spec, unreadable },
+        e => e,
+    })?;
+    let path = paths[i].clone();
+    match named.remove(&i) {
+        Some(records) => Ok((path, records)),
+        None => match read(&path) {
+            Ok(records) => Ok((path, records)),
+            Err(error) => Err(FindError::Read { path, error }),
+        },
     }
 }
 
@@ -269,9 +290,73 @@ impl Keeper {
     }
 }
 
+/// The store's games are those a tournament checkpoints
+/// (`kifu_tournament::checkpoints`): their heads, geneses and records.
+impl kifu_tournament::checkpoints::Games for crate::Store {
+    type Error = StoreError;
+
+    fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, StoreError> {
+        crate::Store::head(self, game)
+    }
+
+    fn genesis(&self, game: &Hash) -> Result<std::sync::Arc<kifu_ledger::Genesis>, StoreError> {
+        crate::Store::genesis(self, game)
+    }
+
+    fn read(&self, game: &Hash) -> Result<Vec<Record>, StoreError> {
+        crate::Store::read(self, game, 0, None)
+    }
+
+    fn games(&self) -> Result<Vec<Hash>, StoreError> {
+        crate::Store::games(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_store_s_games_are_read_whole_for_a_checkpoint() {
+        use kifu_ledger::testkit::{sample_game, Cast};
+        use kifu_tournament::checkpoints::Games;
+        let d = tempfile::tempdir().expect("tempdir");
+        let store = crate::Store::open(d.path()).expect("store");
+        let g: &dyn Games<Error = StoreError> = &store;
+        assert_eq!(g.games().expect("games"), Vec::<Hash>::new());
+        let c = sample_game(&Cast::new(), "checkpointed");
+        store.append_batch(c.records.clone()).expect("append");
+        assert_eq!(g.games().expect("games"), vec![c.game]);
+        assert_eq!(g.head(&c.game).expect("head"), Some(c.head));
+        assert_eq!(g.read(&c.game).expect("records"), c.records);
+        assert_eq!(g.genesis(&c.game).expect("genesis").title, "checkpointed");
+        assert_eq!(g.head(&[0; 32]).expect("head"), None);
+    }
+
+    #[test]
+    fn a_short_name_wins_over_an_id_prefix_and_two_matches_are_refused() {
+        let t = |id: &str, name: Option<&str>| (id.to_string(), name.map(String::from));
+        let list = [
+            t("cafe01", Some("spring")),
+            t("d00d02", Some("cafe")),
+            t("cafe03", None),
+        ];
+        assert_eq!(choose("cafe", &list).expect("named"), 1);
+        assert_eq!(choose("spring", &list).expect("named"), 0);
+        assert_eq!(choose("CAFE03", &list).expect("by id"), 2);
+        assert_eq!(choose("d00", &list).expect("by id"), 1);
+        assert!(matches!(choose("caf", &list), Err(FindError::Ambiguous(_))));
+        assert!(matches!(choose("", &list), Err(FindError::NotFound { .. })));
+        assert!(matches!(
+            choose("autumn", &list),
+            Err(FindError::NotFound { .. })
+        ));
+        let twice = [t("aa", Some("open")), t("bb", Some("open"))];
+        assert!(matches!(
+            choose("open", &twice),
+            Err(FindError::Ambiguous(_))
+        ));
+    }
 
     #[test]
     fn no_folder_is_no_list_and_files_are_sorted_kifu_only() {

@@ -34,6 +34,42 @@ pub enum ChainError {
     NotOneChain(usize),
 }
 
+/// One of several facts refused: which (its kind, and its place when it is
+/// not the first) and why. `kind refused: why`, `kind #3 refused: why`.
+#[derive(Debug, thiserror::Error)]
+#[error("{kind}{} refused: {error}", nth(*.index))]
+pub struct Refused<E> {
+    /// Its place among the facts, from 0.
+    pub index: usize,
+    /// Its kind (`Body::kind_name`).
+    pub kind: &'static str,
+    /// Why.
+    pub error: E,
+}
+
+fn nth(index: usize) -> String {
+    if index == 0 {
+        String::new()
+    } else {
+        format!(" #{}", index + 1)
+    }
+}
+
+impl Projection {
+    /// Applies `bodies` in order, each checked against the tournament as
+    /// the ones before it leave it; stops at the first refused.
+    pub fn apply_all(&mut self, bodies: &[Body]) -> Result<(), Refused<TournamentError>> {
+        for (index, body) in bodies.iter().enumerate() {
+            self.apply(body).map_err(|error| Refused {
+                index,
+                kind: body.kind_name(),
+                error,
+            })?;
+        }
+        Ok(())
+    }
+}
+
 /// `seq N: what (and M more problems)`.
 fn not_verified(first: &Problem, count: usize) -> String {
     let at = first.seq.map(|s| format!("seq {s}: ")).unwrap_or_default();
@@ -187,6 +223,27 @@ impl Chain {
         self.projection = next;
         self.records.push(record);
         Ok(&self.records[self.records.len() - 1])
+    }
+
+    /// Checks, signs and appends `bodies` in order, all signed by `key` at
+    /// `at_ms`: all of them, or, when one is refused, none (the chain is
+    /// left as it was).
+    pub fn append_all(
+        &mut self,
+        key: &Keypair,
+        at_ms: u64,
+        bodies: Vec<Body>,
+    ) -> Result<(), Refused<ChainError>> {
+        let (from, before) = (self.records.len(), self.projection.clone());
+        for (index, body) in bodies.into_iter().enumerate() {
+            let kind = body.kind_name();
+            if let Err(error) = self.append(key, at_ms, body) {
+                self.records.truncate(from);
+                self.projection = before;
+                return Err(Refused { index, kind, error });
+            }
+        }
+        Ok(())
     }
 
     /// The decoded events, genesis first.

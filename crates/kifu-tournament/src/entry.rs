@@ -10,6 +10,9 @@ use kifu_standings::{aga, h9};
 
 use crate::Chain;
 
+/// The reason a result entered by an official is given when none is typed.
+pub const OFFICIAL_RESULT_REASON: &str = "entered by an official";
+
 /// Why typed input is not a fact.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EntryError {

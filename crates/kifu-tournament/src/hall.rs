@@ -348,10 +348,7 @@ pub fn board_of_game(chain: &Chain, game: &Hash, genesis: &Genesis) -> Option<(u
         return Some(*k);
     }
     let t = genesis.tournament.as_ref()?;
-    let id_hex = hex::encode(chain.id());
-    let names_us = t.tournament == p.genesis.short_name
-        || (t.tournament.len() >= 16 && id_hex.starts_with(&t.tournament));
-    (names_us && p.boards.contains_key(&(t.round, t.board))).then_some((t.round, t.board))
+    (p.named_by(t) && p.boards.contains_key(&(t.round, t.board))).then_some((t.round, t.board))
 }
 
 /// Fills in, on the boards the tournament has no result for yet, the

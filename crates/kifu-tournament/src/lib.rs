@@ -18,22 +18,31 @@
 //! evidence, duplicates counted once), as kifu-ledger's verification of
 //! game chains does.
 //!
+//! Tournament chains are shown in words and JSON once, here: the standings
+//! tables and export files ([`tables`]), the verdict on a chain and its
+//! games ([`verdict`]).
+//!
 //! This crate does no I/O.
 #![deny(missing_docs)]
 
 pub mod carried;
 mod chain;
 pub mod checkpoints;
+pub mod choices;
 pub mod convert;
+pub mod demo;
 pub mod egf;
 pub mod entry;
+pub mod games;
 pub mod hall;
 pub mod opengotha;
 mod projection;
 pub mod settings;
+pub mod tables;
+pub mod verdict;
 mod verify;
 
-pub use chain::{mcmahon_genesis, Chain, ChainError};
+pub use chain::{mcmahon_genesis, Chain, ChainError, Refused};
 pub use convert::board_result_of;
 pub use projection::{genesis_settings, Board, Projection, TournamentError};
 pub use verify::{verify_tournament_records, ChainSummary, TournamentReport, MORE_THAN_ONE};

@@ -31,6 +31,60 @@ pub struct Imported {
     pub facts: Vec<Body>,
 }
 
+impl Imported {
+    /// The pairings and byes of `round`, each pairing without the game it
+    /// names (the results stay the director's to confirm).
+    pub fn round(&self, round: u32) -> Vec<Body> {
+        self.facts
+            .iter()
+            .filter_map(|b| match b {
+                Body::Paired(p) | Body::PairedColoursUnknown(p) if p.round == round => {
+                    let p = kifu_ledger::Pairing {
+                        game: None,
+                        ..p.clone()
+                    };
+                    Some(match b {
+                        Body::Paired(_) => Body::Paired(p),
+                        _ => Body::PairedColoursUnknown(p),
+                    })
+                }
+                Body::ByeGiven { round: r, .. } if *r == round => Some(b.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Checks the facts against the tournament as the chain will check them
+    /// once signed, each as the ones before it leave it; the refused one is
+    /// numbered from the genesis (`paired #5 refused: ...`).
+    pub fn check(&self) -> Result<(), crate::Refused<TournamentError>> {
+        let mut p = crate::Projection::new([0; 32], self.genesis.clone()).map_err(|error| {
+            crate::Refused {
+                index: 0,
+                kind: "tournament created",
+                error,
+            }
+        })?;
+        for (i, b) in self.facts.iter().enumerate() {
+            p.apply(b).map_err(|error| crate::Refused {
+                index: i + 1,
+                kind: b.kind_name(),
+                error,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// How many facts of each kind the import holds, by kind name.
+    pub fn counts(&self) -> BTreeMap<&'static str, usize> {
+        let mut counts = BTreeMap::new();
+        for f in &self.facts {
+            *counts.entry(f.kind_name()).or_default() += 1;
+        }
+        counts
+    }
+}
+
 fn err(what: impl Into<String>) -> TournamentError {
     TournamentError::Settings(format!("OpenGotha file: {}", what.into()))
 }

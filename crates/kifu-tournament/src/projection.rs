@@ -542,6 +542,13 @@ impl Projection {
         a.max(b)
     }
 
+    /// True when a game's reference names this tournament: its short
+    /// name, or 16 or more hex digits of its id.
+    pub fn named_by(&self, t: &kifu_ledger::TournamentRef) -> bool {
+        t.tournament == self.genesis.short_name
+            || (t.tournament.len() >= 16 && hex::encode(self.id).starts_with(&t.tournament))
+    }
+
     /// Problems with a game chain's genesis against its pairing: the
     /// tournament, round and board it names, and the players' keys.
     pub fn game_flags(&self, game: &Hash, genesis: &Genesis) -> Vec<String> {
@@ -556,16 +563,13 @@ impl Projection {
                 hex8(game)
             )];
         };
-        let id_hex = hex::encode(self.id);
         match &genesis.tournament {
             None => flags.push(format!(
                 "game {} names no tournament, but is paired in round {round} board {board}",
                 hex8(game)
             )),
             Some(t) => {
-                let names_us = t.tournament == self.genesis.short_name
-                    || (t.tournament.len() >= 16 && id_hex.starts_with(&t.tournament));
-                if !names_us {
+                if !self.named_by(t) {
                     flags.push(format!(
                         "game {} names tournament {:?}, not {:?}",
                         hex8(game),

@@ -162,3 +162,52 @@ fn a_game_whose_colours_were_not_noted_keeps_them_unknown_to_the_h9() {
     let known = imported_chain(WORKED_EXAMPLE);
     assert!(known.projection.boards.values().all(|b| b.colours_known));
 }
+
+#[test]
+fn a_round_taken_from_the_file_pairs_its_boards_and_byes_only() {
+    use kifu_ledger::Body;
+    let imported = import(WORKED_EXAMPLE, vec![]).expect("imports");
+    let r3 = imported.round(3);
+    let boards: Vec<(u32, String, String)> = r3
+        .iter()
+        .filter_map(|b| match b {
+            Body::Paired(p) => {
+                assert_eq!((p.round, p.game), (3, None));
+                Some((p.board, p.white.clone(), p.black.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(boards.len(), 2);
+    assert_eq!(boards[0].0, 1);
+    let byes: Vec<&Body> = r3
+        .iter()
+        .filter(|b| matches!(b, Body::ByeGiven { .. }))
+        .collect();
+    assert_eq!(byes.len(), 1);
+    // Nothing but pairings and byes, and nothing of another round.
+    assert_eq!(r3.len(), 3);
+    assert!(imported.round(4).is_empty());
+    let counts = imported.counts();
+    assert_eq!(counts.get("paired"), Some(&8));
+    assert_eq!(counts.get("bye given"), Some(&1));
+}
+
+#[test]
+fn an_import_is_checked_fact_by_fact_before_anything_is_signed() {
+    use kifu_ledger::Body;
+    let mut imported = import(WORKED_EXAMPLE, vec![]).expect("imports");
+    assert!(imported.check().is_ok());
+    // A pairing of somebody never registered, placed fifth.
+    let mut p = match imported.facts.iter().find(|b| matches!(b, Body::Paired(_))) {
+        Some(Body::Paired(p)) => p.clone(),
+        _ => unreachable!("the file pairs"),
+    };
+    p.white = "NOBODY".into();
+    p.round = 3;
+    p.board = 9;
+    imported.facts.insert(4, Body::Paired(p));
+    let e = imported.check().unwrap_err();
+    assert_eq!((e.index, e.kind), (5, "paired"));
+    assert!(e.to_string().starts_with("paired #6 refused: "), "{e}");
+}
