@@ -568,11 +568,7 @@ impl Kept {
     fn shown(&self) -> String {
         match self {
             Kept::File(p) => p.display().to_string(),
-            Kept::Served(_, id) => format!(
-                "{}/tournaments/{}/records",
-                remote::server().unwrap_or_default(),
-                hex::encode(id)
-            ),
+            Kept::Served(c, id) => c.tournament_address(id),
         }
     }
 
@@ -628,47 +624,12 @@ pub(crate) fn all_chains(data: &Path) -> Vec<Chain> {
         .collect()
 }
 
-/// The id of the server's tournament `spec` names, chosen from its list
-/// as a file is in a data directory (`kifu_store::tournaments::choose`).
-fn served_id(c: &Client, spec: &str) -> Result<Hash, Failure> {
-    let list = c.get_json("/tournaments")?;
-    let all: Vec<(String, Option<String>)> = list["tournaments"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|t| {
-            let text = |k: &str| t[k].as_str().unwrap_or_default().to_string();
-            (text("id"), Some(text("short_name")))
-        })
-        .collect();
-    let i = tournaments::choose(spec, &all).map_err(|e| match e {
-        tournaments::FindError::NotFound { .. } => Failure::new(format!(
-            "no tournament '{spec}' on the server {}",
-            remote::server().unwrap_or_default()
-        )),
-        e => failure(e),
-    })?;
-    hex::decode(&all[i].0)
-        .ok()
-        .and_then(|b| b.try_into().ok())
-        .ok_or_else(|| Failure::new("the server's tournament list has an id that is not hex"))
-}
-
 /// The server's copy of the tournament `spec` names: where it is kept and
 /// its records, unverified.
 fn served_chain(c: Client, spec: &str) -> Result<(Kept, Vec<Record>), Failure> {
-    let id = served_id(&c, spec)?;
-    let bytes = c.get_bytes(&format!("/tournaments/{}/records", hex::encode(id)))?;
-    let records = kifu_ledger::archive::read(&bytes)?;
+    let id = c.tournament_id(spec)?;
+    let records = c.tournament_records(&id)?;
     Ok((Kept::Served(c, id), records))
-}
-
-/// The records of the server's tournament `spec` names, unverified, and
-/// their address (`kifu tournament verify` reports every problem).
-pub(crate) fn served_records(spec: &str) -> Result<(String, Vec<Record>), Failure> {
-    let c = served().ok_or_else(|| Failure::new("no server named"))?;
-    let (kept, records) = served_chain(c, spec)?;
-    Ok((kept.shown(), records))
 }
 
 /// Finds a tournament by id prefix or short name (in the data directory,

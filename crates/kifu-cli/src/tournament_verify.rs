@@ -104,10 +104,14 @@ pub fn verify(
 /// (`kifu_store::tournaments::find`).
 fn locate(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), Failure> {
     use kifu_store::tournaments::{find, FindError};
-    if crate::remote::server().is_some() {
+    if let Some(url) = crate::remote::server() {
         // Through a server: its copy of the chain, named by its address.
-        let (at, records) = crate::tournament_cmd::served_records(spec)?;
-        return Ok((PathBuf::from(at), records));
+        let c = crate::remote::Client::new(url);
+        let id = c.tournament_id(spec)?;
+        return Ok((
+            PathBuf::from(c.tournament_address(&id)),
+            c.tournament_records(&id)?,
+        ));
     }
     find(data, spec).map_err(|e| match e {
         FindError::Read { .. } => Failure {

@@ -363,4 +363,50 @@ impl Client {
         }
         Ok(out)
     }
+
+    /// The id of the server's tournament `spec` names (an id prefix, else
+    /// a short name), chosen from its list as a chain file is in a data
+    /// directory (`kifu_store::tournaments::choose`).
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::Named`] when `spec` names none, or several.
+    pub fn tournament_id(&self, spec: &str) -> Result<Hash, ClientError> {
+        use kifu_store::tournaments::{choose, FindError};
+        let list = self.get_json("/tournaments")?;
+        let all: Vec<(String, Option<String>)> = list["tournaments"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|t| {
+                let text = |k: &str| t[k].as_str().unwrap_or_default().to_string();
+                (text("id"), Some(text("short_name")))
+            })
+            .collect();
+        let i = choose(spec, &all).map_err(|e| match e {
+            FindError::NotFound { .. } => ClientError::Named(format!(
+                "no tournament '{spec}' on the server {}",
+                self.base
+            )),
+            e => ClientError::Named(e.to_string()),
+        })?;
+        hex::decode(&all[i].0)
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| {
+                ClientError::answer("the server's tournament list has an id that is not hex")
+            })
+    }
+
+    /// The records of the server's tournament `id`, unverified (a verifier
+    /// reports every problem).
+    pub fn tournament_records(&self, id: &Hash) -> Result<Vec<Record>, ClientError> {
+        let bytes = self.get_bytes(&format!("/tournaments/{}/records", hex::encode(id)))?;
+        Ok(kifu_ledger::archive::read(&bytes)?)
+    }
+
+    /// Where the server keeps the records of its tournament `id`.
+    pub fn tournament_address(&self, id: &Hash) -> String {
+        format!("{}/tournaments/{}/records", self.base, hex::encode(id))
+    }
 }

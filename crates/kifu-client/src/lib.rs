@@ -54,6 +54,9 @@ pub enum ClientError {
     /// one): a verification failure, not a failure to talk.
     #[error("{0}")]
     Log(String),
+    /// What the caller named is none of what the server holds, or several.
+    #[error("{0}")]
+    Named(String),
     /// A record read back does not verify, or does not decode.
     #[error(transparent)]
     Ledger(#[from] kifu_ledger::LedgerError),
