@@ -237,3 +237,92 @@ fn fail(f: Failure, json_errors: bool) -> ExitCode {
     }
     ExitCode::from(f.code)
 }
+
+#[cfg(test)]
+mod layout {
+    use std::collections::BTreeMap;
+
+    /// Which of this crate's modules each module names (`crate::m`), from
+    /// the source, comments left out.
+    fn imports() -> BTreeMap<String, Vec<String>> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+        let files: Vec<_> = std::fs::read_dir(dir)
+            .expect("src")
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+            .collect();
+        let names: Vec<String> = files
+            .iter()
+            .filter_map(|p| p.file_stem()?.to_str().map(str::to_string))
+            .collect();
+        let mut out = BTreeMap::new();
+        for (path, name) in files.iter().zip(&names) {
+            let code: String = std::fs::read_to_string(path)
+                .expect("source")
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+                .collect::<Vec<_>>()
+                .join("\n");
+            // `crate::m::...`, `crate::m;` and the items of `crate::{m, n::x}`.
+            let mut named: Vec<String> = Vec::new();
+            for (i, _) in code.match_indices("crate::") {
+                let rest = &code[i + "crate::".len()..];
+                let group = match rest.strip_prefix('{') {
+                    Some(g) => g.split('}').next().unwrap_or(""),
+                    None => rest,
+                };
+                for item in group.split(',') {
+                    let m: String = item
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if &m != name && names.contains(&m) && !named.contains(&m) {
+                        named.push(m);
+                    }
+                    if rest.starts_with('{') {
+                        continue;
+                    }
+                    break;
+                }
+            }
+            out.insert(name.clone(), named);
+        }
+        out
+    }
+
+    /// The command line's modules import one another in one direction only:
+    /// `cli.rs` assembles the commands' arguments, the commands call the
+    /// libraries and a few leaf modules, and nothing imports back.
+    #[test]
+    fn the_modules_form_no_import_cycle() {
+        let graph = imports();
+        assert!(graph.len() > 20, "{graph:?}");
+        // Depth-first, with the path so far: a module met again on it is a
+        // cycle.
+        fn visit(
+            m: &str,
+            graph: &BTreeMap<String, Vec<String>>,
+            path: &mut Vec<String>,
+            done: &mut Vec<String>,
+        ) {
+            if let Some(i) = path.iter().position(|p| p == m) {
+                panic!("import cycle: {} -> {m}", path[i..].join(" -> "));
+            }
+            if done.iter().any(|d| d == m) {
+                return;
+            }
+            path.push(m.to_string());
+            for n in graph.get(m).into_iter().flatten() {
+                visit(n, graph, path, done);
+            }
+            path.pop();
+            done.push(m.to_string());
+        }
+        let mut done = Vec::new();
+        for m in graph.keys() {
+            visit(m, &graph, &mut Vec::new(), &mut done);
+        }
+    }
+}
