@@ -200,8 +200,8 @@ pub fn verify(data: &Path, a: VerifyArgs) -> CmdResult {
             "--trust checks an archive's or a bundle's signer: name the FILE to verify",
         )),
         // The server verifies its store where it is.
-        None if crate::remote::server().is_some() => {
-            let url = crate::remote::server().unwrap_or_default();
+        None if crate::endpoint::server().is_some() => {
+            let url = crate::endpoint::server().unwrap_or_default();
             crate::verify_served::verify(url, a.json, a.progress)
         }
         None => {

@@ -93,7 +93,7 @@ fn roster(c: &Cast) -> Vec<Participant> {
 /// with no `--data` named, in a new directory under the system's temporary
 /// directory (the working directory is left alone), printed at the end.
 pub fn demo(data: &Path, data_named: bool, a: DemoArgs) -> CmdResult {
-    let keys = match crate::remote::server() {
+    let keys = match crate::endpoint::server() {
         Some(_) if !data_named => fresh_key_dir()?,
         _ => data.join("demo-keys"),
     };
@@ -369,13 +369,13 @@ pub fn demo(data: &Path, data_named: bool, a: DemoArgs) -> CmdResult {
         }
         say!(
             "verified the store in {}: {}, {}, every link, signature and role checks",
-            crate::remote::server()
+            crate::endpoint::server()
                 .map(str::to_string)
                 .unwrap_or_else(|| data.display().to_string()),
             count(report.games.len(), "game"),
             count(records.len(), "event")
         );
-        let data_arg = match crate::remote::server() {
+        let data_arg = match crate::endpoint::server() {
             Some(url) => format!(" --server {}", shell_word(url)),
             None if data == Path::new("./kifu-data") || data == Path::new("kifu-data") => {
                 String::new()

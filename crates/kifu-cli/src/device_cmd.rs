@@ -10,7 +10,8 @@ use kifu_game::seat::SeatRequest;
 use kifu_store::devices::DeviceRequest;
 use serde_json::Value;
 
-use crate::remote::{held_by_server, server, Client};
+use crate::endpoint::{held_by_server, server};
+use crate::remote::Client;
 use crate::{CmdResult, Failure};
 
 /// `kifu devices`.

@@ -29,7 +29,7 @@ pub fn feed(data: &Path, a: FeedArgs) -> CmdResult {
     // Nothing is appended to a store on read-only media (it is read from a
     // copy): following it would only copy it again and again.
     let follow = a.follow
-        && (crate::remote::server().is_some() || kifu_store::read_only_reason(data).is_none());
+        && (crate::endpoint::server().is_some() || kifu_store::read_only_reason(data).is_none());
     loop {
         let items = {
             let store = open_existing(data)?;

@@ -130,10 +130,10 @@ fn main() -> ExitCode {
         }
         Err(e) => e.exit(),
     };
-    remote::set_server(cli.server.clone());
+    endpoint::set_server(cli.server.clone());
     // What --server does to each command is decided in one place.
     if let (Some(_), through::Reach::Refused(why)) =
-        (remote::server(), through::reach(&cli.command))
+        (crate::endpoint::server(), through::reach(&cli.command))
     {
         return fail(Failure::new(why), json_errors);
     }

@@ -133,7 +133,7 @@ fn full_id(s: &str) -> Option<Hash> {
 
 /// `kifu prove map GAME`.
 pub fn prove_map(data: &Path, a: ProveMapArgs) -> CmdResult {
-    if let Some(url) = crate::remote::server() {
+    if let Some(url) = crate::endpoint::server() {
         let v = Client::new(url).get_json(&format!("/proof/map?game={}", a.game))?;
         say!("{v}");
         return Ok(());
@@ -203,7 +203,7 @@ pub fn replay(url: &str, size: u64) -> Result<(Hash, Hash), Failure> {
 /// (`kifu_tlog::audit::audit`).
 pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
     let mut texts: Vec<(String, String)> = Vec::new();
-    let source = match crate::remote::server() {
+    let source = match crate::endpoint::server() {
         Some(url) => {
             let c = Client::new(url);
             let text = String::from_utf8(c.get_bytes("/checkpoint")?)

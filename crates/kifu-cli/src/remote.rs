@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-pub use crate::endpoint::{held_by_server, server, set_server};
+use crate::endpoint::server;
 use crate::Failure;
 pub use kifu_client::{Backend, Client};
 

@@ -228,7 +228,7 @@ fn b64(h: &[u8]) -> String {
 
 /// `kifu checkpoint`.
 pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
-    if let Some(url) = crate::remote::server() {
+    if let Some(url) = crate::endpoint::server() {
         return crate::tlog_remote::checkpoint(
             url,
             a.key.is_some() || a.origin.is_some(),
@@ -313,7 +313,7 @@ pub fn witness(data: &Path, a: WitnessArgs) -> CmdResult {
     let proof = match last.as_ref().and_then(|l| l.proof_needed(new.size)) {
         Some(old) => match &a.proof {
             Some(p) => read_consistency_proof(p, old, new.size)?.hashes,
-            None => match crate::remote::server() {
+            None => match crate::endpoint::server() {
                 Some(url) => crate::tlog_remote::consistency_proof(url, old, new.size)?.hashes,
                 None => open_existing(data)?.consistency_proof(old, new.size)?,
             },
@@ -349,7 +349,7 @@ fn check_map_root(data: &Path, cp: &Checkpoint) -> CmdResult {
     let Some(named) = named else {
         return Ok(());
     };
-    let mine = if let Some(url) = crate::remote::server() {
+    let mine = if let Some(url) = crate::endpoint::server() {
         // Replayed from the server's entry bundles: the tree root must be
         // the checkpoint's, or the leaves are another log's.
         let (tree_root, map_root) = crate::map_cmd::replay(url, cp.size)?;
@@ -407,7 +407,7 @@ fn target(store: &kifu_store::Store, file: Option<&PathBuf>) -> Result<(u64, Has
 
 /// `kifu prove inclusion`.
 pub fn prove_inclusion(data: &Path, a: ProveInclusionArgs) -> CmdResult {
-    if let Some(url) = crate::remote::server() {
+    if let Some(url) = crate::endpoint::server() {
         return crate::tlog_remote::prove_inclusion(
             url,
             &a.game,
@@ -431,7 +431,7 @@ pub fn prove_inclusion(data: &Path, a: ProveInclusionArgs) -> CmdResult {
 
 /// `kifu prove consistency`.
 pub fn prove_consistency(data: &Path, a: ProveConsistencyArgs) -> CmdResult {
-    if let Some(url) = crate::remote::server() {
+    if let Some(url) = crate::endpoint::server() {
         return crate::tlog_remote::prove_consistency(url, a.old, a.new, a.text);
     }
     let store = open_existing(data)?;

@@ -592,7 +592,7 @@ impl Kept {
 
 /// The server the commands act through, if one is named.
 fn served() -> Option<Client> {
-    remote::server().map(Client::new)
+    crate::endpoint::server().map(Client::new)
 }
 
 /// Verifies and projects the records of a chain.
@@ -649,7 +649,7 @@ fn find(data: &Path, spec: &str) -> Result<(Kept, Chain), Failure> {
 /// Refuses to write a data directory's tournament chains while a `kifu
 /// serve` keeps them: the server is their one writer.
 fn not_served(data: &Path) -> CmdResult {
-    match remote::held_by_server(data) {
+    match crate::endpoint::held_by_server(data) {
         Some(line) => Err(Failure::new(format!("{line}; nothing written"))),
         None => Ok(()),
     }
@@ -692,7 +692,7 @@ fn append_all(chain: &mut Chain, key: &Keypair, bodies: Vec<Body>, at: u64) -> C
 
 /// Checks and signs `bodies` in order; writes them all or nothing.
 fn write_facts(data: &Path, target: &Target, bodies: Vec<Body>) -> CmdResult {
-    if remote::server().is_none() {
+    if crate::endpoint::server().is_none() {
         not_served(data)?;
     }
     let (kept, mut chain) = find(data, &target.tournament)?;
@@ -951,7 +951,7 @@ fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
 /// is left for later, with a note. Returns how many were added.
 fn checkpoint_finished(data: &Path, chain: &mut Chain, key: &Keypair, at: u64) -> usize {
     if !checkpoints::checkpoints_after(chain, &key.public())
-        || (remote::server().is_none() && !data.join("db").exists())
+        || (crate::endpoint::server().is_none() && !data.join("db").exists())
     {
         return 0;
     }

@@ -104,7 +104,7 @@ pub fn verify(
 /// (`kifu_store::tournaments::find`).
 fn locate(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), Failure> {
     use kifu_store::tournaments::{find, FindError};
-    if let Some(url) = crate::remote::server() {
+    if let Some(url) = crate::endpoint::server() {
         // Through a server: its copy of the chain, named by its address.
         let c = crate::remote::Client::new(url);
         let id = c.tournament_id(spec)?;
