@@ -82,6 +82,12 @@ impl Failure {
     }
 }
 
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 macro_rules! impl_from_error {
     ($($t:ty),*) => {$(
         impl From<$t> for Failure {

@@ -44,6 +44,7 @@ pub mod case;
 pub mod cite;
 mod clock;
 pub mod convert;
+pub mod demo;
 pub mod digest;
 pub mod document;
 mod ending;
