@@ -410,7 +410,7 @@ impl GameState {
         let players = self.player_keys();
         let size = self.committee_size();
         let Some(c) = &self.committee else { return };
-        let n = c.sitting(&players, size).len();
+        let n = c.seated(&players, size).len();
         if n < size {
             self.note_on(
                 format!(
@@ -471,7 +471,10 @@ impl GameState {
     pub(crate) fn refresh_panels(&mut self) {
         let players = self.player_keys();
         let size = self.committee_size();
-        let panel = self.committee.as_ref().map(|c| c.panel(&players, size));
+        let panel = self
+            .committee
+            .as_ref()
+            .map(|c| crate::record::panel(c, &players, size));
         for a in &mut self.appeals {
             if a.decision.is_none() {
                 a.panel = panel.clone();
@@ -496,7 +499,7 @@ impl GameState {
             );
             return;
         };
-        let sitting: Vec<PublicKey> = c.sitting(&players, size).iter().map(|p| p.key).collect();
+        let sitting: Vec<PublicKey> = c.seated(&players, size).iter().map(|p| p.key).collect();
         let who = self.member_name(signer);
         if !sitting.contains(signer) {
             let (why, topic) = if c.recused.contains(signer) {

@@ -272,75 +272,50 @@ pub struct CommitteeDecisionRecord {
     pub applied: bool,
 }
 
-/// The appeals committee.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Committee {
-    /// The event forming it.
-    pub formed_seq: u64,
-    /// The members as formed.
-    pub members: Vec<Participant>,
-    /// The reserves, in order.
-    pub reserves: Vec<Participant>,
-    /// Players co-opted to make up three.
-    pub coopted: Vec<Participant>,
-    /// Keys recused for a conflict of interest.
-    pub recused: Vec<PublicKey>,
-}
+/// The appeals committee as the chain has made it so far: the ledger's
+/// (`kifu_ledger::standing::Committee`), which its role checks read too.
+pub use kifu_ledger::standing::Committee;
 
-impl Committee {
-    /// The panel for a case in a game between `players`.
-    pub fn panel(&self, players: &[PublicKey], size: usize) -> Panel {
-        let sitting: Vec<Participant> = self.sitting(players, size).into_iter().cloned().collect();
-        let out = self
-            .members
-            .iter()
-            .chain(self.reserves.iter())
-            .chain(self.coopted.iter())
-            .filter_map(|p| {
-                let reason = if self.recused.contains(&p.key) {
-                    OutReason::Recused
-                } else if players.contains(&p.key) {
-                    OutReason::InvolvedByTheRecord
-                } else {
-                    return None;
-                };
-                Some(OutMember {
-                    name: p.name.clone(),
-                    key: p.key,
-                    reason,
-                })
+/// The panel for a case in a game between `players`: the `size` who sit
+/// (the profile's number, by the ledger's one seating rule), who is out and
+/// why, and the reserves seated.
+pub fn panel(c: &Committee, players: &[PublicKey], size: usize) -> Panel {
+    let sitting: Vec<Participant> = c.seated(players, size).into_iter().cloned().collect();
+    let out = c
+        .members
+        .iter()
+        .chain(c.reserves.iter())
+        .chain(c.coopted.iter())
+        .filter_map(|p| {
+            let reason = if c.recused.contains(&p.key) {
+                OutReason::Recused
+            } else if players.contains(&p.key) {
+                OutReason::InvolvedByTheRecord
+            } else {
+                return None;
+            };
+            Some(OutMember {
+                name: p.name.clone(),
+                key: p.key,
+                reason,
             })
-            .fold(Vec::new(), |mut acc: Vec<OutMember>, m| {
-                if !acc.iter().any(|o| o.key == m.key) {
-                    acc.push(m);
-                }
-                acc
-            });
-        let seated_reserves = sitting
-            .iter()
-            .filter(|p| !self.members.iter().any(|m| m.key == p.key))
-            .cloned()
-            .collect();
-        Panel {
-            sitting,
-            out,
-            seated_reserves,
-            size: size as u32,
-        }
-    }
-
-    /// The `size` who sit (the profile's number): the ledger's one seating
-    /// rule, `kifu_ledger::standing::seat`.
-    pub fn sitting(&self, players: &[PublicKey], size: usize) -> Vec<&Participant> {
-        kifu_ledger::standing::seat(
-            self.members
-                .iter()
-                .chain(self.reserves.iter())
-                .chain(self.coopted.iter()),
-            &self.recused,
-            players,
-            size,
-        )
+        })
+        .fold(Vec::new(), |mut acc: Vec<OutMember>, m| {
+            if !acc.iter().any(|o| o.key == m.key) {
+                acc.push(m);
+            }
+            acc
+        });
+    let seated_reserves = sitting
+        .iter()
+        .filter(|p| !c.members.iter().any(|m| m.key == p.key))
+        .cloned()
+        .collect();
+    Panel {
+        sitting,
+        out,
+        seated_reserves,
+        size: size as u32,
     }
 }
 

@@ -30,8 +30,9 @@ use crate::roles::{self, Refusal};
 /// disagree by a few seconds.
 pub const TIME_TOLERANCE_MS: u64 = 5_000;
 
-/// The appeals committee as the chain has made it so far.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// The appeals committee as the chain has made it so far (the ledger's
+/// role checks and the projection's panels read the same one).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Committee {
     /// Seq of the `committee_formed` event.
     pub formed_seq: u64,
@@ -78,6 +79,15 @@ pub fn seat<'a>(
 impl Committee {
     /// The [`COMMITTEE_SEATS`] who sit ([`seat`]).
     pub fn sitting(&self, players: &[PublicKey]) -> Vec<PublicKey> {
+        self.seated(players, COMMITTEE_SEATS)
+            .into_iter()
+            .map(|p| p.key)
+            .collect()
+    }
+
+    /// The `size` who sit on a case in a game between `players`, in the
+    /// order they are called ([`seat`]).
+    pub fn seated(&self, players: &[PublicKey], size: usize) -> Vec<&Participant> {
         seat(
             self.members
                 .iter()
@@ -85,11 +95,8 @@ impl Committee {
                 .chain(self.coopted.iter()),
             &self.recused,
             players,
-            COMMITTEE_SEATS,
+            size,
         )
-        .into_iter()
-        .map(|p| p.key)
-        .collect()
     }
 
     fn names(&self, key: &PublicKey) -> bool {
