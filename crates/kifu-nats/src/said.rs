@@ -19,7 +19,7 @@ const SAY_AGAIN: Duration = Duration::from_secs(5);
 
 impl Said {
     /// The line to say about `failures` now, if any: when the task starts
-    /// failing, fails differently, goes on failing (every [`SAY_AGAIN`],
+    /// failing, fails differently, goes on failing (every five seconds,
     /// with the count), and when it works again.
     pub fn line(
         &mut self,
