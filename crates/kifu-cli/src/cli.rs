@@ -95,7 +95,7 @@ pub enum Command {
     Mirror(crate::nats_cmd::MirrorArgs),
     /// Serve the data directory over HTTP: many boards append at once, readers
     /// and feed followers connect (see docs/API.md).
-    Serve(crate::serve_cmd::ServeArgs),
+    Serve(crate::serve_args::ServeArgs),
     /// Replace or revoke a participant's key mid-game, as an event of the chain.
     #[command(subcommand)]
     Key(crate::key_cmd::KeyCommand),

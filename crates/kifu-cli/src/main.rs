@@ -41,6 +41,7 @@ mod renju_cmd;
 mod replay_cmd;
 // `kifu serve` runs the server in this process: the only modules that name
 // kifu-server (built without the `serve` feature, the binary has no server).
+mod serve_args;
 #[cfg(feature = "serve")]
 mod serve_cmd;
 #[cfg(feature = "serve")]

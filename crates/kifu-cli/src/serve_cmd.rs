@@ -1,6 +1,5 @@
 //! `kifu serve`: serve the data directory over HTTP (see `docs/API.md`).
 
-use clap::Args;
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,6 +8,7 @@ use kifu_nats::PublisherConfig;
 use kifu_server::creation::Creation;
 use kifu_server::{marker, Limits, Server};
 
+use crate::serve_args::ServeArgs;
 use crate::{CmdResult, Failure};
 
 /// `kifu serve [--listen ADDR]`: prints `listening on http://ADDR` once it
@@ -191,98 +191,6 @@ fn tls_setup(data: &Path, a: &ServeArgs) -> Result<Option<kifu_server::tls::Tls>
     };
     say!("certificate SHA-256 fingerprint {}", tls.fingerprint);
     Ok(Some(tls))
-}
-
-/// `kifu serve`.
-#[derive(Debug, Args)]
-pub struct ServeArgs {
-    /// Address to listen on (port 0: any free port; the address is printed).
-    #[arg(long, default_value = "127.0.0.1:7447")]
-    pub listen: std::net::SocketAddr,
-    /// Records the ingest queue holds before it answers 503.
-    #[arg(long, default_value_t = 65_536)]
-    pub queue: usize,
-    /// Most records in one request (submitted or read).
-    #[arg(long, default_value_t = 10_000)]
-    pub max_records: usize,
-    /// Largest request body, in MiB.
-    #[arg(long, default_value_t = 16)]
-    pub max_body_mib: usize,
-    /// Longest time for one request (streams and long-polls excepted), in seconds.
-    #[arg(long, default_value_t = 30)]
-    pub timeout_s: u64,
-    /// Connections served at once (at the bound an idle one is closed to
-    /// make room; with none idle, 503).
-    #[arg(long, default_value_t = 4096)]
-    pub max_connections: usize,
-    /// Connections one client address may hold at once (more: 429).
-    #[arg(long, default_value_t = 256)]
-    pub max_connections_per_client: usize,
-    /// Feed streams and waiting long-polls held at once (more: 503).
-    #[arg(long, default_value_t = 2048)]
-    pub max_streams: usize,
-    /// Feed streams one client address may hold at once (more: 429).
-    #[arg(long, default_value_t = 64)]
-    pub max_streams_per_client: usize,
-    /// Longest wait for a request's head, and for the next request on an
-    /// idle kept-alive connection, in seconds.
-    #[arg(long, default_value_t = 10)]
-    pub header_timeout_s: u64,
-    /// Longest time for a request's body to arrive, in seconds.
-    #[arg(long, default_value_t = 30)]
-    pub body_timeout_s: u64,
-    /// Serve HTTPS with this certificate chain (PEM, the server's first);
-    /// with --tls-key.
-    #[arg(long, requires = "tls_key", conflicts_with = "tls_self_signed")]
-    pub tls_cert: Option<std::path::PathBuf>,
-    /// The private key of --tls-cert (PEM).
-    #[arg(long, requires = "tls_cert")]
-    pub tls_key: Option<std::path::PathBuf>,
-    /// Serve HTTPS with a certificate the server makes for its addresses and
-    /// keeps in the data directory (tls/); prints its SHA-256 fingerprint.
-    #[arg(long)]
-    pub tls_self_signed: bool,
-    /// A host name or address the self-signed certificate also names (the
-    /// one tablets use, when listening on 0.0.0.0); repeatable.
-    #[arg(long, requires = "tls_self_signed")]
-    pub tls_name: Vec<String>,
-    /// Also publish every durable event to this NATS JetStream server
-    /// (`nats://HOST:PORT`, several comma-separated); see docs/SCALE.md.
-    #[arg(long)]
-    pub nats: Option<String>,
-    /// The JetStream stream to publish to (created when missing).
-    #[arg(long, default_value = kifu_nats::DEFAULT_STREAM, requires = "nats")]
-    pub nats_stream: String,
-    /// Replicas of the stream (1, or 3 in a cluster of three or more); an
-    /// existing stream with another count is refused at start.
-    #[arg(long, default_value_t = 1, requires = "nats")]
-    pub nats_replicas: usize,
-    /// Sign the transparency log's checkpoints with this operator key
-    /// (PKCS#8 PEM); served at /checkpoint (see docs/TRANSPARENCY.md).
-    #[arg(long)]
-    pub checkpoint_key: Option<std::path::PathBuf>,
-    /// The log's origin line and key name (default: the last checkpoint's,
-    /// else kifu.local/log).
-    #[arg(long, requires = "checkpoint_key")]
-    pub origin: Option<String>,
-    /// Sign a checkpoint this often when the log grew, in seconds (0: only
-    /// on demand, POST /checkpoint).
-    #[arg(long, default_value_t = 60, requires = "checkpoint_key")]
-    pub checkpoint_every: u64,
-    /// A key that may create games here (sign a genesis): 64 hex digits or
-    /// a file of keys (SPKI PEM, hex). Repeatable. See docs/API.md, "Who
-    /// may create games".
-    #[arg(long = "creator", value_name = "KEY")]
-    pub creators: Vec<String>,
-    /// A tournament chain file whose director and referees may create
-    /// games here. Repeatable.
-    #[arg(long = "creators-from", value_name = "TOURNAMENT.kifu")]
-    pub creators_from: Vec<std::path::PathBuf>,
-    /// Let any key create games, even when listening on an address other
-    /// than loopback (where the server otherwise refuses to start without
-    /// --creator or --creators-from).
-    #[arg(long, conflicts_with_all = ["creators", "creators_from"])]
-    pub open_creation: bool,
 }
 
 /// The publisher's configuration from `kifu serve`'s flags, if `--nats`.
