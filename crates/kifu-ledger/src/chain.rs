@@ -276,6 +276,19 @@ pub struct VerifyReport {
 }
 
 impl VerifyReport {
+    /// Takes in what the report of another, disjoint set of records found
+    /// (distinct records, problems, forks, duplicates, kinds not
+    /// interpreted, warnings); its games and record count stay the
+    /// caller's to add.
+    pub fn add_findings(&mut self, other: VerifyReport) {
+        self.distinct += other.distinct;
+        self.problems.extend(other.problems);
+        self.forks.extend(other.forks);
+        self.duplicates.extend(other.duplicates);
+        self.uninterpreted.extend(other.uninterpreted);
+        self.warnings.extend(other.warnings);
+    }
+
     /// True when nothing failed.
     pub fn ok(&self) -> bool {
         self.problems.is_empty()

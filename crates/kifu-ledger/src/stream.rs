@@ -328,14 +328,9 @@ impl StreamVerifier {
         }
         let mut carried_games = Vec::new();
         if !self.carried.is_empty() {
-            let part = check(&self.carried);
-            total.distinct += part.distinct;
-            total.problems.extend(part.problems);
-            total.forks.extend(part.forks);
-            total.duplicates.extend(part.duplicates);
-            total.uninterpreted.extend(part.uninterpreted);
-            total.warnings.extend(part.warnings);
-            carried_games = part.games;
+            let mut part = check(&self.carried);
+            carried_games = std::mem::take(&mut part.games);
+            total.add_findings(part);
         }
         total.problems.sort();
         total.warnings.sort();

@@ -142,15 +142,10 @@ fn game_of(r: &Record) -> Hash {
 }
 
 /// Adds the report of a disjoint set of games to `total`.
-fn add(total: &mut VerifyReport, r: VerifyReport) {
-    total.games.extend(r.games);
+fn add(total: &mut VerifyReport, mut r: VerifyReport) {
+    total.games.append(&mut r.games);
     total.records += r.records;
-    total.distinct += r.distinct;
-    total.problems.extend(r.problems);
-    total.forks.extend(r.forks);
-    total.duplicates.extend(r.duplicates);
-    total.uninterpreted.extend(r.uninterpreted);
-    total.warnings.extend(r.warnings);
+    total.add_findings(r);
 }
 
 /// Verifies every chain of the store and its fork evidence (what `kifu
