@@ -135,7 +135,8 @@ pub struct NewSettings {
     /// Default time control (`canadian:60m+15/5m`...).
     #[arg(long)]
     pub time: Option<String>,
-    /// Default komi (default 7.5).
+    /// Komi of the even games (default: the ruleset profile's for an even
+    /// game; none in Renju).
     #[arg(long)]
     pub komi: Option<String>,
     /// EGF class A, B, C (or X, not classified); default: from the time control.

@@ -157,6 +157,15 @@ pub fn genesis(n: NewTournament) -> Result<TournamentGenesis, TournamentError> {
             _ => Err(bad(format!("{what} is not 0, 0.5, 1, 1.5 or 2 points"))),
         }
     };
+    let ruleset = n
+        .ruleset
+        .unwrap_or_else(|| kifu_game::default_ruleset(game).into());
+    // The even games' komi when none is named: the profile's (LGC 2023 7½,
+    // Japanese 6½, ...; none in Renju), as for a game (`kifu_game::profile_komi`).
+    let komi_half_points = match n.komi_half_points {
+        Some(k) => k,
+        None => kifu_game::profile_komi(game, &ruleset, 0).map_err(|e| bad(e.to_string()))?,
+    };
     let g = TournamentGenesis {
         short_name: n.short_name.clone().unwrap_or_else(|| n.name.clone()),
         name: n.name,
@@ -165,11 +174,9 @@ pub fn genesis(n: NewTournament) -> Result<TournamentGenesis, TournamentError> {
         start: n.start,
         finish: n.finish,
         game,
-        ruleset: n
-            .ruleset
-            .unwrap_or_else(|| kifu_game::default_ruleset(game).into()),
+        ruleset,
         time_control,
-        komi_half_points: n.komi_half_points.unwrap_or(15),
+        komi_half_points,
         system,
         rounds: n.rounds,
         mm_bar: n.bar.unwrap_or_else(|| "4d".into()),
@@ -233,5 +240,28 @@ mod tests {
         let mut n = NewTournament::named("Cup", 3, vec![]);
         n.bye_mms_halves = Some(5);
         assert!(genesis(n).is_err());
+    }
+
+    #[test]
+    fn the_komi_left_out_is_the_profiles_for_an_even_game() {
+        let even = |ruleset: Option<&str>, game: Option<GameKind>| {
+            let mut n = NewTournament::named("Cup", 3, vec![]);
+            n.ruleset = ruleset.map(str::to_string);
+            n.game = game;
+            genesis(n).map(|g| g.komi_half_points)
+        };
+        assert_eq!(
+            even(None, None).unwrap(),
+            kifu_game::profile_komi(GameKind::Go, kifu_game::default_ruleset(GameKind::Go), 0)
+                .unwrap()
+        );
+        // Japanese 1989: 6½ in an even game.
+        assert_eq!(even(Some(kifu_go::profile::JAPANESE), None).unwrap(), 13);
+        assert_eq!(even(None, Some(GameKind::Renju)).unwrap(), 0);
+        assert!(even(Some("no-such-rules"), None).is_err());
+        let mut named = NewTournament::named("Cup", 3, vec![]);
+        named.ruleset = Some(kifu_go::profile::JAPANESE.into());
+        named.komi_half_points = Some(-1);
+        assert_eq!(genesis(named).unwrap().komi_half_points, -1);
     }
 }
