@@ -15,7 +15,7 @@ use kifu_tournament::Chain;
 use serde::{Deserialize, Serialize};
 
 /// What a bundle carries of a tournament chain.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TournamentPart {
     /// The tournament id (hash of its genesis record), hex.
     pub tournament: String,
@@ -129,6 +129,34 @@ pub fn latest_checkpoint(
         }
     }
     found
+}
+
+/// The tournament part for a bundle of `game` ending at `last_seq`
+/// (`docs/TRANSPARENCY.md` section 7, "Tournament checkpoint"): the chain,
+/// up to its checkpoint, of the tournament holding the latest checkpoint of
+/// the game ([`latest_checkpoint`]; the latest in time when several chains
+/// name it), or `None` when no chain does.
+pub fn part_for<'a>(
+    chains: impl IntoIterator<Item = &'a Chain>,
+    game: &Hash,
+    last_seq: u64,
+) -> Option<TournamentPart> {
+    let mut best: Option<(u64, &Chain, usize)> = None;
+    for chain in chains {
+        if let Some((i, _)) = latest_checkpoint(chain, game, last_seq) {
+            let at = chain.records[i].decode().map(|e| e.at_ms).unwrap_or(0);
+            if best.as_ref().is_none_or(|(t, _, _)| at >= *t) {
+                best = Some((at, chain, i));
+            }
+        }
+    }
+    best.map(|(_, chain, i)| TournamentPart {
+        tournament: hex::encode(chain.id()),
+        records: chain.records[..=i]
+            .iter()
+            .map(|r| B64.encode(r.to_stored()))
+            .collect(),
+    })
 }
 
 /// Checks a bundle's tournament part against the bundle's game records
@@ -361,5 +389,22 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("events the tournament saw are missing"), "{e}");
+    }
+
+    #[test]
+    fn a_bundle_carries_the_chain_of_the_latest_checkpoint_up_to_it() {
+        let cast = Cast::new();
+        let game = sample_game(&cast, "g");
+        let last = game.records.len() as u64 - 1;
+        let early = tournament("early", &cast.director, &game, 3);
+        let late = tournament("late", &cast.director, &game, last);
+        // Every checkpoint of the game at or below the bundle's end counts.
+        let p = part_for([&early, &late], &game.game, last).unwrap();
+        assert_eq!(p, part(&late));
+        // A bundle ending before a checkpoint does not carry it.
+        let p = part_for([&early, &late], &game.game, 3).unwrap();
+        assert_eq!(p.tournament, hex::encode(early.id()));
+        assert_eq!(part_for([&early], &game.game, 2), None);
+        assert_eq!(part_for(std::iter::empty(), &game.game, last), None);
     }
 }

@@ -19,7 +19,6 @@ macro_rules! say {
 }
 
 mod archive_cmd;
-mod bundle_tournament;
 mod cli;
 mod clock_cmd;
 mod demo;

@@ -555,7 +555,9 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
         .head(&game)?
         .map(|h| h.seq)
         .ok_or_else(|| Failure::new("the game has no events"))?;
-    let tournament = crate::bundle_tournament::find(data, &game, last_seq)?
+    // The tournament chain holding the latest checkpoint of the game.
+    let chains = crate::tournament_cmd::all_chains(data);
+    let tournament = kifu_bundle::tournament::part_for(&chains, &game, last_seq)
         .map(serde_json::to_value)
         .transpose()?;
     let request = kifu_store::bundle::Request {
