@@ -110,7 +110,17 @@ fn creation(a: &ServeArgs) -> Result<Creation, Failure> {
         ));
     }
     for file in &a.creators_from {
-        let officials = tournament_officials(file)?;
+        let bytes =
+            std::fs::read(file).map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
+        let records = kifu_ledger::archive::read(&bytes)
+            .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
+        let chain = kifu_tournament::Chain::open(records).map_err(|e| {
+            Failure::new(format!(
+                "{}: not a tournament chain that verifies: {e}",
+                file.display()
+            ))
+        })?;
+        let officials = chain.game_creators();
         sources.push(format!(
             "the {} of the tournament in {}",
             crate::render::count(officials.len(), "official"),
@@ -118,41 +128,8 @@ fn creation(a: &ServeArgs) -> Result<Creation, Failure> {
         ));
         keys.extend(officials);
     }
-    if !sources.is_empty() {
-        return Ok(Creation::listed(keys, sources));
-    }
-    if a.listen.ip().is_loopback() {
-        return Ok(Creation::Open);
-    }
-    Err(Failure::new(format!(
-        "kifu serve: listening on {} (not a loopback address) would let any device on the network create games; name who may with --creator KEY or --creators-from TOURNAMENT.kifu, or allow anyone with --open-creation",
-        a.listen
-    )))
-}
-
-/// The director and referees of the tournament chain in `file`, checked.
-fn tournament_officials(file: &Path) -> Result<Vec<kifu_ledger::PublicKey>, Failure> {
-    let bytes =
-        std::fs::read(file).map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
-    let records = kifu_ledger::archive::read(&bytes)
-        .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
-    let chain = kifu_tournament::Chain::open(records).map_err(|e| {
-        Failure::new(format!(
-            "{}: not a tournament chain that verifies: {e}",
-            file.display()
-        ))
-    })?;
-    let g = &chain.projection.genesis;
-    Ok(g.officials
-        .iter()
-        .filter(|p| {
-            matches!(
-                p.role,
-                kifu_ledger::Role::Director | kifu_ledger::Role::Referee
-            )
-        })
-        .map(|p| p.key)
-        .collect())
+    let listed = (!sources.is_empty()).then_some((keys, sources));
+    Creation::for_address(a.listen, listed).map_err(Failure::new)
 }
 
 /// The server's TLS, as the flags ask: the venue's certificate, or one the

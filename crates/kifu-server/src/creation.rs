@@ -42,6 +42,27 @@ impl Creation {
         }
     }
 
+    /// The policy of a server listening on `listen` given the keys listed
+    /// (`None`: no list): the list when there is one; without one, open on a
+    /// loopback address, and refused anywhere else, where any device on the
+    /// network could create games.
+    ///
+    /// # Errors
+    ///
+    /// The refusal in words, naming the flags that would allow a start.
+    pub fn for_address(
+        listen: std::net::SocketAddr,
+        listed: Option<(Vec<PublicKey>, Vec<String>)>,
+    ) -> Result<Creation, String> {
+        match listed {
+            Some((keys, sources)) => Ok(Creation::listed(keys, sources)),
+            None if listen.ip().is_loopback() => Ok(Creation::Open),
+            None => Err(format!(
+                "kifu serve: listening on {listen} (not a loopback address) would let any device on the network create games; name who may with --creator KEY or --creators-from TOURNAMENT.kifu, or allow anyone with --open-creation"
+            )),
+        }
+    }
+
     /// True when anyone may create a game.
     pub fn is_open(&self) -> bool {
         matches!(self, Creation::Open)
@@ -114,5 +135,17 @@ mod tests {
         assert!(other.check(&g.records[1]).is_ok(), "not a genesis");
         // An empty list opens nothing.
         assert!(Creation::listed([], vec![]).check(genesis).is_err());
+    }
+
+    #[test]
+    fn without_a_list_a_server_is_open_on_loopback_only() {
+        let local: std::net::SocketAddr = "127.0.0.1:7447".parse().unwrap();
+        let venue: std::net::SocketAddr = "0.0.0.0:7447".parse().unwrap();
+        assert!(Creation::for_address(local, None).unwrap().is_open());
+        let refused = Creation::for_address(venue, None).unwrap_err();
+        assert!(refused.contains("--creators-from"), "{refused}");
+        let key = kifu_ledger::Keypair::from_seed([7; 32]).public();
+        let listed = Creation::for_address(venue, Some((vec![key], vec!["one key".into()])));
+        assert!(!listed.unwrap().is_open());
     }
 }

@@ -174,6 +174,23 @@ impl Chain {
         }
     }
 
+    /// The keys that may create the tournament's games: its director and
+    /// referees, as its genesis names them (`kifu serve --creators-from`).
+    pub fn game_creators(&self) -> Vec<kifu_ledger::PublicKey> {
+        self.projection
+            .genesis
+            .officials
+            .iter()
+            .filter(|p| {
+                matches!(
+                    p.role,
+                    kifu_ledger::Role::Director | kifu_ledger::Role::Referee
+                )
+            })
+            .map(|p| p.key)
+            .collect()
+    }
+
     /// The tournament id.
     pub fn id(&self) -> Hash {
         self.projection.id
