@@ -453,14 +453,9 @@ fn compact(mut report: Box<VerifyReport>) -> Box<VerifyReport> {
 }
 
 /// Adds `part` to `total` (not the record count: the stream counts those).
-fn merge(total: &mut VerifyReport, part: VerifyReport) {
-    total.distinct += part.distinct;
-    total.games.extend(part.games);
-    total.problems.extend(part.problems);
-    total.forks.extend(part.forks);
-    total.duplicates.extend(part.duplicates);
-    total.uninterpreted.extend(part.uninterpreted);
-    total.warnings.extend(part.warnings);
+fn merge(total: &mut VerifyReport, mut part: VerifyReport) {
+    total.games.append(&mut part.games);
+    total.add_findings(part);
 }
 
 /// Reads an archive a second time, after [`StreamVerifier`] found it clean,
