@@ -3,66 +3,26 @@
 //! standing, the same place for an appended record, the same retries and
 //! the same refusals.
 
-use std::sync::Arc;
-use std::time::Duration;
-
 use kifu_client::{Backend, Client, ClientError};
 use kifu_ledger::testkit::{moves_game, Cast};
 use kifu_ledger::{Body, Color};
-use kifu_server::{Limits, Server};
 use kifu_store::{Expect, Store, StoreError};
 
-/// A server on 127.0.0.1 port 0 over a store of its own, stopped when
-/// dropped.
+/// The server tests' harness: a server on 127.0.0.1 port 0 in its own
+/// runtime, over a store of its own, stopped when dropped.
+#[path = "../../kifu-server/tests/common/mod.rs"]
+mod common;
+
 struct Running {
     url: String,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
-    _dir: tempfile::TempDir,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(s) = self.stop.take() {
-            let _ = s.send(());
-        }
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
-    }
+    _server: common::Running,
 }
 
 fn serve() -> Running {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Arc::new(Store::open(dir.path()).unwrap());
-    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let thread = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let (listener, addr) = kifu_server::bind("127.0.0.1:0".parse().unwrap())
-                .await
-                .unwrap();
-            let server = Server::new(store, Limits::default()).unwrap();
-            addr_tx.send(addr).unwrap();
-            server
-                .run(listener, async move {
-                    let _ = stopped.await;
-                })
-                .await
-                .unwrap();
-        });
-    });
-    let addr = addr_rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let server = common::start(None, kifu_server::ConnLimits::default());
     Running {
-        url: format!("http://{addr}"),
-        stop: Some(stop),
-        thread: Some(thread),
-        _dir: dir,
+        url: format!("http://{}", server.addr),
+        _server: server,
     }
 }
 
