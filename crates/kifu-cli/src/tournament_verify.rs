@@ -19,9 +19,9 @@ use kifu_tournament::{verify_tournament_records, Chain, TournamentReport};
 use crate::verdicts::EXIT_VERIFY_FAILED;
 use crate::{CmdResult, Failure};
 
-/// Kind indices of the two geneses (`docs/FORMAT.md` sections 4 and 10).
-const GAME_CREATED: u32 = 0;
-const TOURNAMENT_CREATED: u32 = 44;
+use kifu_ledger::body::{
+    GAME_CREATED_KIND as GAME_CREATED, TOURNAMENT_CREATED_KIND as TOURNAMENT_CREATED,
+};
 
 /// The records of `file` when it is a tournament chain file: one of its
 /// records is a `tournament_created` genesis and none a `game_created`

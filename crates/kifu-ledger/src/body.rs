@@ -255,6 +255,14 @@ impl Genesis {
 /// does not follow any default profile of the rules.
 pub const LOG_OPERATOR_RULESET: &str = "lgc-2023";
 
+/// The kind index of `game_created`, a game chain's genesis
+/// (`docs/FORMAT.md` section 4).
+pub const GAME_CREATED_KIND: u32 = 0;
+
+/// The kind index of `tournament_created`, a tournament chain's genesis
+/// (`docs/FORMAT.md` section 10).
+pub const TOURNAMENT_CREATED_KIND: u32 = 44;
+
 /// The title of a log operator's chain is this, followed by the log's
 /// origin (`docs/TRANSPARENCY.md` section 8).
 pub const LOG_OPERATOR_TITLE: &str = "kifu log operator ";

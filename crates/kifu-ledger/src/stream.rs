@@ -77,8 +77,7 @@ pub struct StreamVerifier {
     batch: usize,
 }
 
-/// The kind index of `tournament_created` (`docs/FORMAT.md` section 10).
-const TOURNAMENT_CREATED: u32 = 44;
+use crate::body::TOURNAMENT_CREATED_KIND as TOURNAMENT_CREATED;
 
 impl StreamVerifier {
     /// A verifier for the records that follow `head` ([`crate::archive::parse_head`]).

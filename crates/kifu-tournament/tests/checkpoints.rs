@@ -344,3 +344,17 @@ fn a_game_s_committee_is_the_first_three_committee_officials_and_reserves() {
         "the tournament names 1 appeals committee member; the committee is formed of 3"
     ));
 }
+
+#[test]
+fn the_genesis_kind_indices_named_by_the_format_are_the_bodies() {
+    let cast = kifu_ledger::testkit::Cast::new();
+    let game = kifu_ledger::Body::GameCreated(cast.genesis("g"));
+    assert_eq!(game.kind_index(), kifu_ledger::body::GAME_CREATED_KIND);
+    let t = kifu_ledger::Body::TournamentCreated(kifu_tournament::mcmahon_genesis(
+        "Open",
+        "open",
+        3,
+        vec![],
+    ));
+    assert_eq!(t.kind_index(), kifu_ledger::body::TOURNAMENT_CREATED_KIND);
+}
