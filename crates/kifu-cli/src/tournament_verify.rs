@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use kifu_ledger::{Record, ZERO_HASH};
+use kifu_tournament::board_game::{self, Claim};
 use kifu_tournament::verdict::{self, GameCheck};
 use kifu_tournament::{verify_tournament_records, Chain, TournamentReport};
 
@@ -123,14 +124,19 @@ fn locate(data: &Path, spec: &str) -> Result<(PathBuf, Vec<Record>), Failure> {
 }
 
 /// Every game the longest verified branch pairs, checked against the store
-/// (`kifu_tournament::verdict::check_games`); the store is opened only when
-/// the chain pairs a game.
-fn check_games(data: &Path, chain: &Chain) -> Result<Vec<GameCheck>, Failure> {
-    if verdict::paired_games(chain).is_empty() {
-        return Ok(Vec::new());
+/// (`kifu_tournament::verdict::check_games`), and the store's games that
+/// claim a board without the tournament's say
+/// (`kifu_tournament::board_game::claims`). The store is opened when the
+/// chain pairs a game or the data directory holds one.
+fn check_games(data: &Path, chain: &Chain) -> Result<(Vec<GameCheck>, Vec<Claim>), Failure> {
+    let through_server = crate::endpoint::server().is_some();
+    if verdict::paired_games(chain).is_empty() && !through_server && !data.join("db").exists() {
+        return Ok((Vec::new(), Vec::new()));
     }
     let store = crate::remote::open_existing(data)?;
-    Ok(verdict::check_games(chain, &store))
+    let claims =
+        board_game::claims(chain, &store).map_err(|e| Failure::new(e.to_string()))?;
+    Ok((verdict::check_games(chain, &store), claims))
 }
 
 /// `kifu tournament verify ID [--json]`: the chain file as `kifu verify
@@ -139,14 +145,14 @@ fn check_games(data: &Path, chain: &Chain) -> Result<Vec<GameCheck>, Failure> {
 pub fn verify_tournament(data: &Path, spec: &str, as_json: bool) -> CmdResult {
     let (file, records) = locate(data, spec)?;
     let report = verify_tournament_records(&records);
-    let checks = match &report.chain {
+    let (checks, claims) = match &report.chain {
         Some(chain) => check_games(data, chain)?,
-        None => Vec::new(),
+        None => (Vec::new(), Vec::new()),
     };
     let game_problems: usize = checks.iter().map(|c| c.problems.len()).sum();
     if as_json {
         let at = file.display().to_string();
-        say!("{}", verdict::tournament_json(&report, &at, &checks));
+        say!("{}", verdict::tournament_json(&report, &at, &checks, &claims));
     } else {
         print_chain(&report);
         for c in &checks {
@@ -156,6 +162,9 @@ pub fn verify_tournament(data: &Path, spec: &str, as_json: bool) -> CmdResult {
             for pr in &c.problems {
                 eprintln!("FAIL {}: {pr}", c.at());
             }
+        }
+        for c in &claims {
+            say!("{}", verdict::claim_line(c));
         }
     }
     match (report.ok(), game_problems) {

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use kifu_ledger::{archive, check_genesis, Genesis, Hash, Head, Record};
+use kifu_ledger::{archive, check_genesis, Genesis, Hash, Head, PublicKey, Record};
 use kifu_store::{Appended, FeedItem, ImportReport, Store};
 
 use crate::{Client, ClientError, SEND};
@@ -56,6 +56,20 @@ impl Backend {
                     .first()
                     .ok_or_else(|| ClientError::answer("the server sent no genesis"))?;
                 Ok(Arc::new(check_genesis(rec)?.1))
+            }
+        }
+    }
+
+    /// The key that signed a game's genesis: who created the game.
+    pub fn creator(&self, game: &Hash) -> Result<PublicKey, ClientError> {
+        match self {
+            Backend::Local(s) => Ok(s.creator(game)?),
+            Backend::Remote(_) => {
+                let first = self.read(game, 0, Some(0))?;
+                let rec = first
+                    .first()
+                    .ok_or_else(|| ClientError::answer("the server sent no genesis"))?;
+                Ok(check_genesis(rec)?.0.signer)
             }
         }
     }
@@ -292,6 +306,9 @@ impl kifu_tournament::checkpoints::Games for Backend {
     }
     fn genesis(&self, game: &Hash) -> Result<Arc<Genesis>, ClientError> {
         Backend::genesis(self, game)
+    }
+    fn creator(&self, game: &Hash) -> Result<kifu_ledger::PublicKey, ClientError> {
+        Backend::creator(self, game)
     }
     fn read(&self, game: &Hash) -> Result<Vec<Record>, ClientError> {
         Backend::read(self, game, 0, None)

@@ -54,45 +54,6 @@ pub fn clause_for_kind(kind: &str) -> Option<Cited> {
     cited_by_name(&format!("LGC 2023, \"{section}\""))
 }
 
-/// Why `body` may not be signed after the events so far because the
-/// appeals committee has decided: "The appeals committee's decision is
-/// final" (LGC 2023, "Appeals committee"). A referee's ruling after the
-/// committee's final decision on an appeal would rule again on what the
-/// committee settled; a new call for the referee, a new dispute or a new
-/// appeal after the decision opens a new matter, which the referee may rule
-/// on. `None` when nothing bars it.
-pub fn after_final_decision(events: &[Event], body: &Body) -> Option<String> {
-    if !matches!(body, Body::RefereeRuling(_)) {
-        return None;
-    }
-    let standing = Standing::replay(events)?;
-    let decided = standing
-        .appeals
-        .values()
-        .filter_map(|a| a.decided_at.map(|d| (a.seq, d)))
-        .max_by_key(|(_, d)| *d)?;
-    let reopened = events.iter().any(|e| {
-        e.seq > decided.1
-            && matches!(
-                e.body,
-                Body::RefereeCalled { .. }
-                    | Body::DisputeRaised { .. }
-                    | Body::StatusDisputed { .. }
-                    | Body::AppealLodged { .. }
-            )
-    });
-    if reopened {
-        return None;
-    }
-    let clause = cited_by_name("LGC 2023, \"Appeals committee\"")
-        .map(|c| c.rule)
-        .unwrap_or_else(|| "LGC 2023, \"Appeals committee\"".into());
-    Some(format!(
-        "the appeals committee decided the appeal of seq {} at seq {}, and its decision is final ({clause}): a referee's ruling may follow only a new call, dispute or appeal",
-        decided.0, decided.1
-    ))
-}
-
 /// The actions a console offers, each with a representative draft.
 fn drafts(standing: &Standing, key: &PublicKey) -> Vec<(&'static str, Body)> {
     let judgement = |effects| {
@@ -235,8 +196,7 @@ pub fn powers(events: &[Event], key: &PublicKey) -> Vec<Power> {
                 .check(&draft)
                 .err()
                 .filter(|r| !content_only(kind, &r.rule))
-                .map(|r| r.rule)
-                .or_else(|| after_final_decision(events, &draft.body));
+                .map(|r| r.rule);
             let cited = clause_for_kind(kind);
             Power {
                 action,

@@ -53,8 +53,7 @@ pub fn preview(events: &[Event], draft: &Event) -> Preview {
         Some(standing) => standing
             .check(draft)
             .err()
-            .map(|r| r.to_string())
-            .or_else(|| crate::powers::after_final_decision(events, &draft.body)),
+            .map(|r| r.to_string()),
         None => Some("the game has no verified genesis".to_string()),
     };
     let refused_clause = refused

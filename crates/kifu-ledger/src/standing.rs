@@ -274,6 +274,10 @@ pub struct Standing {
     pub appeals: BTreeMap<u64, Appeal>,
     /// Seq of the last event that set a result.
     pub result_seq: Option<u64>,
+    /// The appeals committee's last decision, `(appeal seq, decided at
+    /// seq)`, while no new matter has opened since: its decision is final
+    /// (LGC 2023, "Appeals committee"), so no referee ruling may follow it.
+    pub final_decision: Option<(u64, u64)>,
     /// Timestamp of the last event applied.
     pub last_at_ms: u64,
 }
@@ -308,6 +312,7 @@ impl Standing {
             committee: None,
             appeals: BTreeMap::new(),
             result_seq: None,
+            final_decision: None,
             last_at_ms: at_ms,
         }
     }
@@ -432,6 +437,17 @@ impl Standing {
             roles::check(&roles, &event.body, event.seq)?;
         } else if event.seq == 0 {
             return refuse("the first event of a chain must create the game".into());
+        }
+        // LGC 2023, "Appeals committee": "The appeals committee's decision
+        // is final." A referee's ruling after it would rule again on what
+        // the committee settled; a new call, dispute or appeal opens a new
+        // matter, which the referee may rule on (docs/FORMAT.md section 5).
+        if let (Body::RefereeRuling(_), Some((appeal, decided))) =
+            (&event.body, self.final_decision)
+        {
+            return refuse(format!(
+                "the appeals committee decided the appeal of seq {appeal} at seq {decided}, and its decision is final (LGC 2023, \"Appeals committee\"): a referee's ruling may follow only a new call, dispute or appeal"
+            ));
         }
         if let Body::LogKeyRotated { origin, .. } = &event.body {
             // docs/TRANSPARENCY.md section 8: the statement lives in the log
@@ -581,7 +597,11 @@ impl Standing {
                     c.coopted.push(member.clone());
                 }
             }
+            Body::RefereeCalled { .. } | Body::DisputeRaised { .. } | Body::StatusDisputed { .. } => {
+                self.final_decision = None;
+            }
             Body::AppealLodged { .. } => {
+                self.final_decision = None;
                 self.appeals.insert(
                     event.seq,
                     Appeal {
@@ -600,6 +620,7 @@ impl Standing {
                     let same = a.votes.iter().filter(|(_, v)| v == verdict).count();
                     if a.decided_at.is_none() && same >= 2 {
                         a.decided_at = Some(event.seq);
+                        self.final_decision = Some((*appeal_seq, event.seq));
                         if let CommitteeVerdict::Replaced(effects) = verdict {
                             if sets_result(effects) {
                                 self.result_seq = Some(event.seq);

@@ -336,3 +336,55 @@ proptest! {
         prop_assert_eq!(report.warnings.len(), expected);
     }
 }
+
+fn judgement(decision: &str) -> Body {
+    Body::RefereeRuling(Ruling {
+        kind: RulingKind::Judgement,
+        decision: decision.into(),
+        reasons: String::new(),
+        rules_cited: vec![],
+        effects: vec![],
+    })
+}
+
+#[test]
+fn the_committee_s_decision_is_final_until_a_new_matter_opens() {
+    // LGC 2023, "Appeals committee": "The appeals committee's decision is
+    // final."
+    let cast = Cast::new();
+    let m = committee_keys();
+    let mut c = with_appeal(&cast, &m);
+    append(&mut c, &m[0], decision(CommitteeVerdict::Upheld)).unwrap();
+    // One vote decides nothing: the referee may still rule.
+    let mut open = c.clone();
+    append(&mut open, &cast.referee, judgement("before the majority")).unwrap();
+    append(&mut c, &m[1], decision(CommitteeVerdict::Upheld)).unwrap();
+    let why = refusal(append(&mut c, &cast.referee, judgement("W+F")));
+    assert!(
+        why.contains("its decision is final") && why.contains("Appeals committee"),
+        "{why}"
+    );
+    // A forger's archive with the ruling fails verification, with the rule.
+    let mut forged = c.clone();
+    force(&mut forged, &cast.referee, judgement("W+F"));
+    let report = verify_records(&forged.records);
+    assert!(!report.ok());
+    assert!(
+        report
+            .problems
+            .iter()
+            .any(|p| p.to_string().contains("its decision is final")),
+        "{:?}",
+        report.problems
+    );
+    // A new call for the referee opens a new matter.
+    append(
+        &mut c,
+        &cast.white,
+        Body::RefereeCalled {
+            player: Color::White,
+        },
+    )
+    .unwrap();
+    append(&mut c, &cast.referee, judgement("the new matter")).unwrap();
+}

@@ -64,51 +64,8 @@ async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Res
     }
     // Who may create games (`creation`): a refused genesis is answered in
     // its place, and only the rest is queued.
-    let mut gate: Vec<Result<(), ApiError>> =
+    let gate: Vec<Result<(), ApiError>> =
         records.iter().map(|r| app.creation.check(r)).collect();
-    // A referee's ruling after the appeals committee's final decision
-    // (`kifu_game::powers::after_final_decision`): refused in its place.
-    let rulings: Vec<(usize, Record)> = records
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| {
-            r.decode()
-                .is_ok_and(|e| matches!(e.body, kifu_ledger::Body::RefereeRuling(_)))
-        })
-        .map(|(i, r)| (i, r.clone()))
-        .collect();
-    if !rulings.is_empty() {
-        let store = app.store.clone();
-        let barred = blocking(move || {
-            let mut out = Vec::new();
-            for (i, r) in rulings {
-                let Ok(e) = r.decode() else { continue };
-                let Some(head) = store.head(&e.chain)? else {
-                    continue;
-                };
-                if e.seq != head.seq.saturating_add(1) {
-                    continue;
-                }
-                let events: Vec<kifu_ledger::Event> = store
-                    .read(&e.chain, 0, Some(head.seq))?
-                    .iter()
-                    .filter_map(|x| x.decode().ok())
-                    .collect();
-                if let Some(why) = kifu_game::powers::after_final_decision(&events, &e.body) {
-                    out.push((i, why));
-                }
-            }
-            Ok(out)
-        })
-        .await?;
-        for (i, why) in barred {
-            gate[i] = Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "role_refused",
-                format!("referee ruling refused: {why}"),
-            ));
-        }
-    }
     let passed: Vec<_> = records
         .into_iter()
         .zip(&gate)

@@ -21,7 +21,7 @@ use kifu_ledger::{Body, Checkpoint, Participant, PublicKey, Registration, Role};
 use kifu_store::tournaments;
 use kifu_tournament::choices::{Choices, DIRECTOR_NAME};
 use kifu_tournament::settings;
-use kifu_tournament::{checkpoints, entry, hall, opengotha, Chain};
+use kifu_tournament::{board_game, checkpoints, entry, hall, opengotha, Chain};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
@@ -104,14 +104,27 @@ fn games_of_round(
     app: &App,
     chain: &Chain,
     round: u32,
+    claims: &mut BTreeMap<(u32, u32), Vec<Value>>,
 ) -> Result<BTreeMap<(u32, u32), GameNow>, ApiError> {
     let mut out = BTreeMap::new();
     for game in app.store.games()? {
         let genesis = app.store.genesis(&game)?;
-        let Some(board) = hall::board_of_game(chain, &game, &genesis) else {
+        let creator = app.store.creator(&game)?;
+        let Some(standing) = board_game::standing(chain, &game, &genesis, &creator) else {
             continue;
         };
+        let board = standing.board();
         if board.0 != round {
+            continue;
+        }
+        if !standing.counts() {
+            // A game naming the board without the tournament's say: shown
+            // to the director as a claim, never as the board's result.
+            claims.entry(board).or_insert_with(Vec::new).push(json!({
+                "game": hex::encode(game),
+                "creator": creator,
+                "why": board_game::claim_words(chain, board.0, board.1),
+            }));
             continue;
         }
         let Some(head) = app.store.head(&game)? else {
@@ -173,12 +186,14 @@ pub async fn desk(
         let round = q.round.unwrap_or_else(|| p.last_round().max(1));
         let pairings = hall::pairings(&chain, Some(round))
             .map_err(|e| ApiError::bad_request("bad_round", e.to_string()))?;
-        let games = games_of_round(&app, &chain, round)?;
+        let mut claims = BTreeMap::new();
+        let games = games_of_round(&app, &chain, round, &mut claims)?;
         let boards: Vec<Value> = pairings
             .boards
             .iter()
             .map(|b| {
                 let mut v = serde_json::to_value(b).unwrap_or_default();
+                v["claims"] = json!(claims.get(&(round, b.board)).cloned().unwrap_or_default());
                 if let Some(now) = games.get(&(round, b.board)) {
                     let c = &now.checkpoint;
                     v["result_sheets"] = json!(now.sheets);
@@ -664,7 +679,7 @@ pub async fn draft(
                 // it; the whole round: the finished games whose boards no
                 // official's entry decided, as `kifu tournament` checkpoints
                 // them after a director's fact.
-                let due: Vec<Body> = games_of_round(&app, &chain, round)?
+                let due: Vec<Body> = games_of_round(&app, &chain, round, &mut BTreeMap::new())?
                     .into_values()
                     .map(|g| g.checkpoint)
                     .filter(|c| board.is_none_or(|b| b == c.board))
@@ -710,7 +725,7 @@ fn round_games(
 ) -> Result<Value, ApiError> {
     let p = &chain.projection;
     let t = &p.genesis;
-    let existing = games_of_round(app, chain, round)?;
+    let existing = games_of_round(app, chain, round, &mut BTreeMap::new())?;
     let exclude: std::collections::HashSet<&str> = exclude.iter().map(String::as_str).collect();
     let waiting: Vec<crate::device::DeviceRequest> = app
         .devices

@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use kifu_store::tournaments::{self, FindError};
-use kifu_tournament::{hall, Chain, TournamentError};
+use kifu_tournament::{board_game, hall, Chain, TournamentError};
 use serde::Deserialize;
 
 use crate::api::blocking;
@@ -175,7 +175,10 @@ fn game_results(
     let mut out = BTreeMap::new();
     for game in store.games()? {
         let genesis = store.genesis(&game)?;
-        let Some(board) = hall::board_of_game(chain, &game, &genesis) else {
+        let creator = store.creator(&game)?;
+        // Only a board's game shows its result; a game that merely names
+        // the board is a claim (`kifu_tournament::board_game`).
+        let Some(board) = board_game::board_of(chain, &game, &genesis, &creator) else {
             continue;
         };
         if board.0 != round {

@@ -73,7 +73,7 @@ pub use staged::SETTLE_AT;
 
 use kifu_ledger::archive::ArchiveVerdict;
 use kifu_ledger::{
-    check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, LedgerError, Record,
+    check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, LedgerError, PublicKey, Record,
     Standing,
 };
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
@@ -229,7 +229,7 @@ pub struct Store {
     /// Staged records that start a settle.
     settle_at: std::sync::atomic::AtomicUsize,
     sync: Arc<GroupSync>,
-    genesis_cache: Mutex<HashMap<Hash, Arc<Genesis>>>,
+    genesis_cache: Mutex<HashMap<Hash, (PublicKey, Arc<Genesis>)>>,
     /// The standing at each game's head, once built.
     standings: Mutex<HashMap<Hash, (Head, Arc<Standing>)>>,
     /// Serialises commits: every append takes the next feed cursor, so
@@ -562,6 +562,19 @@ impl Store {
     ///
     /// [`StoreError::NoSuchGame`], a damaged genesis, storage errors.
     pub fn genesis(&self, game: &Hash) -> Result<Arc<Genesis>, StoreError> {
+        Ok(self.genesis_and_creator(game)?.1)
+    }
+
+    /// The key that signed a game's genesis: who created the game.
+    ///
+    /// # Errors
+    ///
+    /// As [`Store::genesis`].
+    pub fn creator(&self, game: &Hash) -> Result<PublicKey, StoreError> {
+        Ok(self.genesis_and_creator(game)?.0)
+    }
+
+    fn genesis_and_creator(&self, game: &Hash) -> Result<(PublicKey, Arc<Genesis>), StoreError> {
         if let Some(g) = self
             .genesis_cache
             .lock()
@@ -573,12 +586,12 @@ impl Store {
         let rec = self
             .get(game, 0)?
             .ok_or_else(|| StoreError::NoSuchGame(hex::encode(game)))?;
-        let (_, g) = check_genesis(&rec)?;
-        let g = Arc::new(g);
+        let (event, g) = check_genesis(&rec)?;
+        let both = (event.signer, Arc::new(g));
         if let Ok(mut c) = self.genesis_cache.lock() {
-            c.insert(*game, g.clone());
+            c.insert(*game, both.clone());
         }
-        Ok(g)
+        Ok(both)
     }
 
     /// One record.

@@ -303,6 +303,10 @@ impl kifu_tournament::checkpoints::Games for crate::Store {
         crate::Store::genesis(self, game)
     }
 
+    fn creator(&self, game: &Hash) -> Result<kifu_ledger::PublicKey, StoreError> {
+        crate::Store::creator(self, game)
+    }
+
     fn read(&self, game: &Hash) -> Result<Vec<Record>, StoreError> {
         crate::Store::read(self, game, 0, None)
     }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use kifu_ledger::{Body, Checkpoint, Event, Genesis, Hash, Head, PublicKey, Record, Role};
 
+use crate::board_game::{self, Standing};
 use crate::{Board, Chain};
 
 /// The games a checkpoint is taken from: a store, or a server.
@@ -18,6 +19,9 @@ pub trait Games {
     fn head(&self, game: &Hash) -> Result<Option<Head>, Self::Error>;
     /// The game's genesis.
     fn genesis(&self, game: &Hash) -> Result<Arc<Genesis>, Self::Error>;
+    /// The key that signed the game's genesis (who created it: whether the
+    /// game is a board's game depends on it, [`crate::board_game`]).
+    fn creator(&self, game: &Hash) -> Result<PublicKey, Self::Error>;
     /// The game's records, from its genesis.
     fn read(&self, game: &Hash) -> Result<Vec<Record>, Self::Error>;
     /// Every game held.
@@ -36,6 +40,15 @@ pub enum CheckpointError<E> {
     /// The tournament has no board for the game.
     #[error("game {} is not paired in this tournament and its genesis names no round and board", short(.0))]
     NotPaired(Hash),
+    /// The game names a board of the tournament without the tournament's
+    /// say ([`crate::board_game`]): a claim, whose result never counts.
+    #[error("game {} is not the board's game: it {}", short(.game), .why)]
+    Claim {
+        /// The game.
+        game: Hash,
+        /// Why, in words ([`crate::board_game::claim_words`]).
+        why: String,
+    },
     /// A record of the game does not decode.
     #[error("{0}")]
     Record(String),
@@ -69,6 +82,7 @@ impl<E> CheckpointError<E> {
             Games(e) => Games(f(e)),
             NoGame(g) => NoGame(g),
             NotPaired(g) => NotPaired(g),
+            Claim { game, why } => Claim { game, why },
             Record(r) => Record(r),
             HeadSeq {
                 game,
@@ -110,8 +124,9 @@ pub fn at_head(board: (u32, u32), game: Hash, head: Head, events: &[Event]) -> C
     }
 }
 
-/// The checkpoint of `game` as `games` hold it now, on the board the
-/// tournament gives it ([`board_for`]).
+/// The checkpoint of `game` as `games` hold it now, on the board whose game
+/// it is ([`crate::board_game`]); a game that only claims a board is
+/// refused.
 pub fn of_game<G: Games + ?Sized>(
     games: &G,
     chain: &Chain,
@@ -122,7 +137,17 @@ pub fn of_game<G: Games + ?Sized>(
         .map_err(CheckpointError::Games)?
         .ok_or(CheckpointError::NoGame(game))?;
     let genesis = games.genesis(&game).map_err(CheckpointError::Games)?;
-    let board = board_for(chain, &game, &genesis).ok_or(CheckpointError::NotPaired(game))?;
+    let creator = games.creator(&game).map_err(CheckpointError::Games)?;
+    let board = match board_game::standing(chain, &game, &genesis, &creator) {
+        None => return Err(CheckpointError::NotPaired(game)),
+        Some(Standing::Claim { round, board }) => {
+            return Err(CheckpointError::Claim {
+                game,
+                why: board_game::claim_words(chain, round, board),
+            })
+        }
+        Some(s) => s.board(),
+    };
     let events: Vec<Event> = games
         .read(&game)
         .map_err(CheckpointError::Games)?
@@ -159,8 +184,8 @@ pub fn expect_head<E>(
     Ok(())
 }
 
-/// The checkpoints due: every game of `games` the tournament concerns
-/// ([`concerns`]) whose head moved since its board's last checkpoint
+/// The checkpoints due: every board's game of `games`
+/// ([`crate::board_game`]; claims are left out) whose head moved since its board's last checkpoint
 /// ([`is_due`]; with `only_finished`, only the finished games).
 pub fn due<G: Games + ?Sized>(
     games: &G,
@@ -170,7 +195,8 @@ pub fn due<G: Games + ?Sized>(
     let mut due = Vec::new();
     for game in games.games().map_err(CheckpointError::Games)? {
         let genesis = games.genesis(&game).map_err(CheckpointError::Games)?;
-        if !concerns(chain, &game, &genesis) {
+        let creator = games.creator(&game).map_err(CheckpointError::Games)?;
+        if board_game::board_of(chain, &game, &genesis, &creator).is_none() {
             continue;
         }
         let c = of_game(games, chain, game)?;
@@ -201,38 +227,6 @@ pub fn checkpoints_after(chain: &Chain, signer: &PublicKey) -> bool {
         .genesis
         .roles_of(signer)
         .contains(&Role::Director)
-}
-
-/// True when `genesis` names this tournament: its short name, or 16 or
-/// more hex digits of its id.
-pub fn names_tournament(chain: &Chain, genesis: &Genesis) -> bool {
-    genesis
-        .tournament
-        .as_ref()
-        .is_some_and(|t| chain.projection.named_by(t))
-}
-
-/// True when the tournament concerns game `game`: a pairing names it, or
-/// its genesis names the tournament.
-pub fn concerns(chain: &Chain, game: &Hash, genesis: &Genesis) -> bool {
-    chain
-        .projection
-        .boards
-        .values()
-        .any(|b| b.pairing.game == Some(*game))
-        || names_tournament(chain, genesis)
-}
-
-/// The board a checkpoint of `game` is for: the pairing that names the
-/// game, else the round and board its genesis names.
-pub fn board_for(chain: &Chain, game: &Hash, genesis: &Genesis) -> Option<(u32, u32)> {
-    chain
-        .projection
-        .boards
-        .iter()
-        .find(|(_, b)| b.pairing.game == Some(*game))
-        .map(|(k, _)| *k)
-        .or_else(|| genesis.tournament.as_ref().map(|t| (t.round, t.board)))
 }
 
 /// True when the board's result was last set by an official's

@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use kifu_ledger::{BoardResult, Genesis, Hash};
+use kifu_ledger::BoardResult;
 use kifu_standings::{
     breakdown_all, standings, Breakdown, Criterion, GameResult, Part, Participation, Value,
 };
@@ -336,19 +336,6 @@ pub fn pairings(chain: &Chain, round: Option<u32>) -> Result<Pairings, Tournamen
         byes,
         absent,
     })
-}
-
-/// The board of this tournament a game is played on: the board paired
-/// with that game id, else the round and board its genesis names when it
-/// names this tournament (its short name, or 16 or more hex digits of its
-/// id), as `kifu tournament checkpoint --all` finds them.
-pub fn board_of_game(chain: &Chain, game: &Hash, genesis: &Genesis) -> Option<(u32, u32)> {
-    let p = &chain.projection;
-    if let Some((k, _)) = p.boards.iter().find(|(_, b)| b.pairing.game == Some(*game)) {
-        return Some(*k);
-    }
-    let t = genesis.tournament.as_ref()?;
-    (p.named_by(t) && p.boards.contains_key(&(t.round, t.board))).then_some((t.round, t.board))
 }
 
 /// Fills in, on the boards the tournament has no result for yet, the

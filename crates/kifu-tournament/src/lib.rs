@@ -25,6 +25,7 @@
 //! This crate does no I/O.
 #![deny(missing_docs)]
 
+pub mod board_game;
 pub mod carried;
 mod chain;
 pub mod checkpoints;

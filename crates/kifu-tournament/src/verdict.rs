@@ -9,6 +9,7 @@
 use kifu_ledger::{BoardResult, Hash, Problem, PublicKey, Role, ZERO_HASH};
 use serde_json::{json, Value};
 
+use crate::board_game::Claim;
 use crate::checkpoints::Games;
 use crate::{Chain, TournamentReport};
 
@@ -312,9 +313,15 @@ pub fn check_games<G: Games + ?Sized>(chain: &Chain, games: &G) -> Vec<GameCheck
 }
 
 /// The JSON of `kifu tournament verify --json`: the chain's ([`chain_json`]),
-/// with `ok` counting the games too, the `file` (or address) and
-/// `paired_games`.
-pub fn tournament_json(report: &TournamentReport, at: &str, checks: &[GameCheck]) -> Value {
+/// with `ok` counting the games too, the `file` (or address),
+/// `paired_games`, and the `claims`: games naming a board without the
+/// tournament's say ([`crate::board_game::claims`]), which fail nothing.
+pub fn tournament_json(
+    report: &TournamentReport,
+    at: &str,
+    checks: &[GameCheck],
+    claims: &[Claim],
+) -> Value {
     let game_problems: usize = checks.iter().map(|c| c.problems.len()).sum();
     let mut out = chain_json(report);
     if let Some(o) = out.as_object_mut() {
@@ -329,6 +336,25 @@ pub fn tournament_json(report: &TournamentReport, at: &str, checks: &[GameCheck]
                     "problems": c.problems}))
                 .collect::<Vec<_>>()),
         );
+        o.insert(
+            "claims".into(),
+            json!(claims
+                .iter()
+                .map(|c| json!({"round": c.round, "board": c.board,
+                    "game": hex::encode(c.game), "creator": c.creator, "why": c.why}))
+                .collect::<Vec<_>>()),
+        );
     }
     out
+}
+
+/// The line `kifu tournament verify` says of a claim.
+pub fn claim_line(c: &Claim) -> String {
+    format!(
+        "round {} board {}: game {} is a claim, not the board's game: it {}",
+        c.round,
+        c.board,
+        short(&c.game),
+        c.why
+    )
 }

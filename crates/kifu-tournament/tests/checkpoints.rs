@@ -34,14 +34,22 @@ fn reg(id: &str, key: Option<&Keypair>) -> Body {
 }
 
 /// "Sample Open" (the short name the test kit's games name), W and B
-/// registered with the cast's keys, round 1 board 1 paired W–B.
+/// registered with the cast's keys, round 1 board 1 paired W–B; the cast's
+/// referee, who creates the test kit's games, is its referee.
 fn sample_open(cast: &Cast) -> Chain {
     let d = director();
-    let officials = vec![Participant {
-        role: Role::Director,
-        name: "Director".into(),
-        key: d.public(),
-    }];
+    let officials = vec![
+        Participant {
+            role: Role::Director,
+            name: "Director".into(),
+            key: d.public(),
+        },
+        Participant {
+            role: Role::Referee,
+            name: "Referee".into(),
+            key: cast.referee.public(),
+        },
+    ];
     let mut chain = Chain::create(
         &d,
         1,
@@ -191,7 +199,13 @@ fn a_board_s_game_carries_the_tournament_its_seats_and_officials() {
     let roles: Vec<Role> = g.roster.iter().map(|p| p.role).collect();
     assert_eq!(
         roles,
-        [Role::Black, Role::White, Role::Recorder, Role::Director]
+        [
+            Role::Black,
+            Role::White,
+            Role::Recorder,
+            Role::Director,
+            Role::Referee
+        ]
     );
     let t = g.tournament.expect("names the tournament");
     assert_eq!(
@@ -357,4 +371,71 @@ fn the_genesis_kind_indices_named_by_the_format_are_the_bodies() {
         vec![],
     ));
     assert_eq!(t.kind_index(), kifu_ledger::body::TOURNAMENT_CREATED_KIND);
+}
+
+#[test]
+fn a_game_that_only_names_a_board_is_a_claim_and_never_the_board_s_game() {
+    use kifu_tournament::board_game::{self, Standing};
+    let cast = Cast::new();
+    // The same genesis as the referee's, signed by a recorder of its own
+    // roster: the ledger takes it, the tournament does not.
+    let forged = kifu_ledger::testkit::ChainBuilder::start(
+        &cast.recorder,
+        cast.genesis("round 1 board 1"),
+        1_767_225_600_000,
+    );
+    let held = Held::default().with(forged.records.clone());
+    let mut chain = sample_open(&cast);
+    let genesis = cast.genesis("round 1 board 1");
+    assert_eq!(
+        board_game::standing(&chain, &forged.game, &genesis, &cast.recorder.public()),
+        Some(Standing::Claim { round: 1, board: 1 })
+    );
+    assert!(checkpoints::due(&held, &chain, false)
+        .expect("due")
+        .is_empty());
+    let e = checkpoints::of_game(&held, &chain, forged.game).unwrap_err();
+    assert!(
+        e.to_string().contains("is not the board's game")
+            && e.to_string().contains("not signed by the tournament's director or a referee"),
+        "{e}"
+    );
+    // The referee's game for the board counts; once the chain names it, a
+    // second official game naming the board is a claim too.
+    let real = finished_game(&cast, "round 1 board 1", 2);
+    assert_eq!(
+        board_game::standing(&chain, &real.game, &genesis, &cast.referee.public()),
+        Some(Standing::Official { round: 1, board: 1 })
+    );
+    let c = checkpoints::of_game(&Held::default().with(real.records.clone()), &chain, real.game)
+        .expect("checkpoint");
+    chain
+        .append(&director(), 3, Body::GameCheckpointed(c))
+        .expect("checkpointed");
+    assert_eq!(
+        board_game::standing(&chain, &real.game, &genesis, &cast.referee.public()),
+        Some(Standing::Named { round: 1, board: 1 })
+    );
+    let other = moves_game(&cast, "round 1 board 1, again", 1);
+    assert_eq!(
+        board_game::standing(&chain, &other.game, &genesis, &cast.referee.public()),
+        Some(Standing::Claim { round: 1, board: 1 })
+    );
+}
+
+#[test]
+fn a_director_of_another_tournament_creates_no_game_of_this_one() {
+    use kifu_tournament::board_game;
+    let cast = Cast::new();
+    let chain = sample_open(&cast);
+    let genesis = cast.genesis("round 1 board 1");
+    // The cast's director directs no tournament here.
+    assert_eq!(
+        board_game::board_of(&chain, &[3; 32], &genesis, &cast.director.public()),
+        None
+    );
+    assert_eq!(
+        board_game::board_of(&chain, &[3; 32], &genesis, &director().public()),
+        Some((1, 1))
+    );
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use kifu_ledger::{Body, Genesis, Hash, Head, Record};
+use kifu_ledger::{Body, Genesis, Hash, Head, PublicKey, Record};
 use kifu_tournament::checkpoints::Games;
 
 /// Games held in memory, by id.
@@ -33,6 +33,10 @@ impl Games for Held {
             Body::GameCreated(g) => Ok(Arc::new(g)),
             _ => Err("not a genesis".into()),
         }
+    }
+    fn creator(&self, game: &Hash) -> Result<PublicKey, String> {
+        let records = self.0.get(game).ok_or("no such game")?;
+        Ok(records[0].decode().map_err(|e| e.to_string())?.signer)
     }
     fn read(&self, game: &Hash) -> Result<Vec<Record>, String> {
         self.0
