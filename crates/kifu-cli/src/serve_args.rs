@@ -35,6 +35,14 @@ pub struct ServeArgs {
     /// Feed streams one client address may hold at once (more: 429).
     #[arg(long, default_value_t = 64)]
     pub max_streams_per_client: usize,
+    /// Request bodies received at once, before a read or write place is
+    /// taken (more: 503).
+    #[arg(long, default_value_t = 256)]
+    pub max_bodies: usize,
+    /// Request bodies one client address may be sending at once (more:
+    /// 429): a client that promises a body and never sends it holds no more.
+    #[arg(long, default_value_t = 16)]
+    pub max_bodies_per_client: usize,
     /// Longest wait for a request's head, and for the next request on an
     /// idle kept-alive connection, in seconds.
     #[arg(long, default_value_t = 10)]

@@ -32,6 +32,8 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         body_timeout: Duration::from_secs(a.body_timeout_s.max(1)),
         max_streams: a.max_streams.max(1),
         max_streams_per_client: a.max_streams_per_client.max(1),
+        max_bodies: a.max_bodies.max(1),
+        max_bodies_per_client: a.max_bodies_per_client.max(1),
         ..Limits::default()
     };
     let conn = kifu_server::ConnLimits {

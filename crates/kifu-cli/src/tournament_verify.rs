@@ -134,8 +134,7 @@ fn check_games(data: &Path, chain: &Chain) -> Result<(Vec<GameCheck>, Vec<Claim>
         return Ok((Vec::new(), Vec::new()));
     }
     let store = crate::remote::open_existing(data)?;
-    let claims =
-        board_game::claims(chain, &store).map_err(|e| Failure::new(e.to_string()))?;
+    let claims = board_game::claims(chain, &store).map_err(|e| Failure::new(e.to_string()))?;
     Ok((verdict::check_games(chain, &store), claims))
 }
 
@@ -152,7 +151,10 @@ pub fn verify_tournament(data: &Path, spec: &str, as_json: bool) -> CmdResult {
     let game_problems: usize = checks.iter().map(|c| c.problems.len()).sum();
     if as_json {
         let at = file.display().to_string();
-        say!("{}", verdict::tournament_json(&report, &at, &checks, &claims));
+        say!(
+            "{}",
+            verdict::tournament_json(&report, &at, &checks, &claims)
+        );
     } else {
         print_chain(&report);
         for c in &checks {

@@ -50,10 +50,7 @@ pub struct Preview {
 /// caller building it for the head sets `seq` to the head's + 1.
 pub fn preview(events: &[Event], draft: &Event) -> Preview {
     let refused = match Standing::replay(events) {
-        Some(standing) => standing
-            .check(draft)
-            .err()
-            .map(|r| r.to_string()),
+        Some(standing) => standing.check(draft).err().map(|r| r.to_string()),
         None => Some("the game has no verified genesis".to_string()),
     };
     let refused_clause = refused

@@ -597,7 +597,9 @@ impl Standing {
                     c.coopted.push(member.clone());
                 }
             }
-            Body::RefereeCalled { .. } | Body::DisputeRaised { .. } | Body::StatusDisputed { .. } => {
+            Body::RefereeCalled { .. }
+            | Body::DisputeRaised { .. }
+            | Body::StatusDisputed { .. } => {
                 self.final_decision = None;
             }
             Body::AppealLodged { .. } => {

@@ -64,8 +64,7 @@ async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Res
     }
     // Who may create games (`creation`): a refused genesis is answered in
     // its place, and only the rest is queued.
-    let gate: Vec<Result<(), ApiError>> =
-        records.iter().map(|r| app.creation.check(r)).collect();
+    let gate: Vec<Result<(), ApiError>> = records.iter().map(|r| app.creation.check(r)).collect();
     let passed: Vec<_> = records
         .into_iter()
         .zip(&gate)

@@ -20,7 +20,11 @@
 //! `Content-Length` over [`Limits::max_body_bytes`] is answered `413` at
 //! once; a body must arrive whole within [`Limits::body_timeout`] (else
 //! `408`, and the connection is closed), and no more than the limit is ever
-//! read.
+//! read. A body is received **before** the request takes its read or write
+//! place, under a budget of its own: at most [`Limits::max_bodies`] in all
+//! and [`Limits::max_bodies_per_client`] per client. A client that promises
+//! a body and never sends it holds only one of its own few body places; the
+//! places a board's append needs stay free.
 //!
 //! [`Limits::max_streams`]: crate::Limits::max_streams
 //! [`Limits::max_streams_per_client`]: crate::Limits::max_streams_per_client
@@ -28,6 +32,8 @@
 //! [`Limits::max_reads`]: crate::Limits::max_reads
 //! [`Limits::max_body_bytes`]: crate::Limits::max_body_bytes
 //! [`Limits::body_timeout`]: crate::Limits::body_timeout
+//! [`Limits::max_bodies`]: crate::Limits::max_bodies
+//! [`Limits::max_bodies_per_client`]: crate::Limits::max_bodies_per_client
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -97,100 +103,159 @@ impl<G: Unpin> http_body::Body for Guarded<G> {
 /// Streams held, per client.
 type PerClient = Arc<Mutex<HashMap<IpAddr, usize>>>;
 
-/// The budgets' state: three semaphores and the streams held per client.
+/// The budgets' state: the semaphores of reads and writes, and the two
+/// budgets shared out per client (streams, bodies).
 pub struct Budgets {
-    streams: Arc<Semaphore>,
+    streams: Shared,
+    bodies: Shared,
     reads: Arc<Semaphore>,
     writes: Arc<Semaphore>,
-    per_client_streams: PerClient,
-    max_streams_per_client: usize,
+}
+
+/// A budget with a share per client: a semaphore for the whole server and
+/// the places each client holds.
+struct Shared {
+    all: Arc<Semaphore>,
+    per_client: PerClient,
+    max_per_client: usize,
+}
+
+/// Which of the budgets shared per client.
+#[derive(Clone, Copy)]
+enum SharedKind {
+    Streams,
+    Bodies,
+}
+
+fn semaphore(v: usize) -> Arc<Semaphore> {
+    Arc::new(Semaphore::new(v.clamp(1, Semaphore::MAX_PERMITS)))
 }
 
 impl Budgets {
     /// Budgets as `limits` sets them.
     pub fn new(limits: &Limits) -> Budgets {
-        let n = |v: usize| v.clamp(1, Semaphore::MAX_PERMITS);
+        let shared = |all: usize, per_client: usize| Shared {
+            all: semaphore(all),
+            per_client: Arc::default(),
+            max_per_client: per_client.max(1),
+        };
         Budgets {
-            streams: Arc::new(Semaphore::new(n(limits.max_streams))),
-            reads: Arc::new(Semaphore::new(n(limits.max_reads))),
-            writes: Arc::new(Semaphore::new(n(limits.max_writes))),
-            per_client_streams: Arc::default(),
-            max_streams_per_client: limits.max_streams_per_client.max(1),
+            streams: shared(limits.max_streams, limits.max_streams_per_client),
+            bodies: shared(limits.max_bodies, limits.max_bodies_per_client),
+            reads: semaphore(limits.max_reads),
+            writes: semaphore(limits.max_writes),
         }
     }
 }
 
 impl Budgets {
-    /// Takes a stream's place for `client`, or the answer refusing it.
-    fn stream_slot(
+    /// Takes a stream's or a body's place for `client`, or the answer
+    /// refusing it.
+    fn slot(
         &self,
+        which: SharedKind,
         client: Option<IpAddr>,
         m: &Arc<Metrics>,
-    ) -> Result<StreamSlot, Box<Response>> {
+    ) -> Result<ClientSlot, Box<Response>> {
+        let f = &m.fences;
+        let (budget, per_client_refused, full_refused) = match which {
+            SharedKind::Streams => (
+                &self.streams,
+                &f.refused_streams_per_client,
+                &f.refused_streams_full,
+            ),
+            SharedKind::Bodies => (
+                &self.bodies,
+                &f.refused_bodies_per_client,
+                &f.refused_bodies_full,
+            ),
+        };
         // The client's share is checked and taken under one lock, so
-        // that two streams of one client cannot both take the last one.
-        let mut map = self
-            .per_client_streams
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
+        // that two requests of one client cannot both take the last one.
+        let mut map = budget.per_client.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(ip) = client {
-            if map.get(&ip).copied().unwrap_or(0) >= self.max_streams_per_client {
+            if map.get(&ip).copied().unwrap_or(0) >= budget.max_per_client {
                 drop(map);
-                m.fences
-                    .refused_streams_per_client
-                    .fetch_add(1, Ordering::Relaxed);
-                return Err(Box::new(refused(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "too_many_streams",
-                    RETRY_PER_CLIENT_S,
-                    format!(
-                        "this address follows {} streams already, the most one client may; retry later with Last-Event-ID to resume",
-                        self.max_streams_per_client
+                per_client_refused.fetch_add(1, Ordering::Relaxed);
+                let n = budget.max_per_client;
+                return Err(Box::new(match which {
+                    SharedKind::Streams => refused(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        "too_many_streams",
+                        RETRY_PER_CLIENT_S,
+                        format!("this address follows {n} streams already, the most one client may; retry later with Last-Event-ID to resume"),
                     ),
-                )));
+                    SharedKind::Bodies => refused(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        "too_many_bodies",
+                        RETRY_PER_CLIENT_S,
+                        format!("this address is sending {n} request bodies already, the most one client may at once; retry when one has arrived"),
+                    ),
+                }));
             }
         }
-        let permit = match self.streams.clone().try_acquire_owned() {
+        let permit = match budget.all.clone().try_acquire_owned() {
             Ok(p) => p,
             Err(_) => {
                 drop(map);
-                m.fences
-                    .refused_streams_full
-                    .fetch_add(1, Ordering::Relaxed);
-                return Err(Box::new(refused(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "streams_full",
-                    RETRY_FULL_S,
-                    "the server follows as many streams as it serves at once; retry later with Last-Event-ID to resume".into(),
-                )));
+                full_refused.fetch_add(1, Ordering::Relaxed);
+                return Err(Box::new(match which {
+                    SharedKind::Streams => refused(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "streams_full",
+                        RETRY_FULL_S,
+                        "the server follows as many streams as it serves at once; retry later with Last-Event-ID to resume".into(),
+                    ),
+                    SharedKind::Bodies => refused(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "busy",
+                        RETRY_FULL_S,
+                        "the server is receiving as many request bodies as it takes at once; retry later".into(),
+                    ),
+                }));
             }
         };
         let mine = client.map(|ip| {
             *map.entry(ip).or_insert(0) += 1;
-            (ip, self.per_client_streams.clone())
+            (ip, budget.per_client.clone())
         });
         drop(map);
-        m.fences.streams.fetch_add(1, Ordering::Relaxed);
-        let slot = StreamSlot {
+        let gauge = match which {
+            SharedKind::Streams => "streams",
+            SharedKind::Bodies => "bodies",
+        };
+        let slot = ClientSlot {
             _permit: permit,
             client: mine,
+            gauge,
             metrics: m.clone(),
         };
+        slot.gauge().fetch_add(1, Ordering::Relaxed);
         Ok(slot)
     }
 }
 
-/// A stream's place: its share of the global and of its client's budget,
-/// and the gauge of open streams.
-struct StreamSlot {
+/// A stream's or a body's place: its share of the global and of its
+/// client's budget, and its gauge.
+struct ClientSlot {
     _permit: OwnedSemaphorePermit,
     client: Option<(IpAddr, PerClient)>,
+    gauge: &'static str,
     metrics: Arc<Metrics>,
 }
 
-impl Drop for StreamSlot {
+impl ClientSlot {
+    fn gauge(&self) -> &AtomicU64 {
+        match self.gauge {
+            "bodies" => &self.metrics.fences.bodies,
+            _ => &self.metrics.fences.streams,
+        }
+    }
+}
+
+impl Drop for ClientSlot {
     fn drop(&mut self) {
-        self.metrics.fences.streams.fetch_sub(1, Ordering::Relaxed);
+        self.gauge().fetch_sub(1, Ordering::Relaxed);
         if let Some((ip, map)) = &self.client {
             let mut m = map.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(n) = m.get_mut(ip) {
@@ -252,11 +317,10 @@ pub fn kind(method: &Method, path: &str, query: Option<&str>) -> Kind {
         return Kind::Stream;
     }
     if path == "/feed" {
-        let waits = query.unwrap_or("").split('&').any(|kv| {
-            kv.strip_prefix("wait=")
-                .and_then(|w| w.parse::<f64>().ok())
-                .is_some_and(|w| w > 0.0)
-        });
+        // Read as the handler reads it: decoded (`wait=%36%30` is a wait of
+        // 60 s). Any `wait` that is not a plain zero holds the answer open.
+        let waits = form_urlencoded::parse(query.unwrap_or("").as_bytes())
+            .any(|(k, v)| k == "wait" && v.trim().parse::<f64>().map_or(true, |w| w != 0.0));
         if waits {
             return Kind::Stream;
         }
@@ -371,15 +435,30 @@ async fn bounded_body(
 }
 
 /// The middleware: draws each request on its budget, or refuses it at
-/// once; bounds its body.
+/// once; bounds its body. A body is received whole, under the body budget,
+/// before the request takes a read or write place.
 pub async fn fence(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
     let client = req.extensions().get::<Client>().map(|c| c.0);
     let kind = kind(req.method(), req.uri().path(), req.uri().query());
     let b = &app.budgets;
     let m = &app.metrics;
+    let req = if has_body(&req) {
+        let receiving = match b.slot(SharedKind::Bodies, client, m) {
+            Ok(s) => s,
+            Err(refusal) => return *refusal,
+        };
+        let req = match bounded_body(req, &app.limits, m).await {
+            Ok(r) => r,
+            Err(refusal) => return refusal,
+        };
+        drop(receiving);
+        req
+    } else {
+        req
+    };
     match kind {
         Kind::Stream => {
-            let slot = match b.stream_slot(client, m) {
+            let slot = match b.slot(SharedKind::Streams, client, m) {
                 Ok(s) => s,
                 Err(refusal) => return *refusal,
             };
@@ -410,14 +489,15 @@ pub async fn fence(State(app): State<Arc<App>>, req: Request, next: Next) -> Res
                 metrics: m.clone(),
             };
             held.gauge().fetch_add(1, Ordering::Relaxed);
-            let req = match bounded_body(req, &app.limits, m).await {
-                Ok(r) => r,
-                Err(refusal) => return refusal,
-            };
             let r = next.run(req).await;
             r.map(|body| Body::new(Guarded::new(body, held)))
         }
     }
+}
+
+/// True when `req` declares a body to come (a length, or chunks).
+fn has_body(req: &Request) -> bool {
+    declared_length(req).unwrap_or(0) > 0 || req.headers().contains_key(header::TRANSFER_ENCODING)
 }
 
 #[cfg(test)]
@@ -431,6 +511,11 @@ mod tests {
         assert_eq!(kind(&get, "/feed", Some("after=3&wait=10")), Kind::Stream);
         assert_eq!(kind(&get, "/feed", Some("wait=0")), Kind::Read);
         assert_eq!(kind(&get, "/feed", Some("after=3")), Kind::Read);
+        // Percent-encoded, and spelled in other ways the handler reads.
+        assert_eq!(kind(&get, "/feed", Some("wait=%36%30")), Kind::Stream);
+        assert_eq!(kind(&get, "/feed", Some("%77ait=60")), Kind::Stream);
+        assert_eq!(kind(&get, "/feed", Some("wait=+60")), Kind::Stream);
+        assert_eq!(kind(&get, "/feed", Some("wait=%30")), Kind::Read);
         assert_eq!(kind(&get, "/games", None), Kind::Read);
         assert_eq!(kind(&Method::HEAD, "/games", None), Kind::Read);
         assert_eq!(kind(&Method::POST, "/records", None), Kind::Write);

@@ -82,6 +82,13 @@ pub struct Limits {
     pub max_reads: usize,
     /// Writes (every other method) in flight at once.
     pub max_writes: usize,
+    /// Request bodies received at once, before a read or write place is
+    /// taken: a client that never sends its body holds one of these, never
+    /// a place a board's append needs.
+    pub max_bodies: usize,
+    /// Request bodies one client (IPv4 address or IPv6 /64) may be sending
+    /// at once.
+    pub max_bodies_per_client: usize,
 }
 
 impl Default for Limits {
@@ -97,6 +104,8 @@ impl Default for Limits {
             max_streams_per_client: 64,
             max_reads: 256,
             max_writes: 512,
+            max_bodies: 256,
+            max_bodies_per_client: 16,
         }
     }
 }

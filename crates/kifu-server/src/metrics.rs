@@ -129,6 +129,9 @@ pub struct Fences {
     pub reads: AtomicU64,
     /// Writes in flight now.
     pub writes: AtomicU64,
+    /// Request bodies being received now (before any read or write place
+    /// is taken).
+    pub bodies: AtomicU64,
     /// Connections refused: the client held its share.
     pub refused_connections_per_client: AtomicU64,
     /// Connections refused: every connection was busy.
@@ -141,6 +144,10 @@ pub struct Fences {
     pub refused_reads_full: AtomicU64,
     /// Writes refused: the write budget was spent.
     pub refused_writes_full: AtomicU64,
+    /// Bodies refused: the client was already sending its share.
+    pub refused_bodies_per_client: AtomicU64,
+    /// Bodies refused: the server was receiving as many as it takes.
+    pub refused_bodies_full: AtomicU64,
     /// Bodies refused for their size.
     pub body_too_large: AtomicU64,
     /// Bodies that did not arrive in time.
@@ -165,6 +172,7 @@ impl Fences {
             ("streams", &self.streams),
             ("reads", &self.reads),
             ("writes", &self.writes),
+            ("bodies", &self.bodies),
         ] {
             let _ = writeln!(out, "kifu_in_flight{{budget=\"{k}\"}} {}", get(v));
         }
@@ -174,6 +182,7 @@ impl Fences {
                 ("streams", l.max_streams),
                 ("reads", l.max_reads),
                 ("writes", l.max_writes),
+                ("bodies", l.max_bodies),
                 ("queue_records", l.queue_records),
             ] {
                 let _ = writeln!(out, "kifu_budget{{budget=\"{k}\"}} {v}");
@@ -190,6 +199,8 @@ impl Fences {
             ("streams_full", &self.refused_streams_full),
             ("reads_full", &self.refused_reads_full),
             ("writes_full", &self.refused_writes_full),
+            ("bodies_per_client", &self.refused_bodies_per_client),
+            ("bodies_full", &self.refused_bodies_full),
             ("body_too_large", &self.body_too_large),
             ("body_timeout", &self.body_timeout),
         ] {

@@ -564,3 +564,105 @@ fn a_follower_that_stops_reading_is_disconnected_and_its_place_given_back() {
     assert_eq!(metric(&m, "kifu_in_flight{budget=\"streams\"}"), 0, "{m}");
     drop(stuck);
 }
+
+/// Sends a request head from `from` that promises `what` and never sends
+/// the rest: the connection is kept open by the caller.
+fn promise(from: Ipv4Addr, server: SocketAddr, head: &str) -> TcpStream {
+    let mut s = connect_from(from, server).unwrap();
+    s.write_all(head.as_bytes()).unwrap();
+    s
+}
+
+/// A read from `from`: its status, within `PROMPT`.
+fn read_status(from: Ipv4Addr, server: SocketAddr, path: &str) -> u16 {
+    let mut s = connect_from(from, server).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: kifu\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let started = Instant::now();
+    let head = read_head(&mut s, PROMPT).expect("the read is answered");
+    assert!(started.elapsed() < PROMPT, "the read waited");
+    status(&head)
+}
+
+#[test]
+fn bodies_that_never_arrive_hold_no_place_an_append_or_a_read_needs() {
+    let _one_at_a_time = heavy();
+    kifu_server::conn::raise_open_files_limit();
+    let limits = Limits::default();
+    let server = common::start(None, ConnLimits::default());
+    // 512 appends promising a one-byte body from two addresses, and 256
+    // reads promising one from a third: none of the bodies is ever sent.
+    let mut held = Vec::new();
+    for i in 0..512u32 {
+        let from = Ipv4Addr::new(127, 0, 2, 1 + (i % 2) as u8);
+        held.push(promise(
+            from,
+            server.addr,
+            "POST /records HTTP/1.1\r\nHost: kifu\r\nContent-Type: application/octet-stream\r\nContent-Length: 1\r\n\r\n",
+        ));
+    }
+    for _ in 0..256 {
+        held.push(promise(
+            Ipv4Addr::new(127, 0, 2, 3),
+            server.addr,
+            "GET /games HTTP/1.1\r\nHost: kifu\r\nContent-Length: 1\r\n\r\n",
+        ));
+    }
+    // Every promise beyond a client's share is refused at once with 429.
+    let mut refused = 0;
+    for s in held.iter_mut() {
+        if let Ok(head) = read_head(s, Duration::from_millis(20)) {
+            if status(&head) == 429 {
+                assert!(header(&head, "retry-after").is_some(), "{head}");
+                refused += 1;
+            }
+        }
+    }
+    let shares = 3 * limits.max_bodies_per_client;
+    assert_eq!(refused, 768 - shares, "promises refused at once");
+    // A board appends and reads from its own address: answered at once.
+    let cast = Cast::new();
+    let g = ChainBuilder::start(&cast.referee, cast.genesis("board 1"), 0);
+    let (head, body) = append_from(BOARD, server.addr, &g.records);
+    assert_eq!(status(&head), 200, "{head}\n{body}");
+    assert_eq!(read_status(BOARD, server.addr, "/games"), 200);
+    let m = metrics(server.addr, OTHER);
+    assert_eq!(
+        metric(&m, "kifu_in_flight{budget=\"bodies\"}"),
+        shares as u64,
+        "{m}"
+    );
+    assert_eq!(metric(&m, "kifu_in_flight{budget=\"writes\"}"), 0, "{m}");
+    drop(held);
+}
+
+#[test]
+fn a_percent_encoded_wait_is_a_stream_not_a_read() {
+    let _one_at_a_time = heavy();
+    let limits = Limits::default();
+    let server = common::start(None, ConnLimits::default());
+    // `wait=%36%30` is a wait of 60 s, as the handler decodes it: it draws
+    // on the streams' budget (64 per client), never on the reads'.
+    let mut held = Vec::new();
+    for _ in 0..256 {
+        held.push(promise(
+            OTHER,
+            server.addr,
+            "GET /feed?wait=%36%30 HTTP/1.1\r\nHost: kifu\r\n\r\n",
+        ));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(read_status(BOARD, server.addr, "/games"), 200);
+    let m = metrics(server.addr, HOME);
+    assert_eq!(
+        metric(&m, "kifu_in_flight{budget=\"streams\"}"),
+        limits.max_streams_per_client as u64,
+        "{m}"
+    );
+    // The one read in flight is this answer's own.
+    assert_eq!(metric(&m, "kifu_in_flight{budget=\"reads\"}"), 1, "{m}");
+    drop(held);
+}

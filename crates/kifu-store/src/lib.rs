@@ -73,8 +73,8 @@ pub use staged::SETTLE_AT;
 
 use kifu_ledger::archive::ArchiveVerdict;
 use kifu_ledger::{
-    check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, LedgerError, PublicKey, Record,
-    Standing,
+    check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, LedgerError, PublicKey,
+    Record, Standing,
 };
 use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
 

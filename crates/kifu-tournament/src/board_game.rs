@@ -150,8 +150,7 @@ pub fn claims<G: Games + ?Sized>(chain: &Chain, games: &G) -> Result<Vec<Claim>,
             continue;
         }
         let creator = games.creator(&game)?;
-        if let Some(Standing::Claim { round, board }) = standing(chain, &game, &genesis, &creator)
-        {
+        if let Some(Standing::Claim { round, board }) = standing(chain, &game, &genesis, &creator) {
             out.push(Claim {
                 round,
                 board,

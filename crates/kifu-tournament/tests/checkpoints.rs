@@ -397,7 +397,8 @@ fn a_game_that_only_names_a_board_is_a_claim_and_never_the_board_s_game() {
     let e = checkpoints::of_game(&held, &chain, forged.game).unwrap_err();
     assert!(
         e.to_string().contains("is not the board's game")
-            && e.to_string().contains("not signed by the tournament's director or a referee"),
+            && e.to_string()
+                .contains("not signed by the tournament's director or a referee"),
         "{e}"
     );
     // The referee's game for the board counts; once the chain names it, a
@@ -407,8 +408,12 @@ fn a_game_that_only_names_a_board_is_a_claim_and_never_the_board_s_game() {
         board_game::standing(&chain, &real.game, &genesis, &cast.referee.public()),
         Some(Standing::Official { round: 1, board: 1 })
     );
-    let c = checkpoints::of_game(&Held::default().with(real.records.clone()), &chain, real.game)
-        .expect("checkpoint");
+    let c = checkpoints::of_game(
+        &Held::default().with(real.records.clone()),
+        &chain,
+        real.game,
+    )
+    .expect("checkpoint");
     chain
         .append(&director(), 3, Body::GameCheckpointed(c))
         .expect("checkpointed");
