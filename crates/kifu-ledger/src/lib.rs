@@ -17,6 +17,7 @@
 
 pub mod archive;
 pub mod body;
+pub mod bounds;
 pub mod chain;
 pub mod event;
 pub mod key;

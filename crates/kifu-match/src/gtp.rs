@@ -80,7 +80,10 @@ fn parse_lines(lines: &[String]) -> Reply {
     let first = lines.first().map(String::as_str).unwrap_or("=");
     let success = first.starts_with('=');
     // Skip the status mark and an optional numeric id.
-    let rest = first[1..].trim_start_matches(|c: char| c.is_ascii_digit());
+    let rest = first
+        .get(1..)
+        .unwrap_or("")
+        .trim_start_matches(|c: char| c.is_ascii_digit());
     let mut text = rest.trim().to_string();
     for l in &lines[1..] {
         text.push('\n');

@@ -104,18 +104,31 @@ impl fmt::Display for Rank {
 impl FromStr for Rank {
     type Err = ModelError;
 
+    /// The rank grammar of `docs/FORMAT.md` section 10: after trimming
+    /// white space (Unicode `White_Space`, as `str::trim`), one or two ASCII
+    /// digits without a leading zero, then `k`, `d` or `p` in either case;
+    /// no sign, no other digits, no other letter (a Kelvin sign is not a
+    /// `K`). Read as characters, never sliced at a byte.
     fn from_str(s: &str) -> Result<Rank, ModelError> {
-        let t = s.trim().to_ascii_lowercase();
         let bad = || ModelError::BadRank(s.to_string());
-        let (num, kind) = t.split_at(t.len().checked_sub(1).ok_or_else(bad)?);
+        let mut chars = s.trim().chars();
+        let kind = chars.next_back().ok_or_else(bad)?;
+        let num = chars.as_str();
+        if num.is_empty()
+            || num.len() > 2
+            || num.starts_with('0')
+            || !num.bytes().all(|b| b.is_ascii_digit())
+        {
+            return Err(bad());
+        }
         let n: i32 = num.parse().map_err(|_| bad())?;
-        match kind {
-            "k" if (1..=30).contains(&n) => Ok(Rank(-n)),
-            "d" if (1..=9).contains(&n) => Ok(Rank(n - 1)),
+        match kind.to_ascii_lowercase() {
+            'k' if (1..=30).contains(&n) => Ok(Rank(-n)),
+            'd' if (1..=9).contains(&n) => Ok(Rank(n - 1)),
             // OpenGotha (`convertKDPToInt`): 1p-3p are 7d, 4p-6p 8d, 7p-9p 9d.
-            "p" if (1..=3).contains(&n) => Ok(Rank(6)),
-            "p" if (4..=6).contains(&n) => Ok(Rank(7)),
-            "p" if (7..=9).contains(&n) => Ok(Rank::MAX),
+            'p' if (1..=3).contains(&n) => Ok(Rank(6)),
+            'p' if (4..=6).contains(&n) => Ok(Rank(7)),
+            'p' if (7..=9).contains(&n) => Ok(Rank::MAX),
             _ => Err(bad()),
         }
     }

@@ -190,6 +190,28 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
     }
     let g = general.ok_or_else(|| err("no <GeneralParameterSet>"))?;
     let rounds: u32 = num(&g, "numberOfRounds", 5)?;
+    // Bounded before anything is sized by it (`kifu_ledger::bounds`).
+    kifu_ledger::bounds::range(
+        "number of rounds",
+        rounds.into(),
+        1,
+        kifu_ledger::bounds::MAX_ROUNDS.into(),
+    )?;
+    // Minutes and seconds as OpenGotha writes them, in milliseconds, within
+    // the format's bound: an overflowing time is refused, never wrapped.
+    let ms = |what: &'static str, value: u64, unit_ms: u64| -> Result<u64, TournamentError> {
+        let max = kifu_ledger::bounds::MAX_TIME_MS;
+        match value.checked_mul(unit_ms) {
+            Some(v) if v <= max => Ok(v),
+            _ => Err(kifu_ledger::bounds::BoundError::OutOfRange {
+                what,
+                value,
+                min: 0,
+                max: max / unit_ms,
+            }
+            .into()),
+        }
+    };
     let rank_of = |s: &str| -> Result<String, TournamentError> {
         let r: Rank = s
             .parse()
@@ -217,25 +239,31 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
         _ => PairingSystem::Swiss,
     };
     let komi: f64 = num(&g, "komi", 7.5)?;
-    let basic_min: u64 = num(&g, "basicTime", 60)?;
+    let main_ms = ms("basic time (minutes)", num(&g, "basicTime", 60)?, 60_000)?;
     let time_control = match text(&g, "complementaryTimeSystem", "CANBYOYOMI").as_str() {
-        "SUDDENDEATH" => TimeControl::SuddenDeath {
-            main_ms: basic_min * 60_000,
-        },
+        "SUDDENDEATH" => TimeControl::SuddenDeath { main_ms },
         "FISCHER" => TimeControl::Fischer {
-            main_ms: basic_min * 60_000,
-            increment_ms: num::<u64>(&g, "fischerTime", 10)? * 1000,
+            main_ms,
+            increment_ms: ms("Fischer time (seconds)", num(&g, "fischerTime", 10)?, 1000)?,
             max_ms: None,
         },
         "STDBYOYOMI" => TimeControl::Byoyomi {
-            main_ms: basic_min * 60_000,
+            main_ms,
             periods: 5,
-            period_ms: num::<u64>(&g, "stdByoYomiTime", 30)? * 1000,
+            period_ms: ms(
+                "byo-yomi time (seconds)",
+                num(&g, "stdByoYomiTime", 30)?,
+                1000,
+            )?,
         },
         _ => TimeControl::Canadian {
-            main_ms: basic_min * 60_000,
+            main_ms,
             stones: num(&g, "nbMovesCanTime", 15)?,
-            block_ms: num::<u64>(&g, "canByoYomiTime", 300)? * 1000,
+            block_ms: ms(
+                "Canadian time (seconds)",
+                num(&g, "canByoYomiTime", 300)?,
+                1000,
+            )?,
         },
     };
     // OpenGotha's own class and adjusted time are the EGF's (crate::egf);

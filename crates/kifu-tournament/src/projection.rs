@@ -87,6 +87,10 @@ pub enum TournamentError {
     /// The scores could not be computed.
     #[error("{0}")]
     Model(#[from] kifu_standings::ModelError),
+    /// A count or length past the format's bound
+    /// (`kifu_ledger::bounds`).
+    #[error("{0}")]
+    Bound(#[from] kifu_ledger::bounds::BoundError),
 }
 
 /// One paired board and what is known of its result.
@@ -137,6 +141,7 @@ pub fn genesis_settings(g: &TournamentGenesis) -> Result<Settings, TournamentErr
     if g.rounds == 0 {
         return Err(bad("a tournament has at least one round".into()));
     }
+    check_genesis_bounds(g)?;
     let rank = |s: &str, what: &str| -> Result<Rank, TournamentError> {
         s.parse().map_err(|e| bad(format!("{what}: {e}")))
     };
@@ -160,6 +165,44 @@ pub fn genesis_settings(g: &TournamentGenesis) -> Result<Settings, TournamentErr
         unplayed_as_half: g.unplayed_as_half,
         criteria,
     })
+}
+
+/// The bounds of a tournament's genesis (`kifu_ledger::bounds`): its
+/// rounds, names, officials and criteria.
+fn check_genesis_bounds(g: &TournamentGenesis) -> Result<(), TournamentError> {
+    use kifu_ledger::bounds::{self, *};
+    bounds::range("number of rounds", g.rounds.into(), 1, MAX_ROUNDS.into())?;
+    bounds::text("tournament's name", &g.name, MAX_NAME_CHARS)?;
+    bounds::text("tournament's short name", &g.short_name, MAX_ID_CHARS)?;
+    bounds::text("city", &g.city, MAX_NAME_CHARS)?;
+    for (what, t) in [
+        ("country", &g.country),
+        ("start date", &g.start),
+        ("finish date", &g.finish),
+        ("ruleset", &g.ruleset),
+        ("McMahon bar", &g.mm_bar),
+        ("McMahon floor", &g.mm_floor),
+        ("EGF class", &g.egf_class),
+    ] {
+        bounds::text(what, t, MAX_TEXT_CHARS)?;
+    }
+    bounds::range(
+        "number of officials",
+        g.officials.len() as u64,
+        0,
+        MAX_OFFICIALS as u64,
+    )?;
+    for o in &g.officials {
+        bounds::text("official's name", &o.name, MAX_NAME_CHARS)?;
+    }
+    bounds::range(
+        "number of criteria",
+        g.criteria.len() as u64,
+        0,
+        MAX_CRITERIA as u64,
+    )?;
+    bounds::time_control(&g.time_control)?;
+    Ok(())
 }
 
 fn hex8(h: &Hash) -> String {
@@ -258,6 +301,19 @@ impl Projection {
         }
         if r.surname.trim().is_empty() {
             return Err(bad("the surname is empty".into()));
+        }
+        {
+            use kifu_ledger::bounds::{self, *};
+            let within = |what, t: &str, max| bounds::text(what, t, max);
+            within("id", &r.id, MAX_ID_CHARS)
+                .and_then(|_| within("surname", &r.surname, MAX_NAME_CHARS))
+                .and_then(|_| within("given name", &r.given, MAX_NAME_CHARS))
+                .and_then(|_| within("club", &r.club, MAX_NAME_CHARS))
+                .and_then(|_| within("country", &r.country, MAX_TEXT_CHARS))
+                .and_then(|_| within("rank", &r.rank, MAX_TEXT_CHARS))
+                .and_then(|_| within("EGD pin", &r.egd_pin, MAX_TEXT_CHARS))
+                .and_then(|_| within("AGA id", &r.aga_id, MAX_TEXT_CHARS))
+                .map_err(|e| bad(e.to_string()))?;
         }
         r.rank
             .parse::<Rank>()
@@ -370,6 +426,12 @@ impl Projection {
                 if self.player(&r.id).is_some() {
                     return Err(TournamentError::AlreadyRegistered(r.id.clone()));
                 }
+                kifu_ledger::bounds::range(
+                    "number of players",
+                    self.players.len() as u64 + 1,
+                    1,
+                    kifu_ledger::bounds::MAX_PLAYERS as u64,
+                )?;
             }
             Body::RegistrationCorrected(r) => {
                 Self::check_registration(r)?;
@@ -383,6 +445,12 @@ impl Projection {
                         board: 0,
                     });
                 }
+                kifu_ledger::bounds::range(
+                    "board number",
+                    p.board.into(),
+                    1,
+                    kifu_ledger::bounds::MAX_BOARD.into(),
+                )?;
                 self.registered(&p.white)?;
                 self.registered(&p.black)?;
                 if p.white == p.black {
@@ -434,7 +502,13 @@ impl Projection {
                     }
                 }
             }
-            Body::BoardResultEntered { round, board, .. } => {
+            Body::BoardResultEntered {
+                round,
+                board,
+                reason,
+                ..
+            } => {
+                kifu_ledger::bounds::text("reason", reason, kifu_ledger::bounds::MAX_TEXT_CHARS)?;
                 if !self.boards.contains_key(&(*round, *board)) {
                     return Err(TournamentError::NoSuchBoard {
                         round: *round,
@@ -461,10 +535,30 @@ impl Projection {
                 }
             }
             Body::TournamentSanction {
-                player, from_round, ..
+                player,
+                from_round,
+                kind,
+                reason,
             } => {
                 self.registered(player)?;
                 self.round_ok(*from_round)?;
+                kifu_ledger::bounds::text("reason", reason, kifu_ledger::bounds::MAX_TEXT_CHARS)?;
+                if let SanctionKind::RemovedFromRounds { rounds } = kind {
+                    // Each round named is a round of the tournament, so the
+                    // list is no longer than the tournament.
+                    if rounds.len() > self.genesis.rounds as usize {
+                        return Err(kifu_ledger::bounds::BoundError::OutOfRange {
+                            what: "number of rounds removed from",
+                            value: rounds.len() as u64,
+                            min: 1,
+                            max: self.genesis.rounds.into(),
+                        }
+                        .into());
+                    }
+                    for r in rounds {
+                        self.round_ok(*r)?;
+                    }
+                }
             }
             other => return Err(TournamentError::NotATournamentFact(other.kind_name())),
         }
