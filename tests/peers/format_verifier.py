@@ -534,6 +534,9 @@ class GameState:
         self.appeals = set()
         self.decisions = {}  # appeal_seq -> list of (signer, verdict)
         self.decided = {}  # appeal_seq -> verdict
+        # Section 5: the committee's last decision while no new matter has
+        # opened since: no referee ruling may follow it.
+        self.final = None
         self.result = False
         self.last_at = None
 
@@ -622,6 +625,9 @@ class GameState:
                 need({"black", "white", "referee", "recorder"}, "players, referees, recorders")
         elif name in ("clock_adjusted", "referee_ruling"):
             need({"referee"}, "a referee only")
+            if name == "referee_ruling" and self.final is not None:
+                raise Refused("referee_ruling refused: the appeals committee decided the appeal "
+                              "of seq %d at seq %d, and its decision is final" % self.final)
         elif name == "clock_reading":
             need({"referee", "recorder"}, "a referee or recorder")
         elif name == "sanction_imposed":
@@ -735,7 +741,10 @@ class GameState:
             self.recused.append(v["member"])
         elif b.name == "member_coopted":
             self.coopted.append(dict(v["member"]))
+        elif b.name in ("referee_called", "dispute_raised", "status_disputed"):
+            self.final = None
         elif b.name == "appeal_lodged":
+            self.final = None
             self.appeals.add(e.seq)
         elif b.name == "committee_decision":
             a = v["appeal_seq"]
@@ -744,6 +753,7 @@ class GameState:
                 votes = [vd for _, vd in self.decisions[a] if vd == v["verdict"]]
                 if len(votes) >= 2:
                     self.decided[a] = v["verdict"]
+                    self.final = (a, e.seq)
                     if isinstance(v["verdict"], dict) and sets_result(v["verdict"]["replaced"]):
                         self.result = True
         elif b.name == "result_declared":
@@ -815,18 +825,58 @@ TOURNAMENT_ROLES = {  # section 10
 }
 
 
+# Unicode's White_Space property (section 10: "a whitespace character").
+WHITE_SPACE = set("\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005"
+                  "\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+
+def ws_strip(t):
+    return t.strip("".join(WHITE_SPACE))
+
+
 def rank_ok(rank):
-    """Section 10, "The facts a tournament can have": a Go rank."""
-    t = rank.strip().lower()
-    if len(t) < 2 or t[-1] not in "kdp":
+    """Section 10, "A Go rank": one or two ASCII digits, no leading zero,
+    then k, d or p (ASCII, either case), after trimming White_Space."""
+    t = ws_strip(rank)
+    if len(t) < 2 or len(t) > 3 or t[-1] not in "kdpKDP":
         return False
     num = t[:-1]
-    if num.startswith("+"):
-        num = num[1:]
-    if not num.isdigit() or not num.isascii():
+    if not all(c in "0123456789" for c in num) or num.startswith("0"):
         return False
     n = int(num)
-    return (1 <= n <= 30) if t[-1] == "k" else (1 <= n <= 9)
+    return (1 <= n <= 30) if t[-1] in "kK" else (1 <= n <= 9)
+
+
+# Section 10, "Bounds".
+MAX_ROUNDS, MAX_PLAYERS, MAX_BOARD = 200, 10_000, 10_000
+MAX_NAME, MAX_ID, MAX_TEXT = 200, 64, 2_000
+MAX_OFFICIALS, MAX_CRITERIA, MAX_TIME_MS, MAX_PERIODS = 200, 32, 7 * 24 * 3_600_000, 1_000
+
+
+def tournament_genesis_bounds(g):
+    """Section 10, "Bounds", for a tournament's genesis: the reason, or None."""
+    if not 1 <= g["rounds"] <= MAX_ROUNDS:
+        return "the number of rounds is %d; it must be from 1 to %d" % (g["rounds"], MAX_ROUNDS)
+    for field, most in (("name", MAX_NAME), ("city", MAX_NAME), ("short_name", MAX_ID),
+                        ("country", MAX_TEXT), ("start", MAX_TEXT), ("finish", MAX_TEXT),
+                        ("ruleset", MAX_TEXT), ("mm_bar", MAX_TEXT), ("mm_floor", MAX_TEXT),
+                        ("egf_class", MAX_TEXT)):
+        if len(g[field]) > most:
+            return "the %s is %d characters long" % (field, len(g[field]))
+    if len(g["officials"]) > MAX_OFFICIALS or len(g["criteria"]) > MAX_CRITERIA:
+        return "too many officials or criteria"
+    if any(len(o["name"]) > MAX_NAME for o in g["officials"]):
+        return "an official's name is too long"
+    tc = g["time_control"]
+    if isinstance(tc, dict):
+        (_, fields), = tc.items()
+        for k, val in fields.items():
+            if k in ("periods", "stones"):
+                if val > MAX_PERIODS:
+                    return "%s is past its bound" % k
+            elif val is not None and val > MAX_TIME_MS:
+                return "%s is past its bound" % k
+    return None
 
 
 class TournamentState:
@@ -876,10 +926,15 @@ class TournamentState:
 
         def valid(reg):
             pid = reg["id"]
-            if pid.strip() == "" or any(c.isspace() for c in pid):
+            if ws_strip(pid) == "" or any(c in WHITE_SPACE for c in pid):
                 no("the id is empty or contains blanks")
-            if reg["surname"].strip() == "":
+            if ws_strip(reg["surname"]) == "":
                 no("the surname is empty")
+            for field, most in (("id", MAX_ID), ("surname", MAX_NAME), ("given", MAX_NAME),
+                                ("club", MAX_NAME), ("country", MAX_TEXT), ("rank", MAX_TEXT),
+                                ("egd_pin", MAX_TEXT), ("aga_id", MAX_TEXT)):
+                if len(reg[field]) > most:
+                    no("the %s is %d characters long" % (field, len(reg[field])))
             if not rank_ok(reg["rank"]):
                 no("%r is not a Go rank" % reg["rank"])
 
@@ -887,13 +942,15 @@ class TournamentState:
             valid(v)
             if v["id"] in self.players:
                 no("%r is already registered" % v["id"])
+            if len(self.players) >= MAX_PLAYERS:
+                no("the number of players is past its bound")
         elif name == "registration_corrected":
             valid(v)
             registered(v["id"])
-        elif name == "paired":
+        elif name in ("paired", "paired_colours_unknown"):
             round_ok(v["round"])
-            if v["board"] == 0:
-                no("board 0")
+            if v["board"] == 0 or v["board"] > MAX_BOARD:
+                no("board %d" % v["board"])
             registered(v["white"])
             registered(v["black"])
             if v["white"] == v["black"]:
@@ -914,6 +971,8 @@ class TournamentState:
                 if self.busy(r, v["player"], None):
                     no("%r is %s in round %d" % (v["player"], self.busy(r, v["player"], None), r))
         elif name == "board_result_entered":
+            if len(v["reason"]) > MAX_TEXT:
+                no("the reason is past its bound")
             if (v["round"], v["board"]) not in self.boards:
                 no("board %d of round %d was never paired" % (v["board"], v["round"]))
         elif name == "game_checkpointed":
@@ -925,6 +984,15 @@ class TournamentState:
         elif name == "tournament_sanction":
             registered(v["player"])
             round_ok(v["from_round"])
+            if len(v["reason"]) > MAX_TEXT:
+                no("the reason is past its bound")
+            kind = v["kind"]
+            if isinstance(kind, dict) and "removed_from_rounds" in kind:
+                rounds = kind["removed_from_rounds"]["rounds"]
+                if len(rounds) > self.rounds:
+                    no("it names more rounds than the tournament has")
+                for r in rounds:
+                    round_ok(r)
 
     def check(self, e):
         if e.seq == 0:
@@ -997,6 +1065,9 @@ def genesis_state(e, tournament_file=True):
         roles = {p["role"] for p in e.body.value["officials"] if p["key"] == k}
         if "director" not in roles:
             raise Refused("the tournament genesis signer is not a director of its officials")
+        past = tournament_genesis_bounds(e.body.value)
+        if past:
+            raise Refused("tournament_created refused: %s" % past)
         return TournamentState(e.body.value)
     raise Refused("seq 0 is not a genesis kind")
 

@@ -489,6 +489,48 @@ fn trust_and_seat_cases(cast: &Cast, c: &ChainBuilder) -> Vec<Value> {
         archive::write(&coopt.records),
         Some("already sits"),
     ));
+    // The committee's decision is final (section 5): a referee's ruling
+    // after it is refused until a new matter opens.
+    let ruling = |decision: &str| {
+        Body::RefereeRuling(Ruling {
+            kind: RulingKind::Judgement,
+            decision: decision.into(),
+            reasons: String::new(),
+            rules_cited: vec![],
+            effects: vec![RulingEffect::SetResult(GameResult {
+                outcome: Outcome::Win(Color::White),
+                by: ResultBy::Forfeit,
+            })],
+        })
+    };
+    let mut decided = seat.clone();
+    decided.push(&m[0], upheld.clone());
+    decided.push(&m[1], upheld.clone());
+    let mut overruled = decided.clone();
+    overruled.push(
+        &cast.referee,
+        ruling("W+F after the committee upheld the appeal"),
+    );
+    out.push(case(
+        "ruling_after_the_committee_s_final_decision",
+        "two members uphold Black's appeal (seq 4); the referee then rules W+F (seq 5): the decision is final, the ruling refused",
+        archive::write(&overruled.records),
+        Some("its decision is final"),
+    ));
+    let mut reopened = decided.clone();
+    reopened.push(
+        &cast.white,
+        Body::RefereeCalled {
+            player: Color::White,
+        },
+    );
+    reopened.push(&cast.referee, ruling("a new matter"));
+    out.push(case(
+        "ruling_on_a_new_matter_after_the_decision",
+        "after the decision White calls the referee (seq 5): a new matter, on which the referee rules (seq 6): valid",
+        archive::write(&reopened.records),
+        None,
+    ));
     let mut rotation = short.clone();
     rotation.push(
         &cast.recorder,
@@ -1069,19 +1111,23 @@ fn carried_cases(cast: &Cast, game: &ChainBuilder, tournament: &[Record]) -> Vec
 
 fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
     use kifu_ledger::tournament::{AbsenceReason, Pairing, Registration};
+    let registration = |id: &str| Registration {
+        id: id.into(),
+        surname: format!("Player {id}"),
+        given: "Given".into(),
+        rank: "1d".into(),
+        rating: 2000,
+        country: "JP".into(),
+        club: "Tokyo".into(),
+        egd_pin: String::new(),
+        aga_id: String::new(),
+        smms_correction: 0,
+        key: None,
+    };
     let reg = |id: &str, rank: &str| {
         Body::PlayerRegistered(Registration {
-            id: id.into(),
-            surname: format!("Player {id}"),
-            given: "Given".into(),
             rank: rank.into(),
-            rating: 2000,
-            country: "JP".into(),
-            club: "Tokyo".into(),
-            egd_pin: String::new(),
-            aga_id: String::new(),
-            smms_correction: 0,
-            key: None,
+            ..registration(id)
         })
     };
     let pair = |round: u32, board: u32, white: &str, black: &str| {
@@ -1094,7 +1140,7 @@ fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
             game: None,
         })
     };
-    let chain = |facts: Vec<Body>| -> Vec<Record> {
+    let chain_of = |g: TournamentGenesis, facts: Vec<Body>| -> Vec<Record> {
         let genesis = Event {
             version: FORMAT_VERSION,
             chain: ZERO_HASH,
@@ -1102,7 +1148,7 @@ fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
             prev_hash: ZERO_HASH,
             at_ms: T0,
             signer: cast.director.public(),
-            body: Body::TournamentCreated(tournament_genesis(cast)),
+            body: Body::TournamentCreated(g),
         };
         let mut records = vec![genesis.sign(&cast.director).unwrap()];
         let id = records[0].hash();
@@ -1124,6 +1170,7 @@ fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
         }
         records
     };
+    let chain = |facts: Vec<Body>| chain_of(tournament_genesis(cast), facts);
     let case = |name: &str, why: &str, facts: Vec<Body>, contains: Option<&str>| {
         json!({
             "name": name,
@@ -1132,6 +1179,16 @@ fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
             "expect": {"ok": contains.is_none(), "problem_contains": contains},
         })
     };
+    let endless = TournamentGenesis {
+        rounds: u32::MAX,
+        ..tournament_genesis(cast)
+    };
+    let endless = json!({
+        "name": "rounds_past_their_bound",
+        "why": "a tournament of 4,294,967,295 rounds: at most 200",
+        "archive": hex::encode(archive::write(&chain_of(endless, vec![]))),
+        "expect": {"ok": false, "problem_contains": "number of rounds"},
+    });
     let rounds = tournament_genesis(cast).rounds;
     vec![
         case(
@@ -1221,6 +1278,62 @@ fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
             vec![reg("A", "31k")],
             Some("rank"),
         ),
+        case(
+            "rank_with_a_sign",
+            "a rank of +2d: no sign is part of a rank",
+            vec![reg("A", "+2d")],
+            Some("rank"),
+        ),
+        case(
+            "rank_with_a_leading_zero",
+            "a rank of 02d",
+            vec![reg("A", "02d")],
+            Some("rank"),
+        ),
+        case(
+            "rank_ending_in_a_multi_byte_character",
+            "a rank of 2 followed by U+212A KELVIN SIGN, which is not the letter K",
+            vec![reg("A", "2\u{212a}")],
+            Some("rank"),
+        ),
+        case(
+            "rank_in_upper_case_with_white_space",
+            "a rank of ' 2D' with an ideographic space after it: a rank, 2d",
+            vec![reg("A", " 2D\u{3000}")],
+            None,
+        ),
+        case(
+            "board_past_its_bound",
+            "a pairing on board 10,001",
+            vec![reg("A", "1d"), reg("B", "2k"), pair(1, 10_001, "A", "B")],
+            Some("board"),
+        ),
+        case(
+            "sanction_naming_a_round_outside_the_tournament",
+            "A removed from round 4 of a 3-round tournament",
+            vec![
+                reg("A", "1d"),
+                Body::TournamentSanction {
+                    player: "A".into(),
+                    kind: SanctionKind::RemovedFromRounds {
+                        rounds: vec![rounds + 1],
+                    },
+                    from_round: 1,
+                    reason: "r".into(),
+                },
+            ],
+            Some("outside"),
+        ),
+        case(
+            "surname_past_its_bound",
+            "a surname of 201 characters (402 bytes)",
+            vec![Body::PlayerRegistered(Registration {
+                surname: "\u{e9}".repeat(201),
+                ..registration("A")
+            })],
+            Some("surname"),
+        ),
+        endless,
     ]
 }
 
