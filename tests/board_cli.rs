@@ -56,21 +56,23 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
     let white = keygen(dir.path(), "white");
     keygen(dir.path(), "ref");
     let seat = |key: &str, role: &str, name: &str, board: u32| json!({"key": key, "role": role, "name": name, "tournament": "Open", "round": 2, "board": board});
-    let (s, b) = post(&format!("{url}/devices"), &seat(&black, "black", "Ann", 7));
+    let ask =
+        |name: &str, body: &Value| ask_signed(&url, &dir.path().join(format!("{name}.key")), body);
+    let (s, b) = ask("black", &seat(&black, "black", "Ann", 7));
     assert_eq!(s, 201, "{b}");
     assert_eq!(b["status"], "pending");
     assert_eq!(b["seat"], "Black at Open, round 2, board 7");
     let fp = b["fingerprint"].as_str().unwrap().to_string();
     assert_eq!(fp.len(), 24, "{fp}");
     // The same request again is the same request.
-    let (s, again) = post(&format!("{url}/devices"), &seat(&black, "black", "Ann", 7));
+    let (s, again) = ask("black", &seat(&black, "black", "Ann", 7));
     assert_eq!((s, &again["id"]), (200, &b["id"]));
-    let (s, w) = post(&format!("{url}/devices"), &seat(&white, "white", "Bob", 7));
+    let (s, w) = ask("white", &seat(&white, "white", "Bob", 7));
     assert_eq!(s, 201, "{w}");
     // Refused, and told why: a key that is no key, a seat that is no seat.
     let (s, e) = post(
         &format!("{url}/devices"),
-        &json!({"key": "00", "role": "black", "name": "X"}),
+        &json!({"key": "00", "role": "black", "name": "X", "signed_at_ms": 1}),
     );
     assert_eq!(s, 400);
     assert!(
@@ -81,10 +83,7 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
         "{e}"
     );
     let stranger = keygen(dir.path(), "stranger");
-    let (s, e) = post(
-        &format!("{url}/devices"),
-        &seat(&stranger, "director", "Eve", 7),
-    );
+    let (s, e) = ask("stranger", &seat(&stranger, "director", "Eve", 7));
     assert_eq!(s, 400);
     assert!(
         e["error"]["message"]
@@ -93,7 +92,7 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
             .contains("black, white, recorder or referee"),
         "{e}"
     );
-    let (s, e) = post(&format!("{url}/devices"), &seat(&stranger, "white", " ", 7));
+    let (s, e) = ask("stranger", &seat(&stranger, "white", " ", 7));
     assert_eq!(s, 400, "{e}");
 
     // `kifu key fingerprint` prints the same form for a key file.
@@ -113,10 +112,7 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
     assert!(listed.contains(&fp) && listed.contains("Bob"), "{listed}");
 
     // A request for another board is not enrolled in this game.
-    let (_, other) = post(
-        &format!("{url}/devices"),
-        &seat(&stranger, "white", "Eve", 8),
-    );
+    let (_, other) = ask("stranger", &seat(&stranger, "white", "Eve", 8));
     let other_id = other["id"].as_str().unwrap();
     let ref_pub = dir.path().join("ref.pub");
     let ref_key = dir.path().join("ref.key");
@@ -185,7 +181,7 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
     // White's tablet breaks: a new one asks for the seat, and the referee's
     // `key_replaced` binds it to the running game.
     let spare = keygen(dir.path(), "spare");
-    let (_, sp) = post(&format!("{url}/devices"), &seat(&spare, "white", "Bob", 7));
+    let (_, sp) = ask("spare", &seat(&spare, "white", "Bob", 7));
     let sp_id = sp["id"].as_str().unwrap().to_string();
     assert_eq!(get(&format!("{url}/devices/{sp_id}"))["status"], "pending");
     ok(&kifu_at(
@@ -775,8 +771,9 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
     );
     let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
     let white = keygen(dir.path(), "white");
-    let (_, rw) = post(
-        &format!("{url}/devices"),
+    let (_, rw) = ask_signed(
+        &url,
+        &dir.path().join("white.key"),
         &json!({"key": white, "role": "white", "name": "Bob"}),
     );
     let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();

@@ -23,7 +23,7 @@
 
 mod common;
 use common::browser::{artifacts_dir, browser_or_skip, Browser};
-use common::devices::axe_script;
+use common::devices::{ask_signed, axe_script};
 use common::*;
 
 use serde_json::{json, Value};
@@ -178,6 +178,14 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
         .into_iter()
         .map(|(board, role)| (board, role, public(&format!("b{board}{role}"))))
         .collect();
+    // The key file of a device (`b3black`), or of another key made here.
+    let key_file = |role: &str, board: u32| {
+        if board == 0 {
+            dir.path().join(format!("{role}.key"))
+        } else {
+            dir.path().join(format!("b{board}{role}.key"))
+        }
+    };
 
     let mut b = Browser::start(program, &dir.path().join("chromium"));
     // The referee's console asks to referee the tournament; the director
@@ -300,27 +308,35 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     b.switch(&desk);
     // Board 3: a device each, asking through the API.
     for (board, role, key) in &devices {
-        let r = ureq::post(&format!("{url}/devices"))
-            .send_json(json!({"key": key, "role": role, "name": format!("{role} device {board}"), "tournament": SHORT, "round": 1, "board": board}))
-            .expect("seat request");
-        assert_eq!(r.status(), 201);
+        let (status, _) = ask_signed(
+            &url,
+            &key_file(role, *board),
+            &json!({"key": key, "role": role, "name": format!("{role} device {board}"), "tournament": SHORT, "round": 1, "board": board}),
+        );
+        assert_eq!(status, 201);
     }
     // A stranger's device asks for board 3's Black seat too, after the
     // real one: the director sees its fingerprint, which is not the
     // device's, and leaves it out; the real one holds the seat.
     let stranger = public("stranger");
-    let r = ureq::post(&format!("{url}/devices"))
-        .send_json(json!({"key": stranger, "role": "black", "name": "not a device here", "tournament": SHORT, "round": 1, "board": 3}))
-        .expect("seat request");
-    let stranger_request = r.into_json::<Value>().unwrap()["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let (_, r) = ask_signed(
+        &url,
+        &key_file("stranger", 0),
+        &json!({"key": stranger, "role": "black", "name": "not a device here", "tournament": SHORT, "round": 1, "board": 3}),
+    );
+    let stranger_request = r["id"].as_str().unwrap().to_string();
     b.click("#create-games");
     b.wait_for(
         "the devices to confirm",
-        "!document.getElementById('games-confirm').hidden && document.querySelectorAll('#games-confirm input[name=device]').length === 6",
+        "!document.getElementById('games-confirm').hidden && document.querySelectorAll('#games-confirm input[name=device]').length === 5",
     );
+    // A board recorder signs for both players: offered unticked, enrolled
+    // only when the director ticks it.
+    assert_eq!(
+        b.eval("[...document.querySelectorAll('#games-confirm input[name=recorder]')].map(i => i.checked)"),
+        json!([false])
+    );
+    b.click("#games-confirm input[name=recorder]");
     message(&mut b, "board 4: no device asks for Black's seat (P8)");
     message(&mut b, "board 3: 2 devices ask for Black's seat");
     let listed = b.text("#games-confirm");

@@ -67,3 +67,37 @@ pub fn axe_script() -> Option<String> {
         }
     }
 }
+
+/// The device's clock of the next request signed here: increasing, so that
+/// each request comes after the one before (`signed_at_ms`).
+static SIGNED_AT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// POSTs a seat request (`POST /devices`) signed by the device's key in
+/// `key_file` (PEM, as `kifu keygen` writes it), as a board device signs
+/// it: `signed_at_ms` added, the signature in `Kifu-Device-Signature`.
+pub fn ask_signed(url: &str, key_file: &Path, request: &Value) -> (u16, Value) {
+    let pem = std::fs::read_to_string(key_file).expect("key file");
+    let key = kifu_ledger::Keypair::from_pkcs8_pem(&pem).expect("a private key");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0);
+    let at = SIGNED_AT
+        .fetch_max(now, std::sync::atomic::Ordering::SeqCst)
+        .max(now)
+        + 1;
+    SIGNED_AT.store(at, std::sync::atomic::Ordering::SeqCst);
+    let mut body = request.clone();
+    body["signed_at_ms"] = serde_json::json!(at);
+    let bytes = serde_json::to_vec(&body).expect("JSON");
+    let signature = kifu_game::seat::SignedRequest::sign(&key, &bytes);
+    let r = ureq::post(&format!("{url}/devices"))
+        .set("Content-Type", "application/json")
+        .set("Kifu-Device-Signature", &signature)
+        .send_bytes(&bytes);
+    match r {
+        Ok(r) => (r.status(), r.into_json().expect("JSON")),
+        Err(ureq::Error::Status(s, r)) => (s, r.into_json().expect("JSON")),
+        Err(e) => panic!("POST {url}/devices: {e}"),
+    }
+}

@@ -37,6 +37,65 @@ pub struct SeatRequest {
     pub board: Option<u32>,
 }
 
+/// The domain of a device request's signature: the device signs
+/// `REQUEST_DOMAIN || body`, the request's JSON body exactly as sent.
+pub const REQUEST_DOMAIN: &[u8] = b"kifu/v1/device-request\n";
+
+/// A device request as it arrives (`POST /devices`): the seat, the
+/// device's own clock, and whether it withdraws its request. The body is
+/// signed by the device's key ([`SignedRequest::open`]): a request is proof
+/// that the device holds the key it names, so no one else can make, change
+/// or withdraw it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignedRequest {
+    /// The seat asked for.
+    #[serde(flatten)]
+    pub seat: SeatRequest,
+    /// The device's clock when it signed (ms since the Unix epoch): each
+    /// request of one key comes after the last one kept, so an old request
+    /// replayed changes nothing.
+    pub signed_at_ms: u64,
+    /// The device withdraws its request.
+    #[serde(default)]
+    pub withdraw: bool,
+}
+
+impl SignedRequest {
+    /// Reads a request's `body` and checks `signature` (128 hex digits) by
+    /// the key it names over [`REQUEST_DOMAIN`] and the body's bytes, then
+    /// the seat ([`SeatRequest::check`]).
+    ///
+    /// # Errors
+    ///
+    /// A body that is not a request, a missing or bad signature, a bad seat.
+    pub fn open(body: &[u8], signature: Option<&str>) -> Result<SignedRequest, SeatError> {
+        let r: SignedRequest = serde_json::from_slice(body).map_err(|e| {
+            SeatError::Text(format!(
+                "a device request is {{\"key\", \"role\", \"name\", \"tournament\", \"round\", \"board\", \"signed_at_ms\"}}: {e}"
+            ))
+        })?;
+        r.seat.check()?;
+        let sig = signature
+            .map(str::trim)
+            .and_then(|h| hex::decode(h).ok())
+            .and_then(|b| <[u8; 64]>::try_from(b).ok())
+            .ok_or(SeatError::Unsigned)?;
+        let mut message = REQUEST_DOMAIN.to_vec();
+        message.extend_from_slice(body);
+        kifu_ledger::sig::verify_one(&r.seat.key.0, &message, &sig)
+            .map_err(|_| SeatError::Signature)?;
+        Ok(r)
+    }
+
+    /// The header value a device sends with `body`: its signature by
+    /// `key`, in hex (what `/web/board.js` computes with Web Crypto).
+    pub fn sign(key: &kifu_ledger::Keypair, body: &[u8]) -> String {
+        let mut message = REQUEST_DOMAIN.to_vec();
+        message.extend_from_slice(body);
+        hex::encode(key.sign_raw(&message))
+    }
+}
+
 /// Why a request cannot be made, or cannot enrol a device in a genesis.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SeatError {
@@ -49,6 +108,12 @@ pub enum SeatError {
     /// A name or tournament that is empty, too long or holds control characters.
     #[error("{0}")]
     Text(String),
+    /// A request without its device's signature.
+    #[error("a device request is signed by the device's own key: send the signature of \"kifu/v1/device-request\\n\" and the body in the Kifu-Device-Signature header (128 hex digits)")]
+    Unsigned,
+    /// A signature the named key did not make over this body.
+    #[error("the request's signature is not the named key's over this body: only the device holding the key may ask, change or withdraw its request")]
+    Signature,
     /// The request's seat is not the game's.
     #[error("the device asked for {asked}; this game is {game}")]
     OtherSeat {

@@ -380,10 +380,15 @@ pub enum Intent {
         tournament: String,
         /// Round.
         round: u32,
-        /// Device requests the director did not confirm (their
+        /// Players' device requests the director did not confirm (their
         /// fingerprints did not match the devices'): left out.
         #[serde(default)]
         exclude: Vec<String>,
+        /// Board recorders' device requests the director confirmed: a
+        /// recorder is enrolled only when ticked (a recorder signs for both
+        /// players, so its seat is never given by default).
+        #[serde(default)]
+        recorders: Vec<String>,
     },
     /// A game's appeals committee formed from the tournament's committee
     /// (the first three as members, the others as reserves, in the
@@ -625,9 +630,12 @@ pub async fn draft(
                 tournament,
                 round,
                 exclude,
+                recorders,
             } => {
                 let chain = load(app.tournaments.data(), &tournament)?;
-                return Ok(Json(round_games(&app, &chain, round, &exclude)?));
+                return Ok(Json(round_games(
+                    &app, &chain, round, &exclude, &recorders,
+                )?));
             }
             Intent::Committee { game, signer } => {
                 return game_draft(&app, &game, &signer, |genesis| {
@@ -722,6 +730,7 @@ fn round_games(
     chain: &Chain,
     round: u32,
     exclude: &[String],
+    recorders: &[String],
 ) -> Result<Value, ApiError> {
     let p = &chain.projection;
     let t = &p.genesis;
@@ -763,16 +772,20 @@ fn round_games(
                 .unwrap_or_else(|| who.clone());
             let asking: Vec<&&crate::device::DeviceRequest> =
                 here.iter().filter(|r| r.seat.role == role).collect();
+            let registered = reg.and_then(|r| r.key);
             for d in &asking {
-                devices.push(json!({"request": d.id, "role": role, "name": d.seat.name, "fingerprint": d.seat.fingerprint()}));
+                // The key the registration names holds the seat; a device
+                // asking for it is listed, not enrolled.
+                let held = registered.is_none_or(|k| k == d.seat.key);
+                devices.push(json!({"request": d.id, "role": role, "name": d.seat.name, "fingerprint": d.seat.fingerprint(), "enrolled": held}));
             }
-            match (asking.as_slice(), reg.and_then(|r| r.key)) {
-                ([d], _) => roster.push(Participant {
+            match (asking.as_slice(), registered) {
+                (_, Some(key)) => roster.push(Participant { role, name, key }),
+                ([d], None) => roster.push(Participant {
                     role,
                     name,
                     key: d.seat.key,
                 }),
-                ([], Some(key)) => roster.push(Participant { role, name, key }),
                 ([], None) => {
                     missing.get_or_insert(format!(
                         "board {board}: no device asks for {}'s seat ({who}) and the registration names no key",
@@ -793,8 +806,9 @@ fn round_games(
                 }
             }
         }
+        let ticked = |d: &&&crate::device::DeviceRequest| recorders.contains(&d.id);
         for d in here.iter().filter(|r| r.seat.role == Role::Recorder) {
-            devices.push(json!({"request": d.id, "role": Role::Recorder, "name": d.seat.name, "fingerprint": d.seat.fingerprint()}));
+            devices.push(json!({"request": d.id, "role": Role::Recorder, "name": d.seat.name, "fingerprint": d.seat.fingerprint(), "enrolled": ticked(&d)}));
         }
         if let Some(why) = missing {
             skipped.push(json!({"board": board, "reason": why, "devices": devices}));
@@ -803,6 +817,7 @@ fn round_games(
         let recorders = here
             .iter()
             .filter(|r| r.seat.role == Role::Recorder)
+            .filter(ticked)
             .map(|d| Participant {
                 role: Role::Recorder,
                 name: d.seat.name.clone(),

@@ -21,7 +21,7 @@ use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use kifu_game::seat::SeatRequest;
+use kifu_game::seat::{SeatError, SeatRequest, SignedRequest};
 use kifu_ledger::{Event, Hash, Participant, PublicKey, Role, Standing};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -42,12 +42,20 @@ type Kept = kifu_store::devices::Kept<SeatRequest>;
 /// was read at.
 type Rosters = HashMap<Hash, (u64, Vec<Participant>)>;
 
+/// Most requests one client address may have kept at once: a flood from
+/// a few addresses cannot fill the list that every board's device needs.
+pub const MAX_REQUESTS_PER_CLIENT: usize = 64;
+
 /// The requests of one data directory.
 pub struct Devices {
     dir: PathBuf,
     /// Most requests kept ([`MAX_REQUESTS`]).
     max: usize,
     kept: Mutex<Kept>,
+    /// The address each kept request came from (by the device's key), for
+    /// the bound per client; a request kept from before a restart counts
+    /// for no address.
+    from: Mutex<HashMap<PublicKey, std::net::IpAddr>>,
     rosters: Mutex<Rosters>,
 }
 
@@ -73,34 +81,87 @@ impl Devices {
             dir: dir.to_path_buf(),
             max: MAX_REQUESTS,
             kept: Mutex::new(kept),
+            from: Mutex::new(HashMap::new()),
             rosters: Mutex::new(HashMap::new()),
         })
     }
 
-    /// Adds a request, or gives back the one this key already made (the
-    /// seat updated when the device now asks for another). `new` is false
-    /// for a request already kept.
+    /// Adds a request signed by its device ([`SignedRequest::open`]), or
+    /// gives back the one this key already made (the seat updated when the
+    /// device now asks for another, in a request signed later), or
+    /// withdraws it. `new` is false for a request already kept; a
+    /// withdrawal gives back the request withdrawn.
     ///
     /// # Errors
     ///
-    /// An invalid request, a full list, or the file not written.
-    pub fn add(&self, seat: SeatRequest, now_ms: u64) -> Result<(DeviceRequest, bool), ApiError> {
-        seat.check()
-            .map_err(|e| ApiError::bad_request("bad_request_seat", e.to_string()))?;
+    /// A full list, the client's share spent, an old request sent again,
+    /// nothing to withdraw, or the file not written.
+    pub fn add(
+        &self,
+        signed: SignedRequest,
+        now_ms: u64,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<(DeviceRequest, bool), ApiError> {
+        let key = signed.seat.key;
         let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-        kept.add(&self.dir, seat, now_ms, self.max, REQUEST_TTL_MS, |a, b| {
-            a.key == b.key
-        })
-        .map_err(|e| match e {
+        let mut from = self.from.lock().unwrap_or_else(|p| p.into_inner());
+        let refused = |e: AddError| match e {
             AddError::Full { .. } => ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too_many_requests",
                 e.to_string(),
             ),
+            AddError::Stale { .. } => {
+                ApiError::new(StatusCode::CONFLICT, "stale_request", e.to_string())
+            }
             AddError::Io(_) => {
                 ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
             }
-        })
+        };
+        if signed.withdraw {
+            let gone = kept
+                .withdraw(&self.dir, signed.signed_at_ms, |s| s.key == key)
+                .map_err(refused)?
+                .ok_or_else(|| {
+                    ApiError::new(
+                        StatusCode::NOT_FOUND,
+                        "no_such_request",
+                        "this device has no request to withdraw".to_string(),
+                    )
+                })?;
+            from.remove(&key);
+            return Ok((gone, false));
+        }
+        let live = kept.unexpired(now_ms, REQUEST_TTL_MS);
+        let asked_before = live.iter().any(|r| r.seat.key == key);
+        if let (Some(ip), false) = (client, asked_before) {
+            let held = live
+                .iter()
+                .filter(|r| from.get(&r.seat.key) == Some(&ip))
+                .count();
+            if held >= MAX_REQUESTS_PER_CLIENT {
+                return Err(ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "too_many_requests",
+                    format!("this address has {held} device requests waiting, the most one client may; ask the referee"),
+                ));
+            }
+        }
+        let r = kept
+            .add(
+                &self.dir,
+                signed.seat,
+                now_ms,
+                signed.signed_at_ms,
+                self.max,
+                REQUEST_TTL_MS,
+                |a, b| a.key == b.key,
+            )
+            .map_err(refused)?;
+        if let (Some(ip), true) = (client, r.1) {
+            from.insert(key, ip);
+        }
+        Ok(r)
     }
 
     /// Every request not yet expired at `now_ms`, oldest first.
@@ -200,21 +261,34 @@ fn request_json(r: &DeviceRequest, games: Vec<Value>) -> Value {
     v
 }
 
+/// The header carrying a device request's signature
+/// (`kifu_game::seat::SignedRequest`).
+pub const SIGNATURE_HEADER: &str = "kifu-device-signature";
+
 /// `POST /devices`: `{"key", "role", "name", "tournament"?, "round"?,
-/// "board"?}`; 201 with the request (200 when the key had asked already).
-pub async fn request(State(app): State<Arc<App>>, body: axum::body::Bytes) -> Response {
-    let seat: SeatRequest = match serde_json::from_slice(&body) {
+/// "board"?, "signed_at_ms", "withdraw"?}`, signed by the device's key in
+/// the `Kifu-Device-Signature` header; 201 with the request (200 when the
+/// key had asked already, or for a withdrawal).
+pub async fn request(
+    State(app): State<Arc<App>>,
+    client: Option<axum::Extension<crate::conn::Client>>,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
+    let signature = headers.get(SIGNATURE_HEADER).and_then(|v| v.to_str().ok());
+    let signed = match SignedRequest::open(&body, signature) {
         Ok(s) => s,
         Err(e) => {
-            return ApiError::bad_request(
-                "bad_json",
-                format!("a device request is {{\"key\", \"role\", \"name\", \"tournament\", \"round\", \"board\"}}: {e}"),
-            )
-            .into_response()
+            let status = match e {
+                SeatError::Unsigned | SeatError::Signature => StatusCode::FORBIDDEN,
+                _ => StatusCode::BAD_REQUEST,
+            };
+            return ApiError::new(status, "bad_request_seat", e.to_string()).into_response();
         }
     };
+    let client = client.map(|c| c.0 .0);
     let answer = blocking(move || {
-        let (r, new) = app.devices.add(seat, now_ms())?;
+        let (r, new) = app.devices.add(signed, now_ms(), client)?;
         let games = games_of(&app, &r.seat.key)?;
         Ok((new, request_json(&r, games)))
     })
@@ -291,6 +365,14 @@ mod tests {
         }
     }
 
+    fn signed(i: u32, at: u64) -> SignedRequest {
+        SignedRequest {
+            seat: seat(i),
+            signed_at_ms: at,
+            withdraw: false,
+        }
+    }
+
     #[test]
     fn requests_expire_and_a_list_filled_by_a_flood_empties_itself() {
         let dir = tempfile::tempdir().unwrap();
@@ -298,11 +380,11 @@ mod tests {
         d.max = 64;
         let t0 = 1_800_000_000_000;
         for i in 0..d.max as u32 {
-            d.add(seat(i), t0).unwrap();
+            d.add(signed(i, 1), t0, None).unwrap();
         }
         assert_eq!(d.all_at(t0).len(), d.max);
         // Full: refused in words, nothing kept.
-        let e = d.add(seat(9_999), t0 + 1).unwrap_err();
+        let e = d.add(signed(9_999, 1), t0 + 1, None).unwrap_err();
         assert!(
             e.message.contains("device requests are kept already"),
             "{}",
@@ -313,10 +395,28 @@ mod tests {
         // request is kept (and the old ones forgotten on disk).
         let later = t0 + REQUEST_TTL_MS;
         assert!(d.all_at(later).is_empty());
-        let (r, new) = d.add(seat(10_000), later).unwrap();
+        let (r, new) = d.add(signed(10_000, 1), later, None).unwrap();
         assert!(new);
         assert_eq!(d.all_at(later), vec![r.clone()]);
         let again = Devices::open(dir.path()).unwrap();
         assert_eq!(again.all_at(later), vec![r]);
+    }
+
+    #[test]
+    fn one_address_keeps_at_most_its_share_of_requests() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = Devices::open(dir.path()).unwrap();
+        let t0 = 1_800_000_000_000;
+        let flood: std::net::IpAddr = [127, 0, 0, 9].into();
+        let board: std::net::IpAddr = [127, 0, 0, 2].into();
+        for i in 0..MAX_REQUESTS_PER_CLIENT as u32 {
+            d.add(signed(i, 1), t0, Some(flood)).unwrap();
+        }
+        let e = d.add(signed(5_000, 1), t0, Some(flood)).unwrap_err();
+        assert_eq!(e.status, StatusCode::TOO_MANY_REQUESTS, "{}", e.message);
+        // A device of the flood's may still change its own seat, and a
+        // board's device from another address is kept.
+        d.add(signed(0, 2), t0, Some(flood)).unwrap();
+        assert!(d.add(signed(6_000, 1), t0, Some(board)).unwrap().1);
     }
 }

@@ -89,6 +89,11 @@ async function api(path, init) {
   return v;
 }
 const post = (path, body) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+/** A seat request signed by `privateKey`, the device's own key (POST /devices). */
+async function askSeat(privateKey, request) {
+  const { body, signature } = await rec.signDeviceRequest(privateKey, request);
+  return api("/devices", { method: "POST", headers: { "Content-Type": "application/json", "Kifu-Device-Signature": signature }, body });
+}
 
 function say(text, ok, rule, quote) {
   const p = $("p", { class: ok ? "ok" : "bad" }, (ok ? "✔ " : "✘ ") + text, rule ? ` [${rule}]` : "", quote ? $("q", {}, quote) : "");
@@ -139,7 +144,7 @@ async function enrolPage() {
     const f = new FormData(form);
     const num = (k) => (f.get(k) ? Number(f.get(k)) : null);
     try {
-      const r = await post("/devices", {
+      const r = await askSeat(keys.privateKey, {
         key: myKey, role: f.get("role"), name: String(f.get("name") || ""),
         tournament: f.get("tournament") ? String(f.get("tournament")) : null, round: num("round"), board: num("board"),
       });
@@ -278,7 +283,7 @@ async function addPlayerKey(colour) {
   const t = (G.st.state.genesis && G.st.state.genesis.tournament) || null;
   const roster = (G.st.state.genesis.roster || []).find((p) => p.role === colour);
   try {
-    const r = await post("/devices", {
+    const r = await askSeat(pair.privateKey, {
       key: pub, role: colour, name: roster ? roster.name : colourWord(colour),
       tournament: t ? t.tournament : null, round: t ? t.round : null, board: t ? t.board : null,
     });

@@ -133,10 +133,14 @@ async function prepareGames() {
     .flatMap((g) => g.devices.map((d) => ({ ...d, board: g.board })))
     .sort((x, y) => x.board - y.board);
   box.replaceChildren(
-    $("p", {}, `${draft.games.length} ${draft.games.length === 1 ? "game" : "games"} ready. Compare each device's fingerprint with the one its screen shows; untick a device that does not match (and all but one where two ask for a seat).`),
+    $("p", {}, `${draft.games.length} ${draft.games.length === 1 ? "game" : "games"} ready. Compare each device's fingerprint with the one its screen shows; untick a player's device that does not match (and all but one where two ask for a seat). A board recorder signs for both players: tick it only when its fingerprint matches the board's tablet.`),
     devices.length ? $("ul", { class: "devices" }, ...devices.map((d) => $("li", {},
-      $("label", { class: "check" }, $("input", { type: "checkbox", checked: true, name: "device", value: d.request, "data-board": d.board }),
-        ` Board ${d.board}, ${d.role}: ${d.name} — `, $("span", { class: "fp" }, d.fingerprint))))) : $("p", { class: "muted" }, "No device is waiting: the seats are held by the players' registered keys."),
+      $("label", { class: "check" }, $("input", {
+        type: "checkbox", checked: d.role === "recorder" ? false : d.enrolled !== false, disabled: d.role !== "recorder" && d.enrolled === false,
+        name: d.role === "recorder" ? "recorder" : "device", value: d.request, "data-board": d.board,
+      }),
+        ` Board ${d.board}, ${d.role}: ${d.name} — `, $("span", { class: "fp" }, d.fingerprint),
+        d.role !== "recorder" && d.enrolled === false ? " (the registration's key holds this seat)" : "")))) : $("p", { class: "muted" }, "No device is waiting: the seats are held by the players' registered keys."),
     $("button", { type: "button", class: "sign", id: "sign-games", onclick: () => createGames() }, "Sign and create the games"),
     $("button", { type: "button", id: "cancel-games", onclick: () => { box.hidden = true; } }, "Cancel"));
   box.hidden = false;
@@ -152,13 +156,14 @@ async function createGames() {
   const what = `games of round ${r}`;
   const box = byId("games-confirm");
   const exclude = [...box.querySelectorAll("input[name=device]")].filter((i) => !i.checked).map((i) => i.value);
+  const recorders = [...box.querySelectorAll("input[name=recorder]")].filter((i) => i.checked).map((i) => i.value);
   box.hidden = true;
   // The whole action, for `performance.getEntriesByName("create-games")`
   // (docs/PERFORMANCE.md, "The director's desk").
   const started = performance.now();
   let draft;
   try {
-    draft = await post("/director/draft", { do: "games", tournament: current, round: r, exclude });
+    draft = await post("/director/draft", { do: "games", tournament: current, round: r, exclude, recorders });
   } catch (e) {
     say(`${what}: ${e.message}`, false);
     return;
@@ -173,7 +178,7 @@ async function createGames() {
     answer.results.forEach((res, i) => {
       const g = draft.games[i];
       if (res.ok) {
-        const who = g.devices.map((d) => `${d.role} ${d.name} (${d.fingerprint})`).join(", ") || "the players' registered keys";
+        const who = g.devices.filter((d) => d.enrolled !== false).map((d) => `${d.role} ${d.name} (${d.fingerprint})`).join(", ") || "the players' registered keys";
         list.append($("li", { "data-board": g.board, "data-game": res.game }, `Board ${g.board}: game `, $("a", { href: `/games/${res.game}` }, res.game.slice(0, 12)), `, enrolled: ${who}`));
         say(`board ${g.board}: game ${res.game.slice(0, 12)} created`, true);
       } else {

@@ -700,6 +700,29 @@ export async function sign(privateKey, eventBytes) {
   return new Uint8Array(await s.sign(ED25519, privateKey, signedMessage(eventBytes)));
 }
 
+/** The domain of a device request's signature (kifu_game::seat::REQUEST_DOMAIN). */
+export const DEVICE_REQUEST_DOMAIN = te.encode("kifu/v1/device-request\n");
+
+/**
+ * A device's request for a seat, signed by the device's own key
+ * (`POST /devices`): `{body, signature}`, the JSON body exactly as sent and
+ * the hex signature of DEVICE_REQUEST_DOMAIN || body for the
+ * `Kifu-Device-Signature` header. `signed_at_ms` is the device's clock, so
+ * that an old request sent again changes nothing.
+ * @param {CryptoKey} privateKey
+ * @param {object} request `{key, role, name, tournament, round, board}`, or `{key, withdraw: true}` fields
+ */
+export async function signDeviceRequest(privateKey, request, signedAtMs = Date.now()) {
+  const body = JSON.stringify({ ...request, signed_at_ms: signedAtMs });
+  const bytes = te.encode(body);
+  const message = new Uint8Array(DEVICE_REQUEST_DOMAIN.length + bytes.length);
+  message.set(DEVICE_REQUEST_DOMAIN, 0);
+  message.set(bytes, DEVICE_REQUEST_DOMAIN.length);
+  const s = await subtle();
+  const signature = new Uint8Array(await s.sign(ED25519, privateKey, message));
+  return { body, signature: toHex(signature) };
+}
+
 /**
  * Checks an honest signature with Web Crypto. Web Crypto's Ed25519 does not
  * apply kifu's acceptance rule (docs/FORMAT.md, section 1: small-order and

@@ -56,6 +56,11 @@ async function api(path, init) {
   return v;
 }
 const post = (path, body) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+/** A seat request signed by `privateKey`, the device's own key (POST /devices). */
+async function askSeat(privateKey, request) {
+  const { body, signature } = await rec.signDeviceRequest(privateKey, request);
+  return api("/devices", { method: "POST", headers: { "Content-Type": "application/json", "Kifu-Device-Signature": signature }, body });
+}
 
 function say(text, ok, rule, quote) {
   messages.append($("p", { class: ok ? "ok" : "bad" }, (ok ? "✔ " : "✘ ") + text, rule ? ` [${rule}]` : "", quote ? $("q", {}, quote) : ""));
@@ -96,7 +101,7 @@ async function enrolment() {
     ev.preventDefault();
     const f = new FormData(form);
     try {
-      const r = await post("/devices", { key: myKey, role: "referee", name: String(f.get("name") || ""), tournament: f.get("tournament") ? String(f.get("tournament")) : null, round: null, board: null });
+      const r = await askSeat(keys.privateKey, { key: myKey, role: "referee", name: String(f.get("name") || ""), tournament: f.get("tournament") ? String(f.get("tournament")) : null, round: null, board: null });
       await kvSet("request", r.id);
       say(`request ${r.id} sent: ${r.seat}`, true);
       enrolment();

@@ -28,8 +28,13 @@ pub const REQUEST_TTL_MS: u64 = 12 * 60 * 60 * 1000;
 pub struct DeviceRequest<S> {
     /// Short number given by the server, what `--device-request` takes.
     pub id: String,
-    /// When the server received it (ms since the Unix epoch, server's clock).
+    /// When the server first received it (ms since the Unix epoch, server's
+    /// clock). A change of seat keeps it: a request's age never resets.
     pub at_ms: u64,
+    /// The device's own clock when it signed the request now kept; a
+    /// request of the same device signed no later changes nothing.
+    #[serde(default)]
+    pub signed_at_ms: u64,
     /// The key and the seat.
     #[serde(flatten)]
     pub seat: S,
@@ -64,6 +69,15 @@ pub enum AddError {
         /// How long a request is kept, ms.
         ttl_ms: u64,
     },
+    /// The device asked for another seat in a request signed no later
+    /// than the one kept: an old request sent again.
+    #[error("this device's request of {kept} ms is newer than this one ({given} ms): an old request sent again changes nothing")]
+    Stale {
+        /// The device's time of the request kept.
+        kept: u64,
+        /// The device's time of this one.
+        given: u64,
+    },
     /// The list could not be written (it is as it was).
     #[error("the device requests could not be written: {0}")]
     Io(#[from] std::io::Error),
@@ -80,23 +94,29 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
             .collect()
     }
 
-    /// Keeps `seat`, asked for at `now_ms`, in the list of the data
-    /// directory `dir`: requests kept `ttl_ms` or longer are forgotten
-    /// first (a device still waiting asks again and gets a new number, and
-    /// a list filled by a flood empties itself); a device that asked already
-    /// (`same_device`, its key) gets its request back, with the seat it now
-    /// asks for; a new one is numbered, unless `max` requests are kept. The
-    /// list is written with the next change; when the write fails the
-    /// requests are as they were. The flag is true for a new request.
+    /// Keeps `seat`, asked for at `now_ms` and signed by the device at
+    /// `signed_at_ms`, in the list of the data directory `dir`: requests
+    /// kept `ttl_ms` or longer are forgotten first (a device still waiting
+    /// asks again and gets a new number, and a list filled by a flood
+    /// empties itself); a device that asked already (`same_device`, its
+    /// key) gets its request back, with the seat it now asks for when this
+    /// request is signed later than the one kept, and the same age (sending
+    /// a request again never makes it younger); a new one is numbered,
+    /// unless `max` requests are kept. The list is written with the next
+    /// change; when the write fails the requests are as they were. The flag
+    /// is true for a new request.
     ///
     /// # Errors
     ///
-    /// A full list, or the file not written.
+    /// A full list, an older request of the same device, or the file not
+    /// written.
+    #[allow(clippy::too_many_arguments)]
     pub fn add(
         &mut self,
         dir: &Path,
         seat: S,
         now_ms: u64,
+        signed_at_ms: u64,
         max: usize,
         ttl_ms: u64,
         same_device: impl Fn(&S, &S) -> bool,
@@ -108,12 +128,19 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
             .iter()
             .position(|r| same_device(&r.seat, &seat))
         {
-            if self.requests[i].seat == seat {
-                return Ok((self.requests[i].clone(), false));
+            let kept = &self.requests[i];
+            if kept.seat == seat && signed_at_ms <= kept.signed_at_ms {
+                return Ok((kept.clone(), false));
             }
-            let before = self.requests[i].clone();
+            if signed_at_ms <= kept.signed_at_ms {
+                return Err(AddError::Stale {
+                    kept: kept.signed_at_ms,
+                    given: signed_at_ms,
+                });
+            }
+            let before = kept.clone();
             self.requests[i].seat = seat;
-            self.requests[i].at_ms = now_ms;
+            self.requests[i].signed_at_ms = signed_at_ms;
             if let Err(e) = write(dir, self) {
                 self.requests[i] = before;
                 return Err(e.into());
@@ -126,6 +153,7 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
         let r = DeviceRequest {
             id: (self.next + 1).to_string(),
             at_ms: now_ms,
+            signed_at_ms,
             seat,
         };
         self.next += 1;
@@ -136,6 +164,35 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
             return Err(e.into());
         }
         Ok((r, true))
+    }
+
+    /// Withdraws the request of the device `same_device` names, when it was
+    /// signed before `signed_at_ms`; the request withdrawn, if any.
+    ///
+    /// # Errors
+    ///
+    /// An older withdrawal than the request kept, or the file not written.
+    pub fn withdraw(
+        &mut self,
+        dir: &Path,
+        signed_at_ms: u64,
+        same_device: impl Fn(&S) -> bool,
+    ) -> Result<Option<DeviceRequest<S>>, AddError> {
+        let Some(i) = self.requests.iter().position(|r| same_device(&r.seat)) else {
+            return Ok(None);
+        };
+        if signed_at_ms <= self.requests[i].signed_at_ms {
+            return Err(AddError::Stale {
+                kept: self.requests[i].signed_at_ms,
+                given: signed_at_ms,
+            });
+        }
+        let gone = self.requests.remove(i);
+        if let Err(e) = write(dir, self) {
+            self.requests.insert(i, gone);
+            return Err(e.into());
+        }
+        Ok(Some(gone))
     }
 }
 
@@ -198,6 +255,7 @@ mod tests {
             requests: vec![DeviceRequest {
                 id: "1".into(),
                 at_ms: 5,
+                signed_at_ms: 4,
                 seat: Seat { key: "k".into() },
             }],
         };
@@ -230,26 +288,41 @@ mod tests {
         let mut kept: Kept<Asked> = Kept::default();
         let same = |a: &Asked, b: &Asked| a.key == b.key;
         let (r, new) = kept
-            .add(dir.path(), asked("k1", 1), 10, 2, DAY, same)
+            .add(dir.path(), asked("k1", 1), 10, 100, 2, DAY, same)
             .unwrap();
         assert!(new);
         assert_eq!(r.id, "1");
-        // The same device again: its request, not a new one.
+        // The same request again, even signed later: its request, as old
+        // as it was.
         let (again, new) = kept
-            .add(dir.path(), asked("k1", 1), 20, 2, DAY, same)
+            .add(dir.path(), asked("k1", 1), 20, 100, 2, DAY, same)
             .unwrap();
         assert!(!new);
         assert_eq!((again.id.as_str(), again.at_ms), ("1", 10));
-        // Another seat asked by the same device: the request is updated.
+        // Another seat asked by the same device, signed later: the request
+        // is updated, and keeps its age.
         let (moved, new) = kept
-            .add(dir.path(), asked("k1", 2), 30, 2, DAY, same)
+            .add(dir.path(), asked("k1", 2), 30, 101, 2, DAY, same)
             .unwrap();
         assert!(!new);
-        assert_eq!((moved.seat.seat, moved.at_ms), (2, 30));
-        kept.add(dir.path(), asked("k2", 1), 40, 2, DAY, same)
+        assert_eq!(
+            (moved.seat.seat, moved.at_ms, moved.signed_at_ms),
+            (2, 10, 101)
+        );
+        // The first request sent again (a replay): refused, nothing changes.
+        assert!(matches!(
+            kept.add(dir.path(), asked("k1", 1), 35, 100, 2, DAY, same),
+            Err(AddError::Stale {
+                kept: 101,
+                given: 100
+            })
+        ));
+        // Its age is the first request's: a day after it, it is forgotten.
+        assert!(kept.unexpired(10 + DAY, DAY).is_empty());
+        kept.add(dir.path(), asked("k2", 1), 40, 1, 2, DAY, same)
             .unwrap();
         assert!(matches!(
-            kept.add(dir.path(), asked("k3", 1), 50, 2, DAY, same),
+            kept.add(dir.path(), asked("k3", 1), 50, 1, 2, DAY, same),
             Err(AddError::Full { max: 2, .. })
         ));
         let back: Kept<Asked> = read(dir.path()).unwrap();
@@ -259,11 +332,38 @@ mod tests {
         let gone = dir.path().join("gone");
         let before = kept.requests.clone();
         assert!(matches!(
-            kept.add(&gone, asked("k1", 3), 60, 9, DAY, same),
+            kept.add(&gone, asked("k1", 3), 60, 200, 9, DAY, same),
             Err(AddError::Io(_))
         ));
-        assert!(kept.add(&gone, asked("k4", 1), 60, 9, DAY, same).is_err());
+        assert!(kept
+            .add(&gone, asked("k4", 1), 60, 1, 9, DAY, same)
+            .is_err());
         assert_eq!(kept.requests, before);
         assert_eq!(kept.next, 2);
+    }
+
+    #[test]
+    fn only_a_later_withdrawal_removes_a_request() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut kept: Kept<Asked> = Kept::default();
+        let same = |a: &Asked, b: &Asked| a.key == b.key;
+        kept.add(dir.path(), asked("k1", 1), 10, 100, 9, DAY, same)
+            .unwrap();
+        assert!(matches!(
+            kept.withdraw(dir.path(), 100, |a| a.key == "k1"),
+            Err(AddError::Stale { .. })
+        ));
+        assert_eq!(kept.requests.len(), 1);
+        let gone = kept
+            .withdraw(dir.path(), 101, |a| a.key == "k1")
+            .unwrap()
+            .unwrap();
+        assert_eq!(gone.id, "1");
+        assert!(kept.requests.is_empty());
+        assert!(read::<Asked>(dir.path()).unwrap().requests.is_empty());
+        assert!(kept
+            .withdraw(dir.path(), 102, |a| a.key == "k1")
+            .unwrap()
+            .is_none());
     }
 }
