@@ -157,6 +157,17 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
         .unwrap()))
     .unwrap();
     let game = demo["game"].as_str().unwrap().to_string();
+    // The demo's referee created that game: the tournament names it among
+    // its referees, so the game is board 1's (a game that merely names the
+    // board would be a claim: docs/FORMAT.md section 10, "A board's game").
+    let demo_referee = {
+        let keys = std::path::Path::new(demo["keys"].as_str().unwrap());
+        let pem = std::fs::read_to_string(keys.join("referee.key")).unwrap();
+        kifu_ledger::Keypair::from_pkcs8_pem(&pem)
+            .unwrap()
+            .public()
+            .to_hex()
+    };
 
     // Keys: the referee's, and the board devices of boards 2 and 3 (board
     // 4's players have none: its game cannot be created).
@@ -224,7 +235,7 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     submit(
         &mut b,
         "create-form",
-        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director", "referees": format!("Rita Referee={console_key}\nRex Referee={referee}"), "committee": format!("Cora={}\nCarl={}\nCleo={}\nCody={}", committee[0], committee[1], committee[2], committee[3])}),
+        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director", "referees": format!("Rita Referee={console_key}\nRex Referee={referee}\nDale Demo={demo_referee}"), "committee": format!("Cora={}\nCarl={}\nCleo={}\nCody={}", committee[0], committee[1], committee[2], committee[3])}),
     );
     message(&mut b, "tournament kifu demonstration open created");
     b.wait_for("the desk", "!document.getElementById('desk').hidden");

@@ -636,3 +636,129 @@ fn every_export_format_downloads_as_the_command_writes_it() {
     }
     server.stop();
 }
+
+#[test]
+fn a_game_that_only_names_a_board_is_a_claim_at_the_desk_the_hall_and_verify() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let keys = d.join("keys");
+    for name in ["dir", "ref", "outsider"] {
+        ok(&run(&keys, &["keygen", d.join(name).to_str().unwrap()]));
+    }
+    let key = |n: &str| d.join(n).to_str().unwrap().to_string();
+    let data = d.join("served");
+    std::fs::create_dir_all(&data).unwrap();
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let cwd = d.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let s = through(&url, &cwd);
+    sequence(&s, d, &key("dir.key"), &key("ref.pub"));
+    // Round 3 is paired, and no game is played on it yet.
+    let r3 = pairing_file(d, "r3.txt", "1 P1 P2\n");
+    ok(&s(&[
+        "tournament",
+        "pair",
+        "so",
+        "--key",
+        &key("dir.key"),
+        "--round",
+        "3",
+        "--file",
+        &r3,
+        "--at-ms",
+        "1780000900000",
+    ]));
+    // An outsider creates a game naming round 3 board 1, seats itself as
+    // its recorder, and resigns Black's game: the ledger takes it (its own
+    // roster), the tournament does not.
+    let made = ok(&s(&[
+        "new-game",
+        "--key",
+        &key("outsider.key"),
+        "--recorder",
+        &format!("Out={}", key("outsider.pub")),
+        "--black",
+        &format!("Berg={}", key("ref.pub")),
+        "--white",
+        &format!("Adler={}", key("dir.pub")),
+        "--size",
+        "19",
+        "--time",
+        "fischer:10m+10s",
+        "--tournament",
+        "so",
+        "--round",
+        "3",
+        "--board",
+        "1",
+        "--json",
+    ]));
+    let forged: serde_json::Value = serde_json::from_str(made.trim()).expect("JSON");
+    let forged = forged["game"].as_str().unwrap().to_string();
+    let mut resign = kifu()
+        .current_dir(&cwd)
+        .args([
+            "--server",
+            &url,
+            "append",
+            &forged,
+            "--key",
+            &key("outsider.key"),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("kifu runs");
+    std::io::Write::write_all(
+        &mut resign.stdin.take().unwrap(),
+        br#"{"resigned": {"player": "black", "manner": "spoken"}}"#,
+    )
+    .unwrap();
+    ok(&resign.wait_with_output().unwrap());
+    // The desk shows it as a claim, never as the board's game or result.
+    let desk: serde_json::Value = ureq::get(&format!("{url}/tournaments/so/desk?round=3"))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    let b1 = &desk["boards"][0];
+    assert_eq!(b1["board"], 1, "{desk}");
+    assert!(b1.get("game").is_none() || b1["game"].is_null(), "{b1}");
+    assert_eq!(b1["checkpoint_due"], false, "{b1}");
+    assert_eq!(b1["claims"][0]["game"], forged.as_str(), "{b1}");
+    assert!(
+        b1["claims"][0]["why"]
+            .as_str()
+            .unwrap()
+            .contains("not signed by the tournament's director or a referee"),
+        "{b1}"
+    );
+    // The hall shows no result for the board.
+    let hall: serde_json::Value = ureq::get(&format!("{url}/tournaments/so/pairings?round=3"))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    assert_eq!(hall["boards"][0]["result"], "", "{hall}");
+    // The director's checkpoint of it is refused, nothing written.
+    let o = s(&[
+        "tournament",
+        "checkpoint",
+        "so",
+        &forged,
+        "--key",
+        &key("dir.key"),
+        "--at-ms",
+        "1780000990000",
+    ]);
+    assert!(!o.status.success());
+    assert!(err(&o).contains("is not the board's game"), "{}", err(&o));
+    // `kifu tournament verify` names the claim and fails nothing.
+    let v = ok(&s(&["tournament", "verify", "so"]));
+    assert!(
+        v.contains("round 3 board 1: game") && v.contains("is a claim, not the board's game"),
+        "{v}"
+    );
+}

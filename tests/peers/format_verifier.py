@@ -853,8 +853,23 @@ MAX_NAME, MAX_ID, MAX_TEXT = 200, 64, 2_000
 MAX_OFFICIALS, MAX_CRITERIA, MAX_TIME_MS, MAX_PERIODS = 200, 32, 7 * 24 * 3_600_000, 1_000
 
 
+# Section 10, "Bounds": characters a name may not hold besides control
+# characters (the bidirectional controls and the invisible ones).
+FORMAT_CHARS = set("\u061c\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                   "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff")
+
+
+def is_control(c):
+    """Unicode's general category Cc."""
+    o = ord(c)
+    return o < 0x20 or 0x7f <= o <= 0x9f
+
+
 def tournament_genesis_bounds(g):
     """Section 10, "Bounds", for a tournament's genesis: the reason, or None."""
+    names = [g["name"], g["short_name"], g["city"]] + [o["name"] for o in g["officials"]]
+    if any(is_control(c) or c in FORMAT_CHARS for n in names for c in n):
+        return "a name holds a control or format character"
     if not 1 <= g["rounds"] <= MAX_ROUNDS:
         return "the number of rounds is %d; it must be from 1 to %d" % (g["rounds"], MAX_ROUNDS)
     for field, most in (("name", MAX_NAME), ("city", MAX_NAME), ("short_name", MAX_ID),
@@ -937,6 +952,11 @@ class TournamentState:
                     no("the %s is %d characters long" % (field, len(reg[field])))
             if not rank_ok(reg["rank"]):
                 no("%r is not a Go rank" % reg["rank"])
+            for field in ("id", "surname", "given", "club"):
+                if any(is_control(c) or c in FORMAT_CHARS for c in reg[field]):
+                    no("the %s holds a control or format character" % field)
+            if reg["key"] is not None and not key_acceptable(bytes.fromhex(reg["key"])):
+                no("the key is not an acceptable Ed25519 public key")
 
         if name == "player_registered":
             valid(v)
@@ -1045,6 +1065,13 @@ class TournamentState:
         return out
 
 
+def roster_keys_acceptable(roster):
+    """Section 5: every key a genesis names passes rule 1 of section 1."""
+    for p in roster:
+        if not key_acceptable(bytes.fromhex(p["key"])):
+            raise Refused("the roster names a key that is not an acceptable Ed25519 public key")
+
+
 def genesis_state(e, tournament_file=True):
     """Section 6 step 4 (and section 10): the state after a genesis, or Refused.
 
@@ -1060,11 +1087,13 @@ def genesis_state(e, tournament_file=True):
         roles = {p["role"] for p in e.body.value["roster"] if p["key"] == k}
         if not roles & {"director", "referee", "recorder"}:
             raise Refused("the genesis signer is not a director, referee or recorder of its roster")
+        roster_keys_acceptable(e.body.value["roster"])
         return GameState(e.body.value)
     if e.body.name == "tournament_created":
         roles = {p["role"] for p in e.body.value["officials"] if p["key"] == k}
         if "director" not in roles:
             raise Refused("the tournament genesis signer is not a director of its officials")
+        roster_keys_acceptable(e.body.value["officials"])
         past = tournament_genesis_bounds(e.body.value)
         if past:
             raise Refused("tournament_created refused: %s" % past)

@@ -154,6 +154,12 @@ fn check_text(what: &str, s: &str, may_be_empty: bool) -> Result<(), SeatError> 
             "the {what} holds control characters"
         )));
     }
+    if let Some(c) = s.chars().find(|c| kifu_ledger::bounds::is_format(*c)) {
+        return Err(SeatError::Text(format!(
+            "the {what} holds the character U+{:04X}, a format character that would change how the text around it is shown",
+            u32::from(c)
+        )));
+    }
     Ok(())
 }
 

@@ -45,6 +45,14 @@ pub enum BoundError {
         /// The bound.
         max: usize,
     },
+    /// A name holding a control or format character.
+    #[error("the {what} holds the character U+{code:04X}, a control or format character that would change how the text around it is shown")]
+    Character {
+        /// Which field, in words.
+        what: &'static str,
+        /// The character's code point.
+        code: u32,
+    },
     /// A number or count outside its range.
     #[error("the {what} is {value}; it must be from {min} to {max}")]
     OutOfRange {
@@ -57,6 +65,32 @@ pub enum BoundError {
         /// The most allowed.
         max: u64,
     },
+}
+
+/// Refuses a name (of a tournament, a player, an official, a club) longer
+/// than `max` characters, or holding a control character or a Unicode
+/// format character that changes how text around it is shown: the
+/// bidirectional overrides, embeddings and isolates (U+202A to U+202E,
+/// U+2066 to U+2069), the marks U+200E, U+200F and U+061C, and the
+/// invisible U+200B to U+200D, U+2060 to U+2064 and U+FEFF. A listing then
+/// shows every name as it is stored: no name can reorder or hide the text
+/// beside it.
+pub fn name(what: &'static str, text: &str, max: usize) -> Result<(), BoundError> {
+    self::text(what, text, max)?;
+    if let Some(c) = text.chars().find(|c| c.is_control() || is_format(*c)) {
+        return Err(BoundError::Character {
+            what,
+            code: u32::from(c),
+        });
+    }
+    Ok(())
+}
+
+/// The format characters [`name`] refuses.
+pub fn is_format(c: char) -> bool {
+    matches!(c,
+        '\u{061C}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}')
 }
 
 /// Refuses `text` longer than `max` characters (counted as characters,
@@ -146,6 +180,25 @@ mod tests {
             e.to_string(),
             "the name is 201 characters long; the most is 200"
         );
+    }
+
+    #[test]
+    fn a_name_cannot_reorder_or_hide_the_text_beside_it() {
+        assert!(name("surname", "Ōhashi Hirofumi", MAX_NAME_CHARS).is_ok());
+        assert!(name("surname", "محمد", MAX_NAME_CHARS).is_ok());
+        for bad in [
+            "Ann\u{202E}nnA",
+            "A\u{2066}B",
+            "A\u{200B}",
+            "A\nB",
+            "\u{FEFF}A",
+        ] {
+            let e = name("surname", bad, MAX_NAME_CHARS).unwrap_err();
+            assert!(
+                e.to_string().contains("control or format character"),
+                "{bad:?}: {e}"
+            );
+        }
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use crate::body::{Body, Genesis};
+use crate::body::{Body, Genesis, Participant};
 use crate::event::{signed_message, Event, Hash, Header, Record, ZERO_HASH};
 use crate::key::PublicKey;
 use crate::roles;
@@ -60,7 +60,33 @@ pub fn check_genesis(record: &Record) -> Result<(Event, Genesis), LedgerError> {
     record.verify_signature(&event.signer)?;
     let roles_held = genesis.roles_of(&event.signer);
     roles::check(&roles_held, &event.body, 0).map_err(LedgerError::Refused)?;
+    check_roster_keys(event.body.kind_name(), &genesis.roster)?;
     Ok((event, genesis))
+}
+
+/// Refuses a roster (a game's, a tournament's officials) naming a key that
+/// is not an acceptable Ed25519 public key (`docs/FORMAT.md` section 1,
+/// rule 1: canonical, not of small order, torsion-free): such a key can
+/// sign nothing, so a seat given to it is held by nobody.
+///
+/// # Errors
+///
+/// [`LedgerError::Refused`], naming the participant.
+pub fn check_roster_keys(kind: &'static str, roster: &[Participant]) -> Result<(), LedgerError> {
+    match roster
+        .iter()
+        .find(|p| crate::sig::check_key(&p.key.0).is_err())
+    {
+        Some(p) => Err(LedgerError::Refused(roles::Refusal {
+            kind,
+            rule: format!(
+                "the {} {:?} is named with a key that is not an acceptable Ed25519 public key (docs/FORMAT.md section 1, rule 1): it could sign nothing",
+                p.role.word(),
+                p.name
+            ),
+        })),
+        None => Ok(()),
+    }
 }
 
 /// Checks that `record` may be appended after `head` in the game `game`

@@ -287,6 +287,7 @@ pub fn check_tournament_genesis(
     }
     record.verify_signature(&event.signer)?;
     check_role(&genesis.roles_of(&event.signer), &event.body, 0).map_err(LedgerError::Refused)?;
+    crate::chain::check_roster_keys(event.body.kind_name(), &genesis.officials)?;
     Ok((event, genesis))
 }
 

@@ -531,6 +531,22 @@ fn trust_and_seat_cases(cast: &Cast, c: &ChainBuilder) -> Vec<Value> {
         archive::write(&reopened.records),
         None,
     ));
+    // Every key a genesis names passes rule 1 (section 5).
+    let mut nobody = cast.genesis("format vectors: a seat held by nobody");
+    let mut identity = [0u8; 32];
+    identity[0] = 1;
+    nobody.roster.push(Participant {
+        role: Role::Recorder,
+        name: "a small-order key".into(),
+        key: PublicKey(identity),
+    });
+    let nobody = ChainBuilder::start(&cast.referee, nobody, T0);
+    out.push(case(
+        "genesis_names_a_small_order_key",
+        "a recorder named with the identity point's encoding (small order): no acceptable key, so the genesis is refused",
+        archive::write(&nobody.records),
+        Some("not an acceptable Ed25519 public key"),
+    ));
     let mut rotation = short.clone();
     rotation.push(
         &cast.recorder,
@@ -1332,6 +1348,15 @@ fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
                 ..registration("A")
             })],
             Some("surname"),
+        ),
+        case(
+            "surname_with_a_right_to_left_override",
+            "a surname holding U+202E, which would show the text after it reversed",
+            vec![Body::PlayerRegistered(Registration {
+                surname: "Ann\u{202e}nnA".into(),
+                ..registration("A")
+            })],
+            Some("format character"),
         ),
         endless,
     ]

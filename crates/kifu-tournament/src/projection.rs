@@ -172,9 +172,9 @@ pub fn genesis_settings(g: &TournamentGenesis) -> Result<Settings, TournamentErr
 fn check_genesis_bounds(g: &TournamentGenesis) -> Result<(), TournamentError> {
     use kifu_ledger::bounds::{self, *};
     bounds::range("number of rounds", g.rounds.into(), 1, MAX_ROUNDS.into())?;
-    bounds::text("tournament's name", &g.name, MAX_NAME_CHARS)?;
-    bounds::text("tournament's short name", &g.short_name, MAX_ID_CHARS)?;
-    bounds::text("city", &g.city, MAX_NAME_CHARS)?;
+    bounds::name("tournament's name", &g.name, MAX_NAME_CHARS)?;
+    bounds::name("tournament's short name", &g.short_name, MAX_ID_CHARS)?;
+    bounds::name("city", &g.city, MAX_NAME_CHARS)?;
     for (what, t) in [
         ("country", &g.country),
         ("start date", &g.start),
@@ -193,7 +193,7 @@ fn check_genesis_bounds(g: &TournamentGenesis) -> Result<(), TournamentError> {
         MAX_OFFICIALS as u64,
     )?;
     for o in &g.officials {
-        bounds::text("official's name", &o.name, MAX_NAME_CHARS)?;
+        bounds::name("official's name", &o.name, MAX_NAME_CHARS)?;
     }
     bounds::range(
         "number of criteria",
@@ -302,13 +302,20 @@ impl Projection {
         if r.surname.trim().is_empty() {
             return Err(bad("the surname is empty".into()));
         }
+        if let Some(k) = &r.key {
+            // docs/FORMAT.md section 1, rule 1: a key that could sign
+            // nothing holds no seat.
+            kifu_ledger::sig::check_key(&k.0).map_err(|_| {
+                bad("the key is not an acceptable Ed25519 public key (docs/FORMAT.md section 1, rule 1)".into())
+            })?;
+        }
         {
             use kifu_ledger::bounds::{self, *};
             let within = |what, t: &str, max| bounds::text(what, t, max);
-            within("id", &r.id, MAX_ID_CHARS)
-                .and_then(|_| within("surname", &r.surname, MAX_NAME_CHARS))
-                .and_then(|_| within("given name", &r.given, MAX_NAME_CHARS))
-                .and_then(|_| within("club", &r.club, MAX_NAME_CHARS))
+            bounds::name("id", &r.id, MAX_ID_CHARS)
+                .and_then(|_| bounds::name("surname", &r.surname, MAX_NAME_CHARS))
+                .and_then(|_| bounds::name("given name", &r.given, MAX_NAME_CHARS))
+                .and_then(|_| bounds::name("club", &r.club, MAX_NAME_CHARS))
                 .and_then(|_| within("country", &r.country, MAX_TEXT_CHARS))
                 .and_then(|_| within("rank", &r.rank, MAX_TEXT_CHARS))
                 .and_then(|_| within("EGD pin", &r.egd_pin, MAX_TEXT_CHARS))

@@ -182,12 +182,22 @@ pub fn standings_table(chain: &Chain, st: &Standings) -> String {
 }
 
 /// A CSV field (RFC 4180): quoted, its quotes doubled, when it holds a
-/// comma, a quote or a line break.
+/// comma, a quote or a line break. A text a spreadsheet would take for a
+/// formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return)
+/// is written with a `'` before it, as OWASP's "CSV Injection" advises, so
+/// that a player's name is shown, never run; a number (`-3`, `+2.5`) is
+/// written as it is.
 pub fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']) && s.parse::<f64>().is_err();
+    let s = if formula {
+        format!("'{s}")
     } else {
         s.to_string()
+    };
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s
     }
 }
 

@@ -142,6 +142,17 @@ fn standings_json_writes_whole_numbers_and_exact_halves() {
 #[test]
 fn the_csv_quotes_what_needs_quoting() {
     assert_eq!(tables::csv_field("plain"), "plain");
+    // A name a spreadsheet would run as a formula is shown as text.
+    assert_eq!(
+        tables::csv_field("=HYPERLINK(\"x\")"),
+        "\"'=HYPERLINK(\"\"x\"\")\""
+    );
+    assert_eq!(tables::csv_field("@SUM(A1)"), "'@SUM(A1)");
+    assert_eq!(tables::csv_field("+cmd"), "'+cmd");
+    assert_eq!(tables::csv_field("-2+3"), "'-2+3");
+    // Numbers stay numbers.
+    assert_eq!(tables::csv_field("-3"), "-3");
+    assert_eq!(tables::csv_field("+2.5"), "+2.5");
     assert_eq!(tables::csv_field("Go, Berlin"), "\"Go, Berlin\"");
     assert_eq!(
         tables::csv_field("Bo \"the stone\""),
