@@ -275,6 +275,19 @@ pub async fn request(
     headers: axum::http::HeaderMap,
     body: axum::body::Bytes,
 ) -> Response {
+    let json = headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        return ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            "a device request is JSON: send it with Content-Type: application/json",
+        )
+        .into_response();
+    }
     let signature = headers.get(SIGNATURE_HEADER).and_then(|v| v.to_str().ok());
     let signed = match SignedRequest::open(&body, signature) {
         Ok(s) => s,
