@@ -379,6 +379,8 @@ fn main() {
         queue_records: 1 << 20,
         max_streams: most,
         max_streams_per_client: most,
+        max_bodies: most,
+        max_bodies_per_client: most,
         ..Limits::default()
     };
     let server = Server::new(store, limits)
