@@ -762,3 +762,134 @@ fn a_game_that_only_names_a_board_is_a_claim_at_the_desk_the_hall_and_verify() {
         "{v}"
     );
 }
+
+#[test]
+fn a_board_with_one_shared_recorder_tablet_gets_its_game_from_the_desk() {
+    use kifu_ledger::{Body, Event, Keypair, Record, Role};
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let keys = d.join("keys");
+    for name in ["dir", "ref"] {
+        ok(&run(&keys, &["keygen", d.join(name).to_str().unwrap()]));
+    }
+    let key = |n: &str| d.join(n).to_str().unwrap().to_string();
+    let data = d.join("served");
+    std::fs::create_dir_all(&data).unwrap();
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let cwd = d.join("cwd");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let s = through(&url, &cwd);
+    sequence(&s, d, &key("dir.key"), &key("ref.pub"));
+    // Round 3, board 1: P1 and P2, registered without keys, and one
+    // shared tablet at the table asking for the board recorder's seat.
+    let r3 = pairing_file(d, "r3.txt", "1 P1 P2\n");
+    ok(&s(&[
+        "tournament",
+        "pair",
+        "so",
+        "--key",
+        &key("dir.key"),
+        "--round",
+        "3",
+        "--file",
+        &r3,
+        "--at-ms",
+        "1780000900000",
+    ]));
+    let tablet = Keypair::from_seed([0x33; 32]);
+    let request = serde_json::json!({"key": tablet.public(), "role": "recorder", "name": "Table 1",
+        "tournament": "so", "round": 3, "board": 1, "signed_at_ms": 1});
+    let body = serde_json::to_vec(&request).unwrap();
+    let r: serde_json::Value = ureq::post(&format!("{url}/devices"))
+        .set("Content-Type", "application/json")
+        .set(
+            "Kifu-Device-Signature",
+            &kifu_game::seat::SignedRequest::sign(&tablet, &body),
+        )
+        .send_bytes(&body)
+        .expect("kept")
+        .into_json()
+        .unwrap();
+    let id = r["id"].as_str().unwrap().to_string();
+    let draft = |recorders: serde_json::Value| {
+        ureq::post(&format!("{url}/director/draft"))
+            .send_json(serde_json::json!({"do": "games", "tournament": "so", "round": 3, "recorders": recorders}))
+    };
+    // Not ticked, the recorder holds no seat, and the players have none.
+    match draft(serde_json::json!([])) {
+        Err(ureq::Error::Status(_, r)) => {
+            let e: serde_json::Value = r.into_json().unwrap();
+            assert!(
+                e["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("no device asks for Black's seat"),
+                "{e}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // Ticked: the recorder signs for both players, seated with the board's
+    // unheld keys.
+    let games: serde_json::Value = draft(serde_json::json!([id]))
+        .expect("drafted")
+        .into_json()
+        .unwrap();
+    let genesis: kifu_ledger::Genesis =
+        serde_json::from_value(games["games"][0]["body"]["game_created"].clone()).unwrap();
+    let place = kifu_ledger::unheld::board_place("so", 3, 1);
+    for role in [Role::Black, Role::White] {
+        assert!(kifu_ledger::unheld::is_unheld(
+            &genesis.holder(role).unwrap().key,
+            &place,
+            role
+        ));
+    }
+    assert_eq!(genesis.holder(Role::Recorder).unwrap().key, tablet.public());
+    // The director signs it; the tablet records the game's first stone.
+    let director =
+        Keypair::from_pkcs8_pem(&std::fs::read_to_string(key("dir.key")).unwrap()).unwrap();
+    let created = Event {
+        version: 1,
+        chain: [0; 32],
+        seq: 0,
+        prev_hash: [0; 32],
+        at_ms: 1_780_001_000_000,
+        signer: director.public(),
+        body: Body::GameCreated(genesis),
+    }
+    .sign(&director)
+    .unwrap();
+    let game = created.hash();
+    let stone = Event {
+        version: 1,
+        chain: game,
+        seq: 1,
+        prev_hash: game,
+        at_ms: 1_780_001_001_000,
+        signer: tablet.public(),
+        body: Body::ClockStarted {
+            running: kifu_ledger::Color::Black,
+        },
+    }
+    .sign(&tablet)
+    .unwrap();
+    let hexes: Vec<String> = [&created, &stone]
+        .iter()
+        .map(|r: &&Record| hex::encode(r.to_stored()))
+        .collect();
+    let answer: serde_json::Value = ureq::post(&format!("{url}/records"))
+        .send_json(serde_json::json!({"records": hexes}))
+        .expect("accepted")
+        .into_json()
+        .unwrap();
+    assert_eq!(answer["accepted"], 2, "{answer}");
+    // The desk shows the board's game.
+    let desk: serde_json::Value = ureq::get(&format!("{url}/tournaments/so/desk?round=3"))
+        .call()
+        .unwrap()
+        .into_json()
+        .unwrap();
+    assert_eq!(desk["boards"][0]["game"], hex::encode(game), "{desk}");
+}

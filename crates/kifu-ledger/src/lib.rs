@@ -32,6 +32,7 @@ pub mod testkit;
 pub mod text;
 pub mod tournament;
 pub mod trust;
+pub mod unheld;
 
 pub use body::*;
 pub use chain::{

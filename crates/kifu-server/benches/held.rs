@@ -30,7 +30,8 @@ use kifu_store::Store;
 
 fn connect_from(from: Ipv4Addr, server: SocketAddr) -> TcpStream {
     let s = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
-    s.bind(&SocketAddr::new(IpAddr::V4(from), 0).into()).unwrap();
+    s.bind(&SocketAddr::new(IpAddr::V4(from), 0).into())
+        .unwrap();
     s.connect(&server.into()).unwrap();
     let s: TcpStream = s.into();
     s.set_nodelay(true).unwrap();
@@ -128,8 +129,15 @@ fn main() {
     let mut g = ChainBuilder::start(&cast.referee, cast.genesis("held"), 0);
     let mut records = vec![g.records[0].clone()];
     for i in 0..3 * n {
-        let player = if i % 2 == 0 { Color::Black } else { Color::White };
-        records.push(g.push(&cast.recorder, Body::ClockPressed { player }).clone());
+        let player = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        records.push(
+            g.push(&cast.recorder, Body::ClockPressed { player })
+                .clone(),
+        );
     }
     let (first, rest) = records.split_at(n + 1);
     let (second, third) = rest.split_at(n);
@@ -146,7 +154,8 @@ fn main() {
     }
     for _ in 0..256 {
         let mut s = connect_from(Ipv4Addr::new(127, 0, 2, 3), addr);
-        s.write_all(b"GET /games HTTP/1.1\r\nHost: kifu\r\nContent-Length: 1\r\n\r\n").unwrap();
+        s.write_all(b"GET /games HTTP/1.1\r\nHost: kifu\r\nContent-Length: 1\r\n\r\n")
+            .unwrap();
         held.push(s);
     }
     std::thread::sleep(Duration::from_millis(500));

@@ -762,6 +762,14 @@ fn round_games(
         let mut roster = Vec::new();
         let mut devices = Vec::new();
         let mut missing = None;
+        let ticked = |d: &&&crate::device::DeviceRequest| recorders.contains(&d.id);
+        // A board recorder the director ticked signs for both players: a
+        // player with no key of their own is seated with the board's unheld
+        // key (`kifu_ledger::unheld`), which no device holds.
+        let recorded = here
+            .iter()
+            .any(|r| r.seat.role == Role::Recorder && ticked(&r));
+        let place = kifu_ledger::unheld::board_place(&t.short_name, round, *board);
         for (role, who) in [
             (Role::Black, &b.pairing.black),
             (Role::White, &b.pairing.white),
@@ -786,6 +794,11 @@ fn round_games(
                     name,
                     key: d.seat.key,
                 }),
+                ([], None) if recorded => roster.push(Participant {
+                    role,
+                    name,
+                    key: kifu_ledger::unheld::unheld_key(&place, role),
+                }),
                 ([], None) => {
                     missing.get_or_insert(format!(
                         "board {board}: no device asks for {}'s seat ({who}) and the registration names no key",
@@ -806,7 +819,6 @@ fn round_games(
                 }
             }
         }
-        let ticked = |d: &&&crate::device::DeviceRequest| recorders.contains(&d.id);
         for d in here.iter().filter(|r| r.seat.role == Role::Recorder) {
             devices.push(json!({"request": d.id, "role": Role::Recorder, "name": d.seat.name, "fingerprint": d.seat.fingerprint(), "enrolled": ticked(&d)}));
         }

@@ -58,7 +58,10 @@ fn only_the_device_holding_the_key_asks_changes_or_withdraws_its_request() {
     // Signed, but not sent as JSON: refused for its type.
     let r = ureq::post(&format!("{url}/devices"))
         .set("Content-Type", "text/plain")
-        .set("Kifu-Device-Signature", &SignedRequest::sign(&device, &body))
+        .set(
+            "Kifu-Device-Signature",
+            &SignedRequest::sign(&device, &body),
+        )
         .send_bytes(&body);
     assert!(matches!(r, Err(ureq::Error::Status(415, _))), "{r:?}");
     // Signed by the device: kept.
