@@ -360,7 +360,7 @@ fn refusals(
                 "--black",
                 "P2",
             ],
-            "round 4 is outside 1..=3",
+            "round 4 is outside the tournament's rounds (1 to 3)",
         ),
     ];
     for (args, words) in cases {

@@ -309,7 +309,7 @@ pub enum GameError {
         point: Point,
     },
     /// A declared number of fifth moves out of range.
-    #[error("fifth-move count {count} is outside 1..={max}")]
+    #[error("fifth-move count {count} is outside 1 to {max}")]
     BadFifthCount {
         /// The count given.
         count: u8,

@@ -167,6 +167,55 @@ fn games_of_round(
     Ok(out)
 }
 
+/// True when a device's `tournament` names this one: its short name, its
+/// full name (as people type it: case and surrounding blanks ignored), or
+/// 16 or more hex digits of its id.
+fn names_tournament(chain: &Chain, named: &str) -> bool {
+    let t = &chain.projection.genesis;
+    let n = named.trim();
+    n == t.short_name
+        || n.eq_ignore_ascii_case(t.short_name.trim())
+        || n.eq_ignore_ascii_case(t.name.trim())
+        || (n.len() >= 16 && hex::encode(chain.id()).starts_with(&n.to_ascii_lowercase()))
+}
+
+/// Every device request waiting (no game names its key), with what the
+/// desk makes of it for this tournament: `matches` is `board` (it asks for
+/// a board of the round shown), `other_round`, `no_board` (this tournament,
+/// no such board in the round) or `other_tournament` (a name this
+/// tournament does not answer to, or none).
+fn waiting_devices(app: &App, chain: &Chain, round: u32) -> Result<Vec<Value>, ApiError> {
+    let p = &chain.projection;
+    let mut out = Vec::new();
+    for r in app.devices.all() {
+        if r.seat.role == Role::Referee || !crate::device::games_of(app, &r.seat.key)?.is_empty() {
+            continue;
+        }
+        let ours = r
+            .seat
+            .tournament
+            .as_deref()
+            .is_some_and(|n| names_tournament(chain, n));
+        let matches = match (ours, r.seat.round, r.seat.board) {
+            (false, _, _) => "other_tournament",
+            (true, Some(rr), _) if rr != round => "other_round",
+            (true, Some(rr), Some(b)) if p.boards.contains_key(&(rr, b)) => "board",
+            _ => "no_board",
+        };
+        out.push(json!({
+            "request": r.id,
+            "role": r.seat.role,
+            "name": r.seat.name,
+            "tournament": r.seat.tournament,
+            "round": r.seat.round,
+            "board": r.seat.board,
+            "fingerprint": r.seat.fingerprint(),
+            "matches": matches,
+        }));
+    }
+    Ok(out)
+}
+
 /// `GET /tournaments/{t}/desk?round=N`: the tournament as the desk shows
 /// it. `head` (`seq`, `hash`) is where the next fact links; `boards` are
 /// the hall's (`docs/API.md`) with, per board, `game_result` (the result
@@ -223,9 +272,11 @@ pub async fn desk(
                 json!({"player": id, "reason": kifu_ledger::tournament::absence_words(*why)})
             })
             .collect();
+        let devices = waiting_devices(&app, &chain, round)?;
         Ok(Json(json!({
             "summary": hall::summary(&chain),
             "id": hex::encode(chain.id()),
+            "devices": devices,
             "head": {"seq": head.seq, "hash": hex::encode(head.hash)},
             "officials": p.genesis.officials,
             "players": p.players,
@@ -746,7 +797,7 @@ fn round_games(
                 && r.seat
                     .tournament
                     .as_deref()
-                    .is_some_and(|n| n == t.short_name)
+                    .is_some_and(|n| names_tournament(chain, n))
         })
         .collect();
     let mut games = Vec::new();

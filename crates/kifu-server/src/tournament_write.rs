@@ -65,6 +65,7 @@ fn refusal(index: usize, record: &Record, e: ChainError) -> ApiError {
     let (status, code) = match &e {
         ChainError::Ledger(LedgerError::Refused(_)) => (StatusCode::FORBIDDEN, "role_refused"),
         ChainError::Ledger(LedgerError::Conflict { .. }) => (StatusCode::CONFLICT, "conflict"),
+        ChainError::AlreadyRecorded { .. } => (StatusCode::CONFLICT, "already_recorded"),
         ChainError::Ledger(LedgerError::BadSignature) => {
             (StatusCode::UNPROCESSABLE_ENTITY, "bad_signature")
         }

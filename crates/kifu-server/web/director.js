@@ -68,6 +68,12 @@ let shown = null; // the desk document last shown
 
 /** Drafts `intent`, signs the facts the server answers, submits them. */
 async function act(intent, what) {
+  // Nothing is signed into a tournament the page is not showing.
+  const into = intent.tournament;
+  if (into && (!shown || shown.id !== into)) {
+    say(`${what}: the desk is not showing this tournament yet; nothing signed`, false);
+    return null;
+  }
   let draft;
   try {
     draft = await post("/director/draft", intent);
@@ -179,7 +185,7 @@ async function createGames() {
       const g = draft.games[i];
       if (res.ok) {
         const who = g.devices.filter((d) => d.enrolled !== false).map((d) => `${d.role} ${d.name} (${d.fingerprint})`).join(", ") || "the players' registered keys";
-        list.append($("li", { "data-board": g.board, "data-game": res.game }, `Board ${g.board}: game `, $("a", { href: `/games/${res.game}` }, res.game.slice(0, 12)), `, enrolled: ${who}`));
+        list.append($("li", { "data-round": r, "data-board": g.board, "data-game": res.game }, `Round ${r}, board ${g.board}: game `, $("a", { href: `/games/${res.game}` }, res.game.slice(0, 12)), `, enrolled: ${who}`));
         say(`board ${g.board}: game ${res.game.slice(0, 12)} created`, true);
       } else {
         say(`board ${g.board}: ${res.error ? res.error.message : "refused"}`, false);
@@ -231,7 +237,27 @@ function people(text) {
   });
 }
 
+/**
+ * The message log at the foot of the window covers nothing: the page
+ * leaves room below its content as tall as the log, and the log can be
+ * collapsed to its button.
+ */
+function wireLog() {
+  const log = byId("log");
+  const toggle = byId("log-toggle");
+  const room = () => { document.body.style.paddingBottom = `${log.offsetHeight + 8}px`; };
+  new ResizeObserver(room).observe(log);
+  toggle.addEventListener("click", () => {
+    const open = messages.hidden;
+    messages.hidden = !open;
+    toggle.textContent = open ? "Hide messages" : `Show messages (${messages.children.length})`;
+    toggle.setAttribute("aria-expanded", String(open));
+  });
+  room();
+}
+
 function wire() {
+  wireLog();
   form("create-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const v = fields(ev.target);
@@ -240,7 +266,7 @@ function wire() {
       rounds: num(v.rounds), system: v.system || "", time: v.time || "", komi: v.komi || "", city: v.city || "",
       country: v.country || "", start: v.start || "", finish: v.finish || "", referees: people(v.referees), committee: people(v.committee),
     }, "new tournament");
-    if (r) { current = r.tournament; await tournaments(); }
+    if (r) { choose(r.tournament); await tournaments(); }
   });
   form("import-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -248,7 +274,7 @@ function wire() {
     if (!file) return;
     const xml = await file.text();
     const r = await act({ do: "import_opengotha", director_key: myKey, director_name: String(fields(ev.target).director_name || ""), xml }, `import of ${file.name}`);
-    if (r) { current = r.tournament; await tournaments(); }
+    if (r) { choose(r.tournament); await tournaments(); }
   });
   form("pair-opengotha-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -314,9 +340,25 @@ function wire() {
   form("recuse-form").elements.board.addEventListener("change", () => committeeShown());
   byId("checkpoint-all").addEventListener("click", () => act({ do: "checkpoint", tournament: current, round: round(), board: null }, `checkpoints of round ${round()}`));
   byId("round").addEventListener("change", () => refresh());
-  byId("tournament").addEventListener("change", (ev) => { current = ev.target.value || null; kvSet("tournament", current); show(); });
+  byId("tournament").addEventListener("change", (ev) => { choose(ev.target.value || null); kvSet("tournament", current); show(); });
 }
 
+/**
+ * Another tournament chosen (or created): everything shown of the one
+ * before is cleared at once, and the round shown becomes the new one's
+ * last (the desk asks without a round), so nothing can be signed into a
+ * tournament the page is not showing.
+ */
+function choose(id) {
+  current = id;
+  shown = null;
+  byId("round").value = "";
+  byId("desk-title").textContent = "";
+  byId("desk-head").textContent = "";
+  for (const rows of ["player-rows", "board-rows", "standings-rows", "games-created"]) byId(rows).replaceChildren();
+}
+
+/** The round shown; 1 before any is. */
 const round = () => Math.max(1, num(byId("round").value));
 
 /** The committee of the board named in the recusal form, and its members to recuse. */
@@ -343,7 +385,8 @@ async function tournaments() {
   const want = new URLSearchParams(location.search).get("t");
   if (!current) current = (await kvGet("tournament")) || null;
   const found = list.find((t) => t.id === current || t.short_name === want || t.id.startsWith(want || "-"));
-  current = found ? found.id : (list[0] ? list[0].id : null);
+  const chosen = found ? found.id : (list[0] ? list[0].id : null);
+  if (chosen !== (shown && shown.id)) choose(chosen);
   sel.replaceChildren($("option", { value: "" }, "— new tournament —"), ...list.map((t) => $("option", { value: t.id, selected: t.id === current }, `${t.short_name}: ${t.name}`)));
   await show();
 }
@@ -379,13 +422,18 @@ function refresh() {
 async function draw() {
   if (!current) return;
   let d;
+  const asked = current;
+  const r = byId("round").value ? `?round=${round()}` : "";
   try {
-    d = await api(`/tournaments/${current}/desk?round=${round()}`);
+    d = await api(`/tournaments/${asked}/desk${r}`);
   } catch (e) {
     say(`the tournament: ${e.message}`, false);
     return;
   }
+  // Another tournament was chosen meanwhile: this answer is not shown.
+  if (asked !== current) return;
   shown = d;
+  byId("round").value = String(d.round);
   const s = d.summary;
   byId("desk-title").textContent = `${s.name} (${s.short_name})`;
   byId("desk-head").textContent = `${s.players} players, ${s.rounds} rounds; ${s.last_round ? `round ${s.last_round} paired last` : "no round paired yet"}; chain at seq ${d.head.seq}`;
@@ -399,7 +447,7 @@ async function draw() {
   }
   byId("board-rows").replaceChildren(...d.boards.map((b) => {
     const confirm = b.checkpoint_due
-      ? $("button", { type: "button", class: "sign", "data-board": b.board, onclick: () => act({ do: "checkpoint", tournament: current, round: d.round, board: b.board }, `checkpoint of board ${b.board}`) }, `Confirm ${b.game_result}`)
+      ? $("button", { type: "button", class: "sign", "data-board": b.board, onclick: (ev) => { ev.currentTarget.disabled = true; act({ do: "checkpoint", tournament: current, round: d.round, board: b.board }, `checkpoint of board ${b.board}`); } }, `Confirm ${b.game_result}`)
       : "";
     return $("tr", { class: b.checkpoint_due ? "due" : "", "data-board": b.board },
       $("td", {}, b.board), $("td", {}, `${b.white.name} (${b.white.id})`), $("td", {}, `${b.black.name} (${b.black.id})`), $("td", {}, b.handicap || ""),
@@ -409,6 +457,16 @@ async function draw() {
       $("td", {}, confirm));
   }));
   committeeShown();
+  const where = {
+    board: (x) => `asks for board ${x.board}`,
+    other_round: (x) => `asks for round ${x.round}, not round ${d.round}`,
+    no_board: (x) => `asks for ${x.board ? `board ${x.board}` : "no board"}${x.round ? ` of round ${x.round}` : ""}, which is not paired`,
+    other_tournament: (x) => (x.tournament ? `names the tournament "${x.tournament}", which is not this one` : "names no tournament"),
+  };
+  const waiting = d.devices || [];
+  byId("waiting-title").textContent = `Devices waiting (${waiting.length}; ${waiting.filter((x) => x.matches !== "board").length} match no board of round ${d.round})`;
+  byId("waiting-devices").replaceChildren(...waiting.map((x) => $("li", { "data-request": x.request, "data-matches": x.matches },
+    `${x.role} ${x.name} — `, $("span", { class: "fp" }, x.fingerprint), ` — ${where[x.matches](x)}`)));
   byId("byes").textContent = d.byes.length ? `Bye: ${d.byes.map((p) => `${p.name} (${p.id})`).join(", ")}` : "";
   byId("h9").href = `/tournaments/${current}/export?format=h9&round=${d.round}`;
   byId("aga").href = `/tournaments/${current}/export?format=aga&round=${d.round}`;

@@ -30,7 +30,7 @@ pub enum ModelError {
         player: String,
     },
     /// A round number of 0 or beyond the tournament's rounds.
-    #[error("round {round} is outside 1..={rounds}")]
+    #[error("round {round} is outside the tournament's rounds (1 to {rounds})")]
     BadRound {
         /// The round given.
         round: u32,

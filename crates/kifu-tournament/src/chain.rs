@@ -32,6 +32,15 @@ pub enum ChainError {
     /// The records hold no chain, or more than one.
     #[error("the records hold {0} chains, not one tournament chain")]
     NotOneChain(usize),
+    /// The same fact is on the chain already (a double click, a retry
+    /// after a lost answer): nothing more to sign.
+    #[error("already recorded at seq {seq}: {what}")]
+    AlreadyRecorded {
+        /// Where the chain holds it.
+        seq: u64,
+        /// The fact, in words.
+        what: String,
+    },
 }
 
 /// One of several facts refused: which (its kind, and its place when it is
@@ -229,12 +238,38 @@ impl Chain {
     /// (`docs/TOURNAMENTS.md`, "Who signs what") and what it says against
     /// the tournament so far; then appends it. On refusal nothing changes.
     pub fn append_record(&mut self, record: Record) -> Result<&Record, ChainError> {
-        let event = kifu_ledger::tournament::check_tournament_append(
+        let event = match kifu_ledger::tournament::check_tournament_append(
             &self.id(),
             &self.projection.genesis,
             self.head(),
             &record,
-        )?;
+        ) {
+            Ok(e) => e,
+            Err(LedgerError::Conflict {
+                expected_seq,
+                got_seq,
+            }) => {
+                // Signed at a head the chain has passed: when that is
+                // because the same fact was recorded since, say so.
+                let stated = record.decode().ok().map(|e| e.body);
+                let since = self.records.iter().skip(got_seq as usize).find_map(|r| {
+                    let e = r.decode().ok()?;
+                    (Some(&e.body) == stated.as_ref()).then_some(e)
+                });
+                return Err(match since {
+                    Some(e) => ChainError::AlreadyRecorded {
+                        seq: e.seq,
+                        what: kifu_ledger::tournament::describe(&e.body),
+                    },
+                    None => LedgerError::Conflict {
+                        expected_seq,
+                        got_seq,
+                    }
+                    .into(),
+                });
+            }
+            Err(e) => return Err(e.into()),
+        };
         let mut next = self.projection.clone();
         next.apply(&event.body)?;
         self.projection = next;

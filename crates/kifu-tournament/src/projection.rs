@@ -31,7 +31,7 @@ pub enum TournamentError {
         why: String,
     },
     /// A round outside the tournament.
-    #[error("round {round} is outside 1..={rounds}")]
+    #[error("round {round} is outside the tournament's rounds (1 to {rounds})")]
     BadRound {
         /// The round given.
         round: u32,
