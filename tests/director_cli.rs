@@ -943,3 +943,112 @@ fn the_desk_imports_an_opengotha_file_and_pairs_a_round_from_it() {
     b.assert_no_csp_violation();
     server.stop();
 }
+
+/// How far the page's content reaches below the message log, in CSS
+/// pixels, scrolled to its end (0 or less: nothing under the log).
+fn under_the_log(b: &mut Browser) -> f64 {
+    b.eval("(() => { window.scrollTo(0, document.documentElement.scrollHeight); const top = document.getElementById('log').getBoundingClientRect().top; let low = 0; for (const el of document.querySelectorAll('#desk tr, #desk button, #desk a, #desk input, #desk select')) { const r = el.getBoundingClientRect(); if (r.height > 0 && el.offsetParent !== null) low = Math.max(low, r.bottom); } return low - top; })()")
+        .as_f64()
+        .unwrap_or(f64::MAX)
+}
+
+#[test]
+fn the_desk_signs_only_into_the_tournament_it_shows_and_its_log_covers_nothing() {
+    let Some(program) = browser_or_skip("the director's desk test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    let desk = b.new_context(1280, 800);
+    b.switch(&desk);
+    b.goto(&format!("{url}/director"));
+    b.wait_for(
+        "the desk",
+        "!!document.body && document.body.dataset.ready === '1'",
+    );
+    submit(
+        &mut b,
+        "create-form",
+        json!({"name": "Alpha Cup", "short_name": "alpha", "rounds": 3, "director_name": "Dana"}),
+    );
+    message(&mut b, "tournament alpha created");
+    b.wait_for(
+        "Alpha shown",
+        "document.getElementById('desk-title').textContent.includes('Alpha Cup')",
+    );
+    // The director looks at round 2 of Alpha, then creates a one-round
+    // tournament.
+    b.eval("(() => { const r = document.getElementById('round'); r.value = '2'; r.dispatchEvent(new Event('change')); return true; })()");
+    b.eval("(() => { const s = document.getElementById('tournament'); s.value = ''; s.dispatchEvent(new Event('change')); return true; })()");
+    b.wait_for(
+        "the new tournament form",
+        "!document.getElementById('create').hidden",
+    );
+    submit(
+        &mut b,
+        "create-form",
+        json!({"name": "Beta Cup", "short_name": "beta", "rounds": 1, "director_name": "Dana"}),
+    );
+    message(&mut b, "tournament beta created");
+    // Everything shown is Beta's, at its own round, and no round outside
+    // it is spoken of.
+    b.wait_for(
+        "Beta shown at its round 1",
+        "document.getElementById('desk-title').textContent.includes('Beta Cup') && document.getElementById('round').value === '1'",
+    );
+    let said = b.text("#messages");
+    assert!(!said.contains("outside"), "{said}");
+    // A registration signed now goes into the tournament shown.
+    submit(
+        &mut b,
+        "register-form",
+        json!({"id": "P1", "surname": "Adler", "rank": "2d"}),
+    );
+    message(&mut b, "registration of P1: 1 fact written");
+    let beta = get(&format!("{url}/tournaments/beta"));
+    let alpha = get(&format!("{url}/tournaments/alpha"));
+    assert_eq!(
+        (beta["seq"].clone(), alpha["seq"].clone()),
+        (json!(1), json!(0))
+    );
+    // A name of 10,000 characters is refused in words by the library's
+    // bound, whatever the page's field allows.
+    let long = "N".repeat(10_000);
+    let r = ureq::post(&format!("{url}/director/draft")).send_json(json!({
+        "do": "create", "director_key": "00".repeat(32), "director_name": "D", "name": long,
+        "short_name": "long", "rounds": 3,
+    }));
+    match r {
+        Err(ureq::Error::Status(_, r)) => {
+            let e: Value = r.into_json().unwrap();
+            assert!(
+                e["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("10000 characters long; the most is 200"),
+                "{e}"
+            );
+        }
+        other => panic!("a 10,000-character name was drafted: {other:?}"),
+    }
+    // The message log covers nothing: at the end of the page every row
+    // and button is above it, at 1280x800 and 1024x768; and it folds away.
+    for (w, h) in [(1280, 800), (1024, 768)] {
+        b.size(w, h);
+        let over = under_the_log(&mut b);
+        assert!(
+            over <= 0.5,
+            "{w}x{h}: content reaches {over} px under the log"
+        );
+    }
+    b.click("#log-toggle");
+    assert_eq!(
+        b.eval("document.getElementById('messages').hidden"),
+        json!(true)
+    );
+    assert!(under_the_log(&mut b) <= 0.5);
+    b.assert_no_csp_violation();
+}

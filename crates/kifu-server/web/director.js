@@ -288,7 +288,7 @@ function wire() {
     ev.preventDefault();
     const v = fields(ev.target);
     const player = { id: v.id, surname: v.surname, given: v.given || "", rank: v.rank, rating: num(v.rating), country: v.country || "",
-      club: v.club || "", egd_pin: v.egd_pin || "", aga_id: "", smms_correction: 0, key: null };
+      club: v.club || "", egd_pin: v.egd_pin || "", aga_id: "", smms_correction: 0, key: (v.key || "").trim().toLowerCase() || null };
     const correct = v.correct === "on";
     const r = await act({ do: "register", tournament: current, correct, player }, `${correct ? "correction of" : "registration of"} ${v.id}`);
     if (r) { ev.target.reset(); ev.target.elements.id.focus(); }
