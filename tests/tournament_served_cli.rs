@@ -765,7 +765,7 @@ fn a_game_that_only_names_a_board_is_a_claim_at_the_desk_the_hall_and_verify() {
 
 #[test]
 fn a_board_with_one_shared_recorder_tablet_gets_its_game_from_the_desk() {
-    use kifu_ledger::{Body, Event, Keypair, Record, Role};
+    use kifu_ledger::{Body, Event, Keypair, Role};
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
     let keys = d.join("keys");
@@ -862,29 +862,70 @@ fn a_board_with_one_shared_recorder_tablet_gets_its_game_from_the_desk() {
     .sign(&director)
     .unwrap();
     let game = created.hash();
-    let stone = Event {
+    let post = |hexes: Vec<String>| -> serde_json::Value {
+        ureq::post(&format!("{url}/records"))
+            .send_json(serde_json::json!({ "records": hexes }))
+            .expect("accepted")
+            .into_json()
+            .unwrap()
+    };
+    let answer = post(vec![hex::encode(created.to_stored())]);
+    assert_eq!(answer["accepted"], 1, "{answer}");
+    // The director starts the round (LGC 2023, "Start"): Black's clock, on
+    // every board not started yet, signed at each game's head.
+    let start = || {
+        ureq::post(&format!("{url}/director/draft"))
+            .send_json(serde_json::json!({"do": "start_round", "tournament": "so", "round": 3}))
+    };
+    let drafted: serde_json::Value = start().expect("drafted").into_json().unwrap();
+    assert_eq!(drafted["games"][0]["game"], hex::encode(game), "{drafted}");
+    assert_eq!(
+        drafted["games"][0]["body"],
+        serde_json::json!({"clock_started": {"running": "black"}})
+    );
+    let started = Event {
         version: 1,
         chain: game,
         seq: 1,
         prev_hash: game,
         at_ms: 1_780_001_001_000,
+        signer: director.public(),
+        body: serde_json::from_value(drafted["games"][0]["body"].clone()).unwrap(),
+    }
+    .sign(&director)
+    .unwrap();
+    assert_eq!(post(vec![hex::encode(started.to_stored())])["accepted"], 1);
+    // Started once: the next start is refused in words.
+    match start() {
+        Err(ureq::Error::Status(422, r)) => {
+            let e: serde_json::Value = r.into_json().unwrap();
+            assert!(
+                e["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("no game of the round waits for its start"),
+                "{e}"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    // The tablet records Black's first stone for the unheld seat.
+    let stone = Event {
+        version: 1,
+        chain: game,
+        seq: 2,
+        prev_hash: started.hash(),
+        at_ms: 1_780_001_002_000,
         signer: tablet.public(),
-        body: Body::ClockStarted {
-            running: kifu_ledger::Color::Black,
+        body: Body::StonePlaced {
+            player: kifu_ledger::Color::Black,
+            stone: kifu_ledger::Color::Black,
+            point: kifu_ledger::Point { x: 3, y: 3 },
         },
     }
     .sign(&tablet)
     .unwrap();
-    let hexes: Vec<String> = [&created, &stone]
-        .iter()
-        .map(|r: &&Record| hex::encode(r.to_stored()))
-        .collect();
-    let answer: serde_json::Value = ureq::post(&format!("{url}/records"))
-        .send_json(serde_json::json!({"records": hexes}))
-        .expect("accepted")
-        .into_json()
-        .unwrap();
-    assert_eq!(answer["accepted"], 2, "{answer}");
+    assert_eq!(post(vec![hex::encode(stone.to_stored())])["accepted"], 1);
     // The desk shows the board's game.
     let desk: serde_json::Value = ureq::get(&format!("{url}/tournaments/so/desk?round=3"))
         .call()

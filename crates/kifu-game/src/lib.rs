@@ -69,6 +69,7 @@ pub mod sanctions;
 pub mod seat;
 pub mod sgf_export;
 pub mod sgf_import;
+pub mod start;
 pub mod state;
 pub mod state_text;
 pub mod story;

@@ -97,6 +97,9 @@ struct GameNow {
     sheets: Vec<Value>,
     /// Its appeals committee ([`committee_json`]).
     committee: Value,
+    /// The fact that starts its play, when it is not started yet
+    /// (`kifu_game::start::start_of_play`).
+    start: Option<Body>,
 }
 
 /// The store's games on `round`'s boards of `chain`, by (round, board).
@@ -158,6 +161,7 @@ fn games_of_round(
         out.insert(
             board,
             GameNow {
+                start: kifu_game::start::start_of_play(&events),
                 committee,
                 checkpoint: checkpoints::at_head(board, game, head, &events),
                 sheets,
@@ -481,6 +485,15 @@ pub enum Intent {
         /// Only this board.
         board: Option<u32>,
     },
+    /// The start of the round (LGC 2023, "Start"): Black's clock started
+    /// in every game of the round not started yet, each signed by `signer`
+    /// at its game's head.
+    StartRound {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+    },
 }
 
 fn refused(e: impl std::fmt::Display) -> ApiError {
@@ -727,6 +740,28 @@ pub async fn draft(
                     })
                 })
                 .map(Json);
+            }
+            Intent::StartRound { tournament, round } => {
+                let chain = load(app.tournaments.data(), &tournament)?;
+                let games: Vec<Value> = games_of_round(&app, &chain, round, &mut BTreeMap::new())?
+                    .into_values()
+                    .filter_map(|g| {
+                        let body = g.start?;
+                        let c = g.checkpoint;
+                        Some(json!({
+                            "board": c.board,
+                            "game": hex::encode(c.game),
+                            "head": {"seq": c.head_seq, "hash": hex::encode(c.head_hash)},
+                            "body": body,
+                        }))
+                    })
+                    .collect();
+                if games.is_empty() {
+                    return Err(refused(format!(
+                        "round {round}: no game of the round waits for its start (every game is started, finished, or not created yet)"
+                    )));
+                }
+                return Ok(Json(json!({ "games": games })));
             }
             Intent::Checkpoint {
                 tournament,

@@ -198,6 +198,31 @@ async function createGames() {
   await refresh();
 }
 
+/**
+ * The start of the round (LGC 2023, "Start": at the time the director
+ * determines, Black's clock is started): every game of the round not yet
+ * started gets Black's clock started, signed by this desk at its head, all
+ * submitted together.
+ */
+async function startRound() {
+  const r = round();
+  const what = `start of round ${r}`;
+  if (!shown || shown.id !== current) { say(`${what}: the desk is not showing this tournament yet; nothing signed`, false); return; }
+  try {
+    const draft = await post("/director/draft", { do: "start_round", tournament: current, round: r });
+    const at = Date.now();
+    const signed = [];
+    for (const g of draft.games) signed.push(await rec.signEvent(keys.privateKey, { chain: g.game, seq: g.head.seq + 1, prev_hash: g.head.hash, at_ms: at, signer: myKey, body: g.body }));
+    const answer = await post("/records", { records: signed.map((x) => x.hex) });
+    const started = answer.results.filter((x) => x.ok).length;
+    say(`${what}: Black's clock started on ${started} of ${draft.games.length} ${draft.games.length === 1 ? "board" : "boards"} (${draft.games.map((g) => g.board).join(", ")})`, started === draft.games.length);
+    answer.results.forEach((x, i) => { if (!x.ok) say(`board ${draft.games[i].board}: ${x.error ? x.error.message : "refused"}`, false); });
+  } catch (e) {
+    say(`${what}: ${e.message}`, false);
+  }
+  await refresh();
+}
+
 /** The game on board `board` of the round shown, or a refusal in words. */
 function gameOn(board) {
   const b = shown && shown.boards.find((x) => x.board === board);
@@ -338,6 +363,7 @@ function wire() {
     } catch (e) { say(e.message, false); }
   });
   form("recuse-form").elements.board.addEventListener("change", () => committeeShown());
+  byId("start-round").addEventListener("click", () => startRound());
   byId("checkpoint-all").addEventListener("click", () => act({ do: "checkpoint", tournament: current, round: round(), board: null }, `checkpoints of round ${round()}`));
   byId("round").addEventListener("change", () => refresh());
   byId("tournament").addEventListener("change", (ev) => { choose(ev.target.value || null); kvSet("tournament", current); show(); });
