@@ -969,12 +969,48 @@ fn the_desk_signs_only_into_the_tournament_it_shows_and_its_log_covers_nothing()
         "the desk",
         "!!document.body && document.body.dataset.ready === '1'",
     );
+    // The settings' defaults are shown, as the library fills them in.
+    b.wait_for(
+        "the defaults",
+        "document.querySelector('#settings [name=bar]').placeholder === '4d'",
+    );
+    assert_eq!(
+        b.eval("document.querySelector('#settings [name=floor]').placeholder"),
+        json!("20k")
+    );
     submit(
         &mut b,
         "create-form",
-        json!({"name": "Alpha Cup", "short_name": "alpha", "rounds": 3, "director_name": "Dana"}),
+        json!({"name": "Alpha Cup", "short_name": "alpha", "rounds": 3, "director_name": "Dana",
+            "bar": "2d", "floor": "15k", "bye_mms": "0.5", "round_down": "false", "handicap_reduction": "1"}),
     );
     message(&mut b, "tournament alpha created");
+    // Every setting the desk offers is the genesis's.
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(
+        &mut ureq::get(&format!("{url}/tournaments/alpha/records"))
+            .call()
+            .unwrap()
+            .into_reader(),
+        &mut bytes,
+    )
+    .unwrap();
+    let genesis = kifu_ledger::archive::read(&bytes).unwrap()[0]
+        .decode()
+        .unwrap();
+    let kifu_ledger::Body::TournamentCreated(g) = genesis.body else {
+        panic!("not a tournament genesis");
+    };
+    assert_eq!(
+        (
+            g.mm_bar.as_str(),
+            g.mm_floor.as_str(),
+            g.mms2_bye,
+            g.round_down_bye_absent,
+            g.handicap_reduction
+        ),
+        ("2d", "15k", 1, false, 1)
+    );
     b.wait_for(
         "Alpha shown",
         "document.getElementById('desk-title').textContent.includes('Alpha Cup')",
@@ -1044,6 +1080,17 @@ fn the_desk_signs_only_into_the_tournament_it_shows_and_its_log_covers_nothing()
             "{w}x{h}: content reaches {over} px under the log"
         );
     }
+    // What a director sees, kept for a look: a laptop and a phone.
+    for (w, h, name) in [
+        (1280, 800, "desk-1280x800.png"),
+        (390, 844, "desk-390x844.png"),
+    ] {
+        b.size(w, h);
+        b.eval("window.scrollTo(0, 0)");
+        std::fs::create_dir_all(artifacts_dir()).unwrap();
+        std::fs::write(artifacts_dir().join(name), b.screenshot()).unwrap();
+    }
+    b.size(1280, 800);
     b.click("#log-toggle");
     assert_eq!(
         b.eval("document.getElementById('messages').hidden"),

@@ -345,6 +345,48 @@ pub enum Intent {
         /// Appeals committee.
         #[serde(default)]
         committee: Vec<Official>,
+        /// McMahon bar (empty: the default).
+        #[serde(default)]
+        bar: String,
+        /// McMahon floor.
+        #[serde(default)]
+        floor: String,
+        /// Placement criteria, `MMS,SOSM,SOSOSM`.
+        #[serde(default)]
+        criteria: String,
+        /// NBW half points for a bye.
+        #[serde(default)]
+        bye_nbw: String,
+        /// MMS half points for a bye.
+        #[serde(default)]
+        bye_mms: String,
+        /// NBW half points for an absent round.
+        #[serde(default)]
+        absent_nbw: String,
+        /// MMS half points for an absent round.
+        #[serde(default)]
+        absent_mms: String,
+        /// Round bye and absence points down.
+        #[serde(default)]
+        round_down: Option<bool>,
+        /// Opponents' unplayed rounds as ½ in SOS.
+        #[serde(default)]
+        unplayed_as_half: Option<bool>,
+        /// The game (`go`, `renju`).
+        #[serde(default)]
+        game: String,
+        /// The games' ruleset profile.
+        #[serde(default)]
+        ruleset: String,
+        /// EGF class.
+        #[serde(default)]
+        egf_class: String,
+        /// EGF adjusted time, minutes.
+        #[serde(default)]
+        adjusted_time: Option<u32>,
+        /// Handicap reduction for the EGD file.
+        #[serde(default)]
+        handicap_reduction: Option<u32>,
     },
     /// A new tournament from an OpenGotha tournament file, the page's key
     /// its director: its genesis, then every registration, absence,
@@ -548,6 +590,20 @@ fn genesis_of(intent: Intent) -> Result<Value, ApiError> {
         finish,
         referees,
         committee,
+        bar,
+        floor,
+        criteria,
+        bye_nbw,
+        bye_mms,
+        absent_nbw,
+        absent_mms,
+        round_down,
+        unplayed_as_half,
+        game,
+        ruleset,
+        egf_class,
+        adjusted_time,
+        handicap_reduction,
     } = intent
     else {
         return Err(ApiError::bad_request("bad_intent", "not a creation"));
@@ -567,6 +623,20 @@ fn genesis_of(intent: Intent) -> Result<Value, ApiError> {
         country: Some(country),
         start: Some(start),
         finish: Some(finish),
+        bar: some(bar),
+        floor: some(floor),
+        criteria: some(criteria),
+        bye_nbw: some(bye_nbw),
+        bye_mms: some(bye_mms),
+        absent_nbw: some(absent_nbw),
+        absent_mms: some(absent_mms),
+        round_down,
+        unplayed_as_half,
+        game: some(game),
+        ruleset: some(ruleset),
+        egf_class: some(egf_class),
+        adjusted_time,
+        handicap_reduction,
         ..Choices::default()
     };
     let n = choices.new_tournament(people).map_err(refused)?;

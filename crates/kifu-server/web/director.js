@@ -281,15 +281,41 @@ function wireLog() {
   room();
 }
 
+/**
+ * The defaults the settings take when left empty, shown in their fields:
+ * the genesis the library drafts for a tournament given nothing else (so
+ * the page states no default of its own).
+ */
+async function showDefaults() {
+  let g;
+  try {
+    g = (await post("/director/draft", { do: "create", director_key: myKey, name: "defaults", rounds: 1 })).bodies[0].tournament_created;
+  } catch { return; }
+  for (const el of byId("settings").querySelectorAll("[data-default]")) {
+    const v = g[el.dataset.default];
+    el.placeholder = Array.isArray(v) ? v.join(",") : el.dataset.halves ? String(v / 2) : String(v);
+  }
+  const tc = byId("create-form").elements.time;
+  if (g.komi_half_points !== undefined) byId("create-form").elements.komi.placeholder = String(g.komi_half_points / 2);
+  tc.title = "as kifu new-game --time reads it";
+}
+
 function wire() {
   wireLog();
+  showDefaults();
   form("create-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const v = fields(ev.target);
+    const flag = (x) => (x === "true" ? true : x === "false" ? false : null);
+    const count = (x) => (String(x || "").trim() ? num(x) : null);
     const r = await act({
       do: "create", director_key: myKey, director_name: v.director_name || "", name: v.name, short_name: v.short_name || "",
       rounds: num(v.rounds), system: v.system || "", time: v.time || "", komi: v.komi || "", city: v.city || "",
       country: v.country || "", start: v.start || "", finish: v.finish || "", referees: people(v.referees), committee: people(v.committee),
+      bar: v.bar || "", floor: v.floor || "", criteria: v.criteria || "", bye_nbw: v.bye_nbw || "", bye_mms: v.bye_mms || "",
+      absent_nbw: v.absent_nbw || "", absent_mms: v.absent_mms || "", round_down: flag(v.round_down), unplayed_as_half: flag(v.unplayed_as_half),
+      game: v.game || "", ruleset: v.ruleset || "", egf_class: v.egf_class || "", adjusted_time: count(v.adjusted_time),
+      handicap_reduction: count(v.handicap_reduction),
     }, "new tournament");
     if (r) { choose(r.tournament); await tournaments(); }
   });
@@ -462,7 +488,8 @@ async function draw() {
   byId("round").value = String(d.round);
   const s = d.summary;
   byId("desk-title").textContent = `${s.name} (${s.short_name})`;
-  byId("desk-head").textContent = `${s.players} players, ${s.rounds} rounds; ${s.last_round ? `round ${s.last_round} paired last` : "no round paired yet"}; chain at seq ${d.head.seq}`;
+  const many = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
+  byId("desk-head").textContent = `${many(s.players, "player")}, ${many(s.rounds, "round")}; ${s.last_round ? `round ${s.last_round} paired last` : "no round paired yet"}; chain at seq ${d.head.seq}`;
   byId("round").max = String(s.rounds);
   byId("player-rows").replaceChildren(...d.players.map((p) => $("tr", { "data-player": p.id },
     $("td", {}, p.id), $("td", {}, `${p.surname} ${p.given}`.trim()), $("td", {}, p.rank), $("td", {}, p.rating), $("td", {}, p.club), $("td", {}, p.country), $("td", {}, p.egd_pin))));
