@@ -545,10 +545,7 @@ impl GameState {
                     }),
                 }
             }
-            Body::ClockResumed { running } => self.clock_event(ClockEvent::Resumed {
-                at_ms: event.at_ms,
-                running: Some(player(*running)),
-            }),
+            Body::ClockResumed { running } => self.clock_resumed(event.at_ms, *running),
             Body::ClockAdjusted {
                 player: p,
                 delta_ms,
