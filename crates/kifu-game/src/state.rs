@@ -520,7 +520,8 @@ impl GameState {
                 self.clock_event(ClockEvent::Pressed {
                     at_ms: event.at_ms,
                     player: player(p),
-                })
+                });
+                self.pause_on_passes(event.at_ms);
             }
             Body::ClockPaused { reason } => {
                 let paused = self
@@ -529,6 +530,15 @@ impl GameState {
                     .as_ref()
                     .and_then(|c| c.pause_reason().cloned());
                 match paused {
+                    // Stopped already for the same reason (the passes that
+                    // paused play stopped them): the fact confirms it.
+                    Some(was) if was == crate::convert::clock_pause(reason) => self.note_on(
+                        format!(
+                            "the clocks are already stopped {}",
+                            crate::words::pause_reason(&was)
+                        ),
+                        Topic::ClockPause,
+                    ),
                     // Already stopped (the referee was called): nothing more
                     // stops; the stated reason is noted.
                     Some(was) => self.note_on(
