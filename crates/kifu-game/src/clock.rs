@@ -279,6 +279,13 @@ impl GameState {
         self.clock.running = (started && c.is_running()).then(|| colour_of(c.to_move()));
         self.clock.paused = c.pause_reason().map(|r| r.code().to_string());
         self.clock.flag_at_ms = c.flag_at();
+        // After the result the clocks are stopped, not paused: no reason
+        // for a pause stands, none runs and no flag can fall.
+        if self.is_over() {
+            self.clock.running = None;
+            self.clock.paused = None;
+            self.clock.flag_at_ms = None;
+        }
         self.clock.flags = c.flags().into_iter().flatten().collect();
         self.clock.resolution_ms = self.conduct.clock_resolution_ms();
         let at = self.at_ms.unwrap_or(0);
