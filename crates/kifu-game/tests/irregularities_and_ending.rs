@@ -504,3 +504,42 @@ fn london_open_rule_5_play_pauses_after_two_consecutive_passes_and_the_clocks_st
         .iter()
         .any(|c| c.what.contains("now also")));
 }
+
+/// A stone on an occupied point is an irregularity under LGC 2023, not an
+/// illegal move: the preview says so, with the clause, so that a device
+/// asks the player before recording it.
+#[test]
+fn lgc_2023_stone_on_an_occupied_point_is_previewed_as_an_irregularity() {
+    let mut g = G::go("lgc-2023");
+    g.start_clock();
+    g.mv(B, "ee");
+    let draft = Event::next(
+        g.chain.game,
+        g.chain.head,
+        g.chain.at_ms + 1000,
+        g.cast.white.public(),
+        Body::StonePlaced {
+            player: W,
+            stone: W,
+            point: p("ee"),
+        },
+    );
+    let preview = kifu_game::preview::preview(&g.events, &draft);
+    assert!(!preview.illegal_move);
+    assert!(preview.irregular_move);
+    assert!(preview
+        .consequences
+        .iter()
+        .any(|c| c.what.contains("occupied point") && c.rule.contains("LGC 2023")));
+    // A legal move is neither.
+    let legal = Event {
+        body: Body::StonePlaced {
+            player: W,
+            stone: W,
+            point: p("cc"),
+        },
+        ..draft
+    };
+    let preview = kifu_game::preview::preview(&g.events, &legal);
+    assert!(!preview.illegal_move && !preview.irregular_move);
+}
