@@ -67,7 +67,12 @@ fn lgc_2023_player_responsibility_both_sheets_signed_alike_end_the_game() {
     g.at(10_000);
     g.mv(B, "ee");
     // The players count on the board and sign the same result.
-    let result = win(B, ResultBy::Score { margin_half_points: 7 });
+    let result = win(
+        B,
+        ResultBy::Score {
+            margin_half_points: 7,
+        },
+    );
     g.at(60_000);
     g.push(
         B,
@@ -91,7 +96,9 @@ fn lgc_2023_player_responsibility_both_sheets_signed_alike_end_the_game() {
     assert!(st.is_over());
     assert_eq!(st.to_move, None);
     assert_eq!(st.clock.running, None);
-    assert!(matches!(st.phase, Phase::Finished { ref how } if how.contains("signed by both players")));
+    assert!(
+        matches!(st.phase, Phase::Finished { ref how } if how.contains("signed by both players"))
+    );
     let dev = device(&g);
     assert_eq!(dev["state"]["to_move"], Value::Null);
     assert_eq!(dev["state"]["clock"]["running"], Value::Null);

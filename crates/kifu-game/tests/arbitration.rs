@@ -644,7 +644,11 @@ fn lgc_2023_player_responsibility_a_judgement_that_play_resumes_restarts_the_clo
             .any(|w| w == "play resumes: the clocks run again, White's running"),
         "{said:?}"
     );
-    let previewed: Vec<String> = preview.consequences.iter().map(|c| c.what.clone()).collect();
+    let previewed: Vec<String> = preview
+        .consequences
+        .iter()
+        .map(|c| c.what.clone())
+        .collect();
     assert_eq!(said, previewed);
     let story = kifu_game::explanation::explanation_text(&g.chain.game, &g.events, true);
     assert!(

@@ -466,7 +466,11 @@ fn lgc_2023_ending_the_game_4_the_clock_is_now_paused() {
     );
     let st = g.state();
     assert_eq!(st.phase, Phase::Resumption);
-    assert_eq!(st.clock.running, Some(B), "play resumes on the clock, Black first");
+    assert_eq!(
+        st.clock.running,
+        Some(B),
+        "play resumes on the clock, Black first"
+    );
     assert_eq!(st.clock_faces().unwrap()[0], black);
     // Black's press at the start of the resumption starts White's clock,
     // not the other way round.
@@ -499,10 +503,7 @@ fn london_open_rule_5_play_pauses_after_two_consecutive_passes_and_the_clocks_st
     );
     let st = g.state();
     assert_eq!(st.clock.paused.as_deref(), Some("STATUS_ASSESSMENT"));
-    assert!(!st
-        .consequences
-        .iter()
-        .any(|c| c.what.contains("now also")));
+    assert!(!st.consequences.iter().any(|c| c.what.contains("now also")));
 }
 
 /// A stone on an occupied point is an irregularity under LGC 2023, not an

@@ -732,7 +732,7 @@ function draw(boardOnly) {
   main.replaceChildren($("div", { class: "play" + (G.over ? " over" : "") },
     $("section", { "aria-label": "Board" }, $("div", { id: "board-box" }, boardSvg()),
       $("p", { id: "cursor-status", class: "muted", "aria-live": "polite" }, cursorWords()),
-      $("p", { class: "muted" }, G.mode === "dead" ? "Tap the dead stones, then agree." : G.mode === "fifths" ? "Tap the points offered for the fifth move." : "Tap a point to place a stone, then press the clock.")),
+      $("p", { class: "muted" }, G.over ? "The game is over: the board shows the final position." : G.mode === "dead" ? "Tap the dead stones, then agree." : G.mode === "fifths" ? "Tap the points offered for the fifth move." : "Tap a point to place a stone, then press the clock.")),
     $("section", { "aria-label": "Clocks and actions" },
       $("p", { class: "turn", id: "turn", "aria-live": "polite" }, turnText),
       $("div", { class: "clocks" },
