@@ -851,8 +851,9 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
     ));
     assert_eq!(r["status"], 403, "{r}");
     assert_eq!(r["body"]["error"]["code"], "role_refused", "{r}");
-    // A player's device without the network keeps its record, says it is
-    // waiting, and signs nothing else at that place until it is sent.
+    // A player's device without the network keeps its records: the next
+    // one follows its own record still on its way (never two at one
+    // place), and both are sent in order when the network is back.
     b.call(
         "Network.setBlockedURLs",
         json!({"urls": ["*/feed/stream*", "*/records"]}),
@@ -864,27 +865,32 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
         "(document.getElementById('net') || {dataset: {}}).dataset.queued === '1'",
     );
     b.click("#draw-offer");
-    message(&mut b, "waiting for the network");
+    b.wait_for(
+        "the second record chained on the first",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '2'",
+    );
     b.call(
         "Network.setBlockedURLs",
         json!({"urls": ["*/feed/stream*"]}),
         true,
     );
-    at_seq(&mut b, 3);
+    at_seq(&mut b, 4);
     b.wait_for(
         "the outbox empty",
         "(document.getElementById('net') || {dataset: {}}).dataset.queued === '0'",
     );
     let recs = records(&url, &game);
-    assert_eq!(recs.len(), 4);
+    assert_eq!(recs.len(), 5);
     assert_eq!(kind_of(&recs[3]), "draw_offered");
+    assert_eq!(kind_of(&recs[4]), "draw_offered");
+    assert!(!b.text("#messages").contains("waiting for the network"));
     // A device not on the roster: the page says so, and signs nothing.
     b.switch(&referee);
     b.goto(&format!("{url}/play/{game}"));
     b.wait_for("the refusal", "!!document.getElementById('not-on-roster')");
     let said = b.text("#not-on-roster");
     assert!(said.contains("not on this game's roster"), "{said}");
-    assert_eq!(records(&url, &game).len(), 4);
+    assert_eq!(records(&url, &game).len(), 5);
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }

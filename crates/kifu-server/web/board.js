@@ -330,7 +330,7 @@ async function flush() {
           await outboxDelete(it.n);
           stale = stale || r.error.code === "conflict";
           if (r.error.code === "conflict") {
-            say(`${it.words}: not recorded: the other seat's record reached the server first, at event ${it.seq}; the board is redrawn from the game as recorded: check it and act again`, false);
+            say(`${it.words}: not recorded: another record was accepted at that place first (event ${it.seq}, the other seat's or an official's); the board is redrawn from the game as recorded: check it and act again`, false);
           } else {
             say(`${it.words}: refused: ${r.error.message}`, false);
           }
