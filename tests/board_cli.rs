@@ -1056,6 +1056,13 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
     for r in &recs[1..] {
         assert_eq!(r["signer"], req["key"], "{r}");
     }
+    // Each press, offline ones included, is the player's who just moved.
+    for pair in recs[2..].chunks(2) {
+        assert_eq!(
+            pair[1]["body"]["clock_pressed"]["player"], pair[0]["body"]["stone_placed"]["player"],
+            "{pair:?}"
+        );
+    }
     let text = get(&format!("{url}/games/{game}/state"))["text"].clone();
     let projected = face_seconds(text["white_clock"].as_str().unwrap());
     assert!(
@@ -1790,4 +1797,90 @@ fn a_real_game_at_a_real_table_on_venue_wifi() {
     let errors = b.console_errors();
     assert!(errors.is_empty(), "console errors: {errors:#?}");
     server.stop();
+}
+
+/// A shared board tablet on venue Wi-Fi (150 ms each way), the players
+/// tapping and pressing as fast as they play: the tablet's records go out
+/// in order while the feed brings back the ones before, and each press is
+/// signed for the player who just moved, never from a clock model drawn
+/// before the tablet's own last records.
+#[test]
+fn a_shared_tablet_on_venue_wifi_signs_each_press_for_the_player_who_moved() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("data"), &[]);
+    let url = server.url.clone();
+    keygen(dir.path(), "ref");
+    keygen(dir.path(), "b");
+    keygen(dir.path(), "w");
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1024, 768);
+    b.venue_network(150);
+    let fp = ask_for_seat(&mut b, &url, "recorder", "Board 2 clock", 2);
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let req = listed["requests"][0].clone();
+    assert_eq!(req["fingerprint"], fp.as_str());
+    let d = |n: &str| dir.path().join(n).display().to_string();
+    let game = ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            &d("ref.key"),
+            "--referee",
+            &format!("Ref={}", d("ref.pub")),
+            "--black",
+            &format!("Ann={}", d("b.pub")),
+            "--white",
+            &format!("Bob={}", d("w.pub")),
+            "--size",
+            "9",
+            "--time",
+            "fischer:10m+10s",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "2",
+            "--device-request",
+            req["id"].as_str().unwrap(),
+        ],
+    ))
+    .trim()
+    .to_string();
+    b.wait_for("the game", "!!document.getElementById('start-clock')");
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    // Six moves, each a tap and a press, without waiting for any answer.
+    for (x, y) in [(2, 2), (6, 6), (2, 6), (6, 2), (4, 4), (4, 6)] {
+        tap(&mut b, x, y);
+        b.click("#press");
+    }
+    at_seq(&mut b, 13);
+    b.wait_for(
+        "the outbox empty",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '0'",
+    );
+    let recs = records(&url, &game);
+    assert_eq!(recs.len(), 14);
+    for (i, pair) in recs[2..].chunks(2).enumerate() {
+        let mover = if i % 2 == 0 { "black" } else { "white" };
+        assert_eq!(pair[0]["body"]["stone_placed"]["player"], mover, "{pair:?}");
+        assert_eq!(
+            pair[1]["body"]["clock_pressed"]["player"], mover,
+            "{pair:?}"
+        );
+    }
+    let said = b.text("#messages");
+    assert!(
+        !said.contains("refused") && !said.contains("not recorded"),
+        "{said}"
+    );
+    let errors = b.console_errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+    verifies_everywhere(dir.path(), &url, &game);
+    drop(server);
 }

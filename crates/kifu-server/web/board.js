@@ -552,8 +552,28 @@ async function tap(p) {
 let actions = Promise.resolve();
 function act(bodyOrMake, opts = {}) {
   // `opts.as`: the colour a shared device signs for (a player's sheet).
-  actions = actions.then(() => actNow(typeof bodyOrMake === "function" ? bodyOrMake() : bodyOrMake, opts));
+  actions = actions.then(async () => {
+    // A move is previewed at the game's head: while this device's own
+    // records are on their way, the server's head is not yet the place the
+    // move takes, nor its state the one the move follows. Online, the move
+    // waits for them (a press never waits: it chains at once).
+    if (opts.preview && G.online) await ownRecordsDrawn();
+    return actNow(typeof bodyOrMake === "function" ? bodyOrMake() : bodyOrMake, opts);
+  });
   return actions;
+}
+// Resolves once this device's records are recorded and the state drawn
+// includes them (bounded: on a network that gives no answer, the move goes
+// on with what the device knows, as offline).
+async function ownRecordsDrawn(limitMs = 5000) {
+  const until = Date.now() + limitMs;
+  while (Date.now() < until && G.online) {
+    const mine = (await outboxAll()).filter((i) => i.game === G.game);
+    if (!mine.length && G.head && G.shownSeq != null && G.shownSeq >= G.head.seq) return;
+    if (mine.length) flush();
+    else if (G.follow) G.follow.event(G.head.seq);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 async function actNow(body, opts) {
   if (!body) return;
