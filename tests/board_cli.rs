@@ -848,8 +848,9 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
     ));
     assert_eq!(r["status"], 403, "{r}");
     assert_eq!(r["body"]["error"]["code"], "role_refused", "{r}");
-    // A player's device without the network keeps its record, says it is
-    // waiting, and signs nothing else at that place until it is sent.
+    // A player's device without the network keeps its records: the next
+    // one follows its own record still on its way (never two at one
+    // place), and both are sent in order when the network is back.
     b.call(
         "Network.setBlockedURLs",
         json!({"urls": ["*/feed/stream*", "*/records"]}),
@@ -861,27 +862,32 @@ fn bad_devices_stale_devices_and_tampered_pages_cannot_fork_or_forge() {
         "(document.getElementById('net') || {dataset: {}}).dataset.queued === '1'",
     );
     b.click("#draw-offer");
-    message(&mut b, "waiting for the network");
+    b.wait_for(
+        "the second record chained on the first",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '2'",
+    );
     b.call(
         "Network.setBlockedURLs",
         json!({"urls": ["*/feed/stream*"]}),
         true,
     );
-    at_seq(&mut b, 3);
+    at_seq(&mut b, 4);
     b.wait_for(
         "the outbox empty",
         "(document.getElementById('net') || {dataset: {}}).dataset.queued === '0'",
     );
     let recs = records(&url, &game);
-    assert_eq!(recs.len(), 4);
+    assert_eq!(recs.len(), 5);
     assert_eq!(kind_of(&recs[3]), "draw_offered");
+    assert_eq!(kind_of(&recs[4]), "draw_offered");
+    assert!(!b.text("#messages").contains("waiting for the network"));
     // A device not on the roster: the page says so, and signs nothing.
     b.switch(&referee);
     b.goto(&format!("{url}/play/{game}"));
     b.wait_for("the refusal", "!!document.getElementById('not-on-roster')");
     let said = b.text("#not-on-roster");
     assert!(said.contains("not on this game's roster"), "{said}");
-    assert_eq!(records(&url, &game).len(), 4);
+    assert_eq!(records(&url, &game).len(), 5);
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }
@@ -1046,6 +1052,13 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
     );
     for r in &recs[1..] {
         assert_eq!(r["signer"], req["key"], "{r}");
+    }
+    // Each press, offline ones included, is the player's who just moved.
+    for pair in recs[2..].chunks(2) {
+        assert_eq!(
+            pair[1]["body"]["clock_pressed"]["player"], pair[0]["body"]["stone_placed"]["player"],
+            "{pair:?}"
+        );
     }
     let text = get(&format!("{url}/games/{game}/state"))["text"].clone();
     let projected = face_seconds(text["white_clock"].as_str().unwrap());
@@ -1517,6 +1530,354 @@ fn a_renju_game_opened_under_the_rif_rule_on_two_devices_swap_and_fifth_move() {
     );
     assert_eq!(at("d3"), '.', "the fifth not chosen is not on the board");
     b.switch(&referee);
+    verifies_everywhere(dir.path(), &url, &game);
+    drop(server);
+}
+
+/// Screenshots of the current page at a tablet's and a phone's size, into
+/// the artifacts folder, named `{name}-tablet.png` and `{name}-phone.png`.
+fn tablet_and_phone(b: &mut Browser, name: &str) {
+    for (size, (w, h)) in [("tablet", (1024, 768)), ("phone", (390, 844))] {
+        b.size(w, h);
+        let png = b.screenshot();
+        assert!(png.starts_with(b"\x89PNG"));
+        std::fs::write(artifacts_dir().join(format!("{name}-{size}.png")), png).ok();
+    }
+    b.size(1024, 768);
+}
+
+/// Whether the current page shows the element `selector`.
+fn has(b: &mut Browser, selector: &str) -> bool {
+    let sel = serde_json::to_string(selector).unwrap();
+    b.eval(&format!("!!document.querySelector({sel})")) == json!(true)
+}
+
+#[test]
+fn a_real_game_at_a_real_table_on_venue_wifi() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = venue(program);
+    let black = b.new_context(1024, 768);
+    b.venue_network(150);
+    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
+    let white = b.new_context(1024, 768);
+    b.venue_network(150);
+    let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 1);
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let id_of = |fp: &str| {
+        listed["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["fingerprint"] == fp)
+            .map(|r| r["id"].as_str().unwrap().to_string())
+            .expect("listed")
+    };
+    let (rb, rw) = (id_of(&fp_black), id_of(&fp_white));
+    let ref_key = dir.path().join("ref.key");
+    let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
+    let made: Value = serde_json::from_str(&ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            ref_key.to_str().unwrap(),
+            "--referee",
+            &referee_arg,
+            "--size",
+            "9",
+            "--time",
+            "fischer:10m+10s",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "1",
+            "--device-request",
+            &rb,
+            "--device-request",
+            &rw,
+            "--json",
+        ],
+    )))
+    .unwrap();
+    let game = made["game"].as_str().unwrap().to_string();
+    for s in [&black, &white] {
+        b.switch(s);
+        b.wait_for("the game", "!!document.getElementById('press')");
+    }
+    let referee = b.new_context(800, 600);
+    b.goto(&format!("{url}/web/board.css"));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"clock_started": {"running": "black"}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+
+    // Each player taps the stone and presses the clock at once, as people
+    // do, before the stone is acknowledged over the venue's network: both
+    // are recorded, in order, and the opponent's tablet draws both.
+    let stone_and_press = |b: &mut Browser, me: &str, other: &str, seq: u64, x: u8, y: u8| {
+        b.switch(me);
+        at_seq(b, seq);
+        tap(b, x, y);
+        b.click("#press");
+        at_seq(b, seq + 2);
+        b.switch(other);
+        at_seq(b, seq + 2);
+    };
+    stone_and_press(&mut b, &black, &white, 1, 2, 2);
+    stone_and_press(&mut b, &white, &black, 3, 6, 6);
+    stone_and_press(&mut b, &black, &white, 5, 2, 6);
+    let kinds: Vec<String> = records(&url, &game).iter().map(kind_of).collect();
+    assert_eq!(
+        kinds[1..],
+        [
+            "clock_started",
+            "stone_placed",
+            "clock_pressed",
+            "stone_placed",
+            "clock_pressed",
+            "stone_placed",
+            "clock_pressed"
+        ]
+    );
+    for s in [&black, &white] {
+        b.switch(s);
+        let said = b.text("#messages");
+        assert!(
+            !said.contains("refused") && !said.contains("waiting for the network"),
+            "{said}"
+        );
+    }
+    // White taps Black's stone: an irregularity under LGC 2023, asked
+    // first, with the clause; nothing is recorded when White cancels.
+    b.switch(&white);
+    at_seq(&mut b, 7);
+    assert!(b.text("#turn").contains("Your move: White"));
+    tap(&mut b, 2, 2);
+    b.wait_for(
+        "the irregular-move dialog",
+        "document.getElementById('confirm').open",
+    );
+    assert_eq!(b.text("#confirm-title"), "This move is irregular");
+    let why = b.text("#confirm-body");
+    assert!(
+        why.contains("occupied point") && why.contains("LGC 2023"),
+        "{why}"
+    );
+    b.click("#confirm-cancel");
+    message(&mut b, "not played");
+    assert_eq!(records(&url, &game).len(), 8);
+    // White calls the referee: both tablets say why the clocks stand, in
+    // words.
+    b.click("#call-referee");
+    at_seq(&mut b, 8);
+    for s in [&white, &black] {
+        b.switch(s);
+        at_seq(&mut b, 8);
+        b.wait_for(
+            "the clocks stopped, in words",
+            "document.getElementById('paused').textContent.includes('to call the referee')",
+        );
+        assert!(!b.text("#paused").contains("CALL_REFEREE"));
+    }
+    tablet_and_phone(&mut b, "board-clocks-stopped");
+    // The referee's judgement: play resumes. White's clock runs again on
+    // both tablets.
+    b.switch(&referee);
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &game,
+        json!({"referee_ruling": {"kind": "judgement", "decision": "play resumes", "reasons": "nothing was wrong",
+            "rules_cited": ["LGC 2023, \"Player responsibility\""], "effects": ["resume"]}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+    for s in [&white, &black] {
+        b.switch(s);
+        at_seq(&mut b, 9);
+        b.wait_for(
+            "White's clock running again",
+            "document.getElementById('clock-white').dataset.running === '1' && document.getElementById('paused').textContent === ''",
+        );
+    }
+    let state = get(&format!("{url}/games/{game}/state?device=1"));
+    assert_eq!(
+        state["state"]["clock"]["running"], "white",
+        "{}",
+        state["state"]["clock"]
+    );
+    // White resigns: nobody is to move, no clock runs, and the tablets offer
+    // what is left after a game.
+    b.switch(&white);
+    b.click("#resign");
+    b.wait_for(
+        "the resign dialog",
+        "document.getElementById('confirm').open",
+    );
+    b.click("#confirm-ok");
+    for s in [&white, &black] {
+        b.switch(s);
+        at_seq(&mut b, 10);
+        b.wait_for(
+            "the game over",
+            "document.getElementById('turn').textContent.startsWith('Game over')",
+        );
+        assert!(b.text("#turn").contains("B+R"), "{}", b.text("#turn"));
+        for gone in [
+            "#press",
+            "#pass",
+            "#resign",
+            "#call-referee",
+            "#draw-offer",
+            "#dead",
+        ] {
+            assert!(
+                !has(&mut b, gone),
+                "{gone} is still offered after the result"
+            );
+        }
+        assert!(has(&mut b, "#sign-sheet"));
+        assert!(has(&mut b, "#protest"));
+        assert!(has(&mut b, "#appeal-9"), "the judgement may be appealed");
+        assert_eq!(
+            b.eval("document.querySelector('.clock.running') === null"),
+            json!(true)
+        );
+        assert!(b.text("#missing").contains("Ann") && b.text("#missing").contains("Bob"));
+    }
+    tablet_and_phone(&mut b, "board-game-over");
+    // Both sign their sheets; each tablet says who signed what.
+    b.switch(&black);
+    b.click("#sign-sheet");
+    at_seq(&mut b, 11);
+    b.wait_for("Ann's sheet", "!document.getElementById('sign-sheet')");
+    b.switch(&white);
+    at_seq(&mut b, 11);
+    assert!(
+        b.text("#signatures").contains("Ann"),
+        "{}",
+        b.text("#signatures")
+    );
+    b.click("#sign-sheet");
+    at_seq(&mut b, 12);
+    b.wait_for(
+        "no sheet left to sign",
+        "!document.getElementById('sign-sheet') && !document.getElementById('missing')",
+    );
+    tablet_and_phone(&mut b, "board-signed");
+    // The chain reached a signed result: kifu verify says so.
+    verifies_everywhere(dir.path(), &url, &game);
+    let v: Value = serde_json::from_str(&ok(&kifu()
+        .arg("verify")
+        .arg(dir.path().join("game.kifu"))
+        .arg("--json")
+        .output()
+        .unwrap()))
+    .unwrap();
+    assert_eq!(v["games"][0]["finished"], true, "{v}");
+    let errors = b.console_errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+    server.stop();
+}
+
+/// A shared board tablet on venue Wi-Fi (150 ms each way), the players
+/// tapping and pressing as fast as they play: the tablet's records go out
+/// in order while the feed brings back the ones before, and each press is
+/// signed for the player who just moved, never from a clock model drawn
+/// before the tablet's own last records.
+#[test]
+fn a_shared_tablet_on_venue_wifi_signs_each_press_for_the_player_who_moved() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("data"), &[]);
+    let url = server.url.clone();
+    keygen(dir.path(), "ref");
+    keygen(dir.path(), "b");
+    keygen(dir.path(), "w");
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1024, 768);
+    b.venue_network(150);
+    let fp = ask_for_seat(&mut b, &url, "recorder", "Board 2 clock", 2);
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let req = listed["requests"][0].clone();
+    assert_eq!(req["fingerprint"], fp.as_str());
+    let d = |n: &str| dir.path().join(n).display().to_string();
+    let game = ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            &d("ref.key"),
+            "--referee",
+            &format!("Ref={}", d("ref.pub")),
+            "--black",
+            &format!("Ann={}", d("b.pub")),
+            "--white",
+            &format!("Bob={}", d("w.pub")),
+            "--size",
+            "9",
+            "--time",
+            "fischer:10m+10s",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "2",
+            "--device-request",
+            req["id"].as_str().unwrap(),
+        ],
+    ))
+    .trim()
+    .to_string();
+    b.wait_for("the game", "!!document.getElementById('start-clock')");
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    // Six moves, each a tap and a press, without waiting for any answer.
+    for (x, y) in [(2, 2), (6, 6), (2, 6), (6, 2), (4, 4), (4, 6)] {
+        tap(&mut b, x, y);
+        b.click("#press");
+    }
+    at_seq(&mut b, 13);
+    b.wait_for(
+        "the outbox empty",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '0'",
+    );
+    let recs = records(&url, &game);
+    assert_eq!(recs.len(), 14);
+    for (i, pair) in recs[2..].chunks(2).enumerate() {
+        let mover = if i % 2 == 0 { "black" } else { "white" };
+        assert_eq!(pair[0]["body"]["stone_placed"]["player"], mover, "{pair:?}");
+        assert_eq!(
+            pair[1]["body"]["clock_pressed"]["player"], mover,
+            "{pair:?}"
+        );
+    }
+    let said = b.text("#messages");
+    assert!(
+        !said.contains("refused") && !said.contains("not recorded"),
+        "{said}"
+    );
+    let errors = b.console_errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }

@@ -200,6 +200,37 @@ impl Browser {
         out
     }
 
+    /// Every console error, uncaught exception and unhandled promise
+    /// rejection the pages reported so far (Chromium reports an unhandled
+    /// rejection as an exception thrown).
+    pub fn console_errors(&mut self) -> Vec<String> {
+        // Collects what arrived since the last command.
+        self.eval("true");
+        self.events
+            .iter()
+            .filter_map(|m| match m["method"].as_str()? {
+                "Runtime.exceptionThrown" => Some(m["params"]["exceptionDetails"].to_string()),
+                "Runtime.consoleAPICalled" if m["params"]["type"] == "error" => {
+                    Some(m["params"]["args"].to_string())
+                }
+                "Log.entryAdded" if m["params"]["entry"]["level"] == "error" => {
+                    Some(m["params"]["entry"]["text"].to_string())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Emulates a venue's network on the current page: `latency_ms` each way.
+    pub fn venue_network(&mut self, latency_ms: u64) {
+        self.call("Network.enable", json!({}), true);
+        self.call(
+            "Network.emulateNetworkConditions",
+            json!({"offline": false, "latency": latency_ms, "downloadThroughput": -1, "uploadThroughput": -1}),
+            true,
+        );
+    }
+
     /// Fails the test when the page broke its Content-Security-Policy.
     pub fn assert_no_csp_violation(&mut self) {
         let v = self.csp_violations();

@@ -538,6 +538,7 @@ class GameState:
         # opened since: no referee ruling may follow it.
         self.final = None
         self.result = False
+        self.sheets = {}  # seat -> the result of its last sheet signed with the seat's key
         self.last_at = None
 
     def copy(self):
@@ -555,6 +556,11 @@ class GameState:
 
     def roles_in_roster(self, key):
         return {p["role"] for p in self.roster if p["key"] == key}
+
+    def seat_of(self, key):
+        """Section 6: the seat a key holds, Black's first."""
+        roles = self.roles_in_roster(key)
+        return "black" if "black" in roles else "white" if "white" in roles else None
 
     def sitting(self):
         """Section 5.1: the sitting members at this point."""
@@ -758,6 +764,17 @@ class GameState:
                         self.result = True
         elif b.name == "result_declared":
             self.result = True
+        elif b.name == "resigned":
+            # Section 6: a resignation signed by the resigning seat's key.
+            if self.seat_of(e.signer.hex()) == v["player"]:
+                self.result = True
+        elif b.name == "result_sheet_signed":
+            # Section 6: each seat's last sheet states the same result.
+            seat = self.seat_of(e.signer.hex())
+            if seat is not None:
+                self.sheets[seat] = v["result"]
+                if "black" in self.sheets and self.sheets.get("black") == self.sheets.get("white"):
+                    self.result = True
         elif b.name == "referee_ruling" and sets_result(v["effects"]):
             self.result = True
         elif b.name == "key_replaced":

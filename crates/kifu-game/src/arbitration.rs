@@ -197,7 +197,7 @@ impl GameState {
                         crate::words::signed_duration(*delta_ms)
                     )
                 }
-                RulingEffect::Resume => "play resumes".to_string(),
+                RulingEffect::Resume => self.resume_play(effects),
                 RulingEffect::Sanction(s) => {
                     self.sanction(seq, s, source);
                     format!(
@@ -223,6 +223,43 @@ impl GameState {
             changes.push(what);
         }
         changes
+    }
+
+    /// A judgement's "play resumes": the clocks stopped for the referee run
+    /// again (LGC 2023, "Player responsibility": "If the referee decides
+    /// that the game in dispute should resume"). The clock that ran before
+    /// the pause runs on with the turn it interrupted; where the same
+    /// judgement unwound the game, the clock of the player the position
+    /// gives the move to runs instead.
+    fn resume_play(&mut self, effects: &[RulingEffect]) -> String {
+        let Some(clock) = self.clock.clock.as_ref() else {
+            return "play resumes".into();
+        };
+        if clock.pause_reason().is_none() || self.is_over() {
+            return "play resumes".into();
+        }
+        let unwound = effects
+            .iter()
+            .any(|e| matches!(e, RulingEffect::UnwindTo { .. }));
+        let board_to_move = match &self.board {
+            BoardState::Go(b) => Some(b.to_move()),
+            BoardState::Renju(r) => r.to_move(),
+            BoardState::None => None,
+        };
+        let running = if unwound {
+            board_to_move.map(crate::state::player)
+        } else {
+            None
+        };
+        let at_ms = self.at_ms.unwrap_or(0);
+        self.clock_event(kifu_clock::ClockEvent::Resumed { at_ms, running });
+        match self.clock.clock.as_ref() {
+            Some(c) if c.is_running() => format!(
+                "play resumes: the clocks run again, {}'s running",
+                name(crate::state::colour_of(c.to_move()))
+            ),
+            _ => "play resumes".into(),
+        }
     }
 
     pub(crate) fn protest(&mut self, seq: u64, p: Color, statement: &str) {

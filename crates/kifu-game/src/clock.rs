@@ -144,6 +144,43 @@ impl GameState {
         }
     }
 
+    /// The clocks restarted with `running`'s clock running. Where they
+    /// already run (a judgement's "play resumes" restarted them), the fact
+    /// confirms it, or hands the turn to the other player as a resumption
+    /// naming him does: the time of the interrupted turn is charged to the
+    /// player whose clock ran.
+    pub(crate) fn clock_resumed(&mut self, at_ms: u64, running: Color) {
+        let now = self
+            .clock
+            .clock
+            .as_ref()
+            .filter(|c| self.clock.started_at_ms.is_some() && c.is_running())
+            .map(|c| colour_of(c.to_move()));
+        match now {
+            Some(c) if c == running => self.note_on(
+                format!(
+                    "the clocks already run, {}'s running: nothing to restart",
+                    name(c)
+                ),
+                Topic::ClockPause,
+            ),
+            Some(_) => {
+                self.clock_event(ClockEvent::Paused {
+                    at_ms,
+                    reason: kifu_clock::PauseReason::Arbitration,
+                });
+                self.clock_event(ClockEvent::Resumed {
+                    at_ms,
+                    running: Some(crate::state::player(running)),
+                });
+            }
+            None => self.clock_event(ClockEvent::Resumed {
+                at_ms,
+                running: Some(crate::state::player(running)),
+            }),
+        }
+    }
+
     pub(crate) fn clock_reading(
         &mut self,
         at_ms: u64,
@@ -242,6 +279,13 @@ impl GameState {
         self.clock.running = (started && c.is_running()).then(|| colour_of(c.to_move()));
         self.clock.paused = c.pause_reason().map(|r| r.code().to_string());
         self.clock.flag_at_ms = c.flag_at();
+        // After the result the clocks are stopped, not paused: no reason
+        // for a pause stands, none runs and no flag can fall.
+        if self.is_over() {
+            self.clock.running = None;
+            self.clock.paused = None;
+            self.clock.flag_at_ms = None;
+        }
         self.clock.flags = c.flags().into_iter().flatten().collect();
         self.clock.resolution_ms = self.conduct.clock_resolution_ms();
         let at = self.at_ms.unwrap_or(0);

@@ -21,9 +21,11 @@ use crate::state::{BoardState, GameState};
 
 /// The digest version [`GameState::digest`] writes. Version 1 (0.2.0
 /// development) showed a paused clock at the start of the turn and each
-/// face as one budget; no record holds a state hash, so version 1 is not
-/// computed any more.
-pub const DIGEST_VERSION: u8 = 2;
+/// face as one budget; version 2 kept a side to move and a running clock
+/// after the result, a clock running through the pause on passes and the
+/// clocks stopped after a judgement that play resumes. No record holds a
+/// state hash, so earlier versions are not computed any more.
+pub const DIGEST_VERSION: u8 = 3;
 
 /// What the state hash covers, in the order hashed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -27,13 +27,14 @@ impl GameState {
                         Topic::EndOfGame,
                     )
                 }
-                EndingEvent::Resumed { first } => (
-                    format!(
-                        "play resumes on the clock, {} first",
-                        name(crate::go::ledger_color(*first))
-                    ),
-                    Topic::Resumption,
-                ),
+                EndingEvent::Resumed { first } => {
+                    let first = crate::go::ledger_color(*first);
+                    self.resume_after_status(first);
+                    (
+                        format!("play resumes on the clock, {} first", name(first)),
+                        Topic::Resumption,
+                    )
+                }
                 EndingEvent::ExtraWhitePassRequired => (
                     "Black passed last: White must pass once more, handing over a pass stone"
                         .to_string(),
@@ -46,6 +47,60 @@ impl GameState {
             };
             self.note_on(what, topic);
         }
+    }
+
+    /// After the clock press that completes the pass on which play pauses,
+    /// both clocks stop until the status of the groups is agreed or play
+    /// resumes: LGC 2023, "Ending the game", 4: "The clock is now paused."
+    pub(crate) fn pause_on_passes(&mut self, at_ms: u64) {
+        let assessing = match &self.board {
+            crate::state::BoardState::Go(b) => {
+                matches!(b.ending_phase(), kifu_go::EndingPhase::StatusAssessment)
+            }
+            _ => false,
+        };
+        if !assessing || self.is_over() {
+            return;
+        }
+        let running = self.clock.clock.as_ref().is_some_and(|c| c.is_running());
+        if !running || self.clock.started_at_ms.is_none() {
+            return;
+        }
+        self.clock_event(kifu_clock::ClockEvent::Paused {
+            at_ms,
+            reason: kifu_clock::PauseReason::StatusAssessment,
+        });
+        let topic = match self
+            .go_rules()
+            .and_then(|r| r.clause(Topic::ClockPausedForStatus))
+        {
+            Some(_) => Topic::ClockPausedForStatus,
+            None => Topic::EndOfGame,
+        };
+        self.note_on(
+            "both clocks stop while the players agree on the status of the groups",
+            topic,
+        );
+    }
+
+    /// Play resumes after a status dispute: the clocks stopped on the passes
+    /// run again, `first`'s running (LGC 2023, "Ending the game", 6: "play
+    /// resumes on the clock").
+    fn resume_after_status(&mut self, first: Color) {
+        let paused_for_status = self.clock.clock.as_ref().is_some_and(|c| {
+            matches!(
+                c.pause_reason(),
+                Some(kifu_clock::PauseReason::StatusAssessment)
+            )
+        });
+        if !paused_for_status {
+            return;
+        }
+        let at_ms = self.at_ms.unwrap_or(0);
+        self.clock_event(kifu_clock::ClockEvent::Resumed {
+            at_ms,
+            running: Some(crate::state::player(first)),
+        });
     }
 
     fn go_ended(&mut self, end: &GameEnd) {

@@ -31,6 +31,13 @@ pub struct Preview {
     /// True when the draft is a Go move the game's ruleset calls illegal
     /// (the consequences say why, with the clause).
     pub illegal_move: bool,
+    /// True when the draft is a Go move the engine flags with a rule it
+    /// breaks that the ruleset does not call an illegal move (a stone on an
+    /// occupied point under LGC 2023, "Stone on an occupied point"; a stone
+    /// of the wrong colour; a move while play is paused): an irregularity
+    /// recorded at once if signed. The consequences say which, with the
+    /// clause; a device asks the player to confirm it, as an illegal move.
+    pub irregular_move: bool,
     /// For a black stone on a Renju board: the forbidden shape it makes
     /// (RIF rules of Renju 9.2, 9.3), with its point in RIF notation.
     pub forbidden: Option<ForbiddenPoint>,
@@ -76,11 +83,15 @@ pub fn preview(events: &[Event], draft: &Event) -> Preview {
     };
     let mut state = before;
     state.apply(draft);
-    let illegal_move = match (&draft.body, &state.board, state.go_rules()) {
-        (Body::StonePlaced { .. } | Body::Pass { .. }, BoardState::Go(b), Some(rules)) => b
-            .verdict(draft.seq)
-            .is_some_and(|v| is_illegal_move(rules, v)),
-        _ => false,
+    let (illegal_move, irregular_move) = match (&draft.body, &state.board, state.go_rules()) {
+        (Body::StonePlaced { .. } | Body::Pass { .. }, BoardState::Go(b), Some(rules)) => {
+            match b.verdict(draft.seq) {
+                Some(v) if is_illegal_move(rules, v) => (true, false),
+                Some(v) => (false, !v.violations.is_empty()),
+                None => (false, false),
+            }
+        }
+        _ => (false, false),
     };
     let consequences = state.consequences_of(draft.seq).cloned().collect();
     let pass_stones = state.go_rules().map(|r| r.pass_stones);
@@ -90,6 +101,7 @@ pub fn preview(events: &[Event], draft: &Event) -> Preview {
         refused,
         refused_clause,
         illegal_move,
+        irregular_move,
         forbidden,
         pass_stones,
         consequences,

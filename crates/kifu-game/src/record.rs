@@ -400,6 +400,17 @@ impl ResultState {
             .or(self.forfeit.as_ref())
             .or(self.by_play.as_ref())
     }
+
+    /// The result both players signed: each seat's last result sheet,
+    /// signed with that seat's own key, states the same result (the later
+    /// of the two sheets is returned). A sheet signed by a recorder or the
+    /// referee is no player's. The same rule as the ledger's signed result
+    /// (`docs/FORMAT.md`, section 6).
+    pub fn signed_by_both(&self) -> Option<&Statement> {
+        let last = |c: Color| self.signatures.iter().rev().find(|s| s.seat == Some(c));
+        let (b, w) = (last(Color::Black)?, last(Color::White)?);
+        (b.result == w.result).then_some(if b.seq > w.seq { b } else { w })
+    }
 }
 
 /// One recorded event, as the story tells it.

@@ -147,6 +147,9 @@ impl Default for GameState {
 
 pub(crate) use crate::convert::{colour_of, idx, player};
 
+/// The clock projection's pause reason once the game has a result.
+pub(crate) const GAME_OVER: &str = "GAME_OVER";
+
 /// "Black" or "White".
 pub(crate) fn name(c: Color) -> &'static str {
     crate::words::colour(c)
@@ -332,9 +335,10 @@ impl GameState {
         }
     }
 
-    /// True once the rules give a result.
+    /// True once the rules give a result, or both players signed the same
+    /// result on their sheets ([`ResultState::signed_by_both`]).
     pub fn is_over(&self) -> bool {
-        self.result.computed().is_some()
+        self.result.computed().is_some() || self.result.signed_by_both().is_some()
     }
 
     /// Applies one event. Never panics and never refuses: a fact that makes
@@ -394,6 +398,7 @@ impl GameState {
         }
         self.dispatch(event, &roles);
         self.check_flag(event.at_ms);
+        self.stop_clocks_at_result(event.at_ms);
         self.refresh();
         if matches!(event.body, Body::ClockPressed { .. }) {
             self.record_move_clocks(event.seq);
@@ -520,7 +525,8 @@ impl GameState {
                 self.clock_event(ClockEvent::Pressed {
                     at_ms: event.at_ms,
                     player: player(p),
-                })
+                });
+                self.pause_on_passes(event.at_ms);
             }
             Body::ClockPaused { reason } => {
                 let paused = self
@@ -529,6 +535,15 @@ impl GameState {
                     .as_ref()
                     .and_then(|c| c.pause_reason().cloned());
                 match paused {
+                    // Stopped already for the same reason (the passes that
+                    // paused play stopped them): the fact confirms it.
+                    Some(was) if was == crate::convert::clock_pause(reason) => self.note_on(
+                        format!(
+                            "the clocks are already stopped {}",
+                            crate::words::pause_reason(&was)
+                        ),
+                        Topic::ClockPause,
+                    ),
                     // Already stopped (the referee was called): nothing more
                     // stops; the stated reason is noted.
                     Some(was) => self.note_on(
@@ -545,10 +560,7 @@ impl GameState {
                     }),
                 }
             }
-            Body::ClockResumed { running } => self.clock_event(ClockEvent::Resumed {
-                at_ms: event.at_ms,
-                running: Some(player(*running)),
-            }),
+            Body::ClockResumed { running } => self.clock_resumed(event.at_ms, *running),
             Body::ClockAdjusted {
                 player: p,
                 delta_ms,
@@ -837,7 +849,9 @@ impl GameState {
     /// After every event: the derived parts (turn, clock view, phase,
     /// admissibility of appeals, result comparison).
     fn refresh(&mut self) {
+        // After the result nobody is to move.
         self.to_move = match &self.board {
+            _ if self.is_over() => None,
             BoardState::Go(b) => Some(b.to_move()),
             BoardState::Renju(r) => r.to_move(),
             BoardState::None => None,
@@ -853,6 +867,14 @@ impl GameState {
         if let Some(d) = self.result.computed() {
             return Phase::Finished {
                 how: format!("{}; {}", result_text(&d.result), d.rule),
+            };
+        }
+        if let Some(s) = self.result.signed_by_both() {
+            return Phase::Finished {
+                how: format!(
+                    "{}; signed by both players on the result sheet",
+                    result_text(&s.result)
+                ),
             };
         }
         if self
@@ -903,6 +925,20 @@ impl GameState {
         } else {
             Phase::NotStarted
         }
+    }
+
+    /// Once the game has a result no clock runs: the time after it is
+    /// nobody's, and a press after it starts no clock. The clocks stop at
+    /// the event that gave the result.
+    fn stop_clocks_at_result(&mut self, at_ms: u64) {
+        let running = self.clock.clock.as_ref().is_some_and(|c| c.is_running());
+        if !running || !self.is_over() || self.clock.started_at_ms.is_none() {
+            return;
+        }
+        self.clock_event(ClockEvent::Paused {
+            at_ms,
+            reason: kifu_clock::PauseReason::Other(GAME_OVER.into()),
+        });
     }
 
     /// The loss on time, from the clock projection.

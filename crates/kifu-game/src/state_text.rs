@@ -91,10 +91,14 @@ impl GameState {
             white_clock: faces.as_ref().map(|f| f[1].clone()),
             running: self.clock.running.map(colour),
             paused: self.clock.paused.as_deref().map(crate::words::pause_code),
-            result: self
-                .result
-                .computed()
-                .map(|d| crate::text::result_text(&d.result)),
+            result: match (self.result.computed(), self.result.signed_by_both()) {
+                (Some(d), _) => Some(crate::text::result_text(&d.result)),
+                (None, Some(s)) => Some(format!(
+                    "{} (signed by both players)",
+                    crate::text::result_text(&s.result)
+                )),
+                (None, None) => None,
+            },
         }
     }
 }

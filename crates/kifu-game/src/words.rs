@@ -48,6 +48,7 @@ pub fn pause_code(code: &str) -> String {
         "CALL_REFEREE" => "to call the referee".into(),
         "ARBITRATION" => "for arbitration or a rule clarification".into(),
         "ANNOUNCEMENT" => "for an announcement".into(),
+        "GAME_OVER" => "the game is over".into(),
         other => format!("({})", other.to_lowercase().replace('_', " ")),
     }
 }

@@ -187,12 +187,11 @@ fn lgc_2023_referee_judgement_effects_are_applied() {
     assert_eq!(st.sanctions.len(), 1);
     assert_eq!(st.disputes[0].status, DisputeStatus::Judged);
     assert!(st.rulings[0].applied);
-    assert_eq!(
-        st.phase,
-        Phase::Paused {
-            reason: "ARBITRATION".into()
-        }
-    );
+    // Play resumes from the position unwound to: White's move, White's
+    // clock.
+    assert_eq!(st.phase, Phase::Playing);
+    assert_eq!(st.to_move, Some(W));
+    assert_eq!(st.clock.running, Some(W));
 }
 
 #[test]
@@ -595,4 +594,78 @@ fn lgc_2023_arbitration_a_member_involved_in_the_dispute_is_shown_out_with_the_r
         panel.to_string(),
         "sitting: Member 2, Member 3, Member 4; out: Black Player (involved in the dispute, by the record); seated in their place: Member 4"
     );
+}
+
+/// The referee called while White thinks: a judgement "play resumes" starts
+/// White's clock again, and the preview, the story and the state say the
+/// same thing.
+#[test]
+fn lgc_2023_player_responsibility_a_judgement_that_play_resumes_restarts_the_clock_that_ran() {
+    let mut g = G::go("lgc-2023");
+    g.at(0);
+    g.start_clock();
+    g.at(10_000);
+    g.mv(B, "ee");
+    g.at(20_000);
+    g.push(B, Body::RefereeCalled { player: B });
+    let st = g.state();
+    assert_eq!(st.clock.paused.as_deref(), Some("CALL_REFEREE"));
+    assert_eq!(st.clock.running, None);
+    g.at(80_000);
+    let body = judgement(vec![
+        RulingEffect::AdjustClock {
+            player: W,
+            delta_ms: 60_000,
+        },
+        RulingEffect::Resume,
+    ]);
+    // The preview of the draft, before the referee signs it.
+    let draft = Event::next(
+        g.chain.game,
+        g.chain.head,
+        g.chain.at_ms + 1000,
+        g.cast.referee.public(),
+        body.clone(),
+    );
+    let preview = kifu_game::preview::preview(&g.events, &draft);
+    assert_eq!(preview.state.clock.running, Some(W));
+    let s = g.referee(body);
+    let st = g.state();
+    assert_eq!(st.clock.paused, None, "the clocks run again");
+    assert_eq!(
+        st.clock.running,
+        Some(W),
+        "White's clock, which ran before the pause"
+    );
+    assert_eq!(st.phase, Phase::Playing);
+    let said: Vec<String> = st.consequences_of(s).map(|c| c.what.clone()).collect();
+    assert!(
+        said.iter()
+            .any(|w| w == "play resumes: the clocks run again, White's running"),
+        "{said:?}"
+    );
+    let previewed: Vec<String> = preview
+        .consequences
+        .iter()
+        .map(|c| c.what.clone())
+        .collect();
+    assert_eq!(said, previewed);
+    let story = kifu_game::explanation::explanation_text(&g.chain.game, &g.events, true);
+    assert!(
+        story.contains("play resumes: the clocks run again, White's running"),
+        "{story}"
+    );
+    // White used 9 s before the call (the press came a second after the
+    // stone); the minute of the pause is nobody's.
+    let faces = st.clock_faces().unwrap();
+    assert_eq!(faces[1].main_ms, 60 * MIN - 9_000 + 60_000);
+    // The referee's own restart of the same clock afterwards changes nothing.
+    g.at(81_000);
+    g.referee(Body::ClockResumed { running: W });
+    let st = g.state();
+    assert_eq!(st.clock.running, Some(W));
+    assert!(!st
+        .consequences
+        .iter()
+        .any(|c| c.what.contains("not applicable")));
 }

@@ -420,3 +420,127 @@ fn uec_cup_g_repetition_of_a_position_is_a_draw() {
     );
     assert!(d.rule.contains("g) Repetition"));
 }
+
+/// A pass and the clock press that completes it.
+fn pass_pressed(g: &mut G, c: Color) -> u64 {
+    let s = g.pass(c);
+    g.push(c, Body::ClockPressed { player: c });
+    s
+}
+
+#[test]
+fn lgc_2023_ending_the_game_4_the_clock_is_now_paused() {
+    let mut g = G::go("lgc-2023");
+    g.at(0);
+    g.start_clock();
+    g.at(10_000);
+    g.mv(B, "ee");
+    g.at(20_000);
+    g.mv(W, "cc");
+    g.at(30_000);
+    pass_pressed(&mut g, B);
+    g.at(40_000);
+    pass_pressed(&mut g, W);
+    let st = g.state();
+    assert_eq!(st.phase, Phase::StatusAssessment);
+    assert_eq!(st.clock.running, None, "no clock runs while play pauses");
+    assert_eq!(st.clock.paused.as_deref(), Some("STATUS_ASSESSMENT"));
+    let press = g.chain.head.seq;
+    assert!(
+        has_rule(&st, press, "\"Ending the game\""),
+        "{:?}",
+        st.consequences_of(press).collect::<Vec<_>>()
+    );
+    assert!(st
+        .consequences_of(press)
+        .any(|c| c.quote.as_deref() == Some("The clock is now paused.")));
+    let black = st.clock_faces().unwrap()[0];
+    // Ten minutes of talk about the groups: nobody's time.
+    g.at(10 * MIN);
+    g.push(
+        W,
+        Body::StatusDisputed {
+            player: W,
+            statement: "c3 lives".into(),
+        },
+    );
+    let st = g.state();
+    assert_eq!(st.phase, Phase::Resumption);
+    assert_eq!(
+        st.clock.running,
+        Some(B),
+        "play resumes on the clock, Black first"
+    );
+    assert_eq!(st.clock_faces().unwrap()[0], black);
+    // Black's press at the start of the resumption starts White's clock,
+    // not the other way round.
+    g.at(10 * MIN + 5_000);
+    g.mv(B, "gg");
+    let st = g.state();
+    assert_eq!(st.clock.running, Some(W));
+    assert!(!st
+        .consequences
+        .iter()
+        .any(|c| c.what.contains("not applicable")));
+}
+
+#[test]
+fn london_open_rule_5_play_pauses_after_two_consecutive_passes_and_the_clocks_stop() {
+    let mut g = G::go("london-open");
+    g.start_clock();
+    g.mv(B, "ee");
+    pass_pressed(&mut g, W);
+    pass_pressed(&mut g, B);
+    let st = g.state();
+    assert_eq!(st.phase, Phase::StatusAssessment);
+    assert_eq!(st.clock.running, None);
+    // The players also record the pause themselves: it confirms it.
+    g.push(
+        B,
+        Body::ClockPaused {
+            reason: PauseReason::StatusAssessment,
+        },
+    );
+    let st = g.state();
+    assert_eq!(st.clock.paused.as_deref(), Some("STATUS_ASSESSMENT"));
+    assert!(!st.consequences.iter().any(|c| c.what.contains("now also")));
+}
+
+/// A stone on an occupied point is an irregularity under LGC 2023, not an
+/// illegal move: the preview says so, with the clause, so that a device
+/// asks the player before recording it.
+#[test]
+fn lgc_2023_stone_on_an_occupied_point_is_previewed_as_an_irregularity() {
+    let mut g = G::go("lgc-2023");
+    g.start_clock();
+    g.mv(B, "ee");
+    let draft = Event::next(
+        g.chain.game,
+        g.chain.head,
+        g.chain.at_ms + 1000,
+        g.cast.white.public(),
+        Body::StonePlaced {
+            player: W,
+            stone: W,
+            point: p("ee"),
+        },
+    );
+    let preview = kifu_game::preview::preview(&g.events, &draft);
+    assert!(!preview.illegal_move);
+    assert!(preview.irregular_move);
+    assert!(preview
+        .consequences
+        .iter()
+        .any(|c| c.what.contains("occupied point") && c.rule.contains("LGC 2023")));
+    // A legal move is neither.
+    let legal = Event {
+        body: Body::StonePlaced {
+            player: W,
+            stone: W,
+            point: p("cc"),
+        },
+        ..draft
+    };
+    let preview = kifu_game::preview::preview(&g.events, &legal);
+    assert!(!preview.illegal_move && !preview.irregular_move);
+}

@@ -234,10 +234,11 @@ fn lgc_2023_management_of_time_the_export_carries_the_referees_pause_adjustment_
     let state = GameState::replay(&g.events);
     let rec = state.clocks_after(w).expect("clocks after White's move");
     // The clock started at 1 s. White: 30 s Fischer increment; 59 s used
-    // before the call (62 s to 121 s) and 60 s after the resumption (722 s to
-    // the press at 782 s), the ten minutes of the call not counted, one
-    // minute added by the ruling.
-    let white = 60 * MIN + 30_000 - 119_000 + 60_000;
+    // before the call (62 s to 121 s) and 61 s after the judgement that
+    // resumed play (721 s to the press at 782 s; the referee's restart of
+    // the running clock at 722 s changes nothing), the ten minutes of the
+    // call not counted, one minute added by the ruling.
+    let white = 60 * MIN + 30_000 - 120_000 + 60_000;
     assert_eq!(rec.white.time_left_ms, white);
     // Black: one move of 61 s (press at 62 s), two minutes taken by the
     // sanction.

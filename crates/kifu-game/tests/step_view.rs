@@ -101,10 +101,11 @@ fn the_case_is_worded_as_kifu_replay_words_it_and_the_game_over_has_nobody_to_mo
         !whole["result_computed"].is_null(),
         "the rules give a result"
     );
-    assert!(
-        !whole["text"]["to_move"].is_null(),
-        "the whole state still names a side"
-    );
+    // Every view agrees: after the result nobody is to move and no clock
+    // runs.
+    assert_eq!(whole["text"]["to_move"], Value::Null);
+    assert_eq!(whole["state"]["to_move"], Value::Null);
+    assert_eq!(whole["state"]["clock"]["running"], Value::Null);
     assert_eq!(step["text"]["to_move"], Value::Null);
     assert_eq!(step["text"]["paused"], Value::Null);
     assert!(step["text"]["result"].is_string());

@@ -151,6 +151,9 @@ pub enum Topic {
     RulesInForce,
     /// White passing last.
     WhitePassesLast,
+    /// The clocks stop when play pauses on passes for the status of the
+    /// groups.
+    ClockPausedForStatus,
 }
 
 impl Topic {
@@ -227,6 +230,7 @@ impl Topic {
             Topic::RefereeFinal => "referee final",
             Topic::RulesInForce => "rules in force",
             Topic::WhitePassesLast => "white passes last",
+            Topic::ClockPausedForStatus => "clock paused for status assessment",
         }
     }
 }
@@ -280,6 +284,7 @@ pub(crate) fn lgc_2023() -> Vec<Clause> {
         c(Jigo, LGC, "Komi in an even game", "After accounting for komi the player with the most territory wins."),
         c(PassStones, LGC, "Ending the game", "A player passes by handing a stone to the opponent (who adds it to any existing prisoners) and completes the move by pressing the clock."),
         c(EndOfGame, LGC, "Ending the game", "Play pauses after the minimum number of consecutive passes in which White passes last."),
+        c(ClockPausedForStatus, LGC, "Ending the game", "The clock is now paused."),
         c(StatusAgreement, LGC, "Ending the game", "The players must then attempt to agree on the status of every group."),
         c(Resumption, LGC, "Ending the game", "If there is a dispute about the status of any groups then play resumes on the clock, with Black going first. Resumption can be repeated subject to White passing last. At the start of a resumption if both players pass then the game stops and all stones remain on the board for counting purposes."),
         c(AfterEndOfGame, LGC, "Ending the game", "At the start of a resumption if both players pass then the game stops and all stones remain on the board for counting purposes."),
@@ -349,6 +354,7 @@ pub(crate) fn london_open() -> Vec<Clause> {
         c(Scoring, LONDON, "8.", "The score is determined exacly as in normal territory counting i.e. place any prisoners into the opponents territory. Territory is defined as empty points surrounded by stones of the same colour. So eye points in seki do count as territory."),
         c(PassStones, LONDON, "2.", "Whenever a player passes, the player must hand a 'pass stone' to the opponent. This stone is added to the opponent's prisoners."),
         c(EndOfGame, LONDON, "5.", "Play pauses after two consecutive passes. The players must then attempt to agree on the status of every group. If the status of all groups is agreed, then the players must ensure that White passes last. So if necessary, White must pass again and hand over another pass stone."),
+        c(ClockPausedForStatus, LONDON, "6.", "If there is a dispute about the status of any groups after two consecutive passes, then play resumes on the clock"),
         c(StatusAgreement, LONDON, "5.", "The players must then attempt to agree on the status of every group."),
         c(Resumption, LONDON, "6.", "If there is a dispute about the status of any groups after two consecutive passes, then play resumes on the clock, with the opponent of the last player to pass going first."),
         c(AfterEndOfGame, LONDON, "7.", "In this case the game stops and all stones remain on the board for counting purposes."),
@@ -386,6 +392,7 @@ fn v_has(topic: Topic) -> bool {
             | Jigo
             | Handicap
             | WhitePassesLast
+            | ClockPausedForStatus
     )
 }
 
@@ -399,6 +406,7 @@ pub(crate) fn bga_aga() -> Vec<Clause> {
         c(Scoring, BGA, "The score:", "At the start of the game you can agree to use Territory counting or Area counting, but if you cannot agree, then Territory counting is used. Territory is defined as empty intersections surrounded by stones of the same colour. So eye points in seki count towards territory."),
         c(PassStones, BGA, "Pass:", "Whenever you pass you must hand a 'pass stone' to your opponent as a prisoner."),
         c(EndOfGame, BGA, "Game End:", "Play pauses when both players pass in succession. You then attempt to reach agreement on all the stones that should be removed without further play."),
+        c(ClockPausedForStatus, BGA, "Game End:", "Play pauses when both players pass in succession."),
         c(StatusAgreement, BGA, "Game End:", "You then attempt to reach agreement on all the stones that should be removed without further play."),
         c(Resumption, BGA, "Game End:", "If such agreement cannot be reached, then play resumes with the opponent of the last person to pass moving first. If the first two moves of a resumption are pass, then the game ends with all stones remaining on the board."),
         c(AfterEndOfGame, BGA, "Game End:", "If the first two moves of a resumption are pass, then the game ends with all stones remaining on the board."),

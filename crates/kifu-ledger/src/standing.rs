@@ -19,7 +19,7 @@
 use std::collections::BTreeMap;
 
 use crate::body::{
-    Body, CommitteeVerdict, Genesis, Participant, Point, Role, RulingEffect, SanctionKind,
+    Body, Color, CommitteeVerdict, Genesis, Participant, Point, Role, RulingEffect, SanctionKind,
 };
 use crate::event::Event;
 use crate::key::PublicKey;
@@ -280,6 +280,9 @@ pub struct Standing {
     pub final_decision: Option<(u64, u64)>,
     /// Timestamp of the last event applied.
     pub last_at_ms: u64,
+    /// Each seat's last result sheet signed with that seat's key, Black
+    /// and White.
+    sheets: [Option<crate::body::GameResult>; 2],
 }
 
 fn sets_result(effects: &[RulingEffect]) -> bool {
@@ -314,6 +317,19 @@ impl Standing {
             result_seq: None,
             final_decision: None,
             last_at_ms: at_ms,
+            sheets: [None, None],
+        }
+    }
+
+    /// The seat `key` holds on the roster now: Black's, else White's.
+    fn seat_of(&self, key: &PublicKey) -> Option<Color> {
+        let holds = |role| self.roster.iter().any(|p| &p.key == key && p.role == role);
+        if holds(Role::Black) {
+            Some(Color::Black)
+        } else if holds(Role::White) {
+            Some(Color::White)
+        } else {
+            None
         }
     }
 
@@ -673,6 +689,23 @@ impl Standing {
                     .or_insert(KeyEnd::Revoked { seq: event.seq });
             }
             Body::ResultDeclared(_) => self.result_seq = Some(event.seq),
+            // A resignation signed by the resigning player's own key: the
+            // player signed the result (section 6).
+            Body::Resigned { player, .. } if self.seat_of(&event.signer) == Some(*player) => {
+                self.result_seq = Some(event.seq)
+            }
+            // Both players' sheets, each signed with the seat's key, state
+            // the same result.
+            Body::ResultSheetSigned { result, .. } => {
+                if let Some(seat) = self.seat_of(&event.signer) {
+                    self.sheets[usize::from(seat == Color::White)] = Some(result.clone());
+                    if let [Some(b), Some(w)] = &self.sheets {
+                        if b == w {
+                            self.result_seq = Some(event.seq);
+                        }
+                    }
+                }
+            }
             Body::RefereeRuling(r) if sets_result(&r.effects) => self.result_seq = Some(event.seq),
             _ => {}
         }

@@ -769,7 +769,74 @@ fn cases(cast: &Cast, c: &ChainBuilder) -> Vec<Value> {
         archive::write(&revoked.records),
         Some("revoked at seq 4"),
     ));
+    out.extend(signed_result_cases(cast, &short));
     out
+}
+
+/// Section 6, a signed result the players signed: a resignation signed by
+/// the resigning seat's key, both seats' sheets stating the same result.
+/// `finished` in each case's verdict says whether the game reached it.
+fn signed_result_cases(cast: &Cast, short: &ChainBuilder) -> Vec<Value> {
+    let resigned = Body::Resigned {
+        player: Color::White,
+        manner: Resignation::Spoken,
+    };
+    let sheet = |outcome: Outcome| Body::ResultSheetSigned {
+        result: GameResult {
+            outcome,
+            by: ResultBy::Resignation,
+        },
+        under_protest: false,
+    };
+    let black_wins = || Outcome::Win(Color::Black);
+    let with = |steps: Vec<(&Keypair, Body)>| {
+        let mut c = short.clone();
+        for (k, b) in steps {
+            c.push(k, b);
+        }
+        archive::write(&c.records)
+    };
+    vec![
+        case(
+            "resignation_signed_by_the_player",
+            "White resigns, signed with White's key: a signed result (finished)",
+            with(vec![(&cast.white, resigned.clone())]),
+            None,
+        ),
+        case(
+            "resignation_signed_by_the_recorder",
+            "White's resignation signed by the recorder's key: valid, but no signed result (not finished)",
+            with(vec![(&cast.recorder, resigned)]),
+            None,
+        ),
+        case(
+            "result_sheets_agree",
+            "Black's and White's sheets, each signed with the seat's key, both state B+R: a signed result at the second (finished)",
+            with(vec![
+                (&cast.black, sheet(black_wins())),
+                (&cast.white, sheet(black_wins())),
+            ]),
+            None,
+        ),
+        case(
+            "result_sheets_differ",
+            "Black's sheet states B+R, White's W+R: no signed result (not finished)",
+            with(vec![
+                (&cast.black, sheet(black_wins())),
+                (&cast.white, sheet(Outcome::Win(Color::White))),
+            ]),
+            None,
+        ),
+        case(
+            "result_sheet_signed_by_the_recorder",
+            "Black's sheet, and one signed by the recorder's key, both B+R: the recorder holds no seat, no signed result (not finished)",
+            with(vec![
+                (&cast.black, sheet(black_wins())),
+                (&cast.recorder, sheet(black_wins())),
+            ]),
+            None,
+        ),
+    ]
 }
 
 /// Every kind's example, signed by each of the cast at its place in the chain.
@@ -1688,5 +1755,25 @@ fn the_tournament_chain_has_every_tournament_kind_and_verifies_from_its_hex() {
             &rec,
         );
         assert_eq!(got.is_ok(), rc["accepted"].as_bool().unwrap(), "{rc}");
+    }
+}
+
+#[test]
+fn a_result_the_players_signed_is_a_signed_result() {
+    let v = build();
+    let cases = v["cases"].as_array().unwrap();
+    for (name, finished) in [
+        ("resignation_signed_by_the_player", true),
+        ("resignation_signed_by_the_recorder", false),
+        ("result_sheets_agree", true),
+        ("result_sheets_differ", false),
+        ("result_sheet_signed_by_the_recorder", false),
+    ] {
+        let c = cases
+            .iter()
+            .find(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(c["expect"]["ok"], true, "{name}");
+        assert_eq!(c["expect"]["games"][0]["finished"], finished, "{name}");
     }
 }

@@ -32,7 +32,7 @@ pub struct Draft {
 /// `POST /games/{id}/preview`: `{"body", "signer", "at_ms"?}` → what the
 /// projection draws with the draft appended at the head: `seq`, `kind`,
 /// `refused` (why the server would refuse it from that signer, or null),
-/// `illegal_move`, `forbidden`, `consequences` (each with `what`, `rule`,
+/// `illegal_move`, `irregular_move`, `forbidden`, `consequences` (each with `what`, `rule`,
 /// `quote`), and `text`, `view`, `board_view` of the state after it.
 pub async fn preview(
     State(app): State<Arc<App>>,

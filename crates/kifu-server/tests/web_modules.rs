@@ -1,7 +1,8 @@
 //! The browser modules under `web/` run their own tests with Node's test
 //! runner (`node --test web/test/`): the record library against every vector
 //! of `fixtures/format/` (byte-identical records), BLAKE3 against the
-//! reference outputs, the board's clock, the pages' shared feed hub. Skipped with a message when `node` is absent, unless
+//! reference outputs, the board's clock, a page following a game's feed,
+//! the pages' shared feed hub. Skipped with a message when `node` is absent, unless
 //! `KIFU_REQUIRE_PEERS=1`.
 
 use std::path::PathBuf;
@@ -51,7 +52,7 @@ fn node_test_runs_the_record_library_against_the_format_vectors() {
 
 #[test]
 fn the_served_modules_are_the_tested_files() {
-    for name in ["blake3.js", "record.js", "board-clock.js"] {
+    for name in ["blake3.js", "record.js", "board-clock.js", "follow.js"] {
         let f = kifu_server::web::file(name).expect("served");
         let on_disk = std::fs::read_to_string(
             PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -24,7 +24,15 @@ export function clockFrom(st) {
   const pcs = { black: c.black, white: c.white };
   let turnStart = null;
   if (c.running && c.flag_at_ms != null) turnStart = c.flag_at_ms - totalMs(pcs[c.running]);
-  return { pcs, running: c.running, turnStart, paused: c.paused, remaining: c.remaining_ms, control: st.state.genesis && st.state.genesis.time_control };
+  // Why the clocks stand, in the projection's words ("to call the
+  // referee"), never its code.
+  const paused = c.paused ? (st.text && st.text.paused) || "stopped" : null;
+  return { pcs, running: c.running, turnStart, paused, remaining: c.remaining_ms, control: st.state.genesis && st.state.genesis.time_control };
+}
+
+/** True when no clock runs in the model: both faces are what they show. */
+export function standing(k) {
+  return !!k && (!!k.paused || !k.running);
 }
 
 /** A time as a clock face, rounded up to the second: `9:41`, `1:02:03`. */
@@ -68,7 +76,12 @@ export function shows(pc, elapsed) {
  * Returns a new model; the given one is unchanged.
  */
 export function press(k, colour, now) {
-  if (!k || k.running !== colour || k.turnStart == null) return k;
+  if (!k) return k;
+  const other = colour === "black" ? "white" : "black";
+  // The model did not know `colour`'s clock ran (it was drawn before the
+  // move this press completes): the press still starts the other clock,
+  // charging nothing the model cannot count.
+  if (k.running !== colour || k.turnStart == null) return { ...k, running: other, turnStart: now, paused: null };
   const pc = { ...k.pcs[colour] };
   const elapsed = now - k.turnStart;
   const tc = k.control || "untimed";
@@ -94,5 +107,5 @@ export function press(k, colour, now) {
     pc.main_ms += tc.fischer.increment_ms;
     if (tc.fischer.max_ms != null) pc.main_ms = Math.min(pc.main_ms, tc.fischer.max_ms);
   }
-  return { ...k, pcs: { ...k.pcs, [colour]: pc }, running: colour === "black" ? "white" : "black", turnStart: now };
+  return { ...k, pcs: { ...k.pcs, [colour]: pc }, running: other, turnStart: now };
 }

@@ -11,7 +11,8 @@ import * as rec from "/web/record.js";
 import * as clock from "/web/board-clock.js";
 import { stream } from "/web/live.js";
 import { ownKey } from "/web/keystore.js";
-const { clockFrom, face, shows } = clock;
+import { follower } from "/web/follow.js";
+const { clockFrom, face, shows, standing } = clock;
 
 const $ = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
@@ -201,7 +202,8 @@ function tick() {
     if (!el) continue;
     let text = "–", left = Infinity;
     if (k) {
-      if (k.paused && k.remaining) {
+      // Clocks that stand show what the projection counted.
+      if (standing(k) && k.remaining) {
         text = face(k.remaining[colour === "black" ? 0 : 1]);
       } else {
         const elapsed = k.running === colour && k.turnStart != null ? Date.now() - k.turnStart : 0;
@@ -214,7 +216,7 @@ function tick() {
     el.dataset.running = k && !k.paused && k.running === colour ? "1" : "0";
   }
   const p = document.getElementById("paused");
-  if (p) p.textContent = k && k.paused ? "Clocks stopped: " + k.paused : "";
+  if (p) p.textContent = G.over ? "Clocks stopped: the game is over" : k && k.paused ? "Clocks stopped " + k.paused : "";
 }
 setInterval(tick, 200);
 
@@ -223,24 +225,26 @@ setInterval(tick, 200);
 const isShared = () => G.roles.includes("recorder");
 
 // Signs one record at the head this device knows and keeps it in the
-// outbox before sending it: a crash or a reload loses nothing signed. A
-// player's device signs only when nothing of its own is waiting: it never
-// signs two different records at one place. A shared board device chains
-// its records on its own while the network is away.
-async function sign(body) {
+// outbox before sending it: a crash or a reload loses nothing signed. The
+// head is the server's, or this device's own last record still on its way:
+// a press tapped before the stone is acknowledged follows the stone, and
+// both are sent in order. A device never signs two records at one place;
+// when the other seat's record took the place first, its own are dropped
+// and it says so (flush).
+async function sign(body, as) {
   G.queued = (await outboxAll()).filter((i) => i.game === G.game).length;
-  if (G.queued > 0 && !isShared()) {
-    say("waiting for the network: the last record is kept on this device and is sent as soon as the server answers; nothing else is signed until then", false);
-    return null;
-  }
   const head = G.head;
-  const k = signerFor(body);
+  const k = signerFor(body, as);
   const event = { chain: G.game, seq: head.seq + 1, prev_hash: head.hash, at_ms: Date.now(), signer: k.pub, body };
   const signed = await rec.signEvent(k.privateKey, event);
   const item = { game: G.game, seq: event.seq, hex: signed.hex, hash: rec.toHex(signed.hash), kind: rec.kindOf(body), words: describe(body) };
   await outboxAdd(item);
   G.head = { seq: event.seq, hash: item.hash };
   G.queued++;
+  // The player who moved last in this device's own sequence: the next press
+  // is his (a shared device's clock model may be older than its records).
+  if (body.stone_placed || body.pass) G.lastMover = (body.stone_placed || body.pass).player;
+  if (body.clock_pressed) G.lastMover = null;
   flush();
   return item;
 }
@@ -253,11 +257,11 @@ async function sign(body) {
 const PLAYER_FIRST = ["protest_declared", "status_disputed", "status_agreed", "rewind_agreed", "rewind_declined",
   "draw_declined", "draw_accepted", "draw_offered", "result_sheet_signed", "appeal_lodged", "dispute_raised",
   "referee_called", "resigned"];
-function signerFor(body) {
+function signerFor(body, as) {
   const kind = rec.kindOf(body);
   const f = body[kind] || {};
   if (isShared() && PLAYER_FIRST.includes(kind)) {
-    const colour = f.player || actor();
+    const colour = f.player || as || actor();
     const pk = G.playerKeys[colour];
     if (pk && rolesOf(G.st.state.genesis || {}, pk.pub).includes(colour)) return pk;
   }
@@ -316,21 +320,24 @@ async function flush() {
         }
       }
       G.online = true;
-      let stale = false;
+      let stale = false, answered = 0;
       for (let i = 0; i < items.length; i++) {
         const r = answer.results[i] || { ok: false, error: { message: "no answer for this record" } };
         const it = items[i];
         if (r.ok) {
+          answered++;
           await outboxDelete(it.n);
           say(`${it.words}: recorded at event ${r.seq}` + (r.new ? "" : " (already recorded)"), true);
         } else if (r.error && r.error.status === 503) {
           break; // busy: tried again shortly, in order
         } else {
+          answered++;
           await outboxDelete(it.n);
           stale = stale || r.error.code === "conflict";
-          say(`${it.words}: refused: ${r.error.message}`, false);
           if (r.error.code === "conflict") {
-            say("another record was accepted at that place first: the board is rebuilt from the new head; check it and act again", false);
+            say(`${it.words}: not recorded: another record was accepted at that place first (event ${it.seq}, the other seat's or an official's); the board is redrawn from the game as recorded: check it and act again`, false);
+          } else {
+            say(`${it.words}: refused: ${r.error.message}`, false);
           }
         }
       }
@@ -346,7 +353,9 @@ async function flush() {
         }
       }
       await refresh();
-      if ((await outboxAll()).filter((i) => i.game === G.game).length === left.length && left.length) {
+      // Nothing answered (the server is busy): a pause before trying again.
+      // Records signed meanwhile go at once.
+      if (!answered && left.length) {
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
@@ -354,7 +363,10 @@ async function flush() {
     flushing = false;
   }
 }
-setInterval(() => { if (G.game && G.queued) flush(); }, 2000);
+setInterval(() => {
+  if (G.game && G.queued) flush();
+  if (G.follow) G.follow.again();
+}, 2000);
 
 // ---------------------------------------------------------------- words
 
@@ -387,6 +399,9 @@ async function refresh() {
   const since = G.shownSeq ?? Number.MAX_SAFE_INTEGER;
   const st = await api(`/games/${G.game}/state?device=1&since=${since}` + (isRenju() ? "&forbidden=1" : ""));
   const head = await api(`/games/${G.game}/head`);
+  // Fetches may overlap (the outbox's and the feed's): an older state
+  // never replaces a newer one.
+  if (G.shownSeq != null && G.st && st.last_seq < G.shownSeq) return;
   G.st = st;
   // What the rules make of each event recorded since the last refresh, by
   // this device or another, in words with the clause.
@@ -400,6 +415,7 @@ async function refresh() {
   const mine = (await outboxAll()).filter((i) => i.game === G.game);
   G.head = mine.length ? { seq: mine[mine.length - 1].seq, hash: mine[mine.length - 1].hash } : { seq: head.seq, hash: head.hash };
   if (!mine.length || G.online) G.clock = clockFrom(st);
+  G.over = !!st.result_computed || (st.state.phase && st.state.phase.phase === "finished");
   G.roles = rolesOf(st.state.genesis || {}, myKey);
   G.colours = G.roles.includes("recorder") ? ["black", "white"] : G.roles.filter((r) => r === "black" || r === "white");
   draw();
@@ -540,8 +556,29 @@ async function tap(p) {
 // the previous move is being signed gets the colour that follows it).
 let actions = Promise.resolve();
 function act(bodyOrMake, opts = {}) {
-  actions = actions.then(() => actNow(typeof bodyOrMake === "function" ? bodyOrMake() : bodyOrMake, opts));
+  // `opts.as`: the colour a shared device signs for (a player's sheet).
+  actions = actions.then(async () => {
+    // A move is previewed at the game's head: while this device's own
+    // records are on their way, the server's head is not yet the place the
+    // move takes, nor its state the one the move follows. Online, the move
+    // waits for them (a press never waits: it chains at once).
+    if (opts.preview && G.online) await ownRecordsDrawn();
+    return actNow(typeof bodyOrMake === "function" ? bodyOrMake() : bodyOrMake, opts);
+  });
   return actions;
+}
+// Resolves once this device's records are recorded and the state drawn
+// includes them (bounded: on a network that gives no answer, the move goes
+// on with what the device knows, as offline).
+async function ownRecordsDrawn(limitMs = 5000) {
+  const until = Date.now() + limitMs;
+  while (Date.now() < until && G.online) {
+    const mine = (await outboxAll()).filter((i) => i.game === G.game);
+    if (!mine.length && G.head && G.shownSeq != null && G.shownSeq >= G.head.seq) return;
+    if (mine.length) flush();
+    else if (G.follow) G.follow.event(G.head.seq);
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 async function actNow(body, opts) {
   if (!body) return;
@@ -555,16 +592,16 @@ async function actNow(body, opts) {
       let p = null;
       try { p = await post(`/games/${G.game}/preview`, { body, signer: myKey, at_ms: Date.now() }); } catch (e) { if (e.status) throw e; }
       if (p && p.refused) { say(`${describe(body)}: ${p.refused}`, false); return; }
-      if (p && (p.illegal_move || p.forbidden)) {
+      if (p && (p.illegal_move || p.irregular_move || p.forbidden)) {
         const why = p.consequences.map((c) => $("p", { class: "why" }, c.what, c.rule ? ` [${c.rule}]` : "", c.quote ? $("q", {}, c.quote) : ""));
         if (p.forbidden) why.unshift($("p", { class: "why" }, `${p.forbidden.point}: ${p.forbidden.reason.replace(/_/g, " ")}, forbidden to Black [RIF rules of Renju 9.2, 9.3]`));
-        const ok = await confirmDialog(p.forbidden ? "This move is forbidden" : "This move is illegal", [
+        const ok = await confirmDialog(p.forbidden ? "This move is forbidden" : p.illegal_move ? "This move is illegal" : "This move is irregular", [
           ...why, $("p", {}, "It is recorded as played only if you confirm; the opponent may then point it out."),
         ], "Play it anyway");
         if (!ok) { say(`${describe(body)}: not played`, false); return; }
       }
     }
-    const item = await sign(body);
+    const item = await sign(body, opts.as);
     if (item && !G.online) { pressOfflineEffects(body); draw(); }
   } catch (e) {
     say(`${describe(body)}: ${e.message}`, false);
@@ -629,7 +666,8 @@ function draw(boardOnly) {
   // which colour the seat to move holds.
   const blackSeat = st.board_view && st.board_view.black_seat;
   const holds = renju && blackSeat && blackSeat !== "black" && s.to_move ? ` (holding ${s.to_move === blackSeat ? "Black" : "White"})` : "";
-  const turnText = s.to_move
+  const turnText = G.over ? `Game over: ${t.result || "the result is signed"}`
+    : s.to_move
     ? (G.colours.length === 1 && G.colours[0] === s.to_move ? `Your move: ${colourWord(s.to_move)} to play${holds}` : `${colourWord(s.to_move)} to play${holds}`)
     : (t.phase || "");
   document.getElementById("seat").textContent = G.roles.length
@@ -705,26 +743,83 @@ function draw(boardOnly) {
         btn("Sign under protest", "sign-sheet-protest", () => act({ result_sheet_signed: { result, under_protest: true } }), !!result))),
   ];
   // The clock button belongs to the player whose clock runs; a player's
-  // own device presses for its seat only.
-  const presser = isShared() ? running || me : me;
+  // own device presses for its seat only. A shared device presses for the
+  // player who moved last in its own records (its clock model may be older).
+  const presser = isShared() ? G.lastMover || running || me : me;
   const press = btn(`${colourWord(presser)}: press the clock`, "press",
-    () => act(() => ({ clock_pressed: { player: isShared() ? (G.clock && G.clock.running) || actor() : me } })),
-    can(presser) && (running === presser || !running), "press");
-  main.replaceChildren($("div", { class: "play" },
+    () => act(() => ({ clock_pressed: { player: isShared() ? G.lastMover || (G.clock && G.clock.running) || actor() : me } })),
+    can(presser) && (running === presser || !running || (isShared() && !!G.lastMover)), "press");
+  if (G.over) {
+    // After the result: no clock, no move; what the rules allow after a
+    // game (the sheets not yet signed, a protest, an appeal of a ruling).
+    groups.splice(0, groups.length, ...afterTheGame(st, btn));
+  }
+  main.replaceChildren($("div", { class: "play" + (G.over ? " over" : "") },
     $("section", { "aria-label": "Board" }, $("div", { id: "board-box" }, boardSvg()),
       $("p", { id: "cursor-status", class: "muted", "aria-live": "polite" }, cursorWords()),
-      $("p", { class: "muted" }, G.mode === "dead" ? "Tap the dead stones, then agree." : G.mode === "fifths" ? "Tap the points offered for the fifth move." : "Tap a point to place a stone, then press the clock.")),
+      $("p", { class: "muted" }, G.over ? "The game is over: the board shows the final position." : G.mode === "dead" ? "Tap the dead stones, then agree." : G.mode === "fifths" ? "Tap the points offered for the fifth move." : "Tap a point to place a stone, then press the clock.")),
     $("section", { "aria-label": "Clocks and actions" },
       $("p", { class: "turn", id: "turn", "aria-live": "polite" }, turnText),
       $("div", { class: "clocks" },
         $("div", { class: "clock", id: "clock-black", "aria-label": "Black's clock" }, $("div", {}, "● Black"), $("div", { class: "face" }, t.black_clock || "–")),
         $("div", { class: "clock", id: "clock-white", "aria-label": "White's clock" }, $("div", {}, "○ White"), $("div", { class: "face" }, t.white_clock || "–"))),
       $("p", { id: "paused", class: "muted", role: "status" }),
-      press,
+      G.over ? "" : press,
       ...groups)));
   document.getElementById("turn").dataset.toMove = s.to_move || "";
   document.getElementById("main").dataset.lastSeq = String(st.last_seq);
   tick();
+}
+
+// The result, who signed what and who has still to sign, and what the
+// players may still state: their own sheets not yet signed, a protest, an
+// appeal of a referee's judgement. The projection says what stands; the
+// ledger's roles decide who may sign it.
+function afterTheGame(st, btn) {
+  const s = st.state, t = st.text || {};
+  const r = s.result || {};
+  const sigs = r.signatures || [];
+  const signedBy = (c) => sigs.some((x) => x.seat === c);
+  // The result to sign: the rules', or (when the rules give none) the one
+  // the other player signed.
+  const stated = (c) => {
+    if (st.result_computed) return st.result_computed.result;
+    const other = [...sigs].reverse().find((x) => x.seat && x.seat !== c);
+    return other ? other.result : null;
+  };
+  const judgements = (s.rulings || []).filter((x) => x.applied && x.ruling && x.ruling.kind === "judgement");
+  const shared = G.colours.length > 1;
+  const sheets = G.colours.filter((c) => !signedBy(c)).flatMap((c) => {
+    const res = stated(c), id = shared ? `-${c}` : "";
+    const who = shared ? `${colourWord(c)}: ` : "";
+    return [
+      btn(`${who}Sign the result sheet`, "sign-sheet" + id, () => act({ result_sheet_signed: { result: res, under_protest: false } }, { as: c }), !!res),
+      btn(`${who}Sign under protest`, "sign-sheet-protest" + id, () => act({ result_sheet_signed: { result: res, under_protest: true } }, { as: c }), !!res),
+    ];
+  });
+  const me = G.colours[0];
+  return [
+    $("fieldset", {}, $("legend", {}, "Result sheet"),
+      $("p", { id: "result" }, "Result: ", t.result || "none by the rules"),
+      $("ul", { id: "signatures" }, ...sigs.map((x) => $("li", { "data-seat": x.seat || "" },
+        `${x.signer} signed ${x.result ? resultWords(x.result) : ""} at event ${x.seq}` + (x.under_protest ? ", under protest" : "")))),
+      (r.missing_signatures || []).length ? $("p", { id: "missing" }, "Still to sign: ", r.missing_signatures.join(", ")) : "",
+      ...(r.mismatches || []).map((m) => $("p", { class: "bad" }, m)),
+      sheets.length ? $("div", { class: "actions" }, ...sheets) : ""),
+    me ? $("fieldset", {}, $("legend", {}, "Protest and appeal"),
+      $("div", { class: "actions" },
+        btn("Declare play under protest…", "protest", async () => { const m = await askText("Play under protest", "Statement"); if (m !== null) act({ protest_declared: { player: me, statement: m } }); }),
+        ...judgements.map((j) => btn(`Appeal the judgement at event ${j.seq}…`, `appeal-${j.seq}`, async () => {
+          const m = await askText("Appeal", "Grounds");
+          if (m !== null) act({ appeal_lodged: { player: me, ruling_seq: j.seq, grounds: m } });
+        })))) : "",
+  ];
+}
+function resultWords(res) {
+  const o = res.outcome, by = res.by;
+  const how = typeof by === "string" ? by.replace(/_/g, " ") : by && by.score ? `${by.score.margin_half_points / 2} points` : by && by.other ? by.other : "";
+  if (o && o.win) return `${colourWord(o.win)} wins` + (how ? ` (${how})` : "");
+  return String(o).replace(/_/g, " ") + (how ? ` (${how})` : "");
 }
 
 // Whether a pass hands over a pass stone is the profile's: the server says
@@ -753,17 +848,19 @@ async function gamePage(game) {
     throw e;
   }
   flush();
-  // Live: the feed names every new record of this game; each refreshes the page.
-  let pending = false;
+  // Live: the feed names every new record of this game; every one is
+  // drawn, in order (an event arriving while the page fetches is fetched
+  // after it, never dropped).
+  const f = follower(refresh, () => G.shownSeq);
+  G.follow = f;
   const follow = async () => {
     const h = await api("/healthz");
     const from = h.next_cursor > 0 ? String(h.next_cursor - 1) : "";
     stream((last) => `/feed/stream?game=${G.game}` + ((last || from) ? "&after=" + (last || from) : ""), {
-      message: async (m) => {
+      message: (m) => {
         const r = JSON.parse(m.data);
-        if (r.game !== G.game || pending) return;
-        pending = true;
-        try { await refresh(); } catch { /* the next record or the outbox retries */ } finally { pending = false; }
+        if (r.game !== G.game) return;
+        f.event(typeof r.seq === "number" ? r.seq : Number.MAX_SAFE_INTEGER);
       },
       error: () => { G.online = false; setOnline(false, G.queued); },
       open: () => { G.online = true; setOnline(true, G.queued); flush(); },

@@ -3,7 +3,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { clockFrom, face, shows, press, totalMs } from "../board-clock.js";
+import { clockFrom, face, shows, press, standing, totalMs } from "../board-clock.js";
 
 const fischer = { fischer: { main_ms: 600000, increment_ms: 10000, max_ms: 620000 } };
 
@@ -57,7 +57,43 @@ test("a press offline: time used, Fischer's increment up to its cap, the other c
   assert.equal(quick.pcs.white.main_ms, 609000);
   const capped = press({ ...quick, pcs: { ...quick.pcs, black: { main_ms: 615000, overtime: "none" } } }, "black", 22500);
   assert.equal(capped.pcs.black.main_ms, 620000, "Fischer's cap");
-  assert.equal(press(after, "black", 30000), after, "only the running clock is pressed");
+  // A press the model did not expect (drawn before the move it completes):
+  // it follows the record, starting the other clock, charging nothing.
+  const followed = press(after, "black", 30000);
+  assert.equal(followed.running, "white");
+  assert.equal(followed.turnStart, 30000);
+  assert.deepEqual(followed.pcs, after.pcs);
+});
+
+test("offline presses on a shared device alternate from a stale model: the other clock each time", () => {
+  // The model was drawn while the clocks stood (a pause): no turn start.
+  let k = {
+    pcs: { black: { main_ms: 600000, overtime: "none" }, white: { main_ms: 600000, overtime: "none" } },
+    running: "black", turnStart: null, paused: "to call the referee", control: fischer,
+  };
+  k = press(k, "black", 1000);
+  assert.equal(k.running, "white");
+  assert.equal(k.paused, null);
+  k = press(k, "white", 5000);
+  assert.equal(k.running, "black");
+  assert.equal(k.pcs.white.main_ms, 600000 - 4000 + 10000);
+});
+
+test("why the clocks stand is said in words, not as a code", () => {
+  const st = {
+    text: { paused: "to call the referee" },
+    state: {
+      genesis: { time_control: fischer },
+      clock: {
+        black: { main_ms: 590000, overtime: "none", used_ms: 0 },
+        white: { main_ms: 600000, overtime: "none", used_ms: 0 },
+        running: null, flag_at_ms: null, paused: "CALL_REFEREE", remaining_ms: [590000, 599000],
+      },
+    },
+  };
+  const k = clockFrom(st);
+  assert.equal(k.paused, "to call the referee");
+  assert.ok(standing(k));
 });
 
 test("a press offline in overtime: byo-yomi periods used up, a Canadian block renewed", () => {
