@@ -231,8 +231,16 @@ fn the_pairings_page_fills_in_a_result_live() {
         round: 1,
         board: 2,
     });
-    let mut game =
-        kifu_ledger::testkit::ChainBuilder::start(&cast.referee, genesis, 1_767_225_600_000);
+    // Created by the tournament's director (a game created by anyone
+    // else would be a claim on the board, never its result).
+    let director =
+        kifu_ledger::Keypair::from_pkcs8_pem(&std::fs::read_to_string(&h.key).unwrap()).unwrap();
+    genesis.roster.push(kifu_ledger::Participant {
+        role: kifu_ledger::Role::Director,
+        name: "Hall director".into(),
+        key: director.public(),
+    });
+    let mut game = kifu_ledger::testkit::ChainBuilder::start(&director, genesis, 1_767_225_600_000);
     game.push(
         &cast.black,
         kifu_ledger::Body::Resigned {
