@@ -1871,6 +1871,32 @@ fn a_shared_tablet_on_venue_wifi_signs_each_press_for_the_player_who_moved() {
             "{pair:?}"
         );
     }
+    // Both pass, each pressing the clock: play pauses (LGC 2023, "Ending
+    // the game", 4: "The clock is now paused."), and the tablet's clocks
+    // stand, said in words.
+    for seq in [14, 16] {
+        b.click("#pass");
+        at_seq(&mut b, seq);
+        b.click("#press");
+        at_seq(&mut b, seq + 1);
+    }
+    b.wait_for(
+        "the clocks stopped for the status of the groups",
+        "document.getElementById('paused').textContent.includes('for the assessment of the status of groups')",
+    );
+    assert_eq!(
+        b.eval("document.querySelector('.clock.running') === null"),
+        json!(true)
+    );
+    let state = get(&format!("{url}/games/{game}/state?device=1"));
+    assert_eq!(state["state"]["clock"]["running"], Value::Null);
+    assert_eq!(state["state"]["clock"]["paused"], "STATUS_ASSESSMENT");
+    let recs = records(&url, &game);
+    assert_eq!(recs[14]["body"]["pass"]["player"], "black");
+    assert_eq!(recs[15]["body"]["clock_pressed"]["player"], "black");
+    assert_eq!(recs[16]["body"]["pass"]["player"], "white");
+    assert_eq!(recs[17]["body"]["clock_pressed"]["player"], "white");
+    tablet_and_phone(&mut b, "board-status-assessment");
     let said = b.text("#messages");
     assert!(
         !said.contains("refused") && !said.contains("not recorded"),
