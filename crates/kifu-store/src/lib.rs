@@ -534,21 +534,47 @@ impl Store {
         Ok(out)
     }
 
-    /// The game whose id (hex) starts with `prefix`.
+    /// The game whose id (hex) starts with `prefix`, found by seeking the
+    /// ordered keys (O(log n) for a unique prefix: the first game at or
+    /// after the prefix, then the next one after it), never by listing
+    /// every game.
     ///
     /// # Errors
     ///
     /// [`StoreError::NoSuchGame`], [`StoreError::Ambiguous`], storage errors.
     pub fn resolve(&self, prefix: &str) -> Result<Hash, StoreError> {
         let p = prefix.trim().to_ascii_lowercase();
-        if p.is_empty() || !p.chars().all(|c| c.is_ascii_hexdigit()) {
+        if p.is_empty() || p.len() > 64 || !p.chars().all(|c| c.is_ascii_hexdigit()) {
             return Err(StoreError::NoSuchGame(prefix.to_string()));
         }
-        let matches: Vec<Hash> = self
-            .games()?
-            .into_iter()
-            .filter(|g| hex::encode(g).starts_with(&p))
+        // The least id with this prefix: its digits, then zeros.
+        let mut low = [0u8; 32];
+        for (i, c) in p.bytes().enumerate() {
+            let nibble = (c as char).to_digit(16).unwrap_or(0) as u8;
+            low[i / 2] |= if i % 2 == 0 { nibble << 4 } else { nibble };
+        }
+        let named = |g: &Hash| hex::encode(g).starts_with(&p);
+        let mut matches: Vec<Hash> = self
+            .staged_read()
+            .games
+            .keys()
+            .filter(|g| named(g))
+            .copied()
             .collect();
+        let mut from = event_key(&low, 0).to_vec();
+        while let Some(kv) = self.events.range(from.as_slice()..).next() {
+            let (k, _) = kv?;
+            let (g, _) = parse_game_key(&k)?;
+            if !named(&g) {
+                break;
+            }
+            if !matches.contains(&g) {
+                matches.push(g);
+            }
+            // Just above every key of game `g`.
+            from = event_key(&g, u64::MAX).to_vec();
+            from.push(0);
+        }
         match matches.len() {
             0 => Err(StoreError::NoSuchGame(prefix.to_string())),
             1 => Ok(matches[0]),

@@ -231,3 +231,42 @@ fn a_batch_after_an_import_into_the_same_game_links_to_the_new_head() {
     assert_eq!(store.head(&g.game).unwrap().unwrap().seq, (n0 + 4) as u64);
     assert!(kifu_ledger::verify_records(&store.records_for_verification().unwrap()).ok());
 }
+
+#[test]
+fn a_prefix_is_resolved_by_seeking_as_listing_every_game_would() {
+    use kifu_ledger::testkit::{Cast, ChainBuilder};
+    let d = tempfile::tempdir().expect("tempdir");
+    let store = kifu_store::Store::open(d.path()).expect("store");
+    let cast = Cast::new();
+    for i in 0..150 {
+        let g = ChainBuilder::start(&cast.referee, cast.genesis(&format!("game {i}")), 1_000);
+        store.append_batch(g.records.clone()).expect("append");
+    }
+    let games = store.games().expect("games");
+    // What listing every game gives, for every prefix of one to three
+    // digits and each game's own 12.
+    let listed = |p: &str| -> Vec<[u8; 32]> {
+        games
+            .iter()
+            .filter(|g| hex::encode(g).starts_with(p))
+            .copied()
+            .collect()
+    };
+    let mut prefixes: Vec<String> = (0..16u32)
+        .flat_map(|a| (0..16u32).map(move |b| format!("{a:x}{b:x}")))
+        .collect();
+    prefixes.extend((0..16u32).map(|a| format!("{a:x}")));
+    prefixes.extend(games.iter().map(|g| hex::encode(g)[..12].to_string()));
+    prefixes.extend(games.iter().map(|g| hex::encode(g)[..3].to_uppercase()));
+    for p in &prefixes {
+        let want = listed(&p.to_ascii_lowercase());
+        match (store.resolve(p), want.len()) {
+            (Ok(g), 1) => assert_eq!(g, want[0], "{p}"),
+            (Err(kifu_store::StoreError::NoSuchGame(_)), 0) => {}
+            (Err(kifu_store::StoreError::Ambiguous(_, n)), m) if m > 1 => assert_eq!(n, m, "{p}"),
+            (r, m) => panic!("{p}: {r:?} where listing finds {m}"),
+        }
+    }
+    assert!(store.resolve(&"0".repeat(65)).is_err());
+    assert!(store.resolve("xyz").is_err());
+}
