@@ -764,6 +764,7 @@ fn a_game_that_only_names_a_board_is_a_claim_at_the_desk_the_hall_and_verify() {
 }
 
 #[test]
+#[allow(clippy::result_large_err)] // ureq's own error, as it comes
 fn a_board_with_one_shared_recorder_tablet_gets_its_game_from_the_desk() {
     use kifu_ledger::{Body, Event, Keypair, Role};
     let dir = tempfile::tempdir().expect("tempdir");

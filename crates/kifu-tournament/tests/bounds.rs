@@ -42,8 +42,7 @@ fn a_tournament_of_four_billion_rounds_is_refused_in_words() {
             1,
             mcmahon_genesis("Big", "big", rounds, officials()),
         )
-        .err()
-        .expect("refused");
+        .expect_err("refused");
         assert!(
             e.to_string().contains(&format!(
                 "the number of rounds is {rounds}; it must be from 1 to 200"
@@ -64,8 +63,7 @@ fn a_tournament_of_four_billion_rounds_is_refused_in_words() {
 fn a_ten_thousand_character_name_is_refused() {
     let name = "N".repeat(10_000);
     let e = Chain::create(&director(), 1, mcmahon_genesis(&name, "n", 3, officials()))
-        .err()
-        .expect("refused");
+        .expect_err("refused");
     assert!(
         e.to_string()
             .contains("the tournament's name is 10000 characters long; the most is 200"),
