@@ -1,3 +1,4 @@
+#![allow(missing_docs)]
 //! Time to draw a round of 120 and of 700 players (McMahon, round 4, three
 //! rounds already played): `cargo bench -p kifu-pairing`.
 
