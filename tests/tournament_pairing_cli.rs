@@ -205,3 +205,33 @@ fn auto_without_a_key_or_on_a_full_round_writes_nothing() {
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("round 4 is outside 1..=3"));
 }
+
+#[test]
+fn an_opengotha_file_is_checked_round_by_round() {
+    // The worked example's round 1 as typed has Eps White against Zeta on
+    // board 3; OpenGotha 3.51.02 itself, pairing round 1 of this file with
+    // its defaults (tests/peers/OpenGothaPairing.java), draws Zeta White:
+    // their colour balances are equal and the names' draw gives Zeta White.
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("data");
+    let xml = project("tournament/opengotha-worked-example.xml");
+    let o = run(
+        &data,
+        &[
+            "tournament",
+            "check-pairing",
+            xml.to_str().unwrap(),
+            "--round",
+            "1",
+            "--json",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3));
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        j["rounds"][0]["departures"],
+        serde_json::json!([
+            "round 1 board 3: recorded EPSEVE - ZETAFAY h0, the engine draws ZETAFAY - EPSEVE h0"
+        ])
+    );
+}

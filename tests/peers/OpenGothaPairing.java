@@ -22,6 +22,17 @@ import java.util.*;
 
 public class OpenGothaPairing {
     public static void main(String[] a) throws Exception {
+        // OpenGotha leaves threads behind: end the program on any failure.
+        try {
+            draw(a);
+        } catch (Throwable e) {
+            e.printStackTrace();
+            System.exit(1);
+        }
+        System.exit(0);
+    }
+
+    static void draw(String[] a) throws Exception {
         java.util.logging.LogManager.getLogManager().reset();
         Tournament t = new Tournament();
         ExternalDocument.importTournamentFromXMLFile(new File(a[0]), t, true, true, true, false, false);
@@ -105,7 +116,6 @@ public class OpenGothaPairing {
         }
         System.out.println("cost opengotha " + own);
         if (given != null) System.out.println("cost given " + given);
-        System.exit(0);
     }
 
     static long pairCost(Method cost, Tournament t, HashMap<String, ScoredPlayer> hm,

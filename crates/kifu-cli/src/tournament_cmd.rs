@@ -73,7 +73,8 @@ pub enum TournamentCommand {
 /// `kifu tournament check-pairing`.
 #[derive(Debug, Args)]
 pub struct CheckPairingArgs {
-    /// Tournament id (or unique prefix) or short name.
+    /// Tournament id (or unique prefix) or short name, or an OpenGotha
+    /// tournament file (`.xml`).
     pub tournament: String,
     /// Only this round (default: every round with a pairing).
     #[arg(long)]
@@ -969,8 +970,24 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
 }
 
 fn check_pairing(data: &Path, a: CheckPairingArgs) -> CmdResult {
-    let (_, chain) = find(data, &a.tournament)?;
-    let p = &chain.projection;
+    // An OpenGotha file is read as its import would sign it; anything else
+    // names a tournament of the data directory.
+    let given = Path::new(&a.tournament);
+    let projection = if given
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xml"))
+        && given.is_file()
+    {
+        let bytes =
+            std::fs::read(given).map_err(|e| Failure::new(format!("{}: {e}", given.display())))?;
+        opengotha::import(&opengotha::decode(&bytes), Vec::new())
+            .map_err(|e| Failure::new(format!("{}: {e}", given.display())))?
+            .projection()
+            .map_err(|e| Failure::new(format!("{}: {e}", given.display())))?
+    } else {
+        find(data, &a.tournament)?.1.projection
+    };
+    let p = &projection;
     let rounds: Vec<u32> = match a.round {
         Some(r) => vec![r],
         None => (1..=p.last_round()).collect(),
