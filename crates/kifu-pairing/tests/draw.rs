@@ -250,3 +250,22 @@ fn bad_rounds_and_an_odd_field_with_the_bye_given_are_refused() {
         Err(PairingError::ByeAlreadyGiven { round: 1, .. })
     ));
 }
+
+#[test]
+fn a_field_of_seven_hundred_is_matched_in_groups_and_everyone_present_is_paired() {
+    // Above 600 players OpenGotha matches groups of at least 200 from the
+    // top score down; every present player is still paired once.
+    let t = played(7, 700, 1, System::McMahon);
+    let d = pair(&t, 2, &PairingSettings::mcmahon()).expect("pairs");
+    let present = t
+        .players
+        .iter()
+        .filter(|p| !t.absences.contains(&(2, p.id.clone())))
+        .count();
+    assert!(present > kifu_pairing::GROUP_MAX, "{present} present");
+    let mut seen = BTreeSet::new();
+    for b in &d.boards {
+        assert!(seen.insert(b.white.clone()) && seen.insert(b.black.clone()));
+    }
+    assert_eq!(seen.len() + usize::from(d.bye.is_some()), present);
+}

@@ -196,13 +196,23 @@ fn kifu_draws_as_opengotha_itself() {
         Ok(s) => s.split(',').filter_map(|n| n.trim().parse().ok()).collect(),
         Err(_) => vec![8, 9, 13, 20, 31, 48, 64, 85, 120],
     };
+    // Another batch: KIFU_PAIRING_SEED (default 1000), KIFU_PAIRING_ROUNDS
+    // (default 5).
+    let base: u64 = std::env::var("KIFU_PAIRING_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000);
+    let round_count: u32 = std::env::var("KIFU_PAIRING_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(5);
     let (mut rounds, mut identical, mut same_pairs, mut ties, mut worse) = (0, 0, 0, 0, 0);
     let mut report = String::new();
     for (k, &players) in sizes.iter().enumerate() {
         for system in [System::McMahon, System::Swiss] {
-            let seed = 1000 + k as u64 * 2 + u64::from(system == System::Swiss);
+            let seed = base + k as u64 * 2 + u64::from(system == System::Swiss);
             let mut rng = Rng::new(seed);
-            let shape = Shape::new(players, 5, system);
+            let shape = Shape::new(players, round_count, system);
             let mut t = tournament(&shape, &mut rng);
             let settings = PairingSettings::for_system(system);
             for round in 1..=shape.rounds {
