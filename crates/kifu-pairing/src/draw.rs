@@ -225,7 +225,8 @@ fn number_tables(
     Ok(boards)
 }
 
-fn check_round(t: &Tournament, round: u32) -> Result<(), PairingError> {
+fn check_round(t: &Tournament, round: u32, s: &PairingSettings) -> Result<(), PairingError> {
+    s.check().map_err(PairingError::Settings)?;
     t.validate()?;
     if round == 0 || round > t.settings.rounds {
         return Err(PairingError::NoSuchRound {
@@ -242,7 +243,7 @@ fn check_round(t: &Tournament, round: u32) -> Result<(), PairingError> {
 /// The bye goes to the player OpenGotha gives it when their number is odd;
 /// an odd number when the round's bye is already given is refused.
 pub fn pair(t: &Tournament, round: u32, settings: &PairingSettings) -> Result<Draw, PairingError> {
-    check_round(t, round)?;
+    check_round(t, round, settings)?;
     let f = Field::new(t, round, settings)?;
     let mut players = pairable(t, &f);
     let mut bye = None;
@@ -275,7 +276,7 @@ pub fn draw_cost(
     settings: &PairingSettings,
     pairs: &[(String, String)],
 ) -> Result<i64, PairingError> {
-    check_round(t, round)?;
+    check_round(t, round, settings)?;
     let f = Field::new(t, round, settings)?;
     let order = pairable(t, &f);
     let position: HashMap<usize, usize> = order.iter().enumerate().map(|(k, &i)| (i, k)).collect();

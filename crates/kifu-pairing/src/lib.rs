@@ -56,6 +56,9 @@ pub enum PairingError {
     /// The tournament itself does not hold together.
     #[error(transparent)]
     Model(#[from] ModelError),
+    /// A settings value outside what OpenGotha accepts.
+    #[error("pairing settings: {0}")]
+    Settings(String),
     /// A round outside the tournament.
     #[error("round {round} is outside 1..={rounds}")]
     NoSuchRound {

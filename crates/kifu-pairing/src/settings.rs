@@ -228,6 +228,62 @@ impl PairingSettings {
         }
     }
 
+    /// Checks every weight against the largest value OpenGotha's settings
+    /// window accepts (`PAIBA_MAX_*`, `PAIMA_MAX_*`), so no cost can
+    /// overflow; the defaults are those largest values.
+    pub fn check(&self) -> Result<(), String> {
+        let limits: [(&str, i64, i64); 8] = [
+            ("avoid_duplicate", self.avoid_duplicate, 500_000_000_000_000),
+            ("random", self.random, 1_000_000_000),
+            ("balance_colours", self.balance_colours, 1_000_000),
+            (
+                "minimize_score_difference",
+                self.minimize_score_difference,
+                100_000_000_000,
+            ),
+            ("draw_up_down", self.draw_up_down, 100_000_000),
+            ("seeding", self.seeding, 5_000_000),
+            (
+                "minimize_handicap",
+                self.minimize_handicap,
+                20_000_000_000_000,
+            ),
+            ("avoid_same_geo", self.avoid_same_geo, 20_000_000_000_000),
+        ];
+        for (name, value, max) in limits {
+            if !(0..=max).contains(&value) {
+                return Err(format!("{name} is {value}, outside 0..={max}"));
+            }
+        }
+        for (name, value) in [
+            (
+                "prefer_score_gap_to_same_country",
+                self.prefer_score_gap_to_same_country,
+            ),
+            (
+                "prefer_score_gap_to_same_club",
+                self.prefer_score_gap_to_same_club,
+            ),
+        ] {
+            if !(0..=100).contains(&value) {
+                return Err(format!("{name} is {value}, outside 0..=100"));
+            }
+        }
+        if self.nx1_factor_thousandths > 1000 {
+            return Err(format!(
+                "nx1_factor_thousandths is {}, outside 0..=1000",
+                self.nx1_factor_thousandths
+            ));
+        }
+        if self.handicap.ceiling > 9 {
+            return Err(format!(
+                "handicap ceiling is {}, above 9",
+                self.handicap.ceiling
+            ));
+        }
+        Ok(())
+    }
+
     /// The concavity factor as OpenGotha's `double`.
     pub(crate) fn nx1(&self) -> f64 {
         f64::from(self.nx1_factor_thousandths) / 1000.0
@@ -256,5 +312,23 @@ mod tests {
         // Rounds 1 and 2 take the first system (OpenGotha's index 1 included).
         assert!(m.early(2) && !m.early(3));
         assert_eq!(PairingSettings::for_system(System::Swiss), s);
+        assert_eq!(m.check(), Ok(()));
+        assert_eq!(s.check(), Ok(()));
+    }
+
+    #[test]
+    fn weights_beyond_opengotha_s_largest_are_refused() {
+        let mut m = PairingSettings::mcmahon();
+        m.random = -1;
+        assert_eq!(
+            m.check(),
+            Err("random is -1, outside 0..=1000000000".into())
+        );
+        let mut m = PairingSettings::mcmahon();
+        m.seeding = 5_000_001;
+        assert!(m.check().is_err());
+        let mut m = PairingSettings::mcmahon();
+        m.handicap.ceiling = 10;
+        assert!(m.check().is_err());
     }
 }
