@@ -235,3 +235,111 @@ fn an_opengotha_file_is_checked_round_by_round() {
         ])
     );
 }
+
+#[test]
+fn handicap_settings_given_to_new_are_in_the_genesis_and_the_draw() {
+    // 2k (MMS 28) against 5k (MMS 25): by default 3 − 1 = 2 stones; with
+    // a ceiling of one stone, one.
+    let handicaps = |extra: &[&str]| -> (Vec<u64>, String) {
+        let t = tempfile::tempdir().unwrap();
+        let data = t.path().join("data");
+        ok(&run(
+            &data,
+            &["keygen", t.path().join("dir").to_str().unwrap()],
+        ));
+        let key = t.path().join("dir.key").to_str().unwrap().to_string();
+        let mut args = vec![
+            "tournament",
+            "new",
+            "--key",
+            &key,
+            "--name",
+            "Cup",
+            "--short-name",
+            "cup",
+            "--rounds",
+            "3",
+        ];
+        args.extend_from_slice(extra);
+        ok(&run(&data, &args));
+        for (id, rank) in [("P1", "3d"), ("P2", "1d"), ("P3", "2k"), ("P4", "5k")] {
+            ok(&run(
+                &data,
+                &[
+                    "tournament",
+                    "register",
+                    "cup",
+                    "--key",
+                    &key,
+                    "--id",
+                    id,
+                    "--surname",
+                    id,
+                    "--rank",
+                    rank,
+                ],
+            ));
+        }
+        let j: serde_json::Value = serde_json::from_str(&ok(&run(
+            &data,
+            &[
+                "tournament",
+                "pair",
+                "cup",
+                "--round",
+                "1",
+                "--auto",
+                "--dry-run",
+                "--json",
+            ],
+        )))
+        .unwrap();
+        let log = ok(&run(&data, &["tournament", "log", "cup"]));
+        let hd = j["pairing"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b["handicap"].as_u64().unwrap())
+            .collect();
+        (hd, log)
+    };
+    let (plain, log) = handicaps(&[]);
+    assert_eq!(plain, [0, 2]);
+    assert!(!log.contains("drawn by"), "{log}");
+    let (capped, log) = handicaps(&["--handicap-ceiling", "1"]);
+    assert_eq!(capped, [0, 1]);
+    assert!(
+        log.contains("McMahon drawn by kifu-pairing/1 (OpenGotha 3.51.02) with handicap.ceiling=1"),
+        "{log}"
+    );
+    // From the ranks instead of the MMS: 2k against 5k is the same 3 − 1.
+    let (by_rank, _) = handicaps(&["--handicap-based-on-mms=false"]);
+    assert_eq!(by_rank, [0, 2]);
+    // No handicap at or above 10k: the 2k and the 5k count as 10k.
+    let (none, _) = handicaps(&["--no-handicap-above", "10k"]);
+    assert_eq!(none, [0, 0]);
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("data");
+    ok(&run(
+        &data,
+        &["keygen", t.path().join("dir").to_str().unwrap()],
+    ));
+    let key = t.path().join("dir.key").to_str().unwrap().to_string();
+    let o = run(
+        &data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            &key,
+            "--name",
+            "Cup",
+            "--rounds",
+            "3",
+            "--handicap-ceiling",
+            "12",
+        ],
+    );
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("handicap ceiling is 12"));
+}

@@ -162,9 +162,21 @@ pub struct NewSettings {
     /// EGF adjusted time in minutes; default: from the time control.
     #[arg(long)]
     pub adjusted_time: Option<u32>,
-    /// Handicap reduction for the EGD file (`HA[hN]`, default 0).
+    /// Handicap reduction for the EGD file (`HA[hN]`, default 0); when
+    /// given, also the stones the draw takes off the difference (pairing
+    /// engine default: 1 in McMahon).
     #[arg(long)]
     pub handicap_reduction: Option<u32>,
+    /// The draw's handicap from the McMahon scores before the round (true,
+    /// the McMahon default) or from the ranks (false).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub handicap_based_on_mms: Option<bool>,
+    /// No handicap between players at or above this rank (McMahon default 1d).
+    #[arg(long, value_name = "RANK")]
+    pub no_handicap_above: Option<String>,
+    /// The most handicap stones the draw gives (McMahon default 9).
+    #[arg(long, value_name = "N")]
+    pub handicap_ceiling: Option<u8>,
     /// Referees: NAME=PUBLIC_KEY (file or hex), repeatable.
     #[arg(long = "referee")]
     pub referees: Option<Vec<String>>,
@@ -518,6 +530,9 @@ impl From<NewSettings> for Choices {
             egf_class: s.egf_class,
             adjusted_time: s.adjusted_time,
             handicap_reduction: s.handicap_reduction,
+            handicap_based_on_mms: s.handicap_based_on_mms,
+            no_handicap_above: s.no_handicap_above,
+            handicap_ceiling: s.handicap_ceiling,
             referees: s.referees,
             committee: s.committee,
         }

@@ -228,6 +228,42 @@ impl PairingSettings {
         }
     }
 
+    /// These settings with some fields changed, each named by its path
+    /// (`seeding`, `handicap.ceiling`) and given as text (`5`, `false`,
+    /// `3k`, `split_and_fold`): how a tournament's genesis records the
+    /// settings that differ from the defaults. The result is checked
+    /// ([`PairingSettings::check`]).
+    pub fn with_overrides(
+        &self,
+        overrides: &[(String, String)],
+    ) -> Result<PairingSettings, String> {
+        let mut value = serde_json::to_value(self).map_err(|e| e.to_string())?;
+        for (path, text) in overrides {
+            let mut at = &mut value;
+            for part in path.split('.') {
+                at = at
+                    .get_mut(part)
+                    .filter(|_| part != "system")
+                    .ok_or_else(|| format!("no pairing setting '{path}'"))?;
+            }
+            // Numbers and true/false as JSON, anything else (ranks, names of
+            // choices) as a string.
+            let given = match serde_json::from_str::<serde_json::Value>(text) {
+                Ok(v @ (serde_json::Value::Number(_) | serde_json::Value::Bool(_))) => v,
+                _ => serde_json::Value::String(text.trim().to_string()),
+            };
+            if given.is_string() != at.is_string() || given.is_boolean() != at.is_boolean() {
+                return Err(format!(
+                    "pairing setting '{path}': '{text}' is not a value of it"
+                ));
+            }
+            *at = given;
+        }
+        let s: PairingSettings = serde_json::from_value(value).map_err(|e| e.to_string())?;
+        s.check()?;
+        Ok(s)
+    }
+
     /// Checks every weight against the largest value OpenGotha's settings
     /// window accepts (`PAIBA_MAX_*`, `PAIMA_MAX_*`), so no cost can
     /// overflow; the defaults are those largest values.
@@ -314,6 +350,42 @@ mod tests {
         assert_eq!(PairingSettings::for_system(System::Swiss), s);
         assert_eq!(m.check(), Ok(()));
         assert_eq!(s.check(), Ok(()));
+    }
+
+    #[test]
+    fn overrides_change_the_named_fields_and_nothing_else() {
+        let m = PairingSettings::mcmahon();
+        let o = |k: &str, v: &str| vec![(k.to_string(), v.to_string())];
+        let s = m.with_overrides(&o("handicap.ceiling", "5")).unwrap();
+        assert_eq!(s.handicap.ceiling, 5);
+        assert_eq!(
+            PairingSettings {
+                handicap: m.handicap.clone(),
+                ..s.clone()
+            },
+            m
+        );
+        let s = m
+            .with_overrides(&o("handicap.no_handicap_above", "3k"))
+            .unwrap();
+        assert_eq!(s.handicap.no_handicap_above.to_string(), "3k");
+        let s = m
+            .with_overrides(&o("later_seeding", "split_and_fold"))
+            .unwrap();
+        assert_eq!(s.later_seeding, Seeding::SplitAndFold);
+        assert!(m
+            .with_overrides(&o("handicap.based_on_mms", "false"))
+            .is_ok());
+        assert_eq!(
+            m.with_overrides(&o("handicap.colour", "1")),
+            Err("no pairing setting 'handicap.colour'".into())
+        );
+        assert!(m.with_overrides(&o("system", "swiss")).is_err());
+        assert!(m.with_overrides(&o("handicap.based_on_mms", "3d")).is_err());
+        assert!(m.with_overrides(&o("handicap.ceiling", "12")).is_err());
+        assert!(m
+            .with_overrides(&o("handicap.no_handicap_above", "3x"))
+            .is_err());
     }
 
     #[test]

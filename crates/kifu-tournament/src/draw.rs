@@ -4,10 +4,11 @@
 //! with the engine's draw of it.
 //!
 //! The engine's settings are OpenGotha's defaults for the tournament's
-//! system: a genesis records the system (McMahon or Swiss) and the scoring
-//! settings the draw reads (bar, floor, bye and absence points, the
-//! placement criteria), and nothing else of the draw, so every kifu with
-//! the same engine version draws the same round from the same chain.
+//! system (McMahon or Swiss), changed by the overrides the genesis records
+//! with the engine's name (`PairingSystem::McMahonDrawn`, `SwissDrawn`),
+//! and the scoring settings of the genesis (bar, floor, bye and absence
+//! points, the placement criteria), so every kifu with the same engine
+//! draws the same round from the same chain.
 
 use kifu_ledger::{Body, PairingSystem, TournamentGenesis};
 use kifu_pairing::{Draw, PairingError, PairingSettings, System};
@@ -21,6 +22,15 @@ pub enum DrawError {
     /// The engine draws McMahon and Swiss rounds only.
     #[error("the pairing engine draws McMahon and Swiss rounds; this tournament is {0}")]
     System(&'static str),
+    /// The genesis names another engine than this kifu's.
+    #[error(
+        "the tournament is drawn by {recorded}; this kifu draws with {}",
+        kifu_pairing::ENGINE
+    )]
+    Engine {
+        /// The engine the genesis names.
+        recorded: String,
+    },
     /// The chain does not give a standings model.
     #[error(transparent)]
     Tournament(#[from] TournamentError),
@@ -30,13 +40,24 @@ pub enum DrawError {
 }
 
 /// The engine's settings for a tournament: OpenGotha's defaults for its
-/// system.
+/// system, changed by the overrides its genesis records. A genesis that
+/// names another engine (an earlier or later version) is refused: this
+/// kifu could not promise the same draw.
 pub fn settings(g: &TournamentGenesis) -> Result<PairingSettings, DrawError> {
-    match g.system {
-        PairingSystem::McMahon => Ok(PairingSettings::for_system(System::McMahon)),
-        PairingSystem::Swiss => Ok(PairingSettings::for_system(System::Swiss)),
-        PairingSystem::RoundRobin => Err(DrawError::System("a round robin")),
-        PairingSystem::Knockout => Err(DrawError::System("a knockout")),
+    let defaults = match g.system.base() {
+        PairingSystem::McMahon => PairingSettings::for_system(System::McMahon),
+        PairingSystem::Swiss => PairingSettings::for_system(System::Swiss),
+        PairingSystem::RoundRobin => return Err(DrawError::System("a round robin")),
+        _ => return Err(DrawError::System("a knockout")),
+    };
+    match g.system.draw_rules() {
+        None => Ok(defaults),
+        Some(r) if r.engine != kifu_pairing::ENGINE => Err(DrawError::Engine {
+            recorded: r.engine.clone(),
+        }),
+        Some(r) => defaults
+            .with_overrides(&r.overrides)
+            .map_err(|e| DrawError::Pairing(PairingError::Settings(e))),
     }
 }
 
@@ -220,6 +241,40 @@ mod tests {
             found[0].starts_with("round 1 board 1: recorded"),
             "{found:?}"
         );
+    }
+
+    #[test]
+    fn the_genesis_s_overrides_are_drawn_with_and_another_engine_refused() {
+        let (mut c, _) = chain();
+        let rules = |engine: &str, ceiling: &str| {
+            PairingSystem::McMahonDrawn(kifu_ledger::DrawRules {
+                engine: engine.into(),
+                overrides: vec![("handicap.ceiling".into(), ceiling.into())],
+            })
+        };
+        // 2k (MMS 28) against 5k (MMS 25): 3 − 1 = 2 stones by default,
+        // at most one with a ceiling of 1.
+        let handicaps = |c: &Chain| -> Vec<u8> {
+            draw(&c.projection, 1)
+                .expect("draws")
+                .boards
+                .iter()
+                .map(|b| b.handicap)
+                .collect()
+        };
+        assert_eq!(handicaps(&c), [0, 2]);
+        c.projection.genesis.system = rules(kifu_pairing::ENGINE, "1");
+        assert_eq!(handicaps(&c), [0, 1]);
+        c.projection.genesis.system = rules("kifu-pairing/0", "1");
+        assert!(matches!(
+            draw(&c.projection, 1),
+            Err(DrawError::Engine { .. })
+        ));
+        c.projection.genesis.system = rules(kifu_pairing::ENGINE, "10");
+        assert!(matches!(
+            draw(&c.projection, 1),
+            Err(DrawError::Pairing(PairingError::Settings(_)))
+        ));
     }
 
     #[test]
