@@ -15,8 +15,9 @@
 //! score difference, draw-ups and draw-downs, the seeding inside a score
 //! group) and the secondary ones (colour balance, handicap, clubs and
 //! countries), with OpenGotha's weights, order of operations and integer
-//! truncations ([`cost`](crate::draw_cost)); then Edmonds' blossom
-//! algorithm ([`matching`]) finds the pairing of greatest total cost.
+//! truncations ([`draw_cost`] totals them for any set of pairs); then
+//! Edmonds' blossom algorithm ([`matching`]) finds the pairing of
+//! greatest total cost.
 //! There is no other rule: what OpenGotha's weights prefer is what kifu
 //! prefers, so a director who knows OpenGotha knows kifu's draw. Where
 //! several pairings share the greatest cost the two programs may choose
