@@ -343,7 +343,12 @@ board_fix = struct(
 committee_verdict = enum(
     "CommitteeVerdict", ("rejected", None), ("upheld", None), ("replaced", vec(ruling_effect)),
 )
-pairing_system = units("PairingSystem", "mc_mahon", "swiss", "round_robin", "knockout")
+draw_rules = struct(("engine", string), ("overrides", vec(tup(string, string))))
+pairing_system = enum(
+    "PairingSystem",
+    ("mc_mahon", None), ("swiss", None), ("round_robin", None), ("knockout", None),
+    ("mc_mahon_drawn", draw_rules), ("swiss_drawn", draw_rules),
+)
 tournament_genesis = struct(
     ("name", string), ("short_name", string), ("city", string), ("country", string),
     ("start", string), ("finish", string), ("game", game_kind), ("ruleset", string),

@@ -43,7 +43,7 @@ pub enum TournamentCommand {
     List,
     /// Register a player (or correct a registration with --correct).
     Register(RegisterArgs),
-    /// Pair one board, or a whole round from a file (`board white black [handicap]` per line).
+    /// Pair one board, a whole round from a file (`board white black [handicap]` per line), or draw the round with the pairing engine (--auto).
     Pair(PairArgs),
     /// Give a player the bye in a round.
     Bye(ByeArgs),
@@ -65,6 +65,23 @@ pub enum TournamentCommand {
     Export(TExportArgs),
     /// Import an OpenGotha tournament file as a new, signed tournament chain.
     ImportOpengotha(ImportArgs),
+    /// Draw each recorded round again with the pairing engine and report
+    /// every board and bye that departs from it (exit code 3).
+    CheckPairing(CheckPairingArgs),
+}
+
+/// `kifu tournament check-pairing`.
+#[derive(Debug, Args)]
+pub struct CheckPairingArgs {
+    /// Tournament id (or unique prefix) or short name, or an OpenGotha
+    /// tournament file (`.xml`).
+    pub tournament: String,
+    /// Only this round (default: every round with a pairing).
+    #[arg(long)]
+    pub round: Option<u32>,
+    /// Print `{"engine", "rounds": [{"round", "departures": [...]}]}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Settings of `kifu tournament new`; each can also come from `--config`
@@ -145,9 +162,21 @@ pub struct NewSettings {
     /// EGF adjusted time in minutes; default: from the time control.
     #[arg(long)]
     pub adjusted_time: Option<u32>,
-    /// Handicap reduction for the EGD file (`HA[hN]`, default 0).
+    /// Handicap reduction for the EGD file (`HA[hN]`, default 0); when
+    /// given, also the stones the draw takes off the difference (pairing
+    /// engine default: 1 in McMahon).
     #[arg(long)]
     pub handicap_reduction: Option<u32>,
+    /// The draw's handicap from the McMahon scores before the round (true,
+    /// the McMahon default) or from the ranks (false).
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub handicap_based_on_mms: Option<bool>,
+    /// No handicap between players at or above this rank (McMahon default 1d).
+    #[arg(long, value_name = "RANK")]
+    pub no_handicap_above: Option<String>,
+    /// The most handicap stones the draw gives (McMahon default 9).
+    #[arg(long, value_name = "N")]
+    pub handicap_ceiling: Option<u8>,
     /// Referees: NAME=PUBLIC_KEY (file or hex), repeatable.
     #[arg(long = "referee")]
     pub referees: Option<Vec<String>>,
@@ -241,12 +270,30 @@ pub struct RegisterArgs {
 /// `kifu tournament pair`.
 #[derive(Debug, Args)]
 pub struct PairArgs {
-    /// Tournament and signer.
-    #[command(flatten)]
-    pub target: Target,
+    /// Tournament id (or unique prefix) or short name.
+    pub tournament: String,
+    /// The director's private key (not needed with --dry-run).
+    #[arg(long)]
+    pub key: Option<PathBuf>,
+    /// The time the facts are signed at, in milliseconds since 1970
+    /// (default: now).
+    #[arg(long)]
+    pub at_ms: Option<u64>,
     /// Round.
     #[arg(long)]
     pub round: u32,
+    /// Draw the round with the pairing engine (OpenGotha 3.51.02's McMahon
+    /// or Swiss draw with its default settings) from the chain: every
+    /// present player not yet paired, the bye if their number is odd.
+    #[arg(long, conflicts_with_all = ["board", "white", "black", "game", "file", "colours_unknown"])]
+    pub auto: bool,
+    /// With --auto: print the draw, write nothing.
+    #[arg(long, requires = "auto")]
+    pub dry_run: bool,
+    /// With --auto --dry-run: print the draw as JSON
+    /// (`{"pairing": [{"table", "white", "black", "handicap"}], "bye"}`).
+    #[arg(long, requires = "dry_run")]
+    pub json: bool,
     /// Board (one pairing).
     #[arg(long)]
     pub board: Option<u32>,
@@ -483,6 +530,9 @@ impl From<NewSettings> for Choices {
             egf_class: s.egf_class,
             adjusted_time: s.adjusted_time,
             handicap_reduction: s.handicap_reduction,
+            handicap_based_on_mms: s.handicap_based_on_mms,
+            no_handicap_above: s.no_handicap_above,
+            handicap_ceiling: s.handicap_ceiling,
             referees: s.referees,
             committee: s.committee,
         }
@@ -496,6 +546,7 @@ pub fn run(data: &Path, cmd: TournamentCommand) -> CmdResult {
         TournamentCommand::List => list(data),
         TournamentCommand::Register(a) => register(data, a),
         TournamentCommand::Pair(a) => pair(data, a),
+        TournamentCommand::CheckPairing(a) => check_pairing(data, a),
         TournamentCommand::Bye(a) => {
             let body = Body::ByeGiven {
                 round: a.round,
@@ -874,7 +925,26 @@ fn register(data: &Path, a: RegisterArgs) -> CmdResult {
 
 fn pair(data: &Path, a: PairArgs) -> CmdResult {
     let mut bodies = Vec::new();
-    if let Some(file) = &a.file {
+    if a.auto {
+        let (_, chain) = find(data, &a.tournament)?;
+        let d = kifu_tournament::draw::draw(&chain.projection, a.round)
+            .map_err(|e| Failure::new(format!("{e}; nothing written")))?;
+        if a.dry_run {
+            if a.json {
+                say!("{}", kifu_tournament::draw::json(&d));
+            } else {
+                say!("{}", kifu_tournament::draw::text(&d).trim_end());
+            }
+            return Ok(());
+        }
+        bodies = kifu_tournament::draw::facts(&d);
+        if bodies.is_empty() {
+            return Err(Failure::new(format!(
+                "round {}: nobody is left to pair; nothing written",
+                a.round
+            )));
+        }
+    } else if let Some(file) = &a.file {
         let text = std::fs::read_to_string(file)
             .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
         bodies = entry::pairing_text(&text, a.round, a.colours_unknown).map_err(|e| {
@@ -903,7 +973,81 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
             !a.colours_unknown,
         ));
     }
-    write_facts(data, &a.target, bodies)
+    let Some(key) = a.key else {
+        return Err(Failure::new("give --key, the director's private key"));
+    };
+    let target = Target {
+        tournament: a.tournament,
+        key,
+        at_ms: a.at_ms,
+    };
+    write_facts(data, &target, bodies)
+}
+
+fn check_pairing(data: &Path, a: CheckPairingArgs) -> CmdResult {
+    // An OpenGotha file is read as its import would sign it; anything else
+    // names a tournament of the data directory.
+    let given = Path::new(&a.tournament);
+    let projection = if given
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("xml"))
+        && given.is_file()
+    {
+        let bytes =
+            std::fs::read(given).map_err(|e| Failure::new(format!("{}: {e}", given.display())))?;
+        opengotha::import(&opengotha::decode(&bytes), Vec::new())
+            .map_err(|e| Failure::new(format!("{}: {e}", given.display())))?
+            .projection()
+            .map_err(|e| Failure::new(format!("{}: {e}", given.display())))?
+    } else {
+        find(data, &a.tournament)?.1.projection
+    };
+    let p = &projection;
+    let rounds: Vec<u32> = match a.round {
+        Some(r) => vec![r],
+        None => (1..=p.last_round()).collect(),
+    };
+    let mut report = Vec::new();
+    let mut departed = 0;
+    for round in rounds {
+        let found = kifu_tournament::draw::departures(p, round).map_err(failure)?;
+        departed += found.len();
+        report.push((round, found));
+    }
+    if a.json {
+        let rounds: Vec<serde_json::Value> = report
+            .iter()
+            .map(|(r, d)| json!({"round": r, "departures": d}))
+            .collect();
+        say!(
+            "{}",
+            json!({"engine": kifu_pairing::ENGINE, "ok": departed == 0, "rounds": rounds})
+        );
+    } else {
+        for (round, found) in &report {
+            if found.is_empty() {
+                say!("round {round}: the engine's draw, board for board");
+            }
+            for line in found {
+                say!("{line}");
+            }
+        }
+    }
+    if departed > 0 {
+        return Err(Failure {
+            message: format!(
+                "{departed} {} from the engine's draw ({})",
+                if departed == 1 {
+                    "departure"
+                } else {
+                    "departures"
+                },
+                kifu_pairing::ENGINE
+            ),
+            code: 3,
+        });
+    }
+    Ok(())
 }
 
 /// A checkpoint refused: the games' own failure, or the words of the

@@ -72,7 +72,8 @@ impl TimeControl {
 }
 
 pub use crate::tournament::{
-    AbsenceReason, BoardResult, Checkpoint, Pairing, PairingSystem, Registration, TournamentGenesis,
+    AbsenceReason, BoardResult, Checkpoint, DrawRules, Pairing, PairingSystem, Registration,
+    TournamentGenesis,
 };
 
 /// A stone colour, and also the name of a player's seat in the genesis roster.

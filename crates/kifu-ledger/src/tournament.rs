@@ -18,7 +18,12 @@ use crate::roles::Refusal;
 use crate::LedgerError;
 
 /// How the rounds are paired.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// The last two variants were appended (FORMAT.md section 10) so that a
+/// genesis can name the pairing engine and the settings it draws with
+/// beyond its defaults; a genesis with one of the first four states the
+/// engine's defaults for its system, as before.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PairingSystem {
     /// McMahon (groups by McMahon score).
@@ -29,6 +34,42 @@ pub enum PairingSystem {
     RoundRobin,
     /// Knockout.
     Knockout,
+    /// McMahon, drawn by the named engine with these settings.
+    McMahonDrawn(DrawRules),
+    /// Swiss, drawn by the named engine with these settings.
+    SwissDrawn(DrawRules),
+}
+
+impl PairingSystem {
+    /// The system without its draw settings: McMahon, Swiss, round robin
+    /// or knockout.
+    pub fn base(&self) -> PairingSystem {
+        match self {
+            PairingSystem::McMahonDrawn(_) => PairingSystem::McMahon,
+            PairingSystem::SwissDrawn(_) => PairingSystem::Swiss,
+            other => other.clone(),
+        }
+    }
+
+    /// The draw settings the genesis names, if any.
+    pub fn draw_rules(&self) -> Option<&DrawRules> {
+        match self {
+            PairingSystem::McMahonDrawn(r) | PairingSystem::SwissDrawn(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// The pairing engine a tournament is drawn with and the settings that
+/// differ from its defaults, each a name and a value as text
+/// (`handicap.ceiling` = `5`), in the manner of a game genesis's
+/// `overrides`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawRules {
+    /// The engine and its version (`kifu-pairing/1 (OpenGotha 3.51.02)`).
+    pub engine: String,
+    /// Settings that differ from the engine's defaults for the system.
+    pub overrides: Vec<(String, String)>,
 }
 
 /// The first event of a tournament chain: everything that fixes how the
@@ -327,12 +368,25 @@ fn board_result_text(r: BoardResult) -> &'static str {
 }
 
 /// A pairing system in words.
-fn system_words(s: PairingSystem) -> &'static str {
-    match s {
-        PairingSystem::McMahon => "McMahon",
+fn system_words(s: &PairingSystem) -> String {
+    let base = match s.base() {
         PairingSystem::Swiss => "Swiss",
         PairingSystem::RoundRobin => "round robin",
         PairingSystem::Knockout => "knockout",
+        _ => "McMahon",
+    };
+    match s.draw_rules() {
+        None => base.to_string(),
+        Some(r) if r.overrides.is_empty() => format!("{base} drawn by {}", r.engine),
+        Some(r) => format!(
+            "{base} drawn by {} with {}",
+            r.engine,
+            r.overrides
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
 
@@ -391,7 +445,7 @@ pub fn describe(body: &Body) -> String {
                 (true, true) => String::new(),
                 _ => format!(", {} to {}", g.start, g.finish),
             },
-            system_words(g.system),
+            system_words(&g.system),
             g.rounds,
             g.criteria.join(",")
         ),

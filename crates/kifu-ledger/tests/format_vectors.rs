@@ -189,12 +189,18 @@ fn values() -> Vec<Value> {
         out.push(value("Color", &v));
     }
     // The tournament chain's own enums (FORMAT.md section 10).
-    use kifu_ledger::tournament::{AbsenceReason, BoardResult, PairingSystem};
+    use kifu_ledger::tournament::{AbsenceReason, BoardResult, DrawRules, PairingSystem};
+    let rules = DrawRules {
+        engine: "kifu-pairing/1 (OpenGotha 3.51.02)".into(),
+        overrides: vec![("handicap.ceiling".into(), "5".into())],
+    };
     for v in [
         PairingSystem::McMahon,
         PairingSystem::Swiss,
         PairingSystem::RoundRobin,
         PairingSystem::Knockout,
+        PairingSystem::McMahonDrawn(rules.clone()),
+        PairingSystem::SwissDrawn(rules),
     ] {
         out.push(value("PairingSystem", &v));
     }

@@ -97,7 +97,11 @@ const IrregularityKind = variants(
 );
 const BoardFix = struct(["remove", vec(Point)], ["as_prisoners", "bool"], ["place", vec(tuple(Color, Point))]);
 const CommitteeVerdict = variants(["rejected", unit], ["upheld", unit], ["replaced", vec(RulingEffect)]);
-const PairingSystem = variants(["mc_mahon", unit], ["swiss", unit], ["round_robin", unit], ["knockout", unit]);
+const DrawRules = struct(["engine", "string"], ["overrides", vec(tuple("string", "string"))]);
+const PairingSystem = variants(
+  ["mc_mahon", unit], ["swiss", unit], ["round_robin", unit], ["knockout", unit],
+  ["mc_mahon_drawn", DrawRules], ["swiss_drawn", DrawRules],
+);
 const AbsenceReason = variants(["late_arrival", unit], ["round_skipped", unit], ["withdrawal", unit], ["sanction", unit]);
 const BoardResult = variants(
   ["unknown", unit], ["white_wins", unit], ["black_wins", unit], ["jigo", unit], ["both_lose", unit], ["both_win", unit],

@@ -149,8 +149,15 @@ pub struct Choices {
     pub egf_class: Option<String>,
     /// EGF adjusted time in minutes.
     pub adjusted_time: Option<u32>,
-    /// Handicap reduction for the EGD file.
+    /// Handicap reduction: stones taken off the difference in the draw,
+    /// and the EGD file's `HA[hN]`.
     pub handicap_reduction: Option<u32>,
+    /// The draw's handicap comes from the McMahon scores (else the ranks).
+    pub handicap_based_on_mms: Option<bool>,
+    /// No handicap between players at or above this rank.
+    pub no_handicap_above: Option<String>,
+    /// The most handicap stones the draw gives.
+    pub handicap_ceiling: Option<u8>,
     /// Referees, `NAME=PUBLIC_KEY` ([`official`]).
     pub referees: Option<Vec<String>>,
     /// Appeals committee members, `NAME=PUBLIC_KEY`.
@@ -187,6 +194,9 @@ impl Choices {
             egf_class: self.egf_class.or(under.egf_class),
             adjusted_time: self.adjusted_time.or(under.adjusted_time),
             handicap_reduction: self.handicap_reduction.or(under.handicap_reduction),
+            handicap_based_on_mms: self.handicap_based_on_mms.or(under.handicap_based_on_mms),
+            no_handicap_above: self.no_handicap_above.or(under.no_handicap_above),
+            handicap_ceiling: self.handicap_ceiling.or(under.handicap_ceiling),
             referees: self.referees.or(under.referees),
             committee: self.committee.or(under.committee),
         }
@@ -246,6 +256,9 @@ impl Choices {
             egf_class: self.egf_class,
             adjusted_time: self.adjusted_time,
             handicap_reduction: self.handicap_reduction,
+            handicap_based_on_mms: self.handicap_based_on_mms,
+            no_handicap_above: self.no_handicap_above,
+            handicap_ceiling: self.handicap_ceiling,
             officials,
         })
     }

@@ -18,6 +18,9 @@
 //! evidence, duplicates counted once), as kifu-ledger's verification of
 //! game chains does.
 //!
+//! A round is drawn from the chain by the pairing engine (`kifu-pairing`)
+//! in [`draw`], which also compares a recorded round with the engine's draw.
+//!
 //! Tournament chains are shown in words and JSON once, here: the standings
 //! tables and export files ([`tables`]), the verdict on a chain and its
 //! games ([`verdict`]).
@@ -32,6 +35,7 @@ pub mod checkpoints;
 pub mod choices;
 pub mod convert;
 pub mod demo;
+pub mod draw;
 pub mod egf;
 pub mod entry;
 pub mod games;

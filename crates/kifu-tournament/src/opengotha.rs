@@ -58,6 +58,12 @@ impl Imported {
     /// once signed, each as the ones before it leave it; the refused one is
     /// numbered from the genesis (`paired #5 refused: ...`).
     pub fn check(&self) -> Result<(), crate::Refused<TournamentError>> {
+        self.projection().map(|_| ())
+    }
+
+    /// The tournament these facts make, as [`Imported::check`] builds it
+    /// (unsigned; its id is zero).
+    pub fn projection(&self) -> Result<crate::Projection, crate::Refused<TournamentError>> {
         let mut p = crate::Projection::new([0; 32], self.genesis.clone()).map_err(|error| {
             crate::Refused {
                 index: 0,
@@ -72,7 +78,7 @@ impl Imported {
                 error,
             })?;
         }
-        Ok(())
+        Ok(p)
     }
 
     /// How many facts of each kind the import holds, by kind name.

@@ -61,8 +61,17 @@ pub struct NewTournament {
     pub egf_class: Option<String>,
     /// EGF adjusted time in minutes (default: from the time control).
     pub adjusted_time: Option<u32>,
-    /// Handicap reduction for the EGD file (default 0).
+    /// Handicap reduction for the EGD file (default 0); when given, also
+    /// the draw's (OpenGotha's `hdCorrection`, default 1 in McMahon).
     pub handicap_reduction: Option<u32>,
+    /// The draw's handicap from the McMahon scores before the round
+    /// rather than the ranks (default true in McMahon).
+    pub handicap_based_on_mms: Option<bool>,
+    /// No handicap between players at or above this rank (default 1d in
+    /// McMahon).
+    pub no_handicap_above: Option<String>,
+    /// The most handicap stones the draw gives (default 9 in McMahon).
+    pub handicap_ceiling: Option<u8>,
     /// The director first, then referees and committee members.
     pub officials: Vec<Participant>,
 }
@@ -96,6 +105,9 @@ impl NewTournament {
             egf_class: None,
             adjusted_time: None,
             handicap_reduction: None,
+            handicap_based_on_mms: None,
+            no_handicap_above: None,
+            handicap_ceiling: None,
             officials,
         }
     }
@@ -116,6 +128,54 @@ pub fn pairing_system(s: &str) -> Result<PairingSystem, TournamentError> {
     })
 }
 
+/// The system with the draw settings `n` changes from the engine's
+/// defaults, each checked by the engine: `McMahonDrawn` or `SwissDrawn`
+/// naming the engine when any is given, the plain system otherwise (the
+/// engine's defaults, as a genesis written before these settings states
+/// them).
+fn with_draw_rules(
+    system: PairingSystem,
+    n: &NewTournament,
+) -> Result<PairingSystem, TournamentError> {
+    let mut overrides: Vec<(String, String)> = Vec::new();
+    if let Some(v) = n.handicap_based_on_mms {
+        overrides.push(("handicap.based_on_mms".into(), v.to_string()));
+    }
+    if let Some(v) = &n.no_handicap_above {
+        let rank: kifu_standings::Rank = v.parse()?;
+        overrides.push(("handicap.no_handicap_above".into(), rank.to_string()));
+    }
+    if let Some(v) = n.handicap_reduction {
+        overrides.push(("handicap.reduction".into(), v.to_string()));
+    }
+    if let Some(v) = n.handicap_ceiling {
+        overrides.push(("handicap.ceiling".into(), v.to_string()));
+    }
+    if overrides.is_empty() {
+        return Ok(system);
+    }
+    let defaults = match system {
+        PairingSystem::McMahon => kifu_pairing::PairingSettings::mcmahon(),
+        PairingSystem::Swiss => kifu_pairing::PairingSettings::swiss(),
+        other => {
+            return Err(TournamentError::Settings(format!(
+                "handicap settings for the draw need a McMahon or Swiss tournament, not {other:?}"
+            )))
+        }
+    };
+    defaults
+        .with_overrides(&overrides)
+        .map_err(TournamentError::Settings)?;
+    let rules = kifu_ledger::DrawRules {
+        engine: kifu_pairing::ENGINE.into(),
+        overrides,
+    };
+    Ok(match system {
+        PairingSystem::McMahon => PairingSystem::McMahonDrawn(rules),
+        _ => PairingSystem::SwissDrawn(rules),
+    })
+}
+
 /// The genesis of the tournament `n` describes, defaults filled in and
 /// its settings checked ([`genesis_settings`]).
 pub fn genesis(n: NewTournament) -> Result<TournamentGenesis, TournamentError> {
@@ -123,8 +183,11 @@ pub fn genesis(n: NewTournament) -> Result<TournamentGenesis, TournamentError> {
     if n.name.trim().is_empty() {
         return Err(bad("a tournament needs a name".into()));
     }
-    let system = pairing_system(n.system.as_deref().unwrap_or("mcmahon"))?;
-    let default_criteria = if system == PairingSystem::McMahon {
+    let system = with_draw_rules(
+        pairing_system(n.system.as_deref().unwrap_or("mcmahon"))?,
+        &n,
+    )?;
+    let default_criteria = if system.base() == PairingSystem::McMahon {
         "MMS,SOSM,SOSOSM"
     } else {
         "NBW,SOSW,SOSOSW"
@@ -219,6 +282,35 @@ mod tests {
         let g = genesis(swiss).expect("genesis");
         assert_eq!(g.criteria, ["NBW", "SOSW", "SOSOSW"]);
         assert_eq!(g.short_name, "cup");
+    }
+
+    #[test]
+    fn draw_settings_name_the_engine_and_only_what_differs() {
+        let plain = genesis(NewTournament::named("Cup", 3, vec![])).expect("genesis");
+        assert_eq!(plain.system, PairingSystem::McMahon);
+        let mut n = NewTournament::named("Cup", 3, vec![]);
+        n.handicap_based_on_mms = Some(false);
+        n.no_handicap_above = Some("3K".into());
+        n.handicap_ceiling = Some(5);
+        let g = genesis(n).expect("genesis");
+        let rules = g.system.draw_rules().expect("the draw's settings");
+        assert_eq!(rules.engine, kifu_pairing::ENGINE);
+        assert_eq!(
+            rules.overrides,
+            [
+                ("handicap.based_on_mms".to_string(), "false".to_string()),
+                ("handicap.no_handicap_above".into(), "3k".into()),
+                ("handicap.ceiling".into(), "5".into()),
+            ]
+        );
+        assert_eq!(g.system.base(), PairingSystem::McMahon);
+        assert_eq!(g.criteria, ["MMS", "SOSM", "SOSOSM"]);
+        let mut n = NewTournament::named("Cup", 3, vec![]);
+        n.handicap_ceiling = Some(12);
+        assert!(genesis(n).is_err());
+        let mut n = NewTournament::named("Cup", 3, vec![]);
+        n.no_handicap_above = Some("dan".into());
+        assert!(genesis(n).is_err());
     }
 
     #[test]
