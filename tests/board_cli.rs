@@ -1907,3 +1907,287 @@ fn a_shared_tablet_on_venue_wifi_signs_each_press_for_the_player_who_moved() {
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }
+
+/// The request number of the tablet showing fingerprint `fp`, and its key.
+fn request_of(url: &str, fp: &str) -> (String, String) {
+    let listed = get(&format!("{url}/devices"));
+    let r = listed["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["fingerprint"] == fp)
+        .unwrap_or_else(|| panic!("{fp} in {listed}"))
+        .clone();
+    (
+        r["id"].as_str().unwrap().to_string(),
+        r["key"].as_str().unwrap().to_string(),
+    )
+}
+
+/// `kifu new-game` by the referee at `board` of `round`, naming the
+/// devices' requests (and the players' keys of a board with a recorder
+/// only); the game's id.
+fn round_game(
+    dir: &Path,
+    url: &str,
+    round: u32,
+    board: u32,
+    extra: &[&str],
+    requests: &[&str],
+) -> String {
+    let d = |n: &str| dir.join(n).display().to_string();
+    let (round, board) = (round.to_string(), board.to_string());
+    let mut args = vec![
+        "new-game".to_string(),
+        "--key".into(),
+        d("ref.key"),
+        "--referee".into(),
+        format!("Ref={}", d("ref.pub")),
+        "--size".into(),
+        "9".into(),
+        "--time".into(),
+        "fischer:10m+10s".into(),
+        "--tournament".into(),
+        "Open".into(),
+        "--round".into(),
+        round,
+        "--board".into(),
+        board,
+        "--json".into(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    for r in requests {
+        args.push("--device-request".into());
+        args.push(r.to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let made: Value = serde_json::from_str(&ok(&kifu_at(url, &args))).unwrap();
+    made["game"].as_str().unwrap().to_string()
+}
+
+/// The signer of the first record of `kind` in `game`.
+fn signer_of(url: &str, game: &str, kind: &str) -> String {
+    records(url, game)
+        .iter()
+        .find(|r| kind_of(r) == kind)
+        .unwrap_or_else(|| panic!("no {kind} in {game}"))["signer"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Two rounds with the same tablets: board 1's players each on their own
+/// tablet, board 2 on one recorder tablet. After round 1's games end, each
+/// tablet offers its next game: the same key asks for round 2 (the seat
+/// form filled with the next round, editable: Ann and Bob swap colours),
+/// the request keeps its number, the referee names the same requests in
+/// round 2's games, and the tablets play them.
+#[test]
+fn the_same_tablets_play_the_next_round_with_the_same_keys() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = venue(program);
+    keygen(dir.path(), "c");
+    keygen(dir.path(), "d");
+    let ann = b.new_context(1024, 768);
+    let fp_ann = ask_for_seat(&mut b, &url, "black", "Ann", 1);
+    let bob = b.new_context(1024, 768);
+    let fp_bob = ask_for_seat(&mut b, &url, "white", "Bob", 1);
+    let clock = b.new_context(1024, 768);
+    let fp_clock = ask_for_seat(&mut b, &url, "recorder", "Board 2 clock", 2);
+    let (r_ann, k_ann) = request_of(&url, &fp_ann);
+    let (r_bob, k_bob) = request_of(&url, &fp_bob);
+    let (r_clock, k_clock) = request_of(&url, &fp_clock);
+    let players = |dir: &Path| {
+        [
+            "--black".to_string(),
+            format!("Cy={}", dir.join("c.pub").display()),
+            "--white".to_string(),
+            format!("Di={}", dir.join("d.pub").display()),
+        ]
+    };
+    let p = players(dir.path());
+    let p: Vec<&str> = p.iter().map(String::as_str).collect();
+    let g1 = round_game(dir.path(), &url, 1, 1, &[], &[&r_ann, &r_bob]);
+    let g2 = round_game(dir.path(), &url, 1, 2, &p, &[&r_clock]);
+
+    // Round 1, board 1: the referee starts the clock, Ann plays, Bob resigns.
+    let referee = b.new_context(800, 600);
+    b.goto(&format!("{url}/web/board.css"));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &g1,
+        json!({"clock_started": {"running": "black"}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+    b.switch(&ann);
+    at_seq(&mut b, 1);
+    tap(&mut b, 2, 2);
+    b.click("#press");
+    at_seq(&mut b, 3);
+    b.switch(&bob);
+    at_seq(&mut b, 3);
+    b.click("#resign");
+    b.wait_for(
+        "the resign dialog",
+        "document.getElementById('confirm').open",
+    );
+    b.click("#confirm-ok");
+    // Round 1, board 2: the recorder starts the clock, Black plays, White
+    // resigns.
+    b.switch(&clock);
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    tap(&mut b, 4, 4);
+    at_seq(&mut b, 2);
+    b.click("#press");
+    at_seq(&mut b, 3);
+    b.click("#resign");
+    b.wait_for(
+        "the resign dialog",
+        "document.getElementById('confirm').open",
+    );
+    b.click("#confirm-ok");
+
+    // Each tablet: the game is over, and it offers the next game; the seat
+    // form comes back filled with the same seat and board, round 2.
+    for (s, role, board) in [
+        (&ann, "black", 1),
+        (&bob, "white", 1),
+        (&clock, "recorder", 2),
+    ] {
+        b.switch(s);
+        b.wait_for(
+            "the game over",
+            "(document.getElementById('turn') || {textContent: ''}).textContent.startsWith('Game over')",
+        );
+        b.click("#next-game");
+        b.wait_for("the seat form", "!!document.getElementById('ask')");
+        assert_eq!(b.eval("document.getElementById('round').value"), json!("2"));
+        assert_eq!(
+            b.eval("document.getElementById('board').value"),
+            json!(board.to_string())
+        );
+        assert_eq!(b.eval("document.getElementById('role').value"), json!(role));
+        assert_eq!(
+            b.eval("document.getElementById('tournament').value"),
+            json!("Open")
+        );
+    }
+    tablet_and_phone(&mut b, "board-next-game");
+    // Ann and Bob swap colours in round 2.
+    for (s, role) in [(&ann, Some("white")), (&bob, Some("black")), (&clock, None)] {
+        b.switch(s);
+        if let Some(role) = role {
+            b.eval(&format!(
+                "(document.getElementById('role').value = {role:?}, true)"
+            ));
+        }
+        b.click("#ask");
+        b.wait_for("the request", "!!document.getElementById('waiting')");
+        assert!(
+            b.text("#waiting").contains("round 2"),
+            "{}",
+            b.text("#waiting")
+        );
+    }
+    // The same requests, waiting again for round 2 though round 1's games
+    // name their keys.
+    let pending = get(&format!("{url}/devices?pending=1"));
+    let waiting: Vec<(String, u64)> = pending["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap().to_string(),
+                r["round"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    for id in [&r_ann, &r_bob, &r_clock] {
+        assert!(
+            waiting.contains(&(id.clone(), 2)),
+            "{id} waits for round 2: {pending}"
+        );
+    }
+    let h1 = round_game(dir.path(), &url, 2, 1, &[], &[&r_ann, &r_bob]);
+    let h2 = round_game(dir.path(), &url, 2, 2, &p, &[&r_clock]);
+    assert!(get(&format!("{url}/devices?pending=1"))["requests"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    // Each tablet finds its round 2 game and plays it.
+    for (s, game) in [(&ann, &h1), (&bob, &h1), (&clock, &h2)] {
+        b.switch(s);
+        b.wait_for("the round 2 game", "!!document.getElementById('press')");
+        assert_eq!(
+            b.eval("location.pathname"),
+            json!(format!("/play/{game}")),
+            "the round 2 game"
+        );
+    }
+    b.switch(&referee);
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &h1,
+        json!({"clock_started": {"running": "black"}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+    b.switch(&bob);
+    at_seq(&mut b, 1);
+    assert!(
+        b.text("#turn").contains("Your move: Black"),
+        "{}",
+        b.text("#turn")
+    );
+    tap(&mut b, 6, 6);
+    b.click("#press");
+    at_seq(&mut b, 3);
+    b.switch(&ann);
+    at_seq(&mut b, 3);
+    tap(&mut b, 2, 6);
+    b.click("#press");
+    at_seq(&mut b, 5);
+    b.switch(&clock);
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    tap(&mut b, 3, 3);
+    at_seq(&mut b, 2);
+
+    // Both rounds' records are signed by the same tablets' keys.
+    assert_eq!(signer_of(&url, &g1, "stone_placed"), k_ann);
+    assert_eq!(signer_of(&url, &g1, "resigned"), k_bob);
+    assert_eq!(signer_of(&url, &g2, "stone_placed"), k_clock);
+    assert_eq!(signer_of(&url, &h1, "stone_placed"), k_bob);
+    let white_stone = records(&url, &h1)
+        .into_iter()
+        .filter(|r| kind_of(r) == "stone_placed")
+        .nth(1)
+        .unwrap();
+    assert_eq!(white_stone["signer"], k_ann.as_str());
+    assert_eq!(signer_of(&url, &h2, "stone_placed"), k_clock);
+    for game in [&g1, &g2, &h1, &h2] {
+        verifies_everywhere(dir.path(), &url, game);
+    }
+    for s in [&ann, &bob, &clock] {
+        b.switch(s);
+        let errors = b.console_errors();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        b.assert_no_csp_violation();
+    }
+    server.stop();
+}

@@ -116,29 +116,37 @@ function setOnline(online, queued) {
 
 // ---------------------------------------------------------------- enrolment
 
-async function enrolPage() {
+// The seat form. A device that sat at a game already (its request kept by
+// the server) offers its next seat: the same key, the same seat and board,
+// the next round, each editable; sending it updates the request (a later
+// `signed_at_ms`) and the device waits for that round's game.
+async function enrolPage(next) {
   const requestId = await kvGet("request");
+  let before = null;
   if (requestId) {
     try {
       const r = await api("/devices/" + encodeURIComponent(requestId));
-      return waitForGame(r);
+      if (!next) return waitForGame(r);
+      before = r;
     } catch (e) {
       if (e.status !== 404) throw e;
     }
   }
+  const was = before || {};
+  const option = (value, label) => $("option", { value, selected: was.role === value }, label);
   const seatSel = $("select", { name: "role", id: "role" },
-    $("option", { value: "black" }, "Black (my own device)"),
-    $("option", { value: "white" }, "White (my own device)"),
-    $("option", { value: "recorder" }, "Board recorder (one device for both players)"));
+    option("black", "Black (my own device)"),
+    option("white", "White (my own device)"),
+    option("recorder", "Board recorder (one device for both players)"));
   const form = $("form", { class: "enrol" },
-    $("h2", {}, "Ask for a seat"),
+    $("h2", {}, before ? "Ask for the next seat" : "Ask for a seat"),
     $("p", {}, "The referee enrols this device after comparing its key's fingerprint with the one shown here:"),
     $("p", { class: "fp" }, rec.fingerprint(myKey)),
     $("label", {}, "Seat ", seatSel),
-    $("label", {}, "Name ", $("input", { name: "name", id: "name", required: true, maxlength: 120, autocomplete: "name" })),
-    $("label", {}, "Tournament (empty for a free-standing game) ", $("input", { name: "tournament", id: "tournament", maxlength: 120 })),
-    $("label", {}, "Round ", $("input", { name: "round", id: "round", type: "number", min: 1, inputmode: "numeric" })),
-    $("label", {}, "Board ", $("input", { name: "board", id: "board", type: "number", min: 1, inputmode: "numeric" })),
+    $("label", {}, "Name ", $("input", { name: "name", id: "name", required: true, maxlength: 120, autocomplete: "name", value: was.name || null })),
+    $("label", {}, "Tournament (empty for a free-standing game) ", $("input", { name: "tournament", id: "tournament", maxlength: 120, value: was.tournament || null })),
+    $("label", {}, "Round ", $("input", { name: "round", id: "round", type: "number", min: 1, inputmode: "numeric", value: was.round ? was.round + 1 : null })),
+    $("label", {}, "Board ", $("input", { name: "board", id: "board", type: "number", min: 1, inputmode: "numeric", value: was.board || null })),
     $("button", { type: "submit", id: "ask" }, "Ask for this seat"));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -150,6 +158,8 @@ async function enrolPage() {
         tournament: f.get("tournament") ? String(f.get("tournament")) : null, round: num("round"), board: num("board"),
       });
       await kvSet("request", r.id);
+      await kvSet("game", null);
+      history.replaceState(null, "", "/play");
       say(`request ${r.id} sent: ${r.seat}`, true);
       waitForGame(r);
     } catch (e) {
@@ -167,7 +177,9 @@ async function waitForGame(r) {
     $("p", { class: "muted", role: "status" }, r.status === "enrolled" ? "Enrolled." : "Waiting for the referee…")));
   for (;;) {
     show(r);
-    const games = r.games || [];
+    // The games at the place the request asks for (a game of an earlier
+    // round that names this key is not this request's).
+    const games = (r.games || []).filter((g) => g.asked !== false);
     if (games.length) {
       const g = games[games.length - 1];
       await kvSet("game", g.game);
@@ -798,6 +810,12 @@ function afterTheGame(st, btn) {
     ];
   });
   const me = G.colours[0];
+  // The same tablet, the same key, its next game: once this game's records
+  // are all sent, the seat form again, for the next round.
+  const next = $("fieldset", {}, $("legend", {}, "Next game"),
+    $("div", { class: "actions" },
+      btn("Next game", "next-game", () => { location.assign("/play?new=1"); }, !G.queued)),
+    G.queued ? $("p", { class: "muted" }, "Offered once this game's records are all sent.") : "");
   return [
     $("fieldset", {}, $("legend", {}, "Result sheet"),
       $("p", { id: "result" }, "Result: ", t.result || "none by the rules"),
@@ -813,6 +831,7 @@ function afterTheGame(st, btn) {
           const m = await askText("Appeal", "Grounds");
           if (m !== null) act({ appeal_lodged: { player: me, ruling_seq: j.seq, grounds: m } });
         })))) : "",
+    next,
   ];
 }
 function resultWords(res) {
@@ -879,11 +898,12 @@ async function gamePage(game) {
     const m = location.pathname.match(/^\/play\/([0-9a-fA-F]{64})\/?$/);
     if (m) return gamePage(m[1].toLowerCase());
     const stored = await kvGet("game");
-    if (stored && new URLSearchParams(location.search).get("new") !== "1") {
+    const next = new URLSearchParams(location.search).get("new") === "1";
+    if (stored && !next) {
       history.replaceState(null, "", "/play/" + stored);
       return gamePage(stored);
     }
-    await enrolPage();
+    await enrolPage(next);
   } catch (e) {
     main.replaceChildren($("p", { class: "bad", role: "alert" }, "Error: " + e.message));
   }
