@@ -2191,3 +2191,80 @@ fn the_same_tablets_play_the_next_round_with_the_same_keys() {
     }
     server.stop();
 }
+
+/// The seat form offers the tournaments the server keeps, by their full
+/// and short names, and a free-standing game: the tablet asks under the
+/// name the tournament's games carry, never a misspelt one.
+#[test]
+fn a_tablet_picks_its_tournament_from_the_server_s_list() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    ok(&run(
+        &data,
+        &["keygen", dir.path().join("dir").to_str().unwrap()],
+    ));
+    let key = dir.path().join("dir.key").display().to_string();
+    for (name, short) in [("Spring Open 2026", "spring"), ("Autumn Cup", "autumn")] {
+        ok(&run(
+            &data,
+            &[
+                "tournament",
+                "new",
+                "--key",
+                &key,
+                "--name",
+                name,
+                "--short-name",
+                short,
+                "--city",
+                "Leiden",
+                "--rounds",
+                "3",
+                "--criteria",
+                "MMS,SOSM",
+                "--time",
+                "canadian:60m+15/5m",
+            ],
+        ));
+    }
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1024, 768);
+    b.goto(&format!("{url}/play"));
+    b.wait_for("the seat form", "!!document.getElementById('ask')");
+    assert_eq!(
+        b.eval("document.getElementById('tournament').tagName"),
+        json!("SELECT")
+    );
+    let offered = b.eval(
+        "[...document.getElementById('tournament').options].map(o => [o.value, o.textContent])",
+    );
+    assert_eq!(
+        offered,
+        json!([
+            ["autumn", "Autumn Cup (autumn)"],
+            ["spring", "Spring Open 2026 (spring)"],
+            ["", "None: a free-standing game"]
+        ])
+    );
+    b.eval("(() => { const v = (id, x) => document.getElementById(id).value = x; v('role', 'black'); v('name', 'Ann'); v('tournament', 'spring'); v('round', '2'); v('board', '4'); return true; })()");
+    b.click("#ask");
+    b.wait_for("the request", "!!document.getElementById('waiting')");
+    let fp = b.text("#fingerprint");
+    let asked = get(&format!("{url}/devices"))["requests"][0].clone();
+    assert_eq!(asked["fingerprint"], fp.as_str());
+    assert_eq!(asked["tournament"], "spring", "{asked}");
+    assert_eq!(
+        (asked["round"].as_u64(), asked["board"].as_u64()),
+        (Some(2), Some(4))
+    );
+    tablet_and_phone(&mut b, "board-seat-tournaments");
+    let errors = b.console_errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+    b.assert_no_csp_violation();
+    server.stop();
+}

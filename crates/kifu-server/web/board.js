@@ -133,6 +133,16 @@ async function enrolPage(next) {
     }
   }
   const was = before || {};
+  // The tournaments the server keeps, to pick from: a tablet cannot ask
+  // under a misspelt name. Free text only when the server keeps none.
+  let kept = [];
+  try { kept = (await api("/tournaments")).tournaments || []; } catch { kept = []; }
+  const named = (t) => !!was.tournament && [t.short_name, t.name, t.id].some((n) => n && n.trim().toLowerCase() === was.tournament.trim().toLowerCase());
+  const tournament = kept.length
+    ? $("label", {}, "Tournament ", $("select", { name: "tournament", id: "tournament" },
+      ...kept.map((t) => $("option", { value: t.short_name, selected: named(t) }, t.name && t.name !== t.short_name ? `${t.name} (${t.short_name})` : t.short_name)),
+      $("option", { value: "", selected: !!before && !was.tournament }, "None: a free-standing game")))
+    : $("label", {}, "Tournament (empty for a free-standing game) ", $("input", { name: "tournament", id: "tournament", maxlength: 120, value: was.tournament || null }));
   const option = (value, label) => $("option", { value, selected: was.role === value }, label);
   const seatSel = $("select", { name: "role", id: "role" },
     option("black", "Black (my own device)"),
@@ -144,7 +154,7 @@ async function enrolPage(next) {
     $("p", { class: "fp" }, rec.fingerprint(myKey)),
     $("label", {}, "Seat ", seatSel),
     $("label", {}, "Name ", $("input", { name: "name", id: "name", required: true, maxlength: 120, autocomplete: "name", value: was.name || null })),
-    $("label", {}, "Tournament (empty for a free-standing game) ", $("input", { name: "tournament", id: "tournament", maxlength: 120, value: was.tournament || null })),
+    tournament,
     $("label", {}, "Round ", $("input", { name: "round", id: "round", type: "number", min: 1, inputmode: "numeric", value: was.round ? was.round + 1 : null })),
     $("label", {}, "Board ", $("input", { name: "board", id: "board", type: "number", min: 1, inputmode: "numeric", value: was.board || null })),
     $("button", { type: "submit", id: "ask" }, "Ask for this seat"));
