@@ -2138,17 +2138,17 @@ fn the_same_tablets_play_the_next_round_with_the_same_keys() {
             "the round 2 game"
         );
     }
-    b.switch(&referee);
-    let r = referee_signs(
-        &mut b,
-        &ref_pem,
-        &ref_pub,
-        &h1,
-        json!({"clock_started": {"running": "black"}}),
-    );
-    assert_eq!(r["accepted"], 1, "{r}");
+    // LGC 2023, "Start": the players start Black's clock themselves: Bob's
+    // own tablet offers it before the first move, and Ann's no longer once
+    // it runs.
     b.switch(&bob);
+    b.click("#start-clock");
     at_seq(&mut b, 1);
+    assert!(!has(&mut b, "#start-clock"));
+    b.switch(&ann);
+    at_seq(&mut b, 1);
+    assert!(!has(&mut b, "#start-clock"));
+    b.switch(&bob);
     assert!(
         b.text("#turn").contains("Your move: Black"),
         "{}",
@@ -2173,6 +2173,7 @@ fn the_same_tablets_play_the_next_round_with_the_same_keys() {
     assert_eq!(signer_of(&url, &g1, "resigned"), k_bob);
     assert_eq!(signer_of(&url, &g2, "stone_placed"), k_clock);
     assert_eq!(signer_of(&url, &h1, "stone_placed"), k_bob);
+    assert_eq!(signer_of(&url, &h1, "clock_started"), k_bob);
     let white_stone = records(&url, &h1)
         .into_iter()
         .filter(|r| kind_of(r) == "stone_placed")
@@ -2266,5 +2267,86 @@ fn a_tablet_picks_its_tournament_from_the_server_s_list() {
     let errors = b.console_errors();
     assert!(errors.is_empty(), "console errors: {errors:#?}");
     b.assert_no_csp_violation();
+    server.stop();
+}
+
+/// On a shared tablet the players tap as fast as they play: a stone and a
+/// press, then at once a pass, a claim and a resignation, before the
+/// server's answers are drawn. Each is signed for the player this tablet's
+/// own records say, never for the player of a stale drawn state.
+#[test]
+fn a_shared_tablet_signs_passes_claims_and_resignations_for_the_player_its_records_say() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("data"), &[]);
+    let url = server.url.clone();
+    keygen(dir.path(), "ref");
+    keygen(dir.path(), "c");
+    keygen(dir.path(), "d");
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1024, 768);
+    b.venue_network(150);
+    let fp = ask_for_seat(&mut b, &url, "recorder", "Board 2 clock", 2);
+    let (req, _) = request_of(&url, &fp);
+    let p = [
+        "--black".to_string(),
+        format!("Cy={}", dir.path().join("c.pub").display()),
+        "--white".to_string(),
+        format!("Di={}", dir.path().join("d.pub").display()),
+    ];
+    let p: Vec<&str> = p.iter().map(String::as_str).collect();
+    let game = round_game(dir.path(), &url, 1, 2, &p, &[&req]);
+    b.wait_for("the game", "!!document.getElementById('start-clock')");
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    // Black's stone and press, then White passes and presses, and Black
+    // offers a draw: no tap waits for an answer.
+    tap(&mut b, 2, 2);
+    b.click("#press");
+    b.click("#pass");
+    b.click("#press");
+    b.click("#draw-offer");
+    at_seq(&mut b, 6);
+    // Black plays and presses; White resigns at once.
+    tap(&mut b, 6, 6);
+    b.click("#press");
+    b.click("#resign");
+    b.wait_for(
+        "the resign dialog",
+        "document.getElementById('confirm').open",
+    );
+    assert!(
+        b.text("#confirm-body").contains("White resigns"),
+        "{}",
+        b.text("#confirm-body")
+    );
+    b.click("#confirm-ok");
+    at_seq(&mut b, 9);
+    let recs = records(&url, &game);
+    let said: Vec<(String, Value)> = recs[2..]
+        .iter()
+        .map(|r| {
+            let k = kind_of(r);
+            let who = r["body"][&k]["player"].clone();
+            (k, who)
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("stone_placed".to_string(), json!("black")),
+            ("clock_pressed".into(), json!("black")),
+            ("pass".into(), json!("white")),
+            ("clock_pressed".into(), json!("white")),
+            ("draw_offered".into(), json!("black")),
+            ("stone_placed".into(), json!("black")),
+            ("clock_pressed".into(), json!("black")),
+            ("resigned".into(), json!("white")),
+        ]
+    );
+    let errors = b.console_errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
     server.stop();
 }

@@ -265,7 +265,7 @@ async function sign(body, as) {
   G.queued++;
   // The player who moved last in this device's own sequence: the next press
   // is his (a shared device's clock model may be older than its records).
-  if (body.stone_placed || body.pass) G.lastMover = (body.stone_placed || body.pass).player;
+  if (body.stone_placed || body.pass) G.lastMover = G.ownMover = (body.stone_placed || body.pass).player;
   if (body.clock_pressed) G.lastMover = null;
   flush();
   return item;
@@ -448,6 +448,15 @@ function toMove() {
   if (isRenju()) return s.to_move;
   return s.to_move;
 }
+// The colour a shared device signs a pass, a resignation or a claim for:
+// while its own records are ahead of the state drawn, the player after the
+// last one who moved in them (the drawn state is older); else actor().
+function actorNow() {
+  if (G.colours.length === 1) return G.colours[0];
+  const ahead = G.head && G.shownSeq != null && G.head.seq > G.shownSeq;
+  if (ahead && G.ownMover) return G.ownMover === "black" ? "white" : "black";
+  return actor();
+}
 // The colour this device acts for now: its seat, or (a shared device) the
 // player to move.
 function actor() {
@@ -585,7 +594,7 @@ function act(bodyOrMake, opts = {}) {
     // move takes, nor its state the one the move follows. Online, the move
     // waits for them (a press never waits: it chains at once).
     if (opts.preview && G.online) await ownRecordsDrawn();
-    return actNow(typeof bodyOrMake === "function" ? bodyOrMake() : bodyOrMake, opts);
+    return actNow(typeof bodyOrMake === "function" ? await bodyOrMake() : bodyOrMake, opts);
   });
   return actions;
 }
@@ -683,6 +692,9 @@ function draw(boardOnly) {
   const renju = isRenju();
   const me = actor();
   const other = me === "black" ? "white" : "black";
+  // Whom a pass, a resignation or a claim is for: asked when it is signed,
+  // from this device's own records (actorNow).
+  const who = actorNow;
   const can = (colour) => G.colours.includes(colour);
   // In Renju the seats keep their names after the opening's swap: say
   // which colour the seat to move holds.
@@ -710,36 +722,43 @@ function draw(boardOnly) {
   const lastOpp = go ? lastMoveOf(other) : null;
   const started = !!(s.clock && s.clock.started_at_ms);
   const groups = [
-    // A shared board device is the clock: it starts it (black to move, or
-    // white after handicap stones, as the projection says).
-    isShared() && !started ? $("fieldset", {}, $("legend", {}, "Clock"),
-      $("div", { class: "actions" }, btn("Start the clock", "start-clock", () => act({ clock_started: { running: s.to_move || "black" } })))) : "",
+    // LGC 2023, "Start": "Black's clock is started either by the referee
+    // or by the players themselves": a shared board device, or a player's
+    // own, starts it before the first move (Black's, or White's after
+    // handicap stones, as the projection says); the ledger's roles decide.
+    !started && !lastMoveOf() ? $("fieldset", {}, $("legend", {}, "Clock"),
+      $("div", { class: "actions" }, btn("Start the clocks", "start-clock", () => act({ clock_started: { running: s.to_move || "black" } })))) : "",
     $("fieldset", {}, $("legend", {}, "Play"),
       $("div", { class: "actions" },
-        btn(passStone ? "Pass (hand over a pass stone)" : "Pass", "pass", () => act({ pass: { player: me, pass_stone: !!passStone } })),
+        btn(passStone ? "Pass (hand over a pass stone)" : "Pass", "pass", () => act(() => ({ pass: { player: who(), pass_stone: !!passStone } }))),
         btn("Resign", "resign", async () => {
-          if (await confirmDialog("Resign?", [$("p", {}, `${colourWord(me)} resigns the game.`)], "Resign")) act({ resigned: { player: me, manner: "spoken" } });
+          // Asked once this device's earlier taps are signed, for the
+          // player its own records say.
+          act(async () => {
+            const loser = who();
+            return (await confirmDialog("Resign?", [$("p", {}, `${colourWord(loser)} resigns the game.`)], "Resign")) ? { resigned: { player: loser, manner: "spoken" } } : null;
+          });
         }, true, "danger"))),
     $("fieldset", {}, $("legend", {}, "Arbitration"),
       $("div", { class: "actions" },
-        btn("Call the referee", "call-referee", () => act({ referee_called: { player: me } })),
-        btn("Raise a dispute…", "dispute", async () => { const m = await askText("Raise a dispute", "What is disputed"); if (m !== null) act({ dispute_raised: { player: me, matter: m } }); }),
-        btn("Declare play under protest…", "protest", async () => { const m = await askText("Play under protest", "Statement"); if (m !== null) act({ protest_declared: { player: me, statement: m } }); }),
+        btn("Call the referee", "call-referee", () => act(() => ({ referee_called: { player: who() } }))),
+        btn("Raise a dispute…", "dispute", async () => { const m = await askText("Raise a dispute", "What is disputed"); if (m !== null) act(() => ({ dispute_raised: { player: who(), matter: m } })); }),
+        btn("Declare play under protest…", "protest", async () => { const m = await askText("Play under protest", "Statement"); if (m !== null) act(() => ({ protest_declared: { player: who(), statement: m } })); }),
         go ? btn("Point out an illegal move", "illegal", () => act({ illegal_move_noticed: { move_seq: lastOpp.seq, statement: `${colourWord(me)} points out ${colourWord(other)}'s move at ${pointName(lastOpp.point) || "pass"}` } }), !!lastOpp) : "",
-        renju ? btn("Point out a forbidden move", "forbidden", () => act({ forbidden_move_pointed_out: { player: me, point: lastRenjuStone() } }), !!lastRenjuStone()) : "",
-        renju ? btn("Declare five", "five", () => act({ five_declared: { player: me } })) : "")),
+        renju ? btn("Point out a forbidden move", "forbidden", () => act(() => ({ forbidden_move_pointed_out: { player: who(), point: lastRenjuStone() } })), !!lastRenjuStone()) : "",
+        renju ? btn("Declare five", "five", () => act(() => ({ five_declared: { player: who() } }))) : "")),
     $("fieldset", {}, $("legend", {}, "Draw"),
       $("div", { class: "actions" },
-        btn("Offer a draw", "draw-offer", () => act({ draw_offered: { player: me } })),
-        btn("Accept the draw", "draw-accept", () => act({ draw_accepted: { player: me } })),
-        btn("Decline the draw", "draw-decline", () => act({ draw_declined: { player: me } })))),
+        btn("Offer a draw", "draw-offer", () => act(() => ({ draw_offered: { player: who() } }))),
+        btn("Accept the draw", "draw-accept", () => act(() => ({ draw_accepted: { player: who() } }))),
+        btn("Decline the draw", "draw-decline", () => act(() => ({ draw_declined: { player: who() } }))))),
     renju ? $("fieldset", {}, $("legend", {}, "Opening (RIF)"),
       $("div", { class: "actions" },
-        btn("Swap", "swap", () => act({ opening_swap: { player: me, swap: true } })),
-        btn("Keep colours", "no-swap", () => act({ opening_swap: { player: me, swap: false } })),
-        btn("Declare fifth-move offers…", "fifth-count", async () => { const m = await askText("Fifth move", "How many fifth-move points"); if (m !== null && /^\d+$/.test(m)) act({ fifth_count_declared: { player: me, count: Number(m) } }); }),
+        btn("Swap", "swap", () => act(() => ({ opening_swap: { player: who(), swap: true } }))),
+        btn("Keep colours", "no-swap", () => act(() => ({ opening_swap: { player: who(), swap: false } }))),
+        btn("Declare fifth-move offers…", "fifth-count", async () => { const m = await askText("Fifth move", "How many fifth-move points"); if (m !== null && /^\d+$/.test(m)) act(() => ({ fifth_count_declared: { player: who(), count: Number(m) } })); }),
         btn(markLabel("fifths"), "fifths", () => {
-          if (G.mode === "fifths") { const pts = [...G.marked].map((k) => { const [x, y] = k.split(",").map(Number); return { x, y }; }); G.mode = null; G.marked.clear(); act({ fifths_offered: { player: me, points: pts } }); }
+          if (G.mode === "fifths") { const pts = [...G.marked].map((k) => { const [x, y] = k.split(",").map(Number); return { x, y }; }); G.mode = null; G.marked.clear(); act(() => ({ fifths_offered: { player: who(), points: pts } })); }
           else { G.mode = "fifths"; G.marked.clear(); draw(); }
         }),
         btn("Choose the fifth move (tap it)", "fifth-choose", () => { G.mode = "choose-fifth"; say("tap the offered point you choose", true); }))) : "",
@@ -749,7 +768,7 @@ function draw(boardOnly) {
           if (G.mode === "dead") { const dead = [...G.marked].map((k) => { const [x, y] = k.split(",").map(Number); return { x, y }; }); G.mode = null; G.marked.clear(); act({ status_agreed: { dead } }); }
           else { G.mode = "dead"; G.marked.clear(); draw(); }
         }),
-        btn("Dispute the status…", "status-dispute", async () => { const m = await askText("Dispute the status", "Which stones, and why"); if (m !== null) act({ status_disputed: { player: me, statement: m } }); }))) : "",
+        btn("Dispute the status…", "status-dispute", async () => { const m = await askText("Dispute the status", "Which stones, and why"); if (m !== null) act(() => ({ status_disputed: { player: who(), statement: m } })); }))) : "",
     isShared() ? $("fieldset", {}, $("legend", {}, "Players' own keys on this device"),
       ...["black", "white"].map((c) => {
         const pk = G.playerKeys[c];
