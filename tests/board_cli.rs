@@ -2309,6 +2309,38 @@ fn a_shared_tablet_signs_passes_claims_and_resignations_for_the_player_its_recor
     b.click("#press");
     b.click("#draw-offer");
     at_seq(&mut b, 6);
+    // The message log, full by now, covers none of the buttons: each,
+    // scrolled to, is the element under a tap at its middle; and the log
+    // folds away.
+    for (w, h) in [(1024, 768), (390, 844)] {
+        b.size(w, h);
+        for sel in [
+            "#dead",
+            "#status-dispute",
+            "#sign-sheet",
+            "#sign-sheet-protest",
+        ] {
+            assert!(tappable(&mut b, sel), "{sel} is covered at {w}x{h}");
+        }
+    }
+    // At 900 pixels wide, whatever the height, both clocks are whole on
+    // the screen.
+    for h in [700, 1200] {
+        b.size(900, h);
+        let right = b.eval("(() => { const r = document.getElementById('clock-white').getBoundingClientRect(); return r.right <= document.documentElement.clientWidth && document.documentElement.scrollWidth <= document.documentElement.clientWidth; })()");
+        assert_eq!(right, json!(true), "White's clock is cut off at 900x{h}");
+    }
+    b.size(1024, 768);
+    b.click("#log-toggle");
+    assert_eq!(
+        b.eval("document.getElementById('messages').hidden"),
+        json!(true)
+    );
+    b.click("#log-toggle");
+    assert_eq!(
+        b.eval("document.getElementById('messages').hidden"),
+        json!(false)
+    );
     // Black plays and presses; White resigns at once.
     tap(&mut b, 6, 6);
     b.click("#press");
@@ -2349,4 +2381,13 @@ fn a_shared_tablet_signs_passes_claims_and_resignations_for_the_player_its_recor
     let errors = b.console_errors();
     assert!(errors.is_empty(), "console errors: {errors:#?}");
     server.stop();
+}
+
+/// Whether the element `selector`, scrolled to as the browser scrolls to a
+/// button, is what a tap at its middle reaches (nothing covers it).
+fn tappable(b: &mut Browser, selector: &str) -> bool {
+    let sel = serde_json::to_string(selector).unwrap();
+    b.eval(&format!(
+        "(() => {{ const e = document.querySelector({sel}); e.scrollIntoView({{block: 'end'}}); const r = e.getBoundingClientRect(); const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return !!at && (at === e || e.contains(at)); }})()"
+    )) == json!(true)
 }

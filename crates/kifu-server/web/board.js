@@ -102,6 +102,25 @@ function say(text, ok, rule, quote) {
   while (messages.children.length > 30) messages.firstChild.remove();
   messages.scrollTop = messages.scrollHeight;
 }
+// The message log stays at the bottom of the screen and the page keeps room
+// for it (and a button scrolled to, or reached by Tab, stops above it), so
+// it covers no button; it folds away to its toggle.
+(function wireLog() {
+  const log = document.getElementById("log");
+  const toggle = document.getElementById("log-toggle");
+  const room = () => {
+    document.body.style.paddingBottom = `${log.offsetHeight + 8}px`;
+    document.documentElement.style.scrollPaddingBottom = `${log.offsetHeight + 8}px`;
+  };
+  new ResizeObserver(room).observe(log);
+  toggle.addEventListener("click", () => {
+    const open = messages.hidden;
+    messages.hidden = !open;
+    toggle.textContent = open ? "Hide messages" : `Show messages (${messages.children.length})`;
+    toggle.setAttribute("aria-expanded", String(open));
+  });
+  room();
+})();
 // The page runs under `default-src 'self'`; anything it blocks is said.
 document.addEventListener("securitypolicyviolation", (e) => {
   say(`blocked by the page's security policy: ${e.violatedDirective} ${e.blockedURI}`, false);
