@@ -123,7 +123,7 @@ fn games_of_round(
         if !standing.counts() {
             // A game naming the board without the tournament's say: shown
             // to the director as a claim, never as the board's result.
-            claims.entry(board).or_insert_with(Vec::new).push(json!({
+            claims.entry(board).or_default().push(json!({
                 "game": hex::encode(game),
                 "creator": creator,
                 "why": board_game::claim_words(chain, board.0, board.1),
@@ -303,6 +303,9 @@ pub struct Official {
 }
 
 /// What the director typed: `{"do": "...", ...}`.
+// One value per request, read and dropped: the size of its largest variant
+// (a tournament's settings) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Intent {
