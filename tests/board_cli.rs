@@ -2021,7 +2021,7 @@ fn the_same_tablets_play_the_next_round_with_the_same_keys() {
     let g2 = round_game(dir.path(), &url, 1, 2, &p, &[&r_clock]);
 
     // Round 1, board 1: the referee starts the clock, Ann plays, Bob resigns.
-    let referee = b.new_context(800, 600);
+    b.new_context(800, 600);
     b.goto(&format!("{url}/web/board.css"));
     let r = referee_signs(
         &mut b,
