@@ -1907,3 +1907,487 @@ fn a_shared_tablet_on_venue_wifi_signs_each_press_for_the_player_who_moved() {
     verifies_everywhere(dir.path(), &url, &game);
     drop(server);
 }
+
+/// The request number of the tablet showing fingerprint `fp`, and its key.
+fn request_of(url: &str, fp: &str) -> (String, String) {
+    let listed = get(&format!("{url}/devices"));
+    let r = listed["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["fingerprint"] == fp)
+        .unwrap_or_else(|| panic!("{fp} in {listed}"))
+        .clone();
+    (
+        r["id"].as_str().unwrap().to_string(),
+        r["key"].as_str().unwrap().to_string(),
+    )
+}
+
+/// `kifu new-game` by the referee at `board` of `round`, naming the
+/// devices' requests (and the players' keys of a board with a recorder
+/// only); the game's id.
+fn round_game(
+    dir: &Path,
+    url: &str,
+    round: u32,
+    board: u32,
+    extra: &[&str],
+    requests: &[&str],
+) -> String {
+    let d = |n: &str| dir.join(n).display().to_string();
+    let (round, board) = (round.to_string(), board.to_string());
+    let mut args = vec![
+        "new-game".to_string(),
+        "--key".into(),
+        d("ref.key"),
+        "--referee".into(),
+        format!("Ref={}", d("ref.pub")),
+        "--size".into(),
+        "9".into(),
+        "--time".into(),
+        "fischer:10m+10s".into(),
+        "--tournament".into(),
+        "Open".into(),
+        "--round".into(),
+        round,
+        "--board".into(),
+        board,
+        "--json".into(),
+    ];
+    args.extend(extra.iter().map(|s| s.to_string()));
+    for r in requests {
+        args.push("--device-request".into());
+        args.push(r.to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let made: Value = serde_json::from_str(&ok(&kifu_at(url, &args))).unwrap();
+    made["game"].as_str().unwrap().to_string()
+}
+
+/// The signer of the first record of `kind` in `game`.
+fn signer_of(url: &str, game: &str, kind: &str) -> String {
+    records(url, game)
+        .iter()
+        .find(|r| kind_of(r) == kind)
+        .unwrap_or_else(|| panic!("no {kind} in {game}"))["signer"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Two rounds with the same tablets: board 1's players each on their own
+/// tablet, board 2 on one recorder tablet. After round 1's games end, each
+/// tablet offers its next game: the same key asks for round 2 (the seat
+/// form filled with the next round, editable: Ann and Bob swap colours),
+/// the request keeps its number, the referee names the same requests in
+/// round 2's games, and the tablets play them.
+#[test]
+fn the_same_tablets_play_the_next_round_with_the_same_keys() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = venue(program);
+    keygen(dir.path(), "c");
+    keygen(dir.path(), "d");
+    let ann = b.new_context(1024, 768);
+    let fp_ann = ask_for_seat(&mut b, &url, "black", "Ann", 1);
+    let bob = b.new_context(1024, 768);
+    let fp_bob = ask_for_seat(&mut b, &url, "white", "Bob", 1);
+    let clock = b.new_context(1024, 768);
+    let fp_clock = ask_for_seat(&mut b, &url, "recorder", "Board 2 clock", 2);
+    let (r_ann, k_ann) = request_of(&url, &fp_ann);
+    let (r_bob, k_bob) = request_of(&url, &fp_bob);
+    let (r_clock, k_clock) = request_of(&url, &fp_clock);
+    let players = |dir: &Path| {
+        [
+            "--black".to_string(),
+            format!("Cy={}", dir.join("c.pub").display()),
+            "--white".to_string(),
+            format!("Di={}", dir.join("d.pub").display()),
+        ]
+    };
+    let p = players(dir.path());
+    let p: Vec<&str> = p.iter().map(String::as_str).collect();
+    let g1 = round_game(dir.path(), &url, 1, 1, &[], &[&r_ann, &r_bob]);
+    let g2 = round_game(dir.path(), &url, 1, 2, &p, &[&r_clock]);
+
+    // Round 1, board 1: the referee starts the clock, Ann plays, Bob resigns.
+    b.new_context(800, 600);
+    b.goto(&format!("{url}/web/board.css"));
+    let r = referee_signs(
+        &mut b,
+        &ref_pem,
+        &ref_pub,
+        &g1,
+        json!({"clock_started": {"running": "black"}}),
+    );
+    assert_eq!(r["accepted"], 1, "{r}");
+    b.switch(&ann);
+    at_seq(&mut b, 1);
+    tap(&mut b, 2, 2);
+    b.click("#press");
+    at_seq(&mut b, 3);
+    b.switch(&bob);
+    at_seq(&mut b, 3);
+    b.click("#resign");
+    b.wait_for(
+        "the resign dialog",
+        "document.getElementById('confirm').open",
+    );
+    b.click("#confirm-ok");
+    // Round 1, board 2: the recorder starts the clock, Black plays, White
+    // resigns.
+    b.switch(&clock);
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    tap(&mut b, 4, 4);
+    at_seq(&mut b, 2);
+    b.click("#press");
+    at_seq(&mut b, 3);
+    b.click("#resign");
+    b.wait_for(
+        "the resign dialog",
+        "document.getElementById('confirm').open",
+    );
+    b.click("#confirm-ok");
+
+    // Each tablet: the game is over, and it offers the next game; the seat
+    // form comes back filled with the same seat and board, round 2.
+    for (s, role, board) in [
+        (&ann, "black", 1),
+        (&bob, "white", 1),
+        (&clock, "recorder", 2),
+    ] {
+        b.switch(s);
+        b.wait_for(
+            "the game over",
+            "(document.getElementById('turn') || {textContent: ''}).textContent.startsWith('Game over')",
+        );
+        b.click("#next-game");
+        b.wait_for("the seat form", "!!document.getElementById('ask')");
+        assert_eq!(b.eval("document.getElementById('round').value"), json!("2"));
+        assert_eq!(
+            b.eval("document.getElementById('board').value"),
+            json!(board.to_string())
+        );
+        assert_eq!(b.eval("document.getElementById('role').value"), json!(role));
+        assert_eq!(
+            b.eval("document.getElementById('tournament').value"),
+            json!("Open")
+        );
+    }
+    tablet_and_phone(&mut b, "board-next-game");
+    // Ann and Bob swap colours in round 2.
+    for (s, role) in [(&ann, Some("white")), (&bob, Some("black")), (&clock, None)] {
+        b.switch(s);
+        if let Some(role) = role {
+            b.eval(&format!(
+                "(document.getElementById('role').value = {role:?}, true)"
+            ));
+        }
+        b.click("#ask");
+        b.wait_for("the request", "!!document.getElementById('waiting')");
+        assert!(
+            b.text("#waiting").contains("round 2"),
+            "{}",
+            b.text("#waiting")
+        );
+    }
+    // The same requests, waiting again for round 2 though round 1's games
+    // name their keys.
+    let pending = get(&format!("{url}/devices?pending=1"));
+    let waiting: Vec<(String, u64)> = pending["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_str().unwrap().to_string(),
+                r["round"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    for id in [&r_ann, &r_bob, &r_clock] {
+        assert!(
+            waiting.contains(&(id.clone(), 2)),
+            "{id} waits for round 2: {pending}"
+        );
+    }
+    let h1 = round_game(dir.path(), &url, 2, 1, &[], &[&r_ann, &r_bob]);
+    let h2 = round_game(dir.path(), &url, 2, 2, &p, &[&r_clock]);
+    assert!(get(&format!("{url}/devices?pending=1"))["requests"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    // Each tablet finds its round 2 game and plays it.
+    for (s, game) in [(&ann, &h1), (&bob, &h1), (&clock, &h2)] {
+        b.switch(s);
+        b.wait_for("the round 2 game", "!!document.getElementById('press')");
+        assert_eq!(
+            b.eval("location.pathname"),
+            json!(format!("/play/{game}")),
+            "the round 2 game"
+        );
+    }
+    // LGC 2023, "Start": the players start Black's clock themselves: Bob's
+    // own tablet offers it before the first move, and Ann's no longer once
+    // it runs.
+    b.switch(&bob);
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    assert!(!has(&mut b, "#start-clock"));
+    b.switch(&ann);
+    at_seq(&mut b, 1);
+    assert!(!has(&mut b, "#start-clock"));
+    b.switch(&bob);
+    assert!(
+        b.text("#turn").contains("Your move: Black"),
+        "{}",
+        b.text("#turn")
+    );
+    tap(&mut b, 6, 6);
+    b.click("#press");
+    at_seq(&mut b, 3);
+    b.switch(&ann);
+    at_seq(&mut b, 3);
+    tap(&mut b, 2, 6);
+    b.click("#press");
+    at_seq(&mut b, 5);
+    b.switch(&clock);
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    tap(&mut b, 3, 3);
+    at_seq(&mut b, 2);
+
+    // Both rounds' records are signed by the same tablets' keys.
+    assert_eq!(signer_of(&url, &g1, "stone_placed"), k_ann);
+    assert_eq!(signer_of(&url, &g1, "resigned"), k_bob);
+    assert_eq!(signer_of(&url, &g2, "stone_placed"), k_clock);
+    assert_eq!(signer_of(&url, &h1, "stone_placed"), k_bob);
+    assert_eq!(signer_of(&url, &h1, "clock_started"), k_bob);
+    let white_stone = records(&url, &h1)
+        .into_iter()
+        .filter(|r| kind_of(r) == "stone_placed")
+        .nth(1)
+        .unwrap();
+    assert_eq!(white_stone["signer"], k_ann.as_str());
+    assert_eq!(signer_of(&url, &h2, "stone_placed"), k_clock);
+    for game in [&g1, &g2, &h1, &h2] {
+        verifies_everywhere(dir.path(), &url, game);
+    }
+    for s in [&ann, &bob, &clock] {
+        b.switch(s);
+        let errors = b.console_errors();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        b.assert_no_csp_violation();
+    }
+    server.stop();
+}
+
+/// The seat form offers the tournaments the server keeps, by their full
+/// and short names, and a free-standing game: the tablet asks under the
+/// name the tournament's games carry, never a misspelt one.
+#[test]
+fn a_tablet_picks_its_tournament_from_the_server_s_list() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    ok(&run(
+        &data,
+        &["keygen", dir.path().join("dir").to_str().unwrap()],
+    ));
+    let key = dir.path().join("dir.key").display().to_string();
+    for (name, short) in [("Spring Open 2026", "spring"), ("Autumn Cup", "autumn")] {
+        ok(&run(
+            &data,
+            &[
+                "tournament",
+                "new",
+                "--key",
+                &key,
+                "--name",
+                name,
+                "--short-name",
+                short,
+                "--city",
+                "Leiden",
+                "--rounds",
+                "3",
+                "--criteria",
+                "MMS,SOSM",
+                "--time",
+                "canadian:60m+15/5m",
+            ],
+        ));
+    }
+    let server = Served::start(&data, &[]);
+    let url = server.url.clone();
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1024, 768);
+    b.goto(&format!("{url}/play"));
+    b.wait_for("the seat form", "!!document.getElementById('ask')");
+    assert_eq!(
+        b.eval("document.getElementById('tournament').tagName"),
+        json!("SELECT")
+    );
+    let offered = b.eval(
+        "[...document.getElementById('tournament').options].map(o => [o.value, o.textContent])",
+    );
+    assert_eq!(
+        offered,
+        json!([
+            ["autumn", "Autumn Cup (autumn)"],
+            ["spring", "Spring Open 2026 (spring)"],
+            ["", "None: a free-standing game"]
+        ])
+    );
+    b.eval("(() => { const v = (id, x) => document.getElementById(id).value = x; v('role', 'black'); v('name', 'Ann'); v('tournament', 'spring'); v('round', '2'); v('board', '4'); return true; })()");
+    b.click("#ask");
+    b.wait_for("the request", "!!document.getElementById('waiting')");
+    let fp = b.text("#fingerprint");
+    let asked = get(&format!("{url}/devices"))["requests"][0].clone();
+    assert_eq!(asked["fingerprint"], fp.as_str());
+    assert_eq!(asked["tournament"], "spring", "{asked}");
+    assert_eq!(
+        (asked["round"].as_u64(), asked["board"].as_u64()),
+        (Some(2), Some(4))
+    );
+    tablet_and_phone(&mut b, "board-seat-tournaments");
+    let errors = b.console_errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+    b.assert_no_csp_violation();
+    server.stop();
+}
+
+/// On a shared tablet the players tap as fast as they play: a stone and a
+/// press, then at once a pass, a claim and a resignation, before the
+/// server's answers are drawn. Each is signed for the player this tablet's
+/// own records say, never for the player of a stale drawn state.
+#[test]
+fn a_shared_tablet_signs_passes_claims_and_resignations_for_the_player_its_records_say() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("data"), &[]);
+    let url = server.url.clone();
+    keygen(dir.path(), "ref");
+    keygen(dir.path(), "c");
+    keygen(dir.path(), "d");
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1024, 768);
+    b.venue_network(150);
+    let fp = ask_for_seat(&mut b, &url, "recorder", "Board 2 clock", 2);
+    let (req, _) = request_of(&url, &fp);
+    let p = [
+        "--black".to_string(),
+        format!("Cy={}", dir.path().join("c.pub").display()),
+        "--white".to_string(),
+        format!("Di={}", dir.path().join("d.pub").display()),
+    ];
+    let p: Vec<&str> = p.iter().map(String::as_str).collect();
+    let game = round_game(dir.path(), &url, 1, 2, &p, &[&req]);
+    b.wait_for("the game", "!!document.getElementById('start-clock')");
+    b.click("#start-clock");
+    at_seq(&mut b, 1);
+    // Black's stone and press, then White passes and presses, and Black
+    // offers a draw: no tap waits for an answer.
+    tap(&mut b, 2, 2);
+    b.click("#press");
+    b.click("#pass");
+    b.click("#press");
+    b.click("#draw-offer");
+    at_seq(&mut b, 6);
+    // The message log, full by now, covers none of the buttons: each,
+    // scrolled to, is the element under a tap at its middle; and the log
+    // folds away.
+    for (w, h) in [(1024, 768), (390, 844)] {
+        b.size(w, h);
+        for sel in [
+            "#dead",
+            "#status-dispute",
+            "#sign-sheet",
+            "#sign-sheet-protest",
+        ] {
+            assert!(tappable(&mut b, sel), "{sel} is covered at {w}x{h}");
+        }
+    }
+    // At 900 pixels wide, whatever the height, both clocks are whole on
+    // the screen.
+    for h in [700, 1200] {
+        b.size(900, h);
+        let right = b.eval("(() => { const r = document.getElementById('clock-white').getBoundingClientRect(); return r.right <= document.documentElement.clientWidth && document.documentElement.scrollWidth <= document.documentElement.clientWidth; })()");
+        assert_eq!(right, json!(true), "White's clock is cut off at 900x{h}");
+    }
+    b.size(1024, 768);
+    b.click("#log-toggle");
+    assert_eq!(
+        b.eval("document.getElementById('messages').hidden"),
+        json!(true)
+    );
+    b.click("#log-toggle");
+    assert_eq!(
+        b.eval("document.getElementById('messages').hidden"),
+        json!(false)
+    );
+    // Black plays and presses; White resigns at once.
+    tap(&mut b, 6, 6);
+    b.click("#press");
+    b.click("#resign");
+    b.wait_for(
+        "the resign dialog",
+        "document.getElementById('confirm').open",
+    );
+    assert!(
+        b.text("#confirm-body").contains("White resigns"),
+        "{}",
+        b.text("#confirm-body")
+    );
+    b.click("#confirm-ok");
+    at_seq(&mut b, 9);
+    let recs = records(&url, &game);
+    let said: Vec<(String, Value)> = recs[2..]
+        .iter()
+        .map(|r| {
+            let k = kind_of(r);
+            let who = r["body"][&k]["player"].clone();
+            (k, who)
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            ("stone_placed".to_string(), json!("black")),
+            ("clock_pressed".into(), json!("black")),
+            ("pass".into(), json!("white")),
+            ("clock_pressed".into(), json!("white")),
+            ("draw_offered".into(), json!("black")),
+            ("stone_placed".into(), json!("black")),
+            ("clock_pressed".into(), json!("black")),
+            ("resigned".into(), json!("white")),
+        ]
+    );
+    let errors = b.console_errors();
+    assert!(errors.is_empty(), "console errors: {errors:#?}");
+    server.stop();
+}
+
+/// Whether the element `selector`, scrolled to as the browser scrolls to a
+/// button, is what a tap at its middle reaches (nothing covers it).
+fn tappable(b: &mut Browser, selector: &str) -> bool {
+    let sel = serde_json::to_string(selector).unwrap();
+    b.eval(&format!(
+        "(() => {{ const e = document.querySelector({sel}); e.scrollIntoView({{block: 'end'}}); const r = e.getBoundingClientRect(); const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return !!at && (at === e || e.contains(at)); }})()"
+    )) == json!(true)
+}

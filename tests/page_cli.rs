@@ -1436,3 +1436,56 @@ fn a_browser_without_shared_workers_follows_the_game_from_each_page() {
     drop(b);
     drop(server);
 }
+
+/// The board tablet, the referee's console, the director's desk and the
+/// hall, each as a person first opens it and at a tablet's and a phone's
+/// size: nothing serious or critical for axe-core.
+#[test]
+fn axe_core_finds_nothing_serious_on_the_tablet_the_console_the_desk_and_the_hall() {
+    let Some(program) = browser_or_skip("the accessibility check") else {
+        return;
+    };
+    let Some(axe) = axe_script() else {
+        return;
+    };
+    let t = tempfile::tempdir().unwrap();
+    let (server, url, _client, game, _story) = demo(t.path());
+    let mut b = Browser::start(program, &t.path().join("browser"));
+    let pages: [(&str, String, &str); 5] = [
+        (
+            "the seat form",
+            format!("{url}/play"),
+            "!!document.getElementById('ask')",
+        ),
+        (
+            "a game's board",
+            format!("{url}/play/{game}"),
+            "!!document.querySelector('#main [role=alert], #board')",
+        ),
+        (
+            "the referee's console",
+            format!("{url}/referee"),
+            "!!document.getElementById('ask')",
+        ),
+        (
+            "the director's desk",
+            format!("{url}/director"),
+            "!!document.body && document.body.dataset.ready === '1'",
+        ),
+        (
+            "the hall",
+            format!("{url}/hall"),
+            "document.readyState === 'complete' && !!document.querySelector('main')",
+        ),
+    ];
+    for (what, page, ready) in &pages {
+        for (w, h) in [(1024, 768), (390, 844)] {
+            b.size(w, h);
+            b.goto(page);
+            b.wait_for(what, ready);
+            let v = serious_violations(&mut b, &axe);
+            assert!(v.is_empty(), "{what} at {w}x{h}: {v:#?}");
+        }
+    }
+    drop(server);
+}

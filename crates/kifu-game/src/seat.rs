@@ -191,6 +191,18 @@ impl SeatRequest {
         Ok(())
     }
 
+    /// True when a game at `place` (its genesis's tournament place, `None`
+    /// for a free-standing game) answers this request: the round and the
+    /// board the request names are the game's. The same key asks again for
+    /// its next round with the same tablet, so a game of an earlier round
+    /// that names the key leaves the new request waiting. The tournament's
+    /// name is not compared: a device may type the full name of a
+    /// tournament whose games carry its short name.
+    pub fn answered_by(&self, place: Option<&kifu_ledger::TournamentRef>) -> bool {
+        let same = |asked: Option<u32>, game: Option<u32>| asked.is_none() || asked == game;
+        same(self.round, place.map(|t| t.round)) && same(self.board, place.map(|t| t.board))
+    }
+
     /// The key's fingerprint, as the device shows it.
     pub fn fingerprint(&self) -> String {
         self.key.fingerprint()
@@ -419,6 +431,25 @@ mod tests {
         let e = enrol(&mut g, &[request(3, Role::Black)]).unwrap_err();
         assert!(matches!(e, SeatError::KeyInRoster { .. }), "{e}");
         assert_eq!(g.roster.len(), 1);
+    }
+
+    #[test]
+    fn a_request_for_the_next_round_waits_for_that_round_s_game() {
+        let mut asked = request(1, Role::Black);
+        let round_3 = genesis().tournament;
+        assert!(asked.answered_by(round_3.as_ref()));
+        asked.round = Some(4);
+        assert!(!asked.answered_by(round_3.as_ref()));
+        assert!(!asked.answered_by(None));
+        let round_4 = round_3.map(|t| TournamentRef { round: 4, ..t });
+        assert!(asked.answered_by(round_4.as_ref()));
+        let free = SeatRequest {
+            tournament: None,
+            round: None,
+            board: None,
+            ..asked
+        };
+        assert!(free.answered_by(None) && free.answered_by(round_4.as_ref()));
     }
 
     #[test]

@@ -183,7 +183,7 @@ fn names_tournament(chain: &Chain, named: &str) -> bool {
         || (n.len() >= 16 && hex::encode(chain.id()).starts_with(&n.to_ascii_lowercase()))
 }
 
-/// Every device request waiting (no game names its key), with what the
+/// Every device request waiting (no game at its place names its key), with what the
 /// desk makes of it for this tournament: `matches` is `board` (it asks for
 /// a board of the round shown), `other_round`, `no_board` (this tournament,
 /// no such board in the round) or `other_tournament` (a name this
@@ -192,7 +192,9 @@ fn waiting_devices(app: &App, chain: &Chain, round: u32) -> Result<Vec<Value>, A
     let p = &chain.projection;
     let mut out = Vec::new();
     for r in app.devices.all() {
-        if r.seat.role == Role::Referee || !crate::device::games_of(app, &r.seat.key)?.is_empty() {
+        if r.seat.role == Role::Referee
+            || !crate::device::waiting(&r, &crate::device::games_of(app, &r.seat.key)?)
+        {
             continue;
         }
         let ours = r

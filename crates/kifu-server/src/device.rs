@@ -248,15 +248,33 @@ pub(crate) fn games_of(app: &App, key: &PublicKey) -> Result<Vec<Value>, ApiErro
     Ok(out)
 }
 
-fn request_json(r: &DeviceRequest, games: Vec<Value>) -> Value {
+/// Whether the game `g` (an entry of [`games_of`]) is at the place the
+/// request asks for (`kifu_game::seat::SeatRequest::answered_by`).
+fn answers(r: &DeviceRequest, g: &Value) -> bool {
+    let place: Option<kifu_ledger::TournamentRef> =
+        serde_json::from_value(g["tournament"].clone()).unwrap_or(None);
+    r.seat.answered_by(place.as_ref())
+}
+
+/// True while no game at the place the request asks for names its key: a
+/// device that asked again for its next round waits again, though its
+/// earlier round's game names it.
+pub(crate) fn waiting(r: &DeviceRequest, games: &[Value]) -> bool {
+    !games.iter().any(|g| answers(r, g))
+}
+
+fn request_json(r: &DeviceRequest, mut games: Vec<Value>) -> Value {
     let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
     v["fingerprint"] = json!(r.seat.fingerprint());
     v["seat"] = json!(r.seat.seat_text());
-    v["status"] = json!(if games.is_empty() {
+    v["status"] = json!(if waiting(r, &games) {
         "pending"
     } else {
         "enrolled"
     });
+    for g in &mut games {
+        g["asked"] = json!(answers(r, g));
+    }
     v["games"] = Value::Array(games);
     v
 }
@@ -320,7 +338,8 @@ pub struct ListQuery {
 }
 
 /// `GET /devices`: every request with its fingerprint and the games that
-/// name its key; `?pending=1`: those no game names yet.
+/// name its key; `?pending=1`: those no game at the place they ask for
+/// names yet.
 pub async fn list(
     State(app): State<Arc<App>>,
     Query(q): Query<ListQuery>,
@@ -329,7 +348,7 @@ pub async fn list(
         let mut out = Vec::new();
         for r in app.devices.all() {
             let games = games_of(&app, &r.seat.key)?;
-            if q.pending.unwrap_or(0) != 0 && !games.is_empty() {
+            if q.pending.unwrap_or(0) != 0 && !waiting(&r, &games) {
                 continue;
             }
             out.push(request_json(&r, games));

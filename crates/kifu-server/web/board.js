@@ -102,6 +102,25 @@ function say(text, ok, rule, quote) {
   while (messages.children.length > 30) messages.firstChild.remove();
   messages.scrollTop = messages.scrollHeight;
 }
+// The message log stays at the bottom of the screen and the page keeps room
+// for it (and a button scrolled to, or reached by Tab, stops above it), so
+// it covers no button; it folds away to its toggle.
+(function wireLog() {
+  const log = document.getElementById("log");
+  const toggle = document.getElementById("log-toggle");
+  const room = () => {
+    document.body.style.paddingBottom = `${log.offsetHeight + 8}px`;
+    document.documentElement.style.scrollPaddingBottom = `${log.offsetHeight + 8}px`;
+  };
+  new ResizeObserver(room).observe(log);
+  toggle.addEventListener("click", () => {
+    const open = messages.hidden;
+    messages.hidden = !open;
+    toggle.textContent = open ? "Hide messages" : `Show messages (${messages.children.length})`;
+    toggle.setAttribute("aria-expanded", String(open));
+  });
+  room();
+})();
 // The page runs under `default-src 'self'`; anything it blocks is said.
 document.addEventListener("securitypolicyviolation", (e) => {
   say(`blocked by the page's security policy: ${e.violatedDirective} ${e.blockedURI}`, false);
@@ -116,29 +135,47 @@ function setOnline(online, queued) {
 
 // ---------------------------------------------------------------- enrolment
 
-async function enrolPage() {
+// The seat form. A device that sat at a game already (its request kept by
+// the server) offers its next seat: the same key, the same seat and board,
+// the next round, each editable; sending it updates the request (a later
+// `signed_at_ms`) and the device waits for that round's game.
+async function enrolPage(next) {
   const requestId = await kvGet("request");
+  let before = null;
   if (requestId) {
     try {
       const r = await api("/devices/" + encodeURIComponent(requestId));
-      return waitForGame(r);
+      if (!next) return waitForGame(r);
+      before = r;
     } catch (e) {
       if (e.status !== 404) throw e;
     }
   }
+  const was = before || {};
+  // The tournaments the server keeps, to pick from: a tablet cannot ask
+  // under a misspelt name. Free text only when the server keeps none.
+  let kept = [];
+  try { kept = (await api("/tournaments")).tournaments || []; } catch { kept = []; }
+  const named = (t) => !!was.tournament && [t.short_name, t.name, t.id].some((n) => n && n.trim().toLowerCase() === was.tournament.trim().toLowerCase());
+  const tournament = kept.length
+    ? $("label", {}, "Tournament ", $("select", { name: "tournament", id: "tournament" },
+      ...kept.map((t) => $("option", { value: t.short_name, selected: named(t) }, t.name && t.name !== t.short_name ? `${t.name} (${t.short_name})` : t.short_name)),
+      $("option", { value: "", selected: !!before && !was.tournament }, "None: a free-standing game")))
+    : $("label", {}, "Tournament (empty for a free-standing game) ", $("input", { name: "tournament", id: "tournament", maxlength: 120, value: was.tournament || null }));
+  const option = (value, label) => $("option", { value, selected: was.role === value }, label);
   const seatSel = $("select", { name: "role", id: "role" },
-    $("option", { value: "black" }, "Black (my own device)"),
-    $("option", { value: "white" }, "White (my own device)"),
-    $("option", { value: "recorder" }, "Board recorder (one device for both players)"));
+    option("black", "Black (my own device)"),
+    option("white", "White (my own device)"),
+    option("recorder", "Board recorder (one device for both players)"));
   const form = $("form", { class: "enrol" },
-    $("h2", {}, "Ask for a seat"),
+    $("h2", {}, before ? "Ask for the next seat" : "Ask for a seat"),
     $("p", {}, "The referee enrols this device after comparing its key's fingerprint with the one shown here:"),
     $("p", { class: "fp" }, rec.fingerprint(myKey)),
     $("label", {}, "Seat ", seatSel),
-    $("label", {}, "Name ", $("input", { name: "name", id: "name", required: true, maxlength: 120, autocomplete: "name" })),
-    $("label", {}, "Tournament (empty for a free-standing game) ", $("input", { name: "tournament", id: "tournament", maxlength: 120 })),
-    $("label", {}, "Round ", $("input", { name: "round", id: "round", type: "number", min: 1, inputmode: "numeric" })),
-    $("label", {}, "Board ", $("input", { name: "board", id: "board", type: "number", min: 1, inputmode: "numeric" })),
+    $("label", {}, "Name ", $("input", { name: "name", id: "name", required: true, maxlength: 120, autocomplete: "name", value: was.name || null })),
+    tournament,
+    $("label", {}, "Round ", $("input", { name: "round", id: "round", type: "number", min: 1, inputmode: "numeric", value: was.round ? was.round + 1 : null })),
+    $("label", {}, "Board ", $("input", { name: "board", id: "board", type: "number", min: 1, inputmode: "numeric", value: was.board || null })),
     $("button", { type: "submit", id: "ask" }, "Ask for this seat"));
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
@@ -150,6 +187,8 @@ async function enrolPage() {
         tournament: f.get("tournament") ? String(f.get("tournament")) : null, round: num("round"), board: num("board"),
       });
       await kvSet("request", r.id);
+      await kvSet("game", null);
+      history.replaceState(null, "", "/play");
       say(`request ${r.id} sent: ${r.seat}`, true);
       waitForGame(r);
     } catch (e) {
@@ -167,7 +206,9 @@ async function waitForGame(r) {
     $("p", { class: "muted", role: "status" }, r.status === "enrolled" ? "Enrolled." : "Waiting for the referee…")));
   for (;;) {
     show(r);
-    const games = r.games || [];
+    // The games at the place the request asks for (a game of an earlier
+    // round that names this key is not this request's).
+    const games = (r.games || []).filter((g) => g.asked !== false);
     if (games.length) {
       const g = games[games.length - 1];
       await kvSet("game", g.game);
@@ -243,7 +284,7 @@ async function sign(body, as) {
   G.queued++;
   // The player who moved last in this device's own sequence: the next press
   // is his (a shared device's clock model may be older than its records).
-  if (body.stone_placed || body.pass) G.lastMover = (body.stone_placed || body.pass).player;
+  if (body.stone_placed || body.pass) G.lastMover = G.ownMover = (body.stone_placed || body.pass).player;
   if (body.clock_pressed) G.lastMover = null;
   flush();
   return item;
@@ -426,6 +467,15 @@ function toMove() {
   if (isRenju()) return s.to_move;
   return s.to_move;
 }
+// The colour a shared device signs a pass, a resignation or a claim for:
+// while its own records are ahead of the state drawn, the player after the
+// last one who moved in them (the drawn state is older); else actor().
+function actorNow() {
+  if (G.colours.length === 1) return G.colours[0];
+  const ahead = G.head && G.shownSeq != null && G.head.seq > G.shownSeq;
+  if (ahead && G.ownMover) return G.ownMover === "black" ? "white" : "black";
+  return actor();
+}
 // The colour this device acts for now: its seat, or (a shared device) the
 // player to move.
 function actor() {
@@ -563,7 +613,7 @@ function act(bodyOrMake, opts = {}) {
     // move takes, nor its state the one the move follows. Online, the move
     // waits for them (a press never waits: it chains at once).
     if (opts.preview && G.online) await ownRecordsDrawn();
-    return actNow(typeof bodyOrMake === "function" ? bodyOrMake() : bodyOrMake, opts);
+    return actNow(typeof bodyOrMake === "function" ? await bodyOrMake() : bodyOrMake, opts);
   });
   return actions;
 }
@@ -661,6 +711,9 @@ function draw(boardOnly) {
   const renju = isRenju();
   const me = actor();
   const other = me === "black" ? "white" : "black";
+  // Whom a pass, a resignation or a claim is for: asked when it is signed,
+  // from this device's own records (actorNow).
+  const who = actorNow;
   const can = (colour) => G.colours.includes(colour);
   // In Renju the seats keep their names after the opening's swap: say
   // which colour the seat to move holds.
@@ -688,36 +741,43 @@ function draw(boardOnly) {
   const lastOpp = go ? lastMoveOf(other) : null;
   const started = !!(s.clock && s.clock.started_at_ms);
   const groups = [
-    // A shared board device is the clock: it starts it (black to move, or
-    // white after handicap stones, as the projection says).
-    isShared() && !started ? $("fieldset", {}, $("legend", {}, "Clock"),
-      $("div", { class: "actions" }, btn("Start the clock", "start-clock", () => act({ clock_started: { running: s.to_move || "black" } })))) : "",
+    // LGC 2023, "Start": "Black's clock is started either by the referee
+    // or by the players themselves": a shared board device, or a player's
+    // own, starts it before the first move (Black's, or White's after
+    // handicap stones, as the projection says); the ledger's roles decide.
+    !started && !lastMoveOf() ? $("fieldset", {}, $("legend", {}, "Clock"),
+      $("div", { class: "actions" }, btn("Start the clocks", "start-clock", () => act({ clock_started: { running: s.to_move || "black" } })))) : "",
     $("fieldset", {}, $("legend", {}, "Play"),
       $("div", { class: "actions" },
-        btn(passStone ? "Pass (hand over a pass stone)" : "Pass", "pass", () => act({ pass: { player: me, pass_stone: !!passStone } })),
+        btn(passStone ? "Pass (hand over a pass stone)" : "Pass", "pass", () => act(() => ({ pass: { player: who(), pass_stone: !!passStone } }))),
         btn("Resign", "resign", async () => {
-          if (await confirmDialog("Resign?", [$("p", {}, `${colourWord(me)} resigns the game.`)], "Resign")) act({ resigned: { player: me, manner: "spoken" } });
+          // Asked once this device's earlier taps are signed, for the
+          // player its own records say.
+          act(async () => {
+            const loser = who();
+            return (await confirmDialog("Resign?", [$("p", {}, `${colourWord(loser)} resigns the game.`)], "Resign")) ? { resigned: { player: loser, manner: "spoken" } } : null;
+          });
         }, true, "danger"))),
     $("fieldset", {}, $("legend", {}, "Arbitration"),
       $("div", { class: "actions" },
-        btn("Call the referee", "call-referee", () => act({ referee_called: { player: me } })),
-        btn("Raise a dispute…", "dispute", async () => { const m = await askText("Raise a dispute", "What is disputed"); if (m !== null) act({ dispute_raised: { player: me, matter: m } }); }),
-        btn("Declare play under protest…", "protest", async () => { const m = await askText("Play under protest", "Statement"); if (m !== null) act({ protest_declared: { player: me, statement: m } }); }),
+        btn("Call the referee", "call-referee", () => act(() => ({ referee_called: { player: who() } }))),
+        btn("Raise a dispute…", "dispute", async () => { const m = await askText("Raise a dispute", "What is disputed"); if (m !== null) act(() => ({ dispute_raised: { player: who(), matter: m } })); }),
+        btn("Declare play under protest…", "protest", async () => { const m = await askText("Play under protest", "Statement"); if (m !== null) act(() => ({ protest_declared: { player: who(), statement: m } })); }),
         go ? btn("Point out an illegal move", "illegal", () => act({ illegal_move_noticed: { move_seq: lastOpp.seq, statement: `${colourWord(me)} points out ${colourWord(other)}'s move at ${pointName(lastOpp.point) || "pass"}` } }), !!lastOpp) : "",
-        renju ? btn("Point out a forbidden move", "forbidden", () => act({ forbidden_move_pointed_out: { player: me, point: lastRenjuStone() } }), !!lastRenjuStone()) : "",
-        renju ? btn("Declare five", "five", () => act({ five_declared: { player: me } })) : "")),
+        renju ? btn("Point out a forbidden move", "forbidden", () => act(() => ({ forbidden_move_pointed_out: { player: who(), point: lastRenjuStone() } })), !!lastRenjuStone()) : "",
+        renju ? btn("Declare five", "five", () => act(() => ({ five_declared: { player: who() } }))) : "")),
     $("fieldset", {}, $("legend", {}, "Draw"),
       $("div", { class: "actions" },
-        btn("Offer a draw", "draw-offer", () => act({ draw_offered: { player: me } })),
-        btn("Accept the draw", "draw-accept", () => act({ draw_accepted: { player: me } })),
-        btn("Decline the draw", "draw-decline", () => act({ draw_declined: { player: me } })))),
+        btn("Offer a draw", "draw-offer", () => act(() => ({ draw_offered: { player: who() } }))),
+        btn("Accept the draw", "draw-accept", () => act(() => ({ draw_accepted: { player: who() } }))),
+        btn("Decline the draw", "draw-decline", () => act(() => ({ draw_declined: { player: who() } }))))),
     renju ? $("fieldset", {}, $("legend", {}, "Opening (RIF)"),
       $("div", { class: "actions" },
-        btn("Swap", "swap", () => act({ opening_swap: { player: me, swap: true } })),
-        btn("Keep colours", "no-swap", () => act({ opening_swap: { player: me, swap: false } })),
-        btn("Declare fifth-move offers…", "fifth-count", async () => { const m = await askText("Fifth move", "How many fifth-move points"); if (m !== null && /^\d+$/.test(m)) act({ fifth_count_declared: { player: me, count: Number(m) } }); }),
+        btn("Swap", "swap", () => act(() => ({ opening_swap: { player: who(), swap: true } }))),
+        btn("Keep colours", "no-swap", () => act(() => ({ opening_swap: { player: who(), swap: false } }))),
+        btn("Declare fifth-move offers…", "fifth-count", async () => { const m = await askText("Fifth move", "How many fifth-move points"); if (m !== null && /^\d+$/.test(m)) act(() => ({ fifth_count_declared: { player: who(), count: Number(m) } })); }),
         btn(markLabel("fifths"), "fifths", () => {
-          if (G.mode === "fifths") { const pts = [...G.marked].map((k) => { const [x, y] = k.split(",").map(Number); return { x, y }; }); G.mode = null; G.marked.clear(); act({ fifths_offered: { player: me, points: pts } }); }
+          if (G.mode === "fifths") { const pts = [...G.marked].map((k) => { const [x, y] = k.split(",").map(Number); return { x, y }; }); G.mode = null; G.marked.clear(); act(() => ({ fifths_offered: { player: who(), points: pts } })); }
           else { G.mode = "fifths"; G.marked.clear(); draw(); }
         }),
         btn("Choose the fifth move (tap it)", "fifth-choose", () => { G.mode = "choose-fifth"; say("tap the offered point you choose", true); }))) : "",
@@ -727,7 +787,7 @@ function draw(boardOnly) {
           if (G.mode === "dead") { const dead = [...G.marked].map((k) => { const [x, y] = k.split(",").map(Number); return { x, y }; }); G.mode = null; G.marked.clear(); act({ status_agreed: { dead } }); }
           else { G.mode = "dead"; G.marked.clear(); draw(); }
         }),
-        btn("Dispute the status…", "status-dispute", async () => { const m = await askText("Dispute the status", "Which stones, and why"); if (m !== null) act({ status_disputed: { player: me, statement: m } }); }))) : "",
+        btn("Dispute the status…", "status-dispute", async () => { const m = await askText("Dispute the status", "Which stones, and why"); if (m !== null) act(() => ({ status_disputed: { player: who(), statement: m } })); }))) : "",
     isShared() ? $("fieldset", {}, $("legend", {}, "Players' own keys on this device"),
       ...["black", "white"].map((c) => {
         const pk = G.playerKeys[c];
@@ -798,6 +858,12 @@ function afterTheGame(st, btn) {
     ];
   });
   const me = G.colours[0];
+  // The same tablet, the same key, its next game: once this game's records
+  // are all sent, the seat form again, for the next round.
+  const next = $("fieldset", {}, $("legend", {}, "Next game"),
+    $("div", { class: "actions" },
+      btn("Next game", "next-game", () => { location.assign("/play?new=1"); }, !G.queued)),
+    G.queued ? $("p", { class: "muted" }, "Offered once this game's records are all sent.") : "");
   return [
     $("fieldset", {}, $("legend", {}, "Result sheet"),
       $("p", { id: "result" }, "Result: ", t.result || "none by the rules"),
@@ -813,6 +879,7 @@ function afterTheGame(st, btn) {
           const m = await askText("Appeal", "Grounds");
           if (m !== null) act({ appeal_lodged: { player: me, ruling_seq: j.seq, grounds: m } });
         })))) : "",
+    next,
   ];
 }
 function resultWords(res) {
@@ -879,11 +946,12 @@ async function gamePage(game) {
     const m = location.pathname.match(/^\/play\/([0-9a-fA-F]{64})\/?$/);
     if (m) return gamePage(m[1].toLowerCase());
     const stored = await kvGet("game");
-    if (stored && new URLSearchParams(location.search).get("new") !== "1") {
+    const next = new URLSearchParams(location.search).get("new") === "1";
+    if (stored && !next) {
       history.replaceState(null, "", "/play/" + stored);
       return gamePage(stored);
     }
-    await enrolPage();
+    await enrolPage(next);
   } catch (e) {
     main.replaceChildren($("p", { class: "bad", role: "alert" }, "Error: " + e.message));
   }
