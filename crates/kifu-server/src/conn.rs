@@ -393,6 +393,8 @@ impl One {
                 }
             })
         };
+        // hyper's own bare answers (a request it cannot read) in words.
+        let io = crate::worded::Worded::new(io);
         let served = self.builder.serve_connection(TokioIo::new(io), service);
         let mut served = std::pin::pin!(served);
         let tick = (self.stall_limit / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));

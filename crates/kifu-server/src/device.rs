@@ -57,6 +57,8 @@ pub struct Devices {
     /// for no address.
     from: Mutex<HashMap<PublicKey, std::net::IpAddr>>,
     rosters: Mutex<Rosters>,
+    /// Which games name each key.
+    index: Mutex<KeyIndex>,
 }
 
 /// Reads the requests kept in a data directory (none when the file is
@@ -83,6 +85,7 @@ impl Devices {
             kept: Mutex::new(kept),
             from: Mutex::new(HashMap::new()),
             rosters: Mutex::new(HashMap::new()),
+            index: Mutex::new(KeyIndex::default()),
         })
     }
 
@@ -217,11 +220,76 @@ fn roster_now(app: &App, game: &Hash, head_seq: u64) -> Result<Vec<Participant>,
     Ok(roster)
 }
 
+/// Which games name each key (in a genesis roster, or brought in by a
+/// `key_replaced`), kept current by reading the store's feed from where it
+/// was last read: a device's poll looks its key up instead of reading
+/// every game's genesis.
+#[derive(Default)]
+pub struct KeyIndex {
+    /// The feed cursor read up to.
+    through: Option<u64>,
+    by_key: HashMap<PublicKey, std::collections::BTreeSet<Hash>>,
+}
+
+impl KeyIndex {
+    /// The games that ever named `key`, after reading what the feed has
+    /// added since the last call.
+    fn games_naming(
+        &mut self,
+        store: &kifu_store::Store,
+        key: &PublicKey,
+    ) -> Result<Vec<Hash>, ApiError> {
+        loop {
+            let items = store.feed(self.through, 4096)?;
+            let Some(last) = items.last() else { break };
+            self.through = Some(last.cursor);
+            for item in &items {
+                let Ok(e) = item.record.decode() else {
+                    continue;
+                };
+                match &e.body {
+                    kifu_ledger::Body::GameCreated(g) => {
+                        for p in &g.roster {
+                            self.by_key.entry(p.key).or_default().insert(item.game);
+                        }
+                    }
+                    kifu_ledger::Body::KeyReplaced { new_key, .. } => {
+                        self.by_key.entry(*new_key).or_default().insert(item.game);
+                    }
+                    kifu_ledger::Body::CommitteeFormed {
+                        members, reserves, ..
+                    } => {
+                        for p in members.iter().chain(reserves) {
+                            self.by_key.entry(p.key).or_default().insert(item.game);
+                        }
+                    }
+                    kifu_ledger::Body::MemberCoopted { member } => {
+                        self.by_key.entry(member.key).or_default().insert(item.game);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(self
+            .by_key
+            .get(key)
+            .map(|g| g.iter().copied().collect())
+            .unwrap_or_default())
+    }
+}
+
 /// The games whose roster now names `key`, with its roles there (a device
-/// bound mid-game by a `key_replaced` learns its game too).
+/// bound mid-game by a `key_replaced` learns its game too). The candidates
+/// come from the key index ([`KeyIndex`]); each one's roster now decides.
 pub(crate) fn games_of(app: &App, key: &PublicKey) -> Result<Vec<Value>, ApiError> {
     let mut out = Vec::new();
-    for g in app.store.games()? {
+    let candidates = app
+        .devices
+        .index
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .games_naming(&app.store, key)?;
+    for g in candidates {
         let genesis = app.store.genesis(&g)?;
         let head = app.store.head(&g)?;
         let Some(h) = head else { continue };

@@ -38,6 +38,7 @@ pub mod tournament_write;
 pub mod web;
 pub mod whole;
 pub mod wire;
+mod worded;
 
 use std::future::Future;
 use std::net::SocketAddr;

@@ -666,3 +666,37 @@ fn a_percent_encoded_wait_is_a_stream_not_a_read() {
     assert_eq!(metric(&m, "kifu_in_flight{budget=\"reads\"}"), 1, "{m}");
     drop(held);
 }
+
+#[test]
+fn a_request_hyper_cannot_read_is_answered_in_words_with_the_security_headers() {
+    let server = common::start(None, ConnLimits::default());
+    for (request, want, code) in [
+        ("NOT HTTP AT ALL\r\n\r\n".to_string(), 400, "bad_request"),
+        (
+            format!("GET /{} HTTP/1.1\r\nHost: kifu\r\n\r\n", "a".repeat(70_000)),
+            414,
+            "uri_too_long",
+        ),
+        (
+            format!(
+                "GET / HTTP/1.1\r\nHost: kifu\r\nX-Big: {}\r\n\r\n",
+                "b".repeat(500_000)
+            ),
+            431,
+            "headers_too_large",
+        ),
+    ] {
+        let mut s = connect_from(OTHER, server.addr).unwrap();
+        let _ = s.write_all(request.as_bytes());
+        let all = read_to_close(&mut s, PROMPT).unwrap_or_default();
+        let text = String::from_utf8_lossy(&all);
+        let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+        assert_eq!(status(head), want, "{head}");
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("x-content-type-options: nosniff"),
+            "{head}"
+        );
+        assert!(body.contains(&format!("\"code\":\"{code}\"")), "{body}");
+    }
+}
