@@ -392,9 +392,29 @@ impl LineCache {
             let app = app.clone();
             let _ = std::thread::Builder::new()
                 .name("kifu-feed".into())
-                .spawn(move || handle.block_on(fill(app)));
+                .spawn(move || {
+                    lower_priority();
+                    handle.block_on(fill(app))
+                });
         });
         self.ready.subscribe()
+    }
+}
+
+/// How much less the filling thread is scheduled than the appends' (a
+/// nice value added to the process's).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+const FILLER_NICE: i32 = 5;
+
+/// Has the system schedule the calling thread after the others: the
+/// appends' threads (the writer's, the async workers) go first, the
+/// feed's encoding runs with what is left. On Linux the nice value is the
+/// thread's own; elsewhere it would be the whole process's, so nothing is
+/// done.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    if let Ok(now) = rustix::process::getpriority_process(None) {
+        let _ = rustix::process::setpriority_process(None, now.saturating_add(FILLER_NICE));
     }
 }
 
