@@ -7,7 +7,8 @@
 //!   every record the venue published, verified, with their own cursors
 //!   and the venue's in each feed line; they serve the games' pages and
 //!   projections as the venue does, follow the live feed, and refuse writes
-//!   with 421 naming the venue;
+//!   with 421 naming the venue; one that signs its own checkpoints serves
+//!   an appeal bundle that `kifu verify` accepts;
 //! - on a three-node cluster (replicas 3), a replica goes on through the
 //!   loss of the node leading the stream and catches up on what the venue
 //!   published meanwhile.
@@ -106,13 +107,22 @@ fn replicas_fed_by_jetstream_serve_the_venues_records_and_refuse_writes() {
     let n = next_cursor(&venue.url);
     assert!(n > 0);
 
-    // Two replicas behind the venue, each with its own consumer.
+    // Two replicas behind the venue, each with its own consumer; the first
+    // signs checkpoints of its own store with its own key.
+    let key = t.path().join("replica-operator");
+    ok(&run(
+        &t.path().join("keys"),
+        &["keygen", key.to_str().unwrap()],
+    ));
+    let key = format!("{}.key", key.display());
+    let signing = ["--checkpoint-key", key.as_str(), "--checkpoint-every", "1"];
     let replicas: Vec<Served> = (0..2)
         .map(|i| {
-            Served::start(
-                &t.path().join(format!("replica{i}")),
-                &["--replica-of", &url, "--venue", &venue.url],
-            )
+            let mut args = vec!["--replica-of", &url, "--venue", &venue.url];
+            if i == 0 {
+                args.extend(signing);
+            }
+            Served::start(&t.path().join(format!("replica{i}")), &args)
         })
         .collect();
     for r in &replicas {
@@ -144,6 +154,19 @@ fn replicas_fed_by_jetstream_serve_the_venues_records_and_refuse_writes() {
     }
     let (status, report) = get(&format!("{}/verify", replicas[0].url));
     assert_eq!(status, 200, "{report}");
+    // An appeal bundle from the replica's own signed log, checked offline.
+    let mut bundle = String::new();
+    wait_for("the replica's checkpoint", Duration::from_secs(60), || {
+        let (status, body) = get(&format!("{}/games/{game}/bundle", replicas[0].url));
+        bundle = body;
+        status == 200
+    });
+    let file = t.path().join("appeal.kifu-bundle");
+    std::fs::write(&file, &bundle).unwrap();
+    ok(&run(
+        &t.path().join("checker"),
+        &["verify", file.to_str().unwrap()],
+    ));
 
     // The live feed: a follower waiting on a replica gets what the venue
     // records next, with the venue's cursors.

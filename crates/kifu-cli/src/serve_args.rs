@@ -78,7 +78,7 @@ pub struct ServeArgs {
     /// built from the stream, every record verified as `kifu mirror` does;
     /// readers get the feed, pages, projections, bundles and proofs of what
     /// it holds; writes are refused (421). See docs/SCALE.md.
-    #[arg(long, value_name = "URL", conflicts_with_all = ["nats", "checkpoint_key", "creators", "creators_from", "open_creation"])]
+    #[arg(long, value_name = "URL", conflicts_with_all = ["nats", "creators", "creators_from", "open_creation"])]
     pub replica_of: Option<String>,
     /// With --replica-of: the venue server's URL, which the refusal of a
     /// write names.

@@ -82,7 +82,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
             None => None,
         };
         let mut server = match &replica {
-            Some(r) => Server::replica(store.clone(), limits, r.replica.clone())?,
+            Some(r) => Server::replica(store.clone(), limits, checkpoints, r.replica.clone())?,
             None => Server::with_checkpoints(store.clone(), limits, checkpoints)?,
         }
         .with_conn_limits(conn)

@@ -324,7 +324,7 @@ pub fn kind(method: &Method, path: &str, query: Option<&str>) -> Kind {
         // Read as the handler reads it: decoded (`wait=%36%30` is a wait of
         // 60 s). Any `wait` that is not a plain zero holds the answer open.
         let waits = form_urlencoded::parse(query.unwrap_or("").as_bytes())
-            .any(|(k, v)| k == "wait" && v.trim().parse::<f64>().map_or(true, |w| w != 0.0));
+            .any(|(k, v)| k == "wait" && v.trim().parse::<f64>() != Ok(0.0));
         if waits {
             return Kind::Stream;
         }

@@ -123,7 +123,7 @@ fn games_of_round(
         if !standing.counts() {
             // A game naming the board without the tournament's say: shown
             // to the director as a claim, never as the board's result.
-            claims.entry(board).or_insert_with(Vec::new).push(json!({
+            claims.entry(board).or_default().push(json!({
                 "game": hex::encode(game),
                 "creator": creator,
                 "why": board_game::claim_words(chain, board.0, board.1),

@@ -318,13 +318,16 @@ impl Server {
 
     /// A read replica over `store`, which the mirror of `replica` fills:
     /// the feed follows [`replica::Replica::stored`], every write is
-    /// refused with 421 ([`replica`]).
+    /// refused with 421 ([`replica`]). With `checkpoints`, it signs
+    /// periodic checkpoints of its own store with its own key, so that it
+    /// serves bundles and proofs.
     pub fn replica(
         store: Arc<Store>,
         limits: Limits,
+        checkpoints: Option<tlog_api::CheckpointConfig>,
         replica: replica::Replica,
     ) -> Result<Server, ServerError> {
-        Server::build(store, limits, None, Some(replica))
+        Server::build(store, limits, checkpoints, Some(replica))
     }
 
     fn build(

@@ -26,7 +26,7 @@ fn a_replica_serves_what_its_mirror_stored_and_refuses_writes_naming_the_venue()
         stored: rx,
     };
     let server = common::start_server(Some((dir, store.clone())), move |s| {
-        Server::replica(s, Limits::default(), replica).unwrap()
+        Server::replica(s, Limits::default(), None, replica).unwrap()
     });
     let url = format!("http://{}", server.addr);
 
