@@ -815,6 +815,7 @@ fn a_board_with_one_shared_recorder_tablet_gets_its_game_from_the_desk() {
         .into_json()
         .unwrap();
     let id = r["id"].as_str().unwrap().to_string();
+    #[allow(clippy::result_large_err)]
     let draft = |recorders: serde_json::Value| {
         ureq::post(&format!("{url}/director/draft"))
             .send_json(serde_json::json!({"do": "games", "tournament": "so", "round": 3, "recorders": recorders}))
@@ -876,6 +877,7 @@ fn a_board_with_one_shared_recorder_tablet_gets_its_game_from_the_desk() {
     assert_eq!(answer["accepted"], 1, "{answer}");
     // The director starts the round (LGC 2023, "Start"): Black's clock, on
     // every board not started yet, signed at each game's head.
+    #[allow(clippy::result_large_err)]
     let start = || {
         ureq::post(&format!("{url}/director/draft"))
             .send_json(serde_json::json!({"do": "start_round", "tournament": "so", "round": 3}))

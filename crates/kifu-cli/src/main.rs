@@ -45,6 +45,8 @@ mod serve_args;
 mod serve_cmd;
 #[cfg(feature = "serve")]
 mod serve_nats;
+#[cfg(feature = "serve")]
+mod serve_replica;
 mod sgf_cmd;
 mod shell_cmd;
 mod store_open;

@@ -69,9 +69,30 @@ pub struct ServeArgs {
     /// (`nats://HOST:PORT`, several comma-separated); see docs/SCALE.md.
     #[arg(long)]
     pub nats: Option<String>,
-    /// The JetStream stream to publish to (created when missing).
-    #[arg(long, default_value = kifu_nats::DEFAULT_STREAM, requires = "nats")]
+    /// The JetStream stream to publish to (--nats; created when missing),
+    /// or to read from (--replica-of).
+    #[arg(long, default_value = kifu_nats::DEFAULT_STREAM)]
     pub nats_stream: String,
+    /// Serve as a read replica of the stream on this NATS server
+    /// (`nats://HOST:PORT`, several comma-separated): the data directory is
+    /// built from the stream, every record verified as `kifu mirror` does;
+    /// readers get the feed, pages, projections, bundles and proofs of what
+    /// it holds; writes are refused (421). See docs/SCALE.md.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["nats", "creators", "creators_from", "open_creation"])]
+    pub replica_of: Option<String>,
+    /// With --replica-of: the venue server's URL, which the refusal of a
+    /// write names.
+    #[arg(long, value_name = "URL", requires = "replica_of")]
+    pub venue: Option<String>,
+    /// With --replica-of: the replica's durable consumer (one per replica;
+    /// default: a name made once for this data directory and kept in it).
+    #[arg(long, value_name = "NAME", requires = "replica_of")]
+    pub replica_durable: Option<String>,
+    /// How far behind the live feed, in records, a follower fed from
+    /// memory may fall before it is asked to resume from its cursor (0:
+    /// never).
+    #[arg(long, default_value_t = 65_536)]
+    pub max_follower_lag: u64,
     /// Replicas of the stream (1, or 3 in a cluster of three or more); an
     /// existing stream with another count is refused at start.
     #[arg(long, default_value_t = 1, requires = "nats")]

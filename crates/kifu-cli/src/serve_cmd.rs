@@ -15,7 +15,11 @@ use crate::{CmdResult, Failure};
 /// accepts connections, and runs until Ctrl-C or SIGTERM; then it stops
 /// accepting, commits and syncs what was accepted, answers it, and exits 0.
 pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
-    let creation = creation(&a)?;
+    // A replica takes no writes: who may create games does not apply.
+    let creation = match a.replica_of {
+        Some(_) => Creation::Open,
+        None => creation(&a)?,
+    };
     // The NATS stream is checked before the store is opened or anything
     // listens: a stream it cannot use refuses the start, nothing written.
     let nats = nats_config(&a);
@@ -34,6 +38,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         max_streams_per_client: a.max_streams_per_client.max(1),
         max_bodies: a.max_bodies.max(1),
         max_bodies_per_client: a.max_bodies_per_client.max(1),
+        max_follower_lag: a.max_follower_lag,
         ..Limits::default()
     };
     let conn = kifu_server::ConnLimits {
@@ -66,9 +71,22 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         .build()?;
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
-        let mut server = Server::with_checkpoints(store.clone(), limits, checkpoints)?
-            .with_conn_limits(conn)
-            .with_creation(creation);
+        let replica = match &a.replica_of {
+            Some(url) => Some(crate::serve_replica::prepare(
+                url,
+                &a.nats_stream,
+                a.venue.clone(),
+                a.replica_durable.clone(),
+                &store,
+            )?),
+            None => None,
+        };
+        let mut server = match &replica {
+            Some(r) => Server::replica(store.clone(), limits, checkpoints, r.replica.clone())?,
+            None => Server::with_checkpoints(store.clone(), limits, checkpoints)?,
+        }
+        .with_conn_limits(conn)
+        .with_creation(creation);
         let scheme = if tls.is_some() { "https" } else { "http" };
         if let Some(t) = tls {
             server = server.with_tls(t);
@@ -82,9 +100,14 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         // durable cursor, so it publishes only what was acknowledged, and
         // resumes from the cursor NATS last acknowledged (kept in the store).
         let publisher = nats.map(|config| crate::serve_nats::start(config, store.clone(), &server));
+        // A replica's store is filled by its mirror, from the stream.
+        let mirror = replica.map(|r| r.start(store.clone(), &server));
         let r = server.run(listener, stop).await;
         if let Some(p) = publisher {
             p.stop().await;
+        }
+        if let Some(m) = mirror {
+            m.stop().await;
         }
         marker::remove(data);
         r

@@ -433,7 +433,7 @@ impl FeedConsumer {
     }
 }
 
-fn header_u64(msg: &jetstream::Message, name: &str) -> Option<u64> {
+pub(crate) fn header_u64(msg: &jetstream::Message, name: &str) -> Option<u64> {
     msg.headers
         .as_ref()
         .and_then(|h| h.get(name))

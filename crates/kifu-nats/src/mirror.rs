@@ -36,6 +36,10 @@ pub struct MirrorConfig {
     /// for each session in a row that stored nothing, up to ten times this
     /// (and how soon a batch that could not be stored is delivered again).
     pub retry_after: Duration,
+    /// Keep each record's cursor at the server that published it
+    /// (`Kifu-Cursor`), by hash, in the store
+    /// ([`Store::note_venue_cursors`]): a read replica's feed carries it.
+    pub keep_venue_cursors: bool,
 }
 
 impl MirrorConfig {
@@ -47,13 +51,17 @@ impl MirrorConfig {
             durable: "kifu-mirror".into(),
             batch: 1024,
             retry_after: Duration::from_millis(500),
+            keep_venue_cursors: false,
         }
     }
 }
 
 /// What the mirror has done so far.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct MirrorStatus {
+    /// The store's next feed cursor after each batch stored (every record
+    /// below it is durable): a read replica's feed follows it.
+    pub stored: tokio::sync::watch::Sender<u64>,
     /// Records written to the store.
     pub written: AtomicU64,
     /// Records delivered again and found already stored.
@@ -67,6 +75,20 @@ pub struct MirrorStatus {
     /// Times NATS failed and the mirror started over; the last one is cleared
     /// by the next batch stored.
     pub failures: Failures,
+}
+
+impl Default for MirrorStatus {
+    fn default() -> Self {
+        MirrorStatus {
+            stored: tokio::sync::watch::Sender::new(0),
+            written: AtomicU64::default(),
+            already_present: AtomicU64::default(),
+            refused: AtomicU64::default(),
+            acked_stream_seq: AtomicU64::default(),
+            last_refusal: Mutex::default(),
+            failures: Failures::default(),
+        }
+    }
 }
 
 impl MirrorStatus {
@@ -89,6 +111,9 @@ pub async fn run_mirror(
     status: Arc<MirrorStatus>,
     shutdown: impl Future<Output = ()> + Send,
 ) -> Result<(), NatsError> {
+    if let Ok(next) = store.next_cursor() {
+        status.stored.send_replace(next);
+    }
     tokio::select! {
         r = mirror_loop(store, config, status) => r,
         _ = shutdown => Ok(()),
@@ -204,16 +229,34 @@ async fn mirror_session(
             }
         }
         let mut records: Vec<(u64, Record)> = Vec::with_capacity(batch.len());
+        let mut venue_cursors = Vec::new();
         let mut last_seq = 0;
         for m in &batch {
             let sseq = m.info().map(|i| i.stream_sequence).unwrap_or(0);
             last_seq = last_seq.max(sseq);
             match Record::from_stored(&m.payload) {
-                Ok(r) => records.push((sseq, r)),
+                Ok(r) => {
+                    if let Some(c) = crate::consumer::header_u64(m, crate::subject::HEADER_CURSOR) {
+                        venue_cursors.push((r.hash(), c));
+                    }
+                    records.push((sseq, r))
+                }
                 Err(e) => status.refuse(format!("stream message {sseq}: {e}")),
             }
         }
-        if let Err(e) = import(store, &stream, records, status).await {
+        // Noted before the records are stored, so that a reader of the
+        // store finds a record's venue cursor as soon as the record.
+        if config.keep_venue_cursors && !venue_cursors.is_empty() {
+            let s = store.clone();
+            if let Err(e) = blocking(move || s.note_venue_cursors(&venue_cursors)).await {
+                return e;
+            }
+        }
+        let imported = import(store, &stream, records, status).await;
+        if let Ok(next) = store.next_cursor() {
+            status.stored.send_replace(next);
+        }
+        if let Err(e) = imported {
             // Not stored, or not all of it: the batch comes again soon (what
             // was stored is then found present).
             for m in &batch {

@@ -9,7 +9,15 @@
 //! ```text
 //! cargo bench -p kifu-server --bench fanout
 //! FOLLOWERS=1000 RATE=2000 SECS=5 IDLE=5000 cargo bench -p kifu-server --bench fanout
+//! FORM=compact cargo bench -p kifu-server --bench fanout
 //! ```
+//!
+//! `FORM=compact` has the followers ask for the compact line (the record's
+//! bytes and cursor, not the decoded body: `/feed/stream?form=compact`),
+//! so that the cost per delivery of the two forms can be compared; the
+//! bytes received per delivery are printed with it. `FEED_DEFER_MS` sets
+//! how long a follower's write gives way to appends in flight (default 2;
+//! 0: never), to compare the append latency with and without.
 
 //!
 //! Pin the server to its own cores for clean figures (`SERVER_CPUS=0-1`
@@ -55,6 +63,7 @@ fn server_process() {
     let store = Arc::new(Store::open(dir.path()).expect("store"));
     let followers = env("FOLLOWERS", 1000);
     let limits = Limits {
+        feed_defer: Duration::from_millis(env("FEED_DEFER_MS", 2) as u64),
         queue_records: 1 << 20,
         max_streams: followers + 16,
         max_streams_per_client: followers + 16,
@@ -163,11 +172,16 @@ fn follower(
     addr: SocketAddr,
     after: Option<u64>,
     seen: Arc<AtomicU64>,
+    bytes: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
 ) -> std::io::Result<()> {
     let mut s = TcpStream::connect(addr)?;
-    let from = after.map(|a| format!("?after={a}")).unwrap_or_default();
-    write!(s, "GET /feed/stream{from} HTTP/1.1\r\nHost: kifu\r\n\r\n")?;
+    let from = after.map(|a| format!("after={a}")).unwrap_or_default();
+    let form = std::env::var("FORM").unwrap_or_else(|_| "full".into());
+    write!(
+        s,
+        "GET /feed/stream?form={form}&{from} HTTP/1.1\r\nHost: kifu\r\n\r\n"
+    )?;
     s.set_read_timeout(Some(Duration::from_millis(500)))?;
     let mut buf = vec![0u8; 64 << 10];
     let finder = memchr::memmem::Finder::new(b"\nid: ");
@@ -183,6 +197,7 @@ fn follower(
                 }
                 carry = buf[n - 1] == b'\n';
                 seen.fetch_add(count, Ordering::Relaxed);
+                bytes.fetch_add(n as u64, Ordering::Relaxed);
             }
             Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
             Err(e) if e.kind() == std::io::ErrorKind::TimedOut => continue,
@@ -242,13 +257,14 @@ fn main() {
     let after = next.checked_sub(1);
     let (_, rss0) = usage(pid);
     let seen = Arc::new(AtomicU64::new(0));
+    let bytes = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
     let threads: Vec<_> = (0..followers)
         .map(|_| {
-            let (seen, stop) = (seen.clone(), stop.clone());
+            let (seen, bytes, stop) = (seen.clone(), bytes.clone(), stop.clone());
             std::thread::Builder::new()
                 .stack_size(128 << 10)
-                .spawn(move || follower(addr, after, seen, stop))
+                .spawn(move || follower(addr, after, seen, bytes, stop))
                 .expect("a follower thread")
         })
         .collect();
@@ -331,6 +347,23 @@ fn main() {
         cpu.as_secs_f64() * 1e6 / delivered.max(1) as f64,
         cpu.as_secs_f64() * 1e6 / events.max(1) as f64
     );
+    println!(
+        "form {}: {:.0} bytes received per delivery (the response heads included)",
+        std::env::var("FORM").unwrap_or_else(|_| "full".into()),
+        bytes.load(Ordering::Relaxed) as f64 / delivered.max(1) as f64
+    );
+    let m = ureq::get(&format!("{url}/metrics"))
+        .call()
+        .expect("metrics")
+        .into_string()
+        .unwrap_or_default();
+    for l in m.lines().filter(|l| {
+        l.starts_with("kifu_feed_deferred_total")
+            || l.starts_with("kifu_feed_resumes_total")
+            || l.starts_with("kifu_feed_catchup_pages_total")
+    }) {
+        println!("server: {l}");
+    }
     stop.store(true, Ordering::Relaxed);
     for t in threads {
         let _ = t.join();

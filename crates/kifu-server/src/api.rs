@@ -519,6 +519,10 @@ pub async fn store_verify(
 pub async fn healthz(State(app): State<Arc<App>>) -> Response {
     let published = *app.ingest.published().borrow();
     let mut body = json!({"status": "ok", "next_cursor": published});
+    if let Some(r) = &app.replica {
+        body["replica_of"] = json!(r.source);
+        body["venue"] = json!(r.venue);
+    }
     let outlets = app.outlets.read().map(|o| o.clone()).unwrap_or_default();
     let mut ok = true;
     for o in outlets {
@@ -550,6 +554,7 @@ pub async fn metrics(State(app): State<Arc<App>>) -> Response {
                 app.store.staged_records()
             )
             + &crate::tlog_api::render_metrics(&app)
+            + &crate::feed::render_metrics(&app)
             + &app
                 .outlets
                 .read()

@@ -286,7 +286,11 @@ impl InFlight {
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.gauge().fetch_sub(1, Ordering::Relaxed);
+        let before = self.gauge().fetch_sub(1, Ordering::AcqRel);
+        if self.gauge == "writes" && before == 1 {
+            // The last write answered: followers held back for it go on.
+            self.metrics.fences.writers_idle.notify_waiters();
+        }
     }
 }
 
@@ -442,6 +446,22 @@ pub async fn fence(State(app): State<Arc<App>>, req: Request, next: Next) -> Res
     let kind = kind(req.method(), req.uri().path(), req.uri().query());
     let b = &app.budgets;
     let m = &app.metrics;
+    if let (Kind::Write, Some(replica)) = (kind, &app.replica) {
+        // Refused before its body is read: nothing is written here.
+        m.fences.refused_replica.fetch_add(1, Ordering::Relaxed);
+        let r = replica.refusal();
+        if !has_body(&req) {
+            return r;
+        }
+        // What the client is already sending is read and dropped for a
+        // moment, so that it reads the answer rather than a reset.
+        let max = app.limits.max_body_bytes;
+        let body = req.into_body();
+        tokio::spawn(async move {
+            let _ = tokio::time::timeout(LINGER, axum::body::to_bytes(body, max)).await;
+        });
+        return closing(r);
+    }
     let req = if has_body(&req) {
         let receiving = match b.slot(SharedKind::Bodies, client, m) {
             Ok(s) => s,

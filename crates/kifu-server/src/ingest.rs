@@ -99,6 +99,13 @@ impl Ingest {
         })
     }
 
+    /// The same pipeline, its feed following `published` instead of its
+    /// own writer: a read replica's store is written by its mirror.
+    pub fn following(mut self, published: watch::Receiver<u64>) -> Ingest {
+        self.published = published;
+        self
+    }
+
     /// Queues records without waiting; the receiver gets the answer once
     /// they are durable (or refused).
     pub fn submit(&self, records: Vec<Record>) -> Result<oneshot::Receiver<Answer>, IngestError> {

@@ -31,6 +31,7 @@ pub mod metrics;
 pub mod outlet;
 pub mod page;
 pub mod preview;
+pub mod replica;
 pub mod tlog_api;
 pub mod tls;
 pub mod tournament_api;
@@ -90,6 +91,20 @@ pub struct Limits {
     /// Request bodies one client (IPv4 address or IPv6 /64) may be sending
     /// at once.
     pub max_bodies_per_client: usize,
+    /// How far behind the published cursor a follower fed from memory (the
+    /// live feed) may fall, in records, before its stream is ended with a
+    /// request to resume from its cursor (`retry:` and `event: resume`);
+    /// 0: never. A follower that connects behind catches up from the store
+    /// in pages and is not asked to resume before it has reached the live
+    /// feed. See [`feed`].
+    pub max_follower_lag: u64,
+    /// Longest time a follower's next write waits while appends are in
+    /// flight: writers go first, the fan-out runs with what is left.
+    pub feed_defer: Duration,
+    /// Store reads for followers catching up (pages of records older than
+    /// the shared cache) running at once; more wait their turn, so that a
+    /// crowd catching up never takes the threads a board's reads need.
+    pub max_catchup_reads: usize,
 }
 
 impl Default for Limits {
@@ -107,6 +122,9 @@ impl Default for Limits {
             max_writes: 512,
             max_bodies: 256,
             max_bodies_per_client: 16,
+            max_follower_lag: 65_536,
+            feed_defer: Duration::from_millis(2),
+            max_catchup_reads: 2,
         }
     }
 }
@@ -133,8 +151,12 @@ pub struct App {
     pub devices: device::Devices,
     /// The one writer of the tournament chain files ([`tournament_write`]).
     pub tournaments: kifu_store::tournaments::Keeper,
+    /// Set on a read replica ([`replica`]): writes are refused, the feed
+    /// follows the mirror.
+    pub replica: Option<replica::Replica>,
     summaries: api::SummaryCache,
     lines: feed::LineCache,
+    followers: feed::Followers,
     budgets: budget::Budgets,
 }
 
@@ -292,13 +314,40 @@ impl Server {
         limits: Limits,
         checkpoints: Option<tlog_api::CheckpointConfig>,
     ) -> Result<Server, ServerError> {
+        Server::build(store, limits, checkpoints, None)
+    }
+
+    /// A read replica over `store`, which the mirror of `replica` fills:
+    /// the feed follows [`replica::Replica::stored`], every write is
+    /// refused with 421 ([`replica`]). With `checkpoints`, it signs
+    /// periodic checkpoints of its own store with its own key, so that it
+    /// serves bundles and proofs.
+    pub fn replica(
+        store: Arc<Store>,
+        limits: Limits,
+        checkpoints: Option<tlog_api::CheckpointConfig>,
+        replica: replica::Replica,
+    ) -> Result<Server, ServerError> {
+        Server::build(store, limits, checkpoints, Some(replica))
+    }
+
+    fn build(
+        store: Arc<Store>,
+        limits: Limits,
+        checkpoints: Option<tlog_api::CheckpointConfig>,
+        replica: Option<replica::Replica>,
+    ) -> Result<Server, ServerError> {
         let tlog = tlog_api::LogFace::start(&store, checkpoints)?;
         let metrics = Arc::new(Metrics::default());
-        let ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
+        let mut ingest = Ingest::start(store.clone(), limits.queue_records, metrics.clone())?;
+        if let Some(r) = &replica {
+            ingest = ingest.following(r.stored.clone());
+        }
         let (stop, shutdown) = watch::channel(false);
         let devices = device::Devices::open(store.path())?;
         let tournaments = kifu_store::tournaments::Keeper::new(store.path());
         let budgets = budget::Budgets::new(&limits);
+        let lines = feed::LineCache::new(limits.max_catchup_reads);
         Ok(Server {
             app: Arc::new(App {
                 budgets,
@@ -312,8 +361,10 @@ impl Server {
                 outlets: Default::default(),
                 devices,
                 tournaments,
+                replica,
                 summaries: Default::default(),
-                lines: Default::default(),
+                lines,
+                followers: Default::default(),
             }),
             stop,
             conn: ConnLimits::default(),

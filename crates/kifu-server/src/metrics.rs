@@ -152,12 +152,17 @@ pub struct Fences {
     pub body_too_large: AtomicU64,
     /// Bodies that did not arrive in time.
     pub body_timeout: AtomicU64,
+    /// Writes refused by a read replica (421).
+    pub refused_replica: AtomicU64,
     /// Idle connections closed to make room for a new one.
     pub evicted_idle: AtomicU64,
     /// Connections closed because the client did not read its answer.
     pub evicted_stalled: AtomicU64,
     /// TLS handshakes that failed or did not finish in time.
     pub tls_failed: AtomicU64,
+    /// Woken when the last write in flight has been answered: followers
+    /// wait on it before they write, so that appends go first.
+    pub writers_idle: tokio::sync::Notify,
 }
 
 impl Fences {
@@ -188,7 +193,7 @@ impl Fences {
                 let _ = writeln!(out, "kifu_budget{{budget=\"{k}\"}} {v}");
             }
         }
-        let _ = writeln!(out, "# HELP kifu_refused_total Requests and connections answered at once with 413, 408, 429 or 503, by reason.\n# TYPE kifu_refused_total counter");
+        let _ = writeln!(out, "# HELP kifu_refused_total Requests and connections answered at once with 413, 408, 421, 429 or 503, by reason.\n# TYPE kifu_refused_total counter");
         for (k, v) in [
             (
                 "connections_per_client",
@@ -203,6 +208,7 @@ impl Fences {
             ("bodies_full", &self.refused_bodies_full),
             ("body_too_large", &self.body_too_large),
             ("body_timeout", &self.body_timeout),
+            ("read_only_replica", &self.refused_replica),
         ] {
             let _ = writeln!(out, "kifu_refused_total{{reason=\"{k}\"}} {}", get(v));
         }

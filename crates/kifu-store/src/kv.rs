@@ -36,6 +36,30 @@ impl Store {
         self.sync()
     }
 
+    /// Notes, for records taken from another server's stream (a read
+    /// replica's), the cursor each had at the server that published it
+    /// (`Kifu-Cursor`), by record hash; written at once, durable with the
+    /// next sync (the import of the records themselves).
+    pub fn note_venue_cursors(&self, notes: &[(kifu_ledger::Hash, u64)]) -> Result<(), StoreError> {
+        self.writable()?;
+        let mut batch = sled::Batch::default();
+        for (hash, cursor) in notes {
+            batch.insert(venue_key(hash).as_bytes(), &cursor.to_be_bytes());
+        }
+        self.values()?.apply_batch(batch)?;
+        Ok(())
+    }
+
+    /// The cursor the record `hash` had at the server that published it,
+    /// when it was noted ([`Store::note_venue_cursors`]).
+    pub fn venue_cursor(&self, hash: &kifu_ledger::Hash) -> Result<Option<u64>, StoreError> {
+        Ok(self
+            .values()?
+            .get(venue_key(hash).as_bytes())?
+            .and_then(|v| <[u8; 8]>::try_from(v.as_ref()).ok())
+            .map(u64::from_be_bytes))
+    }
+
     /// Every feed cursor below this one is on stable storage (as far as this
     /// process knows: it grows as appends are acknowledged and with
     /// [`Store::sync`]). A follower that must hand on only durable records
@@ -58,6 +82,11 @@ impl Store {
     }
 }
 
+/// The key of a record's venue cursor.
+fn venue_key(hash: &kifu_ledger::Hash) -> String {
+    format!("venue-cursor/{}", hex::encode(hash))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +97,10 @@ mod tests {
         {
             let s = Store::open(t.path()).unwrap();
             assert_eq!(s.get_value("a").unwrap(), None);
+            s.note_venue_cursors(&[([7; 32], 41), ([8; 32], 42)])
+                .unwrap();
+            assert_eq!(s.venue_cursor(&[8; 32]).unwrap(), Some(42));
+            assert_eq!(s.venue_cursor(&[9; 32]).unwrap(), None);
             s.put_value("a", b"1").unwrap();
             s.put_value_durable("b", b"22").unwrap();
             s.put_value("a", b"333").unwrap();
@@ -76,6 +109,7 @@ mod tests {
             assert_eq!(s.durable_cursor(), 0);
         }
         let s = Store::open(t.path()).unwrap();
+        assert_eq!(s.venue_cursor(&[7; 32]).unwrap(), Some(41));
         assert_eq!(s.get_value("a").unwrap().as_deref(), Some(&b"333"[..]));
         assert_eq!(s.get_value("b").unwrap().as_deref(), Some(&b"22"[..]));
         // The values are not records: the feed stays empty.

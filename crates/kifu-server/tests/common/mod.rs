@@ -37,6 +37,16 @@ pub fn start_with(
     limits: Limits,
     conn: ConnLimits,
 ) -> Running {
+    start_server(store, move |store| {
+        Server::new(store, limits).unwrap().with_conn_limits(conn)
+    })
+}
+
+/// A server that `make` builds over the store, on 127.0.0.1 port 0.
+pub fn start_server(
+    store: Option<(tempfile::TempDir, Arc<Store>)>,
+    make: impl FnOnce(Arc<Store>) -> Server + Send + 'static,
+) -> Running {
     let (dir, store) = store.unwrap_or_else(|| {
         let dir = tempfile::tempdir().unwrap();
         let store = Arc::new(Store::open(dir.path()).unwrap());
@@ -54,7 +64,7 @@ pub fn start_with(
             let (listener, addr) = kifu_server::bind("127.0.0.1:0".parse().unwrap())
                 .await
                 .unwrap();
-            let server = Server::new(store, limits).unwrap().with_conn_limits(conn);
+            let server = make(store);
             addr_tx.send(addr).unwrap();
             server
                 .run(listener, async move {
