@@ -233,14 +233,24 @@ pub struct KeyIndex {
 
 impl KeyIndex {
     /// The games that ever named `key`, after reading what the feed has
-    /// added since the last call.
+    /// added since the last call, below `published` (the cursor the
+    /// writer has published: every record below it is committed).
     fn games_naming(
         &mut self,
         store: &kifu_store::Store,
+        published: u64,
         key: &PublicKey,
     ) -> Result<Vec<Hash>, ApiError> {
         loop {
-            let items = store.feed(self.through, 4096)?;
+            let next = self.through.map_or(0, |t| t + 1);
+            if next >= published {
+                break;
+            }
+            let room = usize::try_from(published - next)
+                .unwrap_or(usize::MAX)
+                .min(4096);
+            let items = store.feed(self.through, room)?;
+            let items: Vec<_> = items.into_iter().filter(|i| i.cursor < published).collect();
             let Some(last) = items.last() else { break };
             self.through = Some(last.cursor);
             for item in &items {
@@ -288,7 +298,7 @@ pub(crate) fn games_of(app: &App, key: &PublicKey) -> Result<Vec<Value>, ApiErro
         .index
         .lock()
         .unwrap_or_else(|p| p.into_inner())
-        .games_naming(&app.store, key)?;
+        .games_naming(&app.store, *app.ingest.published().borrow(), key)?;
     for g in candidates {
         let genesis = app.store.genesis(&g)?;
         let head = app.store.head(&g)?;
