@@ -10,6 +10,8 @@
 //! points, the placement criteria), so every kifu with the same engine
 //! draws the same round from the same chain.
 
+use std::collections::BTreeMap;
+
 use kifu_ledger::{Body, PairingSystem, TournamentGenesis};
 use kifu_pairing::{Draw, PairingError, PairingSettings, System};
 use kifu_standings::Tournament;
@@ -59,6 +61,173 @@ pub fn settings(g: &TournamentGenesis) -> Result<PairingSettings, DrawError> {
             .with_overrides(&r.overrides)
             .map_err(|e| DrawError::Pairing(PairingError::Settings(e))),
     }
+}
+
+/// The draw settings an OpenGotha file's `HandicapParameterSet` and
+/// `PairingParameterSet` attributes give, as the overrides of the engine's
+/// defaults for `system` (empty when they are the defaults). An attribute
+/// left out takes the engine's default; a value the engine has no setting
+/// for (an additional placement criterion other than the rating, a
+/// non-deterministic random term) is left at the default.
+pub fn opengotha_overrides(
+    system: &PairingSystem,
+    handicap: &BTreeMap<String, String>,
+    pairing: &BTreeMap<String, String>,
+) -> Result<Vec<(String, String)>, String> {
+    let defaults = match system.base() {
+        PairingSystem::McMahon => PairingSettings::mcmahon(),
+        PairingSystem::Swiss => PairingSettings::swiss(),
+        _ => return Ok(Vec::new()),
+    };
+    let rank = |v: &str| -> Option<String> {
+        v.parse::<kifu_standings::Rank>()
+            .ok()
+            .map(|r| r.to_string())
+    };
+    let word = |v: &str, words: &[(&str, &str)]| -> Option<String> {
+        words
+            .iter()
+            .find(|(w, _)| v.trim().eq_ignore_ascii_case(w))
+            .map(|(_, ours)| ours.to_string())
+    };
+    let dudd = [("TOP", "top"), ("MID", "middle"), ("BOT", "bottom")];
+    let seed = [
+        ("SPLITANDRANDOM", "split_and_random"),
+        ("SPLITANDFOLD", "split_and_fold"),
+        ("SPLITANDSLIP", "split_and_slip"),
+    ];
+    let extra = [("RATING", "rating"), ("NULL", "none")];
+    let same = |v: &str| Some(v.trim().to_string());
+    type Read<'a> = &'a dyn Fn(&str) -> Option<String>;
+    let table: [(&BTreeMap<String, String>, &str, &str, Read); 25] = [
+        (handicap, "hdBasedOnMMS", "handicap.based_on_mms", &same),
+        (
+            handicap,
+            "hdNoHdRankThreshold",
+            "handicap.no_handicap_above",
+            &rank,
+        ),
+        (handicap, "hdCorrection", "handicap.reduction", &same),
+        (handicap, "hdCeiling", "handicap.ceiling", &same),
+        (pairing, "paiBaAvoidDuplGame", "avoid_duplicate", &same),
+        (pairing, "paiBaRandom", "random", &same),
+        (pairing, "paiBaBalanceWB", "balance_colours", &same),
+        (
+            pairing,
+            "paiMaMinimizeScoreDifference",
+            "minimize_score_difference",
+            &same,
+        ),
+        (pairing, "paiMaDUDDWeight", "draw_up_down", &same),
+        (
+            pairing,
+            "paiMaCompensateDUDD",
+            "compensate_draw_up_down",
+            &same,
+        ),
+        (pairing, "paiMaDUDDUpperMode", "draw_down_from", &|v| {
+            word(v, &dudd)
+        }),
+        (pairing, "paiMaDUDDLowerMode", "draw_up_from", &|v| {
+            word(v, &dudd)
+        }),
+        (pairing, "paiMaMaximizeSeeding", "seeding", &same),
+        // The file writes OpenGotha's round index + 1: kifu's round number.
+        (
+            pairing,
+            "paiMaLastRoundForSeedSystem1",
+            "last_round_first_seeding",
+            &same,
+        ),
+        (pairing, "paiMaSeedSystem1", "first_seeding", &|v| {
+            word(v, &seed)
+        }),
+        (pairing, "paiMaSeedSystem2", "later_seeding", &|v| {
+            word(v, &seed)
+        }),
+        (
+            pairing,
+            "paiMaAdditionalPlacementCritSystem1",
+            "first_extra_order",
+            &|v| word(v, &extra),
+        ),
+        (
+            pairing,
+            "paiMaAdditionalPlacementCritSystem2",
+            "later_extra_order",
+            &|v| word(v, &extra),
+        ),
+        (
+            pairing,
+            "paiSeBarThresholdActive",
+            "secondary_bar_threshold",
+            &same,
+        ),
+        (
+            pairing,
+            "paiSeRankThreshold",
+            "secondary_rank_threshold",
+            &rank,
+        ),
+        (
+            pairing,
+            "paiSeNbWinsThresholdActive",
+            "secondary_wins_threshold",
+            &same,
+        ),
+        (pairing, "paiSeMinimizeHandicap", "minimize_handicap", &same),
+        (pairing, "paiSeAvoidSameGeo", "avoid_same_geo", &same),
+        (
+            pairing,
+            "paiSePreferMMSDiffRatherThanSameCountry",
+            "prefer_score_gap_to_same_country",
+            &same,
+        ),
+        (
+            pairing,
+            "paiSePreferMMSDiffRatherThanSameClub",
+            "prefer_score_gap_to_same_club",
+            &same,
+        ),
+    ];
+    let mut given: Vec<(String, String)> = Vec::new();
+    for (attrs, attr, path, read) in table {
+        if let Some(v) = attrs.get(attr).and_then(|v| read(v)) {
+            given.push((path.to_string(), v));
+        }
+    }
+    if let Some(k) = pairing.get("paiStandardNX1Factor") {
+        let k: f64 = k
+            .trim()
+            .parse()
+            .map_err(|_| format!("paiStandardNX1Factor '{k}' is not a number"))?;
+        given.push((
+            "nx1_factor_thousandths".into(),
+            ((k * 1000.0).round() as i64).to_string(),
+        ));
+    }
+    // Only what differs from the defaults is recorded.
+    let ours = defaults.with_overrides(&given)?;
+    let (a, b) = (
+        serde_json::to_value(&defaults).map_err(|e| e.to_string())?,
+        serde_json::to_value(&ours).map_err(|e| e.to_string())?,
+    );
+    let at = |v: &serde_json::Value, path: &str| -> serde_json::Value {
+        path.split('.')
+            .fold(v.clone(), |v, p| v.get(p).cloned().unwrap_or_default())
+    };
+    Ok(given
+        .into_iter()
+        .filter(|(path, _)| at(&a, path) != at(&b, path))
+        .map(|(path, _)| {
+            let v = at(&b, &path);
+            let text = v
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v.to_string());
+            (path, text)
+        })
+        .collect())
 }
 
 /// The engine's draw of `round`: the players present and not yet paired,
@@ -275,6 +444,53 @@ mod tests {
             draw(&c.projection, 1),
             Err(DrawError::Pairing(PairingError::Settings(_)))
         ));
+    }
+
+    #[test]
+    fn an_opengotha_file_s_settings_become_the_overrides_that_differ() {
+        let m = |pairs: &[(&str, &str)]| -> BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        // OpenGotha's own McMahon defaults, as its files write them.
+        let hd = m(&[
+            ("hdBasedOnMMS", "true"),
+            ("hdCeiling", "9"),
+            ("hdCorrection", "1"),
+            ("hdNoHdRankThreshold", "1D"),
+        ]);
+        let pai = m(&[
+            ("paiMaLastRoundForSeedSystem1", "2"),
+            ("paiMaSeedSystem1", "SPLITANDRANDOM"),
+            ("paiMaSeedSystem2", "SPLITANDSLIP"),
+            ("paiMaAdditionalPlacementCritSystem1", "Rating"),
+            ("paiMaAdditionalPlacementCritSystem2", "NULL"),
+            ("paiMaDUDDUpperMode", "MID"),
+            ("paiSeRankThreshold", "1D"),
+            ("paiSeNbWinsThresholdActive", "false"),
+            ("paiStandardNX1Factor", "0.5"),
+        ]);
+        assert_eq!(
+            opengotha_overrides(&PairingSystem::McMahon, &hd, &pai),
+            Ok(vec![])
+        );
+        // A Swiss file with McMahon's handicap, and another seeding.
+        let mut pai2 = pai.clone();
+        pai2.insert("paiMaSeedSystem2".into(), "SPLITANDFOLD".into());
+        let o = opengotha_overrides(&PairingSystem::McMahon, &hd, &pai2).expect("reads");
+        assert_eq!(
+            o,
+            [("later_seeding".to_string(), "split_and_fold".to_string())]
+        );
+        let o = opengotha_overrides(&PairingSystem::Swiss, &m(&[("hdCeiling", "4")]), &m(&[]))
+            .expect("reads");
+        assert_eq!(o, [("handicap.ceiling".to_string(), "4".to_string())]);
+        assert!(
+            opengotha_overrides(&PairingSystem::McMahon, &m(&[("hdCeiling", "x")]), &m(&[]))
+                .is_err()
+        );
     }
 
     #[test]

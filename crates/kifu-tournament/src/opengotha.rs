@@ -144,6 +144,7 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
     let mut byes: Vec<BTreeMap<String, String>> = Vec::new();
     let mut general: Option<BTreeMap<String, String>> = None;
     let mut handicap: Option<BTreeMap<String, String>> = None;
+    let mut pairing: Option<BTreeMap<String, String>> = None;
     let mut criteria: Vec<(u32, String)> = Vec::new();
     let mut seen_root = false;
     // Element names open around the current one: team tournaments have
@@ -174,6 +175,7 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
                     b"ByePlayer" => byes.push(m),
                     b"GeneralParameterSet" => general = Some(m),
                     b"HandicapParameterSet" => handicap = Some(m),
+                    b"PairingParameterSet" => pairing = Some(m),
                     b"PlacementCriterion" => {
                         let name = text(&m, "name", "NULL");
                         criteria.push((num(&m, "number", 0)?, name));
@@ -243,6 +245,26 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
     let system = match criteria.first().map(String::as_str) {
         Some("MMS") => PairingSystem::McMahon,
         _ => PairingSystem::Swiss,
+    };
+    // The file's own draw settings, where they differ from the engine's
+    // defaults, go into the genesis with the engine's name.
+    let overrides = crate::draw::opengotha_overrides(
+        &system,
+        handicap.as_ref().unwrap_or(&BTreeMap::new()),
+        pairing.as_ref().unwrap_or(&BTreeMap::new()),
+    )
+    .map_err(|e| err(format!("pairing settings: {e}")))?;
+    let system = if overrides.is_empty() {
+        system
+    } else {
+        let rules = kifu_ledger::DrawRules {
+            engine: kifu_pairing::ENGINE.into(),
+            overrides,
+        };
+        match system {
+            PairingSystem::McMahon => PairingSystem::McMahonDrawn(rules),
+            _ => PairingSystem::SwissDrawn(rules),
+        }
     };
     let komi: f64 = num(&g, "komi", 7.5)?;
     let main_ms = ms("basic time (minutes)", num(&g, "basicTime", 60)?, 60_000)?;
