@@ -93,6 +93,24 @@ fn bad_opengotha_files_are_refused() {
 }
 
 #[test]
+fn a_huge_round_count_or_an_overflowing_time_is_refused_not_wrapped() {
+    // Refused before anything is sized by the declared count.
+    let rounds = WORKED_EXAMPLE.replace("numberOfRounds=\"3\"", "numberOfRounds=\"20000000\"");
+    let e = import(&rounds, vec![]).expect_err("20,000,000 rounds");
+    assert!(
+        e.to_string()
+            .contains("the number of rounds is 20000000; it must be from 1 to 200"),
+        "{e}"
+    );
+    // 2^64 / 60,000 + 1 minutes would wrap to 44 seconds: refused instead.
+    let time = WORKED_EXAMPLE.replace("basicTime=\"60\"", "basicTime=\"307445734561826\"");
+    let e = import(&time, vec![]).expect_err("an overflowing basic time");
+    assert!(e.to_string().contains("basic time (minutes)"), "{e}");
+    let week = WORKED_EXAMPLE.replace("basicTime=\"60\"", "basicTime=\"10081\"");
+    assert!(import(&week, vec![]).is_err(), "more than a week");
+}
+
+#[test]
 fn an_iso_8859_15_file_is_read() {
     use kifu_tournament::opengotha::decode;
     assert_eq!(decode("Nemo André".as_bytes()), "Nemo André");
