@@ -1,5 +1,5 @@
-//! Text for values shared by every output: SGF point letters, results and
-//! half-points, colour and point conversions.
+//! Text for values shared by every output: SGF point letters, results, how
+//! a result was reached, and half points.
 //!
 //! A half point is written two ways: in a result code, SGF style
 //! (`B+3.5`, [`result_text`], [`half_points`]), and in words as a referee

@@ -5,7 +5,7 @@
 // the record library carry this module. Plain hash mode only (no keyed
 // hash, no key derivation, no extended output): that is all the format uses.
 //
-// Checked by crates/kifu-server/web/test/blake3.test.mjs against the
+// Checked by crates/kifu-server/web/test/record.test.mjs against the
 // reference implementation's outputs on the inputs of the official test
 // vectors (lengths 0 to 102,400, bytes i mod 251), and against every record
 // hash of fixtures/format/vectors.json.
