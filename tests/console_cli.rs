@@ -270,6 +270,10 @@ fn the_referee_console_judges_a_dispute_with_its_own_browser_key() {
         not_yours.contains("committee") && not_yours.contains("Appeals committee"),
         "{not_yours}"
     );
+    // The clocks were started at the game's start (LGC 2023, "Start"):
+    // starting them again is not offered, and the console says why.
+    assert_eq!(b.eval("!!document.getElementById('form-start')"), false);
+    assert!(not_yours.contains("started already"), "{not_yours}");
     // Every form quotes its clause.
     let clause = b.text("#form-judgement .clause");
     assert!(clause.contains("LGC 2023"), "{clause}");

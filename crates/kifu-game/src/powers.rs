@@ -39,6 +39,7 @@ pub fn clause_for_kind(kind: &str) -> Option<Cited> {
     // The snake_case name of the format, or the same with spaces.
     let kind = kind.replace(' ', "_");
     let section = match kind.as_str() {
+        "clock_started" => "Start",
         "clock_paused" | "clock_resumed" => "Referee responsibilities",
         "referee_ruling" | "status_agreed" | "result_declared" => "Referees",
         "clock_adjusted" => "Other sanctions",
@@ -77,6 +78,12 @@ fn drafts(standing: &Standing, key: &PublicKey) -> Vec<(&'static str, Body)> {
         .find(|p| p.key != *key && matches!(p.role, Role::Black | Role::White | Role::Recorder))
         .map(|p| p.key);
     let mut out = vec![
+        (
+            "start",
+            Body::ClockStarted {
+                running: Color::Black,
+            },
+        ),
         (
             "pause",
             Body::ClockPaused {
@@ -196,7 +203,14 @@ pub fn powers(events: &[Event], key: &PublicKey) -> Vec<Power> {
                 .check(&draft)
                 .err()
                 .filter(|r| !content_only(kind, &r.rule))
-                .map(|r| r.rule);
+                .map(|r| r.rule)
+                .or_else(|| {
+                    // LGC 2023, "Start": the clocks are started once, at the
+                    // round's start; afterwards the console resumes them.
+                    (action == "start" && crate::start::start_of_play(events).is_none()).then(|| {
+                        "the clocks were started already, or the game has its result: restart them with a resumption".to_string()
+                    })
+                });
             let cited = clause_for_kind(kind);
             Power {
                 action,
@@ -255,6 +269,23 @@ mod tests {
         assert!(!c.allowed);
         assert!(c.refused.as_deref().unwrap().contains("committee"), "{c:?}");
         assert!(c.rule.contains("Appeals committee"), "{c:?}");
+    }
+
+    #[test]
+    fn lgc_2023_start_the_referee_starts_the_clocks_once() {
+        use kifu_ledger::testkit::ChainBuilder;
+        let cast = Cast::new();
+        let fresh = ChainBuilder::start(&cast.referee, cast.genesis("start"), 1_000);
+        let ev: Vec<Event> = fresh.records.iter().map(|r| r.decode().unwrap()).collect();
+        let p = power(&powers(&ev, &cast.referee.public()), "start").clone();
+        assert!(p.allowed, "{p:?}");
+        assert_eq!(p.kind, "clock started");
+        assert!(p.rule.contains("Start"), "{p:?}");
+        // Started already (the test kit's game starts Black's clock).
+        let started = events(&cast);
+        let p = power(&powers(&started, &cast.referee.public()), "start").clone();
+        assert!(!p.allowed);
+        assert!(p.refused.unwrap().contains("started already"));
     }
 
     #[test]

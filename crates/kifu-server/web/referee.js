@@ -315,7 +315,7 @@ const colourSel = (name, both) => sel(name, [["black", "Black"], ["white", "Whit
 const target = (v) => (v === "both" ? "both" : { player: v });
 const toMove = () => (G.st && G.st.state.to_move) || "black";
 const TITLES = {
-  pause: "Stop the clocks", resume: "Restart the clocks", judgement: "Judgement", clarification: "Clarification of the rules",
+  start: "Start the clocks", pause: "Stop the clocks", resume: "Restart the clocks", judgement: "Judgement", clarification: "Clarification of the rules",
   clock_adjusted: "Adjust a clock", sanction: "Sanction", irregularity: "Irregularity and its fix", result: "Result by ruling",
   status: "Settle the status of the stones", key_replaced: "Replace a lost device's key", key_revoked: "Revoke a key", committee_decision: "Committee decision",
 };
@@ -326,6 +326,8 @@ function fields(action) {
   const n = (G.st.view.board && G.st.view.board.size) || 19;
   const players = (G.st.state.genesis ? G.st.state.genesis.roster : []).filter((p) => p.key !== myKey);
   switch (action) {
+    case "start": return [[$("label", {}, "Whose clock runs ", sel("running", [["black", "Black (LGC 2023, \"Start\")"], ["white", "White"]], "black"))],
+      (f) => ({ clock_started: { running: f.running } })];
     case "pause": return [
       [$("label", {}, "Reason ", sel("reason", [["arbitration", "arbitration (the referee at the board)"], ["call_referee", "the referee was called"], ["clock_malfunction", "clock malfunction"], ["announcement", "announcement"], ["other", "other (in words)"]], "arbitration")),
         $("label", {}, "In words (other) ", $("input", { name: "words", maxlength: 200 }))],
