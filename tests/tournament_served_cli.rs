@@ -639,38 +639,50 @@ fn every_export_format_downloads_as_the_command_writes_it() {
     server.stop();
 }
 
-#[test]
-fn a_game_that_only_names_a_board_is_a_claim_at_the_desk_the_hall_and_verify() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let d = dir.path();
+/// The small tournament of [`sequence`] through a server on a data
+/// directory in `d`, with round 3 paired (board 1: P1 against P2) and no
+/// game played on it yet; keys `dir`, `ref` and `more` made in `d`. The
+/// server and an empty working directory to run `kifu` from.
+fn round_three_paired(d: &Path, more: &[&str]) -> (Served, std::path::PathBuf) {
     let keys = d.join("keys");
-    for name in ["dir", "ref", "outsider"] {
+    for name in ["dir", "ref"].iter().chain(more) {
         ok(&run(&keys, &["keygen", d.join(name).to_str().unwrap()]));
     }
     let key = |n: &str| d.join(n).to_str().unwrap().to_string();
     let data = d.join("served");
     std::fs::create_dir_all(&data).unwrap();
     let server = Served::start(&data, &[]);
-    let url = server.url.clone();
     let cwd = d.join("cwd");
     std::fs::create_dir_all(&cwd).unwrap();
+    {
+        let s = through(&server.url, &cwd);
+        sequence(&s, d, &key("dir.key"), &key("ref.pub"));
+        let r3 = pairing_file(d, "r3.txt", "1 P1 P2\n");
+        ok(&s(&[
+            "tournament",
+            "pair",
+            "so",
+            "--key",
+            &key("dir.key"),
+            "--round",
+            "3",
+            "--file",
+            &r3,
+            "--at-ms",
+            "1780000900000",
+        ]));
+    }
+    (server, cwd)
+}
+
+#[test]
+fn a_game_that_only_names_a_board_is_a_claim_at_the_desk_the_hall_and_verify() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let d = dir.path();
+    let (server, cwd) = round_three_paired(d, &["outsider"]);
+    let url = server.url.clone();
     let s = through(&url, &cwd);
-    sequence(&s, d, &key("dir.key"), &key("ref.pub"));
-    // Round 3 is paired, and no game is played on it yet.
-    let r3 = pairing_file(d, "r3.txt", "1 P1 P2\n");
-    ok(&s(&[
-        "tournament",
-        "pair",
-        "so",
-        "--key",
-        &key("dir.key"),
-        "--round",
-        "3",
-        "--file",
-        &r3,
-        "--at-ms",
-        "1780000900000",
-    ]));
+    let key = |n: &str| d.join(n).to_str().unwrap().to_string();
     // An outsider creates a game naming round 3 board 1, seats itself as
     // its recorder, and resigns Black's game: the ledger takes it (its own
     // roster), the tournament does not.
@@ -771,35 +783,11 @@ fn a_board_with_one_shared_recorder_tablet_gets_its_game_from_the_desk() {
     use kifu_ledger::{Body, Event, Keypair, Role};
     let dir = tempfile::tempdir().expect("tempdir");
     let d = dir.path();
-    let keys = d.join("keys");
-    for name in ["dir", "ref"] {
-        ok(&run(&keys, &["keygen", d.join(name).to_str().unwrap()]));
-    }
-    let key = |n: &str| d.join(n).to_str().unwrap().to_string();
-    let data = d.join("served");
-    std::fs::create_dir_all(&data).unwrap();
-    let server = Served::start(&data, &[]);
-    let url = server.url.clone();
-    let cwd = d.join("cwd");
-    std::fs::create_dir_all(&cwd).unwrap();
-    let s = through(&url, &cwd);
-    sequence(&s, d, &key("dir.key"), &key("ref.pub"));
     // Round 3, board 1: P1 and P2, registered without keys, and one
     // shared tablet at the table asking for the board recorder's seat.
-    let r3 = pairing_file(d, "r3.txt", "1 P1 P2\n");
-    ok(&s(&[
-        "tournament",
-        "pair",
-        "so",
-        "--key",
-        &key("dir.key"),
-        "--round",
-        "3",
-        "--file",
-        &r3,
-        "--at-ms",
-        "1780000900000",
-    ]));
+    let (server, _cwd) = round_three_paired(d, &[]);
+    let url = server.url.clone();
+    let key = |n: &str| d.join(n).to_str().unwrap().to_string();
     let tablet = Keypair::from_seed([0x33; 32]);
     let request = serde_json::json!({"key": tablet.public(), "role": "recorder", "name": "Table 1",
         "tournament": "so", "round": 3, "board": 1, "signed_at_ms": 1});
