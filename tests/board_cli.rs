@@ -981,6 +981,11 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
     at_seq(&mut b, 4);
     b.click("#press");
     at_seq(&mut b, 5);
+    // The tablet keeps its page (a service worker) while the server answers.
+    b.wait_for(
+        "the page kept on the tablet",
+        "!!navigator.serviceWorker && navigator.serviceWorker.controller !== null",
+    );
     // The server stops; the device goes on.
     server.stop();
     b.wait_for(
@@ -1012,6 +1017,36 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
         "the clock kept running: {before} s then {after} s"
     );
     let white_shown = face_seconds(&b.text("#clock-white .face"));
+    // A reload while the server is away: the page comes from the tablet's
+    // own copy, with the board, the clocks (Black's still running) and the
+    // four records waiting, and the next move and press chain on them.
+    b.goto(&format!("{url}/play/{game}"));
+    b.wait_for(
+        "the game drawn again without a server",
+        "document.querySelectorAll('#board g[data-stone]').length === 4 \
+         && (document.getElementById('net') || {dataset: {}}).dataset.queued === '4'",
+    );
+    assert_eq!(
+        b.eval("document.getElementById('clock-black').dataset.running"),
+        "1"
+    );
+    let black_after = face_seconds(&b.text("#clock-black .face"));
+    assert!(
+        black_after <= after && after - black_after <= 5,
+        "Black's clock went on from {after} s, shows {black_after} s after the reload"
+    );
+    assert_eq!(face_seconds(&b.text("#clock-white .face")), white_shown);
+    message(&mut b, "the server cannot be reached");
+    for (x, y) in [(4, 4), (4, 6)] {
+        tap(&mut b, x, y);
+        b.click("#press");
+    }
+    b.wait_for(
+        "eight records kept",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '8' \
+         && document.querySelectorAll('#board g[data-stone]').length === 6",
+    );
+    let white_shown = face_seconds(&b.text("#clock-white .face"));
     // Thirty seconds without a server; a reload meanwhile (the records are
     // in IndexedDB, not in the page) once it is back, with sending blocked.
     std::thread::sleep(std::time::Duration::from_secs(27));
@@ -1025,12 +1060,12 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
     b.goto(&format!("{url}/play/{game}"));
     b.wait_for(
         "the records still kept after the reload",
-        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '4'",
+        "(document.getElementById('net') || {dataset: {}}).dataset.queued === '8'",
     );
     assert_eq!(records(&url, &game).len(), 6);
     b.call("Network.setBlockedURLs", json!({"urls": []}), true);
-    at_seq(&mut b, 9);
-    for s in 6..=9 {
+    at_seq(&mut b, 13);
+    for s in 6..=13 {
         message(&mut b, &format!("recorded at event {s}"));
     }
     b.wait_for(
@@ -1040,12 +1075,12 @@ fn a_shared_board_device_keeps_the_clock_and_the_record_through_an_outage() {
     // Every record once, in order, signed by the device; the clocks of the
     // projection are what the device showed, to the clock's resolution.
     let recs = records(&url, &game);
-    assert_eq!(recs.len(), 10);
+    assert_eq!(recs.len(), 14);
     let kinds: Vec<String> = recs.iter().map(kind_of).collect();
     assert_eq!(
         kinds[2..].to_vec(),
         ["stone_placed", "clock_pressed"]
-            .repeat(4)
+            .repeat(6)
             .iter()
             .map(|s| s.to_string())
             .collect::<Vec<_>>()

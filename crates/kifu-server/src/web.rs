@@ -56,7 +56,11 @@ web_files![
     "director.html",
     "director.css",
     "director.js",
+    "sw.js",
 ];
+
+/// The board page's service worker (`web/sw.js`), allowed the scope `/play`.
+pub const SERVICE_WORKER: &str = "sw.js";
 
 /// The embedded file named `name`, if there is one.
 pub fn file(name: &str) -> Option<&'static WebFile> {
@@ -79,14 +83,24 @@ pub fn content_type(name: &str) -> &'static str {
 /// again, so a new binary's pages are never mixed with an old one's).
 pub fn serve(name: &str) -> Response {
     match file(name) {
-        Some(f) => (
-            [
-                (header::CONTENT_TYPE, content_type(f.name)),
-                (header::CACHE_CONTROL, "no-cache"),
-            ],
-            f.text,
-        )
-            .into_response(),
+        Some(f) => {
+            let mut r = (
+                [
+                    (header::CONTENT_TYPE, content_type(f.name)),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                f.text,
+            )
+                .into_response();
+            if f.name == SERVICE_WORKER {
+                // The board's service worker keeps `/play`, outside `/web/`.
+                r.headers_mut().insert(
+                    header::HeaderName::from_static("service-worker-allowed"),
+                    header::HeaderValue::from_static("/play"),
+                );
+            }
+            r
+        }
         None => crate::ApiError::new(
             axum::http::StatusCode::NOT_FOUND,
             "not_found",

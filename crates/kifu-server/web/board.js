@@ -459,7 +459,44 @@ async function refresh() {
   G.over = !!st.result_computed || (st.state.phase && st.state.phase.phase === "finished");
   G.roles = rolesOf(st.state.genesis || {}, myKey);
   G.colours = G.roles.includes("recorder") ? ["black", "white"] : G.roles.filter((r) => r === "black" || r === "white");
+  G.serverHead = { seq: head.seq, hash: head.hash };
   draw();
+  keep();
+}
+
+// What the tablet last drew of its game, kept in IndexedDB beside the
+// outbox: a tablet reloaded while the server cannot be reached (the page
+// itself comes from the service worker, sw.js) draws it again, clocks
+// running from the same instants, and goes on signing on its own records.
+function keep() {
+  if (!G.game || !G.st) return;
+  kvSet("shown:" + G.game, { st: G.st, clock: G.clock, shownSeq: G.shownSeq, head: G.serverHead || null, over: G.over,
+    lastMover: G.lastMover ?? null, ownMover: G.ownMover ?? null })
+    .catch(() => { /* storage full or closed: the next drawing tries again */ });
+}
+async function restore() {
+  const kept = await kvGet("shown:" + G.game);
+  if (!kept || !kept.st) return false;
+  G.st = kept.st;
+  G.clock = kept.clock;
+  G.shownSeq = kept.shownSeq;
+  G.over = kept.over;
+  G.serverHead = kept.head;
+  const mine = (await outboxAll()).filter((i) => i.game === G.game);
+  const last = mine[mine.length - 1];
+  G.head = last ? { seq: last.seq, hash: last.hash } : kept.head;
+  G.queued = mine.length;
+  // The player who moved last in the device's own records: the next press
+  // is his (`sign` keeps it as the records are made).
+  G.lastMover = kept.lastMover ?? null;
+  G.ownMover = kept.ownMover ?? null;
+  G.roles = rolesOf(G.st.state.genesis || {}, myKey);
+  G.colours = G.roles.includes("recorder") ? ["black", "white"] : G.roles.filter((r) => r === "black" || r === "white");
+  G.online = false;
+  setOnline(false, G.queued);
+  say(`the server cannot be reached: the game as this tablet last drew it, with ${G.queued} record(s) of its own waiting to be sent`, false);
+  draw();
+  return true;
 }
 
 function toMove() {
@@ -652,7 +689,7 @@ async function actNow(body, opts) {
       }
     }
     const item = await sign(body, opts.as);
-    if (item && !G.online) { pressOfflineEffects(body); draw(); }
+    if (item && !G.online) { pressOfflineEffects(body); draw(); keep(); }
   } catch (e) {
     say(`${describe(body)}: ${e.message}`, false);
   } finally {
@@ -912,7 +949,8 @@ async function gamePage(game) {
     draw();
   } catch (e) {
     if (e.status === 404) { main.replaceChildren($("p", { class: "bad", role: "alert" }, "No such game on this server: " + e.message)); return; }
-    throw e;
+    // No answer at all: the server is away. The game as last drawn here.
+    if (e.status || !(await restore())) throw e;
   }
   flush();
   // Live: the feed names every new record of this game; every one is
@@ -921,7 +959,19 @@ async function gamePage(game) {
   const f = follower(refresh, () => G.shownSeq);
   G.follow = f;
   const follow = async () => {
-    const h = await api("/healthz");
+    // The feed's place now; while the server is away, asked again until it
+    // answers (the outbox is sent meanwhile by its own timer).
+    let h = null;
+    for (let tries = 0; !h; tries++) {
+      try { h = await api("/healthz"); } catch (e) {
+        G.online = false;
+        setOnline(false, G.queued);
+        await new Promise((r) => setTimeout(r, Math.min(2000 * (tries + 1), 10000)));
+      }
+    }
+    G.online = true;
+    setOnline(true, G.queued);
+    refresh().catch(() => { /* drawn at the next event */ });
     const from = h.next_cursor > 0 ? String(h.next_cursor - 1) : "";
     stream((last) => `/feed/stream?game=${G.game}` + ((last || from) ? "&after=" + (last || from) : ""), {
       message: (m) => {
@@ -943,6 +993,13 @@ async function gamePage(game) {
     }
     await deviceKey();
     setOnline(true, 0);
+    // The page shell kept on the tablet for a reload while the server is
+    // away (sw.js). A browser that refuses it (an untrusted certificate)
+    // still plays; only such a reload fails.
+    if (navigator.serviceWorker) {
+      navigator.serviceWorker.register("/web/sw.js", { scope: "/play" })
+        .catch((e) => say(`this tablet cannot keep the page for a reload while the server is away: ${e.message}`, false));
+    }
     const m = location.pathname.match(/^\/play\/([0-9a-fA-F]{64})\/?$/);
     if (m) return gamePage(m[1].toLowerCase());
     const stored = await kvGet("game");
