@@ -345,6 +345,36 @@ fn the_referee_console_judges_a_dispute_with_its_own_browser_key() {
     assert_eq!(st["view"]["clocks"]["white"]["time_left_ms"], white_after);
     let sanctions = st["view"]["sanctions"].to_string();
     assert!(sanctions.contains("warning"), "{sanctions}");
+    // The console shows the game as people read it: the board with its
+    // coordinates, stones named by point, the timeline and the sanctions
+    // in words, no JSON.
+    let coords = b.eval("[...document.querySelectorAll('#game-main svg.board text.coord')].map(t => t.textContent).join(' ')");
+    let coords = coords.as_str().unwrap();
+    for c in ["A", "J", "1", "9"] {
+        assert!(coords.split(' ').any(|t| t == c), "{coords}");
+    }
+    assert!(!coords.contains('I'), "Go's letters skip I: {coords}");
+    let stones = b.eval("[...document.querySelectorAll('#game-main svg.board circle.stone title')].map(t => t.textContent)");
+    assert!(
+        stones
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t.as_str().unwrap().ends_with("stone at C7")),
+        "{stones}"
+    );
+    let timeline = b.text("#timeline");
+    assert!(
+        !timeline.contains('{') && !timeline.contains("\"player\""),
+        "{timeline}"
+    );
+    let judged = b.text("#timeline li[data-seq=\"8\"]");
+    assert!(judged.to_lowercase().contains("warning"), "{judged}");
+    let sanction_line = b.text("#sanctions");
+    assert!(
+        sanction_line.contains("Black: warning") && !sanction_line.contains('{'),
+        "{sanction_line}"
+    );
     // Every ruling is signed by the console's browser key.
     let recs = records(&url, &game);
     let rulings: Vec<&Value> = recs

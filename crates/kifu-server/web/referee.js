@@ -207,21 +207,31 @@ function tickOverview() {
 
 const G = { game: null, st: null, powers: [], records: [], clock: null, drafts: {} };
 
-function boardSvg(view) {
+// The board with its coordinates, as the players and the record name the
+// points: Go's letters without I and rows counted from the bottom (`D4`),
+// Renju's `a`–`o` and rows 1–15 (`h8`). Each stone is named in its title.
+function boardSvg(view, renju) {
   const rows = (view && view.board && view.board.rows) || [];
   const n = rows.length;
   if (!n) return $("p", { class: "muted" }, "No board yet.");
   const NS = "http://www.w3.org/2000/svg";
-  const s = (tag, attrs) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); return e; };
-  const cell = 30, pad = 20, size = pad * 2 + cell * (n - 1);
-  const svg = s("svg", { class: "board", viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": `The board, ${n} by ${n}` });
+  const s = (tag, attrs, text) => { const e = document.createElementNS(NS, tag); for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text !== undefined) e.textContent = text; return e; };
+  const letters = renju ? "abcdefghijklmno" : LETTERS;
+  const cell = 30, pad = 32, size = pad * 2 + cell * (n - 1);
+  const stones = rows.join("").replace(/[^XO]/g, "").length;
+  const svg = s("svg", { class: "board", viewBox: `0 0 ${size} ${size}`, role: "img", "aria-label": `The board, ${n} by ${n}, ${stones} stone${stones === 1 ? "" : "s"}` });
   for (let i = 0; i < n; i++) {
-    svg.append(s("line", { x1: pad, y1: pad + i * cell, x2: pad + (n - 1) * cell, y2: pad + i * cell, stroke: "#333" }));
-    svg.append(s("line", { x1: pad + i * cell, y1: pad, x2: pad + i * cell, y2: pad + (n - 1) * cell, stroke: "#333" }));
+    const p = pad + i * cell;
+    svg.append(s("line", { x1: pad, y1: p, x2: pad + (n - 1) * cell, y2: p, stroke: "#333" }));
+    svg.append(s("line", { x1: p, y1: pad, x2: p, y2: pad + (n - 1) * cell, stroke: "#333" }));
+    for (const y of [12, size - 6]) svg.append(s("text", { class: "coord", x: p, y, "text-anchor": "middle", "font-size": 12, "aria-hidden": "true" }, letters[i]));
+    for (const x of [12, size - 12]) svg.append(s("text", { class: "coord", x, y: p + 4, "text-anchor": "middle", "font-size": 12, "aria-hidden": "true" }, String(n - i)));
   }
   rows.forEach((row, y) => [...row].forEach((ch, x) => {
     if (ch === "X" || ch === "O") {
-      svg.append(s("circle", { cx: pad + x * cell, cy: pad + y * cell, r: cell * 0.46, fill: ch === "X" ? "#111" : "#fafafa", stroke: "#111", class: "stone", "data-x": x, "data-y": y, "data-colour": ch === "X" ? "black" : "white" }));
+      const c = s("circle", { cx: pad + x * cell, cy: pad + y * cell, r: cell * 0.46, fill: ch === "X" ? "#111" : "#fafafa", stroke: "#111", class: "stone", "data-x": x, "data-y": y, "data-point": letters[x] + (n - y), "data-colour": ch === "X" ? "black" : "white" });
+      c.append(s("title", {}, `${ch === "X" ? "Black" : "White"} stone at ${letters[x]}${n - y}`));
+      svg.append(c);
     }
   }));
   return svg;
@@ -251,13 +261,13 @@ async function openGame(game) {
 async function loadGame(redraw) {
   if (!G.game) return;
   const game = G.game;
-  const [st, rs, pw, pending] = await Promise.all([
-    api(`/games/${game}/state`), api(`/games/${game}/records`), api(`/games/${game}/powers?key=${myKey}`),
+  const [st, story, pw, pending] = await Promise.all([
+    api(`/games/${game}/state`), api(`/games/${game}/explain`), api(`/games/${game}/powers?key=${myKey}`),
     api("/devices?pending=1").catch(() => ({ requests: [] })),
   ]);
   G.pending = pending.requests || [];
   const changed = !G.st || G.st.last_seq !== st.last_seq || game !== (G.st && G.st.game);
-  G.st = st; G.records = rs.records; G.powers = pw.powers; G.roles = pw.roles;
+  G.st = st; G.events = story.events; G.powers = pw.powers; G.roles = pw.roles;
   G.clock = clockFrom(st);
   if (redraw || changed) drawGame();
 }
@@ -273,9 +283,26 @@ function tickGame() {
   }
 }
 
-function recordWords(r) {
-  const body = r.body ? JSON.stringify(Object.values(r.body)[0]) : "";
-  return `${r.seq}. ${r.kind} — ${rec.fingerprint(r.signer)}${body && body !== "null" ? " " + (body.length > 120 ? body.slice(0, 117) + "…" : body) : ""}`;
+// A sanction of the projection in words: "#12 Black: warning, for …".
+function sanctionWords(x) {
+  const k = x.kind;
+  let what = typeof k === "string" ? k.replace(/_/g, " ") : "";
+  if (k && k.time_modified) what = `${k.time_modified.delta_ms >= 0 ? "time added" : "time removed"}: ${Math.abs(k.time_modified.delta_ms) / 1000} s`;
+  if (k && k.removed_from_rounds) what = `removed from round${k.removed_from_rounds.rounds.length === 1 ? "" : "s"} ${k.removed_from_rounds.rounds.join(", ")}`;
+  return `#${x.seq} ${colourWord(x.player)}: ${what}, for ${x.reason} (${String(x.source).replace(/_/g, " ")})`;
+}
+
+// One event of the timeline in the rules' words (the game's story, as
+// `kifu explain` tells it): when, who signed it, what it states, and what
+// the rules make of it, with the clause.
+const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+function eventItem(e) {
+  const li = $("li", { "data-seq": String(e.seq) },
+    $("b", {}, String(e.seq)), " ",
+    $("time", { class: "muted", datetime: new Date(e.at_ms).toISOString() }, timeOfDay.format(new Date(e.at_ms))), " ",
+    `${e.signer}: ${e.summary}`);
+  for (const c of e.consequences || []) li.append($("div", { class: "cons" }, `→ ${c.what}`, c.rule ? ` [${c.rule}]` : ""));
+  return li;
 }
 
 function drawGame() {
@@ -291,13 +318,13 @@ function drawGame() {
     $("p", {}, $("a", { href: `/games/${G.game}` }, "Replay page"), " · ", $("button", { type: "button", id: "close-game", onclick: () => { G.game = null; section.hidden = true; } }, "Close")),
     $("div", { class: "game", id: "game-main", "data-last-seq": String(st.last_seq), "data-game": G.game },
       $("div", {},
-        boardSvg(v),
+        boardSvg(v, st.state.genesis && st.state.genesis.game !== "go"),
         $("div", { class: "clocks" }, ...["black", "white"].map((c) => $("div", { id: "gclock-" + c }, `${colourWord(c)} (${who(c)})`, $("span", { class: "face" }, "–")))),
         $("p", { id: "phase" }, st.text && st.text.phase ? st.text.phase : (v.phase ? JSON.stringify(v.phase) : "")),
         $("h3", {}, "Timeline"),
-        $("ol", { class: "timeline", start: "0", id: "timeline" }, ...G.records.map((r) => $("li", { "data-seq": String(r.seq) }, recordWords(r)))),
+        $("ol", { class: "timeline", start: "0", id: "timeline" }, ...G.events.map(eventItem)),
         (v.disputes || []).length ? $("div", {}, $("h3", {}, "Disputes"), $("ul", {}, ...v.disputes.map((d) => $("li", {}, `#${d.seq} ${colourWord(d.raised_by)}: ${d.matter} (${d.status.replace(/_/g, " ")})`)))) : "",
-        (v.sanctions || []).length ? $("div", {}, $("h3", {}, "Sanctions"), $("ul", { id: "sanctions" }, ...v.sanctions.map((s) => $("li", {}, JSON.stringify(s))))) : ""),
+        (v.sanctions || []).length ? $("div", {}, $("h3", {}, "Sanctions"), $("ul", { id: "sanctions" }, ...v.sanctions.map((s) => $("li", {}, sanctionWords(s))))) : ""),
       $("div", { id: "forms" },
         $("h3", {}, "What you may sign here"),
         G.roles.length ? $("p", { class: "muted" }, "Your roles in this game: " + G.roles.join(", ")) : $("p", { class: "bad" }, "This console's key holds no role in this game."),
