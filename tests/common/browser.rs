@@ -8,7 +8,8 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
@@ -45,8 +46,10 @@ pub fn browser_or_skip(what: &str) -> Option<&'static str> {
 /// One headless Chromium, one page, driven over the DevTools protocol.
 pub struct Browser {
     child: Child,
-    to: File,
+    to: Arc<Mutex<File>>,
     from: mpsc::Receiver<Value>,
+    /// What [`Browser::lossy_network`] loses, counted by the reading thread.
+    pub loss: Arc<Loss>,
     next_id: u64,
     session: String,
     /// Events the browser sent while a command waited for its answer.
@@ -85,7 +88,10 @@ impl Browser {
             .open(&pipe_in)
             .expect("the command pipe opens");
         let from = File::open(&pipe_out).expect("the answer pipe opens");
+        let to = Arc::new(Mutex::new(to));
+        let loss = Arc::new(Loss::default());
         let (tx, rx) = mpsc::channel();
+        let (writer, lossy) = (to.clone(), loss.clone());
         std::thread::spawn(move || {
             let mut r = BufReader::new(from);
             let mut buf = Vec::new();
@@ -98,6 +104,15 @@ impl Browser {
                             buf.pop();
                         }
                         if let Ok(v) = serde_json::from_slice::<Value>(&buf) {
+                            // A request held by a lossy network is let go
+                            // or lost here, at once, whatever the test does.
+                            if v["method"] == "Fetch.requestPaused" {
+                                lossy.decide(&v, &writer);
+                                continue;
+                            }
+                            if v["id"].as_u64().is_some_and(|id| id >= Loss::IDS) {
+                                continue;
+                            }
                             if tx.send(v).is_err() {
                                 return;
                             }
@@ -110,6 +125,7 @@ impl Browser {
             child,
             to,
             from: rx,
+            loss,
             next_id: 0,
             session: String::new(),
             events: Vec::new(),
@@ -161,9 +177,33 @@ impl Browser {
         let mut bytes = serde_json::to_vec(&msg).expect("JSON");
         bytes.push(0);
         self.to
+            .lock()
+            .expect("the command pipe")
             .write_all(&bytes)
             .expect("the browser reads commands");
         id
+    }
+
+    /// A venue network that loses things, on the current page: `latency_ms`
+    /// each way, one request in `one_in` lost before it reaches the server,
+    /// and one answer to a submission (`POST /records`) in `answers_one_in`
+    /// lost after the server recorded it (what a dropped Wi-Fi frame does to
+    /// a page once TCP gives up: the connection is reset). The losses are
+    /// counted in [`Browser::loss`].
+    pub fn lossy_network(&mut self, latency_ms: u64, one_in: u64, answers_one_in: u64) {
+        self.venue_network(latency_ms);
+        self.loss.one_in.store(one_in, Ordering::SeqCst);
+        self.loss
+            .answers_one_in
+            .store(answers_one_in, Ordering::SeqCst);
+        self.call(
+            "Fetch.enable",
+            json!({"patterns": [
+                {"urlPattern": "*", "requestStage": "Request"},
+                {"urlPattern": "*/records", "requestStage": "Response"},
+            ]}),
+            true,
+        );
     }
 
     /// Has the current tab report what its console says and every
@@ -208,6 +248,29 @@ impl Browser {
         self.eval("true");
         self.events
             .iter()
+            .filter_map(|m| match m["method"].as_str()? {
+                "Runtime.exceptionThrown" => Some(m["params"]["exceptionDetails"].to_string()),
+                "Runtime.consoleAPICalled" if m["params"]["type"] == "error" => {
+                    Some(m["params"]["args"].to_string())
+                }
+                "Log.entryAdded" if m["params"]["entry"]["level"] == "error" => {
+                    Some(m["params"]["entry"]["text"].to_string())
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// What the page itself got wrong: [`Browser::console_errors`] without
+    /// the browser's own lines about requests the network lost (which the
+    /// page answers in its own words).
+    pub fn page_errors(&mut self) -> Vec<String> {
+        self.eval("true");
+        self.events
+            .iter()
+            .filter(|m| {
+                !(m["method"] == "Log.entryAdded" && m["params"]["entry"]["source"] == "network")
+            })
             .filter_map(|m| match m["method"].as_str()? {
                 "Runtime.exceptionThrown" => Some(m["params"]["exceptionDetails"].to_string()),
                 "Runtime.consoleAPICalled" if m["params"]["type"] == "error" => {
@@ -452,10 +515,71 @@ impl Browser {
 impl Drop for Browser {
     fn drop(&mut self) {
         // Closing asks the browser to end its own helper processes.
-        let _ = self
-            .to
-            .write_all(b"{\"id\":999999,\"method\":\"Browser.close\"}\0");
+        if let Ok(mut to) = self.to.lock() {
+            let _ = to.write_all(b"{\"id\":999999,\"method\":\"Browser.close\"}\0");
+        }
         wait_bounded(&mut self.child, Duration::from_secs(10));
+    }
+}
+
+/// The losses of [`Browser::lossy_network`]: which requests go, counted.
+#[derive(Debug, Default)]
+pub struct Loss {
+    /// One request in how many is lost (0: none).
+    pub one_in: AtomicU64,
+    /// One submission's answer in how many is lost (0: none).
+    pub answers_one_in: AtomicU64,
+    /// Requests seen.
+    pub seen: AtomicU64,
+    /// Submissions' answers seen.
+    pub answers_seen: AtomicU64,
+    /// Requests lost before the server.
+    pub requests_lost: AtomicU64,
+    /// Answers lost after the server recorded the submission.
+    pub answers_lost: AtomicU64,
+    next_id: AtomicU64,
+}
+
+impl Loss {
+    /// Ids of the commands the reading thread sends itself.
+    const IDS: u64 = 1 << 30;
+
+    fn decide(&self, paused: &Value, to: &Mutex<File>) {
+        let p = &paused["params"];
+        let answered = !p["responseStatusCode"].is_null() || !p["responseErrorReason"].is_null();
+        // Every `one_in`-th request, every `answers_one_in`-th answer, is lost.
+        let (n, one_in) = if answered {
+            (&self.answers_seen, &self.answers_one_in)
+        } else {
+            (&self.seen, &self.one_in)
+        };
+        let n = n.fetch_add(1, Ordering::SeqCst) + 1;
+        let one_in = one_in.load(Ordering::SeqCst);
+        let lose = one_in > 0 && n % one_in == 0;
+        let method = if lose {
+            if answered {
+                self.answers_lost.fetch_add(1, Ordering::SeqCst);
+            } else {
+                self.requests_lost.fetch_add(1, Ordering::SeqCst);
+            }
+            "Fetch.failRequest"
+        } else if answered {
+            "Fetch.continueResponse"
+        } else {
+            "Fetch.continueRequest"
+        };
+        let mut params = json!({"requestId": p["requestId"]});
+        if lose {
+            params["errorReason"] = json!("ConnectionReset");
+        }
+        let id = Self::IDS + self.next_id.fetch_add(1, Ordering::SeqCst);
+        let msg =
+            json!({"id": id, "method": method, "params": params, "sessionId": paused["sessionId"]});
+        let mut bytes = serde_json::to_vec(&msg).expect("JSON");
+        bytes.push(0);
+        if let Ok(mut to) = to.lock() {
+            let _ = to.write_all(&bytes);
+        }
     }
 }
 

@@ -278,6 +278,7 @@ async function sign(body, as) {
   const k = signerFor(body, as);
   const event = { chain: G.game, seq: head.seq + 1, prev_hash: head.hash, at_ms: Date.now(), signer: k.pub, body };
   const signed = await rec.signEvent(k.privateKey, event);
+  timing("signed", event.seq);
   const item = { game: G.game, seq: event.seq, hex: signed.hex, hash: rec.toHex(signed.hash), kind: rec.kindOf(body), words: describe(body) };
   await outboxAdd(item);
   G.head = { seq: event.seq, hash: item.hash };
@@ -369,6 +370,7 @@ async function flush() {
           answered++;
           await outboxDelete(it.n);
           say(`${it.words}: recorded at event ${r.seq}` + (r.new ? "" : " (already recorded)"), true);
+          timing("acknowledged", r.seq);
         } else if (r.error && r.error.status === 503) {
           break; // busy: tried again shortly, in order
         } else {
@@ -387,19 +389,32 @@ async function flush() {
       setOnline(G.online, left.length);
       // Records after a refused one link to it and cannot be accepted:
       // they are dropped, and said so.
-      if (stale || left.length) {
-        const accepted = await api(`/games/${G.game}/head`);
-        for (const it of left) {
-          if (it.seq <= accepted.seq) { await outboxDelete(it.n); say(`${it.words}: dropped: the game moved on without it`, false); }
+      // An answer lost on the way (the network dropped it) is asked again
+      // at the next round; the records stay in the outbox until then.
+      try {
+        if (stale || left.length) {
+          const accepted = await api(`/games/${G.game}/head`);
+          for (const it of left) {
+            if (it.seq <= accepted.seq) { await outboxDelete(it.n); say(`${it.words}: dropped: the game moved on without it`, false); }
+          }
         }
+        await refresh();
+      } catch (e) {
+        if (e.status) throw e;
+        G.online = false;
+        setOnline(false, left.length);
+        break;
       }
-      await refresh();
       // Nothing answered (the server is busy): a pause before trying again.
       // Records signed meanwhile go at once.
       if (!answered && left.length) {
         await new Promise((r) => setTimeout(r, 1000));
       }
     }
+  } catch (e) {
+    // The server answered a read with an error: said, and tried again by
+    // the timer; the records stay in the outbox.
+    say(`sending the records: ${e.message}`, false);
   } finally {
     flushing = false;
   }
@@ -429,6 +444,13 @@ function describe(body) {
   }
 }
 
+// When each record of the game was signed here, acknowledged by the server
+// and first drawn, as User Timing marks (`kifu:signed:12`, …): a venue's
+// rehearsal reads them to measure the tablets' latency (docs/PERFORMANCE.md).
+function timing(what, seq) {
+  try { performance.mark(`kifu:${what}:${seq}`); } catch { /* no User Timing: nothing measured */ }
+}
+
 // ---------------------------------------------------------------- the page
 
 const isRenju = () => G.st && G.st.state.genesis && G.st.state.genesis.game !== "go";
@@ -450,11 +472,16 @@ async function refresh() {
   for (const c of st.state.consequences || []) {
     if (c.at_seq > from && c.at_seq <= st.last_seq) say(`event ${c.at_seq}: ${c.what}`, true, c.rule, c.quote);
   }
+  if (G.shownSeq == null || st.last_seq > G.shownSeq) timing("drawn", st.last_seq);
   G.shownSeq = st.last_seq;
   // The head to sign against: the server's, unless this device has records
-  // of its own still waiting (a shared device chains on them).
+  // of its own still waiting beyond it (a device chains on them). A record
+  // still in the outbox at or below the server's head (its answer was lost
+  // on the way) is recorded already or can no longer be: the next record
+  // follows the server's head, never it.
   const mine = (await outboxAll()).filter((i) => i.game === G.game);
-  G.head = mine.length ? { seq: mine[mine.length - 1].seq, hash: mine[mine.length - 1].hash } : { seq: head.seq, hash: head.hash };
+  const last = mine[mine.length - 1];
+  G.head = last && last.seq > head.seq ? { seq: last.seq, hash: last.hash } : { seq: head.seq, hash: head.hash };
   if (!mine.length || G.online) G.clock = clockFrom(st);
   G.over = !!st.result_computed || (st.state.phase && st.state.phase.phase === "finished");
   G.roles = rolesOf(st.state.genesis || {}, myKey);
@@ -484,7 +511,7 @@ async function restore() {
   G.serverHead = kept.head;
   const mine = (await outboxAll()).filter((i) => i.game === G.game);
   const last = mine[mine.length - 1];
-  G.head = last ? { seq: last.seq, hash: last.hash } : kept.head;
+  G.head = last && (!kept.head || last.seq > kept.head.seq) ? { seq: last.seq, hash: last.hash } : kept.head;
   G.queued = mine.length;
   // The player who moved last in the device's own records: the next press
   // is his (`sign` keeps it as the records are made).
