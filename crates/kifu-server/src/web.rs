@@ -46,6 +46,7 @@ web_files![
     "board.css",
     "board.js",
     "board-clock.js",
+    "board-go.js",
     "follow.js",
     "hall.html",
     "hall.css",

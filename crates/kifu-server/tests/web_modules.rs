@@ -52,7 +52,14 @@ fn node_test_runs_the_record_library_against_the_format_vectors() {
 
 #[test]
 fn the_served_modules_are_the_tested_files() {
-    for name in ["blake3.js", "record.js", "board-clock.js", "follow.js"] {
+    for name in [
+        "blake3.js",
+        "record.js",
+        "board-clock.js",
+        "board-go.js",
+        "follow.js",
+        "sw.js",
+    ] {
         let f = kifu_server::web::file(name).expect("served");
         let on_disk = std::fs::read_to_string(
             PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -12,6 +12,7 @@ import * as clock from "/web/board-clock.js";
 import { stream } from "/web/live.js";
 import { ownKey } from "/web/keystore.js";
 import { follower } from "/web/follow.js";
+import { place as placeGo } from "/web/board-go.js";
 const { clockFrom, face, shows, standing } = clock;
 
 const $ = (tag, attrs = {}, ...kids) => {
@@ -387,6 +388,10 @@ async function flush() {
       const left = (await outboxAll()).filter((i) => i.game === G.game);
       G.queued = left.length;
       setOnline(G.online, left.length);
+      // Every record answered and more signed meanwhile (a press tapped
+      // while its stone was on the way): they go at once, chained on the
+      // ones just recorded; the state is read once the outbox is empty.
+      if (!stale && answered === items.length && left.length) continue;
       // Records after a refused one link to it and cannot be accepted:
       // they are dropped, and said so.
       // An answer lost on the way (the network dropped it) is asked again
@@ -460,8 +465,11 @@ async function refresh() {
   // The device's view: the projection at the head without its history,
   // and only the consequences not yet said (a few kilobytes at any move).
   const since = G.shownSeq ?? Number.MAX_SAFE_INTEGER;
-  const st = await api(`/games/${G.game}/state?device=1&since=${since}` + (isRenju() ? "&forbidden=1" : ""));
-  const head = await api(`/games/${G.game}/head`);
+  // Both at once: one round trip of the venue's network, not two.
+  const [st, head] = await Promise.all([
+    api(`/games/${G.game}/state?device=1&since=${since}` + (isRenju() ? "&forbidden=1" : "")),
+    api(`/games/${G.game}/head`),
+  ]);
   // Fetches may overlap (the outbox's and the feed's): an older state
   // never replaces a newer one.
   if (G.shownSeq != null && G.st && st.last_seq < G.shownSeq) return;
@@ -729,10 +737,15 @@ function pressOfflineEffects(body) {
   if (body.clock_pressed) pressLocally(body.clock_pressed.player, Date.now());
   const s = body.stone_placed;
   if (s && G.st.board_view) {
-    const rows = G.st.board_view.rows.slice();
-    const row = [...rows[s.point.y]];
-    row[s.point.x] = s.stone === "black" ? "X" : "O";
-    rows[s.point.y] = row.join("");
+    let rows = G.st.board_view.rows.slice();
+    if (isRenju()) {
+      const row = [...rows[s.point.y]];
+      row[s.point.x] = s.stone === "black" ? "X" : "O";
+      rows[s.point.y] = row.join("");
+    } else {
+      // Go: the opponent's stones the play takes go too (display only).
+      rows = placeGo(rows, s.point, s.stone).rows;
+    }
     G.st.board_view = { ...G.st.board_view, rows };
     G.st.state.to_move = s.player === "black" ? "white" : "black";
   }

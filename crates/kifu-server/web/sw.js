@@ -19,6 +19,7 @@ const FILES = [
   "/web/board.css",
   "/web/board.js",
   "/web/board-clock.js",
+  "/web/board-go.js",
   "/web/record.js",
   "/web/blake3.js",
   "/web/live.js",
