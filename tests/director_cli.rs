@@ -348,7 +348,10 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
         json!([false])
     );
     b.click("#games-confirm input[name=recorder]");
-    message(&mut b, "board 4: no device asks for Black's seat (P8)");
+    message(
+        &mut b,
+        "board 4: no tablet asks for it: a paper board, its result entered from the result sheet",
+    );
     message(&mut b, "board 3: 2 devices ask for Black's seat");
     let listed = b.text("#games-confirm");
     assert!(listed.contains("not a device here"), "{listed}");
@@ -1098,4 +1101,318 @@ fn the_desk_signs_only_into_the_tournament_it_shows_and_its_log_covers_nothing()
     );
     assert!(under_the_log(&mut b) <= 0.5);
     b.assert_no_csp_violation();
+}
+
+/// A board page (`/play`) asks for a seat of tournament `short`, round
+/// `round`; its key's hex.
+fn ask_seat(b: &mut Browser, url: &str, short: &str, board: u32, role: &str, name: &str) -> String {
+    b.goto(&format!("{url}/play"));
+    b.wait_for("the seat form", "!!document.getElementById('ask')");
+    b.eval(&format!(
+        "(() => {{ const v = (id, x) => document.getElementById(id).value = x; v('role', {role:?}); v('name', {name:?}); v('tournament', {short:?}); v('round', '1'); v('board', '{board}'); return true; }})()"
+    ));
+    b.click("#ask");
+    b.wait_for("the request", "!!document.getElementById('waiting')");
+    b.eval("document.getElementById('fingerprint').textContent")
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// Makes `round` the desk's round, as the director types it in the Round box.
+fn desk_round(b: &mut Browser, round: u32) {
+    b.eval(&format!("(() => {{ const r = document.getElementById('round'); r.value = '{round}'; r.dispatchEvent(new Event('change')); return true; }})()"));
+    b.wait_for(
+        &format!("round {round} shown"),
+        &format!("document.getElementById('h9').href.endsWith('round={round}')"),
+    );
+}
+
+/// The desk creates the round's games for the tablets waiting (the shared
+/// recorder tablet ticked), starts the round's clocks, and says so.
+fn desk_creates_and_starts(b: &mut Browser, round: u32, games: usize) {
+    b.click("#create-games");
+    b.wait_for(
+        "the devices to confirm",
+        "!document.getElementById('games-confirm').hidden && !!document.querySelector('#games-confirm input[name=recorder]')",
+    );
+    b.click("#games-confirm input[name=recorder]");
+    b.click("#sign-games");
+    b.wait_for(
+        &format!("round {round}'s {games} games"),
+        &format!("document.querySelectorAll('#games-created li[data-round=\"{round}\"]').length === {games}"),
+    );
+    b.click("#start-round");
+    message(
+        b,
+        &format!("start of round {round}: Black's clock started on {games} of {games} boards"),
+    );
+}
+
+/// A short game on a tablet pair: Black and White each play a stone and
+/// press, then `loser` resigns on its own tablet.
+fn play_on_two_tablets(b: &mut Browser, black: &str, white: &str, loser: &str) {
+    for (s, seq, x, y) in [(black, 1, 2, 2), (white, 3, 6, 6)] {
+        b.switch(s);
+        at_seq(b, seq);
+        b.click(&format!("rect.hit[data-x=\"{x}\"][data-y=\"{y}\"]"));
+        b.click("#press");
+        at_seq(b, seq + 2);
+    }
+    b.switch(loser);
+    at_seq(b, 5);
+    b.click("#resign");
+    b.wait_for("the dialog", "document.getElementById('confirm').open");
+    b.click("#confirm-ok");
+    at_seq(b, 6);
+}
+
+/// A short game on a shared recorder tablet: a stone and a press each, then
+/// Black (to move) resigns.
+fn play_on_a_recorder_tablet(b: &mut Browser, tablet: &str) {
+    b.switch(tablet);
+    for (seq, x, y) in [(1, 2, 2), (3, 6, 6)] {
+        at_seq(b, seq);
+        b.click(&format!("rect.hit[data-x=\"{x}\"][data-y=\"{y}\"]"));
+        b.click("#press");
+        at_seq(b, seq + 2);
+    }
+    b.click("#resign");
+    b.wait_for("the dialog", "document.getElementById('confirm').open");
+    b.click("#confirm-ok");
+    at_seq(b, 6);
+}
+
+/// The desk confirms each finished game's result, and enters each paper
+/// board's from its result sheet.
+fn desk_results(b: &mut Browser, games: &[u32], paper: &[(u32, &str)]) {
+    for board in games {
+        let button = format!("#board-rows button[data-board=\"{board}\"]");
+        b.wait_for(
+            &format!("board {board}'s game result"),
+            &format!("!!document.querySelector({button:?})"),
+        );
+        let at = seq(b);
+        b.click(&button);
+        wait_seq(b, at + 1);
+    }
+    for (board, result) in paper {
+        let at = seq(b);
+        submit(
+            b,
+            "result-form",
+            json!({"board": board, "result": result, "reason": "result sheet"}),
+        );
+        wait_seq(b, at + 1);
+    }
+}
+
+/// A three-round McMahon tournament run from the desk alone, every page on
+/// a venue network of 150 ms each way: round 1 has a board with the
+/// players' own tablets, a board with one shared recorder tablet and two
+/// paper boards; round 2 is played on the same tablets (each asks for its
+/// next seat from its finished game); round 3 has a late entry and a
+/// withdrawal, its results from paper. The standings the desk shows after
+/// each round equal `kifu tournament standings`, the `.h9` download equals
+/// `kifu tournament export`, and `kifu verify` and `kifu tournament verify`
+/// pass.
+#[test]
+fn a_three_round_tournament_runs_from_the_desk_on_venue_wifi() {
+    let Some(program) = browser_or_skip("the director's desk test") else {
+        return;
+    };
+    const T: &str = "three";
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("data"), &[]);
+    let url = server.url.clone();
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    let desk = b.new_context(1280, 800);
+    b.venue_network(150);
+    b.goto(&format!("{url}/director"));
+    b.wait_for(
+        "the desk",
+        "!!document.body && document.body.dataset.ready === '1'",
+    );
+    submit(
+        &mut b,
+        "create-form",
+        json!({"name": "Three Rounds Open", "short_name": T, "rounds": 3, "director_name": "Dana", "city": "Hamburg", "country": "DE"}),
+    );
+    message(&mut b, "tournament three created");
+    b.wait_for(
+        "the desk showing it",
+        "document.getElementById('desk-title').textContent.includes('Three Rounds Open')",
+    );
+    wait_seq(&mut b, 0);
+    let players = [
+        ("P1", "Adler", "3d"),
+        ("P2", "Brandt", "2d"),
+        ("P3", "Claus", "1d"),
+        ("P4", "Dorn", "1k"),
+        ("P5", "Engel", "2k"),
+        ("P6", "Fuchs", "3k"),
+        ("P7", "Graf", "4k"),
+        ("P8", "Hahn", "5k"),
+    ];
+    for (i, (id, surname, rank)) in players.into_iter().enumerate() {
+        submit(
+            &mut b,
+            "register-form",
+            json!({"id": id, "surname": surname, "given": "Kim", "rank": rank, "rating": 2100 - 100 * i as i64, "club": "Hamb", "country": "DE"}),
+        );
+        wait_seq(&mut b, 1 + i as u64);
+    }
+    // The tablets: board 1 has the players' own, board 2 one shared
+    // recorder; boards 3 and 4 have none.
+    let t1b = b.new_context(1024, 768);
+    b.venue_network(150);
+    ask_seat(&mut b, &url, T, 1, "black", "Board 1 black");
+    let t1w = b.new_context(1024, 768);
+    b.venue_network(150);
+    ask_seat(&mut b, &url, T, 1, "white", "Board 1 white");
+    let t2 = b.new_context(1024, 768);
+    b.venue_network(150);
+    ask_seat(&mut b, &url, T, 2, "recorder", "Board 2 clock");
+
+    // The standings the desk shows after `round` are the command's.
+    let standings_agree = |b: &mut Browser, round: u32, rows: usize| {
+        let cli: Value = serde_json::from_str(&ok(&through(
+            &url,
+            &[
+                "tournament",
+                "standings",
+                T,
+                "--after-round",
+                &round.to_string(),
+                "--json",
+            ],
+        )))
+        .unwrap();
+        b.wait_for(
+            "the standings",
+            &format!("document.querySelectorAll('#standings-rows tr').length === {rows}"),
+        );
+        let shown = b.eval("[...document.querySelectorAll('#standings-rows tr')].map(tr => [tr.dataset.player, ...[...tr.cells].slice(2).map(c => c.textContent)])");
+        let want: Vec<Value> = cli["table"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let mut row = vec![r["player"].clone()];
+                for c in cli["criteria"].as_array().unwrap() {
+                    row.push(json!(r["values"][c.as_str().unwrap()].to_string()));
+                }
+                json!(row)
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            json!(want),
+            "round {round}: the desk's standings differ from the command's"
+        );
+    };
+
+    // Round 1.
+    b.switch(&desk);
+    let at = seq(&mut b);
+    submit(
+        &mut b,
+        "pair-form",
+        json!({"text": "1 P1 P2\n2 P3 P4\n3 P5 P6\n4 P7 P8\n"}),
+    );
+    wait_seq(&mut b, at + 4);
+    desk_creates_and_starts(&mut b, 1, 2);
+    // Boards without a tablet are paper boards, said so, not a fault.
+    for board in [3, 4] {
+        let said = format!("board {board}: no tablet asks for it: a paper board");
+        b.wait_for(
+            "the paper boards",
+            &format!("[...document.querySelectorAll('#messages p.ok')].some(p => p.textContent.includes({said:?}))"),
+        );
+    }
+    play_on_two_tablets(&mut b, &t1b, &t1w, &t1w);
+    play_on_a_recorder_tablet(&mut b, &t2);
+    b.switch(&desk);
+    desk_results(&mut b, &[1, 2], &[(3, "B+"), (4, "W+")]);
+    let results =
+        b.eval("[...document.querySelectorAll('#board-rows td.result')].map(td => td.textContent)");
+    assert_eq!(results, json!(["0-1", "1-0", "0-1", "1-0"]));
+    standings_agree(&mut b, 1, 8);
+
+    // Round 2 on the same tablets: each asks for its next seat from its
+    // finished game, the same board and seat, round 2.
+    for s in [&t1b, &t1w, &t2] {
+        b.switch(s);
+        b.click("#next-game");
+        b.wait_for("the seat form", "!!document.getElementById('ask')");
+        assert_eq!(b.eval("document.getElementById('round').value"), json!("2"));
+        b.click("#ask");
+        b.wait_for("the request", "!!document.getElementById('waiting')");
+    }
+    b.switch(&desk);
+    desk_round(&mut b, 2);
+    let at = seq(&mut b);
+    submit(
+        &mut b,
+        "pair-form",
+        json!({"text": "1 P2 P5\n2 P1 P3\n3 P4 P7\n4 P6 P8\n"}),
+    );
+    wait_seq(&mut b, at + 4);
+    desk_creates_and_starts(&mut b, 2, 2);
+    play_on_two_tablets(&mut b, &t1b, &t1w, &t1b);
+    play_on_a_recorder_tablet(&mut b, &t2);
+    b.switch(&desk);
+    desk_results(&mut b, &[1, 2], &[(3, "W+"), (4, "B+")]);
+    standings_agree(&mut b, 2, 8);
+
+    // Round 3: a late entry, a withdrawal, the results from paper.
+    desk_round(&mut b, 3);
+    let at = seq(&mut b);
+    submit(
+        &mut b,
+        "register-form",
+        json!({"id": "P9", "surname": "Ihle", "given": "Kim", "rank": "2k", "rating": 1950, "club": "Brem", "country": "DE"}),
+    );
+    wait_seq(&mut b, at + 1);
+    submit(
+        &mut b,
+        "absent-form",
+        json!({"player": "P8", "round": 3, "reason": "withdrawal"}),
+    );
+    wait_seq(&mut b, at + 2);
+    submit(
+        &mut b,
+        "pair-form",
+        json!({"text": "1 P1 P4\n2 P3 P2\n3 P5 P9\n4 P7 P6\n"}),
+    );
+    wait_seq(&mut b, at + 6);
+    desk_results(&mut b, &[], &[(1, "W+"), (2, "B+"), (3, "W+"), (4, "W+")]);
+    standings_agree(&mut b, 3, 9);
+
+    // The .h9 download is the export's file; both verifies pass.
+    let h9 = b.eval("fetch(document.getElementById('h9').href).then(r => r.text())");
+    let cli_h9 = ok(&through(
+        &url,
+        &[
+            "tournament",
+            "export",
+            T,
+            "--format",
+            "h9",
+            "--after-round",
+            "3",
+        ],
+    ));
+    assert_eq!(h9.as_str().unwrap(), cli_h9);
+    let o = through(&url, &["tournament", "verify", T]);
+    assert!(o.status.success(), "{}", err(&o));
+    let o = through(&url, &["verify"]);
+    assert!(o.status.success(), "{}", err(&o));
+    for s in [&desk, &t1b, &t1w, &t2] {
+        b.switch(s);
+        let errors = b.console_errors();
+        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        b.assert_no_csp_violation();
+    }
+    server.stop();
 }

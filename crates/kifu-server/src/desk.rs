@@ -983,7 +983,16 @@ fn round_games(
             devices.push(json!({"request": d.id, "role": Role::Recorder, "name": d.seat.name, "fingerprint": d.seat.fingerprint(), "enrolled": ticked(&d)}));
         }
         if let Some(why) = missing {
-            skipped.push(json!({"board": board, "reason": why, "devices": devices}));
+            // No tablet at all at the board: a paper board, not a fault (its
+            // result is entered from the result sheet).
+            if here.is_empty() {
+                skipped.push(json!({"board": board, "paper": true, "devices": devices,
+                    "reason": format!("board {board}: no tablet asks for it: a paper board, its result entered from the result sheet")}));
+            } else {
+                skipped.push(
+                    json!({"board": board, "paper": false, "reason": why, "devices": devices}),
+                );
+            }
             continue;
         }
         let recorders = here

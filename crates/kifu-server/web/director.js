@@ -133,7 +133,7 @@ async function prepareGames() {
     say(`games of round ${r}: ${e.message}`, false);
     return;
   }
-  for (const s of draft.skipped) say(`games of round ${r}: ${s.reason}`, false);
+  for (const s of draft.skipped) say(`games of round ${r}: ${s.reason}`, !!s.paper);
   const box = byId("games-confirm");
   const devices = [...draft.games, ...draft.skipped.filter((g) => g.devices)]
     .flatMap((g) => g.devices.map((d) => ({ ...d, board: g.board })))
@@ -175,7 +175,7 @@ async function createGames() {
     return;
   }
   const list = byId("games-created");
-  for (const s of draft.skipped) say(`${what}: ${s.reason}`, false);
+  for (const s of draft.skipped) if (!s.paper) say(`${what}: ${s.reason}`, false);
   try {
     const at = Date.now();
     const signed = [];
@@ -475,15 +475,17 @@ async function draw() {
   if (!current) return;
   let d;
   const asked = current;
-  const r = byId("round").value ? `?round=${round()}` : "";
+  const typed = byId("round").value;
+  const r = typed ? `?round=${round()}` : "";
   try {
     d = await api(`/tournaments/${asked}/desk${r}`);
   } catch (e) {
     say(`the tournament: ${e.message}`, false);
     return;
   }
-  // Another tournament was chosen meanwhile: this answer is not shown.
-  if (asked !== current) return;
+  // Another tournament or another round was chosen meanwhile: this answer
+  // is not shown (the refresh that follows the choice shows the new one).
+  if (asked !== current || byId("round").value !== typed) return;
   shown = d;
   byId("round").value = String(d.round);
   const s = d.summary;
