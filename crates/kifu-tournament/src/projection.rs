@@ -353,7 +353,12 @@ impl Projection {
         use kifu_ledger::bounds::{self, MAX_PLAYERS, MAX_TEXT_CHARS};
         self.round_ok(d.round)?;
         bounds::text("engine", &d.engine, MAX_TEXT_CHARS)?;
-        bounds::range("number of swaps", d.swaps.len() as u64, 0, MAX_PLAYERS as u64)?;
+        bounds::range(
+            "number of swaps",
+            d.swaps.len() as u64,
+            0,
+            MAX_PLAYERS as u64,
+        )?;
         for s in &d.swaps {
             let bad = |why: String| TournamentError::BadSwap {
                 round: d.round,
