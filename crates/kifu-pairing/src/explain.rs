@@ -158,7 +158,15 @@ fn handicap_words(
         out.push_str(&format!(", at most {}", h.ceiling));
     }
     if board.handicap > 0 {
-        out.push_str(&format!(": {} stones, White the stronger", board.handicap));
+        let stones = if board.handicap == 1 {
+            "stone"
+        } else {
+            "stones"
+        };
+        out.push_str(&format!(
+            ": {} {stones}, White the stronger",
+            board.handicap
+        ));
     } else {
         let (ew, eb) = (&f.entrants[w], &f.entrants[b]);
         out.push_str(": an even game; ");
