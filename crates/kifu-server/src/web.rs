@@ -56,6 +56,7 @@ web_files![
     "director.html",
     "director.css",
     "director.js",
+    "pairdraw.js",
 ];
 
 /// The embedded file named `name`, if there is one.
