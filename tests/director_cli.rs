@@ -1128,7 +1128,10 @@ fn the_desk_pairs_a_round_with_the_engine_and_signs_a_swap_with_its_reason() {
         json!({"name": "Spring Open", "short_name": "spring", "rounds": 3}),
     );
     message(&mut b, "tournament spring created");
-    b.wait_for("the desk", "!document.getElementById('desk').hidden");
+    b.wait_for(
+        "the desk showing it",
+        "document.getElementById('desk-title').textContent === 'Spring Open (spring)'",
+    );
     for (id, rank) in [
         ("P1", "3d"),
         ("P2", "1d"),
@@ -1203,6 +1206,14 @@ fn the_desk_pairs_a_round_with_the_engine_and_signs_a_swap_with_its_reason() {
     );
     let small = b.eval("[...document.querySelectorAll('#pair-draw button')].filter(x => x.offsetParent && x.getBoundingClientRect().height < 44).map(x => x.id || x.textContent)");
     assert_eq!(small, json!([]), "buttons smaller than 44 px");
+    // axe-core's check (WCAG 2 A and AA) with the draw shown.
+    if let Some(axe) = axe_script() {
+        b.eval(&format!("(() => {{ {axe}\n; return true; }})()"));
+        let v = b.eval(
+            "(async () => { const r = await axe.run(document.getElementById('pair-draw'), { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }); return r.violations.map(v => v.id + ': ' + v.help + ' (' + v.nodes.map(n => n.target.join(' ')).join(', ') + ')'); })()",
+        );
+        assert_eq!(v, json!([]), "accessibility violations");
+    }
     b.click("#pair-draw-sign");
     message(&mut b, "round 1 drawn by the engine: 4 facts written");
     b.wait_for(

@@ -78,7 +78,7 @@ export function pairDraw({ act, post, say, tournament, round }) {
     pick = 1 - pick;
     if (pick === 0) reason.focus();
   };
-  const player = (p, seat) => $("button", { type: "button", class: "player", "data-player": p.id, "aria-label": `${seat} ${p.id}: choose for a swap`, onclick: () => choose(p.id) }, who(p));
+  const player = (p, seat) => $("button", { type: "button", class: "player", "data-player": p.id, "aria-label": `${seat} ${who(p)}: choose for a swap`, onclick: () => choose(p.id) }, who(p));
 
   function render(draft) {
     const d = draft.draw;
