@@ -26,6 +26,8 @@ const MIN_RANK: i64 = -30;
 pub struct PlayerWhy {
     /// Registration id.
     pub id: String,
+    /// Surname and given name.
+    pub name: String,
     /// Declared rank (`2d`, `5k`).
     pub rank: String,
     /// The main score before the round (MMS, or NBW in Swiss), exact.
@@ -211,8 +213,14 @@ pub fn explain(
     };
     let player = |i: usize| -> PlayerWhy {
         let e = &f.entrants[i];
+        let name = t
+            .players
+            .get(i)
+            .map(|p| format!("{} {}", p.surname, p.given).trim().to_string())
+            .unwrap_or_default();
         PlayerWhy {
             id: e.id.clone(),
+            name,
             rank: rank_text(e.rank),
             score: halves(main, e) as f64 / 2.0,
             colours: colours(t, round, &e.id),

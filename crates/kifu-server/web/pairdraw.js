@@ -71,7 +71,7 @@ export function pairDraw({ act, post, say, tournament, round }) {
     label();
   };
 
-  const who = (p) => `${p.id} (${p.rank}, ${p.score})`;
+  const who = (p) => `${p.name} (${p.id}) ${p.rank} · ${p.score}`;
   const colours = (p) => (p.colours.length ? p.colours.join(" ") : "none yet");
   const choose = (id) => {
     (pick === 0 ? first : second).value = id;
