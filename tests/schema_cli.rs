@@ -725,6 +725,135 @@ fn every_api_example_answers_as_its_schema_says() {
         &text,
         "a round outside the tournament",
     );
+    // A round drawn by the engine, with a swap and its reason: the draft
+    // of `pair_auto` (its `draw` with why per board), then, signed, what
+    // `kifu tournament verify --json` says of the departures.
+    let spring = tempfile::tempdir().unwrap();
+    let data = spring.path().join("data");
+    ok(&run(
+        &data,
+        &["keygen", spring.path().join("dir").to_str().unwrap()],
+    ));
+    let key = spring.path().join("dir.key").to_str().unwrap().to_string();
+    ok(&run(
+        &data,
+        &[
+            "tournament",
+            "new",
+            "--key",
+            &key,
+            "--name",
+            "Spring",
+            "--short-name",
+            "spring",
+            "--rounds",
+            "3",
+        ],
+    ));
+    for (id, rank) in [
+        ("P1", "3d"),
+        ("P2", "1d"),
+        ("P3", "2k"),
+        ("P4", "5k"),
+        ("P5", "12k"),
+    ] {
+        ok(&run(
+            &data,
+            &[
+                "tournament",
+                "register",
+                "spring",
+                "--key",
+                &key,
+                "--id",
+                id,
+                "--surname",
+                id,
+                "--rank",
+                rank,
+            ],
+        ));
+    }
+    let file = std::fs::read_dir(data.join("tournaments"))
+        .unwrap()
+        .flatten()
+        .next()
+        .expect("the tournament's file")
+        .path();
+    let (status, text) = fetch(
+        "POST",
+        &format!("{url}/tournaments"),
+        "application/octet-stream",
+        &std::fs::read(&file).unwrap(),
+    );
+    assert_eq!(status, 201, "{text}");
+    let swap = serde_json::json!({"do": "pair_auto", "tournament": "spring", "round": 1,
+        "swaps": [{"first": "P1", "second": "P5", "reason": "P1 must leave early"}]});
+    let (status, text) = fetch(
+        "POST",
+        &format!("{url}/director/draft"),
+        "application/json",
+        swap.to_string().as_bytes(),
+    );
+    assert_eq!(status, 200, "{text}");
+    holds_all(
+        Answer::Json("api-draft"),
+        &text,
+        "POST /director/draft pair_auto",
+    );
+    let drafted: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(drafted["draw"]["bye"], "P1", "{drafted}");
+    assert_eq!(drafted["draw"]["bye_changed"], true, "{drafted}");
+    // The colours of a handicap game (P3 2k against P4 5k: 2 stones) are
+    // the rule's: refused in words, nothing drafted.
+    let colours = serde_json::json!({"do": "pair_auto", "tournament": "spring", "round": 1,
+        "swaps": [{"first": "P3", "second": "P4", "reason": "asked"}]});
+    let (status, text) = fetch(
+        "POST",
+        &format!("{url}/director/draft"),
+        "application/json",
+        colours.to_string().as_bytes(),
+    );
+    assert_eq!(status, 422, "{text}");
+    assert!(
+        text.contains("handicap game") && text.contains("nothing signed"),
+        "{text}"
+    );
+    holds_all(
+        Answer::Json("api-error"),
+        &text,
+        "a handicap game's colours swapped",
+    );
+    ok(&run(
+        &data,
+        &[
+            "tournament",
+            "pair",
+            "spring",
+            "--round",
+            "1",
+            "--auto",
+            "--key",
+            &key,
+            "--swap",
+            "P1:P5",
+            "--reason",
+            "P1 must leave early",
+        ],
+    ));
+    let verified = json_of(&data, &["tournament", "verify", "spring", "--json"]);
+    holds(
+        "tournament-verify",
+        &verified,
+        "kifu tournament verify --json, a swapped round",
+    );
+    assert!(
+        !verified["draws"][0]["departures"]
+            .as_array()
+            .unwrap()
+            .is_empty(),
+        "{verified}"
+    );
     // Every schema of an answer was used on a real one.
     for (_, _, _, a) in ROUTES {
         if let Some(name) = schema_of(*a) {

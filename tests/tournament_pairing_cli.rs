@@ -1,6 +1,7 @@
 //! `kifu tournament pair --auto`: the pairing engine's draw from the
-//! chain, printed (`--dry-run --json`) or signed, and `check-pairing`
-//! reporting a round that departs from it.
+//! chain, printed (`--dry-run --json`) or signed, changed by the director
+//! with `--swap` and `--reason`, and `check-pairing` and `verify`
+//! reporting a round that departs from it, with the reason given.
 
 mod common;
 use common::*;
@@ -111,7 +112,7 @@ fn the_engine_s_draw_is_printed_then_signed_and_a_changed_board_departs() {
             &key,
         ],
     ));
-    assert!(said.contains("3 facts written"), "{said}");
+    assert!(said.contains("4 facts written"), "{said}");
     let checked = ok(&run(&data, &["tournament", "check-pairing", "spring"]));
     assert!(
         checked.contains("round 1: the engine's draw, board for board"),
@@ -150,6 +151,96 @@ fn the_engine_s_draw_is_printed_then_signed_and_a_changed_board_departs() {
         .as_str()
         .unwrap()
         .starts_with("round 1 board 1: recorded"));
+}
+
+#[test]
+fn a_director_swaps_two_players_with_a_reason_and_verify_reports_each_departure_with_it() {
+    let t = tempfile::tempdir().unwrap();
+    let (data, key) = five_players(t.path());
+    let pair = |extra: &[&str]| {
+        let mut args = vec!["tournament", "pair", "spring", "--round", "1", "--auto"];
+        args.extend_from_slice(extra);
+        run(&data, &args)
+    };
+    let engine: serde_json::Value =
+        serde_json::from_str(&ok(&pair(&["--dry-run", "--json"]))).unwrap();
+    let (one, two) = (&engine["pairing"][0], &engine["pairing"][1]);
+    let (a, b) = (
+        one["white"].as_str().unwrap().to_string(),
+        two["black"].as_str().unwrap().to_string(),
+    );
+    let swap = format!("{a}:{b}");
+    let reason = "they are father and son and asked not to sit side by side";
+    // A swap without its reason is refused, nothing written.
+    let o = pair(&["--swap", &swap, "--key", &key]);
+    assert!(!o.status.success());
+    let said = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(said.contains("each swap takes the reason"), "{said}");
+    assert!(said.contains("nothing written"), "{said}");
+    // The dry run shows the changed draw, why each board is paired so,
+    // and the swap with its reason.
+    let text = ok(&pair(&["--swap", &swap, "--reason", reason, "--dry-run"]));
+    assert!(
+        text.contains(&format!("# swapped {a} and {b}: {reason}")),
+        "{text}"
+    );
+    assert!(text.contains("difference"), "{text}");
+    let changed: serde_json::Value = serde_json::from_str(&ok(&pair(&[
+        "--swap",
+        &swap,
+        "--reason",
+        reason,
+        "--dry-run",
+        "--json",
+    ])))
+    .unwrap();
+    assert_eq!(changed["swaps"][0]["reason"], reason);
+    let on_board = |j: &serde_json::Value, table: usize, who: &str| {
+        j["pairing"][table]["white"] == who || j["pairing"][table]["black"] == who
+    };
+    assert!(
+        on_board(&changed, 0, &b) && on_board(&changed, 1, &a),
+        "{changed}"
+    );
+    // Signed: the round's pairing, its bye and `round_drawn`.
+    let said = ok(&pair(&["--swap", &swap, "--reason", reason, "--key", &key]));
+    assert!(said.contains("4 facts written"), "{said}");
+    let log = ok(&run(&data, &["tournament", "log", "spring"]));
+    assert!(log.contains(reason), "{log}");
+    // check-pairing: both boards depart, each with the reason (exit 3).
+    let o = run(&data, &["tournament", "check-pairing", "spring"]);
+    assert_eq!(o.status.code(), Some(3));
+    let lines = String::from_utf8_lossy(&o.stdout).to_string();
+    assert_eq!(lines.matches(reason).count(), 2, "{lines}");
+    // verify passes and says each departure with its reason.
+    let said = ok(&run(&data, &["tournament", "verify", "spring"]));
+    assert!(
+        said.contains("round 1: drawn by kifu-pairing/1 (OpenGotha 3.51.02), 2 departures"),
+        "{said}"
+    );
+    for table in [1, 2] {
+        let line = said
+            .lines()
+            .find(|l| l.starts_with(&format!("round 1 board {table}: recorded")))
+            .unwrap_or_else(|| panic!("{said}"));
+        assert!(
+            line.contains(&format!("{a} and {b} swapped: {reason}")),
+            "{line}"
+        );
+    }
+    assert!(said.trim_end().ends_with("verified"), "{said}");
+    let j: serde_json::Value = serde_json::from_str(&ok(&run(
+        &data,
+        &["tournament", "verify", "spring", "--json"],
+    )))
+    .unwrap();
+    assert_eq!(j["ok"], true);
+    let found = j["draws"][0]["departures"].as_array().unwrap();
+    assert_eq!(found.len(), 2, "{j}");
+    for d in found {
+        assert_eq!(d["explained"], true, "{d}");
+        assert!(d["reasons"][0].as_str().unwrap().ends_with(reason), "{d}");
+    }
 }
 
 #[test]

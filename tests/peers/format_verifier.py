@@ -447,8 +447,11 @@ KINDS = [
                            ("komi_half_points", option(i32)), ("reason", string))),
     ("log_key_rotated", F(("origin", string), ("new_key", b32))),
     ("paired_colours_unknown", pairing),
+    ("round_drawn", F(("round", u32), ("engine", string),
+                      ("swaps", vec(struct(("first", string), ("second", string),
+                                           ("reason", string)))))),
 ]
-TOURNAMENT_KINDS = set(range(44, 53)) | {55}  # section 10
+TOURNAMENT_KINDS = set(range(44, 53)) | {55, 56}  # section 10
 
 VALUE_TYPES = {
     "Color": color, "Point": point, "GameKind": game_kind, "Role": role,
@@ -843,7 +846,7 @@ TOURNAMENT_ROLES = {  # section 10
     "paired": {"director"}, "paired_colours_unknown": {"director"},
     "bye_given": {"director"}, "game_checkpointed": {"director"},
     "player_absent": {"director"}, "board_result_entered": {"director"},
-    "tournament_sanction": {"director", "referee"},
+    "tournament_sanction": {"director", "referee"}, "round_drawn": {"director"},
 }
 
 
@@ -1035,6 +1038,23 @@ class TournamentState:
                     no("it names more rounds than the tournament has")
                 for r in rounds:
                     round_ok(r)
+        elif name == "round_drawn":
+            round_ok(v["round"])
+            if len(v["engine"]) > MAX_TEXT:
+                no("the engine's name is past its bound")
+            if len(v["swaps"]) > MAX_PLAYERS:
+                no("the number of swaps is past its bound")
+            for sw in v["swaps"]:
+                if len(sw["reason"]) > MAX_TEXT:
+                    no("the reason is past its bound")
+                if sw["first"] == sw["second"]:
+                    no("a player swapped with themself")
+                if ws_strip(sw["reason"]) == "":
+                    no("a swap without a reason")
+                for who in (sw["first"], sw["second"]):
+                    registered(who)
+                    if not self.busy(v["round"], who, None):
+                        no("%r has no place in round %d" % (who, v["round"]))
 
     def check(self, e):
         if e.seq == 0:
@@ -1063,8 +1083,9 @@ class TournamentState:
         name, v = e.body.name, e.body.value
         if name in ("player_registered", "registration_corrected"):
             self.players[v["id"]] = v
-        elif name == "paired":
-            # A pairing of a board replaces the one before (its game too).
+        elif name in ("paired", "paired_colours_unknown"):
+            # A pairing of a board, of either kind, replaces the one before
+            # (its game too).
             self.boards[(v["round"], v["board"])] = {"white": v["white"], "black": v["black"],
                                                      "game": v["game"]}
         elif name == "bye_given":
@@ -1651,7 +1672,7 @@ def check_vectors(path):
         tstates.append(tstate.copy() if tstate is not None else None)
     kinds = sorted({ev["kind_index"] for ev in v["tournament_events"]})
     if kinds != sorted(TOURNAMENT_KINDS):
-        fail("tournament events", "kinds %s, not 44 to 52 and 55" % kinds)
+        fail("tournament events", "kinds %s, not 44 to 52, 55 and 56" % kinds)
     for rc in v["tournament_role_cases"]:
         where = "tournament role case kind %d by %s after seq %d" % (
             rc["kind_index"], rc["signer"], rc["after_seq"])

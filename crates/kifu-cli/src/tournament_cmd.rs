@@ -291,9 +291,19 @@ pub struct PairArgs {
     #[arg(long, requires = "auto")]
     pub dry_run: bool,
     /// With --auto --dry-run: print the draw as JSON
-    /// (`{"pairing": [{"table", "white", "black", "handicap"}], "bye"}`).
+    /// (`{"pairing": [{"table", "white", "black", "handicap"}], "bye", "swaps"}`).
     #[arg(long, requires = "dry_run")]
     pub json: bool,
+    /// With --auto: two players exchange places in the engine's draw
+    /// (boards and colours, a board and the bye, or the colours of their
+    /// board), `FIRST:SECOND` by registration id; repeat for more swaps,
+    /// each followed by its --reason. Recorded in the chain with the round.
+    #[arg(long, requires = "auto", value_name = "FIRST:SECOND")]
+    pub swap: Vec<String>,
+    /// The reason for the --swap before it, in words (recorded in the
+    /// chain).
+    #[arg(long, requires = "swap")]
+    pub reason: Vec<String>,
     /// Board (one pairing).
     #[arg(long)]
     pub board: Option<u32>,
@@ -927,7 +937,9 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
     let mut bodies = Vec::new();
     if a.auto {
         let (_, chain) = find(data, &a.tournament)?;
-        let d = kifu_tournament::draw::draw(&chain.projection, a.round)
+        let swaps = entry::swaps(&a.swap, &a.reason)
+            .map_err(|e| Failure::new(format!("{e}; nothing written")))?;
+        let d = kifu_tournament::draw::propose(&chain.projection, a.round, &swaps)
             .map_err(|e| Failure::new(format!("{e}; nothing written")))?;
         if a.dry_run {
             if a.json {
@@ -1017,7 +1029,10 @@ fn check_pairing(data: &Path, a: CheckPairingArgs) -> CmdResult {
     if a.json {
         let rounds: Vec<serde_json::Value> = report
             .iter()
-            .map(|(r, d)| json!({"round": r, "departures": d}))
+            .map(|(r, d)| {
+                let lines: Vec<String> = d.iter().map(ToString::to_string).collect();
+                json!({"round": r, "departures": lines})
+            })
             .collect();
         say!(
             "{}",

@@ -140,7 +140,9 @@ fn check_games(data: &Path, chain: &Chain) -> Result<(Vec<GameCheck>, Vec<Claim>
 
 /// `kifu tournament verify ID [--json]`: the chain file as `kifu verify
 /// FILE` reports it (every problem, in the same words and JSON), then every
-/// game its longest verified branch pairs. Exit code 3 when anything fails.
+/// game its longest verified branch pairs, then every round it says the
+/// engine drew, drawn again, with each departure and the reason given (a
+/// departure fails nothing). Exit code 3 when anything fails.
 pub fn verify_tournament(data: &Path, spec: &str, as_json: bool) -> CmdResult {
     let (file, records) = locate(data, spec)?;
     let report = verify_tournament_records(&records);
@@ -148,12 +150,19 @@ pub fn verify_tournament(data: &Path, spec: &str, as_json: bool) -> CmdResult {
         Some(chain) => check_games(data, chain)?,
         None => (Vec::new(), Vec::new()),
     };
+    // The rounds the engine drew, drawn again: each departure reported
+    // with its reason, never a failure.
+    let draws = report
+        .chain
+        .as_ref()
+        .map(|c| kifu_tournament::draw::engine_rounds(&c.projection))
+        .unwrap_or_default();
     let game_problems: usize = checks.iter().map(|c| c.problems.len()).sum();
     if as_json {
         let at = file.display().to_string();
         say!(
             "{}",
-            verdict::tournament_json(&report, &at, &checks, &claims)
+            verdict::tournament_json(&report, &at, &checks, &claims, &draws)
         );
     } else {
         print_chain(&report);
@@ -167,6 +176,9 @@ pub fn verify_tournament(data: &Path, spec: &str, as_json: bool) -> CmdResult {
         }
         for c in &claims {
             say!("{}", verdict::claim_line(c));
+        }
+        for line in verdict::draw_lines(&draws) {
+            say!("{line}");
         }
     }
     match (report.ok(), game_problems) {

@@ -487,7 +487,8 @@ impl GameState {
             | Body::PlayerAbsent { .. }
             | Body::BoardResultEntered { .. }
             | Body::GameCheckpointed(_)
-            | Body::TournamentSanction { .. } => self.note(
+            | Body::TournamentSanction { .. }
+            | Body::RoundDrawn(_) => self.note(
                 "a tournament fact in a game chain: ignored",
                 "docs/FORMAT.md, \"Tournament chains\"",
             ),

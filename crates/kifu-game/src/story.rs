@@ -74,7 +74,8 @@ pub fn describe(body: &Body, notation: &Notation) -> String {
         | Body::PlayerAbsent { .. }
         | Body::BoardResultEntered { .. }
         | Body::GameCheckpointed(_)
-        | Body::TournamentSanction { .. } => kifu_ledger::tournament::describe(body),
+        | Body::TournamentSanction { .. }
+        | Body::RoundDrawn(_) => kifu_ledger::tournament::describe(body),
         Body::LogKeyRotated { origin, new_key } => format!(
             "log key rotated: {origin} signs its checkpoints with key {} from this event on",
             new_key.to_hex()

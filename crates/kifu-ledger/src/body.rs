@@ -72,8 +72,8 @@ impl TimeControl {
 }
 
 pub use crate::tournament::{
-    AbsenceReason, BoardResult, Checkpoint, DrawRules, Pairing, PairingSystem, Registration,
-    TournamentGenesis,
+    AbsenceReason, BoardResult, Checkpoint, DrawRules, DrawSwap, Pairing, PairingSystem,
+    Registration, RoundDrawn, TournamentGenesis,
 };
 
 /// A stone colour, and also the name of a player's seat in the genesis roster.
@@ -904,6 +904,12 @@ pub enum Body {
     ///     a later pairing of the same round and board, of either kind,
     ///     replaces it. A tournament-chain kind.
     PairedColoursUnknown(Pairing),
+    /// Kind 56: The round's pairing, signed before this fact, is the
+    ///     draw of the named pairing engine from the chain before the
+    ///     round, changed by the director's swaps, each with its reason
+    ///     (`docs/TOURNAMENTS.md`, "Pairing"). A later one for the same
+    ///     round replaces it. A tournament-chain kind.
+    RoundDrawn(RoundDrawn),
 }
 
 impl Body {

@@ -183,6 +183,31 @@ pub struct Pairing {
     pub game: Option<Hash>,
 }
 
+/// A round drawn by the pairing engine, as the director signed it: the
+/// engine's draw changed by `swaps`, in order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundDrawn {
+    /// Round, from 1.
+    pub round: u32,
+    /// The engine and its version (`kifu-pairing/1 (OpenGotha 3.51.02)`).
+    pub engine: String,
+    /// The director's changes to the engine's draw, in the order made.
+    pub swaps: Vec<DrawSwap>,
+}
+
+/// Two players of a drawn round exchange their places: their boards and
+/// colours, or one's board and the other's bye; two players of one board
+/// exchange colours.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawSwap {
+    /// One player's registration id.
+    pub first: String,
+    /// The other's.
+    pub second: String,
+    /// Why, in words.
+    pub reason: String,
+}
+
 /// Why a player misses a round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -247,6 +272,7 @@ pub fn is_tournament_kind(body: &Body) -> bool {
             | Body::BoardResultEntered { .. }
             | Body::GameCheckpointed(_)
             | Body::TournamentSanction { .. }
+            | Body::RoundDrawn(_)
     )
 }
 
@@ -482,6 +508,15 @@ pub fn describe(body: &Body) -> String {
                 .unwrap_or_default()
         ),
         Body::ByeGiven { round, player } => format!("round {round}: bye for {player}"),
+        Body::RoundDrawn(d) => format!(
+            "round {}: drawn by {}{}",
+            d.round,
+            d.engine,
+            d.swaps
+                .iter()
+                .map(|s| format!("; {} and {} swapped ({})", s.first, s.second, s.reason))
+                .collect::<String>()
+        ),
         Body::PlayerAbsent {
             round,
             player,

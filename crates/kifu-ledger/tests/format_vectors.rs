@@ -994,6 +994,18 @@ fn tournament_facts(cast: &Cast, game: &ChainBuilder) -> Vec<(&'static str, Body
                 game: None,
             }),
         ),
+        (
+            "director",
+            Body::RoundDrawn(kifu_ledger::tournament::RoundDrawn {
+                round: 3,
+                engine: "kifu-pairing/1 (OpenGotha 3.51.02)".into(),
+                swaps: vec![kifu_ledger::tournament::DrawSwap {
+                    first: "P1".into(),
+                    second: "P2".into(),
+                    reason: "P2 asked to play Black after three games as White".into(),
+                }],
+            }),
+        ),
     ]
 }
 
@@ -1540,8 +1552,8 @@ fn every_kind_and_every_sub_enum_variant_has_a_vector() {
         .iter()
         .map(|(_, b)| b.kind_index())
         .collect();
-    // Kinds `tournament_created` to `tournament_sanction`, and
-    // `paired_colours_unknown`, belong to tournament chains (FORMAT.md
+    // Kinds `tournament_created` to `tournament_sanction`,
+    // `paired_colours_unknown` and `round_drawn` belong to tournament chains (FORMAT.md
     // section 10) and are refused in a game chain; the other kinds after
     // them are game-chain kinds again.
     let names = kifu_ledger::kinds::kind_names();
@@ -1553,10 +1565,13 @@ fn every_kind_and_every_sub_enum_variant_has_a_vector() {
     // fixtures/tlog/log_keys.json.
     let operator = at("log_key_rotated").unwrap_or(kind_count());
     let colours_unknown = at("paired_colours_unknown").unwrap_or(kind_count());
+    let drawn = at("round_drawn").unwrap_or(kind_count());
     assert_eq!(
         indices,
         (1..kind_count())
-            .filter(|i| (*i < first || *i > last) && *i != operator && *i != colours_unknown)
+            .filter(|i| {
+                (*i < first || *i > last) && ![operator, colours_unknown, drawn].contains(i)
+            })
             .collect::<Vec<_>>(),
         "testkit::every_kind must list every game-chain kind but the genesis, in order"
     );
@@ -1709,15 +1724,15 @@ fn the_tournament_chain_has_every_tournament_kind_and_verifies_from_its_hex() {
                 .unwrap(),
         })
         .collect();
-    // Kinds 44 to 52 and 55, each at least once, in kind order (FORMAT.md
-    // section 10).
+    // Kinds 44 to 52, 55 and 56, each at least once, in kind order
+    // (FORMAT.md section 10).
     let kinds: Vec<u64> = events
         .iter()
         .map(|e| e["kind_index"].as_u64().unwrap())
         .collect();
     let mut distinct = kinds.clone();
     distinct.dedup();
-    assert_eq!(distinct, (44..=52).chain([55]).collect::<Vec<_>>());
+    assert_eq!(distinct, (44..=52).chain([55, 56]).collect::<Vec<_>>());
     assert_eq!(v["tournament_id"], hex::encode(records[0].hash()));
     // Links, hashes, signatures and roles: the tournament chain verifies
     // (docs/FORMAT.md section 10), its events in seq order.

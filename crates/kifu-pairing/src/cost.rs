@@ -43,8 +43,26 @@ fn concave(weight: i64, x: f64, k: f64) -> i64 {
     (weight as f64 * (1.0 - x) * (1.0 + k * x)) as i64
 }
 
-/// The game two players would play: (White is `a`, handicap).
-pub(crate) fn game_between(f: &Field, s: &PairingSettings, a: usize, b: usize) -> (bool, u8) {
+/// How the handicap between two players comes out, step by step
+/// (OpenGotha `gameBetween`): each one's strength (the MMS before the
+/// round as a rank, or the rank), capped at the no-handicap threshold,
+/// the difference less the reduction, within the ceiling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct HandicapSteps {
+    /// The strengths are the MMS before the round (else the ranks).
+    pub based_on_mms: bool,
+    /// `a`'s and `b`'s strength, OpenGotha's rank numbers (1d = 0).
+    pub strength: (i64, i64),
+    /// The same, capped at the threshold.
+    pub capped: (i64, i64),
+    /// The capped difference `a − b`, before the reduction.
+    pub difference: i64,
+    /// The stones, signed: above 0 `a` is the stronger and gives them.
+    pub stones: i64,
+}
+
+/// The handicap between `a` and `b`, step by step.
+pub(crate) fn handicap_steps(f: &Field, s: &PairingSettings, a: usize, b: usize) -> HandicapSteps {
     let (pa, pb) = (&f.entrants[a], &f.entrants[b]);
     let h = &s.handicap;
     let (mut r1, mut r2) = (pa.rank, pb.rank);
@@ -53,10 +71,9 @@ pub(crate) fn game_between(f: &Field, s: &PairingSettings, a: usize, b: usize) -
         r2 = pb.mms2 / 2 + MIN_RANK;
     }
     let threshold = i64::from(h.no_handicap_above.value());
-    r1 = r1.min(threshold);
-    r2 = r2.min(threshold);
+    let (c1, c2) = (r1.min(threshold), r2.min(threshold));
     let reduction = i64::from(h.reduction);
-    let mut hd = r1 - r2;
+    let mut hd = c1 - c2;
     if hd > 0 {
         hd = (hd - reduction).max(0);
     }
@@ -64,22 +81,34 @@ pub(crate) fn game_between(f: &Field, s: &PairingSettings, a: usize, b: usize) -
         hd = (hd + reduction).min(0);
     }
     let ceiling = i64::from(h.ceiling);
-    hd = hd.clamp(-ceiling, ceiling);
+    HandicapSteps {
+        based_on_mms: h.based_on_mms,
+        strength: (r1, r2),
+        capped: (c1, c2),
+        difference: c1 - c2,
+        stones: hd.clamp(-ceiling, ceiling),
+    }
+}
+
+/// Who takes White in an even game between `a` and `b`: the player who had
+/// White more often takes Black; equal balances, the names decide. True
+/// when `a` takes White.
+pub(crate) fn even_game_white(pa: &Entrant, pb: &Entrant) -> bool {
+    match pa.colour_balance.cmp(&pb.colour_balance) {
+        std::cmp::Ordering::Greater => false,
+        std::cmp::Ordering::Less => true,
+        std::cmp::Ordering::Equal => name_draw(1, pa, pb) == 0,
+    }
+}
+
+/// The game two players would play: (White is `a`, handicap).
+pub(crate) fn game_between(f: &Field, s: &PairingSettings, a: usize, b: usize) -> (bool, u8) {
+    let hd = handicap_steps(f, s, a, b).stones;
     match hd {
         // The stronger (higher pseudo-rank) player takes White.
         1.. => (true, hd as u8),
         ..=-1 => (false, (-hd) as u8),
-        0 => {
-            // The player who had White more often takes Black; equal
-            // balances, the names decide.
-            let (w1, w2) = (pa.colour_balance, pb.colour_balance);
-            let a_white = match w1.cmp(&w2) {
-                std::cmp::Ordering::Greater => false,
-                std::cmp::Ordering::Less => true,
-                std::cmp::Ordering::Equal => name_draw(1, pa, pb) == 0,
-            };
-            (a_white, 0)
-        }
+        0 => (even_game_white(&f.entrants[a], &f.entrants[b]), 0),
     }
 }
 

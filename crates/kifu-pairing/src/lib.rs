@@ -28,21 +28,27 @@
 //!
 //! This crate does no I/O, reads no clock and draws no random number: the
 //! one "random" term of OpenGotha's costs is a number computed from the
-//! players' names. [`generate`] makes seeded random tournaments for tests
+//! players' names. [`explain`] says why each board of a draw is paired as
+//! it is; [`apply_swaps`] makes a director's changes to a draw.
+//! [`generate`] makes seeded random tournaments for tests
 //! and benchmarks.
 #![deny(missing_docs)]
 
 mod cost;
 mod draw;
+pub mod explain;
 mod field;
 pub mod generate;
 pub mod matching;
 pub mod settings;
+pub mod swap;
 
 use std::collections::HashMap;
 
 pub use draw::{draw_cost, pair, Board, Draw, GROUP_MAX, GROUP_MIN};
+pub use explain::{explain, BoardWhy, ByeWhy, DrawWhy, PlayerWhy};
 pub use settings::{DrawPosition, ExtraOrder, HandicapSettings, PairingSettings, Seeding, System};
+pub use swap::{apply_swaps, SwapError};
 
 use kifu_standings::{ModelError, PlayerScores, Tournament};
 

@@ -457,6 +457,19 @@ pub enum Intent {
         #[serde(default)]
         colours_unknown: bool,
     },
+    /// The round drawn by the pairing engine from the chain, changed by
+    /// the director's swaps (each with its reason): the facts to sign
+    /// (the boards, the bye, `round_drawn`) and, in `draw`, why each board
+    /// is paired as it is.
+    PairAuto {
+        /// The tournament.
+        tournament: String,
+        /// Round.
+        round: u32,
+        /// The swaps, in order.
+        #[serde(default)]
+        swaps: Vec<kifu_ledger::DrawSwap>,
+    },
     /// A board's result entered by an official.
     Result {
         /// The tournament.
@@ -738,6 +751,34 @@ pub async fn draft(
                     )));
                 }
                 (tournament, b)
+            }
+            Intent::PairAuto {
+                tournament,
+                round,
+                swaps,
+            } => {
+                let chain = load(app.tournaments.data(), &tournament)?;
+                let p = kifu_tournament::draw::propose(&chain.projection, round, &swaps)
+                    .map_err(refused)?;
+                let bodies = kifu_tournament::draw::facts(&p);
+                if bodies.is_empty() {
+                    return Err(refused(format!("round {round}: nobody is left to pair")));
+                }
+                let most = app.limits.max_records_per_request;
+                if bodies.len() > most {
+                    return Err(refused(format!(
+                        "{} facts for one round; at most {most} are drafted at once",
+                        bodies.len()
+                    )));
+                }
+                let mut next = chain.projection.clone();
+                next.apply_all(&bodies).map_err(refused)?;
+                return Ok(Json(json!({
+                    "tournament": hex::encode(chain.id()),
+                    "head": {"seq": chain.head().seq, "hash": hex::encode(chain.head().hash)},
+                    "bodies": bodies,
+                    "draw": kifu_tournament::draw::why_json(&p),
+                })));
             }
             Intent::Result {
                 tournament,

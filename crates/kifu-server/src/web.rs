@@ -58,6 +58,7 @@ web_files![
     "director.css",
     "director.js",
     "sw.js",
+    "pairdraw.js",
 ];
 
 /// The board page's service worker (`web/sw.js`), allowed the scope `/play`.

@@ -9,6 +9,7 @@
 
 import * as rec from "/web/record.js";
 import { keyValueStore, ownKey } from "/web/keystore.js";
+import { pairDraw } from "/web/pairdraw.js";
 
 const $ = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
@@ -366,6 +367,7 @@ function wire() {
     await act({ do: "result", tournament: current, round: round(), board: num(v.board), result: v.result, by_default: v.by_default === "on", reason: v.reason || "" },
       `result of board ${v.board}`);
   });
+  pairDraw({ act, post, say, tournament: () => current, round });
   byId("create-games").addEventListener("click", () => prepareGames());
   form("committee-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();

@@ -202,6 +202,9 @@ const Body = variants(
   )],
   ["log_key_rotated", struct(["origin", "string"], ["new_key", "key"])],
   ["paired_colours_unknown", Pairing],
+  ["round_drawn", struct(
+    ["round", "u32"], ["engine", "string"], ["swaps", vec(struct(["first", "string"], ["second", "string"], ["reason", "string"]))],
+  )],
 );
 
 const Envelope = struct(

@@ -1,7 +1,10 @@
 //! A round drawn from the chain by the pairing engine (`kifu-pairing`,
-//! OpenGotha 3.51.02's McMahon and Swiss draw), written as the facts a
-//! director signs (`paired`, `bye_given`), and a recorded round compared
-//! with the engine's draw of it.
+//! OpenGotha 3.51.02's McMahon and Swiss draw), changed by the director's
+//! swaps, each with its reason, explained board by board, and written as
+//! the facts a director signs (`paired`, `bye_given`, then `round_drawn`
+//! naming the engine and the swaps); and a recorded round compared with
+//! the engine's draw of it, each departure with the reasons the chain
+//! gives for it.
 //!
 //! The engine's settings are OpenGotha's defaults for the tournament's
 //! system (McMahon or Swiss), changed by the overrides the genesis records
@@ -12,8 +15,8 @@
 
 use std::collections::BTreeMap;
 
-use kifu_ledger::{Body, PairingSystem, TournamentGenesis};
-use kifu_pairing::{Draw, PairingError, PairingSettings, System};
+use kifu_ledger::{Body, DrawSwap, PairingSystem, RoundDrawn, TournamentGenesis};
+use kifu_pairing::{Draw, DrawWhy, PairingError, PairingSettings, SwapError, System};
 use kifu_standings::Tournament;
 
 use crate::{entry, Projection, TournamentError};
@@ -39,6 +42,19 @@ pub enum DrawError {
     /// The draw itself failed.
     #[error(transparent)]
     Pairing(#[from] PairingError),
+    /// A director's swap cannot be made.
+    #[error(transparent)]
+    Swap(#[from] SwapError),
+    /// A swap without its reason.
+    #[error(
+        "the swap of {first} and {second} needs a reason in words: it is recorded in the chain"
+    )]
+    NoReason {
+        /// One player.
+        first: String,
+        /// The other.
+        second: String,
+    },
 }
 
 /// The engine's settings for a tournament: OpenGotha's defaults for its
@@ -237,26 +253,98 @@ pub fn draw(p: &Projection, round: u32) -> Result<Draw, DrawError> {
     Ok(kifu_pairing::pair(&p.tournament()?, round, &s)?)
 }
 
-/// The facts that record `d`: one `paired` per board (its table as the
-/// board), then the bye.
-pub fn facts(d: &Draw) -> Vec<Body> {
+/// A round as the director is about to sign it: the engine's draw, the
+/// director's swaps with their reasons, the draw they give, and why each
+/// board of it is paired as it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Proposal {
+    /// The engine's draw.
+    pub engine: Draw,
+    /// The swaps, in order, each with its reason.
+    pub swaps: Vec<DrawSwap>,
+    /// The engine's draw with the swaps made: what is signed.
+    pub draw: Draw,
+    /// Why each board of `draw` is paired as it is, and the bye.
+    pub why: DrawWhy,
+}
+
+/// The engine's draw of `round` changed by `swaps` (each needs a reason),
+/// explained board by board.
+pub fn propose(p: &Projection, round: u32, swaps: &[DrawSwap]) -> Result<Proposal, DrawError> {
+    for s in swaps {
+        if s.reason.trim().is_empty() {
+            return Err(DrawError::NoReason {
+                first: s.first.clone(),
+                second: s.second.clone(),
+            });
+        }
+    }
+    let settings = settings(&p.genesis)?;
+    let t = p.tournament()?;
+    let engine = kifu_pairing::pair(&t, round, &settings)?;
+    let pairs: Vec<(&str, &str)> = swaps
+        .iter()
+        .map(|s| (s.first.as_str(), s.second.as_str()))
+        .collect();
+    let draw = kifu_pairing::apply_swaps(&t, &settings, &engine, &pairs)?;
+    let why = kifu_pairing::explain(&t, &draw, &settings)?;
+    Ok(Proposal {
+        engine,
+        swaps: swaps.to_vec(),
+        draw,
+        why,
+    })
+}
+
+/// The facts that record `p`: one `paired` per board (its table as the
+/// board), the bye, then `round_drawn` naming the engine and the swaps
+/// (none when nobody is left to pair).
+pub fn facts(p: &Proposal) -> Vec<Body> {
+    let d = &p.draw;
     let mut bodies: Vec<Body> = d
         .boards
         .iter()
         .map(|b| entry::pairing(d.round, b.table, &b.white, &b.black, b.handicap, None, true))
         .collect();
-    if let Some(p) = &d.bye {
+    if let Some(player) = &d.bye {
         bodies.push(Body::ByeGiven {
             round: d.round,
-            player: p.clone(),
+            player: player.clone(),
         });
+    }
+    if !bodies.is_empty() {
+        bodies.push(Body::RoundDrawn(RoundDrawn {
+            round: d.round,
+            engine: kifu_pairing::ENGINE.to_string(),
+            swaps: p.swaps.clone(),
+        }));
     }
     bodies
 }
 
-/// `d` as JSON: `{"round": N, "engine": ..., "pairing": [{"table", "white",
-/// "black", "handicap"}], "bye": id or null}`.
-pub fn json(d: &Draw) -> serde_json::Value {
+/// The tables of `d` a swap changed from `engine`'s draw.
+fn changed_tables(engine: &Draw, d: &Draw) -> Vec<u32> {
+    d.boards
+        .iter()
+        .filter(|b| !engine.boards.contains(b))
+        .map(|b| b.table)
+        .collect()
+}
+
+/// The reasons of the swaps naming any of `players`.
+fn reasons_for(swaps: &[DrawSwap], players: &[&str]) -> Vec<String> {
+    swaps
+        .iter()
+        .filter(|s| players.contains(&s.first.as_str()) || players.contains(&s.second.as_str()))
+        .map(|s| format!("{} and {} swapped: {}", s.first, s.second, s.reason))
+        .collect()
+}
+
+/// `p` as JSON: `{"round": N, "engine": ..., "pairing": [{"table", "white",
+/// "black", "handicap"}], "bye": id or null, "swaps": [{"first", "second",
+/// "reason"}]}`.
+pub fn json(p: &Proposal) -> serde_json::Value {
+    let d = &p.draw;
     serde_json::json!({
         "round": d.round,
         "engine": kifu_pairing::ENGINE,
@@ -264,20 +352,92 @@ pub fn json(d: &Draw) -> serde_json::Value {
             "table": b.table, "white": b.white, "black": b.black, "handicap": b.handicap,
         })).collect::<Vec<_>>(),
         "bye": d.bye,
+        "swaps": p.swaps,
     })
 }
 
-/// `d` in words, a board a line.
-pub fn text(d: &Draw) -> String {
+/// `p` as the desk shows it: [`json`] with `score` (the main score's
+/// name), `boards` (each board's why, `kifu_pairing::BoardWhy`, with
+/// `changed`: a swap changed it from the engine's draw, and the `reasons`
+/// of the swaps naming its players) and `bye_why`.
+pub fn why_json(p: &Proposal) -> serde_json::Value {
+    let changed = changed_tables(&p.engine, &p.draw);
+    let mut out = json(p);
+    let boards: Vec<serde_json::Value> = p
+        .why
+        .boards
+        .iter()
+        .map(|b| {
+            let mut v = serde_json::to_value(b).unwrap_or_default();
+            v["changed"] = serde_json::json!(changed.contains(&b.table));
+            let engine_board = p.engine.boards.iter().find(|e| e.table == b.table);
+            let mut players = vec![b.white.id.as_str(), b.black.id.as_str()];
+            if let Some(e) = engine_board {
+                players.extend([e.white.as_str(), e.black.as_str()]);
+            }
+            v["reasons"] = serde_json::json!(if changed.contains(&b.table) {
+                reasons_for(&p.swaps, &players)
+            } else {
+                Vec::new()
+            });
+            v
+        })
+        .collect();
+    out["score"] = serde_json::json!(p.why.score);
+    out["boards"] = serde_json::json!(boards);
+    out["bye_why"] = serde_json::to_value(&p.why.bye).unwrap_or_default();
+    out["bye_changed"] = serde_json::json!(p.draw.bye != p.engine.bye);
+    out
+}
+
+/// `p` in words, a board a line (`table white black handicap`, as a round's
+/// pairing file is written), each followed by why as a comment; then the
+/// bye and the swaps, as comments.
+pub fn text(p: &Proposal) -> String {
     let mut out = String::new();
-    for b in &d.boards {
+    let score = &p.why.score;
+    let who = |w: &kifu_pairing::PlayerWhy| {
+        format!(
+            "{} ({}, {score} {}, colours {})",
+            w.id,
+            w.rank,
+            w.score,
+            if w.colours.is_empty() {
+                "none yet".to_string()
+            } else {
+                w.colours.join(" ")
+            }
+        )
+    };
+    for (b, why) in p.draw.boards.iter().zip(&p.why.boards) {
         out.push_str(&format!(
             "{} {} {} {}\n",
             b.table, b.white, b.black, b.handicap
         ));
+        out.push_str(&format!(
+            "#   {} against {}: {score} difference {}{}; {}\n",
+            who(&why.white),
+            who(&why.black),
+            why.score_difference,
+            if why.met_before > 0 {
+                format!(", met {} times before", why.met_before)
+            } else {
+                String::new()
+            },
+            why.handicap_why
+        ));
     }
-    if let Some(p) = &d.bye {
-        out.push_str(&format!("# bye: {p}\n"));
+    if let Some(player) = &p.draw.bye {
+        out.push_str(&format!("# bye: {player}\n"));
+        if let Some(why) = &p.why.bye {
+            out.push_str(&format!("#   {}\n", why.why));
+        }
+    }
+    for s in &p.swaps {
+        out.push_str(&format!(
+            "# swapped {} and {}: {}\n",
+            s.first, s.second, s.reason
+        ));
     }
     out
 }
@@ -290,13 +450,78 @@ fn before(mut t: Tournament, round: u32) -> Tournament {
     t
 }
 
+/// One board (or the bye) of a recorded round that is not the engine's.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Departure {
+    /// The round.
+    pub round: u32,
+    /// The board; `None` for the bye.
+    pub board: Option<u32>,
+    /// What the chain records there (`P2 - P1 h0`, the bye's player), or
+    /// `None` when nothing is.
+    pub recorded: Option<String>,
+    /// What the engine draws there, or `None` when it draws nothing.
+    pub engine: Option<String>,
+    /// The reasons the round's `round_drawn` gives, in the swaps naming
+    /// a player of this board or bye (`P3 and P5 swapped: ...`).
+    pub reasons: Vec<String>,
+    /// The round's recorded swaps, made on the engine's draw, give exactly
+    /// what is recorded here.
+    pub explained: bool,
+}
+
+impl std::fmt::Display for Departure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.board {
+            Some(b) => {
+                write!(f, "round {} board {b}: ", self.round)?;
+                match (&self.recorded, &self.engine) {
+                    (Some(r), Some(e)) => write!(f, "recorded {r}, the engine draws {e}")?,
+                    (None, Some(e)) => write!(f, "not recorded, the engine draws {e}")?,
+                    (Some(r), None) => write!(f, "recorded {r}, the engine draws no such board")?,
+                    (None, None) => write!(f, "neither recorded nor drawn")?,
+                }
+            }
+            None => write!(
+                f,
+                "round {}: bye recorded {}, the engine gives it to {}",
+                self.round,
+                self.recorded.as_deref().unwrap_or("to nobody"),
+                self.engine.as_deref().unwrap_or("nobody")
+            )?,
+        }
+        if !self.reasons.is_empty() {
+            write!(f, "; {}", self.reasons.join("; "))?;
+        }
+        Ok(())
+    }
+}
+
+fn board_words(w: &str, b: &str, h: u8) -> String {
+    format!("{w} - {b} h{h}")
+}
+
 /// How the recorded `round` departs from the engine's draw of it from the
-/// rounds before: one line per board or bye that differs (empty when the
-/// round is the engine's, board for board).
-pub fn departures(p: &Projection, round: u32) -> Result<Vec<String>, DrawError> {
+/// rounds before: one [`Departure`] per board or bye that differs (none
+/// when the round is the engine's, board for board), each with the
+/// reasons the round's `round_drawn` gives for it.
+pub fn departures(p: &Projection, round: u32) -> Result<Vec<Departure>, DrawError> {
     let s = settings(&p.genesis)?;
     let t = p.tournament()?;
-    let engine = kifu_pairing::pair(&before(t.clone(), round), round, &s)?;
+    let earlier = before(t.clone(), round);
+    let engine = kifu_pairing::pair(&earlier, round, &s)?;
+    let swaps: &[DrawSwap] = p
+        .drawn
+        .get(&round)
+        .map(|d| d.swaps.as_slice())
+        .unwrap_or_default();
+    let pairs: Vec<(&str, &str)> = swaps
+        .iter()
+        .map(|s| (s.first.as_str(), s.second.as_str()))
+        .collect();
+    // What the recorded swaps give; a swap that cannot be made explains
+    // nothing.
+    let expected = kifu_pairing::apply_swaps(&earlier, &s, &engine, &pairs).ok();
     let mut recorded: Vec<&kifu_standings::Game> =
         t.games.iter().filter(|g| g.round == round).collect();
     recorded.sort_by_key(|g| g.board);
@@ -305,42 +530,105 @@ pub fn departures(p: &Projection, round: u32) -> Result<Vec<String>, DrawError> 
         .iter()
         .find(|(r, _)| *r == round)
         .map(|(_, p)| p.clone());
+    let explains = |g: Option<&&kifu_standings::Game>, table: u32| -> bool {
+        let want = expected
+            .as_ref()
+            .and_then(|d| d.boards.iter().find(|b| b.table == table));
+        match (g, want) {
+            (Some(g), Some(b)) => {
+                g.white == b.white && g.black == b.black && g.handicap == b.handicap
+            }
+            (None, None) => true,
+            _ => false,
+        }
+    };
     let mut out = Vec::new();
     for b in &engine.boards {
-        match recorded.iter().find(|g| g.board == b.table) {
-            Some(g) if g.white == b.white && g.black == b.black && g.handicap == b.handicap => {}
-            Some(g) => out.push(format!(
-                "round {round} board {}: recorded {} - {} h{}, the engine draws {} - {} h{}",
-                b.table, g.white, g.black, g.handicap, b.white, b.black, b.handicap
-            )),
-            None => out.push(format!(
-                "round {round} board {}: not recorded, the engine draws {} - {} h{}",
-                b.table, b.white, b.black, b.handicap
-            )),
+        let g = recorded.iter().find(|g| g.board == b.table);
+        if matches!(g, Some(g) if g.white == b.white && g.black == b.black && g.handicap == b.handicap)
+        {
+            continue;
         }
+        let mut players = vec![b.white.as_str(), b.black.as_str()];
+        if let Some(g) = g {
+            players.extend([g.white.as_str(), g.black.as_str()]);
+        }
+        out.push(Departure {
+            round,
+            board: Some(b.table),
+            recorded: g.map(|g| board_words(&g.white, &g.black, g.handicap)),
+            engine: Some(board_words(&b.white, &b.black, b.handicap)),
+            reasons: reasons_for(swaps, &players),
+            explained: !swaps.is_empty() && explains(g, b.table),
+        });
     }
     for g in &recorded {
         if !engine.boards.iter().any(|b| b.table == g.board) {
-            out.push(format!(
-                "round {round} board {}: recorded {} - {} h{}, the engine draws no such board",
-                g.board, g.white, g.black, g.handicap
-            ));
+            out.push(Departure {
+                round,
+                board: Some(g.board),
+                recorded: Some(board_words(&g.white, &g.black, g.handicap)),
+                engine: None,
+                reasons: reasons_for(swaps, &[g.white.as_str(), g.black.as_str()]),
+                explained: !swaps.is_empty() && explains(Some(g), g.board),
+            });
         }
     }
     if bye != engine.bye {
-        out.push(format!(
-            "round {round}: bye recorded {}, the engine gives it to {}",
-            bye.as_deref().unwrap_or("to nobody"),
-            engine.bye.as_deref().unwrap_or("nobody")
-        ));
+        let players: Vec<&str> = [bye.as_deref(), engine.bye.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect();
+        out.push(Departure {
+            round,
+            board: None,
+            reasons: reasons_for(swaps, &players),
+            explained: !swaps.is_empty() && expected.as_ref().is_some_and(|d| d.bye == bye),
+            recorded: bye,
+            engine: engine.bye.clone(),
+        });
     }
     Ok(out)
+}
+
+/// One round the chain says the engine drew (`round_drawn`), re-derived.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundCheck {
+    /// The round.
+    pub round: u32,
+    /// The engine its `round_drawn` names.
+    pub engine: String,
+    /// The boards and bye that depart from the engine's draw, or why the
+    /// round could not be drawn again (another engine, settings this kifu
+    /// does not draw with).
+    pub departures: Result<Vec<Departure>, String>,
+}
+
+/// Every round the chain records as drawn by the engine, drawn again from
+/// the records before it, with each departure and the reasons given. A
+/// departure is a fact to explain, not a fault of the chain.
+pub fn engine_rounds(p: &Projection) -> Vec<RoundCheck> {
+    p.drawn
+        .values()
+        .map(|d| RoundCheck {
+            round: d.round,
+            engine: d.engine.clone(),
+            departures: if d.engine != kifu_pairing::ENGINE {
+                Err(DrawError::Engine {
+                    recorded: d.engine.clone(),
+                }
+                .to_string())
+            } else {
+                departures(p, d.round).map_err(|e| e.to_string())
+            },
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Chain;
+    use crate::{Chain, TournamentError};
     use kifu_ledger::{Keypair, Participant, Registration, Role};
 
     fn chain() -> (Chain, Keypair) {
@@ -378,6 +666,20 @@ mod tests {
         (c, key)
     }
 
+    fn swap(first: &str, second: &str, reason: &str) -> DrawSwap {
+        DrawSwap {
+            first: first.into(),
+            second: second.into(),
+            reason: reason.into(),
+        }
+    }
+
+    fn sign(c: &mut Chain, key: &Keypair, bodies: Vec<Body>) {
+        for body in bodies {
+            c.append(key, 3, body).expect("accepted");
+        }
+    }
+
     #[test]
     fn a_drawn_round_signed_is_the_engine_s_and_a_changed_board_departs() {
         let (mut c, key) = chain();
@@ -385,18 +687,22 @@ mod tests {
         assert_eq!(d.boards.len(), 2);
         // Five players: the bye to the weakest, E (8k).
         assert_eq!(d.bye.as_deref(), Some("E"));
-        for body in facts(&d) {
-            c.append(&key, 3, body)
-                .expect("the engine's facts are accepted");
-        }
+        let p = propose(&c.projection, 1, &[]).expect("proposes");
+        assert_eq!(p.draw, d);
+        let bodies = facts(&p);
+        assert!(
+            matches!(bodies.last(), Some(Body::RoundDrawn(r)) if r.round == 1 && r.swaps.is_empty() && r.engine == kifu_pairing::ENGINE)
+        );
+        sign(&mut c, &key, bodies);
         assert_eq!(
             departures(&c.projection, 1).expect("compares"),
-            Vec::<String>::new()
+            Vec::<Departure>::new()
         );
-        let j = json(&d);
+        let j = json(&p);
         assert_eq!(j["bye"], "E");
         assert_eq!(j["pairing"][0]["table"], 1);
-        // Board 1 replaced by another pairing: one departure, named.
+        // Board 1 replaced by hand after the draw was signed: one
+        // departure, named, that no recorded swap explains.
         let b = &d.boards[0];
         c.append(
             &key,
@@ -406,10 +712,238 @@ mod tests {
         .expect("a director may pair by hand");
         let found = departures(&c.projection, 1).expect("compares");
         assert_eq!(found.len(), 1, "{found:?}");
+        assert!(!found[0].explained && found[0].reasons.is_empty());
         assert!(
-            found[0].starts_with("round 1 board 1: recorded"),
+            found[0]
+                .to_string()
+                .starts_with("round 1 board 1: recorded"),
             "{found:?}"
         );
+        let rounds = engine_rounds(&c.projection);
+        assert_eq!(rounds.len(), 1);
+        assert_eq!(rounds[0].departures.as_ref().map(Vec::len), Ok(1));
+    }
+
+    #[test]
+    fn a_swap_between_boards_is_signed_with_its_reason_and_each_board_departs_with_it() {
+        let (mut c, key) = chain();
+        let d = draw(&c.projection, 1).expect("draws");
+        let (one, two) = (&d.boards[0], &d.boards[1]);
+        // Board 1's White and board 2's Black exchange places.
+        let reason = "brothers: they travel together and asked not to meet";
+        let p = propose(&c.projection, 1, &[swap(&one.white, &two.black, reason)]).expect("swaps");
+        assert_eq!(p.engine, d);
+        let (n1, n2) = (&p.draw.boards[0], &p.draw.boards[1]);
+        let mut first = [n1.white.as_str(), n1.black.as_str()];
+        first.sort();
+        let mut want = [two.black.as_str(), one.black.as_str()];
+        want.sort();
+        assert_eq!(first, want, "{:?}", p.draw);
+        assert!(
+            n2.white == one.white || n2.black == one.white,
+            "{:?}",
+            p.draw
+        );
+        // Every changed board has the handicap the rule gives its players,
+        // the stronger as White.
+        for (b, why) in p.draw.boards.iter().zip(&p.why.boards) {
+            assert_eq!(why.handicap, b.handicap);
+            if b.handicap > 0 {
+                assert!(why.white.score > why.black.score, "{why:?}");
+            }
+        }
+        let j = why_json(&p);
+        assert_eq!(j["boards"][0]["changed"], true);
+        assert_eq!(j["boards"][1]["changed"], true);
+        assert!(j["boards"][0]["reasons"][0]
+            .as_str()
+            .unwrap_or("")
+            .ends_with(reason));
+        let bodies = facts(&p);
+        match bodies.last() {
+            Some(Body::RoundDrawn(r)) => assert_eq!(r.swaps, p.swaps),
+            other => panic!("{other:?}"),
+        }
+        sign(&mut c, &key, bodies);
+        assert_eq!(c.projection.drawn[&1].swaps[0].reason, reason);
+        let found = departures(&c.projection, 1).expect("compares");
+        assert_eq!(found.len(), 2, "{found:?}");
+        for dep in &found {
+            assert!(dep.explained, "{dep:?}");
+            assert_eq!(dep.reasons.len(), 1);
+            assert!(dep.to_string().contains(reason), "{dep}");
+        }
+        // The chain read back says the same.
+        let again = Chain::open(c.records.clone()).expect("verifies");
+        assert_eq!(departures(&again.projection, 1).expect("compares"), found);
+    }
+
+    #[test]
+    fn a_swap_with_the_bye_and_a_colour_swap_are_made_and_a_handicap_game_keeps_its_colours() {
+        let (c, _) = chain();
+        let d = draw(&c.projection, 1).expect("draws");
+        // A on board 1 takes the bye; E plays in A's seat.
+        let p = propose(&c.projection, 1, &[swap("A", "E", "A is ill")]).expect("swaps");
+        assert_eq!(p.draw.bye.as_deref(), Some("A"));
+        assert!(p
+            .draw
+            .boards
+            .iter()
+            .any(|b| b.white == "E" || b.black == "E"));
+        let j = why_json(&p);
+        assert_eq!(j["bye_changed"], true);
+        assert_eq!(j["bye_why"]["player"]["id"], "A");
+        // The even board's colours exchanged.
+        let even = d
+            .boards
+            .iter()
+            .find(|b| b.handicap == 0)
+            .expect("an even game");
+        let p = propose(
+            &c.projection,
+            1,
+            &[swap(&even.white, &even.black, "White asked for Black")],
+        )
+        .expect("swaps colours");
+        let b = p
+            .draw
+            .boards
+            .iter()
+            .find(|b| b.table == even.table)
+            .expect("table");
+        assert_eq!((&b.white, &b.black), (&even.black, &even.white));
+        assert!(p
+            .why
+            .boards
+            .iter()
+            .any(|w| w.handicap_why.contains("as the director set it")));
+        // The handicap game's are not.
+        let h = d
+            .boards
+            .iter()
+            .find(|b| b.handicap > 0)
+            .expect("a handicap game");
+        assert!(matches!(
+            propose(&c.projection, 1, &[swap(&h.white, &h.black, "asked")]),
+            Err(DrawError::Swap(SwapError::HandicapColours { .. }))
+        ));
+        // No reason, the same player twice, a player not in the draw.
+        assert!(matches!(
+            propose(&c.projection, 1, &[swap("A", "B", "  ")]),
+            Err(DrawError::NoReason { .. })
+        ));
+        assert!(matches!(
+            propose(&c.projection, 1, &[swap("A", "A", "r")]),
+            Err(DrawError::Swap(SwapError::SamePlayer(_)))
+        ));
+        assert!(matches!(
+            propose(&c.projection, 1, &[swap("A", "Z", "r")]),
+            Err(DrawError::Swap(SwapError::NotInDraw(..)))
+        ));
+    }
+
+    #[test]
+    fn why_states_each_player_s_score_colours_and_how_the_handicap_came() {
+        let (mut c, key) = chain();
+        let p = propose(&c.projection, 1, &[]).expect("proposes");
+        // Round 1: MMS from the ranks (bar 4d... 3d = 32, 1d = 30, 2k = 28,
+        // 5k = 25); C (2k) against D (5k): 3 − 1 = 2 stones.
+        let hd = p
+            .why
+            .boards
+            .iter()
+            .find(|b| b.handicap > 0)
+            .expect("handicap board");
+        assert_eq!((hd.white.id.as_str(), hd.black.id.as_str()), ("C", "D"));
+        assert_eq!(
+            (hd.white.score, hd.black.score, hd.score_difference),
+            (28.0, 25.0, 3.0)
+        );
+        assert!(
+            hd.handicap_why.contains("MMS 28 against MMS 25"),
+            "{}",
+            hd.handicap_why
+        );
+        assert!(
+            hd.handicap_why.contains("difference 3, less 1: 2 stones"),
+            "{}",
+            hd.handicap_why
+        );
+        assert_eq!(p.why.score, "MMS");
+        assert!(p
+            .why
+            .bye
+            .as_ref()
+            .is_some_and(|b| b.player.id == "E" && b.why.contains("lowest")));
+        sign(&mut c, &key, facts(&p));
+        for b in &p.draw.boards {
+            c.append(
+                &key,
+                5,
+                Body::BoardResultEntered {
+                    round: 1,
+                    board: b.table,
+                    result: kifu_ledger::BoardResult::WhiteWins,
+                    by_default: false,
+                    reason: "result sheet".into(),
+                },
+            )
+            .expect("result");
+        }
+        // Round 2: each player's colours so far and the bye had.
+        let p2 = propose(&c.projection, 2, &[]).expect("proposes round 2");
+        let all: Vec<&kifu_pairing::PlayerWhy> = p2
+            .why
+            .boards
+            .iter()
+            .flat_map(|b| [&b.white, &b.black])
+            .chain(p2.why.bye.as_ref().map(|b| &b.player))
+            .collect();
+        let of = |id: &str| all.iter().find(|w| w.id == id).expect("listed");
+        assert_eq!(of("E").colours, ["bye"]);
+        assert_eq!(of("C").colours, ["W h2"]);
+        assert_eq!(of("D").colours, ["B h2"]);
+        // C won as White: 29 before round 2.
+        assert_eq!(of("C").score, 29.0);
+        let t = text(&p2);
+        assert!(
+            t.lines().next().is_some_and(|l| l.split(' ').count() == 4),
+            "{t}"
+        );
+        assert!(t.contains("colours"), "{t}");
+    }
+
+    #[test]
+    fn a_round_drawn_is_refused_before_its_round_is_paired_or_without_a_reason() {
+        let (mut c, key) = chain();
+        let drawn = |swaps: Vec<DrawSwap>| {
+            Body::RoundDrawn(RoundDrawn {
+                round: 1,
+                engine: kifu_pairing::ENGINE.into(),
+                swaps,
+            })
+        };
+        // The swap names players with no place in the round yet.
+        assert!(matches!(
+            c.projection.check(&drawn(vec![swap("A", "B", "asked")])),
+            Err(TournamentError::BadSwap { .. })
+        ));
+        let p = propose(&c.projection, 1, &[]).expect("proposes");
+        sign(&mut c, &key, facts(&p));
+        for (bad, words) in [
+            (swap("A", "B", " "), "no reason"),
+            (swap("A", "A", "r"), "themself"),
+        ] {
+            let e = c.projection.check(&drawn(vec![bad])).expect_err("refused");
+            assert!(e.to_string().contains(words), "{e}");
+        }
+        assert!(matches!(
+            c.projection.check(&drawn(vec![swap("A", "Q", "r")])),
+            Err(TournamentError::Unregistered(_))
+        ));
+        c.projection
+            .check(&drawn(vec![swap("A", "B", "asked")]))
+            .expect("both paired: accepted");
     }
 
     #[test]

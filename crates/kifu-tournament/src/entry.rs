@@ -1,11 +1,12 @@
 //! What a director types, read into the facts of a tournament chain: a
 //! round's pairing as text (`kifu tournament pair --file`, pasted into the
-//! director's page), a result's words, an absence's reason, and the results
+//! director's page), the swaps of a drawn round, a result's words, an
+//! absence's reason, and the results
 //! files of the tournament (EGD `.h9`, AGA). The command line and the
 //! server read the same words here, so a fact means the same whichever
 //! face entered it.
 
-use kifu_ledger::{AbsenceReason, BoardResult, Body, Hash, Pairing};
+use kifu_ledger::{AbsenceReason, BoardResult, Body, DrawSwap, Hash, Pairing};
 use kifu_standings::{aga, h9};
 
 use crate::Chain;
@@ -37,6 +38,46 @@ pub enum EntryError {
     /// The standings model or the file refused.
     #[error("{0}")]
     Results(String),
+    /// A swap not written `FIRST:SECOND`.
+    #[error("swap '{0}': expected two registration ids, `FIRST:SECOND`")]
+    Swap(String),
+    /// Swaps and reasons that do not go one with the other.
+    #[error("{swaps} swaps and {reasons} reasons: each swap takes the reason given after it")]
+    SwapReasons {
+        /// Swaps given.
+        swaps: usize,
+        /// Reasons given.
+        reasons: usize,
+    },
+}
+
+/// The director's swaps of a drawn round as typed: each `FIRST:SECOND`
+/// (two registration ids) with the reason in the same place of `reasons`.
+/// Whether each can be made is the draw's to say
+/// (`kifu_pairing::apply_swaps`).
+pub fn swaps(given: &[String], reasons: &[String]) -> Result<Vec<DrawSwap>, EntryError> {
+    if given.len() != reasons.len() {
+        return Err(EntryError::SwapReasons {
+            swaps: given.len(),
+            reasons: reasons.len(),
+        });
+    }
+    given
+        .iter()
+        .zip(reasons)
+        .map(|(s, reason)| {
+            let (a, b) = s
+                .split_once(':')
+                .map(|(a, b)| (a.trim(), b.trim()))
+                .filter(|(a, b)| !a.is_empty() && !b.is_empty())
+                .ok_or_else(|| EntryError::Swap(s.clone()))?;
+            Ok(DrawSwap {
+                first: a.to_string(),
+                second: b.to_string(),
+                reason: reason.trim().to_string(),
+            })
+        })
+        .collect()
 }
 
 /// One pairing as a fact: [`Body::Paired`], or [`Body::PairedColoursUnknown`]

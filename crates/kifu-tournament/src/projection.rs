@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use kifu_ledger::{
     AbsenceReason, BoardResult, Body, Checkpoint, Event, Genesis, Hash, Pairing, Registration,
-    Role, SanctionKind, TournamentGenesis,
+    Role, RoundDrawn, SanctionKind, TournamentGenesis,
 };
 use kifu_standings::{Criterion, EventInfo, Game, Player, Rank, Settings, Tournament};
 
@@ -78,6 +78,19 @@ pub enum TournamentError {
         /// Game id in the checkpoint (hex prefix).
         given: String,
     },
+    /// A swap of a drawn round that names the same player twice, or a
+    /// player without a place in the round, or gives no reason.
+    #[error("round {round}: the swap of {first:?} and {second:?}: {why}")]
+    BadSwap {
+        /// Round.
+        round: u32,
+        /// One player.
+        first: String,
+        /// The other.
+        second: String,
+        /// What is wrong.
+        why: String,
+    },
     /// A kind that has no place in a tournament chain.
     #[error("a {0} has no place in a tournament chain")]
     NotATournamentFact(&'static str),
@@ -131,6 +144,9 @@ pub struct Projection {
     pub absences: BTreeMap<(u32, String), AbsenceReason>,
     /// Sanctions beyond one game: (player, kind, from round, reason).
     pub sanctions: Vec<(String, SanctionKind, u32, String)>,
+    /// The rounds drawn by the pairing engine, with the director's swaps
+    /// (the last `round_drawn` of each round).
+    pub drawn: BTreeMap<u32, RoundDrawn>,
     /// Number of events applied (the next sequence number).
     pub next_seq: u64,
 }
@@ -222,6 +238,7 @@ impl Projection {
             byes: BTreeSet::new(),
             absences: BTreeMap::new(),
             sanctions: Vec::new(),
+            drawn: BTreeMap::new(),
             next_seq: 1,
         })
     }
@@ -328,6 +345,46 @@ impl Projection {
             .map(|_| ())
     }
 
+    /// A `round_drawn` is refused when its round is not valid, its text is
+    /// past its bound, or a swap names one player twice, a player with no
+    /// place in the round (neither paired nor given its bye: the round's
+    /// pairing is signed before it), or gives no reason.
+    fn check_drawn(&self, d: &RoundDrawn) -> Result<(), TournamentError> {
+        use kifu_ledger::bounds::{self, MAX_PLAYERS, MAX_TEXT_CHARS};
+        self.round_ok(d.round)?;
+        bounds::text("engine", &d.engine, MAX_TEXT_CHARS)?;
+        bounds::range(
+            "number of swaps",
+            d.swaps.len() as u64,
+            0,
+            MAX_PLAYERS as u64,
+        )?;
+        for s in &d.swaps {
+            let bad = |why: String| TournamentError::BadSwap {
+                round: d.round,
+                first: s.first.clone(),
+                second: s.second.clone(),
+                why,
+            };
+            bounds::text("reason", &s.reason, MAX_TEXT_CHARS)?;
+            if s.first == s.second {
+                return Err(bad("a player cannot swap with themself".into()));
+            }
+            if s.reason.trim().is_empty() {
+                return Err(bad("no reason given".into()));
+            }
+            for who in [&s.first, &s.second] {
+                self.registered(who)?;
+                if self.busy(d.round, who, None).is_none() {
+                    return Err(bad(format!(
+                        "{who:?} has no place in the round (neither paired nor given the bye)"
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Applies one tournament fact, or refuses it (and changes nothing).
     pub fn apply(&mut self, body: &Body) -> Result<(), TournamentError> {
         self.check(body)?;
@@ -418,6 +475,9 @@ impl Projection {
                 }
                 self.sanctions
                     .push((player.clone(), kind.clone(), *from_round, reason.clone()));
+            }
+            Body::RoundDrawn(d) => {
+                self.drawn.insert(d.round, d.clone());
             }
             _ => {}
         }
@@ -567,6 +627,7 @@ impl Projection {
                     }
                 }
             }
+            Body::RoundDrawn(d) => self.check_drawn(d)?,
             other => return Err(TournamentError::NotATournamentFact(other.kind_name())),
         }
         Ok(())

@@ -3,7 +3,8 @@
 //! shape of `kifu verify`'s report of game archives, each chain under
 //! `games` with `"chain": "tournament"`), and the check of every game the
 //! chain pairs against the games held (`docs/TOURNAMENTS.md`,
-//! "Verifying"). The verification itself is [`crate::verify_tournament_records`];
+//! "Verifying"), and the rounds the engine drew, drawn again, with each
+//! departure and its reason. The verification itself is [`crate::verify_tournament_records`];
 //! the faces only print what is made here.
 
 use kifu_ledger::{BoardResult, Hash, Problem, PublicKey, Role, ZERO_HASH};
@@ -11,6 +12,7 @@ use serde_json::{json, Value};
 
 use crate::board_game::Claim;
 use crate::checkpoints::Games;
+use crate::draw::{Departure, RoundCheck};
 use crate::{Chain, TournamentReport};
 
 fn short(h: &Hash) -> String {
@@ -321,6 +323,7 @@ pub fn tournament_json(
     at: &str,
     checks: &[GameCheck],
     claims: &[Claim],
+    draws: &[RoundCheck],
 ) -> Value {
     let game_problems: usize = checks.iter().map(|c| c.problems.len()).sum();
     let mut out = chain_json(report);
@@ -344,6 +347,80 @@ pub fn tournament_json(
                     "game": hex::encode(c.game), "creator": c.creator, "why": c.why}))
                 .collect::<Vec<_>>()),
         );
+        o.insert("draws".into(), draws_json(draws));
+    }
+    out
+}
+
+/// The rounds drawn by the engine, each drawn again
+/// ([`crate::draw::engine_rounds`]): `[{"round", "engine", "error",
+/// "departures": [{"board" (null: the bye), "recorded", "engine",
+/// "reasons", "explained", "line"}]}]`.
+pub fn draws_json(draws: &[RoundCheck]) -> Value {
+    json!(draws
+        .iter()
+        .map(|d| {
+            let (error, departures) = match &d.departures {
+                Ok(found) => (
+                    Value::Null,
+                    found
+                        .iter()
+                        .map(|x| {
+                            json!({"board": x.board, "recorded": x.recorded,
+                                "engine": x.engine, "reasons": x.reasons,
+                                "explained": x.explained, "line": draw_line(x)})
+                        })
+                        .collect::<Vec<_>>(),
+                ),
+                Err(e) => (json!(e), Vec::new()),
+            };
+            json!({"round": d.round, "engine": d.engine, "error": error, "departures": departures})
+        })
+        .collect::<Vec<_>>())
+}
+
+/// A departure as `kifu tournament verify` says it: with the reasons the
+/// chain gives, or that none is recorded.
+pub fn draw_line(d: &Departure) -> String {
+    if d.reasons.is_empty() {
+        format!("{d} (no reason recorded)")
+    } else if d.explained {
+        d.to_string()
+    } else {
+        format!("{d} (the recorded swaps do not give this board)")
+    }
+}
+
+/// What `kifu tournament verify` says of the rounds drawn by the engine:
+/// a line per round, then a line per departure (departures are facts to
+/// explain, never failures).
+pub fn draw_lines(draws: &[RoundCheck]) -> Vec<String> {
+    let mut out = Vec::new();
+    for d in draws {
+        match &d.departures {
+            Ok(found) if found.is_empty() => out.push(format!(
+                "round {}: drawn by {}, the engine's draw board for board",
+                d.round, d.engine
+            )),
+            Ok(found) => {
+                out.push(format!(
+                    "round {}: drawn by {}, {} {} from its draw (not a failure: the reasons follow)",
+                    d.round,
+                    d.engine,
+                    found.len(),
+                    if found.len() == 1 {
+                        "departure"
+                    } else {
+                        "departures"
+                    }
+                ));
+                out.extend(found.iter().map(draw_line));
+            }
+            Err(e) => out.push(format!(
+                "round {}: drawn by {}, not drawn again here: {e}",
+                d.round, d.engine
+            )),
+        }
     }
     out
 }

@@ -377,7 +377,7 @@ fn the_games_a_chain_pairs_are_checked_against_the_games_held() {
     let checks = verdict::check_games(&chain, &Held::default());
     assert_eq!(checks[0].problems, ["not in the store"]);
     let report = verify_tournament_records(&chain.records);
-    let j = verdict::tournament_json(&report, "here", &checks, &[]);
+    let j = verdict::tournament_json(&report, "here", &checks, &[], &[]);
     assert_eq!(j["ok"], false);
     assert_eq!(j["file"], "here");
     assert_eq!(j["paired_games"][0]["ok"], false);
