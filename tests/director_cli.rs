@@ -1236,14 +1236,20 @@ fn a_three_round_tournament_runs_from_the_desk_on_venue_wifi() {
     submit(
         &mut b,
         "create-form",
-        json!({"name": "Three Rounds Open", "short_name": T, "rounds": 3, "director_name": "Dana", "city": "Hamburg", "country": "DE"}),
+        json!({"name": "Three Rounds Open", "short_name": T, "rounds": 3, "director_name": "Dana", "city": "Hamburg", "country": "DE", "time_zone": "Asia/Tokyo"}),
     );
     message(&mut b, "tournament three created");
     b.wait_for(
         "the desk showing it",
         "document.getElementById('desk-title').textContent.includes('Three Rounds Open')",
     );
-    wait_seq(&mut b, 0);
+    // The time zone typed is stated right after the genesis.
+    wait_seq(&mut b, 1);
+    assert!(
+        b.text("#desk-head").contains("times of day in Asia/Tokyo"),
+        "{}",
+        b.text("#desk-head")
+    );
     let players = [
         ("P1", "Adler", "3d"),
         ("P2", "Brandt", "2d"),
@@ -1260,7 +1266,7 @@ fn a_three_round_tournament_runs_from_the_desk_on_venue_wifi() {
             "register-form",
             json!({"id": id, "surname": surname, "given": "Kim", "rank": rank, "rating": 2100 - 100 * i as i64, "club": "Hamb", "country": "DE"}),
         );
-        wait_seq(&mut b, 1 + i as u64);
+        wait_seq(&mut b, 2 + i as u64);
     }
     // The tablets: board 1 has the players' own, board 2 one shared
     // recorder; boards 3 and 4 have none.
@@ -1330,6 +1336,11 @@ fn a_three_round_tournament_runs_from_the_desk_on_venue_wifi() {
             &format!("[...document.querySelectorAll('#messages p.ok')].some(p => p.textContent.includes({said:?}))"),
         );
     }
+    let first_game = b
+        .eval("document.querySelector('#games-created li[data-round=\"1\"][data-board=\"1\"]').dataset.game")
+        .as_str()
+        .unwrap()
+        .to_string();
     play_on_two_tablets(&mut b, &t1b, &t1w, &t1w);
     play_on_a_recorder_tablet(&mut b, &t2);
     b.switch(&desk);
@@ -1408,10 +1419,34 @@ fn a_three_round_tournament_runs_from_the_desk_on_venue_wifi() {
     assert!(o.status.success(), "{}", err(&o));
     let o = through(&url, &["verify"]);
     assert!(o.status.success(), "{}", err(&o));
-    for s in [&desk, &t1b, &t1w, &t2] {
+    // The replay page shows a game's times of day in its tournament's zone,
+    // and says so.
+    let replay = b.new_context(1280, 800);
+    b.goto(&format!("{url}/games/{first_game}"));
+    b.wait_for(
+        "the times' zone",
+        "(document.getElementById('zone') || {textContent: ''}).textContent.includes('Asia/Tokyo (the zone of Three Rounds Open)')",
+    );
+    let first_at = get(&format!("{url}/games/{first_game}/records"))["records"][0]["at_ms"]
+        .as_u64()
+        .unwrap();
+    // Tokyo is UTC+9 all year: the first event's hour there.
+    let tokyo_hour = (first_at / 3_600_000 + 9) % 24;
+    let shown = b.text(".timeline li[data-seq=\"0\"] time");
+    assert!(
+        shown.starts_with(&format!("{tokyo_hour:02}:")),
+        "{shown} is not Tokyo's hour {tokyo_hour}"
+    );
+    for (s, page) in [
+        (&desk, "desk"),
+        (&t1b, "board 1 black"),
+        (&t1w, "board 1 white"),
+        (&t2, "board 2 recorder"),
+        (&replay, "replay"),
+    ] {
         b.switch(s);
         let errors = b.console_errors();
-        assert!(errors.is_empty(), "console errors: {errors:#?}");
+        assert!(errors.is_empty(), "{page}: console errors: {errors:#?}");
         b.assert_no_csp_violation();
     }
     server.stop();

@@ -555,3 +555,82 @@ fn a_broken_tournament_file_does_not_hide_the_others() {
     assert!(!o.status.success());
     assert!(err(&o).contains("1 that do not"), "{}", err(&o));
 }
+
+/// The tournament's time zone: stated at creation or later by the director
+/// (`time_zone_stated`), the last one holding; a name the time zone
+/// database does not hold is refused in words with nothing written.
+#[test]
+fn a_time_zone_is_stated_at_creation_or_later_and_an_unknown_one_is_refused() {
+    let t = tempfile::tempdir().unwrap();
+    let data = t.path().join("data");
+    let (dk, rk) = keys(t.path());
+    let dk = dk.to_str().unwrap();
+    let new = |short: &str, zone: &str| {
+        run(
+            &data,
+            &[
+                "tournament",
+                "new",
+                "--key",
+                dk,
+                "--name",
+                "Zone Open",
+                "--short-name",
+                short,
+                "--rounds",
+                "3",
+                "--time-zone",
+                zone,
+                "--json",
+            ],
+        )
+    };
+    let o = new("mars", "Mars/Olympus_Mons");
+    assert!(!o.status.success());
+    assert!(
+        err(&o).contains("is not one of the IANA time zone database"),
+        "{}",
+        err(&o)
+    );
+    assert!(
+        !err(&o).contains('\n') || err(&o).lines().count() == 1,
+        "{}",
+        err(&o)
+    );
+    assert!(!ok(&run(&data, &["tournament", "list"])).contains("mars"));
+    let made: serde_json::Value = serde_json::from_str(&ok(&new("tokyo", "Asia/Tokyo"))).unwrap();
+    assert_eq!(made["time_zone"], "Asia/Tokyo");
+    let log = ok(&run(&data, &["tournament", "log", "tokyo", "--json"]));
+    let second: serde_json::Value = serde_json::from_str(log.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(second["body"]["time_zone_stated"]["zone"], "Asia/Tokyo");
+    // Changed later by the director; a referee may not.
+    ok(&run(
+        &data,
+        &[
+            "tournament",
+            "time-zone",
+            "tokyo",
+            "--key",
+            dk,
+            "--zone",
+            "Europe/Berlin",
+        ],
+    ));
+    let o = run(
+        &data,
+        &[
+            "tournament",
+            "time-zone",
+            "tokyo",
+            "--key",
+            rk.to_str().unwrap(),
+            "--zone",
+            "UTC",
+        ],
+    );
+    assert!(!o.status.success());
+    let log = ok(&run(&data, &["tournament", "log", "tokyo", "--json"]));
+    assert_eq!(log.lines().count(), 3, "{log}");
+    assert!(log.contains("Europe/Berlin"), "{log}");
+    ok(&run(&data, &["tournament", "verify", "tokyo"]));
+}

@@ -253,9 +253,11 @@ impl Browser {
                 "Runtime.consoleAPICalled" if m["params"]["type"] == "error" => {
                     Some(m["params"]["args"].to_string())
                 }
-                "Log.entryAdded" if m["params"]["entry"]["level"] == "error" => {
-                    Some(m["params"]["entry"]["text"].to_string())
-                }
+                "Log.entryAdded" if m["params"]["entry"]["level"] == "error" => Some(format!(
+                    "{} {}",
+                    m["params"]["entry"]["text"],
+                    m["params"]["entry"]["url"].as_str().unwrap_or("")
+                )),
                 _ => None,
             })
             .collect()

@@ -450,8 +450,9 @@ KINDS = [
     ("round_drawn", F(("round", u32), ("engine", string),
                       ("swaps", vec(struct(("first", string), ("second", string),
                                            ("reason", string)))))),
+    ("time_zone_stated", F(("zone", string))),
 ]
-TOURNAMENT_KINDS = set(range(44, 53)) | {55, 56}  # section 10
+TOURNAMENT_KINDS = set(range(44, 53)) | {55, 56, 57}  # section 10
 
 VALUE_TYPES = {
     "Color": color, "Point": point, "GameKind": game_kind, "Role": role,
@@ -847,6 +848,7 @@ TOURNAMENT_ROLES = {  # section 10
     "bye_given": {"director"}, "game_checkpointed": {"director"},
     "player_absent": {"director"}, "board_result_entered": {"director"},
     "tournament_sanction": {"director", "referee"}, "round_drawn": {"director"},
+    "time_zone_stated": {"director"},
 }
 
 
@@ -1038,6 +1040,11 @@ class TournamentState:
                     no("it names more rounds than the tournament has")
                 for r in rounds:
                     round_ok(r)
+        elif name == "time_zone_stated":
+            z = v["zone"]
+            parts = z.split("/")
+            if len(z) > 64 or not all(p and all(c.isascii() and (c.isalnum() or c in "_+-") for c in p) for p in parts):
+                no("the time zone is not written as an IANA name")
         elif name == "round_drawn":
             round_ok(v["round"])
             if len(v["engine"]) > MAX_TEXT:

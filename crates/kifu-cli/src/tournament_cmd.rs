@@ -47,6 +47,8 @@ pub enum TournamentCommand {
     Pair(PairArgs),
     /// Give a player the bye in a round.
     Bye(ByeArgs),
+    /// State the tournament's time zone (an IANA name): its times of day are shown in it.
+    TimeZone(TimeZoneArgs),
     /// Mark a player absent (late arrival, skipped round, withdrawal, sanction).
     Absent(AbsentArgs),
     /// Enter a board's result as an official (by default, both lose, both win, off the record).
@@ -200,7 +202,12 @@ pub struct NewArgs {
     /// The settings.
     #[command(flatten)]
     pub settings: NewSettings,
-    /// Print the new tournament as JSON (`id`, `short_name`, `name`, `rounds`, `file`).
+    /// The tournament's time zone, an IANA name (`Europe/Berlin`, `UTC`):
+    /// its times of day are shown in it (signed as `time_zone_stated`
+    /// after the genesis).
+    #[arg(long, value_name = "ZONE")]
+    pub time_zone: Option<String>,
+    /// Print the new tournament as JSON (`id`, `short_name`, `name`, `rounds`, `time_zone`, `file`).
     #[arg(long)]
     pub json: bool,
     /// The time the genesis is signed at, in milliseconds since 1970
@@ -342,6 +349,17 @@ pub struct ByeArgs {
     /// Registration id.
     #[arg(long)]
     pub player: String,
+}
+
+/// `kifu tournament time-zone`.
+#[derive(Debug, Args)]
+pub struct TimeZoneArgs {
+    /// Tournament and signer (the director).
+    #[command(flatten)]
+    pub target: Target,
+    /// The zone's IANA name (`Europe/Berlin`, `Asia/Tokyo`, `UTC`).
+    #[arg(long, value_name = "ZONE")]
+    pub zone: String,
 }
 
 /// `kifu tournament absent`.
@@ -563,6 +581,9 @@ pub fn run(data: &Path, cmd: TournamentCommand) -> CmdResult {
                 player: a.player,
             };
             write_facts(data, &a.target, vec![body])
+        }
+        TournamentCommand::TimeZone(a) => {
+            write_facts(data, &a.target, vec![Body::TimeZoneStated { zone: a.zone }])
         }
         TournamentCommand::Absent(a) => {
             let body = Body::PlayerAbsent {
@@ -823,9 +844,15 @@ fn genesis_from(a: NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fai
 
 fn new(data: &Path, a: NewArgs) -> CmdResult {
     let key = read_private(&a.key)?;
-    let (json, key_file, at) = (a.json, a.key.clone(), a.at_ms);
+    let (json, key_file, at) = (a.json, a.key.clone(), a.at_ms.unwrap_or_else(now_ms));
+    let zone = a.time_zone.clone();
     let genesis = genesis_from(a, &key)?;
-    let chain = Chain::create(&key, at.unwrap_or_else(now_ms), genesis).map_err(failure)?;
+    let mut chain = Chain::create(&key, at, genesis).map_err(failure)?;
+    if let Some(zone) = zone {
+        chain
+            .append(&key, at, Body::TimeZoneStated { zone })
+            .map_err(|e| Failure::new(format!("--time-zone: {e}; nothing written")))?;
+    }
     let kept = keep_new(data, &chain)?;
     created(&chain, &kept, json, &key_file)
 }
@@ -844,6 +871,7 @@ fn created(chain: &Chain, kept: &Kept, json: bool, key: &Path) -> CmdResult {
                 "name": g.name,
                 "rounds": g.rounds,
                 "players": chain.projection.players.len(),
+                "time_zone": chain.projection.time_zone,
                 "file": kept.shown(),
             })
         );
@@ -856,6 +884,9 @@ fn created(chain: &Chain, kept: &Kept, json: bool, key: &Path) -> CmdResult {
         g.rounds
     );
     say!("id {id}");
+    if let Some(zone) = &chain.projection.time_zone {
+        say!("time zone {zone}");
+    }
     say!("file {}", kept.shown());
     if g.egf_class.is_empty() {
         say!("note: its time control gives no EGF class: give --egf-class and --adjusted-time to `export --format h9`");

@@ -488,7 +488,8 @@ impl GameState {
             | Body::BoardResultEntered { .. }
             | Body::GameCheckpointed(_)
             | Body::TournamentSanction { .. }
-            | Body::RoundDrawn(_) => self.note(
+            | Body::RoundDrawn(_)
+            | Body::TimeZoneStated { .. } => self.note(
                 "a tournament fact in a game chain: ignored",
                 "docs/FORMAT.md, \"Tournament chains\"",
             ),

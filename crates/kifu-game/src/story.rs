@@ -75,7 +75,8 @@ pub fn describe(body: &Body, notation: &Notation) -> String {
         | Body::BoardResultEntered { .. }
         | Body::GameCheckpointed(_)
         | Body::TournamentSanction { .. }
-        | Body::RoundDrawn(_) => kifu_ledger::tournament::describe(body),
+        | Body::RoundDrawn(_)
+        | Body::TimeZoneStated { .. } => kifu_ledger::tournament::describe(body),
         Body::LogKeyRotated { origin, new_key } => format!(
             "log key rotated: {origin} signs its checkpoints with key {} from this event on",
             new_key.to_hex()

@@ -910,6 +910,13 @@ pub enum Body {
     ///     (`docs/TOURNAMENTS.md`, "Pairing"). A later one for the same
     ///     round replaces it. A tournament-chain kind.
     RoundDrawn(RoundDrawn),
+    /// Kind 57: The tournament's time zone, an IANA name (`Europe/Berlin`):
+    ///     the times of day of the tournament and its games are shown in
+    ///     it. A later one replaces it. A tournament-chain kind.
+    TimeZoneStated {
+        /// The zone's IANA name, or `UTC`.
+        zone: String,
+    },
 }
 
 impl Body {

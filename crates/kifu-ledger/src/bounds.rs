@@ -53,6 +53,12 @@ pub enum BoundError {
         /// The character's code point.
         code: u32,
     },
+    /// A time zone not written as an IANA name.
+    #[error("the time zone {zone:?} is not an IANA name such as Europe/Berlin or UTC")]
+    TimeZone {
+        /// The name given.
+        zone: String,
+    },
     /// A number or count outside its range.
     #[error("the {what} is {value}; it must be from {min} to {max}")]
     OutOfRange {
@@ -104,6 +110,26 @@ pub fn text(what: &'static str, text: &str, max: usize) -> Result<(), BoundError
             what,
             chars: text.chars().count(),
             max,
+        });
+    }
+    Ok(())
+}
+
+/// Refuses a time zone name that is not written as an IANA name is: `UTC`,
+/// or an area and a location (`Europe/Berlin`, `America/Argentina/Salta`),
+/// each part ASCII letters, digits, `_`, `+` or `-`, at most 64 characters
+/// in all. Whether the zone exists is the tournament's check (it holds the
+/// time zone database).
+pub fn time_zone(zone: &str) -> Result<(), BoundError> {
+    text("time zone", zone, 64)?;
+    let part_ok = |p: &str| {
+        !p.is_empty()
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '+' | '-'))
+    };
+    if !zone.split('/').all(part_ok) {
+        return Err(BoundError::TimeZone {
+            zone: zone.to_string(),
         });
     }
     Ok(())

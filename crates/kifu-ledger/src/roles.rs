@@ -295,7 +295,8 @@ pub fn check(roles: &[Role], body: &Body, seq: u64) -> Result<(), Refusal> {
         | Body::BoardResultEntered { .. }
         | Body::GameCheckpointed(_)
         | Body::TournamentSanction { .. }
-        | Body::RoundDrawn(_) => {
+        | Body::RoundDrawn(_)
+        | Body::TimeZoneStated { .. } => {
             return refuse("a tournament fact belongs to a tournament chain, not a game chain");
         }
         // docs/TRANSPARENCY.md section 8: the log operator's statement lives
@@ -388,7 +389,7 @@ mod tests {
 
     #[test]
     fn every_kind_has_a_name_and_a_stable_index() {
-        assert_eq!(kind_names().len(), 57);
+        assert_eq!(kind_names().len(), 58);
         assert_eq!(kind_names()[26], "member_coopted");
         let declined = Body::RewindDeclined {
             player: Color::White,

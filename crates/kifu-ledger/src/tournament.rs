@@ -273,6 +273,7 @@ pub fn is_tournament_kind(body: &Body) -> bool {
             | Body::GameCheckpointed(_)
             | Body::TournamentSanction { .. }
             | Body::RoundDrawn(_)
+            | Body::TimeZoneStated { .. }
     )
 }
 
@@ -508,6 +509,9 @@ pub fn describe(body: &Body) -> String {
                 .unwrap_or_default()
         ),
         Body::ByeGiven { round, player } => format!("round {round}: bye for {player}"),
+        Body::TimeZoneStated { zone } => {
+            format!("time zone: {zone} (the tournament's times of day are shown in it)")
+        }
         Body::RoundDrawn(d) => format!(
             "round {}: drawn by {}{}",
             d.round,

@@ -1006,6 +1006,12 @@ fn tournament_facts(cast: &Cast, game: &ChainBuilder) -> Vec<(&'static str, Body
                 }],
             }),
         ),
+        (
+            "director",
+            Body::TimeZoneStated {
+                zone: "Europe/Berlin".into(),
+            },
+        ),
     ]
 }
 
@@ -1553,7 +1559,7 @@ fn every_kind_and_every_sub_enum_variant_has_a_vector() {
         .map(|(_, b)| b.kind_index())
         .collect();
     // Kinds `tournament_created` to `tournament_sanction`,
-    // `paired_colours_unknown` and `round_drawn` belong to tournament chains (FORMAT.md
+    // `paired_colours_unknown`, `round_drawn` and `time_zone_stated` belong to tournament chains (FORMAT.md
     // section 10) and are refused in a game chain; the other kinds after
     // them are game-chain kinds again.
     let names = kifu_ledger::kinds::kind_names();
@@ -1566,11 +1572,12 @@ fn every_kind_and_every_sub_enum_variant_has_a_vector() {
     let operator = at("log_key_rotated").unwrap_or(kind_count());
     let colours_unknown = at("paired_colours_unknown").unwrap_or(kind_count());
     let drawn = at("round_drawn").unwrap_or(kind_count());
+    let zone = at("time_zone_stated").unwrap_or(kind_count());
     assert_eq!(
         indices,
         (1..kind_count())
             .filter(|i| {
-                (*i < first || *i > last) && ![operator, colours_unknown, drawn].contains(i)
+                (*i < first || *i > last) && ![operator, colours_unknown, drawn, zone].contains(i)
             })
             .collect::<Vec<_>>(),
         "testkit::every_kind must list every game-chain kind but the genesis, in order"

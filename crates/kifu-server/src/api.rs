@@ -518,7 +518,8 @@ pub async fn store_verify(
 /// duty's state is under its name.
 pub async fn healthz(State(app): State<Arc<App>>) -> Response {
     let published = *app.ingest.published().borrow();
-    let mut body = json!({"status": "ok", "next_cursor": published});
+    let mut body = json!({"status": "ok", "next_cursor": published,
+        "checkpoints": app.tlog.signer().is_some()});
     if let Some(r) = &app.replica {
         body["replica_of"] = json!(r.source);
         body["venue"] = json!(r.venue);

@@ -391,6 +391,9 @@ pub enum Intent {
         /// Handicap reduction for the EGD file.
         #[serde(default)]
         handicap_reduction: Option<u32>,
+        /// The tournament's time zone, an IANA name (empty: none stated).
+        #[serde(default)]
+        time_zone: String,
     },
     /// A new tournament from an OpenGotha tournament file, the page's key
     /// its director: its genesis, then every registration, absence,
@@ -621,6 +624,7 @@ fn genesis_of(intent: Intent) -> Result<Value, ApiError> {
         egf_class,
         adjusted_time,
         handicap_reduction,
+        time_zone: _,
     } = intent
     else {
         return Err(ApiError::bad_request("bad_intent", "not a creation"));
@@ -673,7 +677,18 @@ pub async fn draft(
     blocking(move || {
         let (t, bodies) = match intent {
             c @ Intent::Create { .. } => {
-                return Ok(Json(json!({ "bodies": [genesis_of(c)?] })));
+                // The time zone, when given, is stated right after the
+                // genesis (docs/FORMAT.md section 10, `time_zone_stated`).
+                let zone = match &c {
+                    Intent::Create { time_zone, .. } => time_zone.trim().to_string(),
+                    _ => String::new(),
+                };
+                let mut bodies = vec![genesis_of(c)?];
+                if !zone.is_empty() {
+                    kifu_tournament::check_time_zone(&zone).map_err(refused)?;
+                    bodies.push(json!({ "time_zone_stated": { "zone": zone } }));
+                }
+                return Ok(Json(json!({ "bodies": bodies })));
             }
             Intent::ImportOpengotha {
                 director_key,

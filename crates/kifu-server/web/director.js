@@ -304,6 +304,8 @@ async function showDefaults() {
 function wire() {
   wireLog();
   showDefaults();
+  // The venue's zone is most often this computer's.
+  try { byId("time-zone").value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch { /* no Intl zone: left empty */ }
   form("create-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const v = fields(ev.target);
@@ -316,7 +318,7 @@ function wire() {
       bar: v.bar || "", floor: v.floor || "", criteria: v.criteria || "", bye_nbw: v.bye_nbw || "", bye_mms: v.bye_mms || "",
       absent_nbw: v.absent_nbw || "", absent_mms: v.absent_mms || "", round_down: flag(v.round_down), unplayed_as_half: flag(v.unplayed_as_half),
       game: v.game || "", ruleset: v.ruleset || "", egf_class: v.egf_class || "", adjusted_time: count(v.adjusted_time),
-      handicap_reduction: count(v.handicap_reduction),
+      handicap_reduction: count(v.handicap_reduction), time_zone: v.time_zone || "",
     }, "new tournament");
     if (r) { choose(r.tournament); await tournaments(); }
   });
@@ -493,7 +495,7 @@ async function draw() {
   const s = d.summary;
   byId("desk-title").textContent = `${s.name} (${s.short_name})`;
   const many = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
-  byId("desk-head").textContent = `${many(s.players, "player")}, ${many(s.rounds, "round")}; ${s.last_round ? `round ${s.last_round} paired last` : "no round paired yet"}; chain at seq ${d.head.seq}`;
+  byId("desk-head").textContent = `${many(s.players, "player")}, ${many(s.rounds, "round")}; ${s.last_round ? `round ${s.last_round} paired last` : "no round paired yet"}; chain at seq ${d.head.seq}; ${s.time_zone ? `times of day in ${s.time_zone}` : "no time zone stated (times of day in UTC)"}`;
   byId("round").max = String(s.rounds);
   byId("player-rows").replaceChildren(...d.players.map((p) => $("tr", { "data-player": p.id },
     $("td", {}, p.id), $("td", {}, `${p.surname} ${p.given}`.trim()), $("td", {}, p.rank), $("td", {}, p.rating), $("td", {}, p.club), $("td", {}, p.country), $("td", {}, p.egd_pin))));

@@ -205,6 +205,7 @@ const Body = variants(
   ["round_drawn", struct(
     ["round", "u32"], ["engine", "string"], ["swaps", vec(struct(["first", "string"], ["second", "string"], ["reason", "string"]))],
   )],
+  ["time_zone_stated", struct(["zone", "string"])],
 );
 
 const Envelope = struct(

@@ -267,6 +267,8 @@ async function loadGame(redraw) {
   ]);
   G.pending = pending.requests || [];
   const changed = !G.st || G.st.last_seq !== st.last_seq || game !== (G.st && G.st.game);
+  G.zone = await zoneOf(st.state.genesis && st.state.genesis.tournament);
+  timeOfDay = timeOfDayIn(G.zone);
   G.st = st; G.events = story.events; G.powers = pw.powers; G.roles = pw.roles;
   G.clock = clockFrom(st);
   if (redraw || changed) drawGame();
@@ -295,7 +297,23 @@ function sanctionWords(x) {
 // One event of the timeline in the rules' words (the game's story, as
 // `kifu explain` tells it): when, who signed it, what it states, and what
 // the rules make of it, with the clause.
-const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+// Times of day in the tournament's zone when its chain states one
+// (docs/FORMAT.md section 10), else the browser's; the timeline says which.
+const zones = new Map();
+async function zoneOf(tournament) {
+  if (!tournament) return null;
+  if (!zones.has(tournament.tournament)) {
+    let z = null;
+    try { z = (await api("/tournaments/" + encodeURIComponent(tournament.tournament))).time_zone || null; } catch { z = null; }
+    zones.set(tournament.tournament, z);
+  }
+  return zones.get(tournament.tournament);
+}
+function timeOfDayIn(zone) {
+  try { return new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: zone || undefined }); }
+  catch { return new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false }); }
+}
+let timeOfDay = timeOfDayIn(null);
 function eventItem(e) {
   const li = $("li", { "data-seq": String(e.seq) },
     $("b", {}, String(e.seq)), " ",
@@ -322,6 +340,7 @@ function drawGame() {
         $("div", { class: "clocks" }, ...["black", "white"].map((c) => $("div", { id: "gclock-" + c }, `${colourWord(c)} (${who(c)})`, $("span", { class: "face" }, "–")))),
         $("p", { id: "phase" }, st.text && st.text.phase ? st.text.phase : (v.phase ? JSON.stringify(v.phase) : "")),
         $("h3", {}, "Timeline"),
+        $("p", { class: "muted", id: "timeline-zone" }, `Times of day in ${G.zone || Intl.DateTimeFormat().resolvedOptions().timeZone || "this device's zone"} (${G.zone ? "the tournament's zone" : "this device's zone: the tournament states none"}).`),
         $("ol", { class: "timeline", start: "0", id: "timeline" }, ...G.events.map(eventItem)),
         (v.disputes || []).length ? $("div", {}, $("h3", {}, "Disputes"), $("ul", {}, ...v.disputes.map((d) => $("li", {}, `#${d.seq} ${colourWord(d.raised_by)}: ${d.matter} (${d.status.replace(/_/g, " ")})`)))) : "",
         (v.sanctions || []).length ? $("div", {}, $("h3", {}, "Sanctions"), $("ul", { id: "sanctions" }, ...v.sanctions.map((s) => $("li", {}, sanctionWords(s))))) : ""),

@@ -112,11 +112,25 @@ function clockFace(ms) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
-// The time of day of a signed event. The genesis names no zone, so the
-// times are the browser's zone, and the page says which.
-const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
-const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
-const dayAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+// The time of day of a signed event: in the time zone of the game's
+// tournament when its chain states one (docs/FORMAT.md section 10,
+// `time_zone_stated`), else in the browser's zone; the page says which.
+let ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
+let ZONE_WHY = "the browser's zone: the record names none";
+let timeOfDay = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+let dayAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium" });
+async function tournamentZone(tournament) {
+  if (!tournament) return;
+  let t;
+  try { t = await api("/tournaments/" + encodeURIComponent(tournament.tournament)); } catch { return; }
+  if (!t || !t.time_zone) return;
+  try {
+    timeOfDay = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false, timeZone: t.time_zone });
+    dayAndTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "medium", timeZone: t.time_zone });
+    ZONE = t.time_zone;
+    ZONE_WHY = `the zone of ${t.name || tournament.tournament}`;
+  } catch { /* a zone this browser does not know: its own zone, said so */ }
+}
 
 function boardSvg(view, last, renju, forbidden, names) {
   const n = renju ? 15 : view.size, cell = 30, pad = 36, size = pad * 2 + cell * (n - 1);
@@ -216,6 +230,7 @@ async function gamePage(id, atText) {
     return;
   }
   const game = summary.game;
+  await tournamentZone(summary.tournament);
   let story = await api("/games/" + game + "/explain");
   const place = summary.tournament ? `${summary.tournament.tournament} round ${summary.tournament.round} board ${summary.tournament.board}` : "";
   const named = [place, summary.title && summary.title !== summary.tournament?.tournament ? summary.title : ""].filter(Boolean).join(" · ");
@@ -287,14 +302,15 @@ async function gamePage(id, atText) {
     $("section", { "aria-labelledby": "timeline-h", class: "timeline-side" },
       $("h2", { id: "timeline-h" }, "Events"),
       $("p", { class: "muted zone", id: "zone" }, story.events.length
-        ? `Times: from the first event (+m:ss), and the time of day in ${ZONE} (the browser's zone: the record names none). The first event: ${dayAndTime.format(new Date(story.events[0].at_ms))}.`
+        ? `Times: from the first event (+m:ss), and the time of day in ${ZONE} (${ZONE_WHY}). The first event: ${dayAndTime.format(new Date(story.events[0].at_ms))}.`
         : ""),
       timeline)));
   // The bundle (the game with the latest checkpoint and its proof) needs
   // a server that signs checkpoints.
   const bundle = document.getElementById("bundle-link");
-  fetch("/checkpoint").then(r => {
-    if (!r.ok) return;
+  // (The server says whether it signs them: no request is made to be refused.)
+  fetch("/healthz").then(r => r.json()).then(h => h.checkpoints ? fetch("/checkpoint") : null).then(r => {
+    if (!r || !r.ok) return;
     bundle.hidden = false;
     document.getElementById("bundle-sep").hidden = false;
   }).catch(() => {}).finally(() => { bundle.dataset.asked = "checkpoint"; });

@@ -68,6 +68,9 @@ pub struct Summary {
     pub players: usize,
     /// Sequence number of the chain's head: changes with every fact.
     pub seq: u64,
+    /// The tournament's time zone (an IANA name), in which the pages show
+    /// its times of day; null when none was stated.
+    pub time_zone: Option<String>,
 }
 
 /// A player as the pages name them.
@@ -264,6 +267,7 @@ pub fn summary(chain: &Chain) -> Summary {
             .collect(),
         players: p.players.len(),
         seq: chain.head().seq,
+        time_zone: p.time_zone.clone(),
     }
 }
 

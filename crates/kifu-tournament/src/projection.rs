@@ -16,6 +16,9 @@ pub enum TournamentError {
     /// The genesis settings are not usable.
     #[error("tournament settings: {0}")]
     Settings(String),
+    /// A time zone the time zone database does not hold.
+    #[error("the time zone {0:?} is not one of the IANA time zone database (such as Europe/Berlin, Asia/Tokyo or UTC)")]
+    UnknownTimeZone(String),
     /// A player id that is not registered.
     #[error("player {0:?} is not registered")]
     Unregistered(String),
@@ -147,6 +150,9 @@ pub struct Projection {
     /// The rounds drawn by the pairing engine, with the director's swaps
     /// (the last `round_drawn` of each round).
     pub drawn: BTreeMap<u32, RoundDrawn>,
+    /// The tournament's time zone, an IANA name (the last
+    /// `time_zone_stated`), if one was stated.
+    pub time_zone: Option<String>,
     /// Number of events applied (the next sequence number).
     pub next_seq: u64,
 }
@@ -239,6 +245,7 @@ impl Projection {
             absences: BTreeMap::new(),
             sanctions: Vec::new(),
             drawn: BTreeMap::new(),
+            time_zone: None,
             next_seq: 1,
         })
     }
@@ -479,6 +486,7 @@ impl Projection {
             Body::RoundDrawn(d) => {
                 self.drawn.insert(d.round, d.clone());
             }
+            Body::TimeZoneStated { zone } => self.time_zone = Some(zone.clone()),
             _ => {}
         }
         self.next_seq += 1;
@@ -628,6 +636,7 @@ impl Projection {
                 }
             }
             Body::RoundDrawn(d) => self.check_drawn(d)?,
+            Body::TimeZoneStated { zone } => check_time_zone(zone)?,
             other => return Err(TournamentError::NotATournamentFact(other.kind_name())),
         }
         Ok(())
@@ -767,4 +776,15 @@ impl Projection {
         }
         flags
     }
+}
+
+/// A time zone is written as an IANA name (`kifu_ledger::bounds::time_zone`)
+/// and is one the time zone database holds (docs/FORMAT.md section 10,
+/// `time_zone_stated`).
+pub fn check_time_zone(zone: &str) -> Result<(), TournamentError> {
+    kifu_ledger::bounds::time_zone(zone)?;
+    if jiff::tz::TimeZone::get(zone).is_err() {
+        return Err(TournamentError::UnknownTimeZone(zone.to_string()));
+    }
+    Ok(())
 }

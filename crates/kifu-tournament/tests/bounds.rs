@@ -168,3 +168,51 @@ proptest! {
         prop_assert_eq!(report.ok(), accepted);
     }
 }
+
+#[test]
+fn a_time_zone_is_an_iana_name_the_database_holds_and_the_last_one_stated_holds() {
+    let mut c = Chain::create(
+        &director(),
+        1,
+        mcmahon_genesis("Zoned", "zoned", 3, officials()),
+    )
+    .unwrap();
+    assert_eq!(c.projection.time_zone, None);
+    for (zone, words) in [
+        (
+            "Mars/Olympus_Mons",
+            "is not one of the IANA time zone database",
+        ),
+        ("../etc/passwd", "is not an IANA name"),
+        ("Europe/Berlin\u{202e}", "is not an IANA name"),
+        (&"A/".repeat(40), "characters long"),
+    ] {
+        let e = c
+            .append(
+                &director(),
+                2,
+                Body::TimeZoneStated {
+                    zone: zone.to_string(),
+                },
+            )
+            .expect_err("refused");
+        assert!(e.to_string().contains(words), "{zone:?}: {e}");
+    }
+    assert_eq!(c.head().seq, 0, "nothing written");
+    for zone in [
+        "Asia/Tokyo",
+        "Europe/Berlin",
+        "UTC",
+        "America/Argentina/Salta",
+    ] {
+        c.append(&director(), 3, Body::TimeZoneStated { zone: zone.into() })
+            .unwrap();
+        assert_eq!(c.projection.time_zone.as_deref(), Some(zone));
+    }
+    // Only the director states it.
+    let stranger = Keypair::from_seed([0x42; 32]);
+    assert!(c
+        .append(&stranger, 4, Body::TimeZoneStated { zone: "UTC".into() })
+        .is_err());
+    assert!(verify_tournament_records(&c.records).ok());
+}
