@@ -1558,6 +1558,14 @@ fn the_desk_pairs_a_round_with_the_engine_and_signs_a_swap_with_its_reason() {
     );
     let small = b.eval("[...document.querySelectorAll('#pair-draw button')].filter(x => x.offsetParent && x.getBoundingClientRect().height < 44).map(x => x.id || x.textContent)");
     assert_eq!(small, json!([]), "buttons smaller than 44 px");
+    // The draw as the director sees it, kept as an artifact.
+    b.eval("(() => { document.getElementById('pair-draw').scrollIntoView(); return true; })()");
+    std::fs::create_dir_all(artifacts_dir()).ok();
+    std::fs::write(
+        artifacts_dir().join("director-pair-draw.png"),
+        b.screenshot(),
+    )
+    .ok();
     // axe-core's check (WCAG 2 A and AA) with the draw shown.
     if let Some(axe) = axe_script() {
         b.eval(&format!("(() => {{ {axe}\n; return true; }})()"));

@@ -151,6 +151,14 @@ fn the_engine_s_draw_is_printed_then_signed_and_a_changed_board_departs() {
         .as_str()
         .unwrap()
         .starts_with("round 1 board 1: recorded"));
+    // verify passes, and says no reason is recorded for the board changed
+    // by hand after the engine's draw was signed.
+    let said = ok(&run(&data, &["tournament", "verify", "spring"]));
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("round 1 board 1: recorded"))
+        .unwrap_or_else(|| panic!("{said}"));
+    assert!(line.ends_with("(no reason recorded)"), "{line}");
 }
 
 #[test]

@@ -1297,6 +1297,17 @@ fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
         "expect": {"ok": false, "problem_contains": "number of rounds"},
     });
     let rounds = tournament_genesis(cast).rounds;
+    let drawn = |round: u32, first: &str, second: &str, reason: &str| {
+        Body::RoundDrawn(kifu_ledger::tournament::RoundDrawn {
+            round,
+            engine: "kifu-pairing/1 (OpenGotha 3.51.02)".into(),
+            swaps: vec![kifu_ledger::tournament::DrawSwap {
+                first: first.into(),
+                second: second.into(),
+                reason: reason.into(),
+            }],
+        })
+    };
     vec![
         case(
             "registered_and_paired",
@@ -1372,6 +1383,40 @@ fn tournament_fact_cases(cast: &Cast) -> Vec<Value> {
                 reason: String::new(),
             }],
             Some("never paired"),
+        ),
+        case(
+            "round_drawn_with_a_swap",
+            "A and B paired, then the round stated drawn by the engine with A and B's colours swapped, for a reason: valid",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                pair(1, 1, "A", "B"),
+                drawn(1, "A", "B", "A asked for Black"),
+            ],
+            None,
+        ),
+        case(
+            "round_drawn_swapping_a_player_not_in_the_round",
+            "A and B paired in round 1; the swap names C, neither paired nor given the bye",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                reg("C", "3k"),
+                pair(1, 1, "A", "B"),
+                drawn(1, "A", "C", "asked"),
+            ],
+            Some("no place"),
+        ),
+        case(
+            "round_drawn_swap_without_a_reason",
+            "a swap whose reason is only blanks",
+            vec![
+                reg("A", "1d"),
+                reg("B", "2k"),
+                pair(1, 1, "A", "B"),
+                drawn(1, "A", "B", "  "),
+            ],
+            Some("reason"),
         ),
         case(
             "registered_twice",

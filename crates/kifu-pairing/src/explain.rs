@@ -135,30 +135,36 @@ fn handicap_words(
         }
     };
     let (sw, sb) = steps.strength;
-    let mut out = format!(
-        "{} {} against {}",
-        if steps.based_on_mms {
-            "by the MMS before the round:"
-        } else {
-            "by rank:"
-        },
-        strength(sw),
-        strength(sb)
-    );
-    if steps.capped != steps.strength {
-        out.push_str(&format!(
-            ", each counted at most as {}",
-            strength(i64::from(h.no_handicap_above.value()))
-        ));
-    }
-    let d = steps.difference.abs();
-    out.push_str(&format!("; difference {d}"));
-    if d > 0 && h.reduction > 0 {
-        out.push_str(&format!(", less {}", h.reduction));
-    }
-    if d > i64::from(h.reduction) + i64::from(h.ceiling) {
-        out.push_str(&format!(", at most {}", h.ceiling));
-    }
+    let mut out = if h.ceiling == 0 {
+        // Swiss's default: every rank counts as 30k, at most no stone.
+        "no handicap in this tournament (its ceiling is 0 stones)".to_string()
+    } else {
+        let mut out = format!(
+            "{} {} against {}",
+            if steps.based_on_mms {
+                "by the MMS before the round:"
+            } else {
+                "by rank:"
+            },
+            strength(sw),
+            strength(sb)
+        );
+        if steps.capped != steps.strength {
+            out.push_str(&format!(
+                ", each counted at most as {}",
+                strength(i64::from(h.no_handicap_above.value()))
+            ));
+        }
+        let d = steps.difference.abs();
+        out.push_str(&format!("; difference {d}"));
+        if d > 0 && h.reduction > 0 {
+            out.push_str(&format!(", less {}", h.reduction));
+        }
+        if d > i64::from(h.reduction) + i64::from(h.ceiling) {
+            out.push_str(&format!(", at most {}", h.ceiling));
+        }
+        out
+    };
     if board.handicap > 0 {
         let stones = if board.handicap == 1 {
             "stone"

@@ -83,6 +83,7 @@ proptest! {
             prop_assert_eq!((&x.white, &x.black), (&w.white.id, &w.black.id));
             if system == System::Swiss {
                 prop_assert_eq!(x.handicap, 0);
+                prop_assert!(w.handicap_why.starts_with("no handicap"), "{}", w.handicap_why);
             }
             if x.handicap > 0 {
                 prop_assert!(w.white.score > w.black.score, "{:?}", w);

@@ -71,7 +71,8 @@ export function pairDraw({ act, post, say, tournament, round }) {
     label();
   };
 
-  const who = (p) => `${p.name} (${p.id}) ${p.rank} · ${p.score}`;
+  let scoreName = ""; // MMS, or NBW in Swiss
+  const who = (p) => `${p.name} (${p.id}) ${p.rank} · ${scoreName} ${p.score}`;
   const colours = (p) => (p.colours.length ? p.colours.join(" ") : "none yet");
   const choose = (id) => {
     (pick === 0 ? first : second).value = id;
@@ -83,6 +84,7 @@ export function pairDraw({ act, post, say, tournament, round }) {
   function render(draft) {
     const d = draft.draw;
     const score = d.score;
+    scoreName = score;
     document.getElementById(ids("head")).textContent =
       `Round ${d.round} drawn by ${d.engine}${d.swaps.length ? `, with ${d.swaps.length} ${d.swaps.length === 1 ? "swap" : "swaps"}` : ""}; ${d.boards.length} ${d.boards.length === 1 ? "board" : "boards"}. Nothing is signed yet.`;
     const rows = [];
