@@ -106,7 +106,9 @@ impl Browser {
                         if let Ok(v) = serde_json::from_slice::<Value>(&buf) {
                             // A request held by a lossy network is let go
                             // or lost here, at once, whatever the test does.
-                            if v["method"] == "Fetch.requestPaused" {
+                            if v["method"] == "Fetch.requestPaused"
+                                && lossy.active.load(Ordering::SeqCst)
+                            {
                                 lossy.decide(&v, &writer);
                                 continue;
                             }
@@ -196,6 +198,7 @@ impl Browser {
         self.loss
             .answers_one_in
             .store(answers_one_in, Ordering::SeqCst);
+        self.loss.active.store(true, Ordering::SeqCst);
         self.call(
             "Fetch.enable",
             json!({"patterns": [
@@ -529,6 +532,9 @@ impl Drop for Browser {
 pub struct Loss {
     /// One request in how many is lost (0: none).
     pub one_in: AtomicU64,
+    /// Set by [`Browser::lossy_network`]: the reading thread answers the
+    /// paused requests (else a test's own `Fetch` interception gets them).
+    pub active: std::sync::atomic::AtomicBool,
     /// One submission's answer in how many is lost (0: none).
     pub answers_one_in: AtomicU64,
     /// Requests seen.

@@ -10,6 +10,7 @@
 import * as rec from "/web/record.js";
 import { keyValueStore, ownKey } from "/web/keystore.js";
 import { pairDraw } from "/web/pairdraw.js";
+import { stream } from "/web/live.js";
 
 const $ = (tag, attrs = {}, ...kids) => {
   const e = document.createElement(tag);
@@ -451,10 +452,12 @@ let follow = null;
 async function show() {
   byId("create").hidden = !!current;
   byId("desk").hidden = !current;
-  if (follow) { follow.close(); follow = null; }
+  if (follow) { follow(); follow = null; }
   if (!current) return;
-  follow = new EventSource(`/tournaments/${current}/events`);
-  follow.addEventListener("change", () => refresh());
+  // Through live.js: a stream the server refused or lost (a restart, a full
+  // server) is opened again, and the desk drawn afresh when it is.
+  const t = current;
+  follow = stream(() => `/tournaments/${t}/events`, { change: () => refresh(), open: () => refresh() }, { events: ["change"] });
 }
 
 // One refresh at a time: changes that arrive meanwhile (every append of a
