@@ -235,7 +235,7 @@ fn a_round_runs_from_the_directors_desk_signed_by_its_browser_key() {
     submit(
         &mut b,
         "create-form",
-        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director", "referees": format!("Rita Referee={console_key}\nRex Referee={referee}\nDale Demo={demo_referee}"), "committee": format!("Cora={}\nCarl={}\nCleo={}\nCody={}", committee[0], committee[1], committee[2], committee[3])}),
+        json!({"name": "Desk Open", "short_name": SHORT, "rounds": 3, "city": "Berlin", "country": "DE", "director_name": "Dana Director", "time_zone": "", "referees": format!("Rita Referee={console_key}\nRex Referee={referee}\nDale Demo={demo_referee}"), "committee": format!("Cora={}\nCarl={}\nCleo={}\nCody={}", committee[0], committee[1], committee[2], committee[3])}),
     );
     message(&mut b, "tournament kifu demonstration open created");
     b.wait_for("the desk", "!document.getElementById('desk').hidden");
@@ -984,7 +984,7 @@ fn the_desk_signs_only_into_the_tournament_it_shows_and_its_log_covers_nothing()
     submit(
         &mut b,
         "create-form",
-        json!({"name": "Alpha Cup", "short_name": "alpha", "rounds": 3, "director_name": "Dana",
+        json!({"name": "Alpha Cup", "short_name": "alpha", "rounds": 3, "director_name": "Dana", "time_zone": "",
             "bar": "2d", "floor": "15k", "bye_mms": "0.5", "round_down": "false", "handicap_reduction": "1"}),
     );
     message(&mut b, "tournament alpha created");
@@ -1029,7 +1029,7 @@ fn the_desk_signs_only_into_the_tournament_it_shows_and_its_log_covers_nothing()
     submit(
         &mut b,
         "create-form",
-        json!({"name": "Beta Cup", "short_name": "beta", "rounds": 1, "director_name": "Dana"}),
+        json!({"name": "Beta Cup", "short_name": "beta", "rounds": 1, "director_name": "Dana", "time_zone": ""}),
     );
     message(&mut b, "tournament beta created");
     // Everything shown is Beta's, at its own round, and no round outside
@@ -1232,6 +1232,13 @@ fn a_three_round_tournament_runs_from_the_desk_on_venue_wifi() {
     b.wait_for(
         "the desk",
         "!!document.body && document.body.dataset.ready === '1'",
+    );
+    // The time zone offered is the computer's; the director types the venue's.
+    let offered = b.eval("document.getElementById('time-zone').value");
+    assert!(offered.as_str().is_some_and(|z| !z.is_empty()), "{offered}");
+    assert_eq!(
+        offered,
+        b.eval("Intl.DateTimeFormat().resolvedOptions().timeZone")
     );
     submit(
         &mut b,
@@ -1477,7 +1484,7 @@ fn the_desk_pairs_a_round_with_the_engine_and_signs_a_swap_with_its_reason() {
     submit(
         &mut b,
         "create-form",
-        json!({"name": "Spring Open", "short_name": "spring", "rounds": 3}),
+        json!({"name": "Spring Open", "short_name": "spring", "rounds": 3, "time_zone": ""}),
     );
     message(&mut b, "tournament spring created");
     b.wait_for(

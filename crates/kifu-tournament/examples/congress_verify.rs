@@ -12,7 +12,7 @@
 
 use std::time::Instant;
 
-use kifu_ledger::{BoardResult, Body, Keypair, Participant, PairingSystem, Registration, Role};
+use kifu_ledger::{BoardResult, Body, Keypair, PairingSystem, Participant, Registration, Role};
 use kifu_tournament::{draw, mcmahon_genesis, verify_tournament_records, Chain};
 
 fn main() {
@@ -42,7 +42,11 @@ fn main() {
     for i in 0..players {
         // Ranks spread from 20k to 7d, stronger players fewer.
         let strength = (i * 27 / players) as i32; // 0..26
-        let rank = if strength < 20 { format!("{}k", 20 - strength) } else { format!("{}d", strength - 19) };
+        let rank = if strength < 20 {
+            format!("{}k", 20 - strength)
+        } else {
+            format!("{}d", strength - 19)
+        };
         add(
             &mut c,
             Body::PlayerRegistered(Registration {
@@ -78,10 +82,20 @@ fn main() {
         }
         for (n, board) in boards.into_iter().enumerate() {
             // Results that vary: White wins two boards in three.
-            let result = if (n as u32 + round) % 3 == 0 { BoardResult::BlackWins } else { BoardResult::WhiteWins };
+            let result = if (n as u32 + round) % 3 == 0 {
+                BoardResult::BlackWins
+            } else {
+                BoardResult::WhiteWins
+            };
             add(
                 &mut c,
-                Body::BoardResultEntered { round, board, result, by_default: false, reason: "result sheet".into() },
+                Body::BoardResultEntered {
+                    round,
+                    board,
+                    result,
+                    by_default: false,
+                    reason: "result sheet".into(),
+                },
             );
         }
     }
@@ -101,7 +115,10 @@ fn main() {
     let t = Instant::now();
     let checks = draw::engine_rounds(&p);
     let rederive = t.elapsed();
-    let departures: usize = checks.iter().map(|r| r.departures.as_ref().map(|d| d.len()).unwrap_or(usize::MAX)).sum();
+    let departures: usize = checks
+        .iter()
+        .map(|r| r.departures.as_ref().map(|d| d.len()).unwrap_or(usize::MAX))
+        .sum();
     assert_eq!(checks.len(), rounds as usize);
     assert_eq!(departures, 0, "every round is the engine's");
     println!(
