@@ -328,7 +328,7 @@ pub async fn state(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let (game, records) = load(&app, &id)?;
-        let verified = verify_records(&records).ok();
+        let verified = app.verdicts.of(&game, &records);
         let events = decoded(&records);
         let last = events.last().map(|e| e.seq).unwrap_or(0);
         let at = q.at.unwrap_or(last);
@@ -380,7 +380,7 @@ pub async fn explain(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let (game, records) = load(&app, &id)?;
-        let verified = verify_records(&records).ok();
+        let verified = app.verdicts.of(&game, &records);
         let mut v = document::explain_json(&game, &decoded(&records), verified);
         if let (Some(after), Some(list)) = (q.after, v["events"].as_array_mut()) {
             list.retain(|e| e["seq"].as_u64().is_some_and(|s| s > after));
@@ -398,7 +398,7 @@ pub async fn explain_text(
 ) -> Result<Response, ApiError> {
     blocking(move || {
         let (game, records) = load(&app, &id)?;
-        let verified = verify_records(&records).ok();
+        let verified = app.verdicts.of(&game, &records);
         let text = kifu_game::explanation::explanation_text(&game, &decoded(&records), verified);
         let name = format!(
             "attachment; filename=\"{}-explain.txt\"",

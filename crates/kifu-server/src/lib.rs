@@ -36,6 +36,7 @@ pub mod tlog_api;
 pub mod tls;
 pub mod tournament_api;
 pub mod tournament_write;
+pub mod verdicts;
 pub mod web;
 pub mod whole;
 pub mod wire;
@@ -155,6 +156,7 @@ pub struct App {
     /// follows the mirror.
     pub replica: Option<replica::Replica>,
     summaries: api::SummaryCache,
+    verdicts: verdicts::Verdicts,
     lines: feed::LineCache,
     followers: feed::Followers,
     budgets: budget::Budgets,
@@ -363,6 +365,7 @@ impl Server {
                 tournaments,
                 replica,
                 summaries: Default::default(),
+                verdicts: Default::default(),
                 lines,
                 followers: Default::default(),
             }),

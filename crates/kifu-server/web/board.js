@@ -280,7 +280,7 @@ async function sign(body, as) {
   const event = { chain: G.game, seq: head.seq + 1, prev_hash: head.hash, at_ms: Date.now(), signer: k.pub, body };
   const signed = await rec.signEvent(k.privateKey, event);
   timing("signed", event.seq);
-  const item = { game: G.game, seq: event.seq, hex: signed.hex, hash: rec.toHex(signed.hash), kind: rec.kindOf(body), words: describe(body) };
+  const item = { game: G.game, seq: event.seq, hex: signed.hex, hash: rec.toHex(signed.hash), kind: rec.kindOf(body), words: describe(body), body, as };
   await outboxAdd(item);
   G.head = { seq: event.seq, hash: item.hash };
   G.queued++;
@@ -341,6 +341,12 @@ async function addPlayerKey(colour) {
   draw();
 }
 
+// What a tablet signs again, after the other seat's record, when that
+// record took its place first: statements that hold whatever the board
+// shows. A stone, a pass or a press is never signed again by itself: the
+// board it answered has changed.
+const REBASED = ["result_sheet_signed", "referee_called", "protest_declared", "dispute_raised", "appeal_lodged"];
+
 let flushing = false;
 async function flush() {
   if (flushing) return;
@@ -364,6 +370,7 @@ async function flush() {
       }
       G.online = true;
       let stale = false, answered = 0;
+      const rebase = [];
       for (let i = 0; i < items.length; i++) {
         const r = answer.results[i] || { ok: false, error: { message: "no answer for this record" } };
         const it = items[i];
@@ -378,7 +385,13 @@ async function flush() {
           answered++;
           await outboxDelete(it.n);
           stale = stale || r.error.code === "conflict";
-          if (r.error.code === "conflict") {
+          if (r.error.code === "conflict" && it.body && REBASED.includes(it.kind)) {
+            // A statement that does not depend on the board (a result
+            // sheet, a call, a protest): signed again after the other
+            // seat's record, and said so.
+            rebase.push(it);
+            say(`${it.words}: the other seat's record came first (event ${it.seq}); signed again after it`, true);
+          } else if (r.error.code === "conflict") {
             say(`${it.words}: not recorded: another record was accepted at that place first (event ${it.seq}, the other seat's or an official's); the board is redrawn from the game as recorded: check it and act again`, false);
           } else {
             say(`${it.words}: refused: ${r.error.message}`, false);
@@ -410,6 +423,10 @@ async function flush() {
         setOnline(false, left.length);
         break;
       }
+      // At the head just read: the statements the other seat's record
+      // displaced, in their order (sent at the next round).
+      for (const it of rebase) await sign(it.body, it.as);
+      if (rebase.length) continue;
       // Nothing answered (the server is busy): a pause before trying again.
       // Records signed meanwhile go at once.
       if (!answered && left.length) {
