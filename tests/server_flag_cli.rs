@@ -379,6 +379,21 @@ fn every_command_acts_through_the_server_or_refuses_and_leaves_the_working_direc
         (
             [
                 "tournament",
+                "time-zone",
+                "Cup",
+                "--zone",
+                "Europe/Berlin",
+                "--key",
+            ]
+            .map(String::from)
+            .into_iter()
+            .chain([k("director.key")])
+            .collect(),
+            Works,
+        ),
+        (
+            [
+                "tournament",
                 "bye",
                 "Cup",
                 "--round",
