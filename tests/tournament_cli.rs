@@ -633,4 +633,36 @@ fn a_time_zone_is_stated_at_creation_or_later_and_an_unknown_one_is_refused() {
     assert_eq!(log.lines().count(), 3, "{log}");
     assert!(log.contains("Europe/Berlin"), "{log}");
     ok(&run(&data, &["tournament", "verify", "tokyo"]));
+    // A game of the tournament begun at 23:30 UTC is dated, in its SGF, by
+    // the tournament's zone: Berlin's day is still the 8th at 00:30.
+    let (b, w) = (t.path().join("b"), t.path().join("w"));
+    for k in [&b, &w] {
+        ok(&run(&data, &["keygen", k.to_str().unwrap()]));
+    }
+    let game = ok(&run(
+        &data,
+        &[
+            "new-game",
+            "--key",
+            dk,
+            "--director",
+            &format!("Dana={}", t.path().join("dir.pub").display()),
+            "--black",
+            &format!("Ann={}", b.with_extension("pub").display()),
+            "--white",
+            &format!("Bob={}", w.with_extension("pub").display()),
+            "--size",
+            "9",
+            "--tournament",
+            "tokyo",
+            "--round",
+            "1",
+            "--board",
+            "1",
+            "--at-ms",
+            "1796686200000",
+        ],
+    ));
+    let sgf = ok(&run(&data, &["sgf", "export", game.trim()]));
+    assert!(sgf.contains("DT[2026-12-08]"), "{sgf}");
 }

@@ -230,7 +230,13 @@ pub fn export(data: &Path, a: SgfExportArgs) -> CmdResult {
     let store = open_existing(data)?;
     let game = store.resolve(&a.game)?;
     let records = store.read(&game, 0, None)?;
-    let text = kifu_game::sgf_export::records_to_sgf(&records).map_err(fail)?;
+    // The date in the game's tournament's time zone, where one is stated.
+    let date = kifu_tournament::game_date(&records, |t| {
+        crate::tournament_cmd::find(data, t)
+            .ok()
+            .and_then(|(_, c)| c.projection.time_zone)
+    });
+    let text = kifu_game::sgf_export::records_to_sgf_on(&records, date).map_err(fail)?;
     match &a.out {
         Some(path) => {
             crate::archive_cmd::write_atomically(path, text.as_bytes())?;

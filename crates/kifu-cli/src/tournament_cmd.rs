@@ -639,7 +639,7 @@ use kifu_store::tournaments;
 
 /// Where a tournament chain is kept: a file of the data directory, or a
 /// server (its tournament id).
-enum Kept {
+pub(crate) enum Kept {
     /// The chain file.
     File(PathBuf),
     /// The server's tournament.
@@ -717,7 +717,7 @@ fn served_chain(c: Client, spec: &str) -> Result<(Kept, Vec<Record>), Failure> {
 
 /// Finds a tournament by id prefix or short name (in the data directory,
 /// or on the server), and verifies it.
-fn find(data: &Path, spec: &str) -> Result<(Kept, Chain), Failure> {
+pub(crate) fn find(data: &Path, spec: &str) -> Result<(Kept, Chain), Failure> {
     let (kept, records) = match served() {
         Some(c) => served_chain(c, spec)?,
         None => {

@@ -248,6 +248,17 @@ pub fn game_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
 ///
 /// As [`game_to_sgf`].
 pub fn record_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
+    record_to_sgf_on(events, None)
+}
+
+/// [`record_to_sgf`] with the game's date (`DT`) as given: the day of its
+/// first event in its tournament's time zone (`kifu_tournament::local_date`,
+/// docs/FORMAT.md section 10, `time_zone_stated`); `None`, the UTC day.
+///
+/// # Errors
+///
+/// As [`game_to_sgf`].
+pub fn record_to_sgf_on(events: &[Event], date: Option<String>) -> Result<SgfGame, ExportError> {
     let mut out = game_to_sgf(events)?;
     let Some(Body::GameCreated(g)) = events.first().map(|e| &e.body) else {
         return Err(ExportError::NoGenesis);
@@ -269,9 +280,11 @@ pub fn record_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
             ruleset: g.ruleset.clone(),
             event: g.tournament.as_ref().map(|t| t.tournament.clone()),
             round: g.tournament.as_ref().map(|t| t.round),
-            date: events
-                .first()
-                .map(|e| kifu_clock::notation::iso_date_utc(e.at_ms)),
+            date: date.or_else(|| {
+                events
+                    .first()
+                    .map(|e| kifu_clock::notation::iso_date_utc(e.at_ms))
+            }),
             timed: !matches!(g.time_control, kifu_ledger::TimeControl::Untimed),
             info,
         },
@@ -285,10 +298,22 @@ pub fn record_to_sgf(events: &[Event]) -> Result<SgfGame, ExportError> {
 ///
 /// A record that cannot be decoded, or as [`game_to_sgf`].
 pub fn records_to_sgf(records: &[kifu_ledger::Record]) -> Result<String, ExportError> {
+    records_to_sgf_on(records, None)
+}
+
+/// [`records_to_sgf`] with the game's date as given ([`record_to_sgf_on`]).
+///
+/// # Errors
+///
+/// As [`records_to_sgf`].
+pub fn records_to_sgf_on(
+    records: &[kifu_ledger::Record],
+    date: Option<String>,
+) -> Result<String, ExportError> {
     let events: Vec<Event> = records
         .iter()
         .map(|r| r.decode())
         .collect::<Result<_, _>>()
         .map_err(|e| ExportError::Record(e.to_string()))?;
-    Ok(kifu_go::sgf::write(&record_to_sgf(&events)?))
+    Ok(kifu_go::sgf::write(&record_to_sgf_on(&events, date)?))
 }

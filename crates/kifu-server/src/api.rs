@@ -426,7 +426,12 @@ pub async fn sgf(
 ) -> Result<Response, ApiError> {
     blocking(move || {
         let (_, records) = load(&app, &id)?;
-        let text = kifu_game::sgf_export::records_to_sgf(&records).map_err(|e| {
+        let date = kifu_tournament::game_date(&records, |t| {
+            crate::tournament_api::load(app.tournaments.data(), t)
+                .ok()
+                .and_then(|c| c.projection.time_zone)
+        });
+        let text = kifu_game::sgf_export::records_to_sgf_on(&records, date).map_err(|e| {
             ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "no_sgf", e.to_string())
         })?;
         Ok(([(header::CONTENT_TYPE, "application/x-go-sgf")], text).into_response())

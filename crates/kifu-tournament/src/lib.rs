@@ -49,5 +49,7 @@ mod verify;
 
 pub use chain::{mcmahon_genesis, Chain, ChainError, Refused};
 pub use convert::board_result_of;
-pub use projection::{check_time_zone, genesis_settings, Board, Projection, TournamentError};
+pub use projection::{
+    check_time_zone, game_date, genesis_settings, local_date, Board, Projection, TournamentError,
+};
 pub use verify::{verify_tournament_records, ChainSummary, TournamentReport, MORE_THAN_ONE};

@@ -788,3 +788,47 @@ pub fn check_time_zone(zone: &str) -> Result<(), TournamentError> {
     }
     Ok(())
 }
+
+/// The day (`2026-08-03`) of the instant `at_ms` in the time zone `zone`
+/// (an IANA name), or `None` when the zone is unknown or the instant out of
+/// range: a game's date in its tournament's zone (SGF `DT`).
+pub fn local_date(zone: &str, at_ms: u64) -> Option<String> {
+    let tz = jiff::tz::TimeZone::get(zone).ok()?;
+    let t = jiff::Timestamp::from_millisecond(i64::try_from(at_ms).ok()?).ok()?;
+    Some(t.to_zoned(tz).date().to_string())
+}
+
+/// A game's date in its tournament's time zone: the day of its first event
+/// where its genesis names a tournament for which `zone_of` (a tournament's
+/// name as the genesis gives it) finds a stated zone; else `None` (the UTC
+/// day is the reader's default).
+pub fn game_date(
+    records: &[kifu_ledger::Record],
+    zone_of: impl Fn(&str) -> Option<String>,
+) -> Option<String> {
+    let first = records.first()?.decode().ok()?;
+    let Body::GameCreated(g) = &first.body else {
+        return None;
+    };
+    let zone = zone_of(&g.tournament.as_ref()?.tournament)?;
+    local_date(&zone, first.at_ms)
+}
+
+#[cfg(test)]
+mod zone_tests {
+    use super::*;
+
+    #[test]
+    fn a_day_is_the_zone_s_day() {
+        // 2026-12-07 23:30 UTC is already the 8th in Tokyo, still the 7th in
+        // New York.
+        let at = 1_796_686_200_000;
+        assert_eq!(local_date("UTC", at).as_deref(), Some("2026-12-07"));
+        assert_eq!(local_date("Asia/Tokyo", at).as_deref(), Some("2026-12-08"));
+        assert_eq!(
+            local_date("America/New_York", at).as_deref(),
+            Some("2026-12-07")
+        );
+        assert_eq!(local_date("Mars/Olympus", at), None);
+    }
+}
