@@ -1589,39 +1589,34 @@ fn has(b: &mut Browser, selector: &str) -> bool {
     b.eval(&format!("!!document.querySelector({sel})")) == json!(true)
 }
 
-#[test]
-fn a_real_game_at_a_real_table_on_venue_wifi() {
-    let Some(program) = browser_or_skip("the board page test") else {
-        return;
+/// Two player tablets at board 1 of "Open", round 1, each asking for its
+/// seat (on a venue network of `latency` ms each way when given, from
+/// before the request), the referee's game naming them (`size` lines,
+/// `time` control), and the referee's clock started from a third browser
+/// context: what a table with a tablet a player starts with.
+struct PlayerTablets {
+    black: String,
+    white: String,
+    referee: String,
+    game: String,
+    black_key: String,
+    white_key: String,
+}
+
+fn player_tablets(v: &mut Venue, latency: Option<u64>, size: &str, time: &str) -> PlayerTablets {
+    let (b, url) = (&mut v.b, v.url.clone());
+    let seated = |b: &mut Browser, role: &str, name: &str| {
+        let session = b.new_context(1024, 768);
+        if let Some(ms) = latency {
+            b.venue_network(ms);
+        }
+        let fp = ask_for_seat(b, &url, role, name, 1);
+        (session, request_of(&url, &fp))
     };
-    let Venue {
-        dir,
-        server,
-        url,
-        ref_pub,
-        ref_pem,
-        mut b,
-        ..
-    } = venue(program);
-    let black = b.new_context(1024, 768);
-    b.venue_network(150);
-    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
-    let white = b.new_context(1024, 768);
-    b.venue_network(150);
-    let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 1);
-    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
-    let id_of = |fp: &str| {
-        listed["requests"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|r| r["fingerprint"] == fp)
-            .map(|r| r["id"].as_str().unwrap().to_string())
-            .expect("listed")
-    };
-    let (rb, rw) = (id_of(&fp_black), id_of(&fp_white));
-    let ref_key = dir.path().join("ref.key");
-    let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
+    let (black, (rb, black_key)) = seated(b, "black", "Ann");
+    let (white, (rw, white_key)) = seated(b, "white", "Bob");
+    let ref_key = v.dir.path().join("ref.key");
+    let referee_arg = format!("Ref={}", v.dir.path().join("ref.pub").display());
     let made: Value = serde_json::from_str(&ok(&kifu_at(
         &url,
         &[
@@ -1631,9 +1626,9 @@ fn a_real_game_at_a_real_table_on_venue_wifi() {
             "--referee",
             &referee_arg,
             "--size",
-            "9",
+            size,
             "--time",
-            "fischer:10m+10s",
+            time,
             "--tournament",
             "Open",
             "--round",
@@ -1656,13 +1651,45 @@ fn a_real_game_at_a_real_table_on_venue_wifi() {
     let referee = b.new_context(800, 600);
     b.goto(&format!("{url}/web/board.css"));
     let r = referee_signs(
-        &mut b,
-        &ref_pem,
-        &ref_pub,
+        b,
+        &v.ref_pem,
+        &v.ref_pub,
         &game,
         json!({"clock_started": {"running": "black"}}),
     );
     assert_eq!(r["accepted"], 1, "{r}");
+    PlayerTablets {
+        black,
+        white,
+        referee,
+        game,
+        black_key,
+        white_key,
+    }
+}
+
+#[test]
+fn a_real_game_at_a_real_table_on_venue_wifi() {
+    let Some(program) = browser_or_skip("the board page test") else {
+        return;
+    };
+    let mut v = venue(program);
+    let PlayerTablets {
+        black,
+        white,
+        referee,
+        game,
+        ..
+    } = player_tablets(&mut v, Some(150), "9", "fischer:10m+10s");
+    let Venue {
+        dir,
+        server,
+        url,
+        ref_pub,
+        ref_pem,
+        mut b,
+        ..
+    } = v;
 
     // Each player taps the stone and presses the clock at once, as people
     // do, before the stone is acknowledged over the venue's network: both
@@ -1846,65 +1873,26 @@ fn a_whole_game_on_two_tablets_through_a_network_that_loses_one_request_in_a_hun
     let Some(program) = browser_or_skip("the board page test") else {
         return;
     };
+    let mut v = venue(program);
+    let PlayerTablets {
+        black,
+        white,
+        referee,
+        game,
+        black_key: key_black,
+        white_key: key_white,
+    } = player_tablets(&mut v, None, "9", "fischer:10m+10s");
     let Venue {
         dir,
         server,
         url,
-        ref_pub,
-        ref_pem,
         mut b,
         ..
-    } = venue(program);
-    let black = b.new_context(1024, 768);
-    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
-    let white = b.new_context(1024, 768);
-    let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 1);
-    let (rb, key_black) = request_of(&url, &fp_black);
-    let (rw, key_white) = request_of(&url, &fp_white);
-    let ref_key = dir.path().join("ref.key");
-    let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
-    let made: Value = serde_json::from_str(&ok(&kifu_at(
-        &url,
-        &[
-            "new-game",
-            "--key",
-            ref_key.to_str().unwrap(),
-            "--referee",
-            &referee_arg,
-            "--size",
-            "9",
-            "--time",
-            "fischer:10m+10s",
-            "--tournament",
-            "Open",
-            "--round",
-            "1",
-            "--board",
-            "1",
-            "--device-request",
-            &rb,
-            "--device-request",
-            &rw,
-            "--json",
-        ],
-    )))
-    .unwrap();
-    let game = made["game"].as_str().unwrap().to_string();
+    } = v;
     for s in [&black, &white] {
         b.switch(s);
-        b.wait_for("the game", "!!document.getElementById('press')");
         b.lossy_network(150, 100, 20);
     }
-    let referee = b.new_context(800, 600);
-    b.goto(&format!("{url}/web/board.css"));
-    let r = referee_signs(
-        &mut b,
-        &ref_pem,
-        &ref_pub,
-        &game,
-        json!({"clock_started": {"running": "black"}}),
-    );
-    assert_eq!(r["accepted"], 1, "{r}");
     // Black on columns B and C, White on G and H: no stone is ever taken.
     let moves: Vec<(u8, u8)> = (0..30u8)
         .map(|i| {
@@ -2061,67 +2049,16 @@ fn venue_latency() {
         v[((v.len() as f64 - 1.0) * p).round() as usize]
     };
     for latency in [0u64, 150] {
-        let Venue {
-            dir,
-            server,
-            url,
-            ref_pub,
-            ref_pem,
-            mut b,
-            ..
-        } = venue(program);
-        let black = b.new_context(1024, 768);
-        let fp_black = ask_for_seat(&mut b, &url, "black", "Ann", 1);
-        let white = b.new_context(1024, 768);
-        let fp_white = ask_for_seat(&mut b, &url, "white", "Bob", 1);
-        let (rb, _) = request_of(&url, &fp_black);
-        let (rw, _) = request_of(&url, &fp_white);
-        let ref_key = dir.path().join("ref.key");
-        let referee_arg = format!("Ref={}", dir.path().join("ref.pub").display());
-        let made: Value = serde_json::from_str(&ok(&kifu_at(
-            &url,
-            &[
-                "new-game",
-                "--key",
-                ref_key.to_str().unwrap(),
-                "--referee",
-                &referee_arg,
-                "--size",
-                "19",
-                "--time",
-                "fischer:60m+30s",
-                "--tournament",
-                "Open",
-                "--round",
-                "1",
-                "--board",
-                "1",
-                "--device-request",
-                &rb,
-                "--device-request",
-                &rw,
-                "--json",
-            ],
-        )))
-        .unwrap();
-        let game = made["game"].as_str().unwrap().to_string();
+        let mut v = venue(program);
+        let PlayerTablets { black, white, .. } =
+            player_tablets(&mut v, None, "19", "fischer:60m+30s");
+        let Venue { server, mut b, .. } = v;
         for s in [&black, &white] {
             b.switch(s);
-            b.wait_for("the game", "!!document.getElementById('press')");
             if latency > 0 {
                 b.venue_network(latency);
             }
         }
-        let _referee = b.new_context(800, 600);
-        b.goto(&format!("{url}/web/board.css"));
-        let r = referee_signs(
-            &mut b,
-            &ref_pem,
-            &ref_pub,
-            &game,
-            json!({"clock_started": {"running": "black"}}),
-        );
-        assert_eq!(r["accepted"], 1, "{r}");
         let (mut stone_ack, mut press_ack, mut press_seen) = (Vec::new(), Vec::new(), Vec::new());
         for i in 0..40u64 {
             let (me, other) = if i % 2 == 0 {

@@ -66,6 +66,7 @@ const kvSet = (k, v) => tx("kv", "readwrite", (s) => { s.put(v, k); });
 const outboxAll = () => tx("outbox", "readonly", (s) => req(s.getAll()));
 const outboxAdd = (item) => tx("outbox", "readwrite", (s) => { s.add(item); });
 const outboxDelete = (n) => tx("outbox", "readwrite", (s) => { s.delete(n); });
+const outboxPut = (item) => tx("outbox", "readwrite", (s) => { s.put(item); });
 
 // ---------------------------------------------------------------- the device's key
 
@@ -357,6 +358,24 @@ async function flush() {
       G.queued = items.length;
       setOnline(G.online, items.length);
       if (!items.length) break;
+      // Statements the other seat's record displaced (kept, marked, in the
+      // outbox until then): signed again at the server's head, in order.
+      const displaced = items.filter((i) => i.displaced);
+      if (displaced.length) {
+        let head;
+        try { head = await api(`/games/${G.game}/head`); } catch (e) {
+          if (e.status) throw e;
+          G.online = false;
+          setOnline(false, items.length);
+          break;
+        }
+        G.head = { seq: head.seq, hash: head.hash };
+        for (const it of displaced) {
+          await outboxDelete(it.n);
+          await sign(it.body, it.as);
+        }
+        continue;
+      }
       let answer;
       try {
         answer = await post("/records", { records: items.map((i) => i.hex) });
@@ -370,7 +389,6 @@ async function flush() {
       }
       G.online = true;
       let stale = false, answered = 0;
-      const rebase = [];
       for (let i = 0; i < items.length; i++) {
         const r = answer.results[i] || { ok: false, error: { message: "no answer for this record" } };
         const it = items[i];
@@ -381,17 +399,20 @@ async function flush() {
           timing("acknowledged", r.seq);
         } else if (r.error && r.error.status === 503) {
           break; // busy: tried again shortly, in order
+        } else if (r.error.code === "conflict" && it.body && REBASED.includes(it.kind)) {
+          // A statement that does not depend on the board (a result sheet,
+          // a call, a protest): kept, and signed again after the other
+          // seat's record at the next round (even if the network drops
+          // what comes between), and said so.
+          answered++;
+          stale = true;
+          await outboxPut({ ...it, displaced: true });
+          say(`${it.words}: the other seat's record came first (event ${it.seq}); signed again after it`, true);
         } else {
           answered++;
           await outboxDelete(it.n);
           stale = stale || r.error.code === "conflict";
-          if (r.error.code === "conflict" && it.body && REBASED.includes(it.kind)) {
-            // A statement that does not depend on the board (a result
-            // sheet, a call, a protest): signed again after the other
-            // seat's record, and said so.
-            rebase.push(it);
-            say(`${it.words}: the other seat's record came first (event ${it.seq}); signed again after it`, true);
-          } else if (r.error.code === "conflict") {
+          if (r.error.code === "conflict") {
             say(`${it.words}: not recorded: another record was accepted at that place first (event ${it.seq}, the other seat's or an official's); the board is redrawn from the game as recorded: check it and act again`, false);
           } else {
             say(`${it.words}: refused: ${r.error.message}`, false);
@@ -413,7 +434,7 @@ async function flush() {
         if (stale || left.length) {
           const accepted = await api(`/games/${G.game}/head`);
           for (const it of left) {
-            if (it.seq <= accepted.seq) { await outboxDelete(it.n); say(`${it.words}: dropped: the game moved on without it`, false); }
+            if (!it.displaced && it.seq <= accepted.seq) { await outboxDelete(it.n); say(`${it.words}: dropped: the game moved on without it`, false); }
           }
         }
         await refresh();
@@ -423,10 +444,7 @@ async function flush() {
         setOnline(false, left.length);
         break;
       }
-      // At the head just read: the statements the other seat's record
-      // displaced, in their order (sent at the next round).
-      for (const it of rebase) await sign(it.body, it.as);
-      if (rebase.length) continue;
+      if ((await outboxAll()).some((i) => i.game === G.game && i.displaced)) continue;
       // Nothing answered (the server is busy): a pause before trying again.
       // Records signed meanwhile go at once.
       if (!answered && left.length) {
