@@ -15,6 +15,7 @@ use kifu_ledger::{archive, verify_records, Event, Hash, Record};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
+use crate::answers::{Head, RecordAnswer, SubmitAnswer};
 use crate::error::ApiError;
 use crate::wire;
 use crate::App;
@@ -92,19 +93,28 @@ async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Res
         })
         .collect();
     let mut refused: Vec<ApiError> = Vec::new();
-    let results: Vec<Value> = answer
+    let results: Vec<RecordAnswer> = answer
         .into_iter()
         .map(|r| match r {
-            Ok(a) => json!({
-                "ok": true,
-                "game": hex::encode(a.game),
-                "seq": a.seq,
-                "hash": hex::encode(a.hash),
-                "cursor": a.cursor,
-                "new": a.new,
-            }),
+            Ok(a) => RecordAnswer {
+                ok: true,
+                game: Some(hex::encode(a.game)),
+                seq: Some(a.seq),
+                hash: Some(hex::encode(a.hash)),
+                cursor: Some(a.cursor),
+                new: Some(a.new),
+                error: None,
+            },
             Err(err) => {
-                let v = json!({"ok": false, "error": err.body()});
+                let v = RecordAnswer {
+                    ok: false,
+                    game: None,
+                    seq: None,
+                    hash: None,
+                    cursor: None,
+                    new: None,
+                    error: Some(err.answer_body()),
+                };
                 refused.push(err);
                 v
             }
@@ -118,10 +128,15 @@ async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Res
         }
         Some(_) => StatusCode::MULTI_STATUS,
     };
-    let mut body = json!({"accepted": accepted, "refused": refused.len(), "results": results});
-    if let (Some(first), true) = (refused.first(), accepted == 0) {
-        body["error"] = first.body();
-    }
+    let body = SubmitAnswer {
+        accepted: accepted as u64,
+        refused: refused.len() as u64,
+        results,
+        error: refused
+            .first()
+            .filter(|_| accepted == 0)
+            .map(ApiError::answer_body),
+    };
     Ok((status, Json(body)).into_response())
 }
 
@@ -235,16 +250,18 @@ pub async fn game(
 pub async fn head(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Head>, ApiError> {
     blocking(move || {
         let g = app.store.resolve(&id)?;
         let h = app
             .store
             .head(&g)?
             .ok_or_else(|| ApiError::from(kifu_store::StoreError::NoSuchGame(id.clone())))?;
-        Ok(Json(
-            json!({"game": hex::encode(g), "seq": h.seq, "hash": hex::encode(h.hash)}),
-        ))
+        Ok(Json(Head {
+            game: hex::encode(g),
+            seq: h.seq,
+            hash: hex::encode(h.hash),
+        }))
     })
     .await
 }

@@ -93,14 +93,7 @@ fn board(mut v: Value, events: &[kifu_ledger::Event]) -> Value {
         .clock
         .flags
         .iter()
-        .map(|f| {
-            // The clock's letters ("B", "W"), as the other documents say them.
-            let player = match serde_json::to_value(f.player) {
-                Ok(Value::String(p)) if p == "B" => "black",
-                _ => "white",
-            };
-            json!({"player": player, "at_ms": f.at_ms})
-        })
+        .map(|f| json!({"player": f.player, "at_ms": f.at_ms}))
         .collect();
     if let (Some(running), Some(left)) = (state.clock.running, state.clock.remaining_ms) {
         let (i, name) = match running {

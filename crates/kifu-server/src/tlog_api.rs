@@ -23,8 +23,6 @@ use std::time::{Duration, Instant};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::Router;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 use kifu_store::{Store, StoreError};
@@ -212,14 +210,15 @@ impl From<LogError> for ApiError {
 }
 
 /// The log's routes.
-pub fn routes() -> Router<Arc<App>> {
-    Router::new()
-        .route("/checkpoint", get(get_checkpoint).post(post_checkpoint))
-        .route("/proof/inclusion", get(inclusion))
-        .route("/proof/consistency", get(consistency))
-        .route("/tile/{*path}", get(tile))
-        .route("/proof/map", get(crate::bundle_api::map_proof))
-        .route("/games/{id}/bundle", get(crate::bundle_api::game_bundle))
+pub fn routes() -> crate::routes::Routes {
+    crate::routes::Routes::new()
+        .get("/checkpoint", get_checkpoint)
+        .post("/checkpoint", post_checkpoint)
+        .get("/proof/inclusion", inclusion)
+        .get("/proof/consistency", consistency)
+        .get("/tile/{*path}", tile)
+        .get("/proof/map", crate::bundle_api::map_proof)
+        .get("/games/{id}/bundle", crate::bundle_api::game_bundle)
 }
 
 fn no_key() -> ApiError {
