@@ -1093,7 +1093,8 @@ pub fn component_name(document: &str) -> String {
 /// components named after the document and the definition, every `$ref`
 /// follows them, and `$schema` and `$id` are left out (an `$id` inside the
 /// OpenAPI document would make its references resolve against the
-/// schema's URN).
+/// schema's URN), and so is `title` (client generators name a type after
+/// its title before its component name: `GET /games/{id}` would be `Id`).
 fn add_component(components: &mut Map<String, Value>, d: &Document) {
     let prefix = component_name(d.name);
     let mut schema = d.schema.clone();
@@ -1101,6 +1102,7 @@ fn add_component(components: &mut Map<String, Value>, d: &Document) {
         Value::Object(o) => {
             o.remove("$schema");
             o.remove("$id");
+            o.remove("title");
             o.remove("$defs")
         }
         _ => None,
@@ -1109,6 +1111,9 @@ fn add_component(components: &mut Map<String, Value>, d: &Document) {
     if let Some(Value::Object(defs)) = defs {
         for (name, mut def) in defs {
             rename(&mut def);
+            if let Value::Object(o) = &mut def {
+                o.remove("title");
+            }
             components.insert(format!("{prefix}{}", component_name(&name)), def);
         }
     }
@@ -1133,6 +1138,81 @@ fn rewrite_refs(v: &mut Value, prefix: &str) {
             }
         }
         Value::Array(a) => a.iter_mut().for_each(|x| rewrite_refs(x, prefix)),
+        _ => {}
+    }
+}
+
+/// Names the objects that are a property of one variant of a `oneOf` or
+/// `anyOf` (an externally tagged enum: `{"fischer": {...}}`): each becomes
+/// a component of its own, `{Owner}{Property}`. Client generators name an
+/// inline object after its place, and some (openapi-python-client) name the
+/// same place twice when a union is reached by several references; a
+/// component is named once.
+fn hoist_variants(components: &mut Map<String, Value>) {
+    let mut todo: Vec<String> = components.keys().cloned().collect();
+    while let Some(owner) = todo.pop() {
+        let Some(mut schema) = components.remove(&owner) else {
+            continue;
+        };
+        let mut lifted = Vec::new();
+        lift(&mut schema, &owner, components, &mut lifted);
+        components.insert(owner, schema);
+        for (name, value) in lifted {
+            if !components.contains_key(&name) {
+                components.insert(name.clone(), value);
+                todo.push(name);
+            }
+        }
+    }
+}
+
+/// Replaces each object of a variant under `v` by a reference to a
+/// component named after `owner` and its property (with a number when
+/// that name holds another schema), and gives the objects in `lifted`.
+fn lift(
+    v: &mut Value,
+    owner: &str,
+    components: &Map<String, Value>,
+    lifted: &mut Vec<(String, Value)>,
+) {
+    match v {
+        Value::Object(o) => {
+            for key in ["oneOf", "anyOf"] {
+                let Some(Value::Array(variants)) = o.get_mut(key) else {
+                    continue;
+                };
+                for variant in variants {
+                    let Some(Value::Object(props)) = variant.get_mut("properties") else {
+                        continue;
+                    };
+                    for (prop, value) in props.iter_mut() {
+                        if value.get("properties").is_none() {
+                            continue;
+                        }
+                        let base = format!("{owner}{}", component_name(prop));
+                        let taken = |n: &str| {
+                            components.get(n).is_some_and(|c| c != value)
+                                || lifted.iter().any(|(l, c)| l == n && c != value)
+                                || n == owner
+                        };
+                        let mut name = base.clone();
+                        let mut k = 2;
+                        while taken(&name) {
+                            name = format!("{base}{k}");
+                            k += 1;
+                        }
+                        let reference = json!({"$ref": format!("#/components/schemas/{name}")});
+                        lifted.push((name, std::mem::replace(value, reference)));
+                    }
+                }
+            }
+            for x in o.values_mut() {
+                lift(x, owner, components, lifted);
+            }
+        }
+        Value::Array(a) => a
+            .iter_mut()
+            .for_each(|x| lift(x, owner, components, lifted)),
         _ => {}
     }
 }
@@ -1279,6 +1359,7 @@ pub fn document() -> Value {
     for d in crate::schemas::all() {
         add_component(&mut schemas, &d);
     }
+    hoist_variants(&mut schemas);
     json!({
         "openapi": "3.1.1",
         "info": {
