@@ -713,7 +713,7 @@ pub const OPERATIONS: &[Operation] = &[
             "the checkpoint (a signed note, or JSON)",
             &[other("text/plain"), json("checkpoint")],
         )],
-        refusals: &[no(404, &["no_checkpoint"])],
+        refusals: &[no(404, &["no_checkpoint", "no_operator_key"])],
     },
     Operation {
         method: "POST",
@@ -735,7 +735,10 @@ pub const OPERATIONS: &[Operation] = &[
                 &[other("text/plain"), json("checkpoint")],
             ),
         ],
-        refusals: &[no(404, &["no_checkpoint"]), no(409, &["log_key_rotated"])],
+        refusals: &[
+            no(404, &["no_checkpoint", "no_operator_key"]),
+            no(409, &["log_key_rotated"]),
+        ],
     },
     Operation {
         method: "GET",
@@ -762,6 +765,7 @@ pub const OPERATIONS: &[Operation] = &[
         refusals: &[
             no(400, &["out_of_range", "ambiguous_game"]),
             no(404, &["unknown_event", "unknown_game", "no_checkpoint"]),
+            no(409, &["not_in_checkpoint"]),
         ],
     },
     Operation {
@@ -792,7 +796,7 @@ pub const OPERATIONS: &[Operation] = &[
         query: &[],
         body: &[],
         answers: &[a(200, "the tile", BYTES)],
-        refusals: &[no(404, &["not_found"])],
+        refusals: &[no(404, &["no_such_tile"])],
     },
     Operation {
         method: "GET",
@@ -827,6 +831,7 @@ pub const OPERATIONS: &[Operation] = &[
         refusals: &[
             no(400, &["ambiguous_game"]),
             no(404, &["unknown_game", "no_checkpoint"]),
+            no(409, &["not_in_checkpoint"]),
         ],
     },
     Operation {
@@ -1144,7 +1149,8 @@ fn rewrite_refs(v: &mut Value, prefix: &str) {
 
 /// Names the objects that are a property of one variant of a `oneOf` or
 /// `anyOf` (an externally tagged enum: `{"fischer": {...}}`): each becomes
-/// a component of its own, `{Owner}{Property}`. Client generators name an
+/// a component of its own, `{Owner}{Property}`; and writes a variant that
+/// is a `const` as an `enum` of one value. Client generators name an
 /// inline object after its place, and some (openapi-python-client) name the
 /// same place twice when a union is reached by several references; a
 /// component is named once.
@@ -1182,6 +1188,21 @@ fn lift(
                     continue;
                 };
                 for variant in variants {
+                    // A `const` variant is written as an enum of one:
+                    // generators try the variants in turn, and some give
+                    // up at a `const` that does not match.
+                    if let Some(Value::Object(v)) = Some(&mut *variant) {
+                        if let Some(c) = v.remove("const") {
+                            let kind = match &c {
+                                Value::String(_) => "string",
+                                Value::Number(_) => "number",
+                                Value::Bool(_) => "boolean",
+                                _ => "null",
+                            };
+                            v.insert("enum".into(), json!([c]));
+                            v.entry("type").or_insert(json!(kind));
+                        }
+                    }
                     let Some(Value::Object(props)) = variant.get_mut("properties") else {
                         continue;
                     };
@@ -1324,12 +1345,28 @@ fn operation(op: &Operation, path: &str) -> Value {
         o["parameters"] = Value::Array(parameters);
     }
     if !op.body.is_empty() {
+        // The stored bytes a route also takes are said in words, not as a
+        // second media type: generators give a body of two media types an
+        // argument no client can fill (openapi-python-client 0.29 writes a
+        // function that does not import its own types).
         let content: Map<String, Value> = op
             .body
             .iter()
+            .filter(|c| c.media != "application/octet-stream" || op.body.len() == 1)
             .map(|c| (c.media.to_string(), media(c)))
             .collect();
-        o["requestBody"] = json!({"required": true, "content": content});
+        let description = if op.body.len() > 1
+            && op
+                .body
+                .iter()
+                .any(|c| c.media == "application/octet-stream")
+        {
+            "JSON, or with `Content-Type: application/octet-stream` the stored records concatenated (`u32 LE length || event_bytes || signature`, an archive's magic may lead; docs/FORMAT.md)"
+        } else {
+            "the body"
+        };
+        o["requestBody"] =
+            json!({"required": true, "description": description, "content": content});
     }
     o
 }
