@@ -1503,3 +1503,55 @@ fn clock_scenarios_renju_checks_and_errors_hold_to_their_schemas() {
     let e: Value = serde_json::from_str(&err(&o)).expect("a JSON error");
     holds("cli-error", &e, "a failure with --json");
 }
+
+/// A hash the prose elides (`"0e3b…"`) stands for a full one: its digits,
+/// then zeros to 64.
+fn unelided(v: &mut Value) {
+    match v {
+        Value::String(s) => {
+            if let Some(head) = s.strip_suffix('…') {
+                if !head.is_empty() && head.chars().all(|c| c.is_ascii_hexdigit()) {
+                    *s = format!("{head:0<64}");
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(unelided),
+        Value::Object(o) => o.values_mut().for_each(unelided),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_json_example_of_the_api_doc_holds_to_its_schema() {
+    let doc = std::fs::read_to_string(workspace().join("docs/API.md")).unwrap();
+    let mut examples = Vec::new();
+    let mut block: Option<(usize, String)> = None;
+    for (n, line) in doc.lines().enumerate() {
+        match (&mut block, line.trim_start()) {
+            (None, "```json") => block = Some((n + 1, String::new())),
+            (Some(_), "```") => examples.extend(block.take()),
+            (Some((_, text)), _) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            _ => {}
+        }
+    }
+    assert!(examples.len() >= 5, "{} examples", examples.len());
+    for (line, text) in examples {
+        let mut v: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("docs/API.md line {line}: not JSON: {e}"));
+        unelided(&mut v);
+        // The schema a document holds to, by the field that says what it is.
+        let name = if v.get("error").is_some() && v.get("accepted").is_none() {
+            "api-error"
+        } else if v.get("accepted").is_some() {
+            "api-submit"
+        } else if v.get("status").is_some() {
+            "api-health"
+        } else {
+            panic!("docs/API.md line {line}: which schema describes this example?")
+        };
+        holds(name, &v, &format!("the example of docs/API.md line {line}"));
+    }
+}

@@ -16,6 +16,7 @@ prints `ok GAME SEQ STATE_HASH CURSORS` for tests/openapi_client_cli.rs.
 """
 import json
 import sys
+import time
 
 import blake3
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -32,6 +33,7 @@ from kifu_client.models import (
     ApiRecords,
     ApiSubmissionType0,
     ApiSubmit,
+    Checkpoint,
     FeedLine,
     Replay,
 )
@@ -156,10 +158,17 @@ if [r.kind_index for r in recs.records] != [0, 1, 2, 2]:
 if recs.records[2].signature != records[1][1].hex():
     fail("a record's signature is not the one made here")
 
-# The appeal bundle needs a checkpoint of the log.
-signed = sign_checkpoint.sync_detailed(client=client, format_="json")
-if signed.status_code not in (200, 201):
-    fail("checkpoint: %s" % signed.status_code)
+# The appeal bundle needs a checkpoint of the log that holds the game's
+# four records; the server signs at most once a second (`Retry-After`).
+for _ in range(20):
+    signed = sign_checkpoint.sync_detailed(client=client, format_="json")
+    if signed.status_code not in (200, 201) or not isinstance(signed.parsed, Checkpoint):
+        fail("checkpoint: %s" % signed.status_code)
+    if signed.parsed.size >= 4:
+        break
+    time.sleep(float(signed.headers.get("retry-after", "1")))
+else:
+    fail("no checkpoint of the game's records was signed")
 bundle = get_bundle.sync_detailed(game, client=client)
 if bundle.status_code != 200:
     fail("bundle: %s %s" % (bundle.status_code, bundle.content[:200]))

@@ -35,6 +35,10 @@ pub struct ErrorBody {
     /// The HTTP status, repeated.
     #[schemars(range(min = 400, max = 599))]
     pub status: u16,
+    /// A read replica's refusal of a write (`read_only_replica`, 421): the
+    /// venue's server, where writes go, when the replica knows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venue: Option<String>,
 }
 
 /// The answer to `POST /records`: each record's own answer, in order. The

@@ -46,6 +46,7 @@ impl ApiError {
             code: self.code.to_string(),
             message: self.message.clone(),
             status: self.status.as_u16(),
+            venue: None,
         }
     }
 }
