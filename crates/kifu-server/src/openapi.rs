@@ -169,6 +169,10 @@ const GAME_REFUSALS: &[Refusal] = &[no(400, &["ambiguous_game"]), no(404, &["unk
 const TOURNAMENT_REFUSALS: &[Refusal] = &[
     no(400, &["ambiguous_tournament", "bad_round"]),
     no(404, &["no_tournament"]),
+    no(
+        422,
+        &["tournament_unreadable", "tournament_does_not_verify"],
+    ),
 ];
 const APPEND_REFUSALS: &[Refusal] = &[
     no(
@@ -466,9 +470,9 @@ pub const OPERATIONS: &[Operation] = &[
         path: "/games/{id}/preview",
         id: "preview_draft",
         tag: "devices",
-        summary: "What a signed draft would bring about, without storing it",
+        summary: "What a draft (`{\"body\", \"signer\", \"at_ms\"?}`) would bring about, without storing it",
         query: &[],
-        body: RECORDS_BODY,
+        body: &[other("application/json")],
         answers: &[a(200, "the consequences", &[json("api-preview")])],
         refusals: &[
             no(
@@ -501,10 +505,7 @@ pub const OPERATIONS: &[Operation] = &[
             a(200, "the request, as it stands", &[json("api-device")]),
             a(201, "the request, new", &[json("api-device")]),
         ],
-        refusals: &[
-            no(400, &["bad_json", "bad_request"]),
-            no(409, &["stale_request"]),
-        ],
+        refusals: &[no(400, &["bad_json", "bad_request"]), no(409, &["stale_request"]), no(415, &["unsupported_media_type"]), no(429, &["too_many_requests"]), no(503, &["too_many_requests"])],
     },
     Operation {
         method: "GET",
@@ -515,7 +516,7 @@ pub const OPERATIONS: &[Operation] = &[
         query: &[],
         body: &[],
         answers: &[a(200, "the request", &[json("api-device")])],
-        refusals: &[no(404, &["not_found"])],
+        refusals: &[no(404, &["no_such_request"])],
     },
     Operation {
         method: "GET",
@@ -606,7 +607,7 @@ pub const OPERATIONS: &[Operation] = &[
         query: &[],
         body: &[other("application/json")],
         answers: &[a(200, "the draft", &[json("api-draft")])],
-        refusals: &[no(400, &["bad_intent", "bad_round", "bad_json"])],
+        refusals: &[no(400, &["bad_intent", "bad_round", "bad_json"]), no(404, &["no_tournament", "unknown_game"]), no(422, &["tournament_refused"])],
     },
     Operation {
         method: "GET",
@@ -617,7 +618,7 @@ pub const OPERATIONS: &[Operation] = &[
         query: &[ROUND],
         body: &[],
         answers: &[a(200, "the round", &[json("api-desk")])],
-        refusals: TOURNAMENT_REFUSALS,
+        refusals: &[no(400, &["ambiguous_tournament", "bad_round", "bad_key"]), no(404, &["no_tournament", "unknown_game"]), no(422, &["tournament_unreadable", "tournament_does_not_verify", "tournament_refused"])],
     },
     Operation {
         method: "GET",
@@ -713,7 +714,7 @@ pub const OPERATIONS: &[Operation] = &[
             "the checkpoint (a signed note, or JSON)",
             &[other("text/plain"), json("checkpoint")],
         )],
-        refusals: &[no(404, &["no_checkpoint", "no_operator_key"])],
+        refusals: &[no(400, &["bad_format"]), no(404, &["no_checkpoint", "no_operator_key"]), no(500, &["log_inconsistent"])],
     },
     Operation {
         method: "POST",
@@ -735,10 +736,7 @@ pub const OPERATIONS: &[Operation] = &[
                 &[other("text/plain"), json("checkpoint")],
             ),
         ],
-        refusals: &[
-            no(404, &["no_checkpoint", "no_operator_key"]),
-            no(409, &["log_key_rotated"]),
-        ],
+        refusals: &[no(400, &["bad_format"]), no(404, &["no_checkpoint", "no_operator_key"]), no(409, &["log_key_rotated"]), no(500, &["log_inconsistent"])],
     },
     Operation {
         method: "GET",
@@ -879,13 +877,7 @@ pub const OPERATIONS: &[Operation] = &[
             a(200, "already stored", &[json("api-tournament-write")]),
             a(201, "created", &[json("api-tournament-write")]),
         ],
-        refusals: &[
-            no(400, &["malformed", "bad_json", "bad_encoding", "empty"]),
-            no(403, &["role_refused"]),
-            no(409, &["conflict", "already_recorded"]),
-            no(421, &["read_only_replica"]),
-            no(422, &["bad_signature", "malformed", "tournament_refused"]),
-        ],
+        refusals: &[no(400, &["malformed", "bad_json", "bad_encoding", "empty"]), no(403, &["role_refused"]), no(409, &["conflict", "already_recorded", "short_name_taken"]), no(421, &["read_only_replica"]), no(422, &["bad_signature", "malformed", "tournament_refused", "not_a_tournament_genesis"])],
     },
     Operation {
         method: "GET",
@@ -951,23 +943,7 @@ pub const OPERATIONS: &[Operation] = &[
         query: &[],
         body: RECORDS_BODY,
         answers: &[a(200, "appended", &[json("api-tournament-write")])],
-        refusals: &[
-            no(
-                400,
-                &[
-                    "malformed",
-                    "bad_json",
-                    "bad_encoding",
-                    "empty",
-                    "ambiguous_tournament",
-                ],
-            ),
-            no(403, &["role_refused"]),
-            no(404, &["no_tournament"]),
-            no(409, &["conflict", "already_recorded"]),
-            no(421, &["read_only_replica"]),
-            no(422, &["bad_signature", "malformed", "tournament_refused"]),
-        ],
+        refusals: &[no(400, &["malformed", "bad_json", "bad_encoding", "empty", "ambiguous_tournament"]), no(403, &["role_refused"]), no(404, &["no_tournament"]), no(409, &["conflict", "already_recorded"]), no(421, &["read_only_replica"]), no(422, &["bad_signature", "malformed", "tournament_refused", "tournament_unreadable", "tournament_does_not_verify"])],
     },
     Operation {
         method: "GET",
@@ -992,10 +968,7 @@ pub const OPERATIONS: &[Operation] = &[
         ],
         body: &[],
         answers: &[a(200, "the file", &[other("text/plain")])],
-        refusals: &[
-            no(400, &["bad_format", "bad_round", "ambiguous_tournament"]),
-            no(404, &["no_tournament"]),
-        ],
+        refusals: &[no(400, &["bad_format", "bad_round", "ambiguous_tournament"]), no(404, &["no_tournament"]), no(422, &["no_results_file", "tournament_unreadable", "tournament_does_not_verify"])],
     },
     Operation {
         method: "GET",
@@ -1027,7 +1000,7 @@ pub const OPERATIONS: &[Operation] = &[
         ],
         body: &[],
         answers: &[a(200, "one record a line", &[ndjson("feed-line")])],
-        refusals: &[],
+        refusals: &[no(400, &["bad_cursor"]), no(503, &["stopping"])],
     },
     Operation {
         method: "GET",
@@ -1054,7 +1027,7 @@ pub const OPERATIONS: &[Operation] = &[
             "the stream: each event's `id:` is the record's cursor, its `data:` one feed line",
             &[events(Some("feed-line"))],
         )],
-        refusals: &[no(400, &["ambiguous_game"]), no(404, &["unknown_game"])],
+        refusals: &[no(400, &["ambiguous_game", "bad_cursor"]), no(404, &["unknown_game"]), no(503, &["stopping"])],
     },
     Operation {
         method: "GET",

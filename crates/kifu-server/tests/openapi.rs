@@ -250,3 +250,67 @@ async fn the_server_serves_the_document_and_its_version_on_every_answer() {
     let _ = stop.send(());
     running.await.unwrap().unwrap();
 }
+
+/// The error codes the server's source answers with: the literal after
+/// `bad_request(` or after a `StatusCode::NAME,` in `src/`.
+fn codes_in_source() -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    for e in std::fs::read_dir(src).unwrap() {
+        let path = e.unwrap().path();
+        if path.file_name().is_some_and(|n| n == "openapi.rs") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for marker in ["bad_request(", "StatusCode::"] {
+            for (i, _) in text.match_indices(marker) {
+                let mut rest = &text[i + marker.len()..];
+                if marker == "StatusCode::" {
+                    let end = rest
+                        .find(|c: char| !(c.is_ascii_uppercase() || c == '_'))
+                        .unwrap_or(0);
+                    rest = &rest[end..];
+                    let Some(r) = rest.strip_prefix(',') else {
+                        continue;
+                    };
+                    rest = r;
+                }
+                let rest = rest.trim_start();
+                if let Some(r) = rest.strip_prefix('"') {
+                    if let Some(end) = r.find('"') {
+                        let code = &r[..end];
+                        if !code.is_empty()
+                            && code.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+                        {
+                            out.insert(code.to_string());
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_error_code_the_server_answers_is_named_in_the_document() {
+    let found = codes_in_source();
+    assert!(found.len() > 40, "{found:?}");
+    let doc = openapi::document();
+    let mut named = BTreeSet::new();
+    for item in doc["paths"].as_object().unwrap().values() {
+        for op in item.as_object().unwrap().values() {
+            for answer in op["responses"].as_object().unwrap().values() {
+                let codes = &answer["content"]["application/json"]["x-error-codes"];
+                for c in codes.as_array().into_iter().flatten() {
+                    named.insert(c.as_str().unwrap().to_string());
+                }
+            }
+        }
+    }
+    let missing: Vec<_> = found.difference(&named).collect();
+    assert!(
+        missing.is_empty(),
+        "codes the document does not name: {missing:?}"
+    );
+}
