@@ -314,6 +314,7 @@ const ROUTES: &[(&str, &str, &str, Answer)] = &[
     ("GET", "/livez", "", Answer::Json("api-health")),
     ("GET", "/healthz", "", Answer::Json("api-health")),
     ("GET", "/metrics", "", Answer::NotJson),
+    ("GET", "/openapi.json", "", Answer::NotJson),
 ];
 
 /// The entry of [`ROUTES`] for a request, or None.
@@ -1556,4 +1557,58 @@ fn every_json_example_of_the_api_doc_holds_to_its_schema() {
         };
         holds(name, &v, &format!("the example of docs/API.md line {line}"));
     }
+}
+
+/// The component of `docs/openapi.json` that holds a schema of
+/// `docs/schema/` (`api-submit` is `ApiSubmit`).
+fn component(name: &str) -> String {
+    name.split('-')
+        .map(|p| {
+            let mut c = p.chars();
+            c.next()
+                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+#[test]
+fn the_openapi_document_names_the_schema_each_answer_holds_to() {
+    // The schemas this file holds the real answers to are the ones the
+    // OpenAPI document gives for the same routes.
+    let text = std::fs::read_to_string(workspace().join("docs/openapi.json")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let mut checked = 0;
+    for (method, path, _, answer) in ROUTES {
+        let (media, key, name) = match answer {
+            Answer::Json(n) => ("application/json", "schema", *n),
+            Answer::Ndjson(n) => ("application/x-ndjson", "x-item-schema", *n),
+            Answer::Sse(n) => ("text/event-stream", "x-item-schema", *n),
+            Answer::NotJson => continue,
+        };
+        let path = path.replace("/*", "/{path}");
+        let op = &doc["paths"][&path][method.to_lowercase()];
+        assert!(
+            op.is_object(),
+            "{method} {path} is not in docs/openapi.json"
+        );
+        let want = format!("#/components/schemas/{}", component(name));
+        let named = op["responses"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(status, _)| status.starts_with('2'))
+            .any(|(_, r)| {
+                let m = &r["content"][media][key];
+                m["$ref"] == want.as_str()
+                    || m["oneOf"]
+                        .as_array()
+                        .is_some_and(|a| a.iter().any(|x| x["$ref"] == want.as_str()))
+            });
+        if !named {
+            panic!("docs/openapi.json does not give {name} ({media}) for {method} {path}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 35, "{checked}");
 }

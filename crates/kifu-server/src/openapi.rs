@@ -66,12 +66,24 @@ pub struct Content {
     /// The schema's name in `docs/schema/` (for JSON, NDJSON lines and
     /// event-stream data), or none for text and bytes.
     pub document: Option<&'static str>,
+    /// Another document the same answer may be, chosen by a query
+    /// parameter (`GET /games/{id}/state?compact=1`).
+    pub or: Option<&'static str>,
 }
 
 const fn json(document: &'static str) -> Content {
     Content {
         media: "application/json",
         document: Some(document),
+        or: None,
+    }
+}
+
+const fn json_or(document: &'static str, or: &'static str) -> Content {
+    Content {
+        media: "application/json",
+        document: Some(document),
+        or: Some(or),
     }
 }
 
@@ -79,6 +91,7 @@ const fn ndjson(document: &'static str) -> Content {
     Content {
         media: "application/x-ndjson",
         document: Some(document),
+        or: None,
     }
 }
 
@@ -86,6 +99,7 @@ const fn events(document: Option<&'static str>) -> Content {
     Content {
         media: "text/event-stream",
         document,
+        or: None,
     }
 }
 
@@ -93,6 +107,7 @@ const fn other(media: &'static str) -> Content {
     Content {
         media,
         document: None,
+        or: None,
     }
 }
 
@@ -398,8 +413,8 @@ pub const OPERATIONS: &[Operation] = &[
         body: &[],
         answers: &[a(
             200,
-            "the projection (with `compact=1`: the step of schema api-step)",
-            &[json("replay")],
+            "the projection (with `compact=1`: the replay page's step)",
+            &[json_or("replay", "api-step")],
         )],
         refusals: &[
             no(400, &["ambiguous_game", "bad_query"]),
@@ -1217,7 +1232,10 @@ fn schema_ref(document: &str) -> Value {
 
 fn media(content: &Content) -> Value {
     match (content.media, content.document) {
-        ("application/json", Some(d)) => json!({"schema": schema_ref(d)}),
+        ("application/json", Some(d)) => match content.or {
+            Some(or) => json!({"schema": {"oneOf": [schema_ref(d), schema_ref(or)]}}),
+            None => json!({"schema": schema_ref(d)}),
+        },
         ("application/x-ndjson", Some(d)) => json!({
             "schema": {
                 "type": "string",
