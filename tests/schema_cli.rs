@@ -236,7 +236,19 @@ const ROUTES: &[(&str, &str, &str, Answer)] = &[
         Answer::Json("api-referee-games"),
     ),
     ("GET", "/games/{id}/powers", "", Answer::Json("api-powers")),
+    (
+        "GET",
+        "/feed",
+        "form=compact",
+        Answer::Ndjson("feed-compact-line"),
+    ),
     ("GET", "/feed", "", Answer::Ndjson("feed-line")),
+    (
+        "GET",
+        "/feed/stream",
+        "form=compact",
+        Answer::Sse("feed-compact-line"),
+    ),
     ("GET", "/feed/stream", "", Answer::Sse("feed-line")),
     ("GET", "/tournaments", "", Answer::Json("api-tournaments")),
     (
@@ -777,6 +789,16 @@ fn every_line_of_the_feed_holds_to_its_schema() {
         seen += page.len();
     }
     assert_eq!(seen, lines.len(), "the pages hold every record once");
+    // The compact form: one line a record, with its stored bytes.
+    let q = format!("{u}/feed?limit=10&form=compact");
+    let (status, text) = fetch("GET", &q, "", b"");
+    assert_eq!(status, 200, "{text}");
+    let page = documents(Answer::Ndjson("feed-compact-line"), &text, &q);
+    assert_eq!(page.len(), 10, "{text}");
+    for (l, full) in page.iter().zip(&lines) {
+        holds("feed-compact-line", l, "a line of GET /feed?form=compact");
+        assert_eq!((&l["cursor"], &l["hash"]), (&full["cursor"], &full["hash"]));
+    }
     // The stream: a bounded read of the events after the fifth from the end.
     let from = lines[lines.len() - 6]["cursor"].as_u64().unwrap();
     let mut r = ureq::get(&format!("{u}/feed/stream?after={from}"))

@@ -3,35 +3,127 @@
 //! the same object from the command line and from the HTTP API.
 
 use kifu_ledger::{human_kind_name, Event, Hash, Record, VerifyReport};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::state::{result_text, BoardState, GameState};
 
-/// One record as a JSON object: envelope, body, and the raw bytes and
-/// signature in hex so a consumer can verify it independently.
-pub fn record_json(game: &Hash, record: &Record) -> Value {
+/// A lower-case hex BLAKE3 hash or Ed25519 key: 64 digits.
+const HEX64: &str = "^[0-9a-f]{64}$";
+
+/// Lower-case hex bytes.
+const HEX: &str = "^([0-9a-f]{2})*$";
+
+/// One record as `kifu log --json` prints it and `GET /games/{id}/records`
+/// answers it: the envelope, the body, and the raw bytes and signature in
+/// hex so that a consumer can verify it independently.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordDocument {
+    /// The game (chain) the record belongs to.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Its place in the game.
+    pub seq: u64,
+    /// Its hash (BLAKE3 of the hash domain, the event bytes and the
+    /// signature, docs/FORMAT.md section 3).
+    #[schemars(pattern(HEX64))]
+    pub hash: String,
+    /// The hash of the record before it (zeros for a genesis).
+    #[schemars(pattern(HEX64))]
+    pub prev_hash: String,
+    /// The instant the signer states, in milliseconds since 1970 (UTC).
+    pub at_ms: u64,
+    /// The signer's public key.
+    #[schemars(pattern(HEX64))]
+    pub signer: String,
+    /// The kind, in words (`stone placed`).
+    pub kind: String,
+    /// The kind's index (docs/FORMAT.md section 4).
+    pub kind_index: u32,
+    /// The body in the JSON of docs/FORMAT.md section 4, or null for a kind
+    /// this build does not know.
+    pub body: Option<EventBody>,
+    /// The signed event bytes, in hex.
+    #[schemars(pattern(HEX))]
+    pub event_bytes: String,
+    /// The Ed25519 signature, in hex.
+    #[schemars(regex(pattern = "^[0-9a-f]{128}$"))]
+    pub signature: String,
+}
+
+/// An event body in the JSON of docs/FORMAT.md section 4: one property, the
+/// kind's name, holding the kind's fields (a unit kind's value is null).
+/// The record's `event_bytes` and `signature` are the authority; the body
+/// is their reading.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EventBody(pub Value);
+
+impl JsonSchema for EventBody {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "EventBody".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "description": "An event body in the JSON of docs/FORMAT.md section 4: one property, the kind's name, holding the kind's fields (a unit kind's value is null).",
+            "propertyNames": {"enum": kifu_ledger::kinds::kind_names()},
+            "minProperties": 1,
+            "maxProperties": 1,
+        })
+    }
+}
+
+/// Why a stored record cannot be shown: its envelope does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// The game.
+    pub game: Hash,
+    /// The record's hash.
+    pub hash: Hash,
+    /// What is wrong with it.
+    pub error: String,
+}
+
+/// One record as a [`RecordDocument`], or why its envelope does not parse.
+pub fn record_document(game: &Hash, record: &Record) -> Result<RecordDocument, Unreadable> {
     let hash = record.hash();
-    match record.header() {
-        Ok(h) => {
-            let body = record.decode().ok().map(|e| e.body);
-            json!({
-                "game": hex::encode(game),
-                "seq": h.seq,
-                "hash": hex::encode(hash),
-                "prev_hash": hex::encode(h.prev_hash),
-                "at_ms": h.at_ms,
-                "signer": h.signer.to_hex(),
-                "kind": human_kind_name(h.kind),
-                "kind_index": h.kind,
-                "body": body.map(|b| serde_json::to_value(b).unwrap_or(Value::Null)),
-                "event_bytes": hex::encode(&record.event_bytes),
-                "signature": hex::encode(record.signature),
-            })
-        }
-        Err(e) => json!({
-            "game": hex::encode(game),
-            "hash": hex::encode(hash),
-            "error": e.to_string(),
+    let h = record.header().map_err(|e| Unreadable {
+        game: *game,
+        hash,
+        error: e.to_string(),
+    })?;
+    let body = record
+        .decode()
+        .ok()
+        .map(|e| EventBody(serde_json::to_value(e.body).unwrap_or(Value::Null)));
+    Ok(RecordDocument {
+        game: hex::encode(game),
+        seq: h.seq,
+        hash: hex::encode(hash),
+        prev_hash: hex::encode(h.prev_hash),
+        at_ms: h.at_ms,
+        signer: h.signer.to_hex(),
+        kind: human_kind_name(h.kind).to_string(),
+        kind_index: h.kind,
+        body,
+        event_bytes: hex::encode(&record.event_bytes),
+        signature: hex::encode(record.signature),
+    })
+}
+
+/// One record as a JSON object ([`RecordDocument`]); a record whose
+/// envelope does not parse is `{"game", "hash", "error"}`.
+pub fn record_json(game: &Hash, record: &Record) -> Value {
+    match record_document(game, record) {
+        Ok(d) => serde_json::to_value(d).unwrap_or(Value::Null),
+        Err(u) => json!({
+            "game": hex::encode(u.game),
+            "hash": hex::encode(u.hash),
+            "error": u.error,
         }),
     }
 }

@@ -8,6 +8,7 @@
 //! required even when it may be null: a client generated from the schema
 //! is complete.
 
+use kifu_game::document::{EventBody, RecordDocument};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -101,4 +102,103 @@ pub struct Head {
     /// The last event's hash: the next event's `prev`.
     #[schemars(pattern(HEX64))]
     pub hash: String,
+}
+
+/// `GET /games/{id}/records`: a game's records (`from`, `to`, at most
+/// `--max-records`), each as `kifu log --json` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Records {
+    /// The game's id.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// The records, in order.
+    pub records: Vec<RecordDocument>,
+}
+
+/// One line of `kifu feed`, of `GET /feed` (NDJSON) and the `data:` of
+/// each `GET /feed/stream` event: a record as `GET /games/{id}/records`
+/// gives it, with its `cursor`, its place in the store's global order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FeedLine {
+    /// The record's place in the store's global order; resume after the
+    /// last one seen.
+    pub cursor: u64,
+    /// On a read replica: the record's cursor at the venue's server that
+    /// published it, when the mirror noted it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venue_cursor: Option<u64>,
+    /// The game (chain) the record belongs to.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Its place in the game.
+    pub seq: u64,
+    /// Its hash.
+    #[schemars(pattern(HEX64))]
+    pub hash: String,
+    /// The hash of the record before it (zeros for a genesis).
+    #[schemars(pattern(HEX64))]
+    pub prev_hash: String,
+    /// The instant the signer states, in milliseconds since 1970 (UTC).
+    pub at_ms: u64,
+    /// The signer's public key.
+    #[schemars(pattern(HEX64))]
+    pub signer: String,
+    /// The kind, in words (`stone placed`).
+    pub kind: String,
+    /// The kind's index (docs/FORMAT.md section 4).
+    pub kind_index: u32,
+    /// The body in the JSON of docs/FORMAT.md section 4, or null for a kind
+    /// this build does not know.
+    pub body: Option<EventBody>,
+    /// The signed event bytes, in hex.
+    pub event_bytes: String,
+    /// The Ed25519 signature, in hex.
+    pub signature: String,
+}
+
+impl FeedLine {
+    /// A record's document with its cursor.
+    pub fn new(cursor: u64, d: RecordDocument) -> FeedLine {
+        FeedLine {
+            cursor,
+            venue_cursor: None,
+            game: d.game,
+            seq: d.seq,
+            hash: d.hash,
+            prev_hash: d.prev_hash,
+            at_ms: d.at_ms,
+            signer: d.signer,
+            kind: d.kind,
+            kind_index: d.kind_index,
+            body: d.body,
+            event_bytes: d.event_bytes,
+            signature: d.signature,
+        }
+    }
+}
+
+/// One line of the feed with `form=compact`: the record's place and its
+/// stored bytes, without the decoded body (a follower that verifies decodes
+/// the bytes itself anyway).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompactFeedLine {
+    /// The record's place in the store's global order.
+    pub cursor: u64,
+    /// The game.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// The record's place in the game.
+    pub seq: u64,
+    /// The record's hash.
+    #[schemars(pattern(HEX64))]
+    pub hash: String,
+    /// The stored record (`u32 LE length || event_bytes || signature`,
+    /// docs/FORMAT.md section 7) in base64.
+    pub record: String,
+    /// On a read replica: the record's cursor at the venue's server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venue_cursor: Option<u64>,
 }

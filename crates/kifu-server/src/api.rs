@@ -15,7 +15,7 @@ use kifu_ledger::{archive, verify_records, Event, Hash, Record};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::answers::{Head, RecordAnswer, SubmitAnswer};
+use crate::answers::{Head, RecordAnswer, Records, SubmitAnswer};
 use crate::error::ApiError;
 use crate::wire;
 use crate::App;
@@ -310,11 +310,23 @@ pub async fn records(
             }
             return Ok(octets(out));
         }
-        let list: Vec<Value> = records
+        let list = records
             .iter()
-            .map(|r| document::record_json(&g, r))
-            .collect();
-        Ok(Json(json!({"game": hex::encode(g), "records": list})).into_response())
+            .map(|r| {
+                document::record_document(&g, r).map_err(|u| {
+                    ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "storage",
+                        format!("a stored record of the game does not parse: {}", u.error),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Json(Records {
+            game: hex::encode(g),
+            records: list,
+        })
+        .into_response())
     })
     .await
 }

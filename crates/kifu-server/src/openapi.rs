@@ -95,6 +95,14 @@ const fn ndjson(document: &'static str) -> Content {
     }
 }
 
+const fn lines_or(media: &'static str, document: &'static str, or: &'static str) -> Content {
+    Content {
+        media,
+        document: Some(document),
+        or: Some(or),
+    }
+}
+
 const fn events(document: Option<&'static str>) -> Content {
     Content {
         media: "text/event-stream",
@@ -1014,7 +1022,15 @@ pub const OPERATIONS: &[Operation] = &[
             ),
         ],
         body: &[],
-        answers: &[a(200, "one record a line", &[ndjson("feed-line")])],
+        answers: &[a(
+            200,
+            "one record a line (with `form=compact`, its compact line)",
+            &[lines_or(
+                "application/x-ndjson",
+                "feed-line",
+                "feed-compact-line",
+            )],
+        )],
         refusals: &[no(400, &["bad_cursor"]), no(503, &["stopping"])],
     },
     Operation {
@@ -1040,7 +1056,11 @@ pub const OPERATIONS: &[Operation] = &[
         answers: &[a(
             200,
             "the stream: each event's `id:` is the record's cursor, its `data:` one feed line",
-            &[events(Some("feed-line"))],
+            &[lines_or(
+                "text/event-stream",
+                "feed-line",
+                "feed-compact-line",
+            )],
         )],
         refusals: &[no(400, &["ambiguous_game", "bad_cursor"]), no(404, &["unknown_game"]), no(503, &["stopping"])],
     },
@@ -1230,6 +1250,20 @@ fn schema_ref(document: &str) -> Value {
     json!({"$ref": format!("#/components/schemas/{}", component_name(document))})
 }
 
+fn item_schema(d: &str, or: Option<&str>) -> Value {
+    match or {
+        Some(or) => json!({"oneOf": [schema_ref(d), schema_ref(or)]}),
+        None => schema_ref(d),
+    }
+}
+
+fn item_names(d: &str, or: Option<&str>) -> String {
+    match or {
+        Some(or) => format!("{}` or `{}", component_name(d), component_name(or)),
+        None => component_name(d),
+    }
+}
+
 fn media(content: &Content) -> Value {
     match (content.media, content.document) {
         ("application/json", Some(d)) => match content.or {
@@ -1239,16 +1273,16 @@ fn media(content: &Content) -> Value {
         ("application/x-ndjson", Some(d)) => json!({
             "schema": {
                 "type": "string",
-                "description": format!("newline-delimited JSON: each line one `{}` document", component_name(d)),
+                "description": format!("newline-delimited JSON: each line one `{}` document", item_names(d, content.or)),
             },
-            "x-item-schema": schema_ref(d),
+            "x-item-schema": item_schema(d, content.or),
         }),
         ("text/event-stream", Some(d)) => json!({
             "schema": {
                 "type": "string",
-                "description": format!("Server-Sent Events: each event's `data:` is one `{}` document", component_name(d)),
+                "description": format!("Server-Sent Events: each event's `data:` is one `{}` document", item_names(d, content.or)),
             },
-            "x-item-schema": schema_ref(d),
+            "x-item-schema": item_schema(d, content.or),
         }),
         ("text/event-stream", None) => {
             json!({"schema": {"type": "string", "description": "Server-Sent Events"}})

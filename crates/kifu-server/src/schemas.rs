@@ -61,6 +61,13 @@ pub fn generated() -> Vec<Document> {
             Direction::Request,
         ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
+        schema_of::<Records>("api-records", "GET /games/{id}/records", Direction::Answer),
+        schema_of::<FeedLine>("feed-line", "A line of the feed", Direction::Answer),
+        schema_of::<CompactFeedLine>(
+            "feed-compact-line",
+            "A line of the feed with form=compact",
+            Direction::Answer,
+        ),
     ]
 }
 
@@ -85,7 +92,6 @@ written!(
     "api-pairings",
     "api-powers",
     "api-preview",
-    "api-records",
     "api-referee-games",
     "api-step",
     "api-tournament-standings",
@@ -110,7 +116,6 @@ written!(
     "clock-replay",
     "consistency-proof",
     "explain",
-    "feed-line",
     "games",
     "inclusion-proof",
     "map-proof",
