@@ -202,3 +202,92 @@ pub struct CompactFeedLine {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venue_cursor: Option<u64>,
 }
+
+/// `GET /livez` and `GET /healthz`: the server's health. `/livez` answers
+/// `{"status": "alive"}` whenever the server answers; `/healthz` answers
+/// `ok` (200) when the server and every duty beside it work, `degraded`
+/// (503) while one fails, with each duty's state under its name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Health {
+    /// `alive` (`/livez`), `ok` or `degraded` (`/healthz`).
+    pub status: HealthStatus,
+    /// The cursor the next stored record will get (`/healthz`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<u64>,
+    /// On a read replica: the stream it is built from (`nats://HOST:PORT`,
+    /// stream name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replica_of: Option<String>,
+    /// On a read replica: the venue's server, where writes go, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venue: Option<String>,
+    /// The NATS publisher (`kifu serve --nats`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<NatsHealth>")]
+    pub nats: Option<serde_json::Value>,
+    /// A read replica's mirror of the stream (`kifu serve --replica-of`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<MirrorHealth>")]
+    pub mirror: Option<serde_json::Value>,
+}
+
+/// The server's state in one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HealthStatus {
+    /// The server answers (`/livez`).
+    Alive,
+    /// The server and every duty beside it work.
+    Ok,
+    /// A duty beside serving fails; the server still takes appends.
+    Degraded,
+}
+
+/// The NATS publisher's state under `/healthz`'s `nats`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NatsHealth {
+    /// False while publication fails.
+    pub publishing: bool,
+    /// The NATS server.
+    pub url: String,
+    /// The JetStream stream.
+    pub stream: String,
+    /// The first record not yet acknowledged by the stream.
+    pub next_cursor: u64,
+    /// Records stored and not yet acknowledged by the stream.
+    pub backlog: u64,
+    /// Failed tries since the start.
+    pub failures: u64,
+    /// The last failure, while it lasts.
+    pub error: Option<String>,
+}
+
+/// A read replica's mirror under `/healthz`'s `mirror`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MirrorHealth {
+    /// False while reading the stream fails.
+    pub mirroring: bool,
+    /// The NATS server.
+    pub url: String,
+    /// The JetStream stream.
+    pub stream: String,
+    /// The durable consumer's name.
+    pub durable: String,
+    /// Records the mirror stored.
+    pub written: u64,
+    /// Records the mirror found already stored.
+    pub already_present: u64,
+    /// Records the mirror refused (they do not verify).
+    pub refused: u64,
+    /// Why the last refused record was refused.
+    pub last_refusal: Option<String>,
+    /// The stream sequence of the last message stored and acknowledged.
+    pub acked_stream_seq: u64,
+    /// Failed tries since the start.
+    pub failures: u64,
+    /// The last failure, while it lasts.
+    pub error: Option<String>,
+}

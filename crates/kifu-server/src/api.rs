@@ -15,7 +15,7 @@ use kifu_ledger::{archive, verify_records, Event, Hash, Record};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::answers::{Head, RecordAnswer, Records, SubmitAnswer};
+use crate::answers::{Head, Health, HealthStatus, RecordAnswer, Records, SubmitAnswer};
 use crate::error::ApiError;
 use crate::wire;
 use crate::App;
@@ -547,30 +547,45 @@ pub async fn store_verify(
 /// duty's state is under its name.
 pub async fn healthz(State(app): State<Arc<App>>) -> Response {
     let published = *app.ingest.published().borrow();
-    let mut body = json!({"status": "ok", "next_cursor": published});
-    if let Some(r) = &app.replica {
-        body["replica_of"] = json!(r.source);
-        body["venue"] = json!(r.venue);
-    }
+    let mut body = Health {
+        status: HealthStatus::Ok,
+        next_cursor: Some(published),
+        replica_of: app.replica.as_ref().map(|r| r.source.clone()),
+        venue: app.replica.as_ref().and_then(|r| r.venue.clone()),
+        nats: None,
+        mirror: None,
+    };
     let outlets = app.outlets.read().map(|o| o.clone()).unwrap_or_default();
     let mut ok = true;
     for o in outlets {
         let h = o.health();
         ok &= h.ok;
-        body[o.name()] = h.detail;
+        // The duties the document names; another's state is in /metrics.
+        match o.name() {
+            "nats" => body.nats = Some(h.detail),
+            "mirror" => body.mirror = Some(h.detail),
+            _ => {}
+        }
     }
     if ok {
         Json(body).into_response()
     } else {
-        body["status"] = json!("degraded");
+        body.status = HealthStatus::Degraded;
         (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
     }
 }
 
 /// `GET /livez`: 200 `{"status": "alive"}` for as long as the server
 /// answers (a liveness check that a failing duty does not fail).
-pub async fn livez() -> Json<Value> {
-    Json(json!({"status": "alive"}))
+pub async fn livez() -> Json<Health> {
+    Json(Health {
+        status: HealthStatus::Alive,
+        next_cursor: None,
+        replica_of: None,
+        venue: None,
+        nats: None,
+        mirror: None,
+    })
 }
 
 /// `GET /metrics`: Prometheus text.

@@ -62,6 +62,7 @@ pub fn generated() -> Vec<Document> {
         ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<Records>("api-records", "GET /games/{id}/records", Direction::Answer),
+        schema_of::<Health>("api-health", "GET /livez, GET /healthz", Direction::Answer),
         schema_of::<FeedLine>("feed-line", "A line of the feed", Direction::Answer),
         schema_of::<CompactFeedLine>(
             "feed-compact-line",
@@ -88,7 +89,6 @@ written!(
     "api-draft",
     "api-game",
     "api-games",
-    "api-health",
     "api-pairings",
     "api-powers",
     "api-preview",
