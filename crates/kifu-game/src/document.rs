@@ -340,9 +340,94 @@ pub fn verify_report_json(r: &VerifyReport) -> Value {
     serde_json::to_value(kifu_ledger::report::VerifyDocument::from(r)).unwrap_or(Value::Null)
 }
 
-/// One line of a list of games: where it is played (tournament, round,
-/// board), by whom, under which rules, its phase and its result so far.
-pub fn game_summary_json(game: &Hash, events: &[Event]) -> Value {
+/// One game as the server lists it: each item of `GET /games`, and `GET
+/// /games/{id}`: where it is played (tournament, round, board), by whom,
+/// under which rules, its phase and its result so far, and its head.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameSummary {
+    /// The game's id.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Events in the game.
+    pub events: u64,
+    /// The last event's place.
+    pub last_seq: Option<u64>,
+    /// The last event's instant.
+    pub last_at_ms: Option<u64>,
+    /// Go, Renju or Gomoku (`go`, `renju`, `gomoku_freestyle`,
+    /// `gomoku_standard`).
+    #[schemars(with = "Option<GameKindName>")]
+    pub kind: Option<kifu_ledger::GameKind>,
+    /// The ruleset profile (`lgc-2023`, `rif-2009`, ...).
+    pub ruleset: Option<String>,
+    /// The board's size.
+    pub board_size: Option<u8>,
+    /// The game's title.
+    pub title: Option<String>,
+    /// The game's place in a tournament, if any.
+    #[schemars(with = "Option<TournamentPlace>")]
+    pub tournament: Option<kifu_ledger::TournamentRef>,
+    /// Who plays Black now (after an exchange of colours, the other seat).
+    pub black: String,
+    /// Who plays White now.
+    pub white: String,
+    /// Where the game stands, tagged by `phase`.
+    pub phase: crate::record::Phase,
+    /// The phase in words, as `kifu games` prints it.
+    pub phase_text: String,
+    /// The result the rules give so far, as `B+R`, `W+3.5`, or null.
+    pub result: Option<String>,
+    /// Results declared, in the same words.
+    pub declared: Vec<String>,
+    /// The last event: what a client signs its next event against.
+    pub head: GameHead,
+}
+
+/// A game's last event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameHead {
+    /// Its place.
+    pub seq: u64,
+    /// Its hash: the next event's `prev_hash`.
+    #[schemars(pattern(HEX64))]
+    pub hash: String,
+}
+
+/// The schema of `kifu_ledger::GameKind`: its variants' names, read from
+/// the type itself.
+struct GameKindName;
+
+impl JsonSchema for GameKindName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "GameKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": kifu_ledger::kinds::variant_names::<kifu_ledger::GameKind>(),
+        })
+    }
+}
+
+/// A game's place in a tournament (the schema of
+/// `kifu_ledger::TournamentRef`).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct TournamentPlace {
+    /// The tournament's id or name.
+    tournament: String,
+    /// Round number, from 1.
+    round: u32,
+    /// Board number, from 1.
+    board: u32,
+}
+
+/// One game's [`GameSummary`] at `head`, from its events.
+pub fn game_summary(game: &Hash, events: &[Event], head: GameHead) -> GameSummary {
     let state = GameState::replay(events);
     let g = state.genesis.as_ref();
     // Who plays each colour (after an exchange of colours, the other seat).
@@ -353,21 +438,27 @@ pub fn game_summary_json(game: &Hash, events: &[Event]) -> Value {
             .unwrap_or_default()
     };
     let last = events.last();
-    json!({
-        "game": hex::encode(game),
-        "events": events.len(),
-        "last_seq": last.map(|e| e.seq),
-        "last_at_ms": last.map(|e| e.at_ms),
-        "kind": g.map(|g| g.game),
-        "ruleset": g.map(|g| g.ruleset.clone()),
-        "board_size": g.map(|g| g.board_size),
-        "title": g.map(|g| g.title.clone()),
-        "tournament": g.and_then(|g| g.tournament.clone()),
-        "black": name(kifu_ledger::Color::Black),
-        "white": name(kifu_ledger::Color::White),
-        "phase": state.phase,
-        "phase_text": crate::state_text::phase(&state.phase),
-        "result": state.result.computed().map(|d| result_text(&d.result)),
-        "declared": state.result.declared.iter().map(|d| result_text(&d.result)).collect::<Vec<_>>(),
-    })
+    GameSummary {
+        game: hex::encode(game),
+        events: events.len() as u64,
+        last_seq: last.map(|e| e.seq),
+        last_at_ms: last.map(|e| e.at_ms),
+        kind: g.map(|g| g.game),
+        ruleset: g.map(|g| g.ruleset.clone()),
+        board_size: g.map(|g| g.board_size),
+        title: g.map(|g| g.title.clone()),
+        tournament: g.and_then(|g| g.tournament.clone()),
+        black: name(kifu_ledger::Color::Black),
+        white: name(kifu_ledger::Color::White),
+        phase_text: crate::state_text::phase(&state.phase),
+        phase: state.phase.clone(),
+        result: state.result.computed().map(|d| result_text(&d.result)),
+        declared: state
+            .result
+            .declared
+            .iter()
+            .map(|d| result_text(&d.result))
+            .collect(),
+        head,
+    }
 }

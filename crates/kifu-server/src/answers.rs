@@ -8,7 +8,7 @@
 //! required even when it may be null: a client generated from the schema
 //! is complete.
 
-use kifu_game::document::{EventBody, RecordDocument};
+use kifu_game::document::{EventBody, GameSummary, RecordDocument};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -290,4 +290,13 @@ pub struct MirrorHealth {
     pub failures: u64,
     /// The last failure, while it lasts.
     pub error: Option<String>,
+}
+
+/// `GET /games[?tournament=&round=&player=]`: every game with where it is
+/// played, by whom, its phase and its result.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Games {
+    /// The games, each as `GET /games/{id}` answers it.
+    pub games: Vec<GameSummary>,
 }

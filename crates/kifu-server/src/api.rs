@@ -13,12 +13,13 @@ use axum::Json;
 use kifu_game::document;
 use kifu_ledger::{archive, verify_records, Event, Hash, Record};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
-use crate::answers::{Head, Health, HealthStatus, RecordAnswer, Records, SubmitAnswer};
+use crate::answers::{Games, Head, Health, HealthStatus, RecordAnswer, Records, SubmitAnswer};
 use crate::error::ApiError;
 use crate::wire;
 use crate::App;
+use kifu_game::document::{GameHead, GameSummary};
 
 /// Runs blocking library work (sled reads, projections, verification) off
 /// the async workers.
@@ -161,7 +162,7 @@ pub(crate) fn decoded(records: &[Record]) -> Vec<Event> {
 }
 
 /// The summary of a game, cached by its head.
-pub(crate) fn summary(app: &App, game: &Hash) -> Result<Value, ApiError> {
+pub(crate) fn summary(app: &App, game: &Hash) -> Result<GameSummary, ApiError> {
     let head = app
         .store
         .head(game)?
@@ -172,29 +173,36 @@ pub(crate) fn summary(app: &App, game: &Hash) -> Result<Value, ApiError> {
         }
     }
     let records = app.store.read(game, 0, Some(head.seq))?;
-    let mut v = document::game_summary_json(game, &decoded(&records));
-    v["head"] = json!({"seq": head.seq, "hash": hex::encode(head.hash)});
+    let v = document::game_summary(
+        game,
+        &decoded(&records),
+        GameHead {
+            seq: head.seq,
+            hash: hex::encode(head.hash),
+        },
+    );
     if let Ok(mut c) = app.summaries.lock() {
         c.insert(*game, (head.seq, v.clone()));
     }
     Ok(v)
 }
 
-fn matches(v: &Value, q: &GamesQuery) -> bool {
+fn matches(v: &GameSummary, q: &GamesQuery) -> bool {
+    let place = v.tournament.as_ref();
     if let Some(t) = &q.tournament {
-        if v["tournament"]["tournament"].as_str() != Some(t.as_str()) {
+        if place.map(|p| p.tournament.as_str()) != Some(t.as_str()) {
             return false;
         }
     }
     if let Some(r) = q.round {
-        if v["tournament"]["round"].as_u64() != Some(u64::from(r)) {
+        if place.map(|p| p.round) != Some(r) {
             return false;
         }
     }
     if let Some(p) = &q.player {
         let p = p.to_lowercase();
-        let has = |k: &str| v[k].as_str().unwrap_or("").to_lowercase().contains(&p);
-        if !has("black") && !has("white") {
+        let has = |name: &str| name.to_lowercase().contains(&p);
+        if !has(&v.black) && !has(&v.white) {
             return false;
         }
     }
@@ -206,7 +214,7 @@ fn matches(v: &Value, q: &GamesQuery) -> bool {
 pub async fn games(
     State(app): State<Arc<App>>,
     Query(q): Query<GamesQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Games>, ApiError> {
     blocking(move || {
         let mut out = Vec::new();
         for g in app.store.games()? {
@@ -224,7 +232,7 @@ pub async fn games(
                 out.push(v);
             }
         }
-        Ok(Json(json!({ "games": out })))
+        Ok(Json(Games { games: out }))
     })
     .await
 }
@@ -618,4 +626,4 @@ pub async fn not_found() -> ApiError {
 }
 
 /// Summaries of games, by the head seq they were computed at.
-pub type SummaryCache = std::sync::Mutex<HashMap<Hash, (u64, Value)>>;
+pub type SummaryCache = std::sync::Mutex<HashMap<Hash, (u64, GameSummary)>>;

@@ -60,7 +60,10 @@ pub async fn games(
                 Some(v) => v,
                 None => {
                     let (game, records) = load(&app, &id)?;
-                    let v = board(summary(&app, &game)?, &decoded(&records));
+                    let v = board(
+                        serde_json::to_value(summary(&app, &game)?).unwrap_or_default(),
+                        &decoded(&records),
+                    );
                     keep(head, &v);
                     v
                 }
