@@ -300,3 +300,83 @@ pub struct Games {
     /// The games, each as `GET /games/{id}` answers it.
     pub games: Vec<GameSummary>,
 }
+
+/// `GET /checkpoint?format=json`: the latest signed checkpoint, as `kifu
+/// checkpoint --json` prints it: the C2SP signed note and its parts
+/// (docs/TRANSPARENCY.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckpointAnswer {
+    /// The signed note's exact text.
+    pub checkpoint: String,
+    /// The log's origin line (its name).
+    pub origin: String,
+    /// The tree's size in leaves.
+    pub size: u64,
+    /// The tree's root hash, base64.
+    pub root: String,
+    /// The verifier key to pass as `--log-key`.
+    pub log_key: String,
+}
+
+/// `GET /proof/inclusion`: the proof that one event is in the log's tree,
+/// as `kifu prove inclusion` prints it (docs/TRANSPARENCY.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InclusionProofAnswer {
+    /// The event's game.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// The event's place in its game.
+    pub seq: u64,
+    /// The event's leaf index in the log.
+    pub leaf_index: u64,
+    /// The tree's size the proof is against.
+    pub tree_size: u64,
+    /// The proof's hashes, base64, from the leaf up.
+    pub hashes: Vec<String>,
+    /// The leaf's bytes, hex.
+    pub leaf: String,
+    /// The leaf's hash, base64.
+    pub leaf_hash: String,
+    /// The root of the tree of `tree_size` leaves, base64.
+    pub root: String,
+}
+
+/// `GET /proof/consistency`: the proof that the tree of `new_size` leaves
+/// extends the tree of `old_size`, as `kifu prove consistency` prints it
+/// (docs/TRANSPARENCY.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ConsistencyProofAnswer {
+    /// The older size.
+    pub old_size: u64,
+    /// The newer size.
+    pub new_size: u64,
+    /// The proof's hashes, base64.
+    pub hashes: Vec<String>,
+    /// The older tree's root, base64.
+    pub old_root: String,
+    /// The newer tree's root, base64.
+    pub new_root: String,
+}
+
+/// `GET /proof/map`: a game's entry in the map of game heads, or the proof
+/// that the log never saw it, as `kifu prove map` prints it
+/// (docs/TRANSPARENCY.md section 10).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MapProofAnswer {
+    /// The game asked about.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// The tree size of the checkpoint whose map root is proved against.
+    pub tree_size: u64,
+    /// The map's root at that size, base64.
+    pub map_root: String,
+    /// The 80-byte map leaf in hex, or null for a game the log never saw
+    /// (the entry at the end of the path is another game's, or none).
+    pub leaf: Option<String>,
+    /// The siblings along the path, base64, nearest first.
+    pub siblings: Vec<String>,
+}
