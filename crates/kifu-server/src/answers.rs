@@ -380,3 +380,25 @@ pub struct MapProofAnswer {
     /// The siblings along the path, base64, nearest first.
     pub siblings: Vec<String>,
 }
+
+/// `POST /tournaments`, `POST /tournaments/{t}/records`: the answer to a
+/// tournament chain write: the chain's head after it, records written and
+/// records already there.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentWrite {
+    /// The tournament's id.
+    #[schemars(pattern(HEX64))]
+    pub tournament: String,
+    /// Its short name.
+    pub short_name: String,
+    /// The chain's head after the write.
+    pub seq: u64,
+    /// The head's hash.
+    #[schemars(pattern(HEX64))]
+    pub hash: String,
+    /// Records written.
+    pub written: u64,
+    /// Records the chain already held at their place (a retry).
+    pub already_present: u64,
+}
