@@ -528,7 +528,14 @@ pub const OPERATIONS: &[Operation] = &[
             a(200, "the request, as it stands", &[json("api-device")]),
             a(201, "the request, new", &[json("api-device")]),
         ],
-        refusals: &[no(400, &["bad_json", "bad_request"]), no(409, &["stale_request"]), no(415, &["unsupported_media_type"]), no(429, &["too_many_requests"]), no(503, &["too_many_requests"])],
+        refusals: &[
+            no(400, &["bad_request_seat", "bad_request"]),
+            no(403, &["bad_request_seat"]),
+            no(409, &["stale_request"]),
+            no(415, &["unsupported_media_type"]),
+            no(429, &["too_many_requests"]),
+            no(503, &["too_many_requests"]),
+        ],
     },
     Operation {
         method: "GET",
