@@ -502,8 +502,11 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
                     "cli-error",
                     "cli-key-change",
                     "sgf-board",
-                    // The body of `POST /records`, not an answer.
+                    // Request bodies, not answers.
                     "api-submission",
+                    "api-preview-draft",
+                    "api-device-request",
+                    "api-director-intent",
                 ]
                 .contains(&name);
             assert!(named, "{f} describes no route or command");
@@ -1633,4 +1636,39 @@ fn the_openapi_document_names_the_schema_each_answer_holds_to() {
         checked += 1;
     }
     assert!(checked >= 35, "{checked}");
+}
+
+#[test]
+fn every_json_body_the_api_doc_sends_holds_to_its_schema() {
+    // The request bodies of docs/API.md's curl lines (`-d '{...}'`).
+    let doc = std::fs::read_to_string(workspace().join("docs/API.md")).unwrap();
+    let mut checked = 0;
+    for line in doc
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("curl "))
+    {
+        // A body written out in single quotes (the others are built by
+        // the shell).
+        let Some(start) = line.find("-d '{") else {
+            continue;
+        };
+        let rest = &line[start + 4..];
+        let body = &rest[..rest.find('\'').expect("the body's closing quote")];
+        let name = if line.contains("/preview\"") {
+            "api-preview-draft"
+        } else if line.contains("/devices\"") {
+            "api-device-request"
+        } else if line.contains("/director/draft\"") {
+            "api-director-intent"
+        } else if line.contains("/records\"") {
+            "api-submission"
+        } else {
+            panic!("which schema describes the body of: {line}")
+        };
+        let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{line}: {e}"));
+        holds(name, &v, &format!("the body of `{line}`"));
+        checked += 1;
+    }
+    assert!(checked >= 2, "{checked}");
 }

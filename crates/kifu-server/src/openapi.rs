@@ -495,7 +495,7 @@ pub const OPERATIONS: &[Operation] = &[
         tag: "devices",
         summary: "What a draft (`{\"body\", \"signer\", \"at_ms\"?}`) would bring about, without storing it",
         query: &[],
-        body: &[other("application/json")],
+        body: &[json("api-preview-draft")],
         answers: &[a(200, "the consequences", &[json("api-preview")])],
         refusals: &[
             no(
@@ -523,7 +523,7 @@ pub const OPERATIONS: &[Operation] = &[
         tag: "devices",
         summary: "A device asks for a seat (its key, the board it stands at)",
         query: &[],
-        body: &[other("application/json")],
+        body: &[json("api-device-request")],
         answers: &[
             a(200, "the request, as it stands", &[json("api-device")]),
             a(201, "the request, new", &[json("api-device")]),
@@ -635,7 +635,7 @@ pub const OPERATIONS: &[Operation] = &[
         tag: "tournaments",
         summary: "The unsigned event a director's action takes (the desk signs it)",
         query: &[],
-        body: &[other("application/json")],
+        body: &[json("api-director-intent")],
         answers: &[a(200, "the draft", &[json("api-draft")])],
         refusals: &[no(400, &["bad_intent", "bad_round", "bad_json"]), no(404, &["no_tournament", "unknown_game"]), no(422, &["tournament_refused"])],
     },

@@ -60,6 +60,21 @@ pub fn generated() -> Vec<Document> {
             "POST /records (a JSON body)",
             Direction::Request,
         ),
+        schema_of::<crate::preview::Draft>(
+            "api-preview-draft",
+            "POST /games/{id}/preview (the body)",
+            Direction::Request,
+        ),
+        schema_of::<kifu_game::seat::SignedRequest>(
+            "api-device-request",
+            "POST /devices (the body)",
+            Direction::Request,
+        ),
+        schema_of::<crate::desk::Intent>(
+            "api-director-intent",
+            "POST /director/draft (the body)",
+            Direction::Request,
+        ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
             "api-game",
