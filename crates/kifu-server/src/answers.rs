@@ -402,3 +402,12 @@ pub struct TournamentWrite {
     /// Records the chain already held at their place (a retry).
     pub already_present: u64,
 }
+
+/// `GET /tournaments`, `GET /director/tournaments?key=HEX`: tournaments by
+/// short name, each as `GET /tournaments/{t}` answers it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tournaments {
+    /// The tournaments.
+    pub tournaments: Vec<kifu_tournament::hall::Summary>,
+}

@@ -55,7 +55,7 @@ fn key_of(hex_key: &str) -> Result<PublicKey, ApiError> {
 pub async fn tournaments_of(
     State(app): State<Arc<App>>,
     Query(q): Query<KeyQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<crate::answers::Tournaments>, ApiError> {
     let key = key_of(&q.key)?;
     blocking(move || {
         let mut out = Vec::new();
@@ -76,7 +76,7 @@ pub async fn tournaments_of(
             }
         }
         out.sort_by(|a, b| a.short_name.cmp(&b.short_name));
-        Ok(Json(json!({ "tournaments": out })))
+        Ok(Json(crate::answers::Tournaments { tournaments: out }))
     })
     .await
 }

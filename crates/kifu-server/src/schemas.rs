@@ -103,6 +103,31 @@ pub fn generated() -> Vec<Document> {
             "POST /tournaments, POST /tournaments/{t}/records",
             Direction::Answer,
         ),
+        schema_of::<Tournaments>(
+            "api-tournaments",
+            "GET /tournaments, GET /director/tournaments?key=HEX",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::hall::Summary>(
+            "api-tournament",
+            "GET /tournaments/{t}",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::hall::Pairings>(
+            "api-pairings",
+            "GET /tournaments/{t}/pairings?round=N",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::hall::CrossTable>(
+            "api-crosstable",
+            "GET /tournaments/{t}/crosstable?round=N",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::hall::StandingsDoc>(
+            "api-tournament-standings",
+            "GET /tournaments/{t}/standings?round=N",
+            Direction::Answer,
+        ),
         schema_of::<Records>("api-records", "GET /games/{id}/records", Direction::Answer),
         schema_of::<Health>("api-health", "GET /livez, GET /healthz", Direction::Answer),
         schema_of::<FeedLine>("feed-line", "A line of the feed", Direction::Answer),
@@ -124,19 +149,14 @@ macro_rules! written {
 }
 
 written!(
-    "api-crosstable",
     "api-desk",
     "api-device",
     "api-devices",
     "api-draft",
-    "api-pairings",
     "api-powers",
     "api-preview",
     "api-referee-games",
     "api-step",
-    "api-tournament-standings",
-    "api-tournament",
-    "api-tournaments",
     "api-verify-progress",
     "bundle-verify",
     "cli-append",

@@ -116,7 +116,7 @@ async fn list(State(app): State<Arc<App>>) -> Result<Response, ApiError> {
         Ok(out)
     })
     .await?;
-    Ok(Json(serde_json::json!({ "tournaments": all })).into_response())
+    Ok(Json(crate::answers::Tournaments { tournaments: all }).into_response())
 }
 
 /// Runs `f` on the tournament `t` off the async workers.
