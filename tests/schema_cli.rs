@@ -137,9 +137,9 @@ fn the_apis_answers_hold_to_their_schemas() {
     let (_, e) = get(&format!("{u}/games/{game}/explain"));
     holds("explain", &e, "GET /games/{id}/explain");
     let (_, v) = get(&format!("{u}/verify"));
-    holds("verify-report", &v, "GET /verify");
+    holds("api-verify-report", &v, "GET /verify");
     let (_, v) = get(&format!("{u}/games/{game}/verify"));
-    holds("verify-report", &v, "GET /games/{id}/verify");
+    holds("api-verify-report", &v, "GET /games/{id}/verify");
     served.stop();
 }
 
@@ -208,7 +208,7 @@ const ROUTES: &[(&str, &str, &str, Answer)] = &[
         "GET",
         "/games/{id}/verify",
         "",
-        Answer::Json("verify-report"),
+        Answer::Json("api-verify-report"),
     ),
     ("GET", "/games/{id}/bundle", "", Answer::NotJson),
     ("GET", "/archive", "", Answer::NotJson),
@@ -218,7 +218,7 @@ const ROUTES: &[(&str, &str, &str, Answer)] = &[
         "progress=1",
         Answer::Ndjson("api-verify-progress"),
     ),
-    ("GET", "/verify", "", Answer::Json("verify-report")),
+    ("GET", "/verify", "", Answer::Json("api-verify-report")),
     ("POST", "/devices", "", Answer::Json("api-device")),
     ("GET", "/devices", "", Answer::Json("api-devices")),
     ("GET", "/devices/{id}", "", Answer::Json("api-device")),
@@ -502,6 +502,7 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
                     "cli-error",
                     "cli-key-change",
                     "sgf-board",
+                    "verify-report",
                     // Request bodies, not answers.
                     "api-submission",
                     "api-preview-draft",

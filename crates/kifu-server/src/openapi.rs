@@ -485,7 +485,7 @@ pub const OPERATIONS: &[Operation] = &[
         summary: "Verify the game's chain (`kifu verify --json` of one game)",
         query: &[],
         body: &[],
-        answers: &[a(200, "the report", &[json("verify-report")])],
+        answers: &[a(200, "the report", &[json("api-verify-report")])],
         refusals: GAME_REFUSALS,
     },
     Operation {
@@ -676,7 +676,7 @@ pub const OPERATIONS: &[Operation] = &[
         answers: &[a(
             200,
             "the report, or with `progress=1` its lines",
-            &[json("verify-report"), ndjson("api-verify-progress")],
+            &[json("api-verify-report"), ndjson("api-verify-progress")],
         )],
         refusals: &[],
     },
