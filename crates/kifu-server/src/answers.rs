@@ -411,3 +411,42 @@ pub struct Tournaments {
     /// The tournaments.
     pub tournaments: Vec<kifu_tournament::hall::Summary>,
 }
+
+/// `GET /games/{id}/powers?key=HEX`: what the key may sign at the game's
+/// head: its roles there and one power per action a console offers, with
+/// the check `POST /records` applies and the clause that gives the power
+/// (`kifu_game::powers`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Powers {
+    /// The game's id.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// The key asked about.
+    #[schemars(pattern(HEX64))]
+    pub key: String,
+    /// The head's place.
+    pub head: Option<u64>,
+    /// The key's roles at the head.
+    #[schemars(with = "Vec<RoleName>")]
+    pub roles: Vec<kifu_ledger::Role>,
+    /// One per action a console offers.
+    pub powers: Vec<kifu_game::powers::Power>,
+}
+
+/// The schema of a role (`kifu_ledger::Role`): its names, read from the
+/// type.
+pub struct RoleName;
+
+impl JsonSchema for RoleName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Role".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": kifu_ledger::kinds::variant_names::<kifu_ledger::Role>(),
+        })
+    }
+}

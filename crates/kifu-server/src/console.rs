@@ -143,7 +143,7 @@ pub async fn powers(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Query(q): Query<KeyQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<crate::answers::Powers>, ApiError> {
     let key = key_of(&q)?;
     blocking(move || {
         let (game, records) = load(&app, &id)?;
@@ -152,13 +152,13 @@ pub async fn powers(
             .map(|s| s.roles_of(&key))
             .unwrap_or_default();
         let powers = kifu_game::powers::powers(&events, &key);
-        Ok(Json(json!({
-            "game": hex::encode(game),
-            "key": key,
-            "head": events.last().map(|e| e.seq),
-            "roles": roles,
-            "powers": powers,
-        })))
+        Ok(Json(crate::answers::Powers {
+            game: hex::encode(game),
+            key: key.to_hex(),
+            head: events.last().map(|e| e.seq),
+            roles,
+            powers,
+        }))
     })
     .await
 }
