@@ -1062,7 +1062,7 @@ pub const OPERATIONS: &[Operation] = &[
         body: &[],
         answers: &[a(
             200,
-            "the stream: each event's `id:` is the record's cursor, its `data:` one feed line",
+            "the stream: each event's `id:` is the record's cursor, its `data:` one feed line; a follower too far behind gets `event: resume` (with `retry:`; its `data:` says `after` and `lag`) and comes back with `Last-Event-ID`",
             &[lines_or(
                 "text/event-stream",
                 "feed-line",
