@@ -24,6 +24,21 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+/// `doc` holds to the schema `docs/schema/NAME.schema.json`.
+fn holds_to(name: &str, doc: &Value) {
+    let path = workspace().join(format!("docs/schema/{name}.schema.json"));
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{doc} does not hold to {name}: {errors:?}"
+    );
+}
+
 /// Where the tests keep what CI keeps (`KIFU_ARTIFACTS_DIR`, or
 /// `target/artifacts`).
 fn artifacts_dir() -> std::path::PathBuf {
@@ -172,6 +187,10 @@ fn devices_ask_for_seats_and_the_referee_enrols_them_by_fingerprint() {
     assert_eq!(mine["status"], "enrolled");
     assert_eq!(mine["games"][0]["game"], game.as_str());
     assert_eq!(mine["games"][0]["roles"], json!(["black"]));
+    // Whether the game is at the seat it asked for, as its schema says.
+    assert_eq!(mine["games"][0]["asked"], true, "{mine}");
+    holds_to("api-device", &mine);
+    holds_to("api-devices", &get(&format!("{url}/devices")));
     let pending = get(&format!("{url}/devices?pending=1"));
     let ids: Vec<&str> = pending["requests"]
         .as_array()

@@ -137,6 +137,25 @@ fn replicas_fed_by_jetstream_serve_the_venues_records_and_refuse_writes() {
     for r in &replicas {
         assert_same_records(&venue_feed, &feed(&r.url));
     }
+    // Their health names the stream, the venue and the mirror's state, and
+    // the venue's its publisher's, as the schema says.
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(workspace().join("docs/schema/api-health.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let schema = jsonschema::validator_for(&schema).unwrap();
+    for (u, duty) in [(&venue.url, "nats"), (&replicas[0].url, "mirror")] {
+        let (status, body) = get(&format!("{u}/healthz"));
+        assert_eq!(status, 200, "{body}");
+        let h: Value = serde_json::from_str(&body).unwrap();
+        let wrong: Vec<String> = schema.iter_errors(&h).map(|e| e.to_string()).collect();
+        assert!(wrong.is_empty(), "{body}: {wrong:?}");
+        assert!(h[duty].is_object(), "{body}");
+    }
+    let (_, body) = get(&format!("{}/healthz", replicas[0].url));
+    let h: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(h["venue"], venue.url.as_str(), "{body}");
+    assert_eq!(h["mirror"]["mirroring"], true, "{body}");
 
     // Pages and projections as the venue serves them.
     let game = venue_feed[0]["game"].as_str().unwrap().to_string();

@@ -137,9 +137,9 @@ fn the_apis_answers_hold_to_their_schemas() {
     let (_, e) = get(&format!("{u}/games/{game}/explain"));
     holds("explain", &e, "GET /games/{id}/explain");
     let (_, v) = get(&format!("{u}/verify"));
-    holds("verify-report", &v, "GET /verify");
+    holds("api-verify-report", &v, "GET /verify");
     let (_, v) = get(&format!("{u}/games/{game}/verify"));
-    holds("verify-report", &v, "GET /games/{id}/verify");
+    holds("api-verify-report", &v, "GET /games/{id}/verify");
     served.stop();
 }
 
@@ -208,7 +208,7 @@ const ROUTES: &[(&str, &str, &str, Answer)] = &[
         "GET",
         "/games/{id}/verify",
         "",
-        Answer::Json("verify-report"),
+        Answer::Json("api-verify-report"),
     ),
     ("GET", "/games/{id}/bundle", "", Answer::NotJson),
     ("GET", "/archive", "", Answer::NotJson),
@@ -218,7 +218,7 @@ const ROUTES: &[(&str, &str, &str, Answer)] = &[
         "progress=1",
         Answer::Ndjson("api-verify-progress"),
     ),
-    ("GET", "/verify", "", Answer::Json("verify-report")),
+    ("GET", "/verify", "", Answer::Json("api-verify-report")),
     ("POST", "/devices", "", Answer::Json("api-device")),
     ("GET", "/devices", "", Answer::Json("api-devices")),
     ("GET", "/devices/{id}", "", Answer::Json("api-device")),
@@ -236,7 +236,19 @@ const ROUTES: &[(&str, &str, &str, Answer)] = &[
         Answer::Json("api-referee-games"),
     ),
     ("GET", "/games/{id}/powers", "", Answer::Json("api-powers")),
+    (
+        "GET",
+        "/feed",
+        "form=compact",
+        Answer::Ndjson("feed-compact-line"),
+    ),
     ("GET", "/feed", "", Answer::Ndjson("feed-line")),
+    (
+        "GET",
+        "/feed/stream",
+        "form=compact",
+        Answer::Sse("feed-compact-line"),
+    ),
     ("GET", "/feed/stream", "", Answer::Sse("feed-line")),
     ("GET", "/tournaments", "", Answer::Json("api-tournaments")),
     (
@@ -314,6 +326,7 @@ const ROUTES: &[(&str, &str, &str, Answer)] = &[
     ("GET", "/livez", "", Answer::Json("api-health")),
     ("GET", "/healthz", "", Answer::Json("api-health")),
     ("GET", "/metrics", "", Answer::NotJson),
+    ("GET", "/openapi.json", "", Answer::NotJson),
 ];
 
 /// The entry of [`ROUTES`] for a request, or None.
@@ -489,6 +502,12 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
                     "cli-error",
                     "cli-key-change",
                     "sgf-board",
+                    "verify-report",
+                    // Request bodies, not answers.
+                    "api-submission",
+                    "api-preview-draft",
+                    "api-device-request",
+                    "api-director-intent",
                 ]
                 .contains(&name);
             assert!(named, "{f} describes no route or command");
@@ -903,6 +922,16 @@ fn every_line_of_the_feed_holds_to_its_schema() {
         seen += page.len();
     }
     assert_eq!(seen, lines.len(), "the pages hold every record once");
+    // The compact form: one line a record, with its stored bytes.
+    let q = format!("{u}/feed?limit=10&form=compact");
+    let (status, text) = fetch("GET", &q, "", b"");
+    assert_eq!(status, 200, "{text}");
+    let page = documents(Answer::Ndjson("feed-compact-line"), &text, &q);
+    assert_eq!(page.len(), 10, "{text}");
+    for (l, full) in page.iter().zip(&lines) {
+        holds("feed-compact-line", l, "a line of GET /feed?form=compact");
+        assert_eq!((&l["cursor"], &l["hash"]), (&full["cursor"], &full["hash"]));
+    }
     // The stream: a bounded read of the events after the fifth from the end.
     let from = lines[lines.len() - 6]["cursor"].as_u64().unwrap();
     let mut r = ureq::get(&format!("{u}/feed/stream?after={from}"))
@@ -1631,4 +1660,145 @@ fn clock_scenarios_renju_checks_and_errors_hold_to_their_schemas() {
     assert!(!o.status.success());
     let e: Value = serde_json::from_str(&err(&o)).expect("a JSON error");
     holds("cli-error", &e, "a failure with --json");
+}
+
+/// A hash the prose elides (`"0e3b…"`) stands for a full one: its digits,
+/// then zeros to 64.
+fn unelided(v: &mut Value) {
+    match v {
+        Value::String(s) => {
+            if let Some(head) = s.strip_suffix('…') {
+                if !head.is_empty() && head.chars().all(|c| c.is_ascii_hexdigit()) {
+                    *s = format!("{head:0<64}");
+                }
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(unelided),
+        Value::Object(o) => o.values_mut().for_each(unelided),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_json_example_of_the_api_doc_holds_to_its_schema() {
+    let doc = std::fs::read_to_string(workspace().join("docs/API.md")).unwrap();
+    let mut examples = Vec::new();
+    let mut block: Option<(usize, String)> = None;
+    for (n, line) in doc.lines().enumerate() {
+        match (&mut block, line.trim_start()) {
+            (None, "```json") => block = Some((n + 1, String::new())),
+            (Some(_), "```") => examples.extend(block.take()),
+            (Some((_, text)), _) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            _ => {}
+        }
+    }
+    assert!(examples.len() >= 5, "{} examples", examples.len());
+    for (line, text) in examples {
+        let mut v: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("docs/API.md line {line}: not JSON: {e}"));
+        unelided(&mut v);
+        // The schema a document holds to, by the field that says what it is.
+        let name = if v.get("error").is_some() && v.get("accepted").is_none() {
+            "api-error"
+        } else if v.get("accepted").is_some() {
+            "api-submit"
+        } else if v.get("status").is_some() {
+            "api-health"
+        } else {
+            panic!("docs/API.md line {line}: which schema describes this example?")
+        };
+        holds(name, &v, &format!("the example of docs/API.md line {line}"));
+    }
+}
+
+/// The component of `docs/openapi.json` that holds a schema of
+/// `docs/schema/` (`api-submit` is `ApiSubmit`).
+fn component(name: &str) -> String {
+    name.split('-')
+        .map(|p| {
+            let mut c = p.chars();
+            c.next()
+                .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect()
+}
+
+#[test]
+fn the_openapi_document_names_the_schema_each_answer_holds_to() {
+    // The schemas this file holds the real answers to are the ones the
+    // OpenAPI document gives for the same routes.
+    let text = std::fs::read_to_string(workspace().join("docs/openapi.json")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let mut checked = 0;
+    for (method, path, _, answer) in ROUTES {
+        let (media, key, name) = match answer {
+            Answer::Json(n) => ("application/json", "schema", *n),
+            Answer::Ndjson(n) => ("application/x-ndjson", "x-item-schema", *n),
+            Answer::Sse(n) => ("text/event-stream", "x-item-schema", *n),
+            Answer::NotJson => continue,
+        };
+        let path = path.replace("/*", "/{path}");
+        let op = &doc["paths"][&path][method.to_lowercase()];
+        assert!(
+            op.is_object(),
+            "{method} {path} is not in docs/openapi.json"
+        );
+        let want = format!("#/components/schemas/{}", component(name));
+        let named = op["responses"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(status, _)| status.starts_with('2'))
+            .any(|(_, r)| {
+                let m = &r["content"][media][key];
+                m["$ref"] == want.as_str()
+                    || m["oneOf"]
+                        .as_array()
+                        .is_some_and(|a| a.iter().any(|x| x["$ref"] == want.as_str()))
+            });
+        if !named {
+            panic!("docs/openapi.json does not give {name} ({media}) for {method} {path}");
+        }
+        checked += 1;
+    }
+    assert!(checked >= 35, "{checked}");
+}
+
+#[test]
+fn every_json_body_the_api_doc_sends_holds_to_its_schema() {
+    // The request bodies of docs/API.md's curl lines (`-d '{...}'`).
+    let doc = std::fs::read_to_string(workspace().join("docs/API.md")).unwrap();
+    let mut checked = 0;
+    for line in doc
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("curl "))
+    {
+        // A body written out in single quotes (the others are built by
+        // the shell).
+        let Some(start) = line.find("-d '{") else {
+            continue;
+        };
+        let rest = &line[start + 4..];
+        let body = &rest[..rest.find('\'').expect("the body's closing quote")];
+        let name = if line.contains("/preview\"") {
+            "api-preview-draft"
+        } else if line.contains("/devices\"") {
+            "api-device-request"
+        } else if line.contains("/director/draft\"") {
+            "api-director-intent"
+        } else if line.contains("/records\"") {
+            "api-submission"
+        } else {
+            panic!("which schema describes the body of: {line}")
+        };
+        let v: Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{line}: {e}"));
+        holds(name, &v, &format!("the body of `{line}`"));
+        checked += 1;
+    }
+    assert!(checked >= 2, "{checked}");
 }

@@ -11,7 +11,6 @@ use std::time::Duration;
 use kifu_nats::{NatsError, PublisherConfig, PublisherStatus};
 use kifu_server::{Outlet, OutletHealth, Server};
 use kifu_store::Store;
-use serde_json::json;
 
 use crate::Failure;
 
@@ -124,15 +123,16 @@ impl Outlet for NatsOutlet {
             .load(std::sync::atomic::Ordering::Relaxed);
         OutletHealth {
             ok: error.is_none(),
-            detail: json!({
-                "publishing": error.is_none(),
-                "url": self.url,
-                "stream": self.stream,
-                "next_cursor": next,
-                "backlog": self.status.backlog(&self.store),
-                "failures": self.status.failures.count(),
-                "error": error,
-            }),
+            detail: serde_json::to_value(kifu_server::answers::NatsHealth {
+                publishing: error.is_none(),
+                url: self.url.clone(),
+                stream: self.stream.clone(),
+                next_cursor: next,
+                backlog: self.status.backlog(&self.store),
+                failures: self.status.failures.count(),
+                error,
+            })
+            .unwrap_or_default(),
         }
     }
 

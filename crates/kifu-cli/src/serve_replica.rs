@@ -14,7 +14,6 @@ use kifu_nats::{MirrorConfig, MirrorStatus, NatsError};
 use kifu_server::replica::Replica;
 use kifu_server::{Outlet, OutletHealth, Server};
 use kifu_store::{Store, StoreError};
-use serde_json::json;
 
 /// Where the replica's durable consumer name is kept in its store.
 const DURABLE_KEY: &str = "replica/durable";
@@ -152,19 +151,20 @@ impl Outlet for MirrorOutlet {
         let s = &self.status;
         OutletHealth {
             ok: error.is_none(),
-            detail: json!({
-                "mirroring": error.is_none(),
-                "url": self.url,
-                "stream": self.stream,
-                "durable": self.durable,
-                "written": s.written.load(Ordering::Relaxed),
-                "already_present": s.already_present.load(Ordering::Relaxed),
-                "refused": s.refused.load(Ordering::Relaxed),
-                "last_refusal": s.last_refusal.lock().ok().and_then(|l| l.clone()),
-                "acked_stream_seq": s.acked_stream_seq.load(Ordering::Relaxed),
-                "failures": s.failures.count(),
-                "error": error,
-            }),
+            detail: serde_json::to_value(kifu_server::answers::MirrorHealth {
+                mirroring: error.is_none(),
+                url: self.url.clone(),
+                stream: self.stream.clone(),
+                durable: self.durable.clone(),
+                written: s.written.load(Ordering::Relaxed),
+                already_present: s.already_present.load(Ordering::Relaxed),
+                refused: s.refused.load(Ordering::Relaxed),
+                last_refusal: s.last_refusal.lock().ok().and_then(|l| l.clone()),
+                acked_stream_seq: s.acked_stream_seq.load(Ordering::Relaxed),
+                failures: s.failures.count(),
+                error,
+            })
+            .unwrap_or_default(),
         }
     }
 

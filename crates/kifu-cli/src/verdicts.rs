@@ -192,7 +192,7 @@ pub(crate) fn imported(
     if json {
         say!(
             "{}",
-            json!({"games": r.games, "written": r.written, "already_present": r.already_present, "seconds": secs})
+            json!({"games": r.games, "written": r.written, "already_present": r.already_present, "elapsed_ms": started.elapsed().as_millis() as u64})
         );
     } else {
         say!(

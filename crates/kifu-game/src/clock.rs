@@ -286,7 +286,7 @@ impl GameState {
             self.clock.paused = None;
             self.clock.flag_at_ms = None;
         }
-        self.clock.flags = c.flags().into_iter().flatten().collect();
+        self.clock.flags = c.flags().into_iter().flatten().map(Into::into).collect();
         self.clock.resolution_ms = self.conduct.clock_resolution_ms();
         let at = self.at_ms.unwrap_or(0);
         self.clock.remaining_ms = self.remaining_ms(at);

@@ -3,35 +3,127 @@
 //! the same object from the command line and from the HTTP API.
 
 use kifu_ledger::{human_kind_name, Event, Hash, Record, VerifyReport};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::state::{result_text, BoardState, GameState};
 
-/// One record as a JSON object: envelope, body, and the raw bytes and
-/// signature in hex so a consumer can verify it independently.
-pub fn record_json(game: &Hash, record: &Record) -> Value {
+/// A lower-case hex BLAKE3 hash or Ed25519 key: 64 digits.
+const HEX64: &str = "^[0-9a-f]{64}$";
+
+/// Lower-case hex bytes.
+const HEX: &str = "^([0-9a-f]{2})*$";
+
+/// One record as `kifu log --json` prints it and `GET /games/{id}/records`
+/// answers it: the envelope, the body, and the raw bytes and signature in
+/// hex so that a consumer can verify it independently.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordDocument {
+    /// The game (chain) the record belongs to.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Its place in the game.
+    pub seq: u64,
+    /// Its hash (BLAKE3 of the hash domain, the event bytes and the
+    /// signature, docs/FORMAT.md section 3).
+    #[schemars(pattern(HEX64))]
+    pub hash: String,
+    /// The hash of the record before it (zeros for a genesis).
+    #[schemars(pattern(HEX64))]
+    pub prev_hash: String,
+    /// The instant the signer states, in milliseconds since 1970 (UTC).
+    pub at_ms: u64,
+    /// The signer's public key.
+    #[schemars(pattern(HEX64))]
+    pub signer: String,
+    /// The kind, in words (`stone placed`).
+    pub kind: String,
+    /// The kind's index (docs/FORMAT.md section 4).
+    pub kind_index: u32,
+    /// The body in the JSON of docs/FORMAT.md section 4, or null for a kind
+    /// this build does not know.
+    pub body: Option<EventBody>,
+    /// The signed event bytes, in hex.
+    #[schemars(pattern(HEX))]
+    pub event_bytes: String,
+    /// The Ed25519 signature, in hex.
+    #[schemars(regex(pattern = "^[0-9a-f]{128}$"))]
+    pub signature: String,
+}
+
+/// An event body in the JSON of docs/FORMAT.md section 4: one property, the
+/// kind's name, holding the kind's fields (a unit kind's value is null).
+/// The record's `event_bytes` and `signature` are the authority; the body
+/// is their reading.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EventBody(pub Value);
+
+impl JsonSchema for EventBody {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "EventBody".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "object",
+            "description": "An event body in the JSON of docs/FORMAT.md section 4: one property, the kind's name, holding the kind's fields (a unit kind's value is null).",
+            "propertyNames": {"enum": kifu_ledger::kinds::kind_names()},
+            "minProperties": 1,
+            "maxProperties": 1,
+        })
+    }
+}
+
+/// Why a stored record cannot be shown: its envelope does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unreadable {
+    /// The game.
+    pub game: Hash,
+    /// The record's hash.
+    pub hash: Hash,
+    /// What is wrong with it.
+    pub error: String,
+}
+
+/// One record as a [`RecordDocument`], or why its envelope does not parse.
+pub fn record_document(game: &Hash, record: &Record) -> Result<RecordDocument, Unreadable> {
     let hash = record.hash();
-    match record.header() {
-        Ok(h) => {
-            let body = record.decode().ok().map(|e| e.body);
-            json!({
-                "game": hex::encode(game),
-                "seq": h.seq,
-                "hash": hex::encode(hash),
-                "prev_hash": hex::encode(h.prev_hash),
-                "at_ms": h.at_ms,
-                "signer": h.signer.to_hex(),
-                "kind": human_kind_name(h.kind),
-                "kind_index": h.kind,
-                "body": body.map(|b| serde_json::to_value(b).unwrap_or(Value::Null)),
-                "event_bytes": hex::encode(&record.event_bytes),
-                "signature": hex::encode(record.signature),
-            })
-        }
-        Err(e) => json!({
-            "game": hex::encode(game),
-            "hash": hex::encode(hash),
-            "error": e.to_string(),
+    let h = record.header().map_err(|e| Unreadable {
+        game: *game,
+        hash,
+        error: e.to_string(),
+    })?;
+    let body = record
+        .decode()
+        .ok()
+        .map(|e| EventBody(serde_json::to_value(e.body).unwrap_or(Value::Null)));
+    Ok(RecordDocument {
+        game: hex::encode(game),
+        seq: h.seq,
+        hash: hex::encode(hash),
+        prev_hash: hex::encode(h.prev_hash),
+        at_ms: h.at_ms,
+        signer: h.signer.to_hex(),
+        kind: human_kind_name(h.kind).to_string(),
+        kind_index: h.kind,
+        body,
+        event_bytes: hex::encode(&record.event_bytes),
+        signature: hex::encode(record.signature),
+    })
+}
+
+/// One record as a JSON object ([`RecordDocument`]); a record whose
+/// envelope does not parse is `{"game", "hash", "error"}`.
+pub fn record_json(game: &Hash, record: &Record) -> Value {
+    match record_document(game, record) {
+        Ok(d) => serde_json::to_value(d).unwrap_or(Value::Null),
+        Err(u) => json!({
+            "game": hex::encode(u.game),
+            "hash": hex::encode(u.hash),
+            "error": u.error,
         }),
     }
 }
@@ -248,9 +340,94 @@ pub fn verify_report_json(r: &VerifyReport) -> Value {
     serde_json::to_value(kifu_ledger::report::VerifyDocument::from(r)).unwrap_or(Value::Null)
 }
 
-/// One line of a list of games: where it is played (tournament, round,
-/// board), by whom, under which rules, its phase and its result so far.
-pub fn game_summary_json(game: &Hash, events: &[Event]) -> Value {
+/// One game as the server lists it: each item of `GET /games`, and `GET
+/// /games/{id}`: where it is played (tournament, round, board), by whom,
+/// under which rules, its phase and its result so far, and its head.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameSummary {
+    /// The game's id.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Events in the game.
+    pub events: u64,
+    /// The last event's place.
+    pub last_seq: Option<u64>,
+    /// The last event's instant.
+    pub last_at_ms: Option<u64>,
+    /// Go, Renju or Gomoku (`go`, `renju`, `gomoku_freestyle`,
+    /// `gomoku_standard`).
+    #[schemars(with = "Option<GameKindName>")]
+    pub kind: Option<kifu_ledger::GameKind>,
+    /// The ruleset profile (`lgc-2023`, `rif-2009`, ...).
+    pub ruleset: Option<String>,
+    /// The board's size.
+    pub board_size: Option<u8>,
+    /// The game's title.
+    pub title: Option<String>,
+    /// The game's place in a tournament, if any.
+    #[schemars(with = "Option<TournamentPlace>")]
+    pub tournament: Option<kifu_ledger::TournamentRef>,
+    /// Who plays Black now (after an exchange of colours, the other seat).
+    pub black: String,
+    /// Who plays White now.
+    pub white: String,
+    /// Where the game stands, tagged by `phase`.
+    pub phase: crate::record::Phase,
+    /// The phase in words, as `kifu games` prints it.
+    pub phase_text: String,
+    /// The result the rules give so far, as `B+R`, `W+3.5`, or null.
+    pub result: Option<String>,
+    /// Results declared, in the same words.
+    pub declared: Vec<String>,
+    /// The last event: what a client signs its next event against.
+    pub head: GameHead,
+}
+
+/// A game's last event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameHead {
+    /// Its place.
+    pub seq: u64,
+    /// Its hash: the next event's `prev_hash`.
+    #[schemars(pattern(HEX64))]
+    pub hash: String,
+}
+
+/// The schema of `kifu_ledger::GameKind`: its variants' names, read from
+/// the type itself.
+struct GameKindName;
+
+impl JsonSchema for GameKindName {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "GameKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": kifu_ledger::kinds::variant_names::<kifu_ledger::GameKind>(),
+        })
+    }
+}
+
+/// A game's place in a tournament (the schema of
+/// `kifu_ledger::TournamentRef`).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct TournamentPlace {
+    /// The tournament's id or name.
+    tournament: String,
+    /// Round number, from 1.
+    round: u32,
+    /// Board number, from 1.
+    board: u32,
+}
+
+/// One game's [`GameSummary`] at `head`, from its events.
+pub fn game_summary(game: &Hash, events: &[Event], head: GameHead) -> GameSummary {
     let state = GameState::replay(events);
     let g = state.genesis.as_ref();
     // Who plays each colour (after an exchange of colours, the other seat).
@@ -261,21 +438,27 @@ pub fn game_summary_json(game: &Hash, events: &[Event]) -> Value {
             .unwrap_or_default()
     };
     let last = events.last();
-    json!({
-        "game": hex::encode(game),
-        "events": events.len(),
-        "last_seq": last.map(|e| e.seq),
-        "last_at_ms": last.map(|e| e.at_ms),
-        "kind": g.map(|g| g.game),
-        "ruleset": g.map(|g| g.ruleset.clone()),
-        "board_size": g.map(|g| g.board_size),
-        "title": g.map(|g| g.title.clone()),
-        "tournament": g.and_then(|g| g.tournament.clone()),
-        "black": name(kifu_ledger::Color::Black),
-        "white": name(kifu_ledger::Color::White),
-        "phase": state.phase,
-        "phase_text": crate::state_text::phase(&state.phase),
-        "result": state.result.computed().map(|d| result_text(&d.result)),
-        "declared": state.result.declared.iter().map(|d| result_text(&d.result)).collect::<Vec<_>>(),
-    })
+    GameSummary {
+        game: hex::encode(game),
+        events: events.len() as u64,
+        last_seq: last.map(|e| e.seq),
+        last_at_ms: last.map(|e| e.at_ms),
+        kind: g.map(|g| g.game),
+        ruleset: g.map(|g| g.ruleset.clone()),
+        board_size: g.map(|g| g.board_size),
+        title: g.map(|g| g.title.clone()),
+        tournament: g.and_then(|g| g.tournament.clone()),
+        black: name(kifu_ledger::Color::Black),
+        white: name(kifu_ledger::Color::White),
+        phase_text: crate::state_text::phase(&state.phase),
+        phase: state.phase.clone(),
+        result: state.result.computed().map(|d| result_text(&d.result)),
+        declared: state
+            .result
+            .declared
+            .iter()
+            .map(|d| result_text(&d.result))
+            .collect(),
+        head,
+    }
 }

@@ -15,7 +15,8 @@ use serde::Serialize;
 use crate::cite::{cited_by_name, Cited};
 
 /// One power, held or not.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Power {
     /// The action, as a console names its form (`pause`, `judgement`, ...).
     pub action: &'static str,

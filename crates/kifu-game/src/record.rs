@@ -9,8 +9,8 @@ use kifu_ledger::{
 use serde::Serialize;
 
 /// Where the game stands.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "phase")]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case", tag = "phase", deny_unknown_fields)]
 pub enum Phase {
     /// Nothing has happened at the board yet.
     NotStarted,

@@ -16,12 +16,14 @@ use serde::{Deserialize, Serialize};
 pub const MAX_TEXT: usize = 120;
 
 /// The seat a device asks for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SeatRequest {
-    /// The device's public key.
+    /// The device's public key (hex).
+    #[schemars(with = "String")]
     pub key: PublicKey,
     /// `black`, `white` (a player's own device) or `recorder` (one shared
     /// device at the board, signing moves and presses for both).
+    #[schemars(with = "SeatRole")]
     pub role: Role,
     /// The person (or the board) as the roster will name them.
     pub name: String,
@@ -37,6 +39,19 @@ pub struct SeatRequest {
     pub board: Option<u32>,
 }
 
+/// The roles a device may ask for (the schema of [`SeatRequest::role`]).
+#[derive(schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum SeatRole {
+    /// A player's own device, for Black.
+    Black,
+    /// A player's own device, for White.
+    White,
+    /// One shared device at the board.
+    Recorder,
+}
+
 /// The domain of a device request's signature: the device signs
 /// `REQUEST_DOMAIN || body`, the request's JSON body exactly as sent.
 pub const REQUEST_DOMAIN: &[u8] = b"kifu/v1/device-request\n";
@@ -46,7 +61,7 @@ pub const REQUEST_DOMAIN: &[u8] = b"kifu/v1/device-request\n";
 /// signed by the device's key ([`SignedRequest::open`]): a request is proof
 /// that the device holds the key it names, so no one else can make, change
 /// or withdraw it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SignedRequest {
     /// The seat asked for.
     #[serde(flatten)]

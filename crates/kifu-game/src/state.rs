@@ -1,6 +1,6 @@
 //! [`GameState`]: the whole game at one event, and how one event changes it.
 
-use kifu_clock::{Clock, ClockEvent, Flag, PlayerClock, TimeControl};
+use kifu_clock::{Clock, ClockEvent, PlayerClock, TimeControl};
 use kifu_ledger::{
     Body, Color, Event, GameKind, GameResult, Genesis, Outcome, Participant, PublicKey, ResultBy,
     Role,
@@ -45,7 +45,7 @@ pub struct ClockState {
     /// The instant the running player's flag falls if nobody presses.
     pub flag_at_ms: Option<u64>,
     /// Flags fallen.
-    pub flags: Vec<Flag>,
+    pub flags: Vec<FallenFlag>,
     /// Time used as measured by the server (computer events), Black and White.
     pub server_used_ms: [u64; 2],
     /// The time each player has left at the last event, Black and White, as
@@ -56,6 +56,29 @@ pub struct ClockState {
     /// The resolution the clocks are shown in, in milliseconds (1000: whole
     /// seconds; the UEC Cup's server: 100).
     pub resolution_ms: u64,
+}
+
+/// A player's flag fell: the clock's [`kifu_clock::Flag`], with the side
+/// named as every other field of the game's documents names it (`black`,
+/// `white`), not by the clock's SGF letters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FallenFlag {
+    /// Whose flag.
+    pub player: Color,
+    /// The instant it fell.
+    pub at_ms: u64,
+}
+
+impl From<kifu_clock::Flag> for FallenFlag {
+    fn from(f: kifu_clock::Flag) -> FallenFlag {
+        FallenFlag {
+            player: match f.player {
+                kifu_clock::Player::Black => Color::Black,
+                kifu_clock::Player::White => Color::White,
+            },
+            at_ms: f.at_ms,
+        }
+    }
 }
 
 /// The whole game at one event, derived from the signed facts alone.

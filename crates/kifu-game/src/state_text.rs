@@ -131,7 +131,7 @@ fn clock_line(state: &GameState) -> Vec<String> {
     for f in &c.flags {
         out.push(format!(
             "  flag fallen: {} at {}",
-            f.player,
+            crate::words::colour(f.player),
             kifu_clock::notation::iso8601_utc(f.at_ms)
         ));
     }

@@ -17,7 +17,8 @@ use crate::{Hash, PublicKey};
 pub const PER_GAME_LINES: usize = 20;
 
 /// One game's chain in a [`VerifyDocument`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct GameLine {
     /// The game id, hex.
     pub game: String,
@@ -39,7 +40,8 @@ pub struct GameLine {
 }
 
 /// A failure or a warning at one place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ProblemLine {
     /// The game id, hex (zeros when unknown).
     pub game: String,
@@ -50,7 +52,8 @@ pub struct ProblemLine {
 }
 
 /// A fork: two (or more) validly signed records at one place.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ForkLine {
     /// The game id, hex.
     pub game: String,
@@ -65,7 +68,8 @@ pub struct ForkLine {
 }
 
 /// A record given more than once.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct DuplicateLine {
     /// The game id, hex.
     pub game: String,
@@ -78,7 +82,8 @@ pub struct DuplicateLine {
 }
 
 /// An event of a kind newer than this library.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct UninterpretedLine {
     /// The game id, hex.
     pub game: String,
@@ -91,7 +96,8 @@ pub struct UninterpretedLine {
 /// The document of a [`VerifyReport`] (`kifu verify --json`, `GET
 /// /verify`). It does not state decided appeals, which no rendering of the
 /// report shows.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct VerifyDocument {
     /// True when nothing failed.
     #[serde(default)]
@@ -270,7 +276,8 @@ impl VerifyDocument {
 }
 
 /// How far a verification run a batch of games at a time has gone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Progress {
     /// Games verified so far.
     pub games_done: u64,
@@ -281,7 +288,8 @@ pub struct Progress {
 }
 
 /// A failure that stopped a verification before its report.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Stopped {
     /// A word for the kind of failure (`storage`).
     pub code: String,
@@ -292,7 +300,7 @@ pub struct Stopped {
 /// One line of a verification streamed as NDJSON (the server's `GET
 /// /verify?progress=1`, `docs/API.md`): `{"progress": {...}}` after each
 /// run of games, then `{"report": REPORT}` or `{"error": {...}}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum VerifyLine {
     /// How far it has gone.

@@ -198,7 +198,7 @@ pub struct RoundDrawn {
 /// Two players of a drawn round exchange their places: their boards and
 /// colours, or one's board and the other's bye; two players of one board
 /// exchange colours.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DrawSwap {
     /// One player's registration id.
     pub first: String,

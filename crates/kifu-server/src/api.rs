@@ -13,11 +13,13 @@ use axum::Json;
 use kifu_game::document;
 use kifu_ledger::{archive, verify_records, Event, Hash, Record};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
+use crate::answers::{Games, Head, Health, HealthStatus, RecordAnswer, Records, SubmitAnswer};
 use crate::error::ApiError;
 use crate::wire;
 use crate::App;
+use kifu_game::document::{GameHead, GameSummary};
 
 /// Runs blocking library work (sled reads, projections, verification) off
 /// the async workers.
@@ -92,19 +94,28 @@ async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Res
         })
         .collect();
     let mut refused: Vec<ApiError> = Vec::new();
-    let results: Vec<Value> = answer
+    let results: Vec<RecordAnswer> = answer
         .into_iter()
         .map(|r| match r {
-            Ok(a) => json!({
-                "ok": true,
-                "game": hex::encode(a.game),
-                "seq": a.seq,
-                "hash": hex::encode(a.hash),
-                "cursor": a.cursor,
-                "new": a.new,
-            }),
+            Ok(a) => RecordAnswer {
+                ok: true,
+                game: Some(hex::encode(a.game)),
+                seq: Some(a.seq),
+                hash: Some(hex::encode(a.hash)),
+                cursor: Some(a.cursor),
+                new: Some(a.new),
+                error: None,
+            },
             Err(err) => {
-                let v = json!({"ok": false, "error": err.body()});
+                let v = RecordAnswer {
+                    ok: false,
+                    game: None,
+                    seq: None,
+                    hash: None,
+                    cursor: None,
+                    new: None,
+                    error: Some(err.answer_body()),
+                };
                 refused.push(err);
                 v
             }
@@ -118,10 +129,15 @@ async fn submit_inner(app: &App, headers: &HeaderMap, body: &[u8]) -> Result<Res
         }
         Some(_) => StatusCode::MULTI_STATUS,
     };
-    let mut body = json!({"accepted": accepted, "refused": refused.len(), "results": results});
-    if let (Some(first), true) = (refused.first(), accepted == 0) {
-        body["error"] = first.body();
-    }
+    let body = SubmitAnswer {
+        accepted: accepted as u64,
+        refused: refused.len() as u64,
+        results,
+        error: refused
+            .first()
+            .filter(|_| accepted == 0)
+            .map(ApiError::answer_body),
+    };
     Ok((status, Json(body)).into_response())
 }
 
@@ -146,7 +162,7 @@ pub(crate) fn decoded(records: &[Record]) -> Vec<Event> {
 }
 
 /// The summary of a game, cached by its head.
-pub(crate) fn summary(app: &App, game: &Hash) -> Result<Value, ApiError> {
+pub(crate) fn summary(app: &App, game: &Hash) -> Result<GameSummary, ApiError> {
     let head = app
         .store
         .head(game)?
@@ -157,29 +173,36 @@ pub(crate) fn summary(app: &App, game: &Hash) -> Result<Value, ApiError> {
         }
     }
     let records = app.store.read(game, 0, Some(head.seq))?;
-    let mut v = document::game_summary_json(game, &decoded(&records));
-    v["head"] = json!({"seq": head.seq, "hash": hex::encode(head.hash)});
+    let v = document::game_summary(
+        game,
+        &decoded(&records),
+        GameHead {
+            seq: head.seq,
+            hash: hex::encode(head.hash),
+        },
+    );
     if let Ok(mut c) = app.summaries.lock() {
         c.insert(*game, (head.seq, v.clone()));
     }
     Ok(v)
 }
 
-fn matches(v: &Value, q: &GamesQuery) -> bool {
+fn matches(v: &GameSummary, q: &GamesQuery) -> bool {
+    let place = v.tournament.as_ref();
     if let Some(t) = &q.tournament {
-        if v["tournament"]["tournament"].as_str() != Some(t.as_str()) {
+        if place.map(|p| p.tournament.as_str()) != Some(t.as_str()) {
             return false;
         }
     }
     if let Some(r) = q.round {
-        if v["tournament"]["round"].as_u64() != Some(u64::from(r)) {
+        if place.map(|p| p.round) != Some(r) {
             return false;
         }
     }
     if let Some(p) = &q.player {
         let p = p.to_lowercase();
-        let has = |k: &str| v[k].as_str().unwrap_or("").to_lowercase().contains(&p);
-        if !has("black") && !has("white") {
+        let has = |name: &str| name.to_lowercase().contains(&p);
+        if !has(&v.black) && !has(&v.white) {
             return false;
         }
     }
@@ -191,7 +214,7 @@ fn matches(v: &Value, q: &GamesQuery) -> bool {
 pub async fn games(
     State(app): State<Arc<App>>,
     Query(q): Query<GamesQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Games>, ApiError> {
     blocking(move || {
         let mut out = Vec::new();
         for g in app.store.games()? {
@@ -209,7 +232,7 @@ pub async fn games(
                 out.push(v);
             }
         }
-        Ok(Json(json!({ "games": out })))
+        Ok(Json(Games { games: out }))
     })
     .await
 }
@@ -235,16 +258,18 @@ pub async fn game(
 pub async fn head(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<Head>, ApiError> {
     blocking(move || {
         let g = app.store.resolve(&id)?;
         let h = app
             .store
             .head(&g)?
             .ok_or_else(|| ApiError::from(kifu_store::StoreError::NoSuchGame(id.clone())))?;
-        Ok(Json(
-            json!({"game": hex::encode(g), "seq": h.seq, "hash": hex::encode(h.hash)}),
-        ))
+        Ok(Json(Head {
+            game: hex::encode(g),
+            seq: h.seq,
+            hash: hex::encode(h.hash),
+        }))
     })
     .await
 }
@@ -293,11 +318,23 @@ pub async fn records(
             }
             return Ok(octets(out));
         }
-        let list: Vec<Value> = records
+        let list = records
             .iter()
-            .map(|r| document::record_json(&g, r))
-            .collect();
-        Ok(Json(json!({"game": hex::encode(g), "records": list})).into_response())
+            .map(|r| {
+                document::record_document(&g, r).map_err(|u| {
+                    ApiError::new(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        "storage",
+                        format!("a stored record of the game does not parse: {}", u.error),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Json(Records {
+            game: hex::encode(g),
+            records: list,
+        })
+        .into_response())
     })
     .await
 }
@@ -523,31 +560,47 @@ pub async fn store_verify(
 /// duty's state is under its name.
 pub async fn healthz(State(app): State<Arc<App>>) -> Response {
     let published = *app.ingest.published().borrow();
-    let mut body = json!({"status": "ok", "next_cursor": published,
-        "checkpoints": app.tlog.signer().is_some()});
-    if let Some(r) = &app.replica {
-        body["replica_of"] = json!(r.source);
-        body["venue"] = json!(r.venue);
-    }
+    let mut body = Health {
+        status: HealthStatus::Ok,
+        next_cursor: Some(published),
+        checkpoints: Some(app.tlog.signer().is_some()),
+        replica_of: app.replica.as_ref().map(|r| r.source.clone()),
+        venue: app.replica.as_ref().and_then(|r| r.venue.clone()),
+        nats: None,
+        mirror: None,
+    };
     let outlets = app.outlets.read().map(|o| o.clone()).unwrap_or_default();
     let mut ok = true;
     for o in outlets {
         let h = o.health();
         ok &= h.ok;
-        body[o.name()] = h.detail;
+        // The duties the document names; another's state is in /metrics.
+        match o.name() {
+            "nats" => body.nats = Some(h.detail),
+            "mirror" => body.mirror = Some(h.detail),
+            _ => {}
+        }
     }
     if ok {
         Json(body).into_response()
     } else {
-        body["status"] = json!("degraded");
+        body.status = HealthStatus::Degraded;
         (StatusCode::SERVICE_UNAVAILABLE, Json(body)).into_response()
     }
 }
 
 /// `GET /livez`: 200 `{"status": "alive"}` for as long as the server
 /// answers (a liveness check that a failing duty does not fail).
-pub async fn livez() -> Json<Value> {
-    Json(json!({"status": "alive"}))
+pub async fn livez() -> Json<Health> {
+    Json(Health {
+        status: HealthStatus::Alive,
+        next_cursor: None,
+        checkpoints: None,
+        replica_of: None,
+        venue: None,
+        nats: None,
+        mirror: None,
+    })
 }
 
 /// `GET /metrics`: Prometheus text.
@@ -580,4 +633,4 @@ pub async fn not_found() -> ApiError {
 }
 
 /// Summaries of games, by the head seq they were computed at.
-pub type SummaryCache = std::sync::Mutex<HashMap<Hash, (u64, Value)>>;
+pub type SummaryCache = std::sync::Mutex<HashMap<Hash, (u64, GameSummary)>>;

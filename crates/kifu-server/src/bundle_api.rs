@@ -8,6 +8,8 @@ use std::sync::Arc;
 use axum::extract::{Path, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine as _;
 use kifu_ledger::Hash;
 use serde::Deserialize;
 
@@ -84,7 +86,20 @@ pub async fn map_proof(
             Some(s) => s,
             None => crate::tlog_api::proof_target(&app.store)?.0,
         };
-        Ok(axum::Json(map_proof_json(&app.store, &game, size)?).into_response())
+        // A size beyond the tree is the log's `out_of_range`, as for the
+        // other proofs.
+        let (root, proof) = app
+            .store
+            .map_proof(&game, size)
+            .map_err(kifu_store::operator::LogError::from)?;
+        Ok(axum::Json(crate::answers::MapProofAnswer {
+            game: hex::encode(game),
+            tree_size: size,
+            map_root: B64.encode(root),
+            leaf: proof.leaf.map(|l| hex::encode(l.to_bytes())),
+            siblings: proof.siblings.iter().map(|h| B64.encode(h)).collect(),
+        })
+        .into_response())
     })
     .await
 }

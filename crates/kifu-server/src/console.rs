@@ -60,7 +60,10 @@ pub async fn games(
                 Some(v) => v,
                 None => {
                     let (game, records) = load(&app, &id)?;
-                    let v = board(summary(&app, &game)?, &decoded(&records));
+                    let v = board(
+                        serde_json::to_value(summary(&app, &game)?).unwrap_or_default(),
+                        &decoded(&records),
+                    );
                     keep(head, &v);
                     v
                 }
@@ -93,14 +96,7 @@ fn board(mut v: Value, events: &[kifu_ledger::Event]) -> Value {
         .clock
         .flags
         .iter()
-        .map(|f| {
-            // The clock's letters ("B", "W"), as the other documents say them.
-            let player = match serde_json::to_value(f.player) {
-                Ok(Value::String(p)) if p == "B" => "black",
-                _ => "white",
-            };
-            json!({"player": player, "at_ms": f.at_ms})
-        })
+        .map(|f| json!({"player": f.player, "at_ms": f.at_ms}))
         .collect();
     if let (Some(running), Some(left)) = (state.clock.running, state.clock.remaining_ms) {
         let (i, name) = match running {
@@ -147,7 +143,7 @@ pub async fn powers(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Query(q): Query<KeyQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<crate::answers::Powers>, ApiError> {
     let key = key_of(&q)?;
     blocking(move || {
         let (game, records) = load(&app, &id)?;
@@ -156,13 +152,13 @@ pub async fn powers(
             .map(|s| s.roles_of(&key))
             .unwrap_or_default();
         let powers = kifu_game::powers::powers(&events, &key);
-        Ok(Json(json!({
-            "game": hex::encode(game),
-            "key": key,
-            "head": events.last().map(|e| e.seq),
-            "roles": roles,
-            "powers": powers,
-        })))
+        Ok(Json(crate::answers::Powers {
+            game: hex::encode(game),
+            key: key.to_hex(),
+            head: events.last().map(|e| e.seq),
+            roles,
+            powers,
+        }))
     })
     .await
 }

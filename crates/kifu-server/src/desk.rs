@@ -55,7 +55,7 @@ fn key_of(hex_key: &str) -> Result<PublicKey, ApiError> {
 pub async fn tournaments_of(
     State(app): State<Arc<App>>,
     Query(q): Query<KeyQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<crate::answers::Tournaments>, ApiError> {
     let key = key_of(&q.key)?;
     blocking(move || {
         let mut out = Vec::new();
@@ -76,7 +76,7 @@ pub async fn tournaments_of(
             }
         }
         out.sort_by(|a, b| a.short_name.cmp(&b.short_name));
-        Ok(Json(json!({ "tournaments": out })))
+        Ok(Json(crate::answers::Tournaments { tournaments: out }))
     })
     .await
 }
@@ -295,8 +295,37 @@ pub async fn desk(
     .await
 }
 
+/// The JSON of a registration (`kifu_ledger::Registration`), for the
+/// schema of [`Intent::Register`].
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+struct RegistrationJson {
+    /// Registration id, unique in the tournament (`P1`, an EGD PIN...).
+    id: String,
+    /// Family name.
+    surname: String,
+    /// Given name.
+    given: String,
+    /// Declared rank (`2d`, `5k`).
+    rank: String,
+    /// Rating, 0 if unknown.
+    rating: i32,
+    /// Two-letter country code.
+    country: String,
+    /// Club.
+    club: String,
+    /// EGD PIN.
+    egd_pin: String,
+    /// AGA ID.
+    aga_id: String,
+    /// Correction to the starting McMahon score.
+    smms_correction: i32,
+    /// The player's key (hex), if the player signs games.
+    key: Option<String>,
+}
+
 /// An official named in a new tournament: `{"name", "key"}`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct Official {
     name: String,
     key: String,
@@ -305,7 +334,7 @@ pub struct Official {
 /// What the director typed: `{"do": "...", ...}`. One is read per request
 /// and dropped: the size of its largest variant costs nothing.
 #[allow(clippy::large_enum_variant)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "do", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Intent {
     /// A new tournament, the page's key its director.
@@ -426,6 +455,7 @@ pub enum Intent {
         #[serde(default)]
         correct: bool,
         /// The registration.
+        #[schemars(with = "RegistrationJson")]
         player: Registration,
     },
     /// A player absent (or withdrawn from) a round.

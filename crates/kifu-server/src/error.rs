@@ -4,7 +4,8 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use kifu_ledger::LedgerError;
 use kifu_store::StoreError;
-use serde_json::json;
+
+use crate::answers::{ErrorAnswer, ErrorBody};
 
 use crate::ingest::IngestError;
 
@@ -36,7 +37,17 @@ impl ApiError {
 
     /// The error as the JSON object inside `{"error": ...}`.
     pub fn body(&self) -> serde_json::Value {
-        json!({"code": self.code, "message": self.message, "status": self.status.as_u16()})
+        serde_json::to_value(self.answer_body()).unwrap_or_default()
+    }
+
+    /// The error as the typed object inside `{"error": ...}`.
+    pub fn answer_body(&self) -> ErrorBody {
+        ErrorBody {
+            code: self.code.to_string(),
+            message: self.message.clone(),
+            status: self.status.as_u16(),
+            venue: None,
+        }
     }
 }
 
@@ -96,7 +107,10 @@ impl From<IngestError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut r = (self.status, axum::Json(json!({"error": self.body()}))).into_response();
+        let answer = ErrorAnswer {
+            error: self.answer_body(),
+        };
+        let mut r = (self.status, axum::Json(answer)).into_response();
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
             r.headers_mut()
                 .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));

@@ -35,12 +35,13 @@ use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
-use kifu_game::document::record_json;
+use kifu_game::document::record_document;
 use kifu_ledger::Hash;
 use kifu_store::FeedItem;
 use serde::Deserialize;
 use tokio::sync::{watch, Semaphore};
 
+use crate::answers::{CompactFeedLine, FeedLine};
 use crate::api::blocking;
 use crate::error::ApiError;
 use crate::App;
@@ -53,13 +54,26 @@ const MAX_WAIT_S: f64 = 60.0;
 
 /// One feed line: the record as `kifu feed` prints it, with its cursor.
 pub fn line(item: &FeedItem) -> String {
-    line_value(item).to_string()
+    full_line(item, None)
 }
 
-fn line_value(item: &FeedItem) -> serde_json::Value {
-    let mut v = record_json(&item.game, &item.record);
-    v["cursor"] = serde_json::json!(item.cursor);
-    v
+/// The line of a record ([`FeedLine`]); a stored record whose envelope does
+/// not parse (a damaged store) is `{"game", "hash", "error", "cursor"}`.
+fn full_line(item: &FeedItem, venue_cursor: Option<u64>) -> String {
+    match record_document(&item.game, &item.record) {
+        Ok(d) => {
+            let mut l = FeedLine::new(item.cursor, d);
+            l.venue_cursor = venue_cursor;
+            serde_json::to_string(&l).unwrap_or_default()
+        }
+        Err(u) => serde_json::json!({
+            "game": hex::encode(u.game),
+            "hash": hex::encode(u.hash),
+            "error": u.error,
+            "cursor": item.cursor,
+        })
+        .to_string(),
+    }
 }
 
 /// One compact feed line (`form=compact`): the cursor, the game, the seq,
@@ -67,17 +81,19 @@ fn line_value(item: &FeedItem) -> serde_json::Value {
 /// section 7), without the decoded body: less to send to every follower,
 /// and a follower that verifies decodes the bytes itself anyway.
 pub fn compact_line(item: &FeedItem) -> String {
-    compact_value(item).to_string()
+    compact_of(item, None)
 }
 
-fn compact_value(item: &FeedItem) -> serde_json::Value {
-    serde_json::json!({
-        "cursor": item.cursor,
-        "game": hex::encode(item.game),
-        "seq": item.seq,
-        "hash": hex::encode(item.record.hash()),
-        "record": base64::engine::general_purpose::STANDARD.encode(item.record.to_stored()),
-    })
+fn compact_of(item: &FeedItem, venue_cursor: Option<u64>) -> String {
+    let l = CompactFeedLine {
+        cursor: item.cursor,
+        game: hex::encode(item.game),
+        seq: item.seq,
+        hash: hex::encode(item.record.hash()),
+        record: base64::engine::general_purpose::STANDARD.encode(item.record.to_stored()),
+        venue_cursor,
+    };
+    serde_json::to_string(&l).unwrap_or_default()
 }
 
 /// Which line a follower asked for.
@@ -467,14 +483,16 @@ impl LineCache {
 /// carries the record's cursor at the venue that published it, when the
 /// mirror noted it.
 fn encode(app: &App, it: &FeedItem) -> Encoded {
-    let (mut full, mut compact) = (line_value(it), compact_value(it));
-    if app.replica.is_some() {
-        if let Ok(Some(v)) = app.store.venue_cursor(&it.record.hash()) {
-            full["venue_cursor"] = serde_json::json!(v);
-            compact["venue_cursor"] = serde_json::json!(v);
-        }
-    }
-    Encoded::new(it.cursor, it.game, full.to_string(), compact.to_string())
+    let venue = match app.replica {
+        Some(_) => app.store.venue_cursor(&it.record.hash()).ok().flatten(),
+        None => None,
+    };
+    Encoded::new(
+        it.cursor,
+        it.game,
+        full_line(it, venue),
+        compact_of(it, venue),
+    )
 }
 
 /// Reads up to `limit` records after `after` below `published` from the

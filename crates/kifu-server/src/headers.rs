@@ -13,6 +13,7 @@
 //! - `Cache-Control: no-store` on every answer that does not set its own:
 //!   games, heads, feeds and metrics change, and a cache must not keep them.
 //!   The pages' files say `no-cache` (kept, but asked again each time).
+//! - `Kifu-Api-Version`: the version of the API ([`crate::openapi::API_VERSION`]).
 
 use axum::extract::Request;
 use axum::http::{header, HeaderName, HeaderValue};
@@ -38,6 +39,10 @@ pub async fn secure(req: Request, next: Next) -> Response {
     for (k, v) in SECURITY_HEADERS {
         h.insert(HeaderName::from_static(k), HeaderValue::from_static(v));
     }
+    h.insert(
+        HeaderName::from_static(crate::openapi::VERSION_HEADER),
+        HeaderValue::from_static(crate::openapi::API_VERSION),
+    );
     if !h.contains_key(header::CACHE_CONTROL) {
         h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }

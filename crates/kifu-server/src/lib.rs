@@ -14,6 +14,7 @@
 //! `kifu_game::document`, the same the command line prints with `--json`.
 #![deny(missing_docs)]
 
+pub mod answers;
 pub mod api;
 pub mod budget;
 pub mod bundle_api;
@@ -28,10 +29,13 @@ pub mod headers;
 pub mod ingest;
 pub use kifu_store::marker;
 pub mod metrics;
+pub mod openapi;
 pub mod outlet;
 pub mod page;
 pub mod preview;
 pub mod replica;
+pub mod routes;
+pub mod schemas;
 pub mod tlog_api;
 pub mod tls;
 pub mod tournament_api;
@@ -51,7 +55,6 @@ use axum::extract::{DefaultBodyLimit, Request};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use axum::Router;
 use kifu_store::Store;
 use tokio::sync::watch;
@@ -238,49 +241,72 @@ async fn json_errors(req: Request, next: Next) -> Response {
     ApiError::new(status, code, message).into_response()
 }
 
+/// The routes answered within the request time limit.
+fn timed_routes() -> routes::Routes {
+    routes::Routes::new()
+        .post("/records", api::submit)
+        .get("/games", api::games)
+        .get("/", page::page)
+        .get("/web/{file}", web::get)
+        .get("/games/{id}", api::game)
+        .get("/games/{id}/at/{seq}", page::at)
+        .get("/favicon.ico", page::favicon)
+        .get("/games/{id}/head", api::head)
+        .get("/games/{id}/records", api::records)
+        .get("/games/{id}/state", api::state)
+        .get("/games/{id}/explain", api::explain)
+        .get("/games/{id}/explain.txt", api::explain_text)
+        .get("/games/{id}/sgf", api::sgf)
+        .get("/games/{id}/archive", api::game_archive)
+        .get("/games/{id}/verify", api::game_verify)
+        .post("/games/{id}/preview", preview::preview)
+        .get("/devices", device::list)
+        .post("/devices", device::request)
+        .get("/devices/{id}", device::one)
+        .get("/play", page::board)
+        .get("/play/{id}", page::board)
+        .get("/referee", console::page)
+        .get("/referee/games", console::games)
+        .get("/games/{id}/powers", console::powers)
+        .get("/director", desk::page)
+        .get("/director/tournaments", desk::tournaments_of)
+        .post("/director/draft", desk::draft)
+        .get("/tournaments/{t}/desk", desk::desk)
+        .get("/archive", api::store_archive)
+        .get("/verify", api::store_verify)
+        .get("/healthz", api::healthz)
+        .get("/livez", api::livez)
+        .get("/metrics", api::metrics)
+        .get("/openapi.json", openapi::serve)
+        .merge(tlog_api::routes())
+        .merge(tournament_api::routes())
+}
+
+/// The streams and long-polls, outside the request time limit.
+fn open_routes() -> routes::Routes {
+    routes::Routes::new()
+        .get("/feed", feed::page)
+        .get("/feed/stream", feed::stream)
+        .get("/tournaments/{t}/events", tournament_api::events)
+}
+
+/// Every route the server answers (the list [`openapi`] documents).
+pub fn route_list() -> Vec<routes::Route> {
+    let mut list = open_routes().into_parts().1;
+    list.extend(timed_routes().into_parts().1);
+    list
+}
+
 /// The routes (see `docs/API.md`).
 pub fn router(app: Arc<App>) -> Router {
     let limit = app.limits.request_timeout;
-    let timed = Router::new()
-        .route("/records", post(api::submit))
-        .route("/games", get(api::games))
-        .route("/", get(page::page))
-        .route("/web/{file}", get(web::get))
-        .route("/games/{id}", get(api::game))
-        .route("/games/{id}/at/{seq}", get(page::at))
-        .route("/favicon.ico", get(page::favicon))
-        .route("/games/{id}/head", get(api::head))
-        .route("/games/{id}/records", get(api::records))
-        .route("/games/{id}/state", get(api::state))
-        .route("/games/{id}/explain", get(api::explain))
-        .route("/games/{id}/explain.txt", get(api::explain_text))
-        .route("/games/{id}/sgf", get(api::sgf))
-        .route("/games/{id}/archive", get(api::game_archive))
-        .route("/games/{id}/verify", get(api::game_verify))
-        .route("/games/{id}/preview", post(preview::preview))
-        .route("/devices", get(device::list).post(device::request))
-        .route("/devices/{id}", get(device::one))
-        .route("/play", get(page::board))
-        .route("/play/{id}", get(page::board))
-        .route("/referee", get(console::page))
-        .route("/referee/games", get(console::games))
-        .route("/games/{id}/powers", get(console::powers))
-        .route("/director", get(desk::page))
-        .route("/director/tournaments", get(desk::tournaments_of))
-        .route("/director/draft", post(desk::draft))
-        .route("/tournaments/{t}/desk", get(desk::desk))
-        .route("/archive", get(api::store_archive))
-        .route("/verify", get(api::store_verify))
-        .route("/healthz", get(api::healthz))
-        .route("/livez", get(api::livez))
-        .route("/metrics", get(api::metrics))
-        .merge(tlog_api::routes())
-        .merge(tournament_api::routes())
+    let timed = timed_routes()
+        .into_parts()
+        .0
         .layer(axum::middleware::from_fn_with_state(limit, timeout));
-    Router::new()
-        .route("/feed", get(feed::page))
-        .route("/feed/stream", get(feed::stream))
-        .route("/tournaments/{t}/events", get(tournament_api::events))
+    open_routes()
+        .into_parts()
+        .0
         .merge(timed)
         .fallback(api::not_found)
         .layer(DefaultBodyLimit::max(app.limits.max_body_bytes))

@@ -17,7 +17,9 @@ pub struct OutletHealth {
 
 /// Something beside the server that carries its records on.
 pub trait Outlet: Send + Sync {
-    /// Its key in `/healthz` (`"nats"`).
+    /// Its key in `/healthz`: `"nats"` or `"mirror"`, the duties the API's
+    /// document names (`answers::Health`); another's state is only in
+    /// `/metrics`.
     fn name(&self) -> &'static str;
     /// Its health now.
     fn health(&self) -> OutletHealth;

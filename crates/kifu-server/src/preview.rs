@@ -18,12 +18,14 @@ use crate::error::ApiError;
 use crate::App;
 
 /// The draft: what the device would sign.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Draft {
     /// The body, in the JSON of `docs/FORMAT.md` section 4.
+    #[schemars(with = "kifu_game::document::EventBody")]
     pub body: Body,
     /// The key that would sign it (hex).
+    #[schemars(with = "String")]
     pub signer: PublicKey,
     /// The instant the signer would state (default: the head's).
     pub at_ms: Option<u64>,

@@ -11,7 +11,6 @@
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 use tokio::sync::watch;
 
 use crate::error::ApiError;
@@ -48,11 +47,11 @@ impl Replica {
             "read_only_replica",
             message,
         )
-        .body();
-        error["venue"] = json!(self.venue);
+        .answer_body();
+        error.venue = self.venue.clone();
         let mut r = (
             StatusCode::MISDIRECTED_REQUEST,
-            axum::Json(json!({ "error": error })),
+            axum::Json(crate::answers::ErrorAnswer { error }),
         )
             .into_response();
         if let Some(v) = self

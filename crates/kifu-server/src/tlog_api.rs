@@ -23,15 +23,12 @@ use std::time::{Duration, Instant};
 use axum::extract::{Path, Query, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::Router;
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
 use kifu_store::{Store, StoreError};
 use kifu_tlog::note::{Note, NoteSigner};
 use kifu_tlog::tiles::TILE_WIDTH;
 use serde::Deserialize;
-use serde_json::json;
 
 use crate::api::blocking;
 use crate::error::ApiError;
@@ -212,14 +209,15 @@ impl From<LogError> for ApiError {
 }
 
 /// The log's routes.
-pub fn routes() -> Router<Arc<App>> {
-    Router::new()
-        .route("/checkpoint", get(get_checkpoint).post(post_checkpoint))
-        .route("/proof/inclusion", get(inclusion))
-        .route("/proof/consistency", get(consistency))
-        .route("/tile/{*path}", get(tile))
-        .route("/proof/map", get(crate::bundle_api::map_proof))
-        .route("/games/{id}/bundle", get(crate::bundle_api::game_bundle))
+pub fn routes() -> crate::routes::Routes {
+    crate::routes::Routes::new()
+        .get("/checkpoint", get_checkpoint)
+        .post("/checkpoint", post_checkpoint)
+        .get("/proof/inclusion", inclusion)
+        .get("/proof/consistency", consistency)
+        .get("/tile/{*path}", tile)
+        .get("/proof/map", crate::bundle_api::map_proof)
+        .get("/games/{id}/bundle", crate::bundle_api::game_bundle)
 }
 
 fn no_key() -> ApiError {
@@ -264,8 +262,13 @@ fn checkpoint_response(
     })?;
     if format == Some("json") {
         let cp = &last.checkpoint;
-        let v = json!({"checkpoint": last.text, "origin": cp.origin, "size": cp.size,
-            "root": B64.encode(cp.root), "log_key": signer.verifier().to_vkey()});
+        let v = crate::answers::CheckpointAnswer {
+            checkpoint: last.text.clone(),
+            origin: cp.origin.clone(),
+            size: cp.size,
+            root: B64.encode(cp.root),
+            log_key: signer.verifier().to_vkey(),
+        };
         let mut r = (status, axum::Json(v)).into_response();
         r.headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
@@ -352,7 +355,17 @@ pub async fn inclusion(
         Ok(if as_text {
             text(StatusCode::OK, "no-cache", a.proof.to_text())
         } else {
-            axum::Json(a.to_json()).into_response()
+            axum::Json(crate::answers::InclusionProofAnswer {
+                game: hex::encode(a.leaf.game),
+                seq: a.leaf.seq,
+                leaf_index: a.proof.leaf_index,
+                tree_size: a.proof.tree_size,
+                hashes: a.proof.hashes.iter().map(|h| B64.encode(h)).collect(),
+                leaf: hex::encode(a.leaf.to_bytes()),
+                leaf_hash: B64.encode(a.leaf.hash()),
+                root: B64.encode(a.root),
+            })
+            .into_response()
         })
     })
     .await
@@ -380,7 +393,14 @@ pub async fn consistency(
         Ok(if as_text {
             text(StatusCode::OK, "no-cache", a.proof.to_text())
         } else {
-            axum::Json(a.to_json()).into_response()
+            axum::Json(crate::answers::ConsistencyProofAnswer {
+                old_size: a.proof.old_size,
+                new_size: a.proof.new_size,
+                hashes: a.proof.hashes.iter().map(|h| B64.encode(h)).collect(),
+                old_root: B64.encode(a.old_root),
+                new_root: B64.encode(a.new_root),
+            })
+            .into_response()
         })
     })
     .await

@@ -16,8 +16,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
-use axum::{Json, Router};
+use axum::Json;
 use kifu_store::tournaments::{self, FindError};
 use kifu_tournament::{board_game, hall, Chain, TournamentError};
 use serde::Deserialize;
@@ -33,26 +32,19 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// The pages and documents (the event stream is [`events`], outside the
 /// request time limit).
-pub fn routes() -> Router<Arc<App>> {
-    Router::new()
-        .route("/hall", get(page))
-        .route("/hall/{t}", get(page))
-        .route(
-            "/tournaments",
-            get(list).post(crate::tournament_write::create),
-        )
-        .route("/tournaments/{t}", get(one))
-        .route("/tournaments/{t}/pairings", get(pairings))
-        .route("/tournaments/{t}/crosstable", get(cross_table))
-        .route("/tournaments/{t}/standings", get(standings))
-        .route(
-            "/tournaments/{t}/records",
-            get(crate::tournament_write::records).post(crate::tournament_write::submit),
-        )
-        .route(
-            "/tournaments/{t}/export",
-            get(crate::tournament_write::export),
-        )
+pub fn routes() -> crate::routes::Routes {
+    crate::routes::Routes::new()
+        .get("/hall", page)
+        .get("/hall/{t}", page)
+        .get("/tournaments", list)
+        .post("/tournaments", crate::tournament_write::create)
+        .get("/tournaments/{t}", one)
+        .get("/tournaments/{t}/pairings", pairings)
+        .get("/tournaments/{t}/crosstable", cross_table)
+        .get("/tournaments/{t}/standings", standings)
+        .get("/tournaments/{t}/records", crate::tournament_write::records)
+        .post("/tournaments/{t}/records", crate::tournament_write::submit)
+        .get("/tournaments/{t}/export", crate::tournament_write::export)
 }
 
 /// `?round=N`: the round of a document (default: the last round paired).
@@ -124,7 +116,7 @@ async fn list(State(app): State<Arc<App>>) -> Result<Response, ApiError> {
         Ok(out)
     })
     .await?;
-    Ok(Json(serde_json::json!({ "tournaments": all })).into_response())
+    Ok(Json(crate::answers::Tournaments { tournaments: all }).into_response())
 }
 
 /// Runs `f` on the tournament `t` off the async workers.

@@ -26,7 +26,6 @@ use kifu_tournament::entry::ResultsOptions;
 use kifu_tournament::tables::{self, Format, UnknownFormat};
 use kifu_tournament::{Chain, ChainError};
 use serde::Deserialize;
-use serde_json::json;
 
 use crate::api::blocking;
 use crate::error::ApiError;
@@ -112,14 +111,14 @@ fn answer(chain: &Chain, status: StatusCode, new: usize, present: usize) -> Resp
     let g = &chain.projection.genesis;
     (
         status,
-        Json(json!({
-            "tournament": hex::encode(chain.id()),
-            "short_name": g.short_name,
-            "seq": head.seq,
-            "hash": hex::encode(head.hash),
-            "written": new,
-            "already_present": present,
-        })),
+        Json(crate::answers::TournamentWrite {
+            tournament: hex::encode(chain.id()),
+            short_name: g.short_name.clone(),
+            seq: head.seq,
+            hash: hex::encode(head.hash),
+            written: new as u64,
+            already_present: present as u64,
+        }),
     )
         .into_response()
 }

@@ -4,30 +4,41 @@
 use base64::Engine as _;
 use kifu_ledger::archive::MAGIC;
 use kifu_ledger::Record;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::error::ApiError;
 
-/// One record in a JSON submission.
-#[derive(Debug, Deserialize)]
+/// One record in a JSON submission: its stored bytes (`u32 LE length ||
+/// event_bytes || signature`) in hex, alone or as `{"hex": ...}`, or in
+/// base64 as `{"base64": ...}`.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-enum JsonRecord {
+pub enum JsonRecord {
     /// The stored bytes in hex.
     Hex(String),
     /// `{"hex": ...}` or `{"base64": ...}`.
     Tagged {
+        /// The stored bytes in hex.
         #[serde(default)]
         hex: Option<String>,
+        /// The stored bytes in base64 (standard alphabet, padded).
         #[serde(default)]
         base64: Option<String>,
     },
 }
 
-/// A JSON submission: `{"records": [...]}`, or one record alone.
-#[derive(Debug, Deserialize)]
+/// The JSON body of `POST /records` (`Content-Type: application/json`):
+/// `{"records": [...]}`, or one record alone.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
-enum JsonSubmission {
-    Many { records: Vec<JsonRecord> },
+pub enum JsonSubmission {
+    /// Many records, in order.
+    Many {
+        /// The records.
+        records: Vec<JsonRecord>,
+    },
+    /// One record.
     One(JsonRecord),
 }
 

@@ -30,6 +30,19 @@ use crate::projection::TournamentError;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Num(pub Value);
 
+impl schemars::JsonSchema for Num {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Num".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "number",
+            "description": "A criterion's value: a whole number, or a multiple of a quarter.",
+        })
+    }
+}
+
 impl Serialize for Num {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let q = self.0.quarters();
@@ -42,7 +55,8 @@ impl Serialize for Num {
 }
 
 /// The tournament itself, for a page's heading and round choice.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Summary {
     /// Tournament id, hex.
     pub id: String,
@@ -74,7 +88,8 @@ pub struct Summary {
 }
 
 /// A player as the pages name them.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct PlayerRef {
     /// Registration id.
     pub id: String,
@@ -89,7 +104,8 @@ pub struct PlayerRef {
 }
 
 /// One board of a round.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct BoardLine {
     /// Board number.
     pub board: u32,
@@ -115,7 +131,8 @@ pub struct BoardLine {
 }
 
 /// A round's pairings.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Pairings {
     /// The round.
     pub round: u32,
@@ -128,7 +145,8 @@ pub struct Pairings {
 }
 
 /// One cell of the results grid.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Cell {
     /// The round.
     pub round: u32,
@@ -145,7 +163,8 @@ pub struct Cell {
 }
 
 /// One line of the results grid.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CrossRow {
     /// Place (shared by ex-aequo players).
     pub place: u32,
@@ -158,7 +177,8 @@ pub struct CrossRow {
 }
 
 /// The results grid after a round.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct CrossTable {
     /// The last round counted.
     pub round: u32,
@@ -170,7 +190,8 @@ pub struct CrossTable {
 
 /// One line of the standings (the shape of `kifu tournament standings
 /// --json`'s `table`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TableRow {
     /// Place.
     pub place: u32,
@@ -181,7 +202,8 @@ pub struct TableRow {
 }
 
 /// One criterion's value taken apart, for the page.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct BreakdownDoc {
     /// The criterion's name.
     pub criterion: String,
@@ -198,7 +220,8 @@ pub struct BreakdownDoc {
 }
 
 /// One round's part of a value.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct PartDoc {
     /// The round.
     pub round: u32,
@@ -219,7 +242,8 @@ pub struct PartDoc {
 }
 
 /// The standings after a round, each value taken apart.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct StandingsDoc {
     /// The last round counted.
     pub round: u32,

@@ -1,0 +1,237 @@
+//! The JSON Schemas of `docs/schema/`, one a document kind.
+//!
+//! A document that is a Rust type ([`crate::answers`], the body of
+//! `POST /records`) has its schema generated from the type: [`generated`]
+//! gives it, `cargo run -p kifu-server --example schemas` writes it to
+//! `docs/schema/`, and a test fails when the file there is not what the
+//! type generates. The documents that are not types yet keep their schema
+//! written by hand ([`WRITTEN`]), held to the real output by
+//! `tests/schema_cli.rs` like the generated ones.
+
+use schemars::generate::SchemaSettings;
+use schemars::JsonSchema;
+use serde_json::{Map, Value};
+
+/// A document's schema, by the name of its file (`NAME.schema.json`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    /// The file's name without `.schema.json` (`api-submit`).
+    pub name: &'static str,
+    /// The schema (JSON Schema 2020-12, with `$id`, `title` and `$defs`).
+    pub schema: Value,
+}
+
+/// Whether a document is written by the server (an answer) or read by it
+/// (a request body): a field the server may leave out is required in
+/// neither, a field it fills with a default is required in the first only.
+enum Direction {
+    Answer,
+    Request,
+}
+
+fn schema_of<T: JsonSchema>(name: &'static str, title: &str, direction: Direction) -> Document {
+    let settings = SchemaSettings::draft2020_12();
+    let settings = match direction {
+        Direction::Answer => settings.for_serialize(),
+        Direction::Request => settings.for_deserialize(),
+    };
+    let mut schema = settings
+        .into_generator()
+        .into_root_schema_for::<T>()
+        .to_value();
+    if let Value::Object(o) = &mut schema {
+        o.insert(
+            "$id".into(),
+            Value::String(format!("urn:kifu:schema:{name}:1")),
+        );
+        o.insert("title".into(), Value::String(title.into()));
+    }
+    Document { name, schema }
+}
+
+/// The schemas generated from the Rust types.
+pub fn generated() -> Vec<Document> {
+    use crate::answers::*;
+    vec![
+        schema_of::<ErrorAnswer>("api-error", "An error answer", Direction::Answer),
+        schema_of::<SubmitAnswer>("api-submit", "POST /records", Direction::Answer),
+        schema_of::<crate::wire::JsonSubmission>(
+            "api-submission",
+            "POST /records (a JSON body)",
+            Direction::Request,
+        ),
+        schema_of::<crate::preview::Draft>(
+            "api-preview-draft",
+            "POST /games/{id}/preview (the body)",
+            Direction::Request,
+        ),
+        schema_of::<kifu_game::seat::SignedRequest>(
+            "api-device-request",
+            "POST /devices (the body)",
+            Direction::Request,
+        ),
+        schema_of::<crate::desk::Intent>(
+            "api-director-intent",
+            "POST /director/draft (the body)",
+            Direction::Request,
+        ),
+        schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
+        schema_of::<kifu_game::document::GameSummary>(
+            "api-game",
+            "GET /games/{id}",
+            Direction::Answer,
+        ),
+        schema_of::<Games>("api-games", "GET /games", Direction::Answer),
+        schema_of::<CheckpointAnswer>(
+            "checkpoint",
+            "GET /checkpoint?format=json",
+            Direction::Answer,
+        ),
+        schema_of::<InclusionProofAnswer>(
+            "inclusion-proof",
+            "GET /proof/inclusion",
+            Direction::Answer,
+        ),
+        schema_of::<ConsistencyProofAnswer>(
+            "consistency-proof",
+            "GET /proof/consistency",
+            Direction::Answer,
+        ),
+        schema_of::<MapProofAnswer>("map-proof", "GET /proof/map", Direction::Answer),
+        schema_of::<TournamentWrite>(
+            "api-tournament-write",
+            "POST /tournaments, POST /tournaments/{t}/records",
+            Direction::Answer,
+        ),
+        schema_of::<Tournaments>(
+            "api-tournaments",
+            "GET /tournaments, GET /director/tournaments?key=HEX",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::hall::Summary>(
+            "api-tournament",
+            "GET /tournaments/{t}",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::hall::Pairings>(
+            "api-pairings",
+            "GET /tournaments/{t}/pairings?round=N",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::hall::CrossTable>(
+            "api-crosstable",
+            "GET /tournaments/{t}/crosstable?round=N",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::hall::StandingsDoc>(
+            "api-tournament-standings",
+            "GET /tournaments/{t}/standings?round=N",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_ledger::report::VerifyDocument>(
+            "api-verify-report",
+            "GET /verify, GET /games/{id}/verify",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_ledger::report::VerifyLine>(
+            "api-verify-progress",
+            "A line of GET /verify?progress=1",
+            Direction::Answer,
+        ),
+        schema_of::<Powers>(
+            "api-powers",
+            "GET /games/{id}/powers?key=HEX",
+            Direction::Answer,
+        ),
+        schema_of::<Records>("api-records", "GET /games/{id}/records", Direction::Answer),
+        schema_of::<Health>("api-health", "GET /livez, GET /healthz", Direction::Answer),
+        schema_of::<FeedLine>("feed-line", "A line of the feed", Direction::Answer),
+        schema_of::<CompactFeedLine>(
+            "feed-compact-line",
+            "A line of the feed with form=compact",
+            Direction::Answer,
+        ),
+    ]
+}
+
+macro_rules! written {
+    ($($name:literal),* $(,)?) => {
+        /// The schemas still written by hand: the name and the file's text.
+        pub const WRITTEN: &[(&str, &str)] = &[
+            $(($name, include_str!(concat!("../../../docs/schema/", $name, ".schema.json")))),*
+        ];
+    };
+}
+
+written!(
+    "api-desk",
+    "api-device",
+    "api-devices",
+    "api-draft",
+    "api-preview",
+    "api-referee-games",
+    "api-step",
+    "bundle-verify",
+    "cli-append",
+    "cli-audit-line",
+    "cli-demo",
+    "cli-error",
+    "cli-export",
+    "cli-fingerprint",
+    "cli-import",
+    "cli-key-change",
+    "cli-keygen",
+    "cli-new-game",
+    "cli-sgf-import",
+    "cli-tournament-new",
+    "clock-replay",
+    "explain",
+    "games",
+    "renju-check",
+    "replay",
+    "sanctions",
+    "sgf-board",
+    "standings",
+    "tournament-log-line",
+    "tournament-verify",
+    "verify-report",
+);
+
+/// Every document's schema: the generated ones, then those written by hand
+/// (a written file that does not parse is left out, and the test that
+/// compiles every file of `docs/schema/` says so).
+pub fn all() -> Vec<Document> {
+    let mut out = generated();
+    for (name, text) in WRITTEN {
+        if let Ok(schema) = serde_json::from_str(text) {
+            out.push(Document { name, schema });
+        }
+    }
+    out
+}
+
+/// A generated schema as its file holds it: two-space indents, a final
+/// newline.
+pub fn file_text(d: &Document) -> String {
+    let mut s = serde_json::to_string_pretty(&sorted(&d.schema)).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// The same value with every object's keys in order, so that a file does
+/// not depend on how `serde_json` keeps maps in one build or another.
+pub fn sorted(v: &Value) -> Value {
+    match v {
+        Value::Object(o) => {
+            let mut keys: Vec<&String> = o.keys().collect();
+            keys.sort();
+            let mut m = Map::new();
+            for k in keys {
+                m.insert(k.clone(), sorted(&o[k]));
+            }
+            Value::Object(m)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
