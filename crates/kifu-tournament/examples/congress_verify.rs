@@ -82,7 +82,7 @@ fn main() {
         }
         for (n, board) in boards.into_iter().enumerate() {
             // Results that vary: White wins two boards in three.
-            let result = if (n as u32 + round) % 3 == 0 {
+            let result = if (n as u32 + round).is_multiple_of(3) {
                 BoardResult::BlackWins
             } else {
                 BoardResult::WhiteWins
