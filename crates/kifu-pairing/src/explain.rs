@@ -5,7 +5,7 @@
 //!
 //! Every number is the one the draw itself used ([`crate::pair`] and
 //! OpenGotha's `gameBetween` and `chooseAByePlayer`): the explanation
-//! reads the same [`Field`] the draw is made from, so it cannot tell
+//! reads the same `Field` the draw is made from, so it cannot tell
 //! another story than the draw.
 
 use serde::{Deserialize, Serialize};

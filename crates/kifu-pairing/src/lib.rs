@@ -28,7 +28,7 @@
 //!
 //! This crate does no I/O, reads no clock and draws no random number: the
 //! one "random" term of OpenGotha's costs is a number computed from the
-//! players' names. [`explain`] says why each board of a draw is paired as
+//! players' names. [`explain()`] says why each board of a draw is paired as
 //! it is; [`apply_swaps`] makes a director's changes to a draw.
 //! [`generate`] makes seeded random tournaments for tests
 //! and benchmarks.
