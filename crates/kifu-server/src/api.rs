@@ -362,9 +362,22 @@ pub async fn state(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     Query(q): Query<AtQuery>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     blocking(move || {
-        let (game, records) = load(&app, &id)?;
+        // Every reader of a head after the first gets the first one's
+        // answer (`verdicts::Answers`): after each record, both seats'
+        // tablets, the referee's console and the followers read it.
+        let query = format!(
+            "at={:?}&forbidden={:?}&compact={:?}&device={:?}&since={:?}",
+            q.at, q.forbidden, q.compact, q.device, q.since
+        );
+        let game = app.store.resolve(&id)?;
+        if let Some(head) = app.store.head(&game)? {
+            if let Some(bytes) = app.answers.get(&game, &query, &head.hash) {
+                return Ok(json_bytes(bytes));
+            }
+        }
+        let records = app.store.read(&game, 0, None)?;
         let verified = app.verdicts.of(&game, &records);
         let events = decoded(&records);
         let last = events.last().map(|e| e.seq).unwrap_or(0);
@@ -395,9 +408,20 @@ pub async fn state(
                 serde_json::to_value(kifu_game::forbidden::forbidden_for_black(&state))
                     .unwrap_or(Value::Null);
         }
-        Ok(Json(v))
+        let bytes = axum::body::Bytes::from(serde_json::to_vec(&v).map_err(|e| {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+        })?);
+        if let Some(head) = records.last() {
+            app.answers.keep(game, query, head.hash(), bytes.clone());
+        }
+        Ok(json_bytes(bytes))
     })
     .await
+}
+
+/// A JSON answer already written.
+fn json_bytes(bytes: axum::body::Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], bytes).into_response()
 }
 
 /// `?after=` of `GET /games/{id}/explain`.

@@ -5,6 +5,10 @@
 //! referee's console and every follower read a game's state after each
 //! record: the signatures are checked once per head, not once per read.
 //! A new head is verified afresh, from the genesis.
+//!
+//! The answers of those reads ([`Answers`]) are kept the same way, by game,
+//! by the read's query and by head: every reader of a head after the first
+//! gets the bytes the first one was given.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -53,6 +57,40 @@ impl Verdicts {
     }
 }
 
+/// Most answers kept (a few reads a game: the device view, the replay
+/// page's step, the whole state).
+const ANSWERS_KEPT: usize = 2_048;
+
+/// The answers of a game's reads, each kept for the head it was made at.
+#[derive(Debug, Default)]
+pub struct Answers {
+    kept: Mutex<HashMap<(Hash, String), (Hash, axum::body::Bytes)>>,
+}
+
+impl Answers {
+    /// The answer to the read `query` of game `game` at its head `head`,
+    /// if one was kept.
+    pub fn get(&self, game: &Hash, query: &str, head: &Hash) -> Option<axum::body::Bytes> {
+        let kept = self.kept.lock().ok()?;
+        let (h, bytes) = kept.get(&(*game, query.to_string()))?;
+        (h == head).then(|| bytes.clone())
+    }
+
+    /// Keeps `bytes` as the answer to `query` of `game` at `head`.
+    pub fn keep(&self, game: Hash, query: String, head: Hash, bytes: axum::body::Bytes) {
+        if let Ok(mut kept) = self.kept.lock() {
+            if kept.len() >= ANSWERS_KEPT && !kept.contains_key(&(game, query.clone())) {
+                // A game whose head moved on has stale answers: those go
+                // first; else any one.
+                if let Some(k) = kept.keys().next().cloned() {
+                    kept.remove(&k);
+                }
+            }
+            kept.insert((game, query), (head, bytes));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,5 +109,24 @@ mod tests {
         assert!(!v.of(&g.game, &bad));
         // The prefix, a head of its own.
         assert!(v.of(&g.game, &g.records[..last]));
+    }
+
+    #[test]
+    fn an_answer_is_given_again_only_at_the_head_it_was_made_at() {
+        let a = Answers::default();
+        let (game, h1, h2) = ([1; 32], [2; 32], [3; 32]);
+        a.keep(
+            game,
+            "device=1".into(),
+            h1,
+            axum::body::Bytes::from_static(b"one"),
+        );
+        assert_eq!(a.get(&game, "device=1", &h1).as_deref(), Some(&b"one"[..]));
+        assert_eq!(a.get(&game, "device=1", &h2), None, "another head");
+        assert_eq!(a.get(&game, "compact=1", &h1), None, "another read");
+        for i in 0..ANSWERS_KEPT + 10 {
+            a.keep([9; 32], format!("at={i}"), h1, axum::body::Bytes::new());
+        }
+        assert!(a.kept.lock().unwrap().len() <= ANSWERS_KEPT);
     }
 }
