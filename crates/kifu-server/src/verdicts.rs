@@ -80,8 +80,8 @@ impl Answers {
     pub fn keep(&self, game: Hash, query: String, head: Hash, bytes: axum::body::Bytes) {
         if let Ok(mut kept) = self.kept.lock() {
             if kept.len() >= ANSWERS_KEPT && !kept.contains_key(&(game, query.clone())) {
-                // A game whose head moved on has stale answers: those go
-                // first; else any one.
+                // Full: one answer goes (which one does not matter for
+                // correctness: a missing answer is made again).
                 if let Some(k) = kept.keys().next().cloned() {
                     kept.remove(&k);
                 }
