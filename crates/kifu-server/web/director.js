@@ -498,7 +498,7 @@ async function draw() {
   const s = d.summary;
   byId("desk-title").textContent = `${s.name} (${s.short_name})`;
   const many = (n, one) => `${n} ${one}${n === 1 ? "" : "s"}`;
-  byId("desk-head").textContent = `${many(s.players, "player")}, ${many(s.rounds, "round")}; ${s.last_round ? `round ${s.last_round} paired last` : "no round paired yet"}; chain at seq ${d.head.seq}; ${s.time_zone ? `times of day in ${s.time_zone}` : "no time zone stated (times of day in UTC)"}`;
+  byId("desk-head").textContent = `${many(s.players, "player")}, ${many(s.rounds, "round")}; ${s.last_round ? `round ${s.last_round} paired last` : "no round paired yet"}; chain at seq ${d.head.seq}; ${s.time_zone ? `times of day in ${s.time_zone}` : "no time zone stated (each page shows times of day in its own zone)"}`;
   byId("round").max = String(s.rounds);
   byId("player-rows").replaceChildren(...d.players.map((p) => $("tr", { "data-player": p.id },
     $("td", {}, p.id), $("td", {}, `${p.surname} ${p.given}`.trim()), $("td", {}, p.rank), $("td", {}, p.rating), $("td", {}, p.club), $("td", {}, p.country), $("td", {}, p.egd_pin))));
