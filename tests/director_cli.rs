@@ -58,14 +58,7 @@ fn submit(b: &mut Browser, form: &str, values: Value) {
 /// A board device's page (`/play`) asks for a seat of this tournament's
 /// round 1; its key's hex.
 fn ask_for_seat(b: &mut Browser, url: &str, board: u32, role: &str, name: &str) -> String {
-    b.goto(&format!("{url}/play"));
-    b.wait_for("the seat form", "!!document.getElementById('ask')");
-    b.eval(&format!(
-        "(() => {{ const v = (id, x) => document.getElementById(id).value = x; v('role', {role:?}); v('name', {name:?}); v('tournament', {SHORT:?}); v('round', '1'); v('board', '{board}'); return true; }})()"
-    ));
-    b.click("#ask");
-    b.wait_for("the request", "!!document.getElementById('waiting')");
-    let fp = b.text("#fingerprint");
+    let fp = ask_seat(b, url, SHORT, board, role, name);
     let listed = get(&format!("{url}/devices"));
     listed["requests"]
         .as_array()
@@ -1103,8 +1096,8 @@ fn the_desk_signs_only_into_the_tournament_it_shows_and_its_log_covers_nothing()
     b.assert_no_csp_violation();
 }
 
-/// A board page (`/play`) asks for a seat of tournament `short`, round
-/// `round`; its key's hex.
+/// A board page (`/play`) asks for a seat of tournament `short`, round 1;
+/// the fingerprint it shows.
 fn ask_seat(b: &mut Browser, url: &str, short: &str, board: u32, role: &str, name: &str) -> String {
     b.goto(&format!("{url}/play"));
     b.wait_for("the seat form", "!!document.getElementById('ask')");

@@ -232,6 +232,12 @@ const G = {
 function rolesOf(genesis, key) {
   return (genesis.roster || []).filter((p) => p.key === key).map((p) => p.role);
 }
+// This device's roles in the game, and the colours it signs for (both, for
+// a shared recorder tablet).
+function seatFrom(st) {
+  G.roles = rolesOf(st.state.genesis || {}, myKey);
+  G.colours = G.roles.includes("recorder") ? ["black", "white"] : G.roles.filter((r) => r === "black" || r === "white");
+}
 
 // A press made while the server cannot be reached: the clocks go on here as
 // the time control says, until the projection takes over again.
@@ -527,8 +533,7 @@ async function refresh() {
   G.head = last && last.seq > head.seq ? { seq: last.seq, hash: last.hash } : { seq: head.seq, hash: head.hash };
   if (!mine.length || G.online) G.clock = clockFrom(st);
   G.over = !!st.result_computed || (st.state.phase && st.state.phase.phase === "finished");
-  G.roles = rolesOf(st.state.genesis || {}, myKey);
-  G.colours = G.roles.includes("recorder") ? ["black", "white"] : G.roles.filter((r) => r === "black" || r === "white");
+  seatFrom(st);
   G.serverHead = { seq: head.seq, hash: head.hash };
   draw();
   keep();
@@ -560,8 +565,7 @@ async function restore() {
   // is his (`sign` keeps it as the records are made).
   G.lastMover = kept.lastMover ?? null;
   G.ownMover = kept.ownMover ?? null;
-  G.roles = rolesOf(G.st.state.genesis || {}, myKey);
-  G.colours = G.roles.includes("recorder") ? ["black", "white"] : G.roles.filter((r) => r === "black" || r === "white");
+  seatFrom(G.st);
   G.online = false;
   setOnline(false, G.queued);
   say(`the server cannot be reached: the game as this tablet last drew it, with ${G.queued} record(s) of its own waiting to be sent`, false);
