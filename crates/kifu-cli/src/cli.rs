@@ -68,6 +68,10 @@ pub enum Command {
     /// Referee a computer-Go match over GTP as the UEC Cup server, recording
     /// every fact in signed game chains.
     Match(crate::match_cmd::MatchArgs),
+    /// Play a whole simulated event through the venue's HTTP calls (the
+    /// desk, the tablets, referees, hall screens, spectators) and report
+    /// whether the server carried it.
+    Rehearse(crate::rehearse::RehearseArgs),
     /// Sign the transparency log's current tree head (a C2SP checkpoint);
     /// with --server, fetch the server's latest one.
     Checkpoint(crate::tlog_cmd::CheckpointArgs),

@@ -34,6 +34,7 @@ mod log_keys;
 mod map_cmd;
 mod match_cmd;
 mod nats_cmd;
+mod rehearse;
 mod remote;
 mod render;
 mod renju_cmd;
@@ -186,6 +187,7 @@ fn main() -> ExitCode {
         Command::Sanctions(a) => replay_cmd::sanctions(&cli.data, a),
         Command::Explain(a) => replay_cmd::explain(&cli.data, a),
         Command::Match(a) => match_cmd::run(&cli.data, a),
+        Command::Rehearse(a) => rehearse::run(&cli.data, data_named, a),
         Command::Checkpoint(a) => tlog_cmd::checkpoint(&cli.data, a),
         Command::Witness(a) => tlog_cmd::witness(&cli.data, a),
         Command::Prove(tlog_cmd::ProveCommand::Inclusion(a)) => {

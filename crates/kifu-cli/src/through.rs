@@ -43,6 +43,7 @@ pub fn reach(cmd: &Command) -> Reach {
         | Command::Sanctions(_)
         | Command::Explain(_)
         | Command::Match(_)
+        | Command::Rehearse(_)
         | Command::Checkpoint(_)
         | Command::Witness(_)
         | Command::Key(_)

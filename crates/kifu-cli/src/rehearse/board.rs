@@ -1,0 +1,415 @@
+//! A table's tablets in a rehearsal: they ask for their seat, find their
+//! game, and play it as `web/board.js` does: each stone and press signed by
+//! the tablet of the player who made it (or by the shared recorder tablet),
+//! sent to `POST /records`, and after each acknowledgement the other tablet
+//! reads the game as a tablet does. A table offline keeps signing and sends
+//! what it kept, in one request, when the network returns.
+
+use std::time::{Duration, Instant};
+
+use kifu_go::{Color as GoColor, Game, Ruleset, Setup};
+use kifu_ledger::{
+    Body, Color, Event, GameResult, Hash, Head, Keypair, Outcome as Won, PauseReason, Point, Record, Resignation,
+    ResultBy, Ruling, RulingKind,
+};
+use serde_json::json;
+
+use super::desk::now_ms;
+use super::http::Http;
+use super::plan::{Dice, Plan};
+use super::Venue;
+
+/// One tablet: its own key, kept round after round, and the seat it asks
+/// for.
+pub struct Tablet {
+    /// The tablet's key.
+    pub key: Keypair,
+    /// `black`, `white` or `recorder`.
+    pub role: &'static str,
+}
+
+impl Tablet {
+    /// A tablet with a new key.
+    pub fn new(dice: &mut Dice, role: &'static str) -> Tablet {
+        Tablet {
+            key: Keypair::from_seed(dice.seed()),
+            role,
+        }
+    }
+
+    /// Asks for the seat at `board` in `round` (`POST /devices`, signed by
+    /// the tablet's key); the request's id.
+    pub fn ask_seat(
+        &self,
+        http: &Http,
+        venue: &Venue,
+        tournament: &str,
+        round: u32,
+        board: u32,
+        name: &str,
+    ) -> Result<String, String> {
+        let body = json!({"key": self.key.public().to_hex(), "role": self.role, "name": name,
+                          "tournament": tournament, "round": round, "board": board,
+                          "signed_at_ms": now_ms()})
+        .to_string();
+        let signature = kifu_game::seat::SignedRequest::sign(&self.key, body.as_bytes());
+        let began = Instant::now();
+        let answer = http
+            .post_raw("/devices", &body, ("Kifu-Device-Signature", &signature))
+            .map_err(|e| format!("board {board}'s {} tablet asking for its seat: {e}", self.role))?;
+        venue.sample("seat request", began.elapsed());
+        answer["id"]
+            .as_str()
+            .map(str::to_string)
+            .ok_or_else(|| format!("board {board}: the seat request's answer has no id"))
+    }
+}
+
+/// Asks `GET /devices/{id}` until the request is answered by a game, as a
+/// waiting tablet does.
+pub fn find_game(http: &Http, venue: &Venue, id: &str, board: u32) -> Result<String, String> {
+    let began = Instant::now();
+    for _ in 0..200 {
+        let r = http
+            .get(&format!("/devices/{id}"))
+            .map_err(|e| format!("board {board}: its tablet's request {id}: {e}"))?;
+        if r["status"] == json!("enrolled") {
+            if let Some(g) = r["games"]
+                .as_array()
+                .and_then(|gs| gs.iter().find(|g| g["asked"] == json!(true)))
+            {
+                venue.sample("tablet finds its game", began.elapsed());
+                return Ok(g["game"].as_str().unwrap_or("").to_string());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Err(format!("board {board}: its tablet's request {id} found no game"))
+}
+
+/// What a board's thread is given.
+pub struct BoardJob {
+    /// The round.
+    pub round: u32,
+    /// The board.
+    pub board: u32,
+    /// The game.
+    pub game: Hash,
+    /// Its head once the clock started.
+    pub head: Head,
+    /// The records of the game signed so far (genesis, clock start).
+    pub signed: Vec<Hash>,
+    /// The tablets' keys: Black's then White's, or the recorder's.
+    pub tablets: Vec<Keypair>,
+    /// One shared tablet signs for both players.
+    pub recorder: bool,
+    /// The referee called to this game, if one is.
+    pub referee: Option<Keypair>,
+    /// Moves before the game ends.
+    pub moves: u32,
+    /// Handicap stones.
+    pub handicap: u32,
+    /// The game ends by counting (otherwise by resignation).
+    pub counted: bool,
+    /// The table loses the network before this move, for this long.
+    pub offline: Option<(u32, Duration)>,
+    /// The board's random choices.
+    pub dice: Dice,
+}
+
+/// What a board's game left: every record its tablets (and the desk and
+/// the referee) signed, which the server acknowledged, and any error.
+#[derive(Debug, Clone)]
+pub struct BoardRun {
+    /// The round.
+    pub round: u32,
+    /// The board.
+    pub board: u32,
+    /// The game.
+    pub game: Hash,
+    /// Every record signed into the game, in order.
+    pub signed: Vec<Hash>,
+    /// The records the server acknowledged.
+    pub acknowledged: Vec<Hash>,
+    /// Why the game stopped early, if it did.
+    pub error: Option<String>,
+}
+
+struct Player<'a> {
+    http: Http,
+    venue: &'a Venue,
+    job: BoardJob,
+    head: Head,
+    outbox: Vec<(Record, &'static str, Instant)>,
+    offline_until: Option<Instant>,
+    acked: Vec<Hash>,
+    /// The last seq each tablet has read.
+    read: u64,
+}
+
+impl Player<'_> {
+    fn key(&self, who: Color) -> &Keypair {
+        match (self.job.recorder, who) {
+            (true, _) | (false, Color::Black) => &self.job.tablets[0],
+            (false, Color::White) => &self.job.tablets[1],
+        }
+    }
+
+    /// Signs `body` with `key` at the game's head, and sends it (or keeps
+    /// it while offline).
+    fn record(&mut self, key: &Keypair, body: Body, what: &'static str) -> Result<(), String> {
+        let tap = Instant::now();
+        let r = Event::next(self.job.game, self.head, now_ms(), key.public(), body)
+            .sign(key)
+            .map_err(|e| e.to_string())?;
+        self.head = Head {
+            seq: self.head.seq + 1,
+            hash: r.hash(),
+        };
+        self.job.signed.push(r.hash());
+        self.outbox.push((r, what, tap));
+        if self.offline_until.is_some_and(|t| Instant::now() < t) {
+            return Ok(());
+        }
+        self.offline_until = None;
+        self.send()
+    }
+
+    /// Sends what the outbox holds, in one request, as the tablet does.
+    fn send(&mut self) -> Result<(), String> {
+        if self.outbox.is_empty() {
+            return Ok(());
+        }
+        let records: Vec<Record> = self.outbox.iter().map(|(r, _, _)| r.clone()).collect();
+        let results = self
+            .http
+            .submit("/records", &records)
+            .map_err(|e| format!("sending {} record(s): {e}", records.len()))?;
+        let now = Instant::now();
+        let queued = self.outbox.len() > 1;
+        for ((r, what, tap), answer) in self.outbox.drain(..).zip(&results) {
+            if answer["ok"] != json!(true) {
+                return Err(format!(
+                    "record {} ({what}) refused: {}",
+                    r.decode().map(|e| e.seq).unwrap_or(0),
+                    answer["error"]["message"]
+                ));
+            }
+            self.acked.push(r.hash());
+            self.venue.sample(
+                if queued { "ack after offline" } else { what },
+                now.duration_since(tap),
+            );
+        }
+        self.venue.count("records acknowledged", results.len() as u64);
+        Ok(())
+    }
+
+    /// The other tablet (or the shared one) reads the game as a tablet
+    /// does after a record.
+    fn read(&mut self) -> Result<(), String> {
+        if !self.outbox.is_empty() {
+            return Ok(());
+        }
+        let began = Instant::now();
+        let path = format!(
+            "/games/{}/state?device=1&since={}",
+            hex::encode(self.job.game),
+            self.read
+        );
+        let v = self.http.get(&path).map_err(|e| format!("reading the game: {e}"))?;
+        self.venue.sample("tablet read", began.elapsed());
+        self.read = v["last_seq"].as_u64().unwrap_or(self.read);
+        Ok(())
+    }
+
+    fn play(&mut self, progress: &indicatif::ProgressBar, plan: &Plan) -> Result<(), String> {
+        let ruleset = Ruleset::fallback();
+        let setup = if self.job.handicap >= 2 {
+            Setup::fixed_handicap(19, self.job.handicap).map_err(|e| e.to_string())?
+        } else {
+            Setup::even(19)
+        };
+        let mut go = Game::new(ruleset, &setup).map_err(|e| e.to_string())?;
+        let judged_at = self.job.dice.below(u64::from(self.job.moves)) as u32;
+        for i in 0..self.job.moves {
+            std::thread::sleep(plan.think(&mut self.job.dice));
+            if let Some((at, long)) = self.job.offline {
+                if i == at {
+                    self.offline_until = Some(Instant::now() + long);
+                    self.venue.count("tables offline", 1);
+                }
+            }
+            let color = go.to_move();
+            let who = ledger_color(color);
+            if let (Some(referee), true) = (self.job.referee.as_ref().map(copy), i == judged_at) {
+                self.referee_called(who, &referee)?;
+            }
+            let key = copy(self.key(who));
+            match pick(&go, color, &mut self.job.dice) {
+                Some(p) => {
+                    go.play(color, p);
+                    self.record(
+                        &key,
+                        Body::StonePlaced { player: who, stone: who, point: Point { x: p.x, y: p.y } },
+                        "stone",
+                    )?;
+                }
+                None => {
+                    go.pass(color);
+                    self.record(&key, Body::Pass { player: who, pass_stone: true }, "pass")?;
+                }
+            }
+            self.record(&key, Body::ClockPressed { player: who }, "press")?;
+            self.read()?;
+        }
+        self.end(&mut go)?;
+        // Back online at the end of the game at the latest.
+        if let Some(t) = self.offline_until.take() {
+            std::thread::sleep(t.saturating_duration_since(Instant::now()));
+        }
+        self.send()?;
+        progress.inc(1);
+        Ok(())
+    }
+
+    /// A player calls the referee, who stops the clocks, explains the rule
+    /// and starts them again: four records, the last three the referee's.
+    fn referee_called(&mut self, who: Color, referee: &Keypair) -> Result<(), String> {
+        let key = copy(self.key(who));
+        self.record(&key, Body::RefereeCalled { player: who }, "call")?;
+        self.record(referee, Body::ClockPaused { reason: PauseReason::CallReferee }, "referee")?;
+        self.record(
+            referee,
+            Body::RefereeRuling(Ruling {
+                kind: RulingKind::Clarification,
+                decision: "Play on.".into(),
+                reasons: "The rules were explained to both players.".into(),
+                rules_cited: vec![],
+                effects: vec![],
+            }),
+            "referee",
+        )?;
+        self.record(referee, Body::ClockResumed { running: who }, "referee")?;
+        self.venue.count("referee calls", 1);
+        Ok(())
+    }
+
+    /// The end: a resignation by the player to move, or two passes and the
+    /// status agreed; then, at a table with a tablet each, both sign the
+    /// result sheet.
+    fn end(&mut self, go: &mut Game) -> Result<(), String> {
+        let to_move = ledger_color(go.to_move());
+        let other = opposite(to_move);
+        let result = if self.job.counted {
+            // LGC 2023, "Ending the game" 3: "Play pauses after the
+            // minimum number of consecutive passes in which White passes
+            // last", so a game where White is to move takes three.
+            let passes: &[Color] = match to_move {
+                Color::Black => &[Color::Black, Color::White],
+                Color::White => &[Color::White, Color::Black, Color::White],
+            };
+            for &who in passes {
+                let key = copy(self.key(who));
+                self.record(&key, Body::Pass { player: who, pass_stone: true }, "pass")?;
+                self.record(&key, Body::ClockPressed { player: who }, "press")?;
+            }
+            for who in [Color::Black, Color::White] {
+                let key = copy(self.key(who));
+                self.record(&key, Body::StatusAgreed { dead: vec![] }, "status")?;
+            }
+            self.send()?;
+            let v = self
+                .http
+                .get(&format!("/games/{}/state?device=1", hex::encode(self.job.game)))
+                .map_err(|e| format!("reading the count: {e}"))?;
+            // `result_computed`: the result with the rule it follows from.
+            let computed: Option<GameResult> =
+                serde_json::from_value(v["result_computed"]["result"].clone()).unwrap_or(None);
+            computed.ok_or_else(|| {
+                format!(
+                    "no result after the status was agreed (phase {}, at event {})",
+                    v["state"]["phase"], v["last_seq"]
+                )
+            })?
+        } else {
+            let key = copy(self.key(to_move));
+            self.record(&key, Body::Resigned { player: to_move, manner: Resignation::Spoken }, "resignation")?;
+            GameResult { outcome: Won::Win(other), by: ResultBy::Resignation }
+        };
+        if !self.job.recorder {
+            for who in [Color::Black, Color::White] {
+                let key = copy(self.key(who));
+                self.record(&key, Body::ResultSheetSigned { result: result.clone(), under_protest: false }, "result sheet")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A second handle on `k` (a key pair is not `Clone`, so that copies are
+/// made on purpose).
+pub fn copy(k: &Keypair) -> Keypair {
+    Keypair::from_seed(k.seed())
+}
+
+fn ledger_color(c: GoColor) -> Color {
+    match c {
+        GoColor::Black => Color::Black,
+        GoColor::White => Color::White,
+    }
+}
+
+fn opposite(c: Color) -> Color {
+    match c {
+        Color::Black => Color::White,
+        Color::White => Color::Black,
+    }
+}
+
+/// A random legal stone for `color`, never filling its own eye: a point
+/// whose neighbours are all its own is left alone, so that groups live and
+/// games reach a count. `None`: pass.
+fn pick(go: &Game, color: GoColor, dice: &mut Dice) -> Option<kifu_go::Point> {
+    let board = go.board();
+    let empty: Vec<kifu_go::Point> = board.points().filter(|p| board.get(*p).is_none()).collect();
+    for _ in 0..30 {
+        let p = *empty.get(dice.below(empty.len() as u64) as usize)?;
+        let own_eye = board.adjacent(p).iter().all(|q| board.get(*q) == Some(color));
+        if own_eye {
+            continue;
+        }
+        if go.check(color, kifu_go::Move::Play(p)).is_legal() {
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// Plays a board's game to its end; what it left, with the error that
+/// stopped it if one did.
+pub fn play(venue: &Venue, plan: &Plan, job: BoardJob, progress: &indicatif::ProgressBar) -> BoardRun {
+    let mut p = Player {
+        http: Http::new(&venue.url),
+        venue,
+        head: job.head,
+        read: job.head.seq,
+        job,
+        outbox: Vec::new(),
+        offline_until: None,
+        acked: Vec::new(),
+    };
+    let error = p.play(progress, plan).err();
+    if error.is_some() {
+        progress.inc(1);
+    }
+    BoardRun {
+        round: p.job.round,
+        board: p.job.board,
+        game: p.job.game,
+        signed: p.job.signed.clone(),
+        acknowledged: p.acked.clone(),
+        error,
+    }
+}
+

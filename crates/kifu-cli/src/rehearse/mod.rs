@@ -1,0 +1,200 @@
+//! `kifu rehearse`: a whole event played through the venue protocol, to
+//! learn before the event whether a server carries it.
+//!
+//! Every actor makes the HTTP calls its page makes: the director's desk
+//! drafts, signs and submits the tournament's facts
+//! (`POST /director/draft`, `POST /tournaments[/{t}/records]`); each board's
+//! tablets ask for their seats (`POST /devices`, signed by the device's own
+//! key), find their game (`GET /devices/{id}`), sign every stone, press,
+//! call and result sheet with that key and send it (`POST /records`), and
+//! read what a tablet reads after each record
+//! (`GET /games/{id}/state?device=1&since=SEQ`); referees' consoles poll
+//! their overview (`GET /referee/games`), hall screens the standings, and
+//! spectators follow the feed (`GET /feed/stream`). The desk confirms each
+//! finished board into the chain and pairs the next round with the engine,
+//! and the same tablets ask for their next seats.
+//!
+//! What it measures and the verdict are [`report`]'s; the simulated boards
+//! are [`board`]'s, the director's [`desk`]'s, and the server it starts
+//! (and kills, with `--kill-server`) [`server`]'s. The games' moves come
+//! from [`kifu_go`]: a device plays a random legal stone (never into its
+//! own eye), so games capture and fight ko as real ones do.
+
+pub mod board;
+pub mod crowd;
+pub mod desk;
+pub mod http;
+pub mod plan;
+pub mod report;
+pub mod server;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+
+use crate::Failure;
+use plan::Plan;
+use report::{Report, Samples};
+
+/// `kifu rehearse`.
+#[derive(Debug, Clone, Args)]
+pub struct RehearseArgs {
+    /// Boards.
+    #[arg(long, default_value_t = 20)]
+    pub boards: u32,
+    /// Rounds.
+    #[arg(long, default_value_t = 2)]
+    pub rounds: u32,
+    /// The pace, as a multiple of real time: a move takes 30 s of real
+    /// time on average (a game of about 250 moves in two hours), so 600
+    /// plays it in about 50 ms.
+    #[arg(long, default_value_t = 600.0)]
+    pub pace: f64,
+    /// Tables with two player tablets : with one recorder tablet : on
+    /// paper, in percent.
+    #[arg(long, default_value = "50:30:20", value_name = "TWO:ONE:PAPER")]
+    pub tables: String,
+    /// Referees, each with a console polling the overview every 1.5 s.
+    #[arg(long, default_value_t = 2)]
+    pub referees: u32,
+    /// Percent of tablet games a referee is called to (call, pause,
+    /// clarification, resume).
+    #[arg(long, default_value_t = 10)]
+    pub judged: u32,
+    /// Hall screens, each reading the pairings and standings every 5 s.
+    #[arg(long, default_value_t = 1)]
+    pub hall: u32,
+    /// Spectators following the feed.
+    #[arg(long, default_value_t = 10)]
+    pub spectators: u32,
+    /// Kill the server it started (SIGKILL) once in each round, and start
+    /// it again on the same data directory and address.
+    #[arg(long)]
+    pub kill_server: bool,
+    /// Percent of tablet tables that lose the network once in each round;
+    /// their tablets keep signing and send what they kept when it returns.
+    #[arg(long, default_value_t = 0)]
+    pub offline: u32,
+    /// How long a table is offline, in seconds.
+    #[arg(long, default_value_t = 30)]
+    pub offline_secs: u64,
+    /// The seed of every random choice (the same seed plays the same
+    /// moves).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The report as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// What every actor shares: where the server is, whether to stop, and the
+/// samples it measures.
+pub struct Venue {
+    /// The server's base URL.
+    pub url: String,
+    /// Set when the rehearsal ends: streams and pollers stop.
+    pub stop: AtomicBool,
+    /// Measurements.
+    pub samples: Mutex<Samples>,
+    /// The server this rehearsal started, if it did.
+    pub server: Option<Mutex<server::OwnServer>>,
+}
+
+impl Venue {
+    /// Adds a latency sample to the series `what`.
+    pub fn sample(&self, what: &str, took: Duration) {
+        if let Ok(mut s) = self.samples.lock() {
+            s.add(what, took);
+        }
+    }
+
+    /// Counts one occurrence of `what`.
+    pub fn count(&self, what: &str, n: u64) {
+        if let Ok(mut s) = self.samples.lock() {
+            s.count(what, n);
+        }
+    }
+}
+
+/// Runs the rehearsal: `data` is kept when named (`data_named`), a scratch
+/// directory otherwise.
+pub fn run(data: &Path, data_named: bool, a: RehearseArgs) -> Result<(), Failure> {
+    let plan = Plan::new(&a).map_err(Failure::new)?;
+    let scratch;
+    let dir: PathBuf = if data_named {
+        data.to_path_buf()
+    } else {
+        scratch = tempfile::Builder::new()
+            .prefix("kifu-rehearse-")
+            .tempdir()
+            .map_err(|e| Failure::new(format!("kifu rehearse: a scratch directory: {e}")))?;
+        scratch.path().to_path_buf()
+    };
+    let (url, own) = match crate::endpoint::server() {
+        Some(url) => (url.trim_end_matches('/').to_string(), None),
+        None => {
+            let s = server::OwnServer::start(&dir).map_err(Failure::new)?;
+            (s.url.clone(), Some(Mutex::new(s)))
+        }
+    };
+    if a.kill_server && own.is_none() {
+        return Err(Failure::new(
+            "kifu rehearse: --kill-server kills only a server it started itself: leave out --server",
+        ));
+    }
+    let venue = Arc::new(Venue {
+        url,
+        stop: AtomicBool::new(false),
+        samples: Mutex::new(Samples::default()),
+        server: own,
+    });
+    let started = Instant::now();
+    let crowd = crowd::Crowd::start(&venue, &plan);
+    let outcome = desk::run_event(&venue, &plan);
+    venue.stop.store(true, Ordering::SeqCst);
+    let followed = crowd.finish();
+    let outcome = outcome.map_err(Failure::new)?;
+    let reconciled = report::reconcile(&venue, &outcome).map_err(Failure::new)?;
+    let server = venue
+        .server
+        .as_ref()
+        .and_then(|s| s.lock().ok().map(|s| s.usage()));
+    let samples = venue
+        .samples
+        .lock()
+        .map(|s| s.clone())
+        .unwrap_or_default();
+    let report = Report::new(
+        &plan,
+        &outcome,
+        &reconciled,
+        &samples,
+        followed,
+        server,
+        started.elapsed(),
+        data_named.then(|| dir.clone()),
+    );
+    if let Some(s) = &venue.server {
+        if let Ok(mut s) = s.lock() {
+            s.stop();
+        }
+    }
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print!("{}", report.table());
+    }
+    if reconciled.lost > 0 || reconciled.duplicated > 0 {
+        return Err(Failure::new(format!(
+            "kifu rehearse: {} records lost, {} duplicated",
+            reconciled.lost, reconciled.duplicated
+        )));
+    }
+    Ok(())
+}
