@@ -163,6 +163,10 @@ fn every_command_acts_through_the_server_or_refuses_and_leaves_the_working_direc
             ],
             Either,
         ),
+        (
+            vec!["rehearse".into(), "--tables".into(), "50:30:30".into()],
+            Either,
+        ),
         (vec!["checkpoint".into()], Either),
         (
             vec!["checkpoint".into(), "--rotate-to".into(), f("new.key")],

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use kifu_go::{Color as GoColor, Game, Ruleset, Setup};
 use kifu_ledger::{
-    Body, Color, Event, GameResult, Hash, Head, Keypair, Outcome as Won, PauseReason, Point, Record, Resignation,
-    ResultBy, Ruling, RulingKind,
+    Body, Color, Event, GameResult, Hash, Head, Keypair, Outcome as Won, PauseReason, Point,
+    Record, Resignation, ResultBy, Ruling, RulingKind,
 };
 use serde_json::json;
 
@@ -56,7 +56,12 @@ impl Tablet {
         let began = Instant::now();
         let answer = http
             .post_raw("/devices", &body, ("Kifu-Device-Signature", &signature))
-            .map_err(|e| format!("board {board}'s {} tablet asking for its seat: {e}", self.role))?;
+            .map_err(|e| {
+                format!(
+                    "board {board}'s {} tablet asking for its seat: {e}",
+                    self.role
+                )
+            })?;
         venue.sample("seat request", began.elapsed());
         answer["id"]
             .as_str()
@@ -84,7 +89,9 @@ pub fn find_game(http: &Http, venue: &Venue, id: &str, board: u32) -> Result<Str
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-    Err(format!("board {board}: its tablet's request {id} found no game"))
+    Err(format!(
+        "board {board}: its tablet's request {id} found no game"
+    ))
 }
 
 /// What a board's thread is given.
@@ -201,7 +208,8 @@ impl Player<'_> {
                 now.duration_since(tap),
             );
         }
-        self.venue.count("records acknowledged", results.len() as u64);
+        self.venue
+            .count("records acknowledged", results.len() as u64);
         Ok(())
     }
 
@@ -217,7 +225,10 @@ impl Player<'_> {
             hex::encode(self.job.game),
             self.read
         );
-        let v = self.http.get(&path).map_err(|e| format!("reading the game: {e}"))?;
+        let v = self
+            .http
+            .get(&path)
+            .map_err(|e| format!("reading the game: {e}"))?;
         self.venue.sample("tablet read", began.elapsed());
         self.read = v["last_seq"].as_u64().unwrap_or(self.read);
         Ok(())
@@ -251,13 +262,24 @@ impl Player<'_> {
                     go.play(color, p);
                     self.record(
                         &key,
-                        Body::StonePlaced { player: who, stone: who, point: Point { x: p.x, y: p.y } },
+                        Body::StonePlaced {
+                            player: who,
+                            stone: who,
+                            point: Point { x: p.x, y: p.y },
+                        },
                         "stone",
                     )?;
                 }
                 None => {
                     go.pass(color);
-                    self.record(&key, Body::Pass { player: who, pass_stone: true }, "pass")?;
+                    self.record(
+                        &key,
+                        Body::Pass {
+                            player: who,
+                            pass_stone: true,
+                        },
+                        "pass",
+                    )?;
                 }
             }
             self.record(&key, Body::ClockPressed { player: who }, "press")?;
@@ -278,7 +300,13 @@ impl Player<'_> {
     fn referee_called(&mut self, who: Color, referee: &Keypair) -> Result<(), String> {
         let key = copy(self.key(who));
         self.record(&key, Body::RefereeCalled { player: who }, "call")?;
-        self.record(referee, Body::ClockPaused { reason: PauseReason::CallReferee }, "referee")?;
+        self.record(
+            referee,
+            Body::ClockPaused {
+                reason: PauseReason::CallReferee,
+            },
+            "referee",
+        )?;
         self.record(
             referee,
             Body::RefereeRuling(Ruling {
@@ -311,7 +339,14 @@ impl Player<'_> {
             };
             for &who in passes {
                 let key = copy(self.key(who));
-                self.record(&key, Body::Pass { player: who, pass_stone: true }, "pass")?;
+                self.record(
+                    &key,
+                    Body::Pass {
+                        player: who,
+                        pass_stone: true,
+                    },
+                    "pass",
+                )?;
                 self.record(&key, Body::ClockPressed { player: who }, "press")?;
             }
             for who in [Color::Black, Color::White] {
@@ -321,7 +356,10 @@ impl Player<'_> {
             self.send()?;
             let v = self
                 .http
-                .get(&format!("/games/{}/state?device=1", hex::encode(self.job.game)))
+                .get(&format!(
+                    "/games/{}/state?device=1",
+                    hex::encode(self.job.game)
+                ))
                 .map_err(|e| format!("reading the count: {e}"))?;
             // `result_computed`: the result with the rule it follows from.
             let computed: Option<GameResult> =
@@ -334,13 +372,30 @@ impl Player<'_> {
             })?
         } else {
             let key = copy(self.key(to_move));
-            self.record(&key, Body::Resigned { player: to_move, manner: Resignation::Spoken }, "resignation")?;
-            GameResult { outcome: Won::Win(other), by: ResultBy::Resignation }
+            self.record(
+                &key,
+                Body::Resigned {
+                    player: to_move,
+                    manner: Resignation::Spoken,
+                },
+                "resignation",
+            )?;
+            GameResult {
+                outcome: Won::Win(other),
+                by: ResultBy::Resignation,
+            }
         };
         if !self.job.recorder {
             for who in [Color::Black, Color::White] {
                 let key = copy(self.key(who));
-                self.record(&key, Body::ResultSheetSigned { result: result.clone(), under_protest: false }, "result sheet")?;
+                self.record(
+                    &key,
+                    Body::ResultSheetSigned {
+                        result: result.clone(),
+                        under_protest: false,
+                    },
+                    "result sheet",
+                )?;
             }
         }
         Ok(())
@@ -375,7 +430,10 @@ fn pick(go: &Game, color: GoColor, dice: &mut Dice) -> Option<kifu_go::Point> {
     let empty: Vec<kifu_go::Point> = board.points().filter(|p| board.get(*p).is_none()).collect();
     for _ in 0..30 {
         let p = *empty.get(dice.below(empty.len() as u64) as usize)?;
-        let own_eye = board.adjacent(p).iter().all(|q| board.get(*q) == Some(color));
+        let own_eye = board
+            .adjacent(p)
+            .iter()
+            .all(|q| board.get(*q) == Some(color));
         if own_eye {
             continue;
         }
@@ -388,7 +446,12 @@ fn pick(go: &Game, color: GoColor, dice: &mut Dice) -> Option<kifu_go::Point> {
 
 /// Plays a board's game to its end; what it left, with the error that
 /// stopped it if one did.
-pub fn play(venue: &Venue, plan: &Plan, job: BoardJob, progress: &indicatif::ProgressBar) -> BoardRun {
+pub fn play(
+    venue: &Venue,
+    plan: &Plan,
+    job: BoardJob,
+    progress: &indicatif::ProgressBar,
+) -> BoardRun {
     let mut p = Player {
         http: Http::new(&venue.url),
         venue,
@@ -412,4 +475,3 @@ pub fn play(venue: &Venue, plan: &Plan, job: BoardJob, progress: &indicatif::Pro
         error,
     }
 }
-

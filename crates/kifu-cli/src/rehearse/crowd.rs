@@ -43,9 +43,12 @@ impl Crowd {
             let venue = venue.clone();
             let me = key.public().to_hex();
             pollers.push(std::thread::spawn(move || {
-                poll(&venue, Duration::from_millis(1500), "referee overview", |_| {
-                    Some(format!("/referee/games?key={me}"))
-                })
+                poll(
+                    &venue,
+                    Duration::from_millis(1500),
+                    "referee overview",
+                    |_| Some(format!("/referee/games?key={me}")),
+                )
             }));
         }
         for _ in 0..plan.args.hall {

@@ -92,12 +92,18 @@ fn head_of(v: &Value) -> Result<Head, String> {
 
 /// Signs `bodies` (JSON, as a draft gives them) one after another on the
 /// chain `chain` from `head`.
-pub fn sign_chained(key: &Keypair, chain: Hash, head: Head, bodies: &[Value]) -> Result<Vec<Record>, String> {
+pub fn sign_chained(
+    key: &Keypair,
+    chain: Hash,
+    head: Head,
+    bodies: &[Value],
+) -> Result<Vec<Record>, String> {
     let mut head = head;
     let mut out = Vec::with_capacity(bodies.len());
     let at = now_ms();
     for b in bodies {
-        let body: Body = serde_json::from_value(b.clone()).map_err(|e| format!("a drafted body: {e}"))?;
+        let body: Body =
+            serde_json::from_value(b.clone()).map_err(|e| format!("a drafted body: {e}"))?;
         let r = Event::next(chain, head, at, key.public(), body)
             .sign(key)
             .map_err(|e| e.to_string())?;
@@ -112,7 +118,8 @@ pub fn sign_chained(key: &Keypair, chain: Hash, head: Head, bodies: &[Value]) ->
 
 /// A record starting a chain (a genesis): seq 0, no chain yet.
 fn sign_genesis(key: &Keypair, body: &Value) -> Result<Record, String> {
-    let body: Body = serde_json::from_value(body.clone()).map_err(|e| format!("a drafted genesis: {e}"))?;
+    let body: Body =
+        serde_json::from_value(body.clone()).map_err(|e| format!("a drafted genesis: {e}"))?;
     Event {
         version: FORMAT_VERSION,
         chain: ZERO_HASH,
@@ -138,16 +145,25 @@ fn submit_all(http: &Http, path: &str, records: &[Record]) -> Result<Vec<Value>,
             .map_err(|e| format!("{path}: {e}"))?;
         let n = v["written"].as_u64().unwrap_or(0) + v["already_present"].as_u64().unwrap_or(0);
         if n != records.len() as u64 {
-            return Err(format!("{path}: {n} of {} records written: {v}", records.len()));
+            return Err(format!(
+                "{path}: {n} of {} records written: {v}",
+                records.len()
+            ));
         }
         return Ok(vec![v]);
     }
     let mut out = Vec::with_capacity(records.len());
     for part in records.chunks(100) {
-        out.extend(http.submit(path, part).map_err(|e| format!("{path}: {e}"))?);
+        out.extend(
+            http.submit(path, part)
+                .map_err(|e| format!("{path}: {e}"))?,
+        );
     }
     if let Some(bad) = out.iter().find(|r| r["ok"] != json!(true)) {
-        return Err(format!("{path}: a record refused: {}", bad["error"]["message"]));
+        return Err(format!(
+            "{path}: a record refused: {}",
+            bad["error"]["message"]
+        ));
     }
     Ok(out)
 }
@@ -170,7 +186,11 @@ impl Desk<'_> {
         let head = head_of(&draft["head"])?;
         let chain = hex_hash(&self.tournament)?;
         let signed = sign_chained(&self.key, chain, head, &bodies)?;
-        submit_all(&self.http, &format!("/tournaments/{}/records", self.tournament), &signed)?;
+        submit_all(
+            &self.http,
+            &format!("/tournaments/{}/records", self.tournament),
+            &signed,
+        )?;
         self.records += signed.len() as u64;
         Ok(signed.len())
     }
@@ -209,9 +229,20 @@ pub fn run_event(venue: &Arc<Venue>, plan: &Plan) -> Result<Outcome, String> {
     let genesis = sign_genesis(&key, first)?;
     let t = genesis.hash();
     let mut all = vec![genesis.clone()];
-    all.extend(sign_chained(&key, t, Head { seq: 0, hash: genesis.hash() }, &bodies[1..])?);
+    all.extend(sign_chained(
+        &key,
+        t,
+        Head {
+            seq: 0,
+            hash: genesis.hash(),
+        },
+        &bodies[1..],
+    )?);
     let written = submit_all(&http, "/tournaments", &all)?;
-    let short_name = written[0]["short_name"].as_str().unwrap_or(TOURNAMENT).to_string();
+    let short_name = written[0]["short_name"]
+        .as_str()
+        .unwrap_or(TOURNAMENT)
+        .to_string();
     let tournament = hex::encode(t);
     if let Ok(mut s) = venue.samples.lock() {
         s.tournament = Some(tournament.clone());
@@ -242,7 +273,11 @@ pub fn run_event(venue: &Arc<Venue>, plan: &Plan) -> Result<Outcome, String> {
     }
     if let Some(h) = head {
         let signed = sign_chained(&desk.key, t, h, &registrations)?;
-        submit_all(&desk.http, &format!("/tournaments/{tournament}/records"), &signed)?;
+        submit_all(
+            &desk.http,
+            &format!("/tournaments/{tournament}/records"),
+            &signed,
+        )?;
         desk.records += signed.len() as u64;
     }
     // The tablets of each table, kept round after round.
@@ -253,7 +288,9 @@ pub fn run_event(venue: &Arc<Venue>, plan: &Plan) -> Result<Outcome, String> {
         .map(|(i, table)| {
             let mut d = plan.rng(10_000 + i as u64);
             match table {
-                Table::TwoTablets => vec![Tablet::new(&mut d, "black"), Tablet::new(&mut d, "white")],
+                Table::TwoTablets => {
+                    vec![Tablet::new(&mut d, "black"), Tablet::new(&mut d, "white")]
+                }
                 Table::Recorder => vec![Tablet::new(&mut d, "recorder")],
                 Table::Paper => vec![],
             }
@@ -267,7 +304,14 @@ pub fn run_event(venue: &Arc<Venue>, plan: &Plan) -> Result<Outcome, String> {
     let referee_keys = referee_keys(plan);
     let progress = super::report::progress(plan);
     for round in 1..=plan.args.rounds {
-        let figures = play_round(&mut desk, &tablets, &referee_keys, round, &mut outcome, &progress)?;
+        let figures = play_round(
+            &mut desk,
+            &tablets,
+            &referee_keys,
+            round,
+            &mut outcome,
+            &progress,
+        )?;
         outcome.rounds.push(figures);
     }
     progress.finish_and_clear();
@@ -332,7 +376,17 @@ fn play_round(
     for ((g, r), rec) in drafted.iter().zip(&created).zip(&geneses) {
         let board = g["board"].as_u64().unwrap_or(0) as u32;
         let game = hex_hash(r["game"].as_str().unwrap_or(""))?;
-        game_of.insert(board, (game, Head { seq: 0, hash: rec.hash() }, rec.clone()));
+        game_of.insert(
+            board,
+            (
+                game,
+                Head {
+                    seq: 0,
+                    hash: rec.hash(),
+                },
+                rec.clone(),
+            ),
+        );
     }
     // Each tablet finds its game as the board page does.
     for (board, ids) in &requests {
@@ -347,13 +401,21 @@ fn play_round(
     for g in start["games"].as_array().cloned().unwrap_or_default() {
         let game = hex_hash(g["game"].as_str().unwrap_or(""))?;
         let head = head_of(&g["head"])?;
-        starts.extend(sign_chained(&desk.key, game, head, std::slice::from_ref(&g["body"]))?);
+        starts.extend(sign_chained(
+            &desk.key,
+            game,
+            head,
+            std::slice::from_ref(&g["body"]),
+        )?);
         start_boards.push(g["board"].as_u64().unwrap_or(0) as u32);
     }
     submit_all(&desk.http, "/records", &starts)?;
     for (board, r) in start_boards.iter().zip(&starts) {
         if let Some(e) = game_of.get_mut(board) {
-            e.1 = Head { seq: r.decode().map(|e| e.seq).unwrap_or(1), hash: r.hash() };
+            e.1 = Head {
+                seq: r.decode().map(|e| e.seq).unwrap_or(1),
+                hash: r.hash(),
+            };
         }
     }
     // The boards play.
@@ -378,20 +440,26 @@ fn play_round(
                     signed: vec![genesis.hash(), head.hash],
                     tablets: tabs.iter().map(|t| board::copy(&t.key)).collect(),
                     recorder: tabs.len() == 1,
-                    referee: (!referees.is_empty() && dice.percent(plan.args.judged))
-                        .then(|| board::copy(&referees[dice.below(referees.len() as u64) as usize])),
+                    referee: (!referees.is_empty() && dice.percent(plan.args.judged)).then(|| {
+                        board::copy(&referees[dice.below(referees.len() as u64) as usize])
+                    }),
                     moves,
                     handicap,
                     counted: tabs.len() == 2 && dice.percent(25),
-                    offline: dice
-                        .percent(plan.args.offline)
-                        .then(|| (dice.below(u64::from(moves)) as u32, Duration::from_secs(plan.args.offline_secs))),
+                    offline: dice.percent(plan.args.offline).then(|| {
+                        (
+                            dice.below(u64::from(moves)) as u32,
+                            Duration::from_secs(plan.args.offline_secs),
+                        )
+                    }),
                     dice,
                 };
                 let venue = venue.clone();
                 let plan = plan.clone();
                 let progress = progress.clone();
-                handles.push(std::thread::spawn(move || board::play(&venue, &plan, job, &progress)));
+                handles.push(std::thread::spawn(move || {
+                    board::play(&venue, &plan, job, &progress)
+                }));
             }
             _ => {
                 let winner = if dice.percent(50) { "B+" } else { "W+" };
@@ -403,13 +471,18 @@ fn play_round(
     // The desk's loop: enter paper results as their sheets arrive, confirm
     // each finished game, kill the server once if asked, until every board
     // has its result in the chain or the round has run far too long.
-    let kill_at = plan.args.kill_server.then(|| play_began + longest_game.mul_f64(0.4));
+    let kill_at = plan
+        .args
+        .kill_server
+        .then(|| play_began + longest_game.mul_f64(0.4));
     let mut killed = false;
-    let deadline = play_began + longest_game * 3 + Duration::from_secs(120 + plan.args.offline_secs * 2);
+    let deadline =
+        play_began + longest_game * 3 + Duration::from_secs(120 + plan.args.offline_secs * 2);
     let mut longest_confirmation = Duration::ZERO;
     let mut paper_entered = 0;
     let mut unfinished = Vec::new();
-    let mut handles: Vec<Option<std::thread::JoinHandle<BoardRun>>> = handles.into_iter().map(Some).collect();
+    let mut handles: Vec<Option<std::thread::JoinHandle<BoardRun>>> =
+        handles.into_iter().map(Some).collect();
     let mut runs = Vec::new();
     loop {
         // A game that stopped on an error gets its result from the desk,
@@ -420,7 +493,8 @@ fn play_round(
                 match h.join() {
                     Ok(run) => {
                         if let Some(e) = &run.error {
-                            unfinished.push(format!("round {} board {}: {e}", run.round, run.board));
+                            unfinished
+                                .push(format!("round {} board {}: {e}", run.round, run.board));
                             desk.act(json!({"do": "result", "tournament": t, "round": round, "board": run.board,
                                             "result": "B+", "by_default": false,
                                             "reason": "the referee's decision: the game's record stopped"}))?;
@@ -447,8 +521,10 @@ fn play_round(
             if Instant::now() < at {
                 break;
             }
-            desk.act(json!({"do": "result", "tournament": t, "round": round, "board": n,
-                            "result": result, "by_default": false, "reason": "result sheet"}))?;
+            desk.act(
+                json!({"do": "result", "tournament": t, "round": round, "board": n,
+                            "result": result, "by_default": false, "reason": "result sheet"}),
+            )?;
             paper_entered += 1;
             progress.inc(1);
             paper.remove(0);
@@ -468,16 +544,23 @@ fn play_round(
                 venue.sample("confirmation", began.elapsed());
             }
         }
-        let done = rows
-            .iter()
-            .all(|r| !r["result"].as_str().unwrap_or("").is_empty() && r["from_game_record"] != json!(true));
+        let done = rows.iter().all(|r| {
+            !r["result"].as_str().unwrap_or("").is_empty() && r["from_game_record"] != json!(true)
+        });
         let playing = handles.iter().filter(|h| h.is_some()).count();
         if done && paper.is_empty() && playing == 0 && kill_at.is_none_or(|_| killed) {
             break;
         }
         if Instant::now() > deadline {
-            for r in rows.iter().filter(|r| r["result"].as_str().unwrap_or("").is_empty()) {
-                unfinished.push(format!("board {}: no result after {} s", r["board"], deadline.duration_since(play_began).as_secs()));
+            for r in rows
+                .iter()
+                .filter(|r| r["result"].as_str().unwrap_or("").is_empty())
+            {
+                unfinished.push(format!(
+                    "board {}: no result after {} s",
+                    r["board"],
+                    deadline.duration_since(play_began).as_secs()
+                ));
             }
             break;
         }

@@ -49,7 +49,12 @@ impl Http {
 
     /// `GET path`, as JSON.
     pub fn get(&self, path: &str) -> Result<Value, CallError> {
-        self.call(|| self.agent.get(&format!("{}{path}", self.base)).call())
+        self.call(|| {
+            self.agent
+                .get(&format!("{}{path}", self.base))
+                .call()
+                .map_err(Box::new)
+        })
     }
 
     /// `POST path` with a JSON body.
@@ -58,17 +63,24 @@ impl Http {
             self.agent
                 .post(&format!("{}{path}", self.base))
                 .send_json(body.clone())
+                .map_err(Box::new)
         })
     }
 
     /// `POST path` with `body` as it is, and a header.
-    pub fn post_raw(&self, path: &str, body: &str, header: (&str, &str)) -> Result<Value, CallError> {
+    pub fn post_raw(
+        &self,
+        path: &str,
+        body: &str,
+        header: (&str, &str),
+    ) -> Result<Value, CallError> {
         self.call(|| {
             self.agent
                 .post(&format!("{}{path}", self.base))
                 .set("Content-Type", "application/json")
                 .set(header.0, header.1)
                 .send_string(body)
+                .map_err(Box::new)
         })
     }
 
@@ -79,16 +91,22 @@ impl Http {
         let answer = self.post(path, &json!({ "records": hex }))?;
         let results = answer["results"].as_array().cloned().unwrap_or_default();
         if results.len() != records.len() {
-            return Err(CallError::Refused(200, format!("{} results for {} records", results.len(), records.len())));
+            return Err(CallError::Refused(
+                200,
+                format!("{} results for {} records", results.len(), records.len()),
+            ));
         }
         Ok(results)
     }
 
-    fn call(&self, f: impl Fn() -> Result<ureq::Response, ureq::Error>) -> Result<Value, CallError> {
+    fn call(
+        &self,
+        f: impl Fn() -> Result<ureq::Response, Box<ureq::Error>>,
+    ) -> Result<Value, CallError> {
         let began = Instant::now();
         let mut wait = Duration::from_millis(50);
         loop {
-            match f() {
+            match f().map_err(|e| *e) {
                 Ok(r) => {
                     return r
                         .into_json()
@@ -101,7 +119,9 @@ impl Http {
                         .map_err(|e| CallError::Refused(207, format!("not JSON: {e}")))
                 }
                 // Too busy, or not yet up: ask again after the wait it names.
-                Err(ureq::Error::Status(s @ (429 | 502 | 503), r)) if began.elapsed() < PATIENCE => {
+                Err(ureq::Error::Status(s @ (429 | 502 | 503), r))
+                    if began.elapsed() < PATIENCE =>
+                {
                     let after = r
                         .header("retry-after")
                         .and_then(|v| v.parse::<u64>().ok())

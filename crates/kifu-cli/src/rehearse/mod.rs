@@ -162,11 +162,7 @@ pub fn run(data: &Path, data_named: bool, a: RehearseArgs) -> Result<(), Failure
         .server
         .as_ref()
         .and_then(|s| s.lock().ok().map(|s| s.usage()));
-    let samples = venue
-        .samples
-        .lock()
-        .map(|s| s.clone())
-        .unwrap_or_default();
+    let samples = venue.samples.lock().map(|s| s.clone()).unwrap_or_default();
     let report = Report::new(
         &plan,
         &outcome,

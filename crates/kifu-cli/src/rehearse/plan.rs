@@ -39,7 +39,10 @@ impl Plan {
             return Err("kifu rehearse: --boards and --rounds must be at least 1".into());
         }
         if !(a.pace > 0.0 && a.pace.is_finite()) {
-            return Err(format!("kifu rehearse: --pace {} is not a positive number", a.pace));
+            return Err(format!(
+                "kifu rehearse: --pace {} is not a positive number",
+                a.pace
+            ));
         }
         if a.judged > 100 || a.offline > 100 {
             return Err("kifu rehearse: --judged and --offline are percentages, 0 to 100".into());
@@ -163,7 +166,14 @@ mod tests {
     fn tables_follow_the_shares_tablets_first() {
         let p = Plan::new(&args(&["--boards", "10", "--tables", "50:30:20"])).unwrap();
         let count = |t| p.tables.iter().filter(|x| **x == t).count();
-        assert_eq!((count(Table::TwoTablets), count(Table::Recorder), count(Table::Paper)), (5, 3, 2));
+        assert_eq!(
+            (
+                count(Table::TwoTablets),
+                count(Table::Recorder),
+                count(Table::Paper)
+            ),
+            (5, 3, 2)
+        );
         assert_eq!(p.tables[0], Table::TwoTablets);
         assert_eq!(p.tables[9], Table::Paper);
     }
@@ -182,9 +192,15 @@ mod tests {
         let a: Vec<u64> = (0..5).map(|_| p.rng(7).below(1000)).collect();
         let mut d1 = p.rng(7);
         let mut d2 = p.rng(7);
-        assert_eq!((0..5).map(|_| d1.below(1000)).collect::<Vec<_>>(), (0..5).map(|_| d2.below(1000)).collect::<Vec<_>>());
+        assert_eq!(
+            (0..5).map(|_| d1.below(1000)).collect::<Vec<_>>(),
+            (0..5).map(|_| d2.below(1000)).collect::<Vec<_>>()
+        );
         assert!(a.iter().all(|x| *x < 1000));
         let t = p.think(&mut p.rng(1));
-        assert!(t >= Duration::from_millis(10) && t <= Duration::from_millis(90), "{t:?}");
+        assert!(
+            t >= Duration::from_millis(10) && t <= Duration::from_millis(90),
+            "{t:?}"
+        );
     }
 }

@@ -147,10 +147,13 @@ pub fn reconcile(venue: &Venue, outcome: &Outcome) -> Result<Reconciled, String>
 
 /// The progress bar: one step a board's game.
 pub fn progress(plan: &Plan) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(u64::from(plan.args.boards) * u64::from(plan.args.rounds));
+    let bar =
+        indicatif::ProgressBar::new(u64::from(plan.args.boards) * u64::from(plan.args.rounds));
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} games {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar
 }
@@ -220,7 +223,11 @@ impl Report {
         let verdict = verdict(plan, records, &latency, &unfinished);
         Report {
             boards: plan.args.boards,
-            tables: [count(Table::TwoTablets), count(Table::Recorder), count(Table::Paper)],
+            tables: [
+                count(Table::TwoTablets),
+                count(Table::Recorder),
+                count(Table::Paper),
+            ],
             rounds: plan.args.rounds,
             players: outcome.players,
             pace: plan.args.pace,
@@ -253,11 +260,30 @@ impl Report {
             "records: {} signed, {} acknowledged, {} in the store; lost {}, duplicated {}, never acknowledged {}; {} tournament records from the desk",
             r.signed, r.acknowledged, r.stored, r.lost, r.duplicated, r.unacknowledged, self.desk_records
         );
-        let _ = writeln!(o, "\n{:<24} {:>8} {:>9} {:>9} {:>9}", "latency (ms)", "n", "p50", "p99", "max");
+        let _ = writeln!(
+            o,
+            "\n{:<24} {:>8} {:>9} {:>9} {:>9}",
+            "latency (ms)", "n", "p50", "p99", "max"
+        );
         for (k, s) in &self.latency {
-            let _ = writeln!(o, "{:<24} {:>8} {:>9.1} {:>9.1} {:>9.1}", k, s.n, s.p50_ms, s.p99_ms, s.max_ms);
+            let _ = writeln!(
+                o,
+                "{:<24} {:>8} {:>9.1} {:>9.1} {:>9.1}",
+                k, s.n, s.p50_ms, s.p99_ms, s.max_ms
+            );
         }
-        let _ = writeln!(o, "\n{:<6} {:>7} {:>6} {:>6} {:>11} {:>12} {:>9} {:>14}  leader", "round", "boards", "games", "paper", "pairing ms", "creation ms", "play s", "confirm max ms");
+        let _ = writeln!(
+            o,
+            "\n{:<6} {:>7} {:>6} {:>6} {:>11} {:>12} {:>9} {:>14}  leader",
+            "round",
+            "boards",
+            "games",
+            "paper",
+            "pairing ms",
+            "creation ms",
+            "play s",
+            "confirm max ms"
+        );
         for f in &self.rounds_at_the_desk {
             let leader = f.standings["table"]
                 .get(0)
@@ -271,7 +297,15 @@ impl Report {
             let _ = writeln!(
                 o,
                 "{:<6} {:>7} {:>6} {:>6} {:>11} {:>12} {:>9.1} {:>14}  {}",
-                f.round, f.boards, f.games, f.paper, f.pairing_ms, f.creation_ms, f.play_ms as f64 / 1000.0, f.longest_confirmation_ms, leader.trim()
+                f.round,
+                f.boards,
+                f.games,
+                f.paper,
+                f.pairing_ms,
+                f.creation_ms,
+                f.play_ms as f64 / 1000.0,
+                f.longest_confirmation_ms,
+                leader.trim()
             );
             for u in &f.unfinished {
                 let _ = writeln!(o, "  unfinished: {u}");
@@ -299,7 +333,12 @@ impl Report {
             }
         }
         if let Some(d) = &self.data {
-            let _ = writeln!(o, "data: {} (kifu --data {} verify)", d.display(), d.display());
+            let _ = writeln!(
+                o,
+                "data: {} (kifu --data {} verify)",
+                d.display(),
+                d.display()
+            );
         }
         let _ = writeln!(o, "\n{}", self.verdict);
         o
@@ -310,10 +349,21 @@ impl Report {
 /// play at the table: a stone shows as recorded before the hand is back).
 pub const TABLET_BOUND_MS: f64 = 50.0;
 
-fn verdict(plan: &Plan, r: &Reconciled, latency: &BTreeMap<String, Spread>, unfinished: &[&String]) -> String {
-    let what = format!("{} boards at {}× real pace", plan.args.boards, plan.args.pace);
+fn verdict(
+    plan: &Plan,
+    r: &Reconciled,
+    latency: &BTreeMap<String, Spread>,
+    unfinished: &[&String],
+) -> String {
+    let what = format!(
+        "{} boards at {}× real pace",
+        plan.args.boards, plan.args.pace
+    );
     if r.lost > 0 || r.duplicated > 0 {
-        return format!("this server did not carry {what}: {} records lost, {} duplicated", r.lost, r.duplicated);
+        return format!(
+            "this server did not carry {what}: {} records lost, {} duplicated",
+            r.lost, r.duplicated
+        );
     }
     if let Some(u) = unfinished.first() {
         return format!("this server did not carry {what}: {u}");
@@ -343,7 +393,10 @@ mod tests {
     fn a_game_held_whole_reconciles_to_nothing_lost() {
         let signed = [h(1), h(2), h(3)];
         let r = reconcile_game(&signed, &signed, &signed);
-        assert_eq!((r.lost, r.duplicated, r.unacknowledged, r.stored), (0, 0, 0, 3));
+        assert_eq!(
+            (r.lost, r.duplicated, r.unacknowledged, r.stored),
+            (0, 0, 0, 3)
+        );
     }
 
     #[test]

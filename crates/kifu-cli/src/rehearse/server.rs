@@ -81,7 +81,9 @@ impl OwnServer {
                 }
             }
         }
-        Err(format!("kifu rehearse: the server did not start again: {last}"))
+        Err(format!(
+            "kifu rehearse: the server did not start again: {last}"
+        ))
     }
 
     /// CPU and memory so far.

@@ -1,0 +1,179 @@
+//! `kifu rehearse`: a whole event through the venue's HTTP calls, with the
+//! faults a venue has (the server killed, tables offline), reconciled
+//! against the store; what it leaves verifies, and its standings are the
+//! chain's.
+
+mod common;
+
+use std::path::Path;
+
+use common::*;
+use serde_json::Value;
+
+fn rehearse(data: &Path, extra: &[&str]) -> Value {
+    let mut args = vec!["rehearse", "--json"];
+    args.extend_from_slice(extra);
+    let o = run(data, &args);
+    assert!(
+        o.status.success(),
+        "kifu rehearse failed: {}\n{}",
+        err(&o),
+        out(&o)
+    );
+    serde_json::from_str(&out(&o)).expect("the report is JSON")
+}
+
+/// Two rounds on eight tables (two with a tablet each, a recorder's, a
+/// paper board) with the server killed in each round and a quarter of the
+/// tablet tables offline for two seconds: every record a tablet was told
+/// is stored is in the store once, the archive verifies, the standings
+/// after each round are `kifu tournament standings`, and a game's appeal
+/// bundle verifies.
+#[test]
+fn an_event_with_the_server_killed_and_tables_offline_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let r = rehearse(
+        &data,
+        &[
+            "--boards",
+            "8",
+            "--rounds",
+            "2",
+            "--pace",
+            "3000",
+            "--tables",
+            "50:25:25",
+            "--kill-server",
+            "--offline",
+            "50",
+            "--offline-secs",
+            "2",
+            "--judged",
+            "50",
+            "--spectators",
+            "3",
+            "--seed",
+            "5",
+        ],
+    );
+    let rec = &r["records"];
+    assert_eq!(rec["lost"], 0, "{rec}");
+    assert_eq!(rec["duplicated"], 0, "{rec}");
+    assert_eq!(rec["unacknowledged"], 0, "{rec}");
+    assert_eq!(rec["signed"], rec["stored"], "{rec}");
+    assert!(rec["stored"].as_u64().unwrap() > 8 * 100, "{rec}");
+    assert_eq!(r["server"]["kills"], 2, "one kill a round");
+    assert!(
+        r["counts"]["tables offline"].as_u64().unwrap_or(0) >= 1,
+        "{}",
+        r["counts"]
+    );
+    assert!(
+        r["counts"]["referee calls"].as_u64().unwrap_or(0) >= 1,
+        "{}",
+        r["counts"]
+    );
+    assert!(r["latency"]["ack after offline"]["n"].as_u64().unwrap_or(0) >= 1);
+    for round in r["rounds_at_the_desk"].as_array().unwrap() {
+        assert_eq!(round["unfinished"], serde_json::json!([]), "{round}");
+        assert_eq!(round["boards"], 8);
+        assert_eq!(round["paper"], 2, "two paper boards");
+        assert_eq!(round["games"], 6, "six tablet games");
+    }
+    // Every spectator followed the feed to its end.
+    let s = &r["spectators"];
+    assert_eq!(s["at_the_end"], 3, "{s}");
+    assert_eq!(s["fewest"], s["most"], "{s}");
+    assert!(
+        r["verdict"]
+            .as_str()
+            .unwrap()
+            .starts_with("this server carried"),
+        "{}",
+        r["verdict"]
+    );
+
+    // What it leaves: the store verifies, the standings are the chain's.
+    ok(&run(&data, &["verify"]));
+    let t = r["tournament"].as_str().unwrap();
+    for round in r["rounds_at_the_desk"].as_array().unwrap() {
+        let n = round["round"].to_string();
+        let cli: Value = serde_json::from_str(&ok(&run(
+            &data,
+            &["tournament", "standings", t, "--after-round", &n, "--json"],
+        )))
+        .unwrap();
+        assert_eq!(cli["table"], round["standings"]["table"], "round {n}");
+    }
+    let games: Value = serde_json::from_str(&ok(&run(&data, &["games", "--json"]))).unwrap();
+    let games = games.as_array().unwrap();
+    assert_eq!(games.len(), 12, "six tablet games a round");
+    assert!(
+        games.iter().all(|g| g["phase"] == "finished"),
+        "every game finished"
+    );
+    let game = games[0]["game"].as_str().unwrap();
+    // The organiser signs the log's head afterwards, then bundles a game.
+    let op = dir.path().join("op");
+    ok(&run(&data, &["keygen", op.to_str().unwrap()]));
+    let cp = dir.path().join("cp");
+    let key = dir.path().join("op.key");
+    ok(&run(
+        &data,
+        &[
+            "checkpoint",
+            "--key",
+            key.to_str().unwrap(),
+            "--out",
+            cp.to_str().unwrap(),
+        ],
+    ));
+    let bundle = dir.path().join("game.bundle");
+    ok(&run(
+        &data,
+        &[
+            "bundle",
+            game,
+            "--out",
+            bundle.to_str().unwrap(),
+            "--checkpoint",
+            cp.to_str().unwrap(),
+        ],
+    ));
+    ok(&run(&data, &["verify", bundle.to_str().unwrap()]));
+}
+
+/// Arguments that cannot be played are refused in one line, before any
+/// server starts or anything is written.
+#[test]
+fn a_rehearsal_that_cannot_be_played_is_refused_with_nothing_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    for (args, words) in [
+        (&["rehearse", "--tables", "50:30:30"][..], "adds up to 110"),
+        (&["rehearse", "--tables", "half"][..], "TWO:ONE:PAPER"),
+        (&["rehearse", "--boards", "0"][..], "at least 1"),
+        (&["rehearse", "--pace", "0"][..], "not a positive number"),
+    ] {
+        let o = run(&data, args);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(err(&o).contains(words), "{args:?}: {}", err(&o));
+        assert_eq!(err(&o).trim().lines().count(), 1, "{}", err(&o));
+        assert!(!data.exists(), "{args:?} wrote {}", data.display());
+    }
+    let o = kifu()
+        .args([
+            "--server",
+            "http://127.0.0.1:9",
+            "rehearse",
+            "--kill-server",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        err(&o).contains("kills only a server it started"),
+        "{}",
+        err(&o)
+    );
+}
