@@ -338,6 +338,8 @@ const SECTIONS_TESTED_ELSEWHERE: &[&str] = &[
     "## Publishing the feed to NATS JetStream",
     "## Running a tournament server",
     "## Lost devices",
+    // tests/rehearse_cli.rs.
+    "## Before the event",
 ];
 
 /// The command lines of the README's `sh` blocks, continuation lines joined
