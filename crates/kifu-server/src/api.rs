@@ -377,9 +377,9 @@ pub async fn state(
                 return Ok(json_bytes(bytes));
             }
         }
-        let records = app.store.read(&game, 0, None)?;
-        let verified = app.verdicts.of(&game, &records);
-        let events = decoded(&records);
+        let projection = app.projections.current(&app.store, &game)?;
+        let p = projection.lock().unwrap_or_else(|p| p.into_inner());
+        let (events, verified) = (&p.events, p.verified);
         let last = events.last().map(|e| e.seq).unwrap_or(0);
         let at = q.at.unwrap_or(last);
         if at > last {
@@ -396,14 +396,14 @@ pub async fn state(
                     "device=1 is the game at its head: it takes no at=",
                 ));
             }
-            document::device_json(&game, &events, verified, q.since)
+            document::device_json(&game, events, verified, q.since)
         } else if q.compact.unwrap_or(0) != 0 {
-            document::step_json(&game, &events, at, verified)
+            document::step_json(&game, events, at, verified)
         } else {
-            document::replay_json(&game, &events, at, verified)
+            document::replay_json(&game, events, at, verified)
         };
         if q.forbidden.unwrap_or(0) != 0 {
-            let state = kifu_game::GameState::at(&events, at);
+            let state = kifu_game::GameState::at(events, at);
             v["forbidden"] =
                 serde_json::to_value(kifu_game::forbidden::forbidden_for_black(&state))
                     .unwrap_or(Value::Null);
@@ -411,8 +411,8 @@ pub async fn state(
         let bytes = axum::body::Bytes::from(serde_json::to_vec(&v).map_err(|e| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
         })?);
-        if let Some(head) = records.last() {
-            app.answers.keep(game, query, head.hash(), bytes.clone());
+        if let Some(head) = p.head {
+            app.answers.keep(game, query, head.hash, bytes.clone());
         }
         Ok(json_bytes(bytes))
     })
@@ -440,9 +440,10 @@ pub async fn explain(
     Query(q): Query<ExplainQuery>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let (game, records) = load(&app, &id)?;
-        let verified = app.verdicts.of(&game, &records);
-        let mut v = document::explain_json(&game, &decoded(&records), verified);
+        let game = app.store.resolve(&id)?;
+        let projection = app.projections.current(&app.store, &game)?;
+        let p = projection.lock().unwrap_or_else(|p| p.into_inner());
+        let mut v = document::explain_json(&game, &p.events, p.verified);
         if let (Some(after), Some(list)) = (q.after, v["events"].as_array_mut()) {
             list.retain(|e| e["seq"].as_u64().is_some_and(|s| s > after));
         }
@@ -458,9 +459,10 @@ pub async fn explain_text(
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
     blocking(move || {
-        let (game, records) = load(&app, &id)?;
-        let verified = app.verdicts.of(&game, &records);
-        let text = kifu_game::explanation::explanation_text(&game, &decoded(&records), verified);
+        let game = app.store.resolve(&id)?;
+        let projection = app.projections.current(&app.store, &game)?;
+        let p = projection.lock().unwrap_or_else(|p| p.into_inner());
+        let text = kifu_game::explanation::explanation_text(&game, &p.events, p.verified);
         let name = format!(
             "attachment; filename=\"{}-explain.txt\"",
             &hex::encode(game)[..12]

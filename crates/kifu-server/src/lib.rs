@@ -159,7 +159,7 @@ pub struct App {
     /// follows the mirror.
     pub replica: Option<replica::Replica>,
     summaries: api::SummaryCache,
-    verdicts: verdicts::Verdicts,
+    projections: verdicts::Projections,
     answers: verdicts::Answers,
     lines: feed::LineCache,
     followers: feed::Followers,
@@ -392,7 +392,7 @@ impl Server {
                 tournaments,
                 replica,
                 summaries: Default::default(),
-                verdicts: Default::default(),
+                projections: Default::default(),
                 answers: Default::default(),
                 lines,
                 followers: Default::default(),

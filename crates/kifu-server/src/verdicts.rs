@@ -1,59 +1,129 @@
-//! Whether a game's records verify, kept per game for its head: a chain is
-//! appended to, never changed, so the verdict on the records up to a head
-//! (`kifu_ledger::verify_records`: every link, signature and role) is the
-//! same at every read of that head. A tablet, the other seat's tablet, the
-//! referee's console and every follower read a game's state after each
-//! record: the signatures are checked once per head, not once per read.
-//! A new head is verified afresh, from the genesis.
+//! Each game as the server last read it, kept current as records arrive:
+//! its events decoded and the verdict on its chain (every link, signature
+//! and role, `kifu_ledger::verify_records`). A chain is appended to, never
+//! changed, so a read at a new head checks only the records after the head
+//! it last saw, each against the chain's standing at its place
+//! (`kifu_ledger::check_append`: link, signature, role), as the store did
+//! when it appended them, instead of verifying the whole game again. A
+//! tablet, the other seat's tablet, the referee's console and every
+//! follower read a game after each record: at move 250 that is one
+//! signature checked, not five hundred. A record an increment refuses sends
+//! the game back to the whole chain's verdict, which says what is wrong.
 //!
-//! The answers of those reads ([`Answers`]) are kept the same way, by game,
-//! by the read's query and by head: every reader of a head after the first
-//! gets the bytes the first one was given.
+//! The answers of those reads ([`Answers`]) are kept by game, by the
+//! read's query and by head: every reader of a head after the first gets
+//! the bytes the first one was given.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
-use kifu_ledger::{verify_records, Hash, Record};
+use kifu_ledger::standing::Standing;
+use kifu_ledger::{check_append, verify_records, Event, Hash, Head};
+use kifu_store::{Store, StoreError};
 
-/// Most games whose verdict is kept (a congress has 350 boards a round; the
-/// oldest verdict goes first when more are read).
-const KEPT: usize = 4_096;
+/// Most games kept (a congress plays 350 boards a round; the game read
+/// least recently goes first when more are read). A game at move 250 keeps
+/// about 500 decoded events, some 100 KB.
+const KEPT: usize = 1_024;
 
-/// The verdicts, by game: the head's hash and whether the chain up to it
-/// verifies.
+/// A game as last read: its head, its events and the verdict on them.
 #[derive(Debug, Default)]
-pub struct Verdicts {
-    kept: Mutex<HashMap<Hash, (Hash, bool, u64)>>,
+pub struct Projection {
+    /// The head the events end at.
+    pub head: Option<Head>,
+    /// The game's events, from the genesis (those that decode).
+    pub events: Vec<Event>,
+    /// Whether every link, signature and role of the chain checked.
+    pub verified: bool,
+    /// The chain's standing at the head, while it verifies: what the next
+    /// record is checked against.
+    standing: Option<Standing>,
+}
+
+impl Projection {
+    /// Brings the projection to the store's head of `game`.
+    fn bring_up(&mut self, store: &Store, game: &Hash) -> Result<(), StoreError> {
+        let Some(head) = store.head(game)? else {
+            return Err(StoreError::NoSuchGame(hex::encode(game)));
+        };
+        if self.head == Some(head) {
+            return Ok(());
+        }
+        if let (Some(at), Some(standing)) = (self.head, self.standing.as_mut()) {
+            if at.seq < head.seq {
+                let more = store.read(game, at.seq + 1, Some(head.seq))?;
+                let mut now = at;
+                let mut events = Vec::with_capacity(more.len());
+                for r in &more {
+                    let Ok(e) = check_append(game, standing, now, r) else {
+                        break;
+                    };
+                    standing.apply(&e);
+                    now = Head {
+                        seq: e.seq,
+                        hash: r.hash(),
+                    };
+                    events.push(e);
+                }
+                if now == head {
+                    self.events.extend(events);
+                    self.head = Some(head);
+                    return Ok(());
+                }
+            }
+        }
+        // First read, a chain that does not verify, or an increment
+        // refused: the whole chain.
+        let records = store.read(game, 0, Some(head.seq))?;
+        self.verified = verify_records(&records).ok();
+        self.events = records.iter().filter_map(|r| r.decode().ok()).collect();
+        self.standing = if self.verified {
+            Standing::replay(&self.events)
+        } else {
+            None
+        };
+        self.head = Some(head);
+        Ok(())
+    }
+}
+
+/// A game's projection, shared by its readers, and when it was last read.
+type Kept = (Arc<Mutex<Projection>>, u64);
+
+/// The projections kept, by game.
+#[derive(Debug, Default)]
+pub struct Projections {
+    kept: Mutex<HashMap<Hash, Kept>>,
     reads: std::sync::atomic::AtomicU64,
 }
 
-impl Verdicts {
-    /// Whether `records` (the whole game `game`, from its genesis) verify.
-    pub fn of(&self, game: &Hash, records: &[Record]) -> bool {
-        let Some(head) = records.last().map(Record::hash) else {
-            return verify_records(records).ok();
-        };
+impl Projections {
+    /// Game `game` at the store's head: its projection, locked (readers of
+    /// one game take turns; other games are not held up).
+    pub fn current(
+        &self,
+        store: &Store,
+        game: &Hash,
+    ) -> Result<Arc<Mutex<Projection>>, StoreError> {
         let n = self
             .reads
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        if let Ok(mut kept) = self.kept.lock() {
-            if let Some((h, ok, used)) = kept.get_mut(game) {
-                if *h == head {
-                    *used = n;
-                    return *ok;
-                }
-            }
-        }
-        let ok = verify_records(records).ok();
-        if let Ok(mut kept) = self.kept.lock() {
+        let entry = {
+            let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
             if kept.len() >= KEPT && !kept.contains_key(game) {
-                if let Some(oldest) = kept.iter().min_by_key(|(_, v)| v.2).map(|(k, _)| *k) {
+                if let Some(oldest) = kept.iter().min_by_key(|(_, v)| v.1).map(|(k, _)| *k) {
                     kept.remove(&oldest);
                 }
             }
-            kept.insert(*game, (head, ok, n));
-        }
-        ok
+            let e = kept.entry(*game).or_default();
+            e.1 = n;
+            e.0.clone()
+        };
+        entry
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .bring_up(store, game)?;
+        Ok(entry)
     }
 }
 
@@ -94,22 +164,8 @@ impl Answers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kifu_ledger::testkit;
-
-    #[test]
-    fn a_head_is_verified_once_and_a_changed_record_is_not_taken_for_it() {
-        let g = testkit::moves_game(&testkit::Cast::new(), "verdicts", 12);
-        let v = Verdicts::default();
-        assert!(v.of(&g.game, &g.records));
-        assert!(v.of(&g.game, &g.records));
-        // A record altered at the head is another head: verified afresh.
-        let mut bad = g.records.clone();
-        let last = bad.len() - 1;
-        bad[last].signature[0] ^= 1;
-        assert!(!v.of(&g.game, &bad));
-        // The prefix, a head of its own.
-        assert!(v.of(&g.game, &g.records[..last]));
-    }
+    use kifu_ledger::testkit::{sample_game, Cast};
+    use kifu_ledger::{Body, Color};
 
     #[test]
     fn an_answer_is_given_again_only_at_the_head_it_was_made_at() {
@@ -128,5 +184,45 @@ mod tests {
             a.keep([9; 32], format!("at={i}"), h1, axum::body::Bytes::new());
         }
         assert!(a.kept.lock().unwrap().len() <= ANSWERS_KEPT);
+    }
+
+    /// A game read, then read again after more records: the increment
+    /// gives the events and the verdict the whole chain gives.
+    #[test]
+    fn a_game_read_again_after_more_records_equals_the_whole_chain_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let cast = Cast::new();
+        let mut c = sample_game(&cast, "projection");
+        let first = c.records.len();
+        for r in &c.records {
+            store.append(r.clone()).unwrap();
+        }
+        let kept = Projections::default();
+        let p = kept.current(&store, &c.game).unwrap();
+        assert_eq!(p.lock().unwrap().events.len(), first);
+        assert!(p.lock().unwrap().verified);
+        for (i, who) in [Color::Black, Color::White, Color::Black]
+            .into_iter()
+            .enumerate()
+        {
+            let key = if i % 2 == 0 { &cast.black } else { &cast.white };
+            let r = c.next(key, Body::ClockPressed { player: who });
+            store.append(r.clone()).unwrap();
+            c.push_record(r);
+        }
+        let p = kept.current(&store, &c.game).unwrap();
+        let p = p.lock().unwrap();
+        let whole: Vec<Event> = c.records.iter().map(|r| r.decode().unwrap()).collect();
+        assert_eq!(p.events, whole);
+        assert_eq!(p.verified, verify_records(&c.records).ok());
+        assert_eq!(p.head.unwrap(), c.head);
+    }
+
+    #[test]
+    fn a_game_the_store_does_not_hold_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        assert!(Projections::default().current(&store, &[7; 32]).is_err());
     }
 }
