@@ -156,3 +156,46 @@ fn the_board_tablet_keeps_every_module_it_loads() {
         "{seen:?}"
     );
 }
+
+#[test]
+fn every_test_a_module_names_exists() {
+    // A module says which test checks it (`web/test/live.test.mjs`,
+    // `tests/board_cli.rs`): the file must be there.
+    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate_dir.join("../..");
+    let test_dir = crate_dir.join("web/test");
+    let mut texts: Vec<(String, String)> = FILES
+        .iter()
+        .map(|f| (f.name.to_string(), f.text.to_string()))
+        .collect();
+    for e in std::fs::read_dir(&test_dir).expect("web/test") {
+        let p = e.expect("entry").path();
+        texts.push((
+            p.display().to_string(),
+            std::fs::read_to_string(&p).expect("a test file"),
+        ));
+    }
+    let token = |c: char| c.is_ascii_alphanumeric() || "_./-".contains(c);
+    let mut missing = Vec::new();
+    for (name, text) in &texts {
+        for word in text.split(|c: char| !token(c)) {
+            let word = word.trim_end_matches('.');
+            if word.ends_with(".test.mjs") {
+                let file = word.rsplit('/').next().unwrap_or(word);
+                if !test_dir.join(file).is_file() {
+                    missing.push(format!("{name} names {word}"));
+                }
+            } else if word.contains("tests/") && word.ends_with(".rs") {
+                let path = &word[word.find("tests/").unwrap_or(0)..];
+                let prefix = &word[..word.len() - path.len()];
+                let found = [root.join(word), root.join(path), crate_dir.join(path)]
+                    .iter()
+                    .any(|p| p.is_file());
+                if !found || !(prefix.is_empty() || root.join(prefix).is_dir()) {
+                    missing.push(format!("{name} names {word}"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "{}", missing.join("\n"));
+}
