@@ -470,6 +470,111 @@ fn the_referee_console_judges_a_dispute_with_its_own_browser_key() {
     drop(server);
 }
 
+/// How many times the console has asked for its overview.
+fn overview_reads(b: &mut Browser) -> u64 {
+    b.eval("performance.getEntriesByType('resource').filter(e => e.name.includes('/referee/games')).length")
+        .as_u64()
+        .unwrap()
+}
+
+#[test]
+fn the_console_reads_its_boards_again_when_the_feed_says_they_changed_and_never_polls() {
+    let Some(program) = browser_or_skip("the referee's console test") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let server = Served::start(&dir.path().join("data"), &[]);
+    let url = server.url.clone();
+    keygen(dir.path(), "dir");
+    let mut b = Browser::start(program, &dir.path().join("chromium"));
+    b.new_context(1024, 768);
+    let fp_black = ask_for_seat(&mut b, &url, "black", "Ann");
+    b.new_context(1024, 768);
+    let fp_white = ask_for_seat(&mut b, &url, "white", "Bob");
+    let console = b.new_context(1280, 900);
+    b.goto(&format!("{url}/referee"));
+    b.wait_for("the enrolment form", "!!document.getElementById('ask')");
+    b.eval("(() => { document.getElementById('name').value = 'Rita'; document.getElementById('tournament').value = 'Open'; return true; })()");
+    b.click("#ask");
+    b.wait_for(
+        "the request",
+        "!!document.getElementById('enrol').dataset.request",
+    );
+    let fp_console = b.text("#fingerprint");
+    let listed: Value = serde_json::from_str(&ok(&kifu_at(&url, &["devices", "--json"]))).unwrap();
+    let id_of = |fp: &str| {
+        listed["requests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["fingerprint"] == fp)
+            .map(|r| r["id"].as_str().unwrap().to_string())
+            .unwrap_or_else(|| panic!("{fp} listed in {listed}"))
+    };
+    let director = format!("Dee={}", dir.path().join("dir.pub").display());
+    let (rb, rw, rr) = (id_of(&fp_black), id_of(&fp_white), id_of(&fp_console));
+    let made: Value = serde_json::from_str(&ok(&kifu_at(
+        &url,
+        &[
+            "new-game",
+            "--key",
+            dir.path().join("dir.key").to_str().unwrap(),
+            "--director",
+            &director,
+            "--size",
+            "9",
+            "--time",
+            "fischer:10m+10s",
+            "--tournament",
+            "Open",
+            "--round",
+            "1",
+            "--board",
+            "1",
+            "--device-request",
+            &rb,
+            "--device-request",
+            &rw,
+            "--device-request",
+            &rr,
+            "--json",
+        ],
+    )))
+    .unwrap();
+    let game = made["game"].as_str().unwrap().to_string();
+
+    // The new game's genesis, heard on the feed, brings the board.
+    b.switch(&console);
+    b.wait_for(
+        "the board on the overview",
+        &format!("!!document.getElementById('row-{game}')"),
+    );
+    b.click(&format!("#row-{game} button.open"));
+    console_at(&mut b, 0);
+    // Nothing happens at the board: nothing is asked.
+    let before = overview_reads(&mut b);
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    assert_eq!(overview_reads(&mut b), before, "the console polled");
+    // A record of the game: the overview and the open game follow it.
+    ok(&append(
+        &url,
+        &game,
+        &dir.path().join("dir.key"),
+        now_ms(),
+        &json!({"clock_started": {"running": "black"}}),
+    ));
+    b.wait_for(
+        "the clock running on the overview",
+        &format!("!!document.querySelector('#row-{game} td.clock.running')"),
+    );
+    console_at(&mut b, 1);
+    assert!(overview_reads(&mut b) > before);
+    b.assert_no_csp_violation();
+    let errors = b.page_errors();
+    assert!(errors.is_empty(), "{errors:?}");
+    drop(server);
+}
+
 /// A game with Black, White and a referee (CLI keys in `dir`), the clock
 /// started at `start_ms` (which makes the game's id) and three moves
 /// played; its id and the head's at_ms.

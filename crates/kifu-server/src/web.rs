@@ -59,6 +59,8 @@ web_files![
     "director.js",
     "sw.js",
     "pairdraw.js",
+    "page.js",
+    "db.js",
 ];
 
 /// The board page's service worker (`web/sw.js`), allowed the scope `/play`.

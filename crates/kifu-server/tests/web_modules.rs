@@ -2,7 +2,8 @@
 //! runner (`node --test web/test/`): the record library against every vector
 //! of `fixtures/format/` (byte-identical records), BLAKE3 against the
 //! reference outputs, the board's clock, a page following a game's feed,
-//! the pages' shared feed hub. Skipped with a message when `node` is absent, unless
+//! the pages' shared feed hub, the pages' shell (`page.js`) and their
+//! databases (`db.js`). Skipped with a message when `node` is absent, unless
 //! `KIFU_REQUIRE_PEERS=1`.
 
 use std::path::PathBuf;
@@ -59,6 +60,10 @@ fn the_served_modules_are_the_tested_files() {
         "board-go.js",
         "follow.js",
         "sw.js",
+        "page.js",
+        "db.js",
+        "feed-hub.js",
+        "live.js",
     ] {
         let f = kifu_server::web::file(name).expect("served");
         let on_disk = std::fs::read_to_string(

@@ -13,120 +13,37 @@ import { stream } from "/web/live.js";
 import { ownKey } from "/web/keystore.js";
 import { follower } from "/web/follow.js";
 import { place as placeGo } from "/web/board-go.js";
+import { $, api, post, askSeat, messageLog, watchPolicy, seatRequestForm } from "/web/page.js";
+import { open as openDb, BOARD } from "/web/db.js";
 const { clockFrom, face, shows, standing } = clock;
 
-const $ = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids.flat()) if (k !== "" && k !== null && k !== undefined) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
-  return e;
-};
 const main = document.getElementById("main");
-const messages = document.getElementById("messages");
 const net = document.getElementById("net");
+const say = messageLog();
+watchPolicy((words) => say(words, false));
 
 // ---------------------------------------------------------------- storage
 
-// One database per origin: the key pair (the private key is a
-// non-extractable CryptoKey: IndexedDB keeps it, nothing can read it out),
-// the request and game this device sits at, and the outbox of signed
-// records not yet acknowledged.
-const DB = "kifu-board";
-function db() {
-  return new Promise((resolve, reject) => {
-    const r = indexedDB.open(DB, 1);
-    r.onupgradeneeded = () => {
-      r.result.createObjectStore("kv");
-      r.result.createObjectStore("outbox", { keyPath: "n", autoIncrement: true });
-    };
-    r.onsuccess = () => resolve(r.result);
-    r.onerror = () => reject(r.error);
-  });
-}
-const dbp = db();
-async function tx(store, mode, f) {
-  const d = await dbp;
-  return new Promise((resolve, reject) => {
-    const t = d.transaction(store, mode);
-    const s = t.objectStore(store);
-    let out;
-    Promise.resolve(f(s)).then((v) => { out = v; });
-    t.oncomplete = () => resolve(out);
-    t.onerror = () => reject(t.error);
-  });
-}
-const req = (r) => new Promise((resolve, reject) => { r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
-const kvGet = (k) => tx("kv", "readonly", (s) => req(s.get(k)));
-const kvSet = (k, v) => tx("kv", "readwrite", (s) => { s.put(v, k); });
-const outboxAll = () => tx("outbox", "readonly", (s) => req(s.getAll()));
-const outboxAdd = (item) => tx("outbox", "readwrite", (s) => { s.add(item); });
-const outboxDelete = (n) => tx("outbox", "readwrite", (s) => { s.delete(n); });
-const outboxPut = (item) => tx("outbox", "readwrite", (s) => { s.put(item); });
+// The key pair, the request and game this device sits at, each game as
+// last drawn, and the outbox of signed records not yet acknowledged (db.js).
+const db = openDb(BOARD);
+const kv = db.keyValue("kv");
+const kvGet = kv.get;
+const kvSet = kv.set;
+const outbox = db.records("outbox");
+const outboxAll = outbox.all;
+const outboxAdd = outbox.add;
+const outboxDelete = outbox.delete;
+const outboxPut = outbox.put;
 
 // ---------------------------------------------------------------- the device's key
 
 let keys = null; // {privateKey, publicKey}
 let myKey = null; // hex
 async function deviceKey() {
-  ({ keys, hex: myKey } = await ownKey({ get: kvGet, set: kvSet }));
+  ({ keys, hex: myKey } = await ownKey(kv));
   document.getElementById("fingerprint").textContent = rec.fingerprint(myKey);
 }
-
-// ---------------------------------------------------------------- server
-
-async function api(path, init) {
-  const r = await fetch(path, { ...init, headers: { Accept: "application/json", ...(init && init.headers) } });
-  let v = null;
-  try { v = await r.json(); } catch { v = null; }
-  if (!r.ok && r.status !== 207) {
-    const e = new Error(v && v.error ? v.error.message : `${r.status} ${r.statusText}`);
-    e.status = r.status;
-    e.code = v && v.error ? v.error.code : "";
-    throw e;
-  }
-  return v;
-}
-const post = (path, body) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-/** A seat request signed by `privateKey`, the device's own key (POST /devices). */
-async function askSeat(privateKey, request) {
-  const { body, signature } = await rec.signDeviceRequest(privateKey, request);
-  return api("/devices", { method: "POST", headers: { "Content-Type": "application/json", "Kifu-Device-Signature": signature }, body });
-}
-
-function say(text, ok, rule, quote) {
-  const p = $("p", { class: ok ? "ok" : "bad" }, (ok ? "✔ " : "✘ ") + text, rule ? ` [${rule}]` : "", quote ? $("q", {}, quote) : "");
-  messages.append(p);
-  while (messages.children.length > 30) messages.firstChild.remove();
-  messages.scrollTop = messages.scrollHeight;
-}
-// The message log stays at the bottom of the screen and the page keeps room
-// for it (and a button scrolled to, or reached by Tab, stops above it), so
-// it covers no button; it folds away to its toggle.
-(function wireLog() {
-  const log = document.getElementById("log");
-  const toggle = document.getElementById("log-toggle");
-  const room = () => {
-    document.body.style.paddingBottom = `${log.offsetHeight + 8}px`;
-    document.documentElement.style.scrollPaddingBottom = `${log.offsetHeight + 8}px`;
-  };
-  new ResizeObserver(room).observe(log);
-  toggle.addEventListener("click", () => {
-    const open = messages.hidden;
-    messages.hidden = !open;
-    toggle.textContent = open ? "Hide messages" : `Show messages (${messages.children.length})`;
-    toggle.setAttribute("aria-expanded", String(open));
-  });
-  room();
-})();
-// The page runs under `default-src 'self'`; anything it blocks is said.
-document.addEventListener("securitypolicyviolation", (e) => {
-  say(`blocked by the page's security policy: ${e.violatedDirective} ${e.blockedURI}`, false);
-});
 
 function setOnline(online, queued) {
   net.textContent = online ? (queued ? `sending ${queued} record(s)…` : "online") : `offline: ${queued} record(s) kept on this device`;
@@ -169,33 +86,33 @@ async function enrolPage(next) {
     option("black", "Black (my own device)"),
     option("white", "White (my own device)"),
     option("recorder", "Board recorder (one device for both players)"));
-  const form = $("form", { class: "enrol" },
-    $("h2", {}, before ? "Ask for the next seat" : "Ask for a seat"),
-    $("p", {}, "The referee enrols this device after comparing its key's fingerprint with the one shown here:"),
-    $("p", { class: "fp" }, rec.fingerprint(myKey)),
-    $("label", {}, "Seat ", seatSel),
-    $("label", {}, "Name ", $("input", { name: "name", id: "name", required: true, maxlength: 120, autocomplete: "name", value: was.name || null })),
-    tournament,
-    $("label", {}, "Round ", $("input", { name: "round", id: "round", type: "number", min: 1, inputmode: "numeric", value: was.round ? was.round + 1 : null })),
-    $("label", {}, "Board ", $("input", { name: "board", id: "board", type: "number", min: 1, inputmode: "numeric", value: was.board || null })),
-    $("button", { type: "submit", id: "ask" }, "Ask for this seat"));
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const f = new FormData(form);
-    const num = (k) => (f.get(k) ? Number(f.get(k)) : null);
-    try {
-      const r = await askSeat(keys.privateKey, {
+  const form = seatRequestForm({
+    title: before ? "Ask for the next seat" : "Ask for a seat",
+    intro: "The referee enrols this device after comparing its key's fingerprint with the one shown here:",
+    key: myKey,
+    privateKey: keys.privateKey,
+    fields: [
+      $("label", {}, "Seat ", seatSel),
+      $("label", {}, "Name ", $("input", { name: "name", id: "name", required: true, maxlength: 120, autocomplete: "name", value: was.name || null })),
+      tournament,
+      $("label", {}, "Round ", $("input", { name: "round", id: "round", type: "number", min: 1, inputmode: "numeric", value: was.round ? was.round + 1 : null })),
+      $("label", {}, "Board ", $("input", { name: "board", id: "board", type: "number", min: 1, inputmode: "numeric", value: was.board || null })),
+    ],
+    button: "Ask for this seat",
+    request: (f) => {
+      const num = (k) => (f.get(k) ? Number(f.get(k)) : null);
+      return {
         key: myKey, role: f.get("role"), name: String(f.get("name") || ""),
         tournament: f.get("tournament") ? String(f.get("tournament")) : null, round: num("round"), board: num("board"),
-      });
+      };
+    },
+    sent: async (r) => {
       await kvSet("request", r.id);
       await kvSet("game", null);
       history.replaceState(null, "", "/play");
-      say(`request ${r.id} sent: ${r.seat}`, true);
       waitForGame(r);
-    } catch (e) {
-      say("the server refused the request: " + e.message, false);
-    }
+    },
+    say,
   });
   main.replaceChildren(form);
 }
@@ -386,7 +303,10 @@ async function flush() {
       try {
         answer = await post("/records", { records: items.map((i) => i.hex) });
       } catch (e) {
-        if (e.status) answer = { results: items.map(() => ({ ok: false, error: { code: e.code, message: e.message, status: e.status } })) };
+        // Every record refused for one reason: the answer still says each
+        // record's (page.js, `api`); a refusal of the request itself is
+        // each record's.
+        if (e.status) answer = e.body && Array.isArray(e.body.results) ? e.body : { results: items.map(() => ({ ok: false, error: { code: e.code, message: e.message, status: e.status } })) };
         else {
           G.online = false;
           setOnline(false, items.length);

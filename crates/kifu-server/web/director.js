@@ -8,27 +8,19 @@
 // POST /tournaments[/{t}/records], where the server checks them again.
 
 import * as rec from "/web/record.js";
-import { keyValueStore, ownKey } from "/web/keystore.js";
+import { ownKey } from "/web/keystore.js";
 import { pairDraw } from "/web/pairdraw.js";
 import { stream } from "/web/live.js";
+import { $, api, post, coalesce, messageLog, watchPolicy } from "/web/page.js";
+import { open as openDb, DIRECTOR } from "/web/db.js";
 
-const $ = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids.flat()) if (k !== "" && k !== null && k !== undefined) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
-  return e;
-};
 const byId = (id) => document.getElementById(id);
-const messages = byId("messages");
+const say = messageLog();
+watchPolicy((words) => say(words, false));
 
 // ---------------------------------------------------------------- storage and key
 
-const store = keyValueStore("kifu-director");
+const store = openDb(DIRECTOR).keyValue("kv");
 const kvGet = store.get;
 const kvSet = store.set;
 
@@ -40,28 +32,6 @@ async function deskKey() {
   fp.textContent = rec.fingerprint(myKey);
   fp.dataset.key = myKey;
 }
-
-// ---------------------------------------------------------------- server
-
-async function api(path, init) {
-  const r = await fetch(path, { ...init, headers: { Accept: "application/json", ...(init && init.headers) } });
-  let v = null;
-  try { v = await r.json(); } catch { v = null; }
-  if (!r.ok) {
-    const e = new Error(v && v.error ? v.error.message : `${r.status} ${r.statusText}`);
-    e.status = r.status;
-    throw e;
-  }
-  return v;
-}
-const post = (path, body) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-
-function say(text, ok) {
-  messages.append($("p", { class: ok ? "ok" : "bad" }, (ok ? "✔ " : "✘ ") + text));
-  while (messages.children.length > 30) messages.firstChild.remove();
-  messages.scrollTop = messages.scrollHeight;
-}
-document.addEventListener("securitypolicyviolation", (e) => say(`blocked by the page's security policy: ${e.violatedDirective} ${e.blockedURI}`, false));
 
 // ---------------------------------------------------------------- drafting, signing, submitting
 
@@ -264,24 +234,6 @@ function people(text) {
   });
 }
 
-/**
- * The message log at the foot of the window covers nothing: the page
- * leaves room below its content as tall as the log, and the log can be
- * collapsed to its button.
- */
-function wireLog() {
-  const log = byId("log");
-  const toggle = byId("log-toggle");
-  const room = () => { document.body.style.paddingBottom = `${log.offsetHeight + 8}px`; };
-  new ResizeObserver(room).observe(log);
-  toggle.addEventListener("click", () => {
-    const open = messages.hidden;
-    messages.hidden = !open;
-    toggle.textContent = open ? "Hide messages" : `Show messages (${messages.children.length})`;
-    toggle.setAttribute("aria-expanded", String(open));
-  });
-  room();
-}
 
 /**
  * The defaults the settings take when left empty, shown in their fields:
@@ -303,7 +255,6 @@ async function showDefaults() {
 }
 
 function wire() {
-  wireLog();
   showDefaults();
   // The venue's zone is most often this computer's.
   try { byId("time-zone").value = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch { /* no Intl zone: left empty */ }
@@ -462,21 +413,7 @@ async function show() {
 
 // One refresh at a time: changes that arrive meanwhile (every append of a
 // live game changes the store) are folded into one more.
-let refreshing = null;
-let again = false;
-function refresh() {
-  if (refreshing) {
-    again = true;
-    return refreshing;
-  }
-  refreshing = (async () => {
-    do {
-      again = false;
-      await draw();
-    } while (again);
-  })().finally(() => { refreshing = null; });
-  return refreshing;
-}
+const refresh = coalesce(() => draw(), (e) => say(`the tournament: ${e.message}`, false));
 
 async function draw() {
   if (!current) return;

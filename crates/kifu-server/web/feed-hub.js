@@ -1,10 +1,12 @@
 // What the shared feed worker keeps (`feed-worker.js`), apart from the
 // stream itself, so that it can be tested without a browser: the pages
-// subscribed, the records seen lately, and which page gets which record.
+// subscribed, the records seen lately, which page gets which record, and
+// whether the stream is connected.
 //
 // `open(after)` opens the stream after the feed cursor `after` (-1: from
 // the start) and gives a function that closes it; the stream calls
-// `record(r)` with each record ({cursor, game, seq, kind}).
+// `record(r)` with each record ({cursor, game, seq, kind}), and
+// `status(connected)` when it opens or is lost.
 
 export class Hub {
   constructor(open, keep = 1024) {
@@ -15,6 +17,8 @@ export class Hub {
     // Every record after `floor` is in `recent`.
     this.floor = -1;
     this.recent = [];
+    // Whether the stream is connected, once it has said (null before).
+    this.connected = null;
   }
 
   // A page follows from `after`: it gets every record after it, from the
@@ -24,9 +28,11 @@ export class Hub {
     if (!this.close) {
       this.floor = after;
       this.recent = [];
+      this.connected = null;
       this.close = this.open(after);
       return;
     }
+    if (this.connected !== null) port.postMessage({ type: "status", connected: this.connected });
     if (after < this.floor) port.postMessage({ type: "gap" });
     for (const r of this.recent) if (r.cursor > after) port.postMessage({ type: "record", record: r });
   }
@@ -38,6 +44,13 @@ export class Hub {
       this.close();
       this.close = null;
     }
+  }
+
+  // The stream opened (`true`) or was lost (`false`): said to every page
+  // following, and to a page that follows later.
+  status(connected) {
+    this.connected = connected;
+    for (const p of this.ports) p.postMessage({ type: "status", connected });
   }
 
   // A record from the stream, to every page following.

@@ -8,8 +8,9 @@
 // load saw, -1 for none) and gets {type: "record", record} for every record
 // after it, from the stream or from the records kept ([`Hub`]), and
 // {type: "gap"} when some of those are no longer kept (the page then
-// reloads what it shows). {type: "bye"} ends its subscription; the stream
-// closes with the last one.
+// reloads what it shows), and {type: "status", connected} when the stream
+// opens or is lost. {type: "bye"} ends its subscription; the stream closes
+// with the last one.
 import { Hub } from "/web/feed-hub.js";
 import { stream } from "/web/live.js";
 
@@ -19,6 +20,8 @@ const hub = new Hub((after) => {
       const r = JSON.parse(m.data);
       hub.record({ cursor: r.cursor, game: r.game, seq: r.seq, kind: r.kind });
     },
+    open: () => hub.status(true),
+    error: () => hub.status(false),
   });
 });
 

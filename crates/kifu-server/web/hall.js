@@ -4,28 +4,7 @@
 // number comes from the server; this page only lays them out.
 
 import { stream } from "/web/live.js";
-
-const $ = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const k of kids) {
-    if (k === null || k === undefined) continue;
-    e.append(k instanceof Node ? k : document.createTextNode(String(k)));
-  }
-  return e;
-};
-
-const api = async (path) => {
-  const r = await fetch(path, { headers: { Accept: "application/json" }, cache: "no-store" });
-  const v = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(v.error ? v.error.message : r.statusText);
-  return v;
-};
+import { $, api, coalesce, watchPolicy } from "/web/page.js";
 
 // 95.5 → "95½", 0.25 → "¼": how the EGD table and OpenGotha print them.
 export const glyphs = (n) => {
@@ -73,6 +52,7 @@ function go(view, round) {
 function showError(e) {
   main.replaceChildren($("p", { class: "error", role: "alert" }, e.message || String(e)));
 }
+watchPolicy((words) => main.prepend($("p", { class: "error", role: "alert" }, words)));
 
 function playerCell(p) {
   return [p.name || p.id, $("span", { class: "rank" }, p.rank || "")];
@@ -276,17 +256,8 @@ async function render() {
   main.dataset.seq = String(s.seq);
 }
 
-let pending = null;
-function refresh() {
-  // One reload at a time; a change during a reload schedules one more.
-  if (pending) { pending.again = true; return; }
-  pending = { again: false };
-  render().catch(showError).finally(() => {
-    const again = pending.again;
-    pending = null;
-    if (again) refresh();
-  });
-}
+// One reload at a time; a change during a reload asks for one more.
+const refresh = coalesce(render, showError);
 
 function follow() {
   stream(() => "/tournaments/" + encodeURIComponent(tournament) + "/events", {

@@ -10,17 +10,7 @@
 // FIRST:SECOND --reason WORDS`); the swaps and their reasons are signed
 // into the chain with the round (`round_drawn`).
 
-const $ = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids.flat()) if (k !== "" && k !== null && k !== undefined) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
-  return e;
-};
+import { $ } from "/web/page.js";
 
 /**
  * Mounts the section before `#pair-form`. `act(intent, what)` drafts,

@@ -11,25 +11,18 @@
 
 import * as rec from "/web/record.js";
 import { clockFrom, face, shows } from "/web/board-clock.js";
-import { keyValueStore, ownKey } from "/web/keystore.js";
+import { ownKey } from "/web/keystore.js";
+import { follow, feedCursor } from "/web/feed.js";
+import { $, api, post, coalesce, messageLog, watchPolicy, seatRequestForm } from "/web/page.js";
+import { open as openDb, REFEREE } from "/web/db.js";
 
-const $ = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids.flat()) if (k !== "" && k !== null && k !== undefined) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
-  return e;
-};
-const messages = document.getElementById("messages");
 const net = document.getElementById("net");
+const say = messageLog();
+watchPolicy((words) => say(words, false));
 
 // ---------------------------------------------------------------- storage and key
 
-const store = keyValueStore("kifu-referee");
+const store = openDb(REFEREE).keyValue("kv");
 const kvGet = store.get;
 const kvSet = store.set;
 
@@ -42,32 +35,6 @@ async function consoleKey() {
   fp.dataset.key = myKey;
 }
 
-// ---------------------------------------------------------------- server
-
-async function api(path, init) {
-  const r = await fetch(path, { ...init, headers: { Accept: "application/json", ...(init && init.headers) } });
-  let v = null;
-  try { v = await r.json(); } catch { v = null; }
-  if (!r.ok && r.status !== 207) {
-    const e = new Error(v && v.error ? v.error.message : `${r.status} ${r.statusText}`);
-    e.status = r.status;
-    throw e;
-  }
-  return v;
-}
-const post = (path, body) => api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-/** A seat request signed by `privateKey`, the device's own key (POST /devices). */
-async function askSeat(privateKey, request) {
-  const { body, signature } = await rec.signDeviceRequest(privateKey, request);
-  return api("/devices", { method: "POST", headers: { "Content-Type": "application/json", "Kifu-Device-Signature": signature }, body });
-}
-
-function say(text, ok, rule, quote) {
-  messages.append($("p", { class: ok ? "ok" : "bad" }, (ok ? "✔ " : "✘ ") + text, rule ? ` [${rule}]` : "", quote ? $("q", {}, quote) : ""));
-  while (messages.children.length > 30) messages.firstChild.remove();
-  messages.scrollTop = messages.scrollHeight;
-}
-document.addEventListener("securitypolicyviolation", (e) => say(`blocked by the page's security policy: ${e.violatedDirective} ${e.blockedURI}`, false));
 function setOnline(online) {
   net.textContent = online ? "online" : "offline: the overview is as last seen";
   net.classList.toggle("offline", !online);
@@ -90,24 +57,23 @@ async function enrolment() {
       if (e.status !== 404) { setOnline(false); return; }
     }
   }
-  const form = $("form", { class: "enrol" },
-    $("h2", { id: "enrol-title" }, "Enrol this console"),
-    $("p", {}, "The director enrols this console after comparing its key's fingerprint with the one shown here:"),
-    $("p", { class: "fp" }, rec.fingerprint(myKey)),
-    $("label", {}, "Name ", $("input", { name: "name", id: "name", required: true, maxlength: 120, autocomplete: "name" })),
-    $("label", {}, "Tournament (empty: free-standing games) ", $("input", { name: "tournament", id: "tournament", maxlength: 120 })),
-    $("button", { type: "submit", id: "ask" }, "Ask to referee"));
-  form.addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const f = new FormData(form);
-    try {
-      const r = await askSeat(keys.privateKey, { key: myKey, role: "referee", name: String(f.get("name") || ""), tournament: f.get("tournament") ? String(f.get("tournament")) : null, round: null, board: null });
+  const form = seatRequestForm({
+    title: "Enrol this console",
+    titleId: "enrol-title",
+    intro: "The director enrols this console after comparing its key's fingerprint with the one shown here:",
+    key: myKey,
+    privateKey: keys.privateKey,
+    fields: [
+      $("label", {}, "Name ", $("input", { name: "name", id: "name", required: true, maxlength: 120, autocomplete: "name" })),
+      $("label", {}, "Tournament (empty: free-standing games) ", $("input", { name: "tournament", id: "tournament", maxlength: 120 })),
+    ],
+    button: "Ask to referee",
+    request: (f) => ({ key: myKey, role: "referee", name: String(f.get("name") || ""), tournament: f.get("tournament") ? String(f.get("tournament")) : null, round: null, board: null }),
+    sent: async (r) => {
       await kvSet("request", r.id);
-      say(`request ${r.id} sent: ${r.seat}`, true);
       enrolment();
-    } catch (e) {
-      say("the server refused the request: " + e.message, false);
-    }
+    },
+    say,
   });
   section.replaceChildren(form);
   section.hidden = false;
@@ -152,7 +118,7 @@ function beep() {
   } catch { /* no sound device */ }
 }
 
-async function poll() {
+async function readOverview() {
   try {
     const v = await api(`/referee/games?key=${myKey}`);
     setOnline(true);
@@ -428,7 +394,7 @@ function fields(action) {
       (f) => ({ result_declared: { outcome: f.outcome === "black" || f.outcome === "white" ? { win: f.outcome } : f.outcome, by: { other: f.how || "ruling" } } })];
     case "status": return [[$("label", {}, "Dead stones (D4 E5 …) ", $("input", { name: "dead" }))], (f) => ({ status_agreed: { dead: points(f.dead, n) } })];
     case "key_replaced": return [[$("label", {}, "Whose key ", sel("who", players.map((p) => [p.key, `${p.name} (${p.role}, ${rec.fingerprint(p.key)})`]), players[0] && players[0].key)),
-      $("label", {}, "The new device (its request; compare the fingerprint with the one it shows) ", sel("request", [["", "—"], ...(G.pending || []).map((r) => [r.key, `request ${r.id}: ${r.name}, ${r.seat}, ${r.fingerprint}`])], "")),
+      $("label", {}, "The new device (its request; compare the fingerprint with the one it shows) ", sel("request", requestOptions(), "")),
       $("label", {}, "or its key in hex ", $("input", { name: "new_key", size: 66 })), $("label", {}, "Why ", $("input", { name: "reason", value: "device lost" }))],
       (f) => {
         const key = String(f.new_key || "").trim() || f.request;
@@ -439,6 +405,19 @@ function fields(action) {
       (f) => ({ key_revoked: { key: f.who, reason: f.reason || "" } })];
     default: return null;
   }
+}
+
+// The devices waiting for a seat, offered as a lost device's replacement.
+// Their requests are not ledger records and the feed does not name them:
+// they are read when the game is read, and again each time the form that
+// offers them is opened (the new tablet may ask while the game is open).
+function requestOptions() {
+  return [["", "—"], ...(G.pending || []).map((r) => [r.key, `request ${r.id}: ${r.name}, ${r.seat}, ${r.fingerprint}`])];
+}
+async function offerRequests(select) {
+  try { G.pending = (await api("/devices?pending=1")).requests || []; } catch { return; }
+  const chosen = select.value;
+  select.replaceChildren(...requestOptions().map(([v, t]) => $("option", { value: v, selected: v === chosen }, t)));
 }
 
 function values(form) {
@@ -478,7 +457,9 @@ function powerForm(p) {
     }
   });
   signBtn.addEventListener("click", () => signDraft(p.action, form));
-  return $("details", { class: "power", id: "power-" + p.action, open: p.action === "judgement" || null }, $("summary", {}, TITLES[p.action] || p.action), form);
+  const details = $("details", { class: "power", id: "power-" + p.action, open: p.action === "judgement" || null }, $("summary", {}, TITLES[p.action] || p.action), form);
+  if (p.action === "key_replaced") details.addEventListener("toggle", () => { if (details.open) offerRequests(form.elements.request); });
+  return details;
 }
 
 function previewWords(v) {
@@ -518,19 +499,53 @@ async function signDraft(action, form) {
     delete G.drafts[action];
     form.reset();
     await loadGame(true);
-    poll();
+    overview();
   } catch (e) {
     say(`${TITLES[action]}: ${e.message}`, false);
+  }
+}
+
+// ---------------------------------------------------------------- following the feed
+
+// What the console shows is read again when the feed says it changed: the
+// overview when a record of one of its games arrives, or a game is created
+// or a key handed to another device (either may name this console now),
+// the open game when a record of it arrives, both when the feed may have
+// missed records or comes back after being lost. Nothing else changes what
+// they show (the clocks tick here, from the projection; the devices waiting
+// for a seat are read when the form offering them opens), so there is no
+// poll. The overview is read at most twice a second: a console following
+// a hall of games hears of a record every few milliseconds, and one read
+// covers every record heard meanwhile.
+const overview = coalesce(readOverview, undefined, { spacingMs: 500 });
+const shownGame = coalesce(async () => { if (G.game) await loadGame(false); }, () => { /* the overview says when the server is away */ });
+function heard(r) {
+  if (r === null) { overview(); shownGame(); return; }
+  if (r.game === G.game) shownGame();
+  if (r.seq === 0 || r.kind === "key replaced" || O.games.some((g) => g.game === r.game)) overview();
+}
+let lost = false;
+function connected(c) {
+  if (!c) { lost = true; setOnline(false); return; }
+  if (lost) { lost = false; overview(); shownGame(); }
+}
+
+// The feed's place before the first reads (a record stored meanwhile is
+// still heard of).
+async function feedPlace() {
+  for (let pause = 2000; ; pause = Math.min(pause * 2, 30000)) {
+    try { return await feedCursor(); } catch { setOnline(false); }
+    await new Promise((r) => setTimeout(r, pause));
   }
 }
 
 // ---------------------------------------------------------------- start
 
 await consoleKey();
+const after = await feedPlace();
 await enrolment();
-await poll();
+await overview();
 const start = new URLSearchParams(location.search).get("game");
 if (start) openGame(start);
-setInterval(poll, 1500);
-setInterval(async () => { if (G.game) { try { await loadGame(false); } catch { /* said by the overview */ } } }, 1500);
+follow(after, heard, { connected });
 setInterval(tickOverview, 250);

@@ -4,26 +4,8 @@
 // the words of the state and the case at each event all come from the
 // server's `kifu_game::document`.
 import { follow, feedCursor } from "/web/feed.js";
+import { $, api, coalesce, watchPolicy } from "/web/page.js";
 
-const $ = (tag, attrs = {}, ...kids) => {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
-  }
-  for (const k of kids) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
-  return e;
-};
-
-// A refusal of the API, with its HTTP status.
-class ApiRefusal extends Error {
-  constructor(status, message) { super(message); this.status = status; }
-}
-const api = async (path) => {
-  const r = await fetch(path, { headers: { Accept: "application/json" } });
-  const v = await r.json();
-  if (!r.ok) throw new ApiRefusal(r.status, v.error ? v.error.message : r.statusText);
-  return v;
-};
 const main = document.getElementById("main");
 
 // A notice at the top of the page, read out by screen readers.
@@ -66,22 +48,13 @@ async function listPage() {
   // Live: any new record may add a game or change a phase or result; a
   // burst of records gives one refresh.
   if (q.get("live") === "0") return;
-  follow(after, coalesce(refresh));
+  follow(after, coalesce(refresh, liveFailed));
 }
 
-// One run of `work` at a time, and one more after it if anything asked
-// meanwhile: a burst of records gives at most two fetches, the last one
-// seeing them all.
-function coalesce(work) {
-  let busy = false, again = false;
-  return async function trigger() {
-    if (busy) { again = true; return; }
-    busy = true;
-    try { do { again = false; await work(); } while (again); }
-    catch (e) { main.prepend(notice("Live update failed: " + e.message)); }
-    finally { busy = false; }
-  };
-}
+watchPolicy((words) => main.prepend(notice(words)));
+
+// A live update that failed, said at the top of the page.
+const liveFailed = (e) => main.prepend(notice("Live update failed: " + e.message));
 
 // A value of the API in words: `CALL_REFEREE` as "call referee".
 function words(v) {
@@ -309,8 +282,8 @@ async function gamePage(id, atText) {
   // a server that signs checkpoints.
   const bundle = document.getElementById("bundle-link");
   // (The server says whether it signs them: no request is made to be refused.)
-  fetch("/healthz").then(r => r.json()).then(h => h.checkpoints ? fetch("/checkpoint") : null).then(r => {
-    if (!r || !r.ok) return;
+  api("/healthz").then(h => h.checkpoints ? api("/checkpoint").then(() => true) : false).then(signs => {
+    if (!signs) return;
     bundle.hidden = false;
     document.getElementById("bundle-sep").hidden = false;
   }).catch(() => {}).finally(() => { bundle.dataset.asked = "checkpoint"; });
@@ -412,13 +385,13 @@ async function gamePage(id, atText) {
     }
     if (atEnd) seq = last;
     await show();
-  });
+  }, liveFailed);
   const reload = coalesce(async () => {
     story = await api("/games/" + game + "/explain");
     last = lastOf();
     renderTimeline();
     await show();
-  });
+  }, liveFailed);
   follow(after, (rec) => { if (rec === null) reload(); else if (rec.game === game) refresh(); });
 }
 

@@ -25,6 +25,9 @@ const FILES = [
   "/web/live.js",
   "/web/follow.js",
   "/web/keystore.js",
+  "/web/page.js",
+  "/web/db.js",
+  "/web/favicon.svg",
 ];
 // How long a request may go unanswered before the kept copy is served.
 const PATIENCE_MS = 4000;

@@ -1,5 +1,5 @@
 // The shared feed worker's bookkeeping (web/feed-hub.js), under Node's own
-// test runner: `node --test crates/kifu-server/web-tests/`.
+// test runner: `node --test crates/kifu-server/web/test/`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
@@ -75,4 +75,21 @@ test("a record seen again (a reconnecting stream) is passed on once", () => {
   hub.record(rec(1));
   hub.record(rec(1));
   assert.deepEqual(a.cursors(), [0, 1]);
+});
+
+test("whether the stream is connected is said to every page, and to a page that follows later", () => {
+  const hub = new Hub(() => () => {});
+  const a = page(), b = page();
+  hub.follow(a, 0);
+  assert.deepEqual(a.got, [], "nothing said before the stream says");
+  hub.status(true);
+  hub.status(false);
+  assert.deepEqual(a.got, [{ type: "status", connected: true }, { type: "status", connected: false }]);
+  hub.follow(b, 0);
+  assert.deepEqual(b.got, [{ type: "status", connected: false }], "the latest, at once");
+  hub.bye(a);
+  hub.bye(b);
+  const c = page();
+  hub.follow(c, 0);
+  assert.deepEqual(c.got, [], "a new stream has said nothing yet");
 });

@@ -1,6 +1,6 @@
 // The record library against every vector of fixtures/format/: byte-identical
 // bodies, envelopes, signatures and hashes. Run with `node --test
-// crates/kifu-server/web/test/` (the Rust test tests/record_js.rs runs it).
+// crates/kifu-server/web/test/` (the Rust test crates/kifu-server/tests/web_modules.rs runs it).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
