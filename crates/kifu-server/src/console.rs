@@ -59,10 +59,12 @@ pub async fn games(
             let mut v = match cached(&head) {
                 Some(v) => v,
                 None => {
-                    let (game, records) = load(&app, &id)?;
+                    let game = app.store.resolve(&id)?;
+                    let projection = app.projections.current(&app.store, &game)?;
+                    let p = projection.lock().unwrap_or_else(|p| p.into_inner());
                     let v = board(
                         serde_json::to_value(summary(&app, &game)?).unwrap_or_default(),
-                        &decoded(&records),
+                        &p.state,
                     );
                     keep(head, &v);
                     v
@@ -80,8 +82,7 @@ pub async fn games(
 /// A board as the overview shows it: the summary with the projection's
 /// clock, time control, flags fallen (`{"player", "at_ms"}`), open disputes and whether the referee is
 /// called.
-fn board(mut v: Value, events: &[kifu_ledger::Event]) -> Value {
-    let state = GameState::replay(events);
+fn board(mut v: Value, state: &GameState) -> Value {
     let open: Vec<&kifu_game::record::Dispute> = state
         .disputes
         .iter()
@@ -114,8 +115,9 @@ fn board(mut v: Value, events: &[kifu_ledger::Event]) -> Value {
 }
 
 /// Boards already projected, by the hash of their head (a head's hash
-/// names the whole chain before it, so an entry is never stale): a
-/// console polling the same boards replays only those that moved. Bounded:
+/// names the whole chain before it, so an entry is never stale): consoles
+/// reading their boards again, when the feed names one, project only
+/// those that moved. Bounded:
 /// emptied when it reaches [`CACHED_BOARDS`].
 static BOARDS: Mutex<Option<HashMap<String, Value>>> = Mutex::new(None);
 

@@ -17,6 +17,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
+use kifu_game::GameState;
 use kifu_ledger::standing::Standing;
 use kifu_ledger::{check_append, verify_records, Event, Hash, Head};
 use kifu_store::{Store, StoreError};
@@ -35,6 +36,9 @@ pub struct Projection {
     pub events: Vec<Event>,
     /// Whether every link, signature and role of the chain checked.
     pub verified: bool,
+    /// The game's state at the head (`kifu_game::GameState`), applied
+    /// event by event as the events arrive.
+    pub state: GameState,
     /// The chain's standing at the head, while it verifies: what the next
     /// record is checked against.
     standing: Option<Standing>,
@@ -66,6 +70,9 @@ impl Projection {
                     events.push(e);
                 }
                 if now == head {
+                    for e in &events {
+                        self.state.apply(e);
+                    }
                     self.events.extend(events);
                     self.head = Some(head);
                     return Ok(());
@@ -77,6 +84,7 @@ impl Projection {
         let records = store.read(game, 0, Some(head.seq))?;
         self.verified = verify_records(&records).ok();
         self.events = records.iter().filter_map(|r| r.decode().ok()).collect();
+        self.state = GameState::replay(&self.events);
         self.standing = if self.verified {
             Standing::replay(&self.events)
         } else {
@@ -217,6 +225,7 @@ mod tests {
         assert_eq!(p.events, whole);
         assert_eq!(p.verified, verify_records(&c.records).ok());
         assert_eq!(p.head.unwrap(), c.head);
+        assert_eq!(p.state, kifu_game::GameState::replay(&whole));
     }
 
     #[test]
