@@ -57,6 +57,22 @@ impl Http {
         })
     }
 
+    /// `GET path`, the body's bytes as they are.
+    pub fn get_bytes(&self, path: &str) -> Result<Vec<u8>, CallError> {
+        let r = self
+            .agent
+            .get(&format!("{}{path}", self.base))
+            .call()
+            .map_err(|e| match e {
+                ureq::Error::Status(s, _) => CallError::Refused(s, path.to_string()),
+                e => CallError::Unreachable(e.to_string()),
+            })?;
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut r.into_reader(), &mut out)
+            .map_err(|e| CallError::Unreachable(e.to_string()))?;
+        Ok(out)
+    }
+
     /// `POST path` with a JSON body.
     pub fn post(&self, path: &str, body: &Value) -> Result<Value, CallError> {
         self.call(|| {

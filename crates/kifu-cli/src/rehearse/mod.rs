@@ -157,11 +157,13 @@ pub fn run(data: &Path, data_named: bool, a: RehearseArgs) -> Result<(), Failure
     venue.stop.store(true, Ordering::SeqCst);
     let followed = crowd.finish();
     let outcome = outcome.map_err(Failure::new)?;
-    let reconciled = report::reconcile(&venue, &outcome).map_err(Failure::new)?;
+    // What the event cost the server, before the reading back below.
     let server = venue
         .server
         .as_ref()
         .and_then(|s| s.lock().ok().map(|s| s.usage()));
+    let reconciled = report::reconcile(&venue, &outcome).map_err(Failure::new)?;
+    let bundles = report::bundles(&venue, &outcome);
     let samples = venue.samples.lock().map(|s| s.clone()).unwrap_or_default();
     let report = Report::new(
         &plan,
@@ -169,6 +171,7 @@ pub fn run(data: &Path, data_named: bool, a: RehearseArgs) -> Result<(), Failure
         &reconciled,
         &samples,
         followed,
+        bundles,
         server,
         started.elapsed(),
         data_named.then(|| dir.clone()),

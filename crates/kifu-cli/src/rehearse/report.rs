@@ -145,6 +145,45 @@ pub fn reconcile(venue: &Venue, outcome: &Outcome) -> Result<Reconciled, String>
     Ok(total)
 }
 
+/// Every game's appeal bundle, as `GET /games/{id}/bundle` gives it at a
+/// checkpoint signed after the last round.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Bundles {
+    /// Bundles read.
+    pub read: u64,
+    /// Bundles whose proofs check (`kifu_bundle::check_bundle`).
+    pub verified: u64,
+    /// The largest, in bytes.
+    pub largest_bytes: u64,
+    /// Why none could be read, if so.
+    pub unavailable: Option<String>,
+}
+
+/// Asks the server for a checkpoint, then reads and checks every game's
+/// bundle.
+pub fn bundles(venue: &Venue, outcome: &Outcome) -> Bundles {
+    let http = Http::new(&venue.url);
+    let mut b = Bundles::default();
+    if let Err(e) = http.post("/checkpoint?format=json", &serde_json::json!({})) {
+        b.unavailable = Some(format!("the server signed no checkpoint: {e}"));
+        return b;
+    }
+    for g in &outcome.games {
+        let Ok(bytes) = http.get_bytes(&format!("/games/{}/bundle", hex::encode(g.game))) else {
+            continue;
+        };
+        b.read += 1;
+        b.largest_bytes = b.largest_bytes.max(bytes.len() as u64);
+        let ok = serde_json::from_slice::<kifu_bundle::Bundle>(&bytes)
+            .ok()
+            .is_some_and(|x| kifu_bundle::check_bundle(&x).is_ok());
+        if ok {
+            b.verified += 1;
+        }
+    }
+    b
+}
+
 /// The progress bar: one step a board's game.
 pub fn progress(plan: &Plan) -> indicatif::ProgressBar {
     let bar =
@@ -187,6 +226,8 @@ pub struct Report {
     pub rounds_at_the_desk: Vec<RoundFigures>,
     /// What the spectators received.
     pub spectators: Followed,
+    /// The games' appeal bundles.
+    pub bundles: Bundles,
     /// The server's cost, when this rehearsal started it.
     pub server: Option<Usage>,
     /// Server CPU per acknowledged record, ms.
@@ -206,6 +247,7 @@ impl Report {
         records: &Reconciled,
         samples: &Samples,
         spectators: Followed,
+        bundles: Bundles,
         server: Option<Usage>,
         took: Duration,
         data: Option<PathBuf>,
@@ -239,6 +281,7 @@ impl Report {
             counts: samples.counts.clone(),
             rounds_at_the_desk: outcome.rounds.clone(),
             spectators,
+            bundles,
             server,
             server_cpu_ms_per_record: per_record,
             data,
@@ -320,6 +363,21 @@ impl Report {
             "spectators: {} following the feed received {} to {} events; {} ended at the last cursor {}; streams reopened {} times",
             s.spectators, s.fewest, s.most, s.at_the_end, s.last_cursor, s.reconnects
         );
+        let b = &self.bundles;
+        match &b.unavailable {
+            Some(why) => {
+                let _ = writeln!(o, "bundles: none read: {why}");
+            }
+            None => {
+                let _ = writeln!(
+                    o,
+                    "bundles: {} of {} games' appeal bundles verify; the largest is {:.1} KB",
+                    b.verified,
+                    b.read,
+                    b.largest_bytes as f64 / 1024.0
+                );
+            }
+        }
         match (&self.server, self.server_cpu_ms_per_record) {
             (Some(u), Some(per)) => {
                 let _ = writeln!(

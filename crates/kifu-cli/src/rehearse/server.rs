@@ -3,7 +3,8 @@
 //! on the same address when `--kill-server` asks, with what it cost the
 //! machine read from `/proc`.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -42,6 +43,9 @@ impl OwnServer {
     /// Starts `kifu --data DATA serve --listen 127.0.0.1:0` and waits until
     /// it says where it listens.
     pub fn start(data: &Path) -> Result<OwnServer, String> {
+        std::fs::create_dir_all(data)
+            .map_err(|e| format!("kifu rehearse: {}: {e}", data.display()))?;
+        operator_key(data)?;
         let (child, url) = spawn(data, "127.0.0.1:0")?;
         let listen = url.trim_start_matches("http://").to_string();
         Ok(OwnServer {
@@ -126,12 +130,45 @@ impl Drop for OwnServer {
     }
 }
 
+/// The log operator's key of a rehearsal's server, in its data directory:
+/// the server signs a checkpoint when asked, so that every game's appeal
+/// bundle can be made and checked.
+pub const OPERATOR_KEY: &str = "rehearsal-operator.key";
+
+fn operator_key(data: &Path) -> Result<(), String> {
+    let path = data.join(OPERATOR_KEY);
+    if path.exists() {
+        return Ok(());
+    }
+    let mut seed = [0u8; 32];
+    getrandom::getrandom(&mut seed).map_err(|e| format!("kifu rehearse: no randomness: {e}"))?;
+    let pem = kifu_ledger::Keypair::from_seed(seed)
+        .to_pkcs8_pem()
+        .map_err(|e| format!("kifu rehearse: the operator's key: {e}"))?;
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path)
+        .map_err(|e| format!("kifu rehearse: {}: {e}", path.display()))?;
+    f.write_all(pem.as_bytes())
+        .map_err(|e| format!("kifu rehearse: {}: {e}", path.display()))
+}
+
 fn spawn(data: &Path, listen: &str) -> Result<(Child, String), String> {
     let exe = std::env::current_exe().map_err(|e| format!("kifu rehearse: this program: {e}"))?;
     let mut child = Command::new(exe)
         .arg("--data")
         .arg(data)
-        .args(["serve", "--listen", listen])
+        .args([
+            "serve",
+            "--listen",
+            listen,
+            "--checkpoint-every",
+            "0",
+            "--checkpoint-key",
+        ])
+        .arg(data.join(OPERATOR_KEY))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
