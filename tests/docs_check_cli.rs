@@ -4,8 +4,10 @@
 //! `Store::commit`, `replay_json()`, `GameState`, `SETTLE_AT`) is defined
 //! somewhere in the sources: as a `fn`, `struct`, `enum`, `trait`, `mod`
 //! (or a module's file), `const`, `static`, `type`, an enum variant, or a
-//! JavaScript `function`, `class` or export. A path's every segment is
-//! checked, a crate name against `crates/`.
+//! JavaScript `function`, `class` or export. Every segment of a path is
+//! checked: a crate name against `crates/`, what follows it in that crate
+//! (its own items and re-exports), and a `Type::member` among the type's
+//! variants and the items of its `impl` blocks.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -27,6 +29,9 @@ struct Tree {
     file_names: HashSet<String>,
     /// Crate names as Rust spells them (`kifu_store`).
     crates: HashSet<String>,
+    /// The names each crate defines or re-exports (`pub use`), by crate: a
+    /// path that starts with a crate's name is looked for in that crate.
+    crate_names: HashMap<String, HashSet<String>>,
     /// What a type or trait holds: an enum's variants, the functions and
     /// constants of its `impl` blocks, a trait's items.
     members: HashMap<String, HashSet<String>>,
@@ -39,6 +44,7 @@ impl Tree {
             names: HashSet::new(),
             file_names: HashSet::new(),
             crates: HashSet::new(),
+            crate_names: HashMap::new(),
             members: HashMap::new(),
         };
         for entry in std::fs::read_dir(root.join("crates")).expect("crates/") {
@@ -68,13 +74,20 @@ impl Tree {
             let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
             match ext {
                 "rs" => {
+                    let mut names = HashSet::new();
                     if let Some(stem) = path.file_stem() {
-                        self.names.insert(stem.to_string_lossy().to_string());
+                        names.insert(stem.to_string_lossy().to_string());
                     }
                     if let Ok(text) = std::fs::read_to_string(&path) {
-                        rust_names(&text, &mut self.names);
+                        rust_names(&text, &mut names);
                         rust_members(&text, &mut self.members);
+                        if let Some(krate) = self.crate_of(&path) {
+                            let own = self.crate_names.entry(krate).or_default();
+                            own.extend(names.iter().cloned());
+                            reexported_names(&text, own);
+                        }
                     }
+                    self.names.extend(names);
                 }
                 "js" | "mjs" => {
                     if let Ok(text) = std::fs::read_to_string(&path) {
@@ -84,6 +97,13 @@ impl Tree {
                 _ => {}
             }
         }
+    }
+
+    /// The crate a file under `crates/` belongs to, as Rust spells it.
+    fn crate_of(&self, path: &Path) -> Option<String> {
+        let rel = path.strip_prefix(self.root.join("crates")).ok()?;
+        let dir = rel.components().next()?.as_os_str().to_string_lossy();
+        Some(dir.replace('-', "_"))
     }
 
     /// What is wrong with one code span of the document, if anything.
@@ -98,9 +118,13 @@ impl Tree {
                 (!found).then(|| format!("`{span}`: no such file"))
             }
             Claim::Name(segments) => {
+                // `kifu_store::...`: the rest is looked for in that crate.
+                let within = self.crate_names.get(segments[0]);
                 for (i, s) in segments.iter().enumerate() {
                     let known = if i == 0 && s.starts_with("kifu_") {
                         self.crates.contains(*s)
+                    } else if let Some(own) = within {
+                        own.contains(*s)
                     } else {
                         self.names.contains(*s)
                     };
@@ -260,6 +284,28 @@ fn rust_names(text: &str, names: &mut HashSet<String>) {
                     || after.starts_with('='))
             {
                 names.insert(name);
+            }
+        }
+    }
+}
+
+/// The names a Rust source re-exports (`pub use a::{b, c as d};`), loosely:
+/// every name in the statement.
+fn reexported_names(text: &str, names: &mut HashSet<String>) {
+    let mut inside = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if t.starts_with("pub use ") || t.starts_with("pub(crate) use ") {
+            inside = true;
+        }
+        if inside {
+            for word in t.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+                if !word.is_empty() {
+                    names.insert(word.to_string());
+                }
+            }
+            if t.contains(';') {
+                inside = false;
             }
         }
     }
@@ -471,7 +517,7 @@ fn a_made_up_name_or_file_is_caught() {
     let tree = Tree::read(&workspace());
     let text = "The writer calls `Store::commit`, `LedgerError::Conflict`, `Engine::exchange()` and `kifu_store::Store::commit_prepared` \
                 in `crates/kifu-store/src/batch.rs`; the page's `seatFrom()` draws.\n\
-                Then `kifu_store::Store::commit_gloriously`, `kifu_stor::Store`, \
+                Then `kifu_store::Store::commit_gloriously`, `kifu_stor::Store`, `kifu_tlog::GameState`, \
                 `crates/kifu-store/src/nowhere.rs`, `MadeUpState`, `flyAway()`, \
                 `MAX_WONDERS` and `StoreError::Conflict` are made up, and `kifu serve`, `POST /records`, `--json` \
                 are no names.";
@@ -481,6 +527,7 @@ fn a_made_up_name_or_file_is_caught() {
         [
             "`kifu_store::Store::commit_gloriously`: `commit_gloriously` is defined nowhere",
             "`kifu_stor::Store`: `kifu_stor` is defined nowhere",
+            "`kifu_tlog::GameState`: `GameState` is defined nowhere",
             "`crates/kifu-store/src/nowhere.rs`: no such file",
             "`MadeUpState`: `MadeUpState` is defined nowhere",
             "`flyAway()`: `flyAway` is defined nowhere",
