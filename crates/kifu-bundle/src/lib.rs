@@ -10,11 +10,33 @@
 //! after the game's last event, with a range proof (section 6); it grows with
 //! the log, and is still read and written for checkpoints without a map root.
 //!
-//! The verifier ([`check_bundle`]) is pure: no I/O, no clock. It returns what
-//! was proved ([`BundleReport`]: the game, its head, the checkpoint, the keys
-//! that signed and co-signed it), so a caller holding its own list of
-//! trusted keys compares them with the report's; or a [`BundleError`] naming
-//! the first check that failed.
+//! # The one design decision: the verifier says what is proved, not whom to trust
+//!
+//! [`check_bundle`] is pure (no I/O, no clock) and returns what was proved
+//! ([`BundleReport`]: the game, its head, the checkpoint, the keys that
+//! signed and co-signed it), or a [`BundleError`] naming the first check
+//! that failed. Whether the log's key and the witnesses are to be believed
+//! is the reader's decision, made against the reader's own list of keys
+//! ([`check_bundle_trusting`], `kifu verify --trust`): a bundle travels to
+//! an appeals committee or a federation far from the venue that wrote it,
+//! and each reader trusts whom it trusts. The crate makes no bundle: it
+//! depends on no store, and a bundle is built from one elsewhere.
+//!
+//! ```
+//! use kifu_bundle::{check_bundle, Bundle, Completeness};
+//! // A bundle of the tail form, written before the map existed: it still
+//! // verifies, since forms are only ever added.
+//! let path = concat!(
+//!     env!("CARGO_MANIFEST_DIR"),
+//!     "/../../fixtures/tlog/bundle-before-the-map.kifu-bundle"
+//! );
+//! let bundle: Bundle = serde_json::from_slice(&std::fs::read(path)?)?;
+//! let report = check_bundle(&bundle)?;
+//! assert_eq!(report.completeness, Completeness::Tail);
+//! assert_eq!((report.events, report.tree_size), (63, 126));
+//! assert!(report.game.starts_with("bf15556c4a7b"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
 pub mod rotation;

@@ -3,9 +3,34 @@
 //! server in front of one, so that a program reads and appends records the
 //! same way whichever it was given.
 //!
+//! # The one design decision: the server is only a store at a distance
+//!
 //! Through a server, keys never leave the caller: records are signed before
 //! they are sent, and every record read back is checked (its hash chain and
-//! signature) by the same library calls as a local store's records.
+//! signature) by the same library calls as a local store's records. So a
+//! command, or a match referee, trusts a server no more than a disk: it
+//! gets the same answers, retries and refusals from either
+//! (`tests/backends.rs` requires it), and the server holds no player's or
+//! official's key. The client blocks (ureq, no runtime), because its callers are
+//! command-line programs and a referee's loop that wait for each answer
+//! anyway.
+//!
+//! ```
+//! use kifu_client::Backend;
+//! use kifu_ledger::testkit::{sample_game, Cast};
+//!
+//! let dir = tempfile::tempdir()?;
+//! // A local store here; `Backend::Remote(Client::new(URL))` is a server.
+//! let backend = Backend::Local(kifu_store::Store::open(dir.path())?);
+//! let game = sample_game(&Cast::new(), "a game");
+//! for record in &game.records {
+//!     backend.append(record.clone())?;
+//! }
+//! let head = backend.head(&game.game)?.expect("the game is stored");
+//! assert_eq!(head, game.head);
+//! assert_eq!(backend.read(&game.game, 0, None)?.len(), game.records.len());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! An `https://` server is checked against the usual roots, or against the
 //! PEM certificates named by the environment variable `KIFU_CACERT` when it

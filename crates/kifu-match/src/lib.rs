@@ -16,6 +16,75 @@
 //! [`clock`] (time sources and the tenths counter), [`ledger`] (where the
 //! chain is written), [`referee`] (one game), [`series`] (a match with its
 //! new games and summary), [`process`] (child processes).
+//!
+//! A match of one game between two scripted programs that pass at once,
+//! on a clock that never moves, written to a ledger in memory:
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//! use std::time::Duration;
+//! use kifu_ledger::{Color, Hash, Keypair};
+//! use kifu_match::gtp::Reply;
+//! use kifu_match::{
+//!     run_match, Ending, Engine, EngineFailure, MatchPlan, MemoryLedger, Officials, Program,
+//!     ProgramStarter, ServerClock,
+//! };
+//!
+//! /// A program that passes, and agrees that White wins by komi.
+//! struct Passer;
+//! impl Engine for Passer {
+//!     fn exchange(&mut self, command: &str, _: Duration) -> Result<Reply, EngineFailure> {
+//!         Ok(Reply::Success(match command.split_whitespace().next() {
+//!             Some("genmove") => "pass".into(),
+//!             Some("final_score") => "W+6.5".into(),
+//!             _ => String::new(),
+//!         }))
+//!     }
+//!     fn stop(&mut self) {}
+//! }
+//! struct Starter;
+//! impl ProgramStarter for Starter {
+//!     fn start(&mut self, _: usize, _: Color, _: &Hash) -> Result<Box<dyn Engine>, EngineFailure> {
+//!         Ok(Box::new(Passer))
+//!     }
+//! }
+//! struct Still;
+//! impl ServerClock for Still {
+//!     fn monotonic_ms(&self) -> u64 { 0 }
+//!     fn wall_ms(&self) -> u64 { 1_800_000_000_000 }
+//! }
+//!
+//! let key = |n: u8| Keypair::from_seed([n; 32]);
+//! let program = |name: &str, n| Program { name: name.into(), seat_key: key(n).public(), operator: None };
+//! let plan = MatchPlan {
+//!     size: 9,
+//!     komi_half_points: 13,
+//!     main_ms: 60_000,
+//!     gtp_timeout: Duration::from_secs(5),
+//!     games: 1,
+//!     first_black: 0,
+//!     event: "a doc match".into(),
+//! };
+//! plan.check("1m")?;
+//! let officials = Officials { server_name: "server".into(), server: key(9), referee: None, director: None };
+//! let mut ledger = MemoryLedger::new();
+//! let report = run_match(
+//!     &plan,
+//!     &[program("alpha", 1), program("beta", 2)],
+//!     &officials,
+//!     &mut Starter,
+//!     &Still,
+//!     &mut ledger,
+//!     &AtomicBool::new(false),
+//!     |_, _| {},
+//! )?;
+//! assert_eq!(report.bouts.len(), 1);
+//! assert!(matches!(report.bouts[0].games[0].ending, Ending::Decided { .. }));
+//! // Black (alpha, program 0) and White (beta) both passed: White wins by komi.
+//! assert_eq!(report.bouts[0].winner(), Some(1));
+//! assert_eq!(ledger.games().len(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
 pub mod clock;

@@ -12,6 +12,39 @@
 //! The server is a thin face: records are checked by `kifu-ledger`, stored by
 //! `kifu-store`, projected by `kifu-game`; the JSON documents are those of
 //! `kifu_game::document`, the same the command line prints with `--json`.
+//!
+//! A server over a new store: a game appended through the writer, then
+//! served over HTTP until the stop signal.
+//!
+//! ```
+//! use std::sync::Arc;
+//! use kifu_ledger::testkit::{sample_game, Cast};
+//! use kifu_server::{bind, Limits, Server};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let store = Arc::new(kifu_store::Store::open(dir.path())?);
+//! let runtime = tokio::runtime::Runtime::new()?;
+//! let server = runtime.block_on(async { Server::new(store, Limits::default()) })?;
+//!
+//! // Every append goes through the one queue and writer, answered once durable.
+//! let game = sample_game(&Cast::new(), "a game");
+//! let answers = server.app().ingest.append_blocking(game.records.clone())?;
+//! assert!(answers.iter().all(|a| a.is_ok()));
+//!
+//! let (listener, addr) = runtime.block_on(bind("127.0.0.1:0".parse()?))?;
+//! let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+//! let serving = runtime.spawn(server.run(listener, async {
+//!     let _ = stopped.await;
+//! }));
+//! let id = hex::encode(game.game);
+//! let head: serde_json::Value = ureq::get(&format!("http://{addr}/games/{id}/head"))
+//!     .call()?
+//!     .into_json()?;
+//! assert_eq!(head["seq"], game.head.seq);
+//! let _ = stop.send(());
+//! runtime.block_on(serving)??;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 
 pub mod answers;

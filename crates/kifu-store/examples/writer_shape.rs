@@ -11,8 +11,8 @@
 //!   `apply_batch` (atomic for one tree, reads nothing).
 //!
 //! `cargo run --release -p kifu-store --example writer_shape -- 3000 [MODE]`
-//! (the number of batches; MODE 0, 1 or 2 runs one way alone). The figures behind "each read a record costs
-//! about 5 µs" in `docs/PERFORMANCE.md`.
+//! (the number of batches; MODE 0, 1 or 2 runs one way alone). The figures behind
+//! `docs/PERFORMANCE.md`, "Where a record's write goes".
 
 use std::time::Instant;
 
