@@ -515,6 +515,40 @@ mod tests {
     }
 
     #[test]
+    fn a_board_s_seat_is_held_by_the_registered_key_else_the_one_device_asking() {
+        let place = kifu_ledger::unheld::board_place("Open", 3, 7);
+        let (ann, bob) = (request(1, Role::Black), request(2, Role::Black));
+        let registered = Keypair::from_seed([9; 32]).public();
+        assert_eq!(
+            seat_holder(Role::Black, Some(registered), &[&ann], false, &place),
+            Ok(registered)
+        );
+        assert!(!holds_seat(Some(registered), &ann));
+        assert!(holds_seat(None, &ann) && holds_seat(Some(ann.key), &ann));
+        assert_eq!(
+            seat_holder(Role::Black, None, &[&ann], false, &place),
+            Ok(ann.key)
+        );
+        assert_eq!(
+            seat_holder(Role::Black, None, &[&ann, &bob], true, &place),
+            Err(EmptySeat::Contested(vec![
+                ann.fingerprint(),
+                bob.fingerprint()
+            ]))
+        );
+        assert_eq!(
+            seat_holder(Role::Black, None, &[], false, &place),
+            Err(EmptySeat::Unasked)
+        );
+        // A board recorder signs for a player no device asks for, on the
+        // board's unheld key.
+        assert_eq!(
+            seat_holder(Role::Black, None, &[], true, &place),
+            Ok(kifu_ledger::unheld::unheld_key(&place, Role::Black))
+        );
+    }
+
+    #[test]
     fn bad_requests_are_refused() {
         let mut r = request(1, Role::Director);
         assert!(matches!(r.check(), Err(SeatError::Role(_))));
