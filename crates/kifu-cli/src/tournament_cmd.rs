@@ -6,7 +6,9 @@
 //! `docs/FORMAT.md`). Every command that writes reads and verifies the whole
 //! chain, checks the new facts against it (`kifu_tournament::Chain::append`),
 //! and only then replaces the file (write to a temporary file, fsync,
-//! rename), so a refused fact leaves nothing behind.
+//! rename), so a refused fact leaves nothing behind. What the flags mean as
+//! facts is `kifu_tournament::desk`'s, the vocabulary the director's desk
+//! shares.
 //!
 //! With `--server URL` (or `KIFU_SERVER`) the chain is the server's: it is
 //! read with `GET /tournaments/{t}/records`, the new facts are checked and

@@ -4,9 +4,11 @@
 //! shows: the chain's head, officials, players, the round's boards with
 //! the results their games' own records state and the checkpoints due) and
 //! `POST /director/draft` (what the director typed, as the facts to sign:
-//! read by `kifu_tournament::entry` and `settings` and checked against the
-//! tournament by its projection, so a refusal is said in words before
-//! anything is signed). The page signs each fact with its own key and
+//! read by `kifu_tournament::desk`, the vocabulary `kifu tournament`
+//! shares, and checked against the tournament by its projection, so a
+//! refusal is said in words before anything is signed). Here the
+//! tournament, its games and the devices waiting are read, and the answers
+//! written. The page signs each fact with its own key and
 //! submits it to `POST /tournaments[/{t}/records]`, where it is checked
 //! again. The page holds no rule.
 
@@ -21,11 +23,11 @@ use kifu_ledger::{Body, Checkpoint, PublicKey, Role};
 use kifu_store::tournaments;
 use kifu_tournament::desk::{self, DeskError};
 use kifu_tournament::{board_game, checkpoints, hall, Chain};
+use serde::Deserialize;
+use serde_json::{json, Value};
 
 /// What the director typed (`kifu_tournament::desk::Intent`).
 pub use kifu_tournament::desk::Intent;
-use serde::Deserialize;
-use serde_json::{json, Value};
 
 use crate::api::blocking;
 use crate::error::ApiError;
