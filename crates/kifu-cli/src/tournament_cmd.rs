@@ -6,7 +6,9 @@
 //! `docs/FORMAT.md`). Every command that writes reads and verifies the whole
 //! chain, checks the new facts against it (`kifu_tournament::Chain::append`),
 //! and only then replaces the file (write to a temporary file, fsync,
-//! rename), so a refused fact leaves nothing behind.
+//! rename), so a refused fact leaves nothing behind. What the flags mean as
+//! facts is `kifu_tournament::desk`'s, the vocabulary the director's desk
+//! shares.
 //!
 //! With `--server URL` (or `KIFU_SERVER`) the chain is the server's: it is
 //! read with `GET /tournaments/{t}/records`, the new facts are checked and
@@ -17,14 +19,13 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
-use kifu_ledger::{
-    Body, Hash, Keypair, Participant, Record, Role, SanctionKind, TournamentGenesis,
-};
+use kifu_ledger::{Body, Hash, Keypair, Participant, Record, Role, TournamentGenesis};
 use kifu_tournament::checkpoints::{self, CheckpointError};
 use kifu_tournament::choices::{ChoiceError, Choices};
+use kifu_tournament::desk::{self, DeskError};
 use kifu_tournament::entry::{self, pairing, ResultsOptions};
 use kifu_tournament::tables::{self, Format};
-use kifu_tournament::{opengotha, settings, Chain, ChainError, Refused};
+use kifu_tournament::{opengotha, Chain, ChainError, Refused};
 use serde_json::json;
 
 use crate::keys::{read_private, read_public};
@@ -576,40 +577,23 @@ pub fn run(data: &Path, cmd: TournamentCommand) -> CmdResult {
         TournamentCommand::Pair(a) => pair(data, a),
         TournamentCommand::CheckPairing(a) => check_pairing(data, a),
         TournamentCommand::Bye(a) => {
-            let body = Body::ByeGiven {
-                round: a.round,
-                player: a.player,
-            };
-            write_facts(data, &a.target, vec![body])
+            write_facts(data, &a.target, vec![desk::bye(a.round, a.player)])
         }
         TournamentCommand::TimeZone(a) => {
-            write_facts(data, &a.target, vec![Body::TimeZoneStated { zone: a.zone }])
+            write_facts(data, &a.target, vec![desk::time_zone(a.zone)])
         }
         TournamentCommand::Absent(a) => {
-            let body = Body::PlayerAbsent {
-                round: a.round,
-                player: a.player,
-                reason: entry::absence_reason(&a.reason).map_err(failure)?,
-            };
+            let body = desk::absent(a.round, a.player, &a.reason).map_err(failure)?;
             write_facts(data, &a.target, vec![body])
         }
         TournamentCommand::Result(a) => {
-            let body = Body::BoardResultEntered {
-                round: a.round,
-                board: a.board,
-                result: entry::result_word(&a.result).map_err(failure)?,
-                by_default: a.by_default,
-                reason: a.reason,
-            };
+            let body = desk::result(a.round, a.board, &a.result, a.by_default, a.reason)
+                .map_err(failure)?;
             write_facts(data, &a.target, vec![body])
         }
         TournamentCommand::Sanction(a) => {
-            let body = Body::TournamentSanction {
-                player: a.player,
-                kind: SanctionKind::tournament(&a.kind, &a.rounds).map_err(failure)?,
-                from_round: a.from_round,
-                reason: a.reason,
-            };
+            let body = desk::sanction(a.player, &a.kind, &a.rounds, a.from_round, a.reason)
+                .map_err(failure)?;
             write_facts(data, &a.target, vec![body])
         }
         TournamentCommand::Checkpoint(a) => checkpoint(data, a),
@@ -822,24 +806,21 @@ fn genesis_from(a: NewArgs, director: &Keypair) -> Result<TournamentGenesis, Fai
         None => Choices::default(),
     };
     let choices = Choices::from(a.settings).or(file);
-    let refused = |e: ChoiceError| match e {
-        ChoiceError::Missing(what) => Failure::new(format!("a tournament needs --{what}")),
+    let refused = |e: DeskError| match e {
+        DeskError::Choice(ChoiceError::Missing(what)) => {
+            Failure::new(format!("a tournament needs --{what}"))
+        }
         e => failure(e),
     };
-    let mut officials = vec![Participant {
-        role: Role::Director,
-        name: a.director,
-        key: director.public(),
-    }];
-    for (role, name, key) in choices.officials().map_err(refused)? {
+    let mut officials = vec![desk::director(director.public(), a.director)];
+    for (role, name, key) in choices.officials().map_err(|e| refused(e.into()))? {
         officials.push(Participant {
             role,
             name: name.to_string(),
             key: read_public(key)?,
         });
     }
-    let n = choices.new_tournament(officials).map_err(refused)?;
-    settings::genesis(n).map_err(failure)
+    desk::genesis(choices, officials).map_err(refused)
 }
 
 fn new(data: &Path, a: NewArgs) -> CmdResult {
@@ -847,11 +828,12 @@ fn new(data: &Path, a: NewArgs) -> CmdResult {
     let (json, key_file, at) = (a.json, a.key.clone(), a.at_ms.unwrap_or_else(now_ms));
     let zone = a.time_zone.clone();
     let genesis = genesis_from(a, &key)?;
-    let mut chain = Chain::create(&key, at, genesis).map_err(failure)?;
-    if let Some(zone) = zone {
-        chain
-            .append(&key, at, Body::TimeZoneStated { zone })
-            .map_err(|e| Failure::new(format!("--time-zone: {e}; nothing written")))?;
+    let time_zone =
+        |e: &dyn std::fmt::Display| Failure::new(format!("--time-zone: {e}; nothing written"));
+    let new = desk::created(genesis, zone.as_deref()).map_err(|e| time_zone(&e))?;
+    let mut chain = Chain::create(&key, at, new.genesis).map_err(failure)?;
+    for body in new.facts {
+        chain.append(&key, at, body).map_err(|e| time_zone(&e))?;
     }
     let kept = keep_new(data, &chain)?;
     created(&chain, &kept, json, &key_file)
@@ -956,12 +938,7 @@ fn register(data: &Path, a: RegisterArgs) -> CmdResult {
         smms_correction: a.smms_correction,
         key: a.player_key.as_deref().map(read_public).transpose()?,
     };
-    let body = if a.correct {
-        Body::RegistrationCorrected(reg)
-    } else {
-        Body::PlayerRegistered(reg)
-    };
-    write_facts(data, &a.target, vec![body])
+    write_facts(data, &a.target, vec![desk::registered(reg, a.correct)])
 }
 
 fn pair(data: &Path, a: PairArgs) -> CmdResult {
@@ -970,9 +947,10 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
         let (_, chain) = find(data, &a.tournament)?;
         let swaps = entry::swaps(&a.swap, &a.reason)
             .map_err(|e| Failure::new(format!("{e}; nothing written")))?;
-        let d = kifu_tournament::draw::propose(&chain.projection, a.round, &swaps)
-            .map_err(|e| Failure::new(format!("{e}; nothing written")))?;
+        let not_written = |e: &dyn std::fmt::Display| Failure::new(format!("{e}; nothing written"));
         if a.dry_run {
+            let d = kifu_tournament::draw::propose(&chain.projection, a.round, &swaps)
+                .map_err(|e| not_written(&e))?;
             if a.json {
                 say!("{}", kifu_tournament::draw::json(&d));
             } else {
@@ -980,22 +958,21 @@ fn pair(data: &Path, a: PairArgs) -> CmdResult {
             }
             return Ok(());
         }
-        bodies = kifu_tournament::draw::facts(&d);
-        if bodies.is_empty() {
-            return Err(Failure::new(format!(
-                "round {}: nobody is left to pair; nothing written",
-                a.round
-            )));
-        }
+        bodies = desk::drawn(&chain.projection, a.round, &swaps, usize::MAX)
+            .map_err(|e| not_written(&e))?
+            .1;
     } else if let Some(file) = &a.file {
         let text = std::fs::read_to_string(file)
             .map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
-        bodies = entry::pairing_text(&text, a.round, a.colours_unknown).map_err(|e| {
-            Failure::new(match e {
-                entry::EntryError::NoPairings => format!("{}: no pairings", file.display()),
-                e => format!("{} {e}; nothing written", file.display()),
-            })
-        })?;
+        bodies =
+            desk::pairing_text(&text, a.round, a.colours_unknown, usize::MAX).map_err(|e| {
+                Failure::new(match e {
+                    DeskError::Entry(entry::EntryError::NoPairings) => {
+                        format!("{}: no pairings", file.display())
+                    }
+                    e => format!("{} {e}; nothing written", file.display()),
+                })
+            })?;
     } else {
         let (Some(board), Some(white), Some(black)) = (a.board, &a.white, &a.black) else {
             return Err(Failure::new(

@@ -136,11 +136,7 @@ pub fn record_json(game: &Hash, record: &Record) -> Value {
 pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Value {
     let last = events.last().map(|e| e.seq).unwrap_or(0);
     let state = GameState::at(events, at);
-    let board_view = match &state.board {
-        BoardState::Go(b) => serde_json::to_value(b.view()).unwrap_or(Value::Null),
-        BoardState::Renju(r) => serde_json::to_value(r.view()).unwrap_or(Value::Null),
-        BoardState::None => Value::Null,
-    };
+    let board_view = serde_json::to_value(board_picture(&state.board)).unwrap_or(Value::Null);
     json!({
         "game": hex::encode(game),
         "verified": verified,
@@ -156,65 +152,223 @@ pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Va
 /// The game at its head as a board device follows it
 /// (`GET /games/{id}/state?device=1&since=SEQ`): the document of
 /// [`replay_json`] without what grows with every move and a device never
-/// reads, so that following a game costs the same at move 250 as at move 10:
-///
-/// - `state.events` and `state.move_clocks` (the whole history) are left
-///   out: `null`;
-/// - `state.board` keeps its fields, but of a Go board's operations only the
-///   last move of each player (`ops`, in their order), and of a Renju
-///   board's inputs only the last stone played (`inputs`);
-/// - `state.consequences` holds only those of events after `since` (all of
-///   them without it): what the device has not yet said in words.
-///
+/// reads, so that following a game costs the same at move 250 as at move 10.
 /// Everything else (the genesis, both clocks, whose turn it is, the phase,
 /// disputes, dead stones, the result) is exactly as in [`replay_json`].
-pub fn device_json(game: &Hash, events: &[Event], verified: bool, since: Option<u64>) -> Value {
+/// Its JSON is `serde_json::to_value` of it ([`device_json`]): keys in the
+/// order of [`replay_json`]'s.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceView {
+    /// The game.
+    pub game: String,
+    /// Whether every link, signature and role of the game checked.
+    pub verified: bool,
+    /// The last event's place.
+    pub last_seq: u64,
+    /// The projection, less its history.
+    pub state: DeviceState,
+    /// The board as a picture (`replay_json`'s `board_view`), null before
+    /// there is one.
+    pub board_view: Option<BoardPicture>,
+    /// The result the rules give so far.
+    pub result_computed: Option<crate::record::Decided>,
+    /// The stable public view.
+    pub view: crate::view::GameView,
+    /// The state in words.
+    pub text: crate::state_text::StateText,
+}
+
+/// A board as a picture: Go's or Renju's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum BoardPicture {
+    /// A Go board.
+    Go(crate::go::GoView),
+    /// A Renju or Gomoku board.
+    Renju(crate::renju::RenjuView),
+}
+
+/// The projection as a device follows it: [`GameState`]'s fields, but
+/// `events` and `move_clocks` (the whole history) are null, the board is a
+/// [`DeviceBoard`], and `consequences` holds only those of events after
+/// `since` (all of them without it): what the device has not yet said in
+/// words.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DeviceState {
+    /// The last event applied.
+    pub at_seq: Option<u64>,
+    /// The time of the last event applied.
+    pub at_ms: Option<u64>,
+    /// The genesis.
+    pub genesis: Option<kifu_ledger::Genesis>,
+    /// The ruleset profile.
+    pub profile: String,
+    /// The board, less its history.
+    pub board: DeviceBoard,
+    /// Whose turn it is.
+    pub to_move: Option<kifu_ledger::Color>,
+    /// The clocks.
+    pub clock: crate::state::ClockState,
+    /// Where the game stands.
+    pub phase: crate::record::Phase,
+    /// Illegal moves pointed out.
+    pub illegal_moves: Vec<crate::record::IllegalMoveNotice>,
+    /// Irregularities and their fixes.
+    pub irregularities: Vec<crate::record::IrregularityRecord>,
+    /// Disputes.
+    pub disputes: Vec<crate::record::Dispute>,
+    /// Referee rulings.
+    pub rulings: Vec<crate::record::RulingRecord>,
+    /// Protests.
+    pub protests: Vec<crate::record::Protest>,
+    /// Appeals.
+    pub appeals: Vec<crate::record::Appeal>,
+    /// The appeals committee.
+    pub committee: Option<crate::record::Committee>,
+    /// Sanctions on the players.
+    pub sanctions: Vec<crate::record::SanctionRecord>,
+    /// The result.
+    pub result: crate::record::ResultState,
+    /// The consequences the device has not said yet.
+    pub consequences: Vec<crate::Consequence>,
+    /// Left out: always null.
+    pub events: Option<()>,
+    /// True once the pairing was modified to the colours actually used.
+    pub colours_swapped: bool,
+    /// Left out: always null.
+    pub move_clocks: Option<()>,
+}
+
+/// The board as a device follows it (tagged by `game`, as
+/// [`BoardState`]): of a Go board's operations only the last move of each
+/// player (in their order), of a Renju board's inputs only the last stone
+/// played; every other field as the projection has it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "game")]
+pub enum DeviceBoard {
+    /// No board.
+    None,
+    /// A Go board.
+    Go {
+        /// The last move of each player.
+        ops: Vec<crate::go::Op>,
+        /// Handicap stones Black has still to place.
+        pending_handicap: u32,
+        /// The count frozen when the game ended on the board.
+        final_score: Option<kifu_go::Score>,
+    },
+    /// A Renju or Gomoku board.
+    Renju {
+        /// The last stone played.
+        inputs: Vec<(u64, kifu_renju::GameInput)>,
+        /// The rule.
+        rule: String,
+        /// The opening procedure.
+        opening: String,
+    },
+}
+
+impl DeviceBoard {
+    fn of(board: BoardState) -> DeviceBoard {
+        match board {
+            BoardState::None => DeviceBoard::None,
+            BoardState::Go(b) => {
+                let is_move_of = |o: &crate::go::Op, who: kifu_ledger::Color| matches!(o, crate::go::Op::Move { player, .. } if *player == who);
+                let keep: Vec<usize> = [kifu_ledger::Color::Black, kifu_ledger::Color::White]
+                    .into_iter()
+                    .filter_map(|who| b.ops.iter().rposition(|o| is_move_of(o, who)))
+                    .collect();
+                DeviceBoard::Go {
+                    ops: (b.ops.iter().enumerate())
+                        .filter(|(i, _)| keep.contains(i))
+                        .map(|(_, o)| o.clone())
+                        .collect(),
+                    pending_handicap: b.pending_handicap,
+                    final_score: b.final_score.clone(),
+                }
+            }
+            BoardState::Renju(r) => {
+                let last_play = r
+                    .inputs
+                    .iter()
+                    .rposition(|(_, i)| matches!(i, kifu_renju::GameInput::Play { .. }));
+                let inputs = last_play
+                    .and_then(|i| r.inputs.get(i).cloned())
+                    .into_iter()
+                    .collect();
+                DeviceBoard::Renju {
+                    inputs,
+                    rule: r.rule.clone(),
+                    opening: r.opening.clone(),
+                }
+            }
+        }
+    }
+}
+
+/// The board of `state` as a picture, if it has one.
+fn board_picture(board: &BoardState) -> Option<BoardPicture> {
+    match board {
+        BoardState::Go(b) => Some(BoardPicture::Go(b.view())),
+        BoardState::Renju(r) => Some(BoardPicture::Renju(r.view())),
+        BoardState::None => None,
+    }
+}
+
+/// The [`DeviceView`] of the game at its head; consequences of events
+/// after `since` only, when given.
+pub fn device_view(
+    game: &Hash,
+    events: &[Event],
+    verified: bool,
+    since: Option<u64>,
+) -> DeviceView {
     let last = events.last().map(|e| e.seq).unwrap_or(0);
-    let mut v = replay_json(game, events, last, verified);
-    let Some(state) = v.get_mut("state").and_then(Value::as_object_mut) else {
-        return v;
-    };
-    state.insert("events".into(), Value::Null);
-    state.insert("move_clocks".into(), Value::Null);
-    if let (Some(since), Some(Value::Array(cs))) = (since, state.get_mut("consequences")) {
-        cs.retain(|c| {
-            c.get("at_seq")
-                .and_then(Value::as_u64)
-                .is_some_and(|s| s > since)
-        });
+    let state = GameState::at(events, last);
+    let board_view = board_picture(&state.board);
+    let result_computed = state.result.computed().cloned();
+    let view = state.view();
+    let text = state.text();
+    DeviceView {
+        game: hex::encode(game),
+        verified,
+        last_seq: last,
+        state: DeviceState {
+            at_seq: state.at_seq,
+            at_ms: state.at_ms,
+            genesis: state.genesis,
+            profile: state.profile,
+            board: DeviceBoard::of(state.board),
+            to_move: state.to_move,
+            clock: state.clock,
+            phase: state.phase,
+            illegal_moves: state.illegal_moves,
+            irregularities: state.irregularities,
+            disputes: state.disputes,
+            rulings: state.rulings,
+            protests: state.protests,
+            appeals: state.appeals,
+            committee: state.committee,
+            sanctions: state.sanctions,
+            result: state.result,
+            consequences: (state.consequences.into_iter())
+                .filter(|c| since.is_none_or(|since| c.at_seq > since))
+                .collect(),
+            events: None,
+            colours_swapped: state.colours_swapped,
+            move_clocks: None,
+        },
+        board_view,
+        result_computed,
+        view,
+        text,
     }
-    if let Some(board) = state.get_mut("board").and_then(Value::as_object_mut) {
-        if let Some(Value::Array(ops)) = board.get_mut("ops") {
-            let is_move_of = |o: &Value, who: &str| {
-                o.get("op").and_then(Value::as_str) == Some("move")
-                    && o.get("player").and_then(Value::as_str) == Some(who)
-            };
-            let keep: Vec<usize> = ["black", "white"]
-                .iter()
-                .filter_map(|who| ops.iter().rposition(|o| is_move_of(o, who)))
-                .collect();
-            let mut i = 0;
-            ops.retain(|_| {
-                i += 1;
-                keep.contains(&(i - 1))
-            });
-        }
-        if let Some(Value::Array(inputs)) = board.get_mut("inputs") {
-            let is_play = |i: &Value| {
-                i.get(1)
-                    .and_then(|x| x.get("input"))
-                    .and_then(Value::as_str)
-                    == Some("play")
-            };
-            let last_play = inputs.iter().rposition(is_play);
-            let mut i = 0;
-            inputs.retain(|_| {
-                i += 1;
-                Some(i - 1) == last_play
-            });
-        }
-    }
-    v
+}
+
+/// The [`DeviceView`] as JSON: its keys in order, as every document of
+/// this module.
+pub fn device_json(game: &Hash, events: &[Event], verified: bool, since: Option<u64>) -> Value {
+    serde_json::to_value(device_view(game, events, verified, since)).unwrap_or(Value::Null)
 }
 
 /// The game at event `at` as the replay page steps through it: what a

@@ -65,6 +65,7 @@ pub mod record;
 pub mod renju;
 mod renju_input;
 mod results;
+pub mod rules_of;
 pub mod sanctions;
 pub mod seat;
 pub mod sgf_export;
@@ -89,24 +90,14 @@ pub use cite::Consequence;
 ///
 /// The first override refused, in words.
 pub fn check_overrides(g: &kifu_ledger::Genesis) -> Result<(), String> {
-    match g.game {
-        kifu_ledger::GameKind::Go => {
-            let mut r = kifu_go::Ruleset::by_name(&g.ruleset).map_err(|e| e.to_string())?;
-            for (k, v) in &g.overrides {
-                r.apply_override(k, v).map_err(|e| e.to_string())?;
-            }
-        }
-        _ => {
-            let (mut settings, _) = renju::settings(&kifu_ledger::Genesis {
-                overrides: Vec::new(),
-                ..g.clone()
-            });
-            for (k, v) in &g.overrides {
-                settings.apply_override(k, v).map_err(|e| e.to_string())?;
-            }
-        }
+    let rules = rules_of::rules_of(g, None);
+    if let (rules_of::GameRules::Go(_), Some((why, _))) = (&rules.rules, rules.unknown_profile) {
+        return Err(why);
     }
-    Ok(())
+    match rules.refused_overrides.into_iter().next() {
+        Some(why) => Err(why),
+        None => Ok(()),
+    }
 }
 pub use clock::{ClockFace, MoveClocks};
 pub use genesis_check::{

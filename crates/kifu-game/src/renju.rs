@@ -7,47 +7,14 @@
 //! consequence. Ledger seats map to the engine's players: `Color::Black` is
 //! the tentative first player (`PlayerId::First`).
 
-use kifu_ledger::{Color, Genesis};
+use kifu_ledger::Color;
 use kifu_renju::{
-    Expected, GameInput, GameSettings, OpeningRule, Outcome, Point as RPoint, RenjuGame,
-    RenjuResult, Rule, Stone, BOARD_SIZE,
+    Expected, GameInput, GameSettings, Outcome, Point as RPoint, RenjuGame, RenjuResult, Stone,
+    BOARD_SIZE,
 };
 use serde::Serialize;
 
 pub(crate) use crate::convert::{player_id, renju_point, seat};
-
-/// The engine's settings from the genesis: the rule from the game kind and
-/// profile, the opening from the `opening` override (default `free`).
-pub(crate) fn settings(g: &Genesis) -> (GameSettings, Vec<String>) {
-    let mut notes = Vec::new();
-    let rule = match crate::convert::gomoku_rule(g.game) {
-        Some(r) => r,
-        None => match g.ruleset.parse::<Rule>() {
-            Ok(r) => r,
-            Err(_) => {
-                let fallback = Rule::default();
-                notes.push(format!(
-                    "unknown Renju profile \"{}\": played under {fallback}",
-                    g.ruleset
-                ));
-                fallback
-            }
-        },
-    };
-    let mut settings = GameSettings {
-        rule,
-        opening: OpeningRule::Free,
-        auto_declare: g.auto_declare,
-        auto_claim_forbidden: false,
-    };
-    // The same override rule as for Go: in order, unknown keys flagged.
-    for (k, v) in &g.overrides {
-        if let Err(e) = settings.apply_override(k, v) {
-            notes.push(format!("genesis override not applied: {e}"));
-        }
-    }
-    (settings, notes)
-}
 
 /// The board of a Renju or Gomoku game.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -314,6 +314,53 @@ pub fn enrol(genesis: &mut Genesis, requests: &[SeatRequest]) -> Result<(), Seat
     Ok(())
 }
 
+/// A player's seat at a board that no key can hold yet, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EmptySeat {
+    /// No device asks for it and the registration names no key.
+    Unasked,
+    /// Several devices ask for it: their fingerprints, in the order asked.
+    /// The official keeps the one whose fingerprint the player's device
+    /// shows.
+    Contested(Vec<String>),
+}
+
+/// The seat rule of a tournament board: the key that holds `role`'s seat
+/// at the board `place` names (`kifu_ledger::unheld::board_place`).
+///
+/// - The key the player's registration names holds it; a device asking for
+///   it is listed, not enrolled ([`holds_seat`]).
+/// - Else the one device asking for it (`asking`: the requests for this
+///   board and this seat).
+/// - Else, when a board recorder the official confirmed signs for both
+///   players (`recorded`), the board's unheld key
+///   (`kifu_ledger::unheld::unheld_key`), which no device holds.
+/// - Else nobody: [`EmptySeat`] says why (no one asks, or several devices
+///   ask: a seat has one key).
+pub fn seat_holder(
+    role: Role,
+    registered: Option<PublicKey>,
+    asking: &[&SeatRequest],
+    recorded: bool,
+    place: &str,
+) -> Result<PublicKey, EmptySeat> {
+    match (asking, registered) {
+        (_, Some(key)) => Ok(key),
+        ([d], None) => Ok(d.key),
+        ([], None) if recorded => Ok(kifu_ledger::unheld::unheld_key(place, role)),
+        ([], None) => Err(EmptySeat::Unasked),
+        (more, None) => Err(EmptySeat::Contested(
+            more.iter().map(|d| d.fingerprint()).collect(),
+        )),
+    }
+}
+
+/// True when the device asking for a player's seat is the one [`seat_holder`]
+/// seats: the registration names no key, or names the device's.
+pub fn holds_seat(registered: Option<PublicKey>, asking: &SeatRequest) -> bool {
+    registered.is_none_or(|k| k == asking.key)
+}
+
 /// A participant named by what a person types that names nobody, or
 /// several keys.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -465,6 +512,40 @@ mod tests {
             ..asked
         };
         assert!(free.answered_by(None) && free.answered_by(round_4.as_ref()));
+    }
+
+    #[test]
+    fn a_board_s_seat_is_held_by_the_registered_key_else_the_one_device_asking() {
+        let place = kifu_ledger::unheld::board_place("Open", 3, 7);
+        let (ann, bob) = (request(1, Role::Black), request(2, Role::Black));
+        let registered = Keypair::from_seed([9; 32]).public();
+        assert_eq!(
+            seat_holder(Role::Black, Some(registered), &[&ann], false, &place),
+            Ok(registered)
+        );
+        assert!(!holds_seat(Some(registered), &ann));
+        assert!(holds_seat(None, &ann) && holds_seat(Some(ann.key), &ann));
+        assert_eq!(
+            seat_holder(Role::Black, None, &[&ann], false, &place),
+            Ok(ann.key)
+        );
+        assert_eq!(
+            seat_holder(Role::Black, None, &[&ann, &bob], true, &place),
+            Err(EmptySeat::Contested(vec![
+                ann.fingerprint(),
+                bob.fingerprint()
+            ]))
+        );
+        assert_eq!(
+            seat_holder(Role::Black, None, &[], false, &place),
+            Err(EmptySeat::Unasked)
+        );
+        // A board recorder signs for a player no device asks for, on the
+        // board's unheld key.
+        assert_eq!(
+            seat_holder(Role::Black, None, &[], true, &place),
+            Ok(kifu_ledger::unheld::unheld_key(&place, Role::Black))
+        );
     }
 
     #[test]

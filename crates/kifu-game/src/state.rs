@@ -2,8 +2,7 @@
 
 use kifu_clock::{Clock, ClockEvent, PlayerClock, TimeControl};
 use kifu_ledger::{
-    Body, Color, Event, GameKind, GameResult, Genesis, Outcome, Participant, PublicKey, ResultBy,
-    Role,
+    Body, Color, Event, GameResult, Genesis, Outcome, Participant, PublicKey, ResultBy, Role,
 };
 use serde::Serialize;
 
@@ -439,38 +438,15 @@ impl GameState {
                 "kifu-clock, TimeControl::validate",
             ),
         }
-        match g.game {
-            GameKind::Go => {
-                let named = match self.given_ruleset.clone() {
-                    Some(r) => Ok(r),
-                    None => kifu_go::Ruleset::by_name(&g.ruleset),
-                };
-                let mut ruleset = match named {
-                    Ok(r) => r,
-                    Err(_) => {
-                        let fallback = kifu_go::Ruleset::fallback();
-                        self.note(
-                            format!(
-                                "unknown Go profile \"{}\": the board is projected under {}",
-                                g.ruleset,
-                                fallback.name()
-                            ),
-                            "docs/RULESETS.md, profiles",
-                        );
-                        fallback
-                    }
-                };
-                // One override rule for every ruleset: applied in the order
-                // recorded, unknown keys and values flagged (the record is
-                // never refused).
-                for (k, v) in &g.overrides {
-                    if let Err(e) = ruleset.apply_override(k, v) {
-                        self.note(
-                            format!("genesis override not applied: {e}"),
-                            "docs/RULESETS.md, \"Genesis overrides\"",
-                        );
-                    }
-                }
+        let rules = crate::rules_of::rules_of(&g, self.given_ruleset.as_ref());
+        // The record is never refused: an unknown profile is played under
+        // the fallback, an override refused is noted.
+        for (what, rule) in rules.notes(&g) {
+            self.note(what, rule);
+        }
+        match rules.rules {
+            crate::rules_of::GameRules::Go(ruleset) => {
+                let ruleset = *ruleset;
                 self.conduct = ruleset.conduct.clone();
                 let free = crate::go::free_placement(&ruleset);
                 match GoBoard::new(ruleset, g.board_size, g.handicap, g.komi_half_points, free) {
@@ -481,12 +457,8 @@ impl GameState {
                     ),
                 }
             }
-            GameKind::Renju | GameKind::GomokuFreestyle | GameKind::GomokuStandard => {
-                let (settings, notes) = crate::renju::settings(&g);
+            crate::rules_of::GameRules::Renju(settings) => {
                 self.conduct = Conduct::rif_world_championship();
-                for n in notes {
-                    self.note(n, "docs/RULESETS.md, \"Genesis overrides\"");
-                }
                 self.board = BoardState::Renju(Box::new(RenjuBoard::new(settings)));
             }
         }

@@ -4,7 +4,7 @@
 use kifu_ledger::tournament::{check_tournament_genesis, tournament_id};
 use kifu_ledger::{
     Body, Event, GameKind, Hash, Head, Keypair, LedgerError, PairingSystem, Participant, Problem,
-    Record, TimeControl, TournamentGenesis,
+    Record, TournamentGenesis,
 };
 
 use crate::projection::{Projection, TournamentError};
@@ -99,15 +99,17 @@ pub struct Chain {
     pub projection: Projection,
 }
 
-/// A genesis with OpenGotha's McMahon defaults (bar 4d, floor 20k, bye 1/1,
-/// absent 0/½ rounded down, criteria MMS, SOSM, SOSOSM) and the given
-/// officials.
+/// A genesis with OpenGotha's McMahon defaults
+/// ([`crate::settings::scoring_defaults`]: bar 4d, floor 20k, bye 1/1,
+/// absent 0/½ rounded down, criteria MMS, SOSM, SOSOSM), the default time
+/// control, EGF class A and the given officials.
 pub fn mcmahon_genesis(
     name: &str,
     short_name: &str,
     rounds: u32,
     officials: Vec<Participant>,
 ) -> TournamentGenesis {
+    let d = crate::settings::scoring_defaults(&PairingSystem::McMahon, rounds);
     TournamentGenesis {
         name: name.into(),
         short_name: short_name.into(),
@@ -117,23 +119,19 @@ pub fn mcmahon_genesis(
         finish: String::new(),
         game: GameKind::Go,
         ruleset: kifu_game::default_ruleset(GameKind::Go).into(),
-        time_control: TimeControl::Canadian {
-            main_ms: 60 * 60_000,
-            stones: 15,
-            block_ms: 5 * 60_000,
-        },
+        time_control: crate::settings::DEFAULT_TIME_CONTROL,
         komi_half_points: 15,
         system: PairingSystem::McMahon,
         rounds,
-        mm_bar: "4d".into(),
-        mm_floor: "20k".into(),
-        nbw2_bye: 2,
-        mms2_bye: 2,
-        nbw2_absent: 0,
-        mms2_absent: 1,
-        round_down_bye_absent: true,
-        unplayed_as_half: false,
-        criteria: vec!["MMS".into(), "SOSM".into(), "SOSOSM".into()],
+        mm_bar: d.mm_bar.to_string(),
+        mm_floor: d.mm_floor.to_string(),
+        nbw2_bye: d.nbw2_bye,
+        mms2_bye: d.mms2_bye,
+        nbw2_absent: d.nbw2_absent,
+        mms2_absent: d.mms2_absent,
+        round_down_bye_absent: d.round_down_bye_absent,
+        unplayed_as_half: d.unplayed_as_half,
+        criteria: d.criteria.iter().map(|c| c.name().to_string()).collect(),
         egf_class: "A".into(),
         adjusted_time_minutes: 75,
         handicap_reduction: 0,

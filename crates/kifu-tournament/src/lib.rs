@@ -25,6 +25,11 @@
 //! tables and export files ([`tables`]), the verdict on a chain and its
 //! games ([`verdict`]).
 //!
+//! What a director's words mean (create a tournament, register, pair, enter
+//! a result, create a round's games from the devices asking for their
+//! seats) is said once, in [`desk`], for the director's page and the
+//! command line alike.
+//!
 //! This crate does no I/O.
 #![deny(missing_docs)]
 
@@ -35,6 +40,7 @@ pub mod checkpoints;
 pub mod choices;
 pub mod convert;
 pub mod demo;
+pub mod desk;
 pub mod draw;
 pub mod egf;
 pub mod entry;

@@ -237,8 +237,15 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
                 .map_err(|_| err(format!("placement criterion {n:?} is not supported")))
         })
         .collect::<Result<_, _>>()?;
+    // What the file leaves out is OpenGotha's McMahon default, held once
+    // (`crate::settings::scoring_defaults`).
+    let defaults = crate::settings::scoring_defaults(&PairingSystem::McMahon, rounds);
     let criteria = if criteria.is_empty() {
-        vec!["MMS".into(), "SOSM".into(), "SOSOSM".into()]
+        defaults
+            .criteria
+            .iter()
+            .map(|c| c.name().to_string())
+            .collect()
     } else {
         criteria
     };
@@ -314,8 +321,8 @@ pub fn import(xml: &str, officials: Vec<Participant>) -> Result<Imported, Tourna
         komi_half_points: (komi * 2.0).round() as i32,
         system,
         rounds,
-        mm_bar: rank_of(&text(&g, "genMMBar", "4D"))?,
-        mm_floor: rank_of(&text(&g, "genMMFloor", "20K"))?,
+        mm_bar: rank_of(&text(&g, "genMMBar", &defaults.mm_bar.to_string()))?,
+        mm_floor: rank_of(&text(&g, "genMMFloor", &defaults.mm_floor.to_string()))?,
         nbw2_bye: num(&g, "genNBW2ValueBye", 0)?,
         mms2_bye: num(&g, "genMMS2ValueBye", 0)?,
         nbw2_absent: num(&g, "genNBW2ValueAbsent", 0)?,

@@ -176,6 +176,28 @@ fn with_draw_rules(
     })
 }
 
+/// The games' time control when none is chosen: Canadian, 60 minutes,
+/// then 15 stones in 5 minutes.
+pub const DEFAULT_TIME_CONTROL: TimeControl = TimeControl::Canadian {
+    main_ms: 60 * 60_000,
+    stones: 15,
+    block_ms: 5 * 60_000,
+};
+
+/// The scoring a tournament of `system` starts from when its director
+/// chooses nothing: OpenGotha's defaults, held once by the standings model
+/// (`kifu_standings::Settings::mcmahon`: bar 4d, floor 20k, a bye 1 NBW
+/// and 1 MMS, an absence ½ MMS, rounded down, criteria MMS, SOSM, SOSOSM;
+/// `Settings::swiss` for every other system: the same points, criteria
+/// NBW, SOSW, SOSOSW).
+pub fn scoring_defaults(system: &PairingSystem, rounds: u32) -> kifu_standings::Settings {
+    if system.base() == PairingSystem::McMahon {
+        kifu_standings::Settings::mcmahon(rounds)
+    } else {
+        kifu_standings::Settings::swiss(rounds)
+    }
+}
+
 /// The genesis of the tournament `n` describes, defaults filled in and
 /// its settings checked ([`genesis_settings`]).
 pub fn genesis(n: NewTournament) -> Result<TournamentGenesis, TournamentError> {
@@ -187,19 +209,13 @@ pub fn genesis(n: NewTournament) -> Result<TournamentGenesis, TournamentError> {
         pairing_system(n.system.as_deref().unwrap_or("mcmahon"))?,
         &n,
     )?;
-    let default_criteria = if system.base() == PairingSystem::McMahon {
-        "MMS,SOSM,SOSOSM"
-    } else {
-        "NBW,SOSW,SOSOSW"
+    let defaults = scoring_defaults(&system, n.rounds);
+    let criteria = match n.criteria.as_deref() {
+        Some(c) => Criterion::parse_list(c).map_err(|e| bad(e.to_string()))?,
+        None => defaults.criteria.clone(),
     };
-    let criteria = Criterion::parse_list(n.criteria.as_deref().unwrap_or(default_criteria))
-        .map_err(|e| bad(e.to_string()))?;
     let game = n.game.unwrap_or(GameKind::Go);
-    let time_control = n.time_control.unwrap_or(TimeControl::Canadian {
-        main_ms: 60 * 60_000,
-        stones: 15,
-        block_ms: 5 * 60_000,
-    });
+    let time_control = n.time_control.unwrap_or(DEFAULT_TIME_CONTROL);
     // Without a time control that gives them, the class and adjusted time
     // stay unknown (empty class, 0 minutes) and the `.h9` export refuses
     // to guess them.
@@ -242,14 +258,14 @@ pub fn genesis(n: NewTournament) -> Result<TournamentGenesis, TournamentError> {
         komi_half_points,
         system,
         rounds: n.rounds,
-        mm_bar: n.bar.unwrap_or_else(|| "4d".into()),
-        mm_floor: n.floor.unwrap_or_else(|| "20k".into()),
-        nbw2_bye: halves(n.bye_nbw_halves, 2, "bye NBW")?,
-        mms2_bye: halves(n.bye_mms_halves, 2, "bye MMS")?,
-        nbw2_absent: halves(n.absent_nbw_halves, 0, "absent NBW")?,
-        mms2_absent: halves(n.absent_mms_halves, 1, "absent MMS")?,
-        round_down_bye_absent: n.round_down.unwrap_or(true),
-        unplayed_as_half: n.unplayed_as_half.unwrap_or(false),
+        mm_bar: n.bar.unwrap_or_else(|| defaults.mm_bar.to_string()),
+        mm_floor: n.floor.unwrap_or_else(|| defaults.mm_floor.to_string()),
+        nbw2_bye: halves(n.bye_nbw_halves, defaults.nbw2_bye, "bye NBW")?,
+        mms2_bye: halves(n.bye_mms_halves, defaults.mms2_bye, "bye MMS")?,
+        nbw2_absent: halves(n.absent_nbw_halves, defaults.nbw2_absent, "absent NBW")?,
+        mms2_absent: halves(n.absent_mms_halves, defaults.mms2_absent, "absent MMS")?,
+        round_down_bye_absent: n.round_down.unwrap_or(defaults.round_down_bye_absent),
+        unplayed_as_half: n.unplayed_as_half.unwrap_or(defaults.unplayed_as_half),
         criteria: criteria.iter().map(|c| c.name().to_string()).collect(),
         adjusted_time_minutes: n
             .adjusted_time

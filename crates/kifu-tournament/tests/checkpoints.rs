@@ -7,7 +7,7 @@ mod common;
 
 use common::Held;
 use kifu_ledger::testkit::{finished_game, moves_game, Cast};
-use kifu_ledger::{Body, Color, Keypair, Outcome, Participant, Registration, Role};
+use kifu_ledger::{Body, Color, Keypair, Outcome, Participant, Role};
 use kifu_tournament::checkpoints::{self, CheckpointError};
 use kifu_tournament::entry::pairing;
 use kifu_tournament::games::{board_genesis, board_size, GameDraftError};
@@ -18,19 +18,7 @@ fn director() -> Keypair {
 }
 
 fn reg(id: &str, key: Option<&Keypair>) -> Body {
-    Body::PlayerRegistered(Registration {
-        id: id.into(),
-        surname: id.into(),
-        given: String::new(),
-        rank: "1d".into(),
-        rating: 0,
-        country: String::new(),
-        club: String::new(),
-        egd_pin: String::new(),
-        aga_id: String::new(),
-        smms_correction: 0,
-        key: key.map(Keypair::public),
-    })
+    common::registered(id, key.map(Keypair::public))
 }
 
 /// "Sample Open" (the short name the test kit's games name), W and B

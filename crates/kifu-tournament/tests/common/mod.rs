@@ -1,5 +1,9 @@
 //! Games held in memory, as a store holds them for the tournament's
-//! checkpoints (`kifu_tournament::checkpoints::Games`).
+//! checkpoints (`kifu_tournament::checkpoints::Games`), and the
+//! registration the tests' players share.
+
+// Each test file uses part of it.
+#![allow(dead_code)]
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -47,4 +51,22 @@ impl Games for Held {
     fn games(&self) -> Result<Vec<Hash>, String> {
         Ok(self.0.keys().copied().collect())
     }
+}
+
+/// Player `id`, 1d, registered with `key` (or none), every other field
+/// left empty.
+pub fn registered(id: &str, key: Option<PublicKey>) -> Body {
+    Body::PlayerRegistered(kifu_ledger::Registration {
+        id: id.into(),
+        surname: id.into(),
+        given: String::new(),
+        rank: "1d".into(),
+        rating: 0,
+        country: String::new(),
+        club: String::new(),
+        egd_pin: String::new(),
+        aga_id: String::new(),
+        smms_correction: 0,
+        key,
+    })
 }
