@@ -135,7 +135,12 @@ pub fn record_json(game: &Hash, record: &Record) -> Value {
 /// game checked.
 pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Value {
     let last = events.last().map(|e| e.seq).unwrap_or(0);
-    let state = GameState::at(events, at);
+    replay_json_of(game, &GameState::at(events, at), last, verified)
+}
+
+/// [`replay_json`] of a state already projected (a server keeps each
+/// game's state at its head): `last` is the game's last event.
+pub fn replay_json_of(game: &Hash, state: &GameState, last: u64, verified: bool) -> Value {
     let board_view = serde_json::to_value(board_picture(&state.board)).unwrap_or(Value::Null);
     json!({
         "game": hex::encode(game),
@@ -269,7 +274,7 @@ pub enum DeviceBoard {
 }
 
 impl DeviceBoard {
-    fn of(board: BoardState) -> DeviceBoard {
+    fn of(board: &BoardState) -> DeviceBoard {
         match board {
             BoardState::None => DeviceBoard::None,
             BoardState::Go(b) => {
@@ -324,7 +329,19 @@ pub fn device_view(
     since: Option<u64>,
 ) -> DeviceView {
     let last = events.last().map(|e| e.seq).unwrap_or(0);
-    let state = GameState::at(events, last);
+    device_view_of(game, &GameState::at(events, last), last, verified, since)
+}
+
+/// [`device_view`] of the state at the game's head, already projected (a
+/// server keeps each game's state at its head); `last` is the game's last
+/// event. Only what the view holds is copied, not the history.
+pub fn device_view_of(
+    game: &Hash,
+    state: &GameState,
+    last: u64,
+    verified: bool,
+    since: Option<u64>,
+) -> DeviceView {
     let board_view = board_picture(&state.board);
     let result_computed = state.result.computed().cloned();
     let view = state.view();
@@ -336,23 +353,24 @@ pub fn device_view(
         state: DeviceState {
             at_seq: state.at_seq,
             at_ms: state.at_ms,
-            genesis: state.genesis,
-            profile: state.profile,
-            board: DeviceBoard::of(state.board),
+            genesis: state.genesis.clone(),
+            profile: state.profile.clone(),
+            board: DeviceBoard::of(&state.board),
             to_move: state.to_move,
-            clock: state.clock,
-            phase: state.phase,
-            illegal_moves: state.illegal_moves,
-            irregularities: state.irregularities,
-            disputes: state.disputes,
-            rulings: state.rulings,
-            protests: state.protests,
-            appeals: state.appeals,
-            committee: state.committee,
-            sanctions: state.sanctions,
-            result: state.result,
-            consequences: (state.consequences.into_iter())
+            clock: state.clock.clone(),
+            phase: state.phase.clone(),
+            illegal_moves: state.illegal_moves.clone(),
+            irregularities: state.irregularities.clone(),
+            disputes: state.disputes.clone(),
+            rulings: state.rulings.clone(),
+            protests: state.protests.clone(),
+            appeals: state.appeals.clone(),
+            committee: state.committee.clone(),
+            sanctions: state.sanctions.clone(),
+            result: state.result.clone(),
+            consequences: (state.consequences.iter())
                 .filter(|c| since.is_none_or(|since| c.at_seq > since))
+                .cloned()
                 .collect(),
             events: None,
             colours_swapped: state.colours_swapped,

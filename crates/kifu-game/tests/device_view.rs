@@ -114,3 +114,33 @@ fn the_device_view_does_not_grow_with_the_game() {
     );
     assert!(dev250 * 10 < whole250, "{dev250} against {whole250}");
 }
+
+/// A server keeps each game's state at its head and builds the documents
+/// from it (`device_view_of`, `replay_json_of`): the same bytes as from the
+/// events, at every head of a game.
+#[test]
+fn the_views_of_a_kept_state_equal_those_replayed_from_the_events() {
+    use kifu_game::document::{device_view, device_view_of, replay_json_of};
+    use kifu_game::GameState;
+    let cast = Cast::new();
+    let c = sample_game(&cast, "kept state");
+    let events = decoded(&c);
+    let mut kept = GameState::new();
+    for (i, e) in events.iter().enumerate() {
+        kept.apply(e);
+        let upto = &events[..=i];
+        let since = e.seq.checked_sub(2);
+        assert_eq!(
+            device_view_of(&c.game, &kept, e.seq, true, since),
+            device_view(&c.game, upto, true, since),
+            "device view at {}",
+            e.seq
+        );
+        assert_eq!(
+            replay_json_of(&c.game, &kept, e.seq, true),
+            replay_json(&c.game, upto, e.seq, true),
+            "replay document at {}",
+            e.seq
+        );
+    }
+}

@@ -396,17 +396,28 @@ pub async fn state(
                     "device=1 is the game at its head: it takes no at=",
                 ));
             }
-            document::device_json(&game, events, verified, q.since)
+            // The state at the head is the projection's own.
+            serde_json::to_value(document::device_view_of(
+                &game, &p.state, last, verified, q.since,
+            ))
+            .unwrap_or(Value::Null)
         } else if q.compact.unwrap_or(0) != 0 {
             document::step_json(&game, events, at, verified)
+        } else if at == last {
+            document::replay_json_of(&game, &p.state, last, verified)
         } else {
             document::replay_json(&game, events, at, verified)
         };
         if q.forbidden.unwrap_or(0) != 0 {
-            let state = kifu_game::GameState::at(events, at);
-            v["forbidden"] =
-                serde_json::to_value(kifu_game::forbidden::forbidden_for_black(&state))
-                    .unwrap_or(Value::Null);
+            let replayed;
+            let state = if at == last {
+                &p.state
+            } else {
+                replayed = kifu_game::GameState::at(events, at);
+                &replayed
+            };
+            v["forbidden"] = serde_json::to_value(kifu_game::forbidden::forbidden_for_black(state))
+                .unwrap_or(Value::Null);
         }
         let bytes = axum::body::Bytes::from(serde_json::to_vec(&v).map_err(|e| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
