@@ -10,6 +10,12 @@ use crate::error::ClockError;
 /// of the ledger's byte format (`docs/FORMAT.md`): variants may be appended,
 /// never reordered or changed.
 ///
+/// `kifu_ledger::TimeControl` has the same shape on purpose: the ledger,
+/// the lowest floor, records a time control without knowing how a clock
+/// runs, and this crate stands on no ledger. `kifu-game` converts one to the
+/// other, and `crates/kifu-game/tests/time_control_layout.rs` fails when the
+/// two stop encoding alike.
+///
 /// The short text form (`sudden:30m`, `fischer:90m+30s`, ...) is described in
 /// [`crate::notation`]; it is available through [`std::str::FromStr`] and
 /// [`std::fmt::Display`].
