@@ -220,7 +220,12 @@ fn a_follower_beyond_the_stated_lag_is_asked_to_resume_and_misses_nothing() {
     // connects further behind than the lag and is not asked again.
     let mut again = connect(server.addr, last);
     let rest = read_events(&mut again, total - n as usize);
-    assert!(rest.iter().all(|e| e.event.is_none()), "asked again");
+    assert!(
+        rest.iter().all(|e| e.event.is_none()),
+        "asked again: {:?} after {} records",
+        rest.iter().find(|e| e.event.is_some()),
+        rest.iter().take_while(|e| e.event.is_none()).count()
+    );
     assert_eq!(ids(&rest), (n..total as u64).collect::<Vec<_>>());
     assert_eq!(metric(&url, "kifu_feed_resumes_total"), 1);
 }
