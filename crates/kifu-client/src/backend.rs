@@ -296,9 +296,9 @@ impl Backend {
     }
 }
 
-/// The store's or the server's games, as a tournament's checkpoints read
-/// them (`kifu_tournament::checkpoints`).
-impl kifu_tournament::checkpoints::Games for Backend {
+/// The store's or the server's games, as whatever reads games whole reads
+/// them (a tournament's checkpoints).
+impl kifu_ledger::Games for Backend {
     type Error = ClientError;
 
     fn head(&self, game: &Hash) -> Result<Option<Head>, ClientError> {
