@@ -213,3 +213,58 @@ impl Store {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use kifu_ledger::archive;
+    use kifu_ledger::testkit::{moves_game, sample_game, Cast};
+
+    use crate::Store;
+
+    #[test]
+    fn every_writer_s_records_get_the_leaf_of_their_cursor() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(dir.path()).expect("store");
+        let cast = Cast::new();
+        // A single append and a batch (the command line's writes), the
+        // server's batch writer (staged), and an import (runs).
+        let one = sample_game(&cast, "appended");
+        store.append(one.records[0].clone()).expect("append");
+        store
+            .append_batch(one.records[1..].to_vec())
+            .expect("append_batch");
+        let served = sample_game(&cast, "served");
+        let each = store.append_each(served.records.clone());
+        assert!(each.results.iter().all(Result::is_ok));
+        let imported = moves_game(&cast, "imported", 40);
+        let verdict = archive::verify_archive(&archive::write(&imported.records)).expect("verdict");
+        store.import(&verdict, &mut |_, _| {}).expect("import");
+        let total = one.records.len() + served.records.len() + imported.records.len();
+        let size = store.tree_size().expect("size");
+        assert_eq!(size, total as u64);
+        let feed = store.feed(None, total + 1).expect("feed");
+        let leaves = store.leaves(0, size).expect("leaves");
+        assert_eq!(feed.len(), leaves.len());
+        for (i, (item, leaf)) in feed.iter().zip(&leaves).enumerate() {
+            assert_eq!(item.cursor, i as u64);
+            assert_eq!(
+                (leaf.game, leaf.seq, leaf.record_hash),
+                (item.game, item.seq, item.record.hash()),
+                "cursor {i}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_commit_of_nothing_writes_nothing() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let store = Store::open(dir.path()).expect("store");
+        assert!(store.append_batch(Vec::new()).expect("empty").is_empty());
+        assert!(store.append_each(Vec::new()).results.is_empty());
+        assert_eq!(store.tree_size().expect("size"), 0);
+        assert!(store.feed(None, 10).expect("feed").is_empty());
+        let c = sample_game(&Cast::new(), "after");
+        let a = store.append(c.records[0].clone()).expect("append");
+        assert_eq!(a.cursor, 0);
+    }
+}
