@@ -1,7 +1,9 @@
 //! The log operator's checkpoint key, rotated in the log itself
-//! (`docs/TRANSPARENCY.md` section 8, `docs/FORMAT.md` kind 54): the proof
-//! file's format and the rule that follows a key from the one a verifier
-//! trusts to the one that signed a checkpoint.
+//! (`docs/TRANSPARENCY.md` section 8, `docs/FORMAT.md` kind 54): the rule
+//! that follows a key from the one a verifier trusts to the one that signed
+//! a checkpoint, reading each rotation statement as a ledger record. The
+//! proof file's format is the log's (`kifu_tlog::rotation`, re-exported
+//! here).
 
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
@@ -10,38 +12,11 @@ use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::note::NoteVerifier;
 use kifu_tlog::proof::parse_b64_hash;
 use kifu_tlog::Leaf;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// First field of a rotation proof file.
-pub const ROTATION_FORMAT: &str = "kifu-log-keys/1";
-
-/// One rotation statement and its place in a tree.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RotationProof {
-    /// The statement's leaf index in the log.
-    pub leaf_index: u64,
-    /// The stored `log_key_rotated` record, base64
-    /// (`u32 LE length || event bytes || signature`).
-    pub record: String,
-    /// Its inclusion proof in the checkpoint's tree, base64 hashes.
-    pub inclusion: Vec<String>,
-}
-
-/// What `kifu prove rotation` prints: the rotations from the log's first
-/// key to the key that signs checkpoints of `tree_size`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RotationFile {
-    /// Always [`ROTATION_FORMAT`].
-    pub format: String,
-    /// The log's origin.
-    pub origin: String,
-    /// The tree size the inclusion proofs are for.
-    pub tree_size: u64,
-    /// The key the first rotation starts from (verifier key).
-    pub log_key: String,
-    /// The rotations, in log order.
-    pub rotations: Vec<RotationProof>,
-}
+// The proof file's format is the log's (`kifu_tlog::rotation`): named
+// here too, so that a verifier finds it beside the rule that reads it.
+pub use kifu_tlog::rotation::{RotationFile, RotationProof, ROTATION_FORMAT};
 
 /// One step of a verified key history.
 #[derive(Debug, Clone, Serialize)]

@@ -1,7 +1,7 @@
 //! `kifu verify`, `kifu export`, `kifu import`: their arguments, progress
 //! on standard error, and printing. The verdicts are the libraries':
 //! `kifu_ledger::archive::verify_archive` and the streaming
-//! `kifu_store::archive_file::verify_file` reach them, `kifu_ledger::report`
+//! `kifu_archive::archive_file::verify_file` reach them, `kifu_ledger::report`
 //! words and documents them, and the store's import writes what verified.
 
 use std::io::IsTerminal;

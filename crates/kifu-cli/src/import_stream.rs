@@ -1,5 +1,5 @@
 //! `kifu import FILE` without holding the file: the archive is verified
-//! streaming (`kifu_store::archive_file::verify_file`, as `kifu verify
+//! streaming (`kifu_archive::archive_file::verify_file`, as `kifu verify
 //! FILE`), then read a second time and imported game by game
 //! (`kifu_store::archive_file::reread_file`): each game's records are found
 //! to be exactly the chain the first reading verified (hashes cover the

@@ -163,7 +163,7 @@ pub fn prove_map(data: &Path, a: ProveMapArgs) -> CmdResult {
                 .0
         }
     };
-    let v = kifu_store::bundle::map_proof_json(&store, &game, size)
+    let v = kifu_archive::bundle::map_proof_json(&store, &game, size)
         .map_err(|e| Failure::new(e.to_string()))?;
     say!("{v}");
     Ok(())

@@ -560,14 +560,14 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
     let tournament = kifu_bundle::tournament::part_for(&chains, &game, last_seq)
         .map(serde_json::to_value)
         .transpose()?;
-    let request = kifu_store::bundle::Request {
+    let request = kifu_archive::bundle::Request {
         checkpoint,
         witness_keys: a.witness_keys.clone(),
         tail: a.tail,
         tournament,
     };
-    let b = kifu_store::bundle::make(&store, &game, request).map_err(|e| match e {
-        kifu_store::bundle::MakeError::Log(LogError::NoCheckpoint) => {
+    let b = kifu_archive::bundle::make(&store, &game, request).map_err(|e| match e {
+        kifu_archive::bundle::MakeError::Log(LogError::NoCheckpoint) => {
             Failure::new("no checkpoint yet: run `kifu checkpoint --key ...` first")
         }
         e if e.is_check() => fail_verify(e.to_string()),

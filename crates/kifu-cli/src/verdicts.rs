@@ -84,21 +84,21 @@ pub(crate) fn verify_progress(line: String, lines: bool) -> indicatif::ProgressB
     pb
 }
 
-/// Verifies an archive file streaming it (`kifu_store::archive_file`),
+/// Verifies an archive file streaming it (`kifu_archive::archive_file`),
 /// showing the count read and the rate since `started` (with `progress`,
 /// as lines on stderr where it is not a terminal).
 pub(crate) fn verify_streaming(
     file: &Path,
     progress: bool,
     started: Instant,
-) -> Result<archive_file::FileVerdict, Failure> {
+) -> Result<kifu_archive::archive_file::FileVerdict, Failure> {
     let size = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
     let pb = verify_progress(
         format!("verifying {} ({:.1} MB)", file.display(), size as f64 / 1e6),
         progress,
     );
     let lines = progress && !std::io::stderr().is_terminal();
-    let result = archive_file::verify_file(file, &mut |n| {
+    let result = kifu_archive::archive_file::verify_file(file, &mut |n| {
         let line = format!(
             "verifying {}: {} read ({:.0} events/s)",
             file.display(),

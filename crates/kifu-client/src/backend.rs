@@ -3,6 +3,11 @@
 //! server, signing stays with the caller: records are signed here and sent
 //! signed, and records read back are checked by the same library calls as
 //! a local store's.
+//!
+//! The local side is here, over `kifu_store::Store`, rather than in a crate
+//! of its own: the client stands above the store (`tests/floors.rs`), so a
+//! program above the client (a match) writes through [`Backend`] alone,
+//! locally or through a server, and needs no store of its own.
 
 use std::sync::Arc;
 
@@ -296,9 +301,9 @@ impl Backend {
     }
 }
 
-/// The store's or the server's games, as a tournament's checkpoints read
-/// them (`kifu_tournament::checkpoints`).
-impl kifu_tournament::checkpoints::Games for Backend {
+/// The store's or the server's games, as whatever reads games whole reads
+/// them (a tournament's checkpoints).
+impl kifu_ledger::Games for Backend {
     type Error = ClientError;
 
     fn head(&self, game: &Hash) -> Result<Option<Head>, ClientError> {

@@ -46,6 +46,9 @@ use std::time::Duration;
 
 pub use backend::Backend;
 pub use client::Client;
+/// What a [`Backend`] answers an append with: the store's acknowledgement,
+/// named here so that whoever writes through the client needs no store.
+pub use kifu_store::Appended;
 
 /// Records asked for per request when reading through a server.
 const PAGE: u64 = 10_000;

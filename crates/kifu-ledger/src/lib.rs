@@ -20,6 +20,7 @@ pub mod body;
 pub mod bounds;
 pub mod chain;
 pub mod event;
+pub mod held;
 pub mod key;
 pub mod kinds;
 pub mod report;
@@ -43,6 +44,7 @@ pub use chain::{
 pub use event::{
     Event, Hash, Header, Link, Record, FORMAT_VERSION, HASH_DOMAIN, SIGN_DOMAIN, ZERO_HASH,
 };
+pub use held::Games;
 pub use key::{Keypair, PublicKey};
 pub use standing::{Irregularity, KeyEnd, Standing};
 

@@ -1,15 +1,18 @@
 //! Where the referee writes: a signed game chain per game, behind a trait.
 //!
-//! [`StoreLedger`] writes into a `kifu-store` as each fact happens (every
-//! append is durable before the referee goes on); [`MemoryLedger`] keeps the
+//! [`StoreLedger`] writes through the client's [`kifu_client::Backend`] (a
+//! local store, or a `kifu serve` in front of one) as each fact happens
+//! (every append is durable before the referee goes on): the one way a
+//! match writes, so a match played locally and one played through a server
+//! are written alike; [`MemoryLedger`] keeps the
 //! records in memory for tests. Both sign with the key they are given and
 //! check the append as the store would (links, roles).
 
 use std::collections::HashMap;
 
+use kifu_client::{Appended, Backend};
 use kifu_ledger::standing::Standing;
 use kifu_ledger::{check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, Record};
-use kifu_store::{Appended, Store};
 
 use crate::MatchError;
 
@@ -27,9 +30,9 @@ pub trait GameLedger {
     ) -> Result<u64, MatchError>;
 }
 
-/// Where signed records are appended: a store, or anything that hands
-/// them to one (a server the command line appends through) and answers
-/// with what the store acknowledged.
+/// Where signed records are appended: the client's [`Backend`] (a store,
+/// or a server the command line appends through), or anything else that
+/// answers with what a store acknowledged.
 pub trait Appender {
     /// Appends one signed record, durable when this returns.
     fn append_record(&self, record: Record) -> Result<Appended, MatchError>;
@@ -37,27 +40,12 @@ pub trait Appender {
     fn head_of(&self, game: &Hash) -> Result<Option<Head>, MatchError>;
 }
 
-impl Appender for Store {
-    fn append_record(&self, record: Record) -> Result<Appended, MatchError> {
-        Ok(self.append(record)?)
-    }
-
-    fn head_of(&self, game: &Hash) -> Result<Option<Head>, MatchError> {
-        Ok(self.head(game)?)
-    }
-}
-
 /// Records into the data directory, or through a `kifu serve` (so that a
 /// match is in the live feed and on the replay page as it is played):
 /// acknowledged durable there.
-impl Appender for kifu_client::Backend {
+impl Appender for Backend {
     fn append_record(&self, record: Record) -> Result<Appended, MatchError> {
-        self.append(record).map_err(|e| match e {
-            kifu_client::ClientError::Store(e) => MatchError::Store(e),
-            e => MatchError::Store(kifu_store::StoreError::Io(std::io::Error::other(
-                e.to_string(),
-            ))),
-        })
+        Ok(self.append(record)?)
     }
 
     fn head_of(&self, game: &Hash) -> Result<Option<Head>, MatchError> {
@@ -66,10 +54,10 @@ impl Appender for kifu_client::Backend {
     }
 }
 
-/// Records into a `kifu-store` (or any [`Appender`]) as each fact happens:
+/// Records through a [`Backend`] (or any [`Appender`]) as each fact happens:
 /// every fact is signed here and acknowledged durable before the referee
 /// goes on.
-pub struct StoreLedger<'a, A: Appender + ?Sized = Store> {
+pub struct StoreLedger<'a, A: Appender + ?Sized = Backend> {
     store: &'a A,
     heads: HashMap<Hash, Head>,
 }
@@ -202,7 +190,7 @@ mod tests {
     #[test]
     fn the_store_ledger_signs_each_fact_and_the_store_holds_it_at_once() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
+        let store = Backend::Local(kifu_store::Store::open(dir.path()).unwrap());
         let cast = Cast::new();
         let mut ledger = StoreLedger::new(&store);
         let game = ledger

@@ -112,9 +112,10 @@ pub enum MatchError {
     /// A record could not be signed or was refused.
     #[error("ledger: {0}")]
     Ledger(#[from] kifu_ledger::LedgerError),
-    /// The store failed.
+    /// The store, or the server in front of it, failed or refused a
+    /// record (`kifu_client::Backend`).
     #[error("store: {0}")]
-    Store(#[from] kifu_store::StoreError),
+    Store(#[from] kifu_client::ClientError),
     /// A game id the ledger does not hold.
     #[error("unknown game {0}")]
     UnknownGame(String),

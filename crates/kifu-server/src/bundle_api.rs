@@ -17,7 +17,7 @@ use crate::api::blocking;
 use crate::error::ApiError;
 use crate::App;
 
-pub use kifu_store::bundle::{build, latest_bundle, map_proof_json, BundleParts, Form};
+pub use kifu_archive::bundle::{build, latest_bundle, map_proof_json, BundleParts, Form};
 pub use kifu_store::operator::rotation_proof;
 
 /// `GET /games/{id}/bundle`: the game's appeal bundle at the latest

@@ -24,9 +24,9 @@ use std::time::{Duration, Instant};
 
 use kifu_ledger::standing::Standing;
 use kifu_ledger::{check_genesis, Hash, Head, LedgerError, Record};
-use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
+use sled::transaction::TransactionError;
 
-use crate::{event_key, parse_u64, Appended, Refuse, Store, StoreError, FEED_NEXT};
+use crate::{Appended, Refuse, Store, StoreError};
 
 /// What [`Store::append_each`] did with a batch.
 #[derive(Debug)]
@@ -248,49 +248,15 @@ impl Store {
             place[i] = Some(p);
         }
 
-        // One transaction for everything accepted: the records as staged
-        // values (`staged.rs`: a few keys for the whole batch), the feed, the
-        // log and the counter.
+        // One transaction for everything accepted (`commit.rs`): the records
+        // as staged values (`staged.rs`: a few keys for the whole batch), the
+        // feed, the log and the counter.
         let committed: Result<(Vec<u64>, u64), String> = if let Err(e) = self.writable() {
             Err(e.to_string())
         } else {
-            let r = (&self.staged_tree, &self.feed, &self.meta, &self.tlog).transaction(
-                |(st, fd, mt, tl)| {
-                    let mut next = match mt.get(FEED_NEXT)? {
-                        Some(v) => parse_u64(&v).map_err(|e| {
-                            ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
-                        })?,
-                        None => 0,
-                    };
-                    let mut cursors = Vec::with_capacity(planned.len());
-                    let mut log = crate::tlog::TxLog::start(tl, next)?;
-                    let first = next;
-                    let mut places = Vec::with_capacity(planned.len() * crate::FEED_ENTRY);
-                    for p in &planned {
-                        places.extend_from_slice(&event_key(&p.game, p.seq));
-                        log.append(next, &p.game, p.seq, &p.hash)?;
-                        cursors.push(next);
-                        next += 1;
-                    }
-                    // Placement linked each record to its game's head (the
-                    // heads the write lock guards are exact), so nothing is
-                    // stored at its place.
-                    let records: Vec<(&Hash, u64, &[u8])> = planned
-                        .iter()
-                        .map(|p| (&p.game, p.seq, p.stored.as_slice()))
-                        .collect();
-                    let values = crate::staged::values(first, &records);
-                    for (key, value) in values {
-                        st.insert(&key.to_be_bytes()[..], value)?;
-                    }
-                    if !planned.is_empty() {
-                        mt.insert(FEED_NEXT, &next.to_be_bytes())?;
-                        crate::insert_feed(fd, first, &places)?;
-                        log.finish()?;
-                    }
-                    Ok((cursors, next))
-                },
-            );
+            let r = self
+                .commit_transaction(&crate::commit::Placement::Staged(&planned))
+                .map(|c| ((c.first..c.next).collect::<Vec<u64>>(), c.next));
             r.map_err(|e| match e {
                 TransactionError::Abort(Refuse::Damaged(s)) => s,
                 TransactionError::Abort(Refuse::Conflict {

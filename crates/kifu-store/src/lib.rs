@@ -29,6 +29,15 @@
 //! them in memory for every read, and settles them into their games' runs
 //! every [`SETTLE_AT`] records (`staged.rs`).
 //!
+//! Every record, whoever writes it, is committed by one transaction
+//! (`Store::commit_transaction`, `commit.rs`): the feed counter, the
+//! record's cursor and transparency-log leaf, the feed entry and the log's
+//! hashes; the writers differ only in where the records' bytes go.
+//!
+//! The store stands on the ledger and the log alone (`tests/floors.rs`):
+//! what also needs bundles or tournaments (bundles made from a store, an
+//! archive's carried tournament chain) is `kifu-archive`'s, above it.
+//!
 //! Forks are never discarded: a validly signed record that contradicts the
 //! stored chain (from an import) is kept in the `evidence` tree, outside the
 //! chain, and [`Store::records_for_verification`] returns it with the chain
@@ -47,7 +56,7 @@
 
 pub mod archive_file;
 mod batch;
-pub mod bundle;
+mod commit;
 pub mod devices;
 mod import;
 mod kv;
@@ -76,7 +85,7 @@ use kifu_ledger::{
     check_append, check_genesis, Body, Event, Genesis, Hash, Head, Keypair, LedgerError, PublicKey,
     Record, Standing,
 };
-use sled::transaction::{ConflictableTransactionError, TransactionError, Transactional};
+use sled::transaction::{ConflictableTransactionError, TransactionError};
 
 use crate::layout::{Entry, FindError};
 use crate::sync::GroupSync;
@@ -1104,8 +1113,9 @@ impl Store {
 
     /// Writes planned records (already checked) in one transaction, then
     /// (with [`Write::Durable`]) waits until they are on stable storage.
-    /// This is the one commit path: every write of a chain record goes
-    /// through it.
+    /// Every write of a chain record but the server's batches goes through
+    /// it, and it through [`Store::commit_transaction`] (`commit.rs`), as
+    /// the batches do.
     pub(crate) fn commit(
         &self,
         planned: &[Planned],
@@ -1126,86 +1136,24 @@ impl Store {
                 v.insert(self.head_for_write(&mut guard, &p.game)?);
             }
         }
-        let result =
-            (&self.events, &self.feed, &self.meta, &self.tlog).transaction(|(ev, fd, mt, tl)| {
-                let mut next = match mt.get(FEED_NEXT)? {
-                    Some(v) => parse_u64(&v).map_err(|e| {
-                        ConflictableTransactionError::Abort(Refuse::Damaged(e.to_string()))
-                    })?,
-                    None => 0,
-                };
-                let mut out = Vec::with_capacity(planned.len());
-                let mut heads: HashMap<Hash, Option<Head>> = HashMap::new();
-                let mut log = tlog::TxLog::start(tl, next)?;
-                let first = next;
-                let mut places = Vec::with_capacity(planned.len() * FEED_ENTRY);
-                let mut run = RunWriter::default();
-                for Planned {
-                    game,
-                    head,
-                    prev,
-                    stored,
-                } in planned
-                {
-                    let stored_head = match heads.get(game) {
-                        Some(h) => *h,
-                        None => before.get(game).copied().flatten(),
-                    };
-                    let expect = head.seq.checked_sub(1);
-                    let fits = match (stored_head, expect) {
-                        (None, None) => true,
-                        (Some(h), Some(e)) => h.seq == e && &h.hash == prev,
-                        _ => false,
-                    };
-                    if !fits {
-                        // Identical record already in place: an idempotent retry.
-                        if let Some((existing, e)) = tx_find(ev, game, head.seq)? {
-                            if existing[e.at] == stored[..] {
-                                return Err(ConflictableTransactionError::Abort(Refuse::Exists(
-                                    head.seq,
-                                )));
-                            }
-                        }
-                        return Err(ConflictableTransactionError::Abort(Refuse::Conflict {
-                            expected_seq: stored_head.map(|h| h.seq + 1).unwrap_or(0),
-                            got_seq: head.seq,
-                        }));
-                    }
-                    // A run takes the records that follow in its window.
-                    let joins = runs
-                        && head.seq % RUN != 0
-                        && run.bytes + stored.len() + 8 <= RUN_BYTES
-                        && run.at.is_some_and(|(g, s)| {
-                            &g == game && s + run.records.len() as u64 == head.seq
-                        });
-                    if !joins {
-                        run.flush(ev)?;
-                    }
-                    if joins || (runs && head.seq % RUN == 0) {
-                        run.push(game, head.seq, stored, next);
-                    } else {
-                        ev.insert(
-                            &event_key(game, head.seq)[..],
-                            layout::event_value(stored, next),
-                        )?;
-                    }
-                    heads.insert(*game, Some(*head));
-                    places.extend_from_slice(&event_key(game, head.seq));
-                    log.append(next, game, head.seq, &head.hash)?;
-                    out.push(Appended {
-                        game: *game,
-                        seq: head.seq,
-                        hash: head.hash,
-                        cursor: next,
+        let result = self
+            .commit_transaction(&commit::Placement::Events {
+                planned,
+                before: &before,
+                runs,
+            })
+            .map(|c| {
+                planned
+                    .iter()
+                    .zip(c.first..c.next)
+                    .map(|(p, cursor)| Appended {
+                        game: p.game,
+                        seq: p.head.seq,
+                        hash: p.head.hash,
+                        cursor,
                         new: true,
-                    });
-                    next += 1;
-                }
-                run.flush(ev)?;
-                mt.insert(FEED_NEXT, &next.to_be_bytes())?;
-                insert_feed(fd, first, &places)?;
-                log.finish()?;
-                Ok(out)
+                    })
+                    .collect::<Vec<_>>()
             });
         // The ticket is taken while the commit is still serialised, so a
         // sync that covers a ticket covers every commit before it.

@@ -11,13 +11,13 @@
 
 use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine as _;
-use kifu_bundle::rotation::{RotationFile, RotationProof, ROTATION_FORMAT};
 use kifu_ledger::{
     Body, Event, GameKind, Genesis, Hash, Keypair, Participant, PublicKey, Role, TimeControl,
 };
 use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::note::{Note, NoteSigner, NoteVerifier};
 use kifu_tlog::proof::{ConsistencyProof, InclusionProof};
+use kifu_tlog::rotation::{RotationFile, RotationProof, ROTATION_FORMAT};
 use serde_json::{json, Value};
 
 use crate::tlog::Leaf;

@@ -290,9 +290,9 @@ impl Keeper {
     }
 }
 
-/// The store's games are those a tournament checkpoints
-/// (`kifu_tournament::checkpoints`): their heads, geneses and records.
-impl kifu_tournament::checkpoints::Games for crate::Store {
+/// The store's games, as whatever reads games whole reads them (a
+/// tournament's checkpoints): their heads, geneses and records.
+impl kifu_ledger::Games for crate::Store {
     type Error = StoreError;
 
     fn head(&self, game: &Hash) -> Result<Option<kifu_ledger::Head>, StoreError> {
@@ -323,7 +323,7 @@ mod tests {
     #[test]
     fn the_store_s_games_are_read_whole_for_a_checkpoint() {
         use kifu_ledger::testkit::{sample_game, Cast};
-        use kifu_tournament::checkpoints::Games;
+        use kifu_ledger::Games;
         let d = tempfile::tempdir().expect("tempdir");
         let store = crate::Store::open(d.path()).expect("store");
         let g: &dyn Games<Error = StoreError> = &store;

@@ -29,6 +29,7 @@ pub mod note;
 pub mod offline;
 pub mod proof;
 pub mod range;
+pub mod rotation;
 pub mod tiles;
 pub mod tree;
 

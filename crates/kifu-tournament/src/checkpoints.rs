@@ -4,29 +4,14 @@
 //! share. The games themselves are read through [`Games`] (a store, or a
 //! server), which the caller provides; nothing here reads a store.
 
-use std::sync::Arc;
-
 use kifu_ledger::{Body, Checkpoint, Event, Genesis, Hash, Head, PublicKey, Record, Role};
 
 use crate::board_game::{self, Standing};
 use crate::{Board, Chain};
 
-/// The games a checkpoint is taken from: a store, or a server.
-pub trait Games {
-    /// Why a game could not be read.
-    type Error;
-    /// The game's head, `None` when there is no such game.
-    fn head(&self, game: &Hash) -> Result<Option<Head>, Self::Error>;
-    /// The game's genesis.
-    fn genesis(&self, game: &Hash) -> Result<Arc<Genesis>, Self::Error>;
-    /// The key that signed the game's genesis (who created it: whether the
-    /// game is a board's game depends on it, [`crate::board_game`]).
-    fn creator(&self, game: &Hash) -> Result<PublicKey, Self::Error>;
-    /// The game's records, from its genesis.
-    fn read(&self, game: &Hash) -> Result<Vec<Record>, Self::Error>;
-    /// Every game held.
-    fn games(&self) -> Result<Vec<Hash>, Self::Error>;
-}
+/// The games a checkpoint is taken from: a store, or a server (the trait
+/// is the ledger's, so that neither needs this crate to be read).
+pub use kifu_ledger::held::Games;
 
 /// Why no checkpoint of a game can be taken.
 #[derive(Debug, thiserror::Error)]

@@ -12,8 +12,8 @@ use serde_json::{json, Value};
 
 use kifu_bundle::RotationProof;
 
-use crate::operator::{check_root, first_log_key, last_checkpoint, rotation_proof, LogError};
-use crate::Store;
+use kifu_store::operator::{check_root, first_log_key, last_checkpoint, rotation_proof, LogError};
+use kifu_store::Store;
 
 /// How a bundle proves that it ends at the game's head.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -304,7 +304,7 @@ pub fn make(store: &Store, game: &Hash, req: Request) -> Result<Bundle, MakeErro
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::operator::sign_checkpoint;
+    use kifu_store::operator::sign_checkpoint;
     use kifu_tlog::note::NoteSigner;
 
     #[test]

@@ -1,0 +1,21 @@
+//! A data directory's documents: what leaves it and what enters it. Appeal
+//! bundles and map proofs are made from its store ([`bundle`]: what `kifu
+//! bundle` writes and the server answers at `GET /games/{id}/bundle`), and
+//! archive files are verified streaming, with the tournament chain they
+//! carry checked as a chain file is ([`archive_file`]).
+//!
+//! The one decision a reader must know: **this crate joins the store to the
+//! verifiers, never the other way round.** The store sits on the ground
+//! floor: it knows ledger records and the transparency log, nothing of
+//! bundles or tournaments, so that everything above can write through it.
+//! The formats' verifiers (`kifu-bundle`, `kifu-tournament`) need no store,
+//! so that a stranger's verifier is the one kifu runs. The documents that
+//! need both meet here, one floor above the store, and a bundle made here
+//! is checked by the same code a stranger runs on it.
+//!
+//! It is named for the archive a data directory is: its records and the
+//! proofs that they are the log's, as they are handed out and taken in.
+#![deny(missing_docs)]
+
+pub mod archive_file;
+pub mod bundle;
