@@ -43,6 +43,11 @@ pub struct ServeArgs {
     /// 429): a client that promises a body and never sends it holds no more.
     #[arg(long, default_value_t = 16)]
     pub max_bodies_per_client: usize,
+    /// Device seat requests one client address may have waiting at once
+    /// (more: 429); raise it when tablets reach the server through one
+    /// address.
+    #[arg(long, default_value_t = 64)]
+    pub max_device_requests_per_client: usize,
     /// Longest wait for a request's head, and for the next request on an
     /// idle kept-alive connection, in seconds.
     #[arg(long, default_value_t = 10)]

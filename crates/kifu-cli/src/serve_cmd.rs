@@ -39,6 +39,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
         max_bodies: a.max_bodies.max(1),
         max_bodies_per_client: a.max_bodies_per_client.max(1),
         max_follower_lag: a.max_follower_lag,
+        max_device_requests_per_client: a.max_device_requests_per_client.max(1),
         ..Limits::default()
     };
     let conn = kifu_server::ConnLimits {

@@ -42,8 +42,9 @@ type Kept = kifu_store::devices::Kept<SeatRequest>;
 /// was read at.
 type Rosters = HashMap<Hash, (u64, Vec<Participant>)>;
 
-/// Most requests one client address may have kept at once: a flood from
-/// a few addresses cannot fill the list that every board's device needs.
+/// Most requests one client address may have kept at once, by default: a
+/// flood from a few addresses cannot fill the list that every board's
+/// device needs.
 pub const MAX_REQUESTS_PER_CLIENT: usize = 64;
 
 /// The requests of one data directory.
@@ -51,6 +52,9 @@ pub struct Devices {
     dir: PathBuf,
     /// Most requests kept ([`MAX_REQUESTS`]).
     max: usize,
+    /// Most requests one client address may have kept at once
+    /// ([`crate::Limits::max_device_requests_per_client`]).
+    per_client: usize,
     kept: Mutex<Kept>,
     /// The address each kept request came from (by the device's key), for
     /// the bound per client; a request kept from before a restart counts
@@ -82,11 +86,19 @@ impl Devices {
         Ok(Devices {
             dir: dir.to_path_buf(),
             max: MAX_REQUESTS,
+            per_client: MAX_REQUESTS_PER_CLIENT,
             kept: Mutex::new(kept),
             from: Mutex::new(HashMap::new()),
             rosters: Mutex::new(HashMap::new()),
             index: Mutex::new(KeyIndex::default()),
         })
+    }
+
+    /// The same, with at most `n` requests kept from one client address.
+    #[must_use]
+    pub fn per_client(mut self, n: usize) -> Devices {
+        self.per_client = n.max(1);
+        self
     }
 
     /// Adds a request signed by its device ([`SignedRequest::open`]), or
@@ -142,7 +154,7 @@ impl Devices {
                 .iter()
                 .filter(|r| from.get(&r.seat.key) == Some(&ip))
                 .count();
-            if held >= MAX_REQUESTS_PER_CLIENT {
+            if held >= self.per_client {
                 return Err(ApiError::new(
                     StatusCode::TOO_MANY_REQUESTS,
                     "too_many_requests",

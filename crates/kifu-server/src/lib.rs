@@ -142,6 +142,11 @@ pub struct Limits {
     /// the shared cache) running at once; more wait their turn, so that a
     /// crowd catching up never takes the threads a board's reads need.
     pub max_catchup_reads: usize,
+    /// Device seat requests one client address may have waiting at once
+    /// (more: 429), so that a flood from a few addresses cannot fill the
+    /// list every board's tablet needs. A venue whose tablets reach the
+    /// server through one address (a NAT) raises it.
+    pub max_device_requests_per_client: usize,
 }
 
 impl Default for Limits {
@@ -162,6 +167,7 @@ impl Default for Limits {
             max_follower_lag: 65_536,
             feed_defer: Duration::from_millis(2),
             max_catchup_reads: 2,
+            max_device_requests_per_client: device::MAX_REQUESTS_PER_CLIENT,
         }
     }
 }
@@ -406,7 +412,8 @@ impl Server {
             ingest = ingest.following(r.stored.clone());
         }
         let (stop, shutdown) = watch::channel(false);
-        let devices = device::Devices::open(store.path())?;
+        let devices =
+            device::Devices::open(store.path())?.per_client(limits.max_device_requests_per_client);
         let tournaments = kifu_store::tournaments::Keeper::new(store.path());
         let budgets = budget::Budgets::new(&limits);
         let lines = feed::LineCache::new(limits.max_catchup_reads);

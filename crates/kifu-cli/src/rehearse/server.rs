@@ -169,6 +169,24 @@ fn spawn(data: &Path, listen: &str) -> Result<(Child, String), String> {
             "--checkpoint-key",
         ])
         .arg(data.join(OPERATOR_KEY))
+        // Every tablet, console and spectator of the rehearsal comes from
+        // this one address; at a venue each has its own.
+        .args([
+            "--max-device-requests-per-client",
+            "100000",
+            "--max-connections-per-client",
+            "100000",
+            "--max-connections",
+            "100000",
+            "--max-streams-per-client",
+            "100000",
+            "--max-streams",
+            "100000",
+            "--max-bodies-per-client",
+            "100000",
+            "--max-bodies",
+            "100000",
+        ])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
