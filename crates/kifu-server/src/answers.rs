@@ -8,7 +8,7 @@
 //! required even when it may be null: a client generated from the schema
 //! is complete.
 
-use kifu_game::document::{EventBody, GameSummary, RecordDocument};
+use kifu_game::document::{GameSummary, RecordDocument};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -118,9 +118,12 @@ pub struct Records {
 
 /// One line of `kifu feed`, of `GET /feed` (NDJSON) and the `data:` of
 /// each `GET /feed/stream` event: a record as `GET /games/{id}/records`
-/// gives it, with its `cursor`, its place in the store's global order.
+/// gives it (its fields in the same object), with its `cursor`, its place
+/// in the store's global order.
+// Closed like every document: serde cannot refuse unknown fields beside a
+// flattened one, so the schema says it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[schemars(extend("additionalProperties" = false))]
 pub struct FeedLine {
     /// The record's place in the store's global order; resume after the
     /// last one seen.
@@ -129,52 +132,18 @@ pub struct FeedLine {
     /// published it, when the mirror noted it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub venue_cursor: Option<u64>,
-    /// The game (chain) the record belongs to.
-    #[schemars(pattern(HEX64))]
-    pub game: String,
-    /// Its place in the game.
-    pub seq: u64,
-    /// Its hash.
-    #[schemars(pattern(HEX64))]
-    pub hash: String,
-    /// The hash of the record before it (zeros for a genesis).
-    #[schemars(pattern(HEX64))]
-    pub prev_hash: String,
-    /// The instant the signer states, in milliseconds since 1970 (UTC).
-    pub at_ms: u64,
-    /// The signer's public key.
-    #[schemars(pattern(HEX64))]
-    pub signer: String,
-    /// The kind, in words (`stone placed`).
-    pub kind: String,
-    /// The kind's index (docs/FORMAT.md section 4).
-    pub kind_index: u32,
-    /// The body in the JSON of docs/FORMAT.md section 4, or null for a kind
-    /// this build does not know.
-    pub body: Option<EventBody>,
-    /// The signed event bytes, in hex.
-    pub event_bytes: String,
-    /// The Ed25519 signature, in hex.
-    pub signature: String,
+    /// The record.
+    #[serde(flatten)]
+    pub record: RecordDocument,
 }
 
 impl FeedLine {
     /// A record's document with its cursor.
-    pub fn new(cursor: u64, d: RecordDocument) -> FeedLine {
+    pub fn new(cursor: u64, record: RecordDocument) -> FeedLine {
         FeedLine {
             cursor,
             venue_cursor: None,
-            game: d.game,
-            seq: d.seq,
-            hash: d.hash,
-            prev_hash: d.prev_hash,
-            at_ms: d.at_ms,
-            signer: d.signer,
-            kind: d.kind,
-            kind_index: d.kind_index,
-            body: d.body,
-            event_bytes: d.event_bytes,
-            signature: d.signature,
+            record,
         }
     }
 }
