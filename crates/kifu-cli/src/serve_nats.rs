@@ -41,11 +41,12 @@ pub fn check(config: &PublisherConfig) -> Result<(), Failure> {
     }
 }
 
-/// The running publisher: stop it with [`Running::stop`].
+/// A NATS task running beside the server (the publisher, or a replica's
+/// mirror) and its failures' watcher: stop it with [`Running::stop`].
 pub struct Running {
-    stop: Arc<tokio::sync::Notify>,
-    task: tokio::task::JoinHandle<Result<(), NatsError>>,
-    watch: tokio::task::JoinHandle<()>,
+    pub(crate) stop: Arc<tokio::sync::Notify>,
+    pub(crate) task: tokio::task::JoinHandle<Result<(), NatsError>>,
+    pub(crate) watch: tokio::task::JoinHandle<()>,
 }
 
 /// Starts the publisher beside `server`, reporting to its `/healthz` and
@@ -79,22 +80,34 @@ pub fn start(mut config: PublisherConfig, store: Arc<Store>, server: &Server) ->
         }
         r
     });
-    let watch = tokio::spawn(async move {
-        let mut said = kifu_nats::Said::default();
-        loop {
-            let backlog = status.backlog(&waiting);
-            if let Some(l) = said.line(&status.failures, "publishing to NATS", Some(backlog)) {
-                eprintln!("kifu serve: {l}");
-            }
-            tokio::time::sleep(Duration::from_millis(500)).await;
-        }
+    let watch = say_failures(move |said| {
+        let backlog = status.backlog(&waiting);
+        said.line(&status.failures, "publishing to NATS", Some(backlog))
     });
     Running { stop, task, watch }
 }
 
+/// Says on standard error, every half second, what `line` finds to say of
+/// a NATS task's failures (`kifu_nats::Said`).
+pub(crate) fn say_failures(
+    mut line: impl FnMut(&mut kifu_nats::Said) -> Option<String> + Send + 'static,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut said = kifu_nats::Said::default();
+        loop {
+            if let Some(l) = line(&mut said) {
+                eprintln!("kifu serve: {l}");
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+    })
+}
+
 impl Running {
-    /// Stops the publisher (what it has in flight is finished or dropped;
-    /// the next start resumes from the cursor kept in the store).
+    /// Stops the task (the publisher: what it has in flight is finished or
+    /// dropped, the next start resumes from the cursor kept in the store;
+    /// a replica's mirror: a batch not yet acknowledged comes again at the
+    /// next start and is found stored).
     pub async fn stop(self) {
         self.stop.notify_one();
         let _ = self.task.await;

@@ -8,9 +8,8 @@
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
-use std::time::Duration;
 
-use kifu_nats::{MirrorConfig, MirrorStatus, NatsError};
+use kifu_nats::{MirrorConfig, MirrorStatus};
 use kifu_server::replica::Replica;
 use kifu_server::{Outlet, OutletHealth, Server};
 use kifu_store::{Store, StoreError};
@@ -73,12 +72,7 @@ pub fn prepare(
     })
 }
 
-/// The running mirror: stop it with [`Running::stop`].
-pub struct Running {
-    stop: Arc<tokio::sync::Notify>,
-    task: tokio::task::JoinHandle<Result<(), NatsError>>,
-    watch: tokio::task::JoinHandle<()>,
-}
+pub use crate::serve_nats::Running;
 
 impl Prepared {
     /// Starts the mirror into `store` beside `server`.
@@ -110,26 +104,10 @@ impl Prepared {
             }
             r
         });
-        let watch = tokio::spawn(async move {
-            let mut said = kifu_nats::Said::default();
-            loop {
-                if let Some(l) = said.line(&status.failures, "mirroring from NATS", None) {
-                    eprintln!("kifu serve: {l}");
-                }
-                tokio::time::sleep(Duration::from_millis(500)).await;
-            }
+        let watch = crate::serve_nats::say_failures(move |said| {
+            said.line(&status.failures, "mirroring from NATS", None)
         });
         Running { stop, task, watch }
-    }
-}
-
-impl Running {
-    /// Stops the mirror (a batch not yet acknowledged comes again at the
-    /// next start and is found stored).
-    pub async fn stop(self) {
-        self.stop.notify_one();
-        let _ = self.task.await;
-        self.watch.abort();
     }
 }
 
