@@ -15,6 +15,26 @@
 //!
 //! It is named for the archive a data directory is: its records and the
 //! proofs that they are the log's, as they are handed out and taken in.
+//!
+//! A game's appeal bundle, made from a store once the log's operator has
+//! signed a checkpoint, checks as a stranger's verifier checks it:
+//!
+//! ```
+//! use kifu_ledger::testkit::{sample_game, Cast};
+//! use kifu_store::{operator::sign_checkpoint, Store};
+//!
+//! let dir = tempfile::tempdir().unwrap();
+//! let store = Store::open(dir.path()).unwrap();
+//! let game = sample_game(&Cast::new(), "appeal");
+//! store.append_batch(game.records.clone()).unwrap();
+//! let operator = kifu_tlog::note::NoteSigner::new("venue.example/log", [7; 32]).unwrap();
+//! sign_checkpoint(&store, &operator).unwrap();
+//!
+//! let bundle = kifu_archive::bundle::latest_bundle(&store, &game.game).unwrap();
+//! let report = kifu_bundle::check_bundle(&bundle).unwrap();
+//! assert_eq!(report.head_seq, game.head.seq);
+//! assert_eq!(report.events, game.records.len());
+//! ```
 #![deny(missing_docs)]
 
 pub mod archive_file;
