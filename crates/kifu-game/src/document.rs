@@ -600,7 +600,17 @@ struct TournamentPlace {
 
 /// One game's [`GameSummary`] at `head`, from its events.
 pub fn game_summary(game: &Hash, events: &[Event], head: GameHead) -> GameSummary {
-    let state = GameState::replay(events);
+    game_summary_of(game, &GameState::replay(events), events, head)
+}
+
+/// [`game_summary`] of a state already projected from `events` (a server
+/// keeps each game's state at its head).
+pub fn game_summary_of(
+    game: &Hash,
+    state: &GameState,
+    events: &[Event],
+    head: GameHead,
+) -> GameSummary {
     let g = state.genesis.as_ref();
     // Who plays each colour (after an exchange of colours, the other seat).
     let name = |colour| {

@@ -144,3 +144,28 @@ fn the_views_of_a_kept_state_equal_those_replayed_from_the_events() {
         );
     }
 }
+
+/// The summary of a kept state (`game_summary_of`) is the summary replayed
+/// from the events, at every head.
+#[test]
+fn the_summary_of_a_kept_state_equals_the_one_replayed() {
+    use kifu_game::document::{game_summary, game_summary_of, GameHead};
+    use kifu_game::GameState;
+    let cast = Cast::new();
+    let c = sample_game(&cast, "kept summary");
+    let events = decoded(&c);
+    let mut kept = GameState::new();
+    for (i, e) in events.iter().enumerate() {
+        kept.apply(e);
+        let head = || GameHead {
+            seq: e.seq,
+            hash: "h".into(),
+        };
+        assert_eq!(
+            game_summary_of(&c.game, &kept, &events[..=i], head()),
+            game_summary(&c.game, &events[..=i], head()),
+            "at {}",
+            e.seq
+        );
+    }
+}

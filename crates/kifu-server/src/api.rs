@@ -172,15 +172,34 @@ pub(crate) fn summary(app: &App, game: &Hash) -> Result<GameSummary, ApiError> {
             return Ok(v);
         }
     }
-    let records = app.store.read(game, 0, Some(head.seq))?;
-    let v = document::game_summary(
-        game,
-        &decoded(&records),
-        GameHead {
-            seq: head.seq,
-            hash: hex::encode(head.hash),
-        },
-    );
+    // From the game's kept projection when it is kept (a game being
+    // played): no replay from the genesis. A game read once (a listing of
+    // every game) is replayed and not kept.
+    let (v, head) = match app.projections.current_if_kept(&app.store, game)? {
+        Some(projection) => {
+            let p = projection.lock().unwrap_or_else(|p| p.into_inner());
+            let at = p.head.unwrap_or(head);
+            let head_doc = GameHead {
+                seq: at.seq,
+                hash: hex::encode(at.hash),
+            };
+            (
+                document::game_summary_of(game, &p.state, &p.events, head_doc),
+                at,
+            )
+        }
+        None => {
+            let records = app.store.read(game, 0, Some(head.seq))?;
+            let head_doc = GameHead {
+                seq: head.seq,
+                hash: hex::encode(head.hash),
+            };
+            (
+                document::game_summary(game, &decoded(&records), head_doc),
+                head,
+            )
+        }
+    };
     if let Ok(mut c) = app.summaries.lock() {
         c.insert(*game, (head.seq, v.clone()));
     }

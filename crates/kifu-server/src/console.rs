@@ -60,12 +60,12 @@ pub async fn games(
                 Some(v) => v,
                 None => {
                     let game = app.store.resolve(&id)?;
+                    // The summary first: it takes the game's projection
+                    // itself, which is not held twice.
+                    let summary = serde_json::to_value(summary(&app, &game)?).unwrap_or_default();
                     let projection = app.projections.current(&app.store, &game)?;
                     let p = projection.lock().unwrap_or_else(|p| p.into_inner());
-                    let v = board(
-                        serde_json::to_value(summary(&app, &game)?).unwrap_or_default(),
-                        &p.state,
-                    );
+                    let v = board(summary, &p.state);
                     keep(head, &v);
                     v
                 }

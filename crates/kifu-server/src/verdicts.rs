@@ -95,6 +95,31 @@ impl Projection {
     }
 }
 
+impl Projections {
+    /// Game `game` at the store's head, if its projection is kept (brought
+    /// up to the head with the records since); `None` leaves the cache as
+    /// it is, for a reader that would not keep a game it reads once (a
+    /// listing of every game).
+    pub fn current_if_kept(
+        &self,
+        store: &Store,
+        game: &Hash,
+    ) -> Result<Option<Arc<Mutex<Projection>>>, StoreError> {
+        let entry = {
+            let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+            match kept.get(game) {
+                Some(e) => e.0.clone(),
+                None => return Ok(None),
+            }
+        };
+        entry
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .bring_up(store, game)?;
+        Ok(Some(entry))
+    }
+}
+
 /// A game's projection, shared by its readers, and when it was last read.
 type Kept = (Arc<Mutex<Projection>>, u64);
 
