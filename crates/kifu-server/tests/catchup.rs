@@ -217,17 +217,37 @@ fn a_follower_beyond_the_stated_lag_is_asked_to_resume_and_misses_nothing() {
     assert!(!rest.contains("data:"), "{rest:?}");
     assert_eq!(metric(&url, "kifu_feed_resumes_total"), 1);
     // Back with Last-Event-ID: the rest, from the store, none twice. It
-    // connects further behind than the lag and is not asked again.
-    let mut again = connect(server.addr, last);
-    let rest = read_events(&mut again, total - n as usize);
-    assert!(
-        rest.iter().all(|e| e.event.is_none()),
-        "asked again: {:?} after {} records",
-        rest.iter().find(|e| e.event.is_some()),
-        rest.iter().take_while(|e| e.event.is_none()).count()
+    // connects further behind than the lag and is not asked again before
+    // it has read what it came back for; on a loaded machine the feed's
+    // fan-out, which yields to appends, may publish a long run at once
+    // and ask it again later, and then it comes back again, still missing
+    // nothing.
+    let mut seen = got;
+    let mut after = last;
+    let mut asked = 1;
+    for _ in 0..10 {
+        let mut again = connect(server.addr, after);
+        let events = read_events(&mut again, total - seen.len());
+        let records: Vec<&Event> = events.iter().filter(|e| e.event.is_none()).collect();
+        seen.extend(records.iter().map(|e| e.id.unwrap()));
+        match events.last() {
+            Some(e) if e.event.as_deref() == Some("resume") => {
+                assert!(
+                    !records.is_empty(),
+                    "asked again before reading anything: {e:?}"
+                );
+                asked += 1;
+                after = e.id;
+            }
+            _ => break,
+        }
+    }
+    assert_eq!(
+        seen,
+        (0..total as u64).collect::<Vec<_>>(),
+        "every record once, in order"
     );
-    assert_eq!(ids(&rest), (n..total as u64).collect::<Vec<_>>());
-    assert_eq!(metric(&url, "kifu_feed_resumes_total"), 1);
+    assert_eq!(metric(&url, "kifu_feed_resumes_total"), asked);
 }
 
 #[test]
