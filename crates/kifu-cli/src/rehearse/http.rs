@@ -47,6 +47,17 @@ impl Http {
         }
     }
 
+    /// `GET path`, read as `T` (what a caller does not name is skipped,
+    /// not kept).
+    pub fn get_as<T: serde::de::DeserializeOwned>(&self, path: &str) -> Result<T, CallError> {
+        self.call(|| {
+            self.agent
+                .get(&format!("{}{path}", self.base))
+                .call()
+                .map_err(Box::new)
+        })
+    }
+
     /// `GET path`, as JSON.
     pub fn get(&self, path: &str) -> Result<Value, CallError> {
         self.call(|| {
@@ -115,10 +126,10 @@ impl Http {
         Ok(results)
     }
 
-    fn call(
+    fn call<T: serde::de::DeserializeOwned>(
         &self,
         f: impl Fn() -> Result<ureq::Response, Box<ureq::Error>>,
-    ) -> Result<Value, CallError> {
+    ) -> Result<T, CallError> {
         let began = Instant::now();
         let mut wait = Duration::from_millis(50);
         loop {
