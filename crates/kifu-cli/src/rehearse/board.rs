@@ -182,6 +182,25 @@ impl Player<'_> {
         self.send()
     }
 
+    /// `who`'s tablet (or the shared one) signs `body` and sends it.
+    fn by(&mut self, who: Color, body: Body, what: &'static str) -> Result<(), String> {
+        let key = copy(self.key(who));
+        self.record(&key, body, what)
+    }
+
+    /// `who` passes, handing over a pass stone, and presses the clock.
+    fn pass_and_press(&mut self, who: Color) -> Result<(), String> {
+        self.by(
+            who,
+            Body::Pass {
+                player: who,
+                pass_stone: true,
+            },
+            "pass",
+        )?;
+        self.by(who, Body::ClockPressed { player: who }, "press")
+    }
+
     /// Sends what the outbox holds, in one request, as the tablet does.
     fn send(&mut self) -> Result<(), String> {
         if self.outbox.is_empty() {
@@ -278,14 +297,9 @@ impl Player<'_> {
                 }
                 None => {
                     go.pass(color);
-                    self.record(
-                        &key,
-                        Body::Pass {
-                            player: who,
-                            pass_stone: true,
-                        },
-                        "pass",
-                    )?;
+                    self.pass_and_press(who)?;
+                    self.read()?;
+                    continue;
                 }
             }
             self.record(&key, Body::ClockPressed { player: who }, "press")?;
@@ -304,8 +318,7 @@ impl Player<'_> {
     /// A player calls the referee, who stops the clocks, explains the rule
     /// and starts them again: four records, the last three the referee's.
     fn referee_called(&mut self, who: Color, referee: &Keypair) -> Result<(), String> {
-        let key = copy(self.key(who));
-        self.record(&key, Body::RefereeCalled { player: who }, "call")?;
+        self.by(who, Body::RefereeCalled { player: who }, "call")?;
         self.record(
             referee,
             Body::ClockPaused {
@@ -344,20 +357,10 @@ impl Player<'_> {
                 Color::White => &[Color::White, Color::Black, Color::White],
             };
             for &who in passes {
-                let key = copy(self.key(who));
-                self.record(
-                    &key,
-                    Body::Pass {
-                        player: who,
-                        pass_stone: true,
-                    },
-                    "pass",
-                )?;
-                self.record(&key, Body::ClockPressed { player: who }, "press")?;
+                self.pass_and_press(who)?;
             }
             for who in [Color::Black, Color::White] {
-                let key = copy(self.key(who));
-                self.record(&key, Body::StatusAgreed { dead: vec![] }, "status")?;
+                self.by(who, Body::StatusAgreed { dead: vec![] }, "status")?;
             }
             self.send()?;
             let v = self
@@ -377,9 +380,8 @@ impl Player<'_> {
                 )
             })?
         } else {
-            let key = copy(self.key(to_move));
-            self.record(
-                &key,
+            self.by(
+                to_move,
                 Body::Resigned {
                     player: to_move,
                     manner: Resignation::Spoken,
@@ -393,9 +395,8 @@ impl Player<'_> {
         };
         if !self.job.recorder {
             for who in [Color::Black, Color::White] {
-                let key = copy(self.key(who));
-                self.record(
-                    &key,
+                self.by(
+                    who,
                     Body::ResultSheetSigned {
                         result: result.clone(),
                         under_protest: false,

@@ -60,12 +60,7 @@ impl Http {
 
     /// `GET path`, as JSON.
     pub fn get(&self, path: &str) -> Result<Value, CallError> {
-        self.call(|| {
-            self.agent
-                .get(&format!("{}{path}", self.base))
-                .call()
-                .map_err(Box::new)
-        })
+        self.get_as(path)
     }
 
     /// `GET path`, the body's bytes as they are.
