@@ -4,6 +4,8 @@
 //! chain's.
 
 mod common;
+#[path = "../crates/kifu-nats/tests/support/mod.rs"]
+mod nats_support;
 
 use std::path::Path;
 
@@ -172,8 +174,58 @@ fn a_rehearsal_that_cannot_be_played_is_refused_with_nothing_written() {
         .output()
         .unwrap();
     assert!(
-        err(&o).contains("kills only a server it started"),
+        err(&o).contains("on a server it starts itself"),
         "{}",
         err(&o)
+    );
+    let o = run(&data, &["rehearse", "--nats-cluster", "1", "--kill-nats"]);
+    assert!(err(&o).contains("--nats-cluster 3 or more"), "{}", err(&o));
+    assert!(!data.exists(), "--kill-nats wrote {}", data.display());
+}
+
+/// The server publishes to a three-node JetStream cluster whose stream
+/// leader is stopped midway through each round: the stream read back at
+/// the end holds every record of the store once, each verified.
+#[test]
+fn the_nats_stream_holds_every_record_once_through_the_loss_of_its_leader() {
+    if nats_support::nats_server("rehearsal with NATS").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let r = rehearse(
+        &data,
+        &[
+            "--boards",
+            "4",
+            "--rounds",
+            "2",
+            "--pace",
+            "3000",
+            "--tables",
+            "50:50:0",
+            "--nats-cluster",
+            "3",
+            "--kill-nats",
+            "--spectators",
+            "1",
+            "--seed",
+            "7",
+        ],
+    );
+    let rec = &r["records"];
+    assert_eq!(
+        (&rec["lost"], &rec["duplicated"]),
+        (&0.into(), &0.into()),
+        "{rec}"
+    );
+    let s = &r["stream"];
+    assert_eq!(s["node_stops"], 2, "the leader stopped once a round: {s}");
+    assert_eq!(s["lost"], 0, "{s}");
+    assert_eq!(s["duplicated"], 0, "{s}");
+    // Every game record of the store, and the tournament's, was read back.
+    assert!(
+        s["read"].as_u64().unwrap() >= rec["stored"].as_u64().unwrap(),
+        "{s} {rec}"
     );
 }

@@ -476,6 +476,11 @@ fn play_round(
         .kill_server
         .then(|| play_began + longest_game.mul_f64(0.4));
     let mut killed = false;
+    let stop_nats_at = plan
+        .args
+        .kill_nats
+        .then(|| play_began + longest_game.mul_f64(0.6));
+    let mut nats_stopped = false;
     let deadline =
         play_began + longest_game * 3 + Duration::from_secs(120 + plan.args.offline_secs * 2);
     let mut longest_confirmation = Duration::ZERO;
@@ -515,6 +520,19 @@ fn play_round(
                     }
                 }
                 killed = true;
+            }
+        }
+        if let (Some(at), false) = (stop_nats_at, nats_stopped) {
+            if Instant::now() >= at {
+                if let Some(c) = &venue.nats {
+                    if let Ok(mut c) = c.lock() {
+                        if let Some(node) = c.stop_leader() {
+                            progress
+                                .set_message(format!("round {round}: NATS node {node} stopped"));
+                        }
+                    }
+                }
+                nats_stopped = true;
             }
         }
         while let Some((at, n, result)) = paper.first().copied() {
@@ -567,6 +585,12 @@ fn play_round(
         std::thread::sleep(Duration::from_millis(500));
     }
     let play_ms = play_began.elapsed().as_millis() as u64;
+    // The NATS node stopped midway comes back for the next round.
+    if let Some(c) = &venue.nats {
+        if let Ok(mut c) = c.lock() {
+            c.restart()?;
+        }
+    }
     // Past the deadline, the games still playing are waited for (each
     // gives up after its own patience).
     for h in handles.into_iter().flatten() {

@@ -24,6 +24,7 @@ pub mod board;
 pub mod crowd;
 pub mod desk;
 pub mod http;
+pub mod nats;
 pub mod plan;
 pub mod report;
 pub mod server;
@@ -81,6 +82,18 @@ pub struct RehearseArgs {
     /// How long a table is offline, in seconds.
     #[arg(long, default_value_t = 30)]
     pub offline_secs: u64,
+    /// Start a NATS JetStream cluster of N nodes (`nats-server`) for the
+    /// server this rehearsal starts, which publishes every record to it
+    /// (the stream's replicas: 3 on three nodes or more, else 1); the
+    /// stream is read back at the end, verified and reconciled with the
+    /// store.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub nats_cluster: u32,
+    /// Stop the node leading the stream (SIGKILL) midway through each
+    /// round, and start it again when the round ends (`--nats-cluster 3`
+    /// or more).
+    #[arg(long)]
+    pub kill_nats: bool,
     /// The seed of every random choice (the same seed plays the same
     /// moves).
     #[arg(long, default_value_t = 1)]
@@ -101,6 +114,8 @@ pub struct Venue {
     pub samples: Mutex<Samples>,
     /// The server this rehearsal started, if it did.
     pub server: Option<Mutex<server::OwnServer>>,
+    /// The NATS cluster this rehearsal started, if it did.
+    pub nats: Option<Mutex<nats::NatsCluster>>,
 }
 
 impl Venue {
@@ -133,23 +148,45 @@ pub fn run(data: &Path, data_named: bool, a: RehearseArgs) -> Result<(), Failure
             .map_err(|e| Failure::new(format!("kifu rehearse: a scratch directory: {e}")))?;
         scratch.path().to_path_buf()
     };
-    let (url, own) = match crate::endpoint::server() {
+    let remote = crate::endpoint::server();
+    if remote.is_some() && (a.kill_server || a.nats_cluster > 0) {
+        return Err(Failure::new(
+            "kifu rehearse: --kill-server and --nats-cluster act on a server it starts itself: leave out --server",
+        ));
+    }
+    if a.kill_nats && a.nats_cluster < 3 {
+        return Err(Failure::new(
+            "kifu rehearse: --kill-nats stops a node of a cluster that outlives it: give --nats-cluster 3 or more",
+        ));
+    }
+    let cluster = match a.nats_cluster {
+        0 => None,
+        n => Some(nats::NatsCluster::start(&dir, n as usize).map_err(Failure::new)?),
+    };
+    let (url, own) = match remote {
         Some(url) => (url.trim_end_matches('/').to_string(), None),
         None => {
-            let s = server::OwnServer::start(&dir).map_err(Failure::new)?;
+            let publish: Vec<String> = cluster
+                .as_ref()
+                .map(|c| {
+                    vec![
+                        "--nats".into(),
+                        c.urls(),
+                        "--nats-replicas".into(),
+                        c.replicas().to_string(),
+                    ]
+                })
+                .unwrap_or_default();
+            let s = server::OwnServer::start(&dir, publish).map_err(Failure::new)?;
             (s.url.clone(), Some(Mutex::new(s)))
         }
     };
-    if a.kill_server && own.is_none() {
-        return Err(Failure::new(
-            "kifu rehearse: --kill-server kills only a server it started itself: leave out --server",
-        ));
-    }
     let venue = Arc::new(Venue {
         url,
         stop: AtomicBool::new(false),
         samples: Mutex::new(Samples::default()),
         server: own,
+        nats: cluster.map(Mutex::new),
     });
     let started = Instant::now();
     let crowd = crowd::Crowd::start(&venue, &plan);
@@ -162,10 +199,29 @@ pub fn run(data: &Path, data_named: bool, a: RehearseArgs) -> Result<(), Failure
         .server
         .as_ref()
         .and_then(|s| s.lock().ok().map(|s| s.usage()));
-    let reconciled = report::reconcile(&venue, &outcome).map_err(Failure::new)?;
+    let chains = report::chains(&venue, &outcome).map_err(Failure::new)?;
+    let reconciled = report::reconcile(&outcome, &chains);
+    let stream = match &venue.nats {
+        Some(c) => {
+            let (urls, stops) = c
+                .lock()
+                .map(|mut c| {
+                    // A node stopped at the end comes back first: the
+                    // stream is read whole.
+                    let _ = c.restart();
+                    (c.urls(), c.stops)
+                })
+                .map_err(|_| Failure::new("kifu rehearse: the NATS cluster's state"))?;
+            let mut check = nats::reconcile_stream(&urls, &chains, Duration::from_secs(120))
+                .map_err(Failure::new)?;
+            check.node_stops = stops;
+            Some(check)
+        }
+        None => None,
+    };
     let bundles = report::bundles(&venue, &outcome);
     let samples = venue.samples.lock().map(|s| s.clone()).unwrap_or_default();
-    let report = Report::new(
+    let mut report = Report::new(
         &plan,
         &outcome,
         &reconciled,
@@ -176,6 +232,7 @@ pub fn run(data: &Path, data_named: bool, a: RehearseArgs) -> Result<(), Failure
         started.elapsed(),
         data_named.then(|| dir.clone()),
     );
+    report.stream = stream.clone();
     if let Some(s) = &venue.server {
         if let Ok(mut s) = s.lock() {
             s.stop();
@@ -193,6 +250,12 @@ pub fn run(data: &Path, data_named: bool, a: RehearseArgs) -> Result<(), Failure
         return Err(Failure::new(format!(
             "kifu rehearse: {} records lost, {} duplicated",
             reconciled.lost, reconciled.duplicated
+        )));
+    }
+    if let Some(s) = stream.filter(|s| s.lost > 0 || s.duplicated > 0) {
+        return Err(Failure::new(format!(
+            "kifu rehearse: the NATS stream lacks {} records of the store and holds {} twice",
+            s.lost, s.duplicated
         )));
     }
     Ok(())

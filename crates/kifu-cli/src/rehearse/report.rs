@@ -112,11 +112,11 @@ pub fn reconcile_game(signed: &[Hash], acknowledged: &[Hash], chain: &[Hash]) ->
     }
 }
 
-/// Reads every game of the rehearsal back from the server and holds it
-/// against what its devices were told.
-pub fn reconcile(venue: &Venue, outcome: &Outcome) -> Result<Reconciled, String> {
+/// Every game of the rehearsal read back from the server: its record
+/// hashes in the order of its chain.
+pub fn chains(venue: &Venue, outcome: &Outcome) -> Result<HashMap<Hash, Vec<Hash>>, String> {
     let http = Http::new(&venue.url);
-    let mut total = Reconciled::default();
+    let mut chains = HashMap::new();
     for g in &outcome.games {
         let id = hex::encode(g.game);
         let v = http
@@ -130,11 +130,22 @@ pub fn reconcile(venue: &Venue, outcome: &Outcome) -> Result<Reconciled, String>
                     .collect()
             })
             .unwrap_or_default();
+        chains.insert(g.game, chain);
+    }
+    Ok(chains)
+}
+
+/// Every game's records, as signed and acknowledged here, held against
+/// its chain as the store holds it ([`chains`]).
+pub fn reconcile(outcome: &Outcome, chains: &HashMap<Hash, Vec<Hash>>) -> Reconciled {
+    let mut total = Reconciled::default();
+    for g in &outcome.games {
+        let chain = chains.get(&g.game).map(Vec::as_slice).unwrap_or_default();
         // The genesis and the clock's start are the desk's, acknowledged
         // when the round started.
         let mut acked = g.acknowledged.clone();
         acked.extend(g.signed.iter().take(2));
-        let r = reconcile_game(&g.signed, &acked, &chain);
+        let r = reconcile_game(&g.signed, &acked, chain);
         total.signed += r.signed;
         total.acknowledged += r.acknowledged;
         total.stored += r.stored;
@@ -142,7 +153,7 @@ pub fn reconcile(venue: &Venue, outcome: &Outcome) -> Result<Reconciled, String>
         total.duplicated += r.duplicated;
         total.unacknowledged += r.unacknowledged;
     }
-    Ok(total)
+    total
 }
 
 /// Every game's appeal bundle, as `GET /games/{id}/bundle` gives it at a
@@ -230,6 +241,9 @@ pub struct Report {
     pub bundles: Bundles,
     /// The server's cost, when this rehearsal started it.
     pub server: Option<Usage>,
+    /// The NATS stream read back and reconciled with the store, when the
+    /// server published to a cluster this rehearsal started.
+    pub stream: Option<super::nats::StreamCheck>,
     /// Server CPU per acknowledged record, ms.
     pub server_cpu_ms_per_record: Option<f64>,
     /// The data directory, when kept.
@@ -283,6 +297,7 @@ impl Report {
             spectators,
             bundles,
             server,
+            stream: None,
             server_cpu_ms_per_record: per_record,
             data,
             verdict,
@@ -363,6 +378,13 @@ impl Report {
             "spectators: {} following the feed received {} to {} events; {} ended at the last cursor {}; streams reopened {} times",
             s.spectators, s.fewest, s.most, s.at_the_end, s.last_cursor, s.reconnects
         );
+        if let Some(n) = &self.stream {
+            let _ = writeln!(
+                o,
+                "NATS stream: {} messages, {} records read back and verified; lost {}, duplicated {}; a node stopped {} times",
+                n.messages, n.read, n.lost, n.duplicated, n.node_stops
+            );
+        }
         let b = &self.bundles;
         match &b.unavailable {
             Some(why) => {

@@ -14,6 +14,8 @@ pub struct OwnServer {
     child: Child,
     data: PathBuf,
     listen: String,
+    /// Arguments of `kifu serve` beyond the rehearsal's own (`--nats ...`).
+    extra: Vec<String>,
     /// Its base URL.
     pub url: String,
     /// CPU seconds of the servers killed before this one.
@@ -40,18 +42,19 @@ pub struct Usage {
 }
 
 impl OwnServer {
-    /// Starts `kifu --data DATA serve --listen 127.0.0.1:0` and waits until
-    /// it says where it listens.
-    pub fn start(data: &Path) -> Result<OwnServer, String> {
+    /// Starts `kifu --data DATA serve --listen 127.0.0.1:0 EXTRA...` and
+    /// waits until it says where it listens.
+    pub fn start(data: &Path, extra: Vec<String>) -> Result<OwnServer, String> {
         std::fs::create_dir_all(data)
             .map_err(|e| format!("kifu rehearse: {}: {e}", data.display()))?;
         operator_key(data)?;
-        let (child, url) = spawn(data, "127.0.0.1:0")?;
+        let (child, url) = spawn(data, "127.0.0.1:0", &extra)?;
         let listen = url.trim_start_matches("http://").to_string();
         Ok(OwnServer {
             child,
             data: data.to_path_buf(),
             listen,
+            extra,
             url,
             cpu_before: 0.0,
             peak_kib: 0,
@@ -73,7 +76,7 @@ impl OwnServer {
         // moment's retry covers the kernel's release of the socket.
         let mut last = String::new();
         for _ in 0..50 {
-            match spawn(&self.data, &self.listen) {
+            match spawn(&self.data, &self.listen, &self.extra) {
                 Ok((child, _)) => {
                     self.child = child;
                     self.restarts.push(began.elapsed());
@@ -155,7 +158,7 @@ fn operator_key(data: &Path) -> Result<(), String> {
         .map_err(|e| format!("kifu rehearse: {}: {e}", path.display()))
 }
 
-fn spawn(data: &Path, listen: &str) -> Result<(Child, String), String> {
+fn spawn(data: &Path, listen: &str, extra: &[String]) -> Result<(Child, String), String> {
     let exe = std::env::current_exe().map_err(|e| format!("kifu rehearse: this program: {e}"))?;
     let mut child = Command::new(exe)
         .arg("--data")
@@ -187,6 +190,7 @@ fn spawn(data: &Path, listen: &str) -> Result<(Child, String), String> {
             "--max-bodies",
             "100000",
         ])
+        .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
