@@ -47,7 +47,8 @@
 //!    venue cursors (each line's `venue_cursor`): every record of the
 //!    crowd phase, once, in order. A follower asked to resume (`event:
 //!    resume`) or whose stream ends comes back with `Last-Event-ID`, as a
-//!    browser does.
+//!    browser does (`MAX_FOLLOWER_LAG=N` passes `--max-follower-lag N` to
+//!    the replica, to see that path taken).
 //!
 //! It prints the append p50 / p99 / max alone and with the crowd, events
 //! appended and deliveries, the replica's lag behind the venue (in
@@ -59,7 +60,7 @@
 //! lose (or count twice) one record, to show that the check fails then.
 //! Every wait is bounded in count and time, and every process (the nodes,
 //! the venue, the replica) is killed by its pid at the end, on failure
-//! too.
+//! too, and on Ctrl-C.
 
 #[path = "replica_crowd/check.rs"]
 mod check;
@@ -75,6 +76,7 @@ use std::time::{Duration, Instant};
 
 use kifu_ledger::testkit::{Cast, ChainBuilder};
 use kifu_ledger::{Body, Color, Record};
+use rustix::process::{kill_process, Pid, Signal};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -97,7 +99,39 @@ fn env(k: &str, d: usize) -> usize {
         .unwrap_or(d)
 }
 
+/// The processes this bench started and has not yet stopped, so that a
+/// run interrupted with Ctrl-C kills them too.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+/// The directory the run keeps its data in, removed on Ctrl-C too.
+static DATA: Mutex<Option<std::path::PathBuf>> = Mutex::new(None);
+
+fn running(pid: u32) {
+    if let Ok(mut r) = RUNNING.lock() {
+        r.push(pid);
+    }
+}
+
+fn stopped(pid: u32) {
+    if let Ok(mut r) = RUNNING.lock() {
+        r.retain(|p| *p != pid);
+    }
+}
+
 fn main() {
+    let _ = ctrlc::set_handler(|| {
+        if let Ok(r) = RUNNING.lock() {
+            for pid in r.iter() {
+                if let Some(p) = i32::try_from(*pid).ok().and_then(Pid::from_raw) {
+                    let _ = kill_process(p, Signal::KILL);
+                }
+            }
+        }
+        if let Some(dir) = DATA.lock().ok().and_then(|d| d.clone()) {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        std::process::exit(130);
+    });
     let code = run();
     // Every process was killed when `run` returned (their guards dropped).
     std::process::exit(code);
@@ -120,6 +154,7 @@ impl Drop for Proc {
             let _ = self.child.kill();
         }
         let _ = self.child.wait();
+        stopped(self.child.id());
     }
 }
 
@@ -155,6 +190,7 @@ fn serve(
         .stderr(Stdio::from(err))
         .spawn()
         .map_err(|e| format!("{name}: kifu serve did not start: {e}"))?;
+    running(child.id());
     let mut p = Proc { child };
     let began = Instant::now();
     while began.elapsed() < START_WAIT {
@@ -579,7 +615,16 @@ fn bench() -> Result<bool, String> {
     }
 
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    if let Ok(mut d) = DATA.lock() {
+        *d = Some(dir.path().to_path_buf());
+    }
     let mut cluster = nats_support::Cluster::start(&bin, &dir.path().join("nats"), 3);
+    let node_pids: Vec<Option<u32>> = cluster
+        .nodes
+        .iter()
+        .map(|n| n.child.as_ref().map(|c| c.id()))
+        .collect();
+    node_pids.iter().flatten().for_each(|p| running(*p));
     let urls = cluster.urls();
     let (venue, venue_url) = serve(
         "venue",
@@ -593,24 +638,28 @@ fn bench() -> Result<bool, String> {
         ],
     )?;
     let room = followers + 16;
+    let mut replica_args: Vec<String> = vec![
+        "--replica-of".into(),
+        urls.clone(),
+        "--venue".into(),
+        venue_url.clone(),
+        "--max-streams".into(),
+        room.to_string(),
+        "--max-streams-per-client".into(),
+        room.to_string(),
+        "--max-connections".into(),
+        (followers + 256).to_string(),
+        "--max-connections-per-client".into(),
+        (followers + 256).to_string(),
+    ];
+    if let Ok(lag) = std::env::var("MAX_FOLLOWER_LAG") {
+        replica_args.extend(["--max-follower-lag".into(), lag]);
+    }
     let (replica, replica_url) = serve(
         "replica",
         &dir.path().join("replica"),
         std::env::var("REPLICA_CPUS").ok(),
-        &[
-            "--replica-of".into(),
-            urls.clone(),
-            "--venue".into(),
-            venue_url.clone(),
-            "--max-streams".into(),
-            room.to_string(),
-            "--max-streams-per-client".into(),
-            room.to_string(),
-            "--max-connections".into(),
-            (followers + 256).to_string(),
-            "--max-connections-per-client".into(),
-            (followers + 256).to_string(),
-        ],
+        &replica_args,
     )?;
     println!(
         "venue pid {} at {venue_url}, replica pid {} at {replica_url}, nats {urls}",
@@ -724,9 +773,12 @@ fn bench() -> Result<bool, String> {
             std::thread::sleep(w);
         }
         cluster.kill(i);
+        if let Some(pid) = node_pids[i] {
+            stopped(pid);
+        }
         let role = match (leader_i, leader.as_deref()) {
             (Some(l), _) if l == i => "the stream's leader".to_string(),
-            (_, Some(l)) => format!("not the stream's leader, {l}"),
+            (_, Some(l)) => format!("not the stream's leader, which is {l}"),
             (_, None) => "the stream's leader was not known".to_string(),
         };
         println!(
@@ -845,5 +897,6 @@ fn bench() -> Result<bool, String> {
     drop(replica);
     drop(venue);
     drop(cluster);
+    node_pids.iter().flatten().for_each(|p| stopped(*p));
     Ok(complete == followers)
 }
