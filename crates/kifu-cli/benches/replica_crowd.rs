@@ -22,8 +22,8 @@
 //! loopback ports, the stream with 3 replicas; the venue and the replica
 //! are the built `kifu` binary, each in a process of its own
 //! (`VENUE_CPUS`, `REPLICA_CPUS`: run it under `taskset -c`), their CPU
-//! time and resident memory read from `/proc/PID`. The followers are tasks
-//! of this process on a tokio runtime, one connection each, from
+//! time and resident memory read from `/proc/PID`. The followers run in
+//! this process on a tokio runtime, one connection each, all from
 //! 127.0.0.1: the replica is started with its per-client bounds
 //! (`--max-streams-per-client`, `--max-connections-per-client`) and its
 //! totals raised above `FOLLOWERS`, and this process raises its own soft
@@ -55,7 +55,11 @@
 //! records: the most seen, when the appends stopped, at the end), the
 //! replica's and the venue's CPU per event and per delivery and their
 //! resident memory, and how many followers are complete (N of N). It exits
-//! 1 when any follower missed, repeated or reordered a record.
+//! 1 when any follower missed, repeated or reordered a record, and 2 when
+//! the run could not be made (a server that did not start, an append
+//! refused). The boards keep to a schedule: an append due while the one
+//! before it is still waiting is sent when that one is answered, and timed
+//! from then, not from when it was due.
 //! `FAULT=drop` (or `FAULT=repeat`) has the check of the first follower
 //! lose (or count twice) one record, to show that the check fails then.
 //! Every wait is bounded in count and time, and every process (the nodes,
@@ -707,7 +711,7 @@ fn bench() -> Result<bool, String> {
         .build()
         .map_err(|e| e.to_string())?;
     let connecting = Arc::new(tokio::sync::Semaphore::new(CONNECTING_AT_ONCE));
-    let tasks: Vec<_> = (0..followers)
+    let spawned: Vec<_> = (0..followers)
         .map(|me| {
             let f = Follower {
                 addr,
@@ -824,8 +828,8 @@ fn bench() -> Result<bool, String> {
         .map(|(v, r)| v.saturating_sub(r));
     crowd.stop.store(true, Ordering::Relaxed);
     let tallies: Vec<Option<Tally>> = rt.block_on(async {
-        let mut out = Vec::with_capacity(tasks.len());
-        for t in tasks {
+        let mut out = Vec::with_capacity(spawned.len());
+        for t in spawned {
             // Each follower sees the stop flag within half a second.
             out.push(
                 tokio::time::timeout(Duration::from_secs(10), t)
