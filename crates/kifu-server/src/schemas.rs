@@ -143,6 +143,22 @@ pub fn generated() -> Vec<Document> {
             "GET /games/{id}/powers?key=HEX",
             Direction::Answer,
         ),
+        schema_of::<crate::desk::Desk>(
+            "api-desk",
+            "GET /tournaments/{t}/desk?round=N",
+            Direction::Answer,
+        ),
+        schema_of::<crate::device::DeviceAnswer>(
+            "api-device",
+            "POST /devices, GET /devices/{id}",
+            Direction::Answer,
+        ),
+        schema_of::<crate::device::DeviceList>("api-devices", "GET /devices", Direction::Answer),
+        schema_of::<kifu_bundle::verdict::BundleVerdict<'static>>(
+            "bundle-verify",
+            "kifu verify BUNDLE --json",
+            Direction::Answer,
+        ),
         schema_of::<Records>("api-records", "GET /games/{id}/records", Direction::Answer),
         schema_of::<Health>("api-health", "GET /livez, GET /healthz", Direction::Answer),
         schema_of::<FeedLine>("feed-line", "A line of the feed", Direction::Answer),
@@ -164,14 +180,10 @@ macro_rules! written {
 }
 
 written!(
-    "api-desk",
-    "api-device",
-    "api-devices",
     "api-draft",
     "api-preview",
     "api-referee-games",
     "api-step",
-    "bundle-verify",
     "cli-append",
     "cli-audit-line",
     "cli-demo",
