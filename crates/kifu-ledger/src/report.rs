@@ -313,7 +313,9 @@ pub enum VerifyLine {
 
 /// An archive's manifest in a report: who signed it, whether the reader
 /// trusts that key, and on whose word completeness rests.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct ManifestDocument {
     /// True when it names a signer and the signature verifies.
     pub signed: bool,
@@ -349,7 +351,9 @@ impl ManifestDocument {
 
 /// A tournament chain an archive carries, as a report names it (made by
 /// `kifu_tournament::carried::Carried::document`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct CarriedDocument {
     /// The chain's id, hex.
     pub id: String,
@@ -364,7 +368,10 @@ pub struct CarriedDocument {
 /// The document of `kifu verify FILE --json` (and of a store, with no
 /// manifest): the report, the manifest as the reader sees it, the keys the
 /// reader trusts, and a tournament chain the archive carries.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Closed like every document: serde cannot refuse unknown fields beside a
+// flattened one, so the schema says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
 pub struct ArchiveDocument {
     /// The report.
     #[serde(flatten)]
@@ -372,8 +379,9 @@ pub struct ArchiveDocument {
     /// The manifest (`null` when there is none).
     #[serde(default)]
     pub manifest: Option<ManifestDocument>,
-    /// The keys the reader trusts, hex (absent when none).
+    /// The keys the reader trusts (`--trust`), hex (absent when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<crate::PublicKey>")]
     pub trusted_keys: Vec<String>,
     /// The tournament chain the archive carries (absent when none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
