@@ -201,6 +201,8 @@ pub struct RoundDrawn {
 /// colours, or one's board and the other's bye; two players of one board
 /// exchange colours.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct DrawSwap {
     /// One player's registration id.
     pub first: String,

@@ -19,6 +19,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::Json;
+use kifu_game::document::GameHead;
 use kifu_ledger::tournament::Registration;
 use kifu_ledger::{Body, Checkpoint, GameResult, Participant, PublicKey, Role};
 use kifu_store::tournaments;
@@ -26,7 +27,7 @@ use kifu_tournament::desk::{self, DeskError};
 use kifu_tournament::{board_game, checkpoints, hall, Chain};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// What the director typed (`kifu_tournament::desk::Intent`).
 pub use kifu_tournament::desk::Intent;
@@ -461,6 +462,113 @@ fn keys_sorted<T: Serialize>(doc: &T) -> Value {
     serde_json::to_value(doc).unwrap_or(Value::Null)
 }
 
+/// `POST /director/draft`: what the director typed, drafted: the facts to
+/// sign, or the games of a round to create or to start.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Draft {
+    /// Facts of a tournament chain, in order from its head (a tournament
+    /// to create: its genesis, no head).
+    Facts(FactsDraft),
+    /// A fact of one game (its appeals committee), checked at its head.
+    GameFact(GameFactDraft),
+    /// `games`: the genesis of each game of the round to create, and the
+    /// boards left without one.
+    RoundGames(desk::RoundGames),
+    /// `start_round`: the fact that starts each game of the round.
+    Starts(Starts),
+}
+
+/// Facts of a tournament chain to sign, in order.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FactsDraft {
+    /// The bodies to sign, in order.
+    #[schemars(with = "Vec<kifu_game::document::EventBody>")]
+    pub bodies: Vec<Body>,
+    /// `pair_auto`: the engine's draw of the round with the swaps made, and
+    /// why each board is paired as it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw: Option<kifu_tournament::draw::Shown>,
+    /// The chain's head the first body links to (absent for a tournament
+    /// to create).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head: Option<ChainHead>,
+    /// The tournament's id (absent for a tournament to create).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(pattern(crate::answers::HEX64))]
+    pub tournament: Option<String>,
+}
+
+/// A fact of one game to sign, checked at its head as `POST /records` will
+/// check it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameFactDraft {
+    /// The fact (one body).
+    #[schemars(with = "Vec<kifu_game::document::EventBody>")]
+    pub bodies: Vec<Body>,
+    /// The game's appeals committee as it would stand after the fact.
+    pub committee: Option<CommitteeNow>,
+    /// The game's id.
+    #[schemars(pattern(crate::answers::HEX64))]
+    pub game: String,
+    /// The game's head the fact links to.
+    pub head: GameHead,
+}
+
+/// The games of a round to start.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Starts {
+    /// Each game not started yet, with the fact that starts it.
+    pub games: Vec<GameStart>,
+}
+
+/// A game of the round and the fact that starts its play
+/// (`kifu_game::start::start_of_play`).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GameStart {
+    /// Its board.
+    pub board: u32,
+    /// The fact to sign.
+    #[schemars(with = "kifu_game::document::EventBody")]
+    pub body: Body,
+    /// The game's id.
+    #[schemars(pattern(crate::answers::HEX64))]
+    pub game: String,
+    /// The game's head the fact links to.
+    pub head: GameHead,
+}
+
+impl FactsDraft {
+    /// Facts that create a tournament: no chain yet.
+    fn creating(bodies: Vec<Body>) -> FactsDraft {
+        FactsDraft {
+            bodies,
+            draw: None,
+            head: None,
+            tournament: None,
+        }
+    }
+
+    /// Facts of `chain`, from its head.
+    fn of(chain: &Chain, bodies: Vec<Body>) -> FactsDraft {
+        FactsDraft {
+            bodies,
+            draw: None,
+            head: Some(ChainHead::of(chain)),
+            tournament: Some(hex::encode(chain.id())),
+        }
+    }
+}
+
+/// A draft as the JSON answered ([`keys_sorted`]).
+fn drafted(d: Draft) -> Json<Value> {
+    Json(keys_sorted(&d))
+}
+
 /// A refusal of what the director typed: a key that is not one is a bad
 /// request; anything else is refused in words, nothing signed.
 fn not_drafted(e: DeskError) -> ApiError {
@@ -495,7 +603,7 @@ pub async fn draft(
         let (t, bodies) = match intent {
             c @ Intent::Create { .. } => {
                 let bodies = desk::create(c).map_err(not_drafted)?;
-                return Ok(Json(json!({ "bodies": bodies })));
+                return Ok(drafted(Draft::Facts(FactsDraft::creating(bodies))));
             }
             Intent::ImportOpengotha {
                 director_key,
@@ -504,7 +612,7 @@ pub async fn draft(
             } => {
                 let director = desk::director(key_of(&director_key)?, director_name);
                 let bodies = desk::imported_opengotha(&xml, director).map_err(not_drafted)?;
-                return Ok(Json(json!({ "bodies": bodies })));
+                return Ok(drafted(Draft::Facts(FactsDraft::creating(bodies))));
             }
             Intent::PairOpengotha {
                 tournament,
@@ -551,12 +659,9 @@ pub async fn draft(
                 let (p, bodies) =
                     desk::drawn(&chain.projection, round, &swaps, most).map_err(not_drafted)?;
                 desk::check(&chain.projection, &bodies).map_err(not_drafted)?;
-                return Ok(Json(json!({
-                    "tournament": hex::encode(chain.id()),
-                    "head": {"seq": chain.head().seq, "hash": hex::encode(chain.head().hash)},
-                    "bodies": bodies,
-                    "draw": kifu_tournament::draw::why_json(&p),
-                })));
+                let mut facts = FactsDraft::of(&chain, bodies);
+                facts.draw = Some(kifu_tournament::draw::shown(&p));
+                return Ok(drafted(Draft::Facts(facts)));
             }
             Intent::Result {
                 tournament,
@@ -576,9 +681,9 @@ pub async fn draft(
                 recorders,
             } => {
                 let chain = load(app.tournaments.data(), &tournament)?;
-                return Ok(Json(round_games(
+                return Ok(drafted(Draft::RoundGames(round_games(
                     &app, &chain, round, &exclude, &recorders,
-                )?));
+                )?)));
             }
             Intent::Committee { game, signer } => {
                 return game_draft(&app, &game, &signer, |genesis| {
@@ -588,7 +693,7 @@ pub async fn draft(
                     let chain = load(app.tournaments.data(), &t.tournament)?;
                     kifu_tournament::games::committee(&chain, t.round).map_err(refused)
                 })
-                .map(Json);
+                .map(|d| drafted(Draft::GameFact(d)));
             }
             Intent::Recuse {
                 game,
@@ -600,7 +705,7 @@ pub async fn draft(
                 return game_draft(&app, &game, &signer, move |_| {
                     Ok(desk::recused(member, reason))
                 })
-                .map(Json);
+                .map(|d| drafted(Draft::GameFact(d)));
             }
             Intent::Coopt {
                 game,
@@ -610,27 +715,31 @@ pub async fn draft(
             } => {
                 let key = key_of(&key)?;
                 return game_draft(&app, &game, &signer, move |_| Ok(desk::coopted(name, key)))
-                    .map(Json);
+                    .map(|d| drafted(Draft::GameFact(d)));
             }
             Intent::StartRound { tournament, round } => {
                 let chain = load(app.tournaments.data(), &tournament)?;
-                let games: Vec<Value> = games_of_round(&app, &chain, round, &mut BTreeMap::new())?
-                    .into_values()
-                    .filter_map(|g| {
-                        let body = g.start?;
-                        let c = g.checkpoint;
-                        Some(json!({
-                            "board": c.board,
-                            "game": hex::encode(c.game),
-                            "head": {"seq": c.head_seq, "hash": hex::encode(c.head_hash)},
-                            "body": body,
-                        }))
-                    })
-                    .collect();
+                let games: Vec<GameStart> =
+                    games_of_round(&app, &chain, round, &mut BTreeMap::new())?
+                        .into_values()
+                        .filter_map(|g| {
+                            let body = g.start?;
+                            let c = g.checkpoint;
+                            Some(GameStart {
+                                board: c.board,
+                                body,
+                                game: hex::encode(c.game),
+                                head: GameHead {
+                                    seq: c.head_seq,
+                                    hash: hex::encode(c.head_hash),
+                                },
+                            })
+                        })
+                        .collect();
                 if games.is_empty() {
                     return Err(refused(DeskError::NoGameToStart(round)));
                 }
-                return Ok(Json(json!({ "games": games })));
+                return Ok(drafted(Draft::Starts(Starts { games })));
             }
             Intent::Checkpoint {
                 tournament,
@@ -648,11 +757,7 @@ pub async fn draft(
         };
         let chain = load(app.tournaments.data(), &t)?;
         desk::check(&chain.projection, &bodies).map_err(not_drafted)?;
-        Ok(Json(json!({
-            "tournament": hex::encode(chain.id()),
-            "head": {"seq": chain.head().seq, "hash": hex::encode(chain.head().hash)},
-            "bodies": bodies,
-        })))
+        Ok(drafted(Draft::Facts(FactsDraft::of(&chain, bodies))))
     })
     .await
 }
@@ -666,7 +771,7 @@ fn round_games(
     round: u32,
     exclude: &[String],
     recorders: &[String],
-) -> Result<Value, ApiError> {
+) -> Result<desk::RoundGames, ApiError> {
     let created: BTreeSet<u32> = games_of_round(app, chain, round, &mut BTreeMap::new())?
         .into_keys()
         .map(|(_, board)| board)
@@ -679,9 +784,7 @@ fn round_games(
             seat: &r.seat,
         })
         .collect();
-    let drafted = desk::round_games(chain, round, &created, &asking, exclude, recorders)
-        .map_err(not_drafted)?;
-    Ok(serde_json::to_value(drafted).unwrap_or_default())
+    desk::round_games(chain, round, &created, &asking, exclude, recorders).map_err(not_drafted)
 }
 
 /// A fact for game `game` drafted by `make` from its genesis and checked
@@ -694,7 +797,7 @@ fn game_draft(
     game: &str,
     signer: &str,
     make: impl FnOnce(&kifu_ledger::Genesis) -> Result<Body, ApiError>,
-) -> Result<Value, ApiError> {
+) -> Result<GameFactDraft, ApiError> {
     let signer = key_of(signer)?;
     let id = app.store.resolve(game)?;
     let head = app.store.head(&id)?.ok_or_else(|| {
@@ -728,12 +831,15 @@ fn game_draft(
         return Err(refused(format!("{} refused: {}{clause}", r.kind, r.rule)));
     }
     standing.apply(&draft);
-    Ok(json!({
-        "game": hex::encode(id),
-        "head": {"seq": head.seq, "hash": hex::encode(head.hash)},
-        "bodies": [body],
-        "committee": committee_now(&standing),
-    }))
+    Ok(GameFactDraft {
+        bodies: vec![body],
+        committee: committee_now(&standing),
+        game: hex::encode(id),
+        head: GameHead {
+            seq: head.seq,
+            hash: hex::encode(head.hash),
+        },
+    })
 }
 
 /// A game's appeals committee as its chain has made it, or none before it

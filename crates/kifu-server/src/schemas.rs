@@ -150,6 +150,7 @@ pub fn generated() -> Vec<Document> {
             "GET /tournaments/{t}/desk?round=N",
             Direction::Answer,
         ),
+        schema_of::<crate::desk::Draft>("api-draft", "POST /director/draft", Direction::Answer),
         schema_of::<crate::device::DeviceAnswer>(
             "api-device",
             "POST /devices, GET /devices/{id}",
@@ -251,7 +252,6 @@ macro_rules! written {
 }
 
 written!(
-    "api-draft",
     "api-preview",
     "api-referee-games",
     "api-step",
