@@ -21,10 +21,12 @@ pub const PER_GAME_LINES: usize = 20;
 #[schemars(deny_unknown_fields)]
 pub struct GameLine {
     /// The game id, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// Events on the verified chain, genesis included.
     pub events: u64,
     /// Hash of the chain's last record, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub head: String,
     /// Seq of the chain's last record.
     pub head_seq: u64,
@@ -44,6 +46,7 @@ pub struct GameLine {
 #[schemars(deny_unknown_fields)]
 pub struct ProblemLine {
     /// The game id, hex (zeros when unknown).
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// The seq, when the problem is at one event.
     pub seq: Option<u64>,
@@ -56,12 +59,15 @@ pub struct ProblemLine {
 #[schemars(deny_unknown_fields)]
 pub struct ForkLine {
     /// The game id, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// The seq they claim.
     pub seq: u64,
     /// The first record's hash, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub first: String,
     /// The second record's hash, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub second: String,
     /// Every record of the fork, hex hashes.
     pub records: Vec<String>,
@@ -72,10 +78,12 @@ pub struct ForkLine {
 #[schemars(deny_unknown_fields)]
 pub struct DuplicateLine {
     /// The game id, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// Its seq.
     pub seq: u64,
     /// Its hash, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub hash: String,
     /// How many times it was given.
     pub copies: u64,
@@ -86,6 +94,7 @@ pub struct DuplicateLine {
 #[schemars(deny_unknown_fields)]
 pub struct UninterpretedLine {
     /// The game id, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// Its seq.
     pub seq: u64,
