@@ -16,6 +16,13 @@
 //! It is named for the archive a data directory is: its records and the
 //! proofs that they are the log's, as they are handed out and taken in.
 //!
+//! What `kifu` prints with `--json` of what it did to a data directory (a
+//! game created, an event appended, an archive written or imported, ...),
+//! and the command line's other documents no library owns (a key written,
+//! an error), are types here ([`printed`]): below the server, so that
+//! `kifu_server::schemas` generates their schemas with every other one,
+//! and the command line prints them by serialising the type.
+//!
 //! A game's appeal bundle, made from a store once the log's operator has
 //! signed a checkpoint, checks as a stranger's verifier checks it:
 //!
@@ -39,3 +46,4 @@
 
 pub mod archive_file;
 pub mod bundle;
+pub mod printed;

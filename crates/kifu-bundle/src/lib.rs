@@ -131,7 +131,7 @@ pub struct Bundle {
 }
 
 /// How a bundle proved that it holds the game's head.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Completeness {
     /// With the log's map of game heads (`kifu-bundle/2`).
@@ -141,15 +141,18 @@ pub enum Completeness {
 }
 
 /// What a verified bundle proves.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct BundleReport {
     /// Game id, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// Number of events.
     pub events: usize,
     /// Last seq.
     pub head_seq: u64,
     /// Hash of the last record, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub head_hash: String,
     /// Checkpoint origin.
     pub origin: String,
@@ -164,7 +167,8 @@ pub struct BundleReport {
     pub completeness: Completeness,
     /// Log key.
     pub log_key: String,
-    /// Witness keys and their cosignature times.
+    /// Witness keys and their cosignature times (seconds since the Unix
+    /// epoch), each as `[key, time]`.
     pub witnesses: Vec<(String, u64)>,
     /// The keys the log's key was rotated to, up to the one that signed the
     /// checkpoint.

@@ -19,7 +19,8 @@ use serde::Serialize;
 pub use kifu_tlog::rotation::{RotationFile, RotationProof, ROTATION_FORMAT};
 
 /// One step of a verified key history.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct Step {
     /// The leaf of the rotation statement.
     pub leaf_index: u64,

@@ -25,9 +25,11 @@ pub struct TournamentPart {
 }
 
 /// What a verified tournament part says.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TournamentReport {
     /// Tournament id, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub tournament: String,
     /// Its short name.
     pub short_name: String,
@@ -40,6 +42,7 @@ pub struct TournamentReport {
     /// The checkpointed head seq of the game.
     pub head_seq: u64,
     /// The checkpointed head hash, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub head_hash: String,
     /// Who signed the checkpoint: name and role as the tournament genesis
     /// names them.

@@ -53,8 +53,11 @@ pub fn read_rotation(text: &str) -> Result<RotationFile, FileError> {
     Ok(r)
 }
 
-/// The document of a bundle that verifies (`kifu verify BUNDLE --json`).
-#[derive(Debug, Clone, Serialize)]
+/// The document of a bundle that verifies (`kifu verify BUNDLE --json`):
+/// what it proves of the game, under which checkpoint and log key, and
+/// whether that key is one the reader named (`--trust`).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct BundleVerdict<'a> {
     /// Always true.
     pub ok: bool,

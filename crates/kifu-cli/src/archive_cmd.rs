@@ -13,7 +13,6 @@ use kifu_ledger::archive::{self, ArchiveVerdict};
 use kifu_ledger::report::Source;
 use kifu_ledger::verify_records;
 use kifu_tournament::carried::{self, Carried};
-use serde_json::json;
 
 use crate::verdicts::{
     fail_verify, forked, import_bar, imported, not_imported, print_report, show_import,
@@ -252,7 +251,12 @@ pub fn export(data: &Path, a: ExportArgs) -> CmdResult {
     if a.json {
         say!(
             "{}",
-            json!({"file": a.out.display().to_string(), "games": games.len(), "events": events, "bytes": bytes.len()})
+            serde_json::to_string(&kifu_archive::printed::ArchiveWritten {
+                bytes: bytes.len() as u64,
+                events: events as u64,
+                file: a.out.display().to_string(),
+                games: games.len() as u64,
+            })?
         );
         return Ok(());
     }

@@ -5,7 +5,6 @@ use std::path::Path;
 
 use kifu_game::demo::Signer;
 use kifu_ledger::{verify_records, Body, Event, Keypair};
-use serde_json::json;
 
 use crate::game_cmd::{append_body, create_game};
 use crate::keys::{generate, read_private, write_pair};
@@ -149,7 +148,13 @@ pub fn demo(data: &Path, data_named: bool, a: DemoArgs) -> CmdResult {
     if a.json {
         say!(
             "{}",
-            json!({"game": hex::encode(game), "events": log.len(), "store_events": records.len(), "verified": true, "keys": keys.display().to_string()})
+            serde_json::to_string(&kifu_archive::printed::Demonstration {
+                events: log.len() as u64,
+                game: hex::encode(game),
+                keys: keys.display().to_string(),
+                store_events: records.len() as u64,
+                verified: true,
+            })?
         );
     } else {
         for l in &log {

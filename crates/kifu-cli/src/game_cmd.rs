@@ -5,10 +5,10 @@ use std::io::Read;
 use std::path::Path;
 use std::path::PathBuf;
 
+use kifu_archive::printed::{Appended, DeviceEnrolled, GameCreated};
 use kifu_ledger::{
     Body, Event, GameKind, Genesis, Hash, Participant, Role, TimeControl, TournamentRef,
 };
-use serde_json::json;
 
 use crate::keys::{read_private, read_public};
 use crate::remote::{open, open_existing, Backend};
@@ -157,15 +157,24 @@ pub fn new_game(data: &Path, a: NewGameArgs) -> CmdResult {
         );
     }
     if a.json {
-        let enrolled: Vec<_> = a
+        let devices = a
             .device_request
             .iter()
             .zip(&devices)
-            .map(|(id, d)| json!({"request": id, "role": d.role, "name": d.name, "key": d.key, "fingerprint": d.fingerprint()}))
+            .map(|(id, d)| DeviceEnrolled {
+                fingerprint: d.fingerprint(),
+                key: d.key,
+                name: d.name.clone(),
+                request: id.clone(),
+                role: d.role,
+            })
             .collect();
         say!(
             "{}",
-            json!({ "game": hex::encode(game), "devices": enrolled })
+            serde_json::to_string(&GameCreated {
+                devices,
+                game: hex::encode(game),
+            })?
         );
     } else {
         say!("{}", hex::encode(game));
@@ -214,7 +223,13 @@ pub fn append(data: &Path, a: AppendArgs) -> CmdResult {
     if a.json {
         say!(
             "{}",
-            json!({"game": hex::encode(done.game), "seq": done.seq, "hash": hex::encode(done.hash), "cursor": done.cursor, "new": done.new})
+            serde_json::to_string(&Appended {
+                cursor: done.cursor,
+                game: hex::encode(done.game),
+                hash: hex::encode(done.hash),
+                new: done.new,
+                seq: done.seq,
+            })?
         );
     } else {
         say!(

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Subcommand};
+use kifu_archive::printed::{KeyChange, KeyChanged, KeyFingerprint};
 use kifu_ledger::{Body, PublicKey};
-use serde_json::json;
 
 use crate::game_cmd::append_body;
 use crate::keys::{read_private, read_public};
@@ -112,11 +112,15 @@ pub fn run(data: &Path, cmd: KeyCommand) -> CmdResult {
                 out.push((spec.clone(), k));
             }
             if a.json {
-                let v: Vec<_> = out
+                let v: Vec<KeyFingerprint> = out
                     .iter()
-                    .map(|(s, k)| json!({"key": s, "public_key": k.to_hex(), "fingerprint": k.fingerprint()}))
+                    .map(|(s, k)| KeyFingerprint {
+                        fingerprint: k.fingerprint(),
+                        key: s.clone(),
+                        public_key: *k,
+                    })
                     .collect();
-                say!("{}", serde_json::Value::Array(v));
+                say!("{}", serde_json::to_string(&v)?);
             } else {
                 for (s, k) in &out {
                     say!("{}  {s}", k.fingerprint());
@@ -164,11 +168,23 @@ fn change(
     let (target, who) = (named.key, kifu_game::seat::participant_label(&named));
     let body = body(target);
     let what = body.kind_name();
+    let kind = if matches!(body, Body::KeyRevoked { .. }) {
+        KeyChange::Revoked
+    } else {
+        KeyChange::Replaced
+    };
     let done = append_body(&store, &game, key, at_ms.unwrap_or_else(now_ms), body)?;
     if as_json {
         say!(
             "{}",
-            json!({"game": hex::encode(done.game), "seq": done.seq, "hash": hex::encode(done.hash), "kind": what, "participant": who, "key": target.to_hex()})
+            serde_json::to_string(&KeyChanged {
+                game: hex::encode(done.game),
+                hash: hex::encode(done.hash),
+                key: target,
+                kind,
+                participant: who,
+                seq: done.seq,
+            })?
         );
     } else {
         say!(

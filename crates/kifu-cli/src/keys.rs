@@ -72,12 +72,12 @@ pub fn keygen(a: KeygenArgs) -> CmdResult {
     if a.json {
         say!(
             "{}",
-            serde_json::json!({
-                "public_key": key.public().to_string(),
-                "fingerprint": key.public().fingerprint(),
-                "private_key_file": k.display().to_string(),
-                "public_key_file": p.display().to_string(),
-            })
+            serde_json::to_string(&kifu_archive::printed::KeyPairWritten {
+                fingerprint: key.public().fingerprint(),
+                private_key_file: k.display().to_string(),
+                public_key: key.public(),
+                public_key_file: p.display().to_string(),
+            })?
         );
     } else {
         say!("{}", key.public());

@@ -65,6 +65,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, FromArgMatches};
 
 use crate::cli::{Cli, Command};
+use kifu_archive::printed::ErrorCode;
 
 /// An error for the user: one line, and the exit code to leave with.
 #[derive(Debug)]
@@ -134,7 +135,7 @@ fn main() -> ExitCode {
                 .next()
                 .unwrap_or("")
                 .trim_start_matches("error: ");
-            eprintln!("{}", serde_json::json!({"error": first, "code": "usage"}));
+            eprintln!("{}", error_json(ErrorCode::Usage, first));
             return ExitCode::from(2);
         }
         Err(e) => e.exit(),
@@ -231,17 +232,27 @@ fn main() -> ExitCode {
     }
 }
 
+/// A failure as `--json` prints it (`kifu_archive::printed::CommandError`).
+fn error_json(code: ErrorCode, error: &str) -> String {
+    let e = kifu_archive::printed::CommandError {
+        code,
+        error: error.to_string(),
+    };
+    // Two strings: the document always serialises.
+    serde_json::to_string(&e).unwrap_or_default()
+}
+
 /// Reports a failure on one line of standard error (a JSON object with
 /// `--json`) and gives the exit code.
 fn fail(f: Failure, json_errors: bool) -> ExitCode {
     let one_line = f.message.replace('\n', " ");
     if json_errors {
         let code = if f.code == 3 {
-            "verification_failed"
+            ErrorCode::VerificationFailed
         } else {
-            "error"
+            ErrorCode::Error
         };
-        eprintln!("{}", serde_json::json!({"error": one_line, "code": code}));
+        eprintln!("{}", error_json(code, &one_line));
     } else {
         eprintln!("kifu: error: {one_line}");
     }

@@ -6,12 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use kifu_archive::printed::{AuditLine, AuditSummary, CheckpointAudited, ForkFound};
 use kifu_ledger::Hash;
 use kifu_tlog::audit::{Auditor, Shown};
 use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::note::{Note, NoteVerifier};
 use kifu_tlog::Leaf;
-use serde_json::json;
 
 use crate::archive_cmd::EXIT_VERIFY_FAILED;
 use crate::remote::Client;
@@ -269,7 +269,13 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
             if a.json {
                 say!(
                     "{}",
-                    json!({"checkpoint": name, "origin": cp.origin, "size": cp.size, "ok": x.ok(), "finding": what})
+                    audit_json(&AuditLine::Checkpoint(CheckpointAudited {
+                        checkpoint: name.to_string(),
+                        finding: what.to_string(),
+                        ok: x.ok(),
+                        origin: cp.origin.to_string(),
+                        size: cp.size,
+                    }))
                 );
             } else if x.ok() {
                 say!("ok: {} at size {} ({name}): {what}", cp.origin, cp.size);
@@ -282,7 +288,11 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
         if a.json {
             say!(
                 "{}",
-                json!({"state": true, "ok": false, "finding": why.to_string()})
+                audit_json(&AuditLine::Forked(ForkFound {
+                    finding: why.to_string(),
+                    ok: false,
+                    state: true,
+                }))
             );
         } else {
             say!("WRONG: {why}");
@@ -294,7 +304,11 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
     if a.json {
         say!(
             "{}",
-            json!({"checkpoints": report.audited.len(), "wrong": wrong, "leaves_read": report.leaves_read})
+            audit_json(&AuditLine::Summary(AuditSummary {
+                checkpoints: report.audited.len() as u64,
+                leaves_read: report.leaves_read as u64,
+                wrong: wrong as u64,
+            }))
         );
     } else {
         say!(
@@ -309,4 +323,10 @@ pub fn audit(data: &Path, a: AuditArgs) -> CmdResult {
         )));
     }
     Ok(())
+}
+
+/// A line of `kifu audit --json` (`kifu_archive::printed::AuditLine`).
+fn audit_json(line: &AuditLine) -> String {
+    // Strings, numbers and booleans: the line always serialises.
+    serde_json::to_string(line).unwrap_or_default()
 }

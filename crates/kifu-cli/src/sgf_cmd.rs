@@ -4,10 +4,10 @@ use clap::{Args, Subcommand};
 use std::path::Path;
 use std::path::PathBuf;
 
+use kifu_archive::printed::{SgfGame, SgfImported, SgfSkipped};
 use kifu_game::sgf_import::Imported;
 use kifu_go::sgf;
 use kifu_go::{board_report, Ruleset};
-use serde_json::json;
 
 use crate::keys::{read_private, read_public};
 use crate::remote::{open, open_existing};
@@ -163,63 +163,74 @@ pub fn import(data: &Path, a: SgfImportArgs) -> CmdResult {
         match prepare(path, &cx) {
             Ok(p) => {
                 if store.head(&p.game)?.is_some() {
-                    skipped.push(json!({"file": shown, "reason": "already in the store", "game": hex::encode(p.game)}));
+                    skipped.push(SgfSkipped {
+                        file: shown,
+                        game: Some(hex::encode(p.game)),
+                        reason: "already in the store".into(),
+                    });
                 } else {
                     let n = p.records.len();
                     match store.append_batch(p.records) {
                         Ok(_) => {
                             events += n;
-                            imported.push(json!({"file": shown, "game": hex::encode(p.game), "events": n, "warnings": p.warnings}));
+                            imported.push(SgfGame {
+                                events: n as u64,
+                                file: shown,
+                                game: hex::encode(p.game),
+                                warnings: p.warnings,
+                            });
                         }
-                        Err(e) => skipped.push(json!({"file": shown, "reason": e.to_string()})),
+                        Err(e) => skipped.push(SgfSkipped {
+                            file: shown,
+                            game: None,
+                            reason: e.to_string(),
+                        }),
                     }
                 }
             }
-            Err(reason) => skipped.push(json!({"file": shown, "reason": reason})),
+            Err(reason) => skipped.push(SgfSkipped {
+                file: shown,
+                game: None,
+                reason: reason.to_string(),
+            }),
         }
         bar.inc(1);
     }
     bar.finish_and_clear();
+    let done = SgfImported {
+        events: events as u64,
+        imported,
+        skipped,
+    };
     if a.json {
-        say!(
-            "{}",
-            json!({"imported": imported, "skipped": skipped, "events": events})
-        );
+        say!("{}", serde_json::to_string(&done)?);
     } else {
-        for i in &imported {
-            say!("{}", i["game"].as_str().unwrap_or_default());
-            for w in i["warnings"].as_array().into_iter().flatten() {
-                eprintln!(
-                    "{}: warning: {}",
-                    i["file"].as_str().unwrap_or_default(),
-                    w.as_str().unwrap_or_default()
-                );
+        for i in &done.imported {
+            say!("{}", i.game);
+            for w in &i.warnings {
+                eprintln!("{}: warning: {w}", i.file);
             }
         }
-        for s in &skipped {
-            eprintln!(
-                "{}: skipped: {}",
-                s["file"].as_str().unwrap_or_default(),
-                s["reason"].as_str().unwrap_or_default()
-            );
+        for s in &done.skipped {
+            eprintln!("{}: skipped: {}", s.file, s.reason);
         }
         eprintln!(
             "imported {} of {} ({} events), skipped {}",
-            crate::render::count(imported.len(), "game"),
+            crate::render::count(done.imported.len(), "game"),
             crate::render::count(files.len(), "file"),
             events,
-            skipped.len()
+            done.skipped.len()
         );
     }
-    if imported.is_empty()
-        && !skipped.is_empty()
-        && skipped.len() == files.len()
+    if done.imported.is_empty()
+        && !done.skipped.is_empty()
+        && done.skipped.len() == files.len()
         && files.len() == 1
     {
         return Err(Failure::new(format!(
             "{}: {}",
             files[0].display(),
-            skipped[0]["reason"].as_str().unwrap_or_default()
+            done.skipped[0].reason
         )));
     }
     Ok(())

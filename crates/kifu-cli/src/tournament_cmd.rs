@@ -847,15 +847,15 @@ fn created(chain: &Chain, kept: &Kept, json: bool, key: &Path) -> CmdResult {
     if json {
         say!(
             "{}",
-            json!({
-                "id": id,
-                "short_name": g.short_name,
-                "name": g.name,
-                "rounds": g.rounds,
-                "players": chain.projection.players.len(),
-                "time_zone": chain.projection.time_zone,
-                "file": kept.shown(),
-            })
+            serde_json::to_string(&kifu_archive::printed::TournamentCreated {
+                file: kept.shown(),
+                id,
+                name: g.name.clone(),
+                players: chain.projection.players.len() as u64,
+                rounds: g.rounds,
+                short_name: g.short_name.clone(),
+                time_zone: chain.projection.time_zone.clone(),
+            })?
         );
         return Ok(());
     }

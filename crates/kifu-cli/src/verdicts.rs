@@ -13,7 +13,6 @@ use kifu_ledger::archive::ManifestCheck;
 use kifu_ledger::report::{self, ArchiveDocument, CarriedDocument, ReportText, Source};
 use kifu_ledger::{PublicKey, VerifyReport};
 use kifu_store::archive_file;
-use serde_json::json;
 
 use crate::render::count;
 use crate::{CmdResult, Failure};
@@ -192,7 +191,12 @@ pub(crate) fn imported(
     if json {
         say!(
             "{}",
-            json!({"games": r.games, "written": r.written, "already_present": r.already_present, "elapsed_ms": started.elapsed().as_millis() as u64})
+            serde_json::to_string(&kifu_archive::printed::ArchiveImported {
+                already_present: r.already_present,
+                elapsed_ms: started.elapsed().as_millis() as u64,
+                games: r.games as u64,
+                written: r.written,
+            })?
         );
     } else {
         say!(

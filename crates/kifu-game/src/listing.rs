@@ -8,10 +8,12 @@ use serde::Serialize;
 use crate::record::Phase;
 use crate::GameState;
 
-/// One game of the list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One game of the list (`kifu games --json` prints a list of them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct GameRow {
     /// The game id, in hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// The tournament, if any.
     pub tournament: Option<String>,
@@ -24,12 +26,14 @@ pub struct GameRow {
     /// Who plays White.
     pub white: String,
     /// The game kind's name ([`GameKind::name`]).
+    #[schemars(with = "GameKindKey")]
     pub game_kind: &'static str,
     /// Lines of the board.
     pub board_size: u8,
     /// The ruleset profile.
     pub ruleset: String,
     /// The phase as a key ([`PHASE_KEYS`]).
+    #[schemars(with = "PhaseKey")]
     pub phase: &'static str,
     /// The phase in words.
     pub phase_text: String,
@@ -39,6 +43,47 @@ pub struct GameRow {
     pub events: usize,
     /// When the genesis was signed (ISO 8601, UTC).
     pub started: Option<String>,
+}
+
+/// The schema of [`GameRow::game_kind`]: the kinds' names, read from
+/// `kifu_ledger::GameKind` itself.
+struct GameKindKey;
+
+impl schemars::JsonSchema for GameKindKey {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "GameKindKey".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": kifu_ledger::kinds::variant_names::<kifu_ledger::GameKind>(),
+        })
+    }
+}
+
+/// The schema of [`GameRow::phase`]: one of [`PHASE_KEYS`].
+struct PhaseKey;
+
+impl schemars::JsonSchema for PhaseKey {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PhaseKey".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": PHASE_KEYS,
+        })
+    }
 }
 
 /// Every phase key, in the order a game passes through them.

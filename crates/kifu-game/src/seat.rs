@@ -43,7 +43,7 @@ pub struct SeatRequest {
 #[derive(schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[allow(dead_code)]
-enum SeatRole {
+pub enum SeatRole {
     /// A player's own device, for Black.
     Black,
     /// A player's own device, for White.

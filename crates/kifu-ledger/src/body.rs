@@ -81,7 +81,19 @@ pub use crate::tournament::{
 /// In Renju the colours may change hands during the opening (swaps); there
 /// `Black` names the tentative first player as registered, and the projection
 /// says who holds which colour at each moment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Color {
     /// Black.
@@ -133,7 +145,19 @@ pub enum GameKind {
 }
 
 /// A role a key may hold in a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// The player registered as Black.
@@ -162,7 +186,9 @@ impl Role {
 }
 
 /// One entry of the roster: a name, a role and the key that signs for it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct Participant {
     /// What the key may sign for.
     pub role: Role,
@@ -173,7 +199,9 @@ pub struct Participant {
 }
 
 /// Where the game stands in a tournament.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct TournamentRef {
     /// The tournament's id or name.
     pub tournament: String,
@@ -314,7 +342,7 @@ pub enum Resignation {
 }
 
 /// What a finished game came to.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// One colour won.
@@ -328,8 +356,10 @@ pub enum Outcome {
 }
 
 /// How a result came about.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub enum ResultBy {
     /// The loser resigned.
     Resignation,
@@ -359,7 +389,9 @@ pub enum ResultBy {
 }
 
 /// A game result: outcome and manner.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct GameResult {
     /// Who won, or draw, or no result.
     pub outcome: Outcome,

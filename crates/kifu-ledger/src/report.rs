@@ -21,10 +21,12 @@ pub const PER_GAME_LINES: usize = 20;
 #[schemars(deny_unknown_fields)]
 pub struct GameLine {
     /// The game id, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// Events on the verified chain, genesis included.
     pub events: u64,
     /// Hash of the chain's last record, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub head: String,
     /// Seq of the chain's last record.
     pub head_seq: u64,
@@ -44,6 +46,7 @@ pub struct GameLine {
 #[schemars(deny_unknown_fields)]
 pub struct ProblemLine {
     /// The game id, hex (zeros when unknown).
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// The seq, when the problem is at one event.
     pub seq: Option<u64>,
@@ -56,12 +59,15 @@ pub struct ProblemLine {
 #[schemars(deny_unknown_fields)]
 pub struct ForkLine {
     /// The game id, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// The seq they claim.
     pub seq: u64,
     /// The first record's hash, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub first: String,
     /// The second record's hash, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub second: String,
     /// Every record of the fork, hex hashes.
     pub records: Vec<String>,
@@ -72,10 +78,12 @@ pub struct ForkLine {
 #[schemars(deny_unknown_fields)]
 pub struct DuplicateLine {
     /// The game id, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// Its seq.
     pub seq: u64,
     /// Its hash, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub hash: String,
     /// How many times it was given.
     pub copies: u64,
@@ -86,6 +94,7 @@ pub struct DuplicateLine {
 #[schemars(deny_unknown_fields)]
 pub struct UninterpretedLine {
     /// The game id, hex.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: String,
     /// Its seq.
     pub seq: u64,
@@ -313,7 +322,9 @@ pub enum VerifyLine {
 
 /// An archive's manifest in a report: who signed it, whether the reader
 /// trusts that key, and on whose word completeness rests.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct ManifestDocument {
     /// True when it names a signer and the signature verifies.
     pub signed: bool,
@@ -349,7 +360,9 @@ impl ManifestDocument {
 
 /// A tournament chain an archive carries, as a report names it (made by
 /// `kifu_tournament::carried::Carried::document`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct CarriedDocument {
     /// The chain's id, hex.
     pub id: String,
@@ -364,7 +377,10 @@ pub struct CarriedDocument {
 /// The document of `kifu verify FILE --json` (and of a store, with no
 /// manifest): the report, the manifest as the reader sees it, the keys the
 /// reader trusts, and a tournament chain the archive carries.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// Closed like every document: serde cannot refuse unknown fields beside a
+// flattened one, so the schema says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
 pub struct ArchiveDocument {
     /// The report.
     #[serde(flatten)]
@@ -372,8 +388,9 @@ pub struct ArchiveDocument {
     /// The manifest (`null` when there is none).
     #[serde(default)]
     pub manifest: Option<ManifestDocument>,
-    /// The keys the reader trusts, hex (absent when none).
+    /// The keys the reader trusts (`--trust`), hex (absent when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(with = "Vec<crate::PublicKey>")]
     pub trusted_keys: Vec<String>,
     /// The tournament chain the archive carries (absent when none).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -140,7 +140,9 @@ impl TournamentGenesis {
 }
 
 /// A registered player.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct Registration {
     /// Registration id, unique in the tournament (`P1`, an EGD PIN...).
     pub id: String,
@@ -199,6 +201,8 @@ pub struct RoundDrawn {
 /// colours, or one's board and the other's bye; two players of one board
 /// exchange colours.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct DrawSwap {
     /// One player's registration id.
     pub first: String,

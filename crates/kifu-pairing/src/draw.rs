@@ -24,7 +24,9 @@ pub const GROUP_MAX: usize = 600;
 pub const GROUP_MIN: usize = 200;
 
 /// One board of a draw.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct Board {
     /// Table number, from 1.
     pub table: u32,

@@ -22,7 +22,9 @@ use crate::PairingError;
 const MIN_RANK: i64 = -30;
 
 /// One player of a board or the bye, as the draw saw them before the round.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct PlayerWhy {
     /// Registration id.
     pub id: String,
@@ -42,7 +44,9 @@ pub struct PlayerWhy {
 }
 
 /// Why one board is paired as it is.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct BoardWhy {
     /// Table number.
     pub table: u32,
@@ -61,7 +65,9 @@ pub struct BoardWhy {
 }
 
 /// Why the bye went to this player.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+// The schema is closed; reading stays as lenient as before.
+#[schemars(deny_unknown_fields)]
 pub struct ByeWhy {
     /// The player.
     pub player: PlayerWhy,

@@ -21,10 +21,13 @@ use axum::extract::{Path as UrlPath, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use kifu_game::document::GameHead;
 use kifu_game::seat::{SeatError, SeatRequest, SignedRequest};
+use kifu_ledger::TournamentRef;
 use kifu_ledger::{Event, Hash, Participant, PublicKey, Role, Standing};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::api::blocking;
 use crate::error::ApiError;
@@ -300,10 +303,86 @@ impl KeyIndex {
     }
 }
 
+/// A game whose roster names a device's key, as a device learns it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NamingGame {
+    /// Whether the game is at the place the request asks for (its
+    /// tournament, round and board); false where no request is read.
+    pub asked: bool,
+    /// The game's id.
+    #[schemars(pattern(crate::answers::HEX64))]
+    pub game: String,
+    /// The head to sign against.
+    pub head: GameHead,
+    /// The key's roles in the game now.
+    pub roles: Vec<Role>,
+    /// The game's title.
+    pub title: String,
+    /// The game's place in a tournament, if any.
+    pub tournament: Option<TournamentRef>,
+}
+
+/// `POST /devices`, `GET /devices/{id}`: a board device's request for a
+/// seat, as the server keeps it: not a ledger event, it grants nothing.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceAnswer {
+    /// When the server first received the request (ms since the Unix
+    /// epoch, the server's clock).
+    pub at_ms: u64,
+    /// The board asked for, from 1.
+    pub board: Option<u32>,
+    /// The key's fingerprint (docs/FORMAT.md section 8).
+    pub fingerprint: String,
+    /// The games whose roster names the key, with the device's roles there
+    /// and the head to sign against.
+    pub games: Vec<NamingGame>,
+    /// The request's number (what `kifu new-game --device-request` takes).
+    pub id: String,
+    /// The device's Ed25519 public key.
+    pub key: PublicKey,
+    /// The person (or the board) as the roster will name them.
+    pub name: String,
+    /// The seat asked for.
+    #[schemars(with = "kifu_game::seat::SeatRole")]
+    pub role: Role,
+    /// The round asked for, from 1.
+    pub round: Option<u32>,
+    /// The seat in words.
+    pub seat: String,
+    /// The device's clock when it signed the request kept.
+    pub signed_at_ms: u64,
+    /// `pending`, then `enrolled` once a game at the place asked for names
+    /// the key.
+    pub status: DeviceStatus,
+    /// The tournament asked for, as its genesis names it.
+    pub tournament: Option<String>,
+}
+
+/// Whether a game answers a device's request yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DeviceStatus {
+    /// No game at the place asked for names the key.
+    Pending,
+    /// A game at the place asked for names the key.
+    Enrolled,
+}
+
+/// `GET /devices[?pending=1]`: every device request kept (`?pending=1`:
+/// those no game names yet), each as `POST /devices` answers it.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceList {
+    /// The requests, oldest first.
+    pub requests: Vec<DeviceAnswer>,
+}
+
 /// The games whose roster now names `key`, with its roles there (a device
 /// bound mid-game by a `key_replaced` learns its game too). The candidates
 /// come from the key index ([`KeyIndex`]); each one's roster now decides.
-pub(crate) fn games_of(app: &App, key: &PublicKey) -> Result<Vec<Value>, ApiError> {
+pub(crate) fn games_naming(app: &App, key: &PublicKey) -> Result<Vec<NamingGame>, ApiError> {
     let mut out = Vec::new();
     let candidates = app
         .devices
@@ -327,46 +406,81 @@ pub(crate) fn games_of(app: &App, key: &PublicKey) -> Result<Vec<Value>, ApiErro
         if roles.is_empty() {
             continue;
         }
-        out.push(json!({
-            "game": hex::encode(g),
-            "roles": roles,
-            "title": genesis.title,
-            "tournament": genesis.tournament,
-            "head": {"seq": h.seq, "hash": hex::encode(h.hash)},
-        }));
+        out.push(NamingGame {
+            asked: false,
+            game: hex::encode(g),
+            head: GameHead {
+                seq: h.seq,
+                hash: hex::encode(h.hash),
+            },
+            roles,
+            title: genesis.title.clone(),
+            tournament: genesis.tournament.clone(),
+        });
     }
     Ok(out)
 }
 
-/// Whether the game `g` (an entry of [`games_of`]) is at the place the
-/// request asks for (`kifu_game::seat::SeatRequest::answered_by`).
-fn answers(r: &DeviceRequest, g: &Value) -> bool {
-    let place: Option<kifu_ledger::TournamentRef> =
-        serde_json::from_value(g["tournament"].clone()).unwrap_or(None);
-    r.seat.answered_by(place.as_ref())
+/// [`games_naming`] as JSON values, for the referee's overview.
+pub(crate) fn games_of(app: &App, key: &PublicKey) -> Result<Vec<Value>, ApiError> {
+    Ok(games_naming(app, key)?
+        .iter()
+        .map(|g| serde_json::to_value(g).unwrap_or(Value::Null))
+        .map(|mut v| {
+            // The overview never read `asked`: it names no request.
+            if let Value::Object(o) = &mut v {
+                o.remove("asked");
+            }
+            v
+        })
+        .collect())
+}
+
+/// Whether the game `g` is at the place the request asks for
+/// (`kifu_game::seat::SeatRequest::answered_by`).
+fn answers(r: &DeviceRequest, g: &NamingGame) -> bool {
+    r.seat.answered_by(g.tournament.as_ref())
 }
 
 /// True while no game at the place the request asks for names its key: a
 /// device that asked again for its next round waits again, though its
 /// earlier round's game names it.
-pub(crate) fn waiting(r: &DeviceRequest, games: &[Value]) -> bool {
+pub(crate) fn waiting(r: &DeviceRequest, games: &[NamingGame]) -> bool {
     !games.iter().any(|g| answers(r, g))
 }
 
-fn request_json(r: &DeviceRequest, mut games: Vec<Value>) -> Value {
-    let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
-    v["fingerprint"] = json!(r.seat.fingerprint());
-    v["seat"] = json!(r.seat.seat_text());
-    v["status"] = json!(if waiting(r, &games) {
-        "pending"
+fn device_answer(r: &DeviceRequest, mut games: Vec<NamingGame>) -> DeviceAnswer {
+    let status = if waiting(r, &games) {
+        DeviceStatus::Pending
     } else {
-        "enrolled"
-    });
+        DeviceStatus::Enrolled
+    };
     for g in &mut games {
-        g["asked"] = json!(answers(r, g));
+        g.asked = answers(r, g);
     }
-    v["games"] = Value::Array(games);
-    v
+    DeviceAnswer {
+        at_ms: r.at_ms,
+        board: r.seat.board,
+        fingerprint: r.seat.fingerprint(),
+        games,
+        id: r.id.clone(),
+        key: r.seat.key,
+        name: r.seat.name.clone(),
+        role: r.seat.role,
+        round: r.seat.round,
+        seat: r.seat.seat_text(),
+        signed_at_ms: r.signed_at_ms,
+        status,
+        tournament: r.seat.tournament.clone(),
+    }
+}
+
+/// A document as the JSON value answered: its objects' keys in alphabetical
+/// order at every depth (`serde_json`'s map), the order these answers have
+/// always had.
+fn keys_sorted<T: Serialize>(doc: &T) -> Value {
+    // The documents hold strings, numbers and lists: they always serialise.
+    serde_json::to_value(doc).unwrap_or(Value::Null)
 }
 
 /// The header carrying a device request's signature
@@ -410,8 +524,8 @@ pub async fn request(
     let client = client.map(|c| c.0 .0);
     let answer = blocking(move || {
         let (r, new) = app.devices.add(signed, now_ms(), client)?;
-        let games = games_of(&app, &r.seat.key)?;
-        Ok((new, request_json(&r, games)))
+        let games = games_naming(&app, &r.seat.key)?;
+        Ok((new, keys_sorted(&device_answer(&r, games))))
     })
     .await;
     match answer {
@@ -435,15 +549,15 @@ pub async fn list(
     Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let mut out = Vec::new();
+        let mut requests = Vec::new();
         for r in app.devices.all() {
-            let games = games_of(&app, &r.seat.key)?;
+            let games = games_naming(&app, &r.seat.key)?;
             if q.pending.unwrap_or(0) != 0 && !waiting(&r, &games) {
                 continue;
             }
-            out.push(request_json(&r, games));
+            requests.push(device_answer(&r, games));
         }
-        Ok(Json(json!({ "requests": out })))
+        Ok(Json(keys_sorted(&DeviceList { requests })))
     })
     .await
 }
@@ -463,8 +577,8 @@ pub async fn one(
                 format!("no device request numbered {id:?}; the device asks again"),
             )
         })?;
-        let games = games_of(&app, &r.seat.key)?;
-        Ok(Json(request_json(&r, games)))
+        let games = games_naming(&app, &r.seat.key)?;
+        Ok(Json(keys_sorted(&device_answer(&r, games))))
     })
     .await
 }

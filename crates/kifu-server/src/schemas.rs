@@ -1,10 +1,11 @@
 //! The JSON Schemas of `docs/schema/`, one a document kind.
 //!
 //! A document that is a Rust type ([`crate::answers`], the body of
-//! `POST /records`) has its schema generated from the type: [`generated`]
-//! gives it, `cargo run -p kifu-server --example schemas` writes it to
-//! `docs/schema/`, and a test fails when the file there is not what the
-//! type generates. The documents that are not types yet keep their schema
+//! `POST /records`, the command line's documents in the libraries that own
+//! them and in `kifu_archive::printed`) has its schema generated from the
+//! type: [`generated`] gives it, `cargo run -p kifu-server --example
+//! schemas` writes it to `docs/schema/`, and a test fails when the file
+//! there is not what the type generates. The documents that are not types yet keep their schema
 //! written by hand ([`WRITTEN`]), held to the real output by
 //! `tests/schema_cli.rs` like the generated ones.
 
@@ -52,6 +53,7 @@ fn schema_of<T: JsonSchema>(name: &'static str, title: &str, direction: Directio
 /// The schemas generated from the Rust types.
 pub fn generated() -> Vec<Document> {
     use crate::answers::*;
+    use kifu_archive::printed;
     vec![
         schema_of::<ErrorAnswer>("api-error", "An error answer", Direction::Answer),
         schema_of::<SubmitAnswer>("api-submit", "POST /records", Direction::Answer),
@@ -143,6 +145,92 @@ pub fn generated() -> Vec<Document> {
             "GET /games/{id}/powers?key=HEX",
             Direction::Answer,
         ),
+        schema_of::<crate::desk::Desk>(
+            "api-desk",
+            "GET /tournaments/{t}/desk?round=N",
+            Direction::Answer,
+        ),
+        schema_of::<crate::desk::Draft>("api-draft", "POST /director/draft", Direction::Answer),
+        schema_of::<crate::device::DeviceAnswer>(
+            "api-device",
+            "POST /devices, GET /devices/{id}",
+            Direction::Answer,
+        ),
+        schema_of::<crate::device::DeviceList>("api-devices", "GET /devices", Direction::Answer),
+        schema_of::<kifu_bundle::verdict::BundleVerdict<'static>>(
+            "bundle-verify",
+            "kifu verify BUNDLE --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_ledger::report::ArchiveDocument>(
+            "verify-report",
+            "kifu verify --json",
+            Direction::Answer,
+        ),
+        schema_of::<Vec<kifu_game::listing::GameRow>>(
+            "games",
+            "kifu games --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::tables::StandingsTable>(
+            "standings",
+            "kifu tournament standings --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::verdict::TournamentVerification>(
+            "tournament-verify",
+            "kifu tournament verify --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::tables::LogLine>(
+            "tournament-log-line",
+            "A line of kifu tournament log --json",
+            Direction::Answer,
+        ),
+        schema_of::<printed::Demonstration>("cli-demo", "kifu demo --json", Direction::Answer),
+        schema_of::<printed::KeyPairWritten>("cli-keygen", "kifu keygen --json", Direction::Answer),
+        schema_of::<Vec<printed::KeyFingerprint>>(
+            "cli-fingerprint",
+            "kifu key fingerprint --json",
+            Direction::Answer,
+        ),
+        schema_of::<printed::GameCreated>(
+            "cli-new-game",
+            "kifu new-game --json",
+            Direction::Answer,
+        ),
+        schema_of::<printed::Appended>("cli-append", "kifu append --json", Direction::Answer),
+        schema_of::<printed::ArchiveWritten>("cli-export", "kifu export --json", Direction::Answer),
+        schema_of::<printed::ArchiveImported>(
+            "cli-import",
+            "kifu import --json",
+            Direction::Answer,
+        ),
+        schema_of::<printed::KeyChanged>(
+            "cli-key-change",
+            "kifu key replace|revoke --json",
+            Direction::Answer,
+        ),
+        schema_of::<printed::SgfImported>(
+            "cli-sgf-import",
+            "kifu sgf import --json",
+            Direction::Answer,
+        ),
+        schema_of::<printed::TournamentCreated>(
+            "cli-tournament-new",
+            "kifu tournament new --json",
+            Direction::Answer,
+        ),
+        schema_of::<printed::AuditLine>(
+            "cli-audit-line",
+            "A line of kifu audit --json",
+            Direction::Answer,
+        ),
+        schema_of::<printed::CommandError>(
+            "cli-error",
+            "An error of a kifu command run with --json",
+            Direction::Answer,
+        ),
         schema_of::<Records>("api-records", "GET /games/{id}/records", Direction::Answer),
         schema_of::<Health>("api-health", "GET /livez, GET /healthz", Direction::Answer),
         schema_of::<FeedLine>("feed-line", "A line of the feed", Direction::Answer),
@@ -164,37 +252,15 @@ macro_rules! written {
 }
 
 written!(
-    "api-desk",
-    "api-device",
-    "api-devices",
-    "api-draft",
     "api-preview",
     "api-referee-games",
     "api-step",
-    "bundle-verify",
-    "cli-append",
-    "cli-audit-line",
-    "cli-demo",
-    "cli-error",
-    "cli-export",
-    "cli-fingerprint",
-    "cli-import",
-    "cli-key-change",
-    "cli-keygen",
-    "cli-new-game",
-    "cli-sgf-import",
-    "cli-tournament-new",
     "clock-replay",
     "explain",
-    "games",
     "renju-check",
     "replay",
     "sanctions",
     "sgf-board",
-    "standings",
-    "tournament-log-line",
-    "tournament-verify",
-    "verify-report",
 );
 
 /// Every document's schema: the generated ones, then those written by hand

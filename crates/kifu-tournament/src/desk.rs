@@ -766,7 +766,8 @@ pub struct Asking<'a> {
 
 /// A device at a board, as the director sees it when the round's games
 /// are drafted.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct DeviceAtBoard {
     /// The request's number.
     pub request: String,
@@ -794,18 +795,21 @@ impl DeviceAtBoard {
 
 /// A game of the round to create: its board, its genesis, and the devices
 /// at the board.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct BoardGame {
     /// Board.
     pub board: u32,
     /// The genesis (`game_created`).
+    #[schemars(with = "kifu_game::document::EventBody")]
     pub body: Body,
     /// The devices at the board.
     pub devices: Vec<DeviceAtBoard>,
 }
 
 /// A board of the round with no game drafted, and why.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct SkippedBoard {
     /// Board.
     pub board: u32,
@@ -818,7 +822,8 @@ pub struct SkippedBoard {
 }
 
 /// The games of a round to create, and the boards left without one.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct RoundGames {
     /// The games, by board.
     pub games: Vec<BoardGame>,

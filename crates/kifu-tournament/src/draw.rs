@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use kifu_ledger::{Body, DrawSwap, PairingSystem, RoundDrawn, TournamentGenesis};
 use kifu_pairing::{Draw, DrawWhy, PairingError, PairingSettings, SwapError, System};
 use kifu_standings::Tournament;
+use serde::Serialize;
 
 use crate::{entry, Projection, TournamentError};
 
@@ -340,54 +341,136 @@ fn reasons_for(swaps: &[DrawSwap], players: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// `p` as JSON: `{"round": N, "engine": ..., "pairing": [{"table", "white",
-/// "black", "handicap"}], "bye": id or null, "swaps": [{"first", "second",
-/// "reason"}]}`.
-pub fn json(p: &Proposal) -> serde_json::Value {
-    let d = &p.draw;
-    serde_json::json!({
-        "round": d.round,
-        "engine": kifu_pairing::ENGINE,
-        "pairing": d.boards.iter().map(|b| serde_json::json!({
-            "table": b.table, "white": b.white, "black": b.black, "handicap": b.handicap,
-        })).collect::<Vec<_>>(),
-        "bye": d.bye,
-        "swaps": p.swaps,
-    })
+/// A draw as proposed: the round, the engine, its boards with the swaps
+/// made, the bye and the swaps with their reasons.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Proposed {
+    /// The player given the bye, or null.
+    pub bye: Option<String>,
+    /// The engine and its version.
+    pub engine: String,
+    /// The boards, by table.
+    pub pairing: Vec<kifu_pairing::Board>,
+    /// The round, from 1.
+    #[schemars(range(min = 1))]
+    pub round: u32,
+    /// The director's swaps, in the order made, each with its reason.
+    pub swaps: Vec<DrawSwap>,
 }
 
-/// `p` as the desk shows it: [`json`] with `score` (the main score's
-/// name), `boards` (each board's why, `kifu_pairing::BoardWhy`, with
-/// `changed`: a swap changed it from the engine's draw, and the `reasons`
-/// of the swaps naming its players) and `bye_why`.
-pub fn why_json(p: &Proposal) -> serde_json::Value {
+/// A draw as the desk shows it: [`Proposed`] with why each board is paired
+/// as it is and why the bye went where it did.
+// Closed like every document: serde cannot refuse unknown fields beside a
+// flattened one, so the schema says it.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub struct Shown {
+    /// The draw.
+    #[serde(flatten)]
+    pub proposed: Proposed,
+    /// Why each board is paired as it is.
+    pub boards: Vec<BoardShown>,
+    /// A swap moved the bye from the engine's choice.
+    pub bye_changed: bool,
+    /// Why the bye went to its player, or null without a bye.
+    pub bye_why: Option<kifu_pairing::ByeWhy>,
+    /// The main score the draw groups by.
+    #[schemars(with = "MainScoreName")]
+    pub score: String,
+}
+
+/// Why one board is paired as it is, and whether a swap changed it.
+// Closed like every document: serde cannot refuse unknown fields beside a
+// flattened one, so the schema says it.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub struct BoardShown {
+    /// Why the engine pairs it so.
+    #[serde(flatten)]
+    pub why: kifu_pairing::BoardWhy,
+    /// A swap changed the board from the engine's draw.
+    pub changed: bool,
+    /// The reasons of the swaps naming its players, when a swap changed it.
+    pub reasons: Vec<String>,
+}
+
+/// The main scores a draw groups by (the schema of [`Shown::score`]).
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)]
+enum MainScoreName {
+    /// McMahon score.
+    #[serde(rename = "MMS")]
+    Mms,
+    /// Number of wins (Swiss).
+    #[serde(rename = "NBW")]
+    Nbw,
+}
+
+/// `p` as [`Proposed`].
+pub fn proposed(p: &Proposal) -> Proposed {
+    let d = &p.draw;
+    Proposed {
+        bye: d.bye.clone(),
+        engine: kifu_pairing::ENGINE.to_string(),
+        pairing: d.boards.clone(),
+        round: d.round,
+        swaps: p.swaps.clone(),
+    }
+}
+
+/// `p` as JSON ([`Proposed`]).
+pub fn json(p: &Proposal) -> serde_json::Value {
+    keys_sorted(&proposed(p))
+}
+
+/// `p` as the desk shows it ([`Shown`]): each board's why
+/// (`kifu_pairing::BoardWhy`, with `changed`: a swap changed it from the
+/// engine's draw, and the `reasons` of the swaps naming its players) and
+/// the bye's.
+pub fn shown(p: &Proposal) -> Shown {
     let changed = changed_tables(&p.engine, &p.draw);
-    let mut out = json(p);
-    let boards: Vec<serde_json::Value> = p
+    let boards = p
         .why
         .boards
         .iter()
         .map(|b| {
-            let mut v = serde_json::to_value(b).unwrap_or_default();
-            v["changed"] = serde_json::json!(changed.contains(&b.table));
             let engine_board = p.engine.boards.iter().find(|e| e.table == b.table);
             let mut players = vec![b.white.id.as_str(), b.black.id.as_str()];
             if let Some(e) = engine_board {
                 players.extend([e.white.as_str(), e.black.as_str()]);
             }
-            v["reasons"] = serde_json::json!(if changed.contains(&b.table) {
-                reasons_for(&p.swaps, &players)
-            } else {
-                Vec::new()
-            });
-            v
+            BoardShown {
+                why: b.clone(),
+                changed: changed.contains(&b.table),
+                reasons: if changed.contains(&b.table) {
+                    reasons_for(&p.swaps, &players)
+                } else {
+                    Vec::new()
+                },
+            }
         })
         .collect();
-    out["score"] = serde_json::json!(p.why.score);
-    out["boards"] = serde_json::json!(boards);
-    out["bye_why"] = serde_json::to_value(&p.why.bye).unwrap_or_default();
-    out["bye_changed"] = serde_json::json!(p.draw.bye != p.engine.bye);
-    out
+    Shown {
+        proposed: proposed(p),
+        boards,
+        bye_changed: p.draw.bye != p.engine.bye,
+        bye_why: p.why.bye.clone(),
+        score: p.why.score.clone(),
+    }
+}
+
+/// `p` as the desk shows it, as JSON ([`Shown`]).
+pub fn why_json(p: &Proposal) -> serde_json::Value {
+    keys_sorted(&shown(p))
+}
+
+/// A document as a JSON value: its objects' keys in alphabetical order at
+/// every depth (`serde_json`'s map), the order these documents have always
+/// been printed in.
+fn keys_sorted<T: Serialize>(doc: &T) -> serde_json::Value {
+    // Strings and numbers: the documents always serialise.
+    serde_json::to_value(doc).unwrap_or(serde_json::Value::Null)
 }
 
 /// `p` in words, a board a line (`table white black handicap`, as a round's

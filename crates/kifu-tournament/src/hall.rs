@@ -127,6 +127,7 @@ pub struct BoardLine {
     /// the game ended, not yet counted in the standings.
     pub from_game_record: bool,
     /// The game chain, hex, once it exists.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
     pub game: Option<String>,
 }
 

@@ -4,10 +4,12 @@
 //! and AGA files (`entry::results_file`). The numbers are
 //! `kifu_standings`'; only the layout is made here, once for every face.
 
+use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use kifu_ledger::{Event, PublicKey, Registration};
 use kifu_standings::{standings, Criterion, ModelError, Standings};
+use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::entry::{self, EntryError, ResultsOptions};
@@ -121,24 +123,65 @@ pub fn standings_of(
     Ok(standings(&t, round, &criteria, shown)?)
 }
 
-/// The standings as JSON: `round`, `criteria` (the columns), and `table`,
-/// a row per player with `place`, `player` and `values` by criterion (a
-/// whole number, or an exact half or quarter).
-pub fn standings_json(st: &Standings) -> Value {
-    let columns: Vec<&str> = st
+/// `kifu tournament standings --json`: a tournament's standings after a
+/// round: the criteria in order and each player's place and values
+/// (OpenGotha's criteria names).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StandingsTable {
+    /// The criteria in order (OpenGotha names: `MMS`, `SOSM`, `SOSOSM`,
+    /// ...): the columns.
+    pub criteria: Vec<String>,
+    /// The round the standings are after.
+    pub round: u32,
+    /// Each player in order of place, with the value of each criterion.
+    pub table: Vec<StandingsLine>,
+}
+
+/// One player's line of the standings.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StandingsLine {
+    /// The place (shared by ex-aequo players), from 1.
+    #[schemars(range(min = 1))]
+    pub place: u32,
+    /// The player's registration id.
+    pub player: String,
+    /// Each criterion's value, by its name: a whole number, or an exact
+    /// half or quarter.
+    pub values: BTreeMap<String, Num>,
+}
+
+/// The standings as [`StandingsTable`].
+pub fn standings_table_of(st: &Standings) -> StandingsTable {
+    let columns: Vec<String> = st
         .rows
         .first()
-        .map(|r| r.values.iter().map(|(c, _)| c.name()).collect())
-        .unwrap_or_else(|| st.criteria.iter().map(|c| c.name()).collect());
-    json!({
-        "round": st.round,
-        "criteria": columns,
-        "table": st.rows.iter().map(|r| json!({
-            "place": r.place,
-            "player": r.player,
-            "values": r.values.iter().map(|(c, v)| (c.name().to_string(), json!(Num(*v)))).collect::<serde_json::Map<_, _>>(),
-        })).collect::<Vec<_>>(),
-    })
+        .map(|r| r.values.iter().map(|(c, _)| c.name().to_string()).collect())
+        .unwrap_or_else(|| st.criteria.iter().map(|c| c.name().to_string()).collect());
+    StandingsTable {
+        criteria: columns,
+        round: st.round,
+        table: st
+            .rows
+            .iter()
+            .map(|r| StandingsLine {
+                place: r.place,
+                player: r.player.to_string(),
+                values: r
+                    .values
+                    .iter()
+                    .map(|(c, v)| (c.name().to_string(), Num(*v)))
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// The standings as JSON ([`StandingsTable`]).
+pub fn standings_json(st: &Standings) -> Value {
+    // Strings and numbers: the table always serialises.
+    serde_json::to_value(standings_table_of(st)).unwrap_or(Value::Null)
 }
 
 /// The standings as a readable table: a heading, then a line per player
@@ -302,8 +345,34 @@ pub fn log_line(chain: &Chain, e: &Event) -> String {
     )
 }
 
-/// An event of the chain as `kifu tournament log --json` writes it:
-/// `seq`, `at_ms`, `kind`, `signer` ([`signer_words`]) and `body`.
+/// A line of `kifu tournament log --json`: one fact of a tournament chain:
+/// its place, time, signer, kind and body.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LogLine {
+    /// When it was signed (ms since the Unix epoch, the signer's clock).
+    pub at_ms: u64,
+    /// The fact, in the JSON of docs/FORMAT.md section 4.
+    #[schemars(with = "kifu_game::document::EventBody")]
+    pub body: kifu_ledger::Body,
+    /// The kind, in words (`player registered`).
+    pub kind: String,
+    /// Its place in the chain.
+    pub seq: u64,
+    /// Who signed it, as the tournament names them ([`signer_words`]).
+    pub signer: String,
+}
+
+/// An event of the chain as `kifu tournament log --json` writes it
+/// ([`LogLine`]).
 pub fn log_json(chain: &Chain, e: &Event) -> Value {
-    json!({"seq": e.seq, "at_ms": e.at_ms, "kind": e.body.kind_name(), "signer": signer_words(chain, &e.signer), "body": e.body})
+    let line = LogLine {
+        at_ms: e.at_ms,
+        body: e.body.clone(),
+        kind: e.body.kind_name().to_string(),
+        seq: e.seq,
+        signer: signer_words(chain, &e.signer),
+    };
+    // The body is the ledger's JSON: it always serialises.
+    serde_json::to_value(line).unwrap_or(Value::Null)
 }

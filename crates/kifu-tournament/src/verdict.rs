@@ -7,8 +7,10 @@
 //! departure and its reason. The verification itself is [`crate::verify_tournament_records`];
 //! the faces only print what is made here.
 
+use kifu_ledger::report::{DuplicateLine, ForkLine, ProblemLine};
 use kifu_ledger::{BoardResult, Hash, Problem, PublicKey, Role, ZERO_HASH};
-use serde_json::{json, Value};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::board_game::Claim;
 use crate::checkpoints::Games;
@@ -85,44 +87,295 @@ fn results(chain: &Chain) -> usize {
         .count()
 }
 
-/// The report's verdict part as JSON.
-pub fn report_json(r: &TournamentReport) -> Value {
-    let problem = |p: &Problem| json!({"game": hex::encode(p.game), "seq": p.seq, "what": p.what});
-    json!({
-        "ok": r.ok(),
-        "records": r.records,
-        "distinct": r.distinct,
-        "games": r.chains.iter().map(|c| json!({
-            "game": hex::encode(c.id), "chain": "tournament", "events": c.events,
-            "head": hex::encode(c.head.hash), "head_seq": c.head.seq,
-            "head_at_ms": c.head_at_ms, "finished": false,
-        })).collect::<Vec<_>>(),
-        "problems": r.problems.iter().map(problem).collect::<Vec<_>>(),
-        "forks": r.forks.iter().map(|f| json!({"game": hex::encode(f.game), "seq": f.seq, "first": hex::encode(f.first), "second": hex::encode(f.second), "records": f.all.iter().map(hex::encode).collect::<Vec<_>>()})).collect::<Vec<_>>(),
-        "duplicates": r.duplicates.iter().map(|d| json!({"game": hex::encode(d.game), "seq": d.seq, "hash": hex::encode(d.hash), "copies": d.copies})).collect::<Vec<_>>(),
-        "warnings": r.warnings.iter().map(problem).collect::<Vec<_>>(),
-    })
+/// The verdict on a tournament chain's records, in the shape of `kifu
+/// verify`'s report of game archives: each chain under `games` with
+/// `"chain": "tournament"`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReportPart {
+    /// Distinct records.
+    pub distinct: u64,
+    /// The same record given more than once.
+    pub duplicates: Vec<DuplicateLine>,
+    /// Two records at one place of a chain.
+    pub forks: Vec<ForkLine>,
+    /// Each chain found, where its longest verified branch ends.
+    pub games: Vec<ChainLine>,
+    /// True when `problems` is empty (and, for `kifu tournament verify`,
+    /// every game paired checks).
+    pub ok: bool,
+    /// What failed; any makes `ok` false.
+    pub problems: Vec<ProblemLine>,
+    /// Records given, duplicates included.
+    pub records: u64,
+    /// Timestamps going backwards: reported, not failures.
+    pub warnings: Vec<ProblemLine>,
 }
 
-/// What the chain records, as JSON: its names, director, events, rounds,
-/// players, boards, results and checkpoints.
-pub fn summary_json(chain: &Chain) -> Value {
+/// A tournament chain found among the records.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChainLine {
+    /// Always `tournament`.
+    pub chain: String,
+    /// Events on the verified branch, genesis included.
+    pub events: u64,
+    /// Always false: a tournament chain does not finish as a game does.
+    pub finished: bool,
+    /// The chain's id.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
+    pub game: String,
+    /// The last verified record's hash.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
+    pub head: String,
+    /// Its timestamp.
+    pub head_at_ms: u64,
+    /// Its place.
+    pub head_seq: u64,
+}
+
+/// What a tournament chain's longest verified branch records.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ChainRecords {
+    /// Boards paired.
+    pub boards: u64,
+    /// The games' heads the chain holds (`game_checkpointed`).
+    pub checkpoints: Vec<CheckpointLine>,
+    /// The director's name.
+    pub director: String,
+    /// Events of the branch.
+    pub events: u64,
+    /// The tournament's name.
+    pub name: String,
+    /// Players registered.
+    pub players: u64,
+    /// Boards with a result.
+    pub results: u64,
+    /// Rounds of the tournament.
+    pub rounds: u32,
+    /// Rounds paired.
+    pub rounds_paired: u32,
+    /// Its short name.
+    pub short_name: String,
+    /// The tournament's id.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
+    pub tournament: String,
+}
+
+/// A game's head the chain holds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckpointLine {
+    /// Board.
+    pub board: u32,
+    /// The game.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
+    pub game: String,
+    /// The head's hash.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
+    pub head_hash: String,
+    /// The head's place.
+    pub head_seq: u64,
+    /// Round.
+    pub round: u32,
+}
+
+/// `kifu tournament verify --json`: the chain's verdict and what it
+/// records, with `ok` counting the games too, the `file` (or address), the
+/// games paired, checked, the `claims` (games naming a board without the
+/// tournament's say, which fail nothing) and the rounds the engine drew,
+/// drawn again.
+// Closed like every document: serde cannot refuse unknown fields beside a
+// flattened one, so the schema says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub struct TournamentVerification {
+    /// The verdict.
+    #[serde(flatten)]
+    pub report: ReportPart,
+    /// What the longest verified branch records (absent when no genesis
+    /// verifies).
+    #[serde(flatten)]
+    pub records: Option<ChainRecords>,
+    /// Games naming a board without the tournament's say.
+    pub claims: Vec<ClaimLine>,
+    /// The rounds drawn by the engine, each drawn again.
+    pub draws: Vec<DrawLine>,
+    /// The chain's file, or the server's address.
+    pub file: String,
+    /// Each game the chain pairs, checked against the games held.
+    pub paired_games: Vec<PairedGame>,
+}
+
+/// A game the chain pairs, checked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PairedGame {
+    /// Board.
+    pub board: u32,
+    /// The game.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
+    pub game: String,
+    /// The game checks.
+    pub ok: bool,
+    /// What fails, in words.
+    pub problems: Vec<String>,
+    /// Round.
+    pub round: u32,
+}
+
+/// A game naming a board without the tournament's say.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimLine {
+    /// Board.
+    pub board: u32,
+    /// Who signed its genesis.
+    pub creator: PublicKey,
+    /// The game.
+    #[schemars(pattern("^[0-9a-f]{64}$"))]
+    pub game: String,
+    /// Round.
+    pub round: u32,
+    /// Why it does not count, in words.
+    pub why: String,
+}
+
+/// A round the engine drew, drawn again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DrawLine {
+    /// The boards and bye that depart from the engine's draw.
+    pub departures: Vec<DepartureLine>,
+    /// The engine its `round_drawn` names.
+    pub engine: String,
+    /// Why the round could not be drawn again (another engine, settings
+    /// this kifu does not draw with), or null.
+    pub error: Option<String>,
+    /// The round, from 1.
+    #[schemars(range(min = 1))]
+    pub round: u32,
+}
+
+/// A board or bye that departs from the engine's draw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DepartureLine {
+    /// The board; null for the bye.
+    #[schemars(range(min = 1))]
+    pub board: Option<u32>,
+    /// What the engine draws there, or null when it draws nothing.
+    pub engine: Option<String>,
+    /// The round's recorded swaps, made on the engine's draw, give exactly
+    /// what is recorded here.
+    pub explained: bool,
+    /// The departure in words ([`draw_line`]).
+    pub line: String,
+    /// The reasons the round's `round_drawn` gives.
+    pub reasons: Vec<String>,
+    /// What the chain records there, or null when nothing is.
+    pub recorded: Option<String>,
+}
+
+/// The report's verdict part.
+pub fn report_part(r: &TournamentReport) -> ReportPart {
+    let problem = |p: &Problem| ProblemLine {
+        game: hex::encode(p.game),
+        seq: p.seq,
+        what: p.what.clone(),
+    };
+    ReportPart {
+        distinct: r.distinct,
+        duplicates: r
+            .duplicates
+            .iter()
+            .map(|d| DuplicateLine {
+                game: hex::encode(d.game),
+                seq: d.seq,
+                hash: hex::encode(d.hash),
+                copies: d.copies,
+            })
+            .collect(),
+        forks: r
+            .forks
+            .iter()
+            .map(|f| ForkLine {
+                game: hex::encode(f.game),
+                seq: f.seq,
+                first: hex::encode(f.first),
+                second: hex::encode(f.second),
+                records: f.all.iter().map(hex::encode).collect(),
+            })
+            .collect(),
+        games: r
+            .chains
+            .iter()
+            .map(|c| ChainLine {
+                chain: "tournament".into(),
+                events: c.events,
+                finished: false,
+                game: hex::encode(c.id),
+                head: hex::encode(c.head.hash),
+                head_at_ms: c.head_at_ms,
+                head_seq: c.head.seq,
+            })
+            .collect(),
+        ok: r.ok(),
+        problems: r.problems.iter().map(problem).collect(),
+        records: r.records,
+        warnings: r.warnings.iter().map(problem).collect(),
+    }
+}
+
+/// The report's verdict part as JSON ([`ReportPart`]).
+pub fn report_json(r: &TournamentReport) -> Value {
+    keys_sorted(&report_part(r))
+}
+
+/// What the chain records: its names, director, events, rounds, players,
+/// boards, results and checkpoints.
+pub fn chain_records(chain: &Chain) -> ChainRecords {
     let p = &chain.projection;
     let g = &p.genesis;
-    let cps: Vec<_> = p
+    let checkpoints = p
         .boards
         .iter()
         .filter_map(|((r, b), board)| board.checkpoint.as_ref().map(|c| (*r, *b, c)))
-        .map(|(r, b, c)| {
-            json!({"round": r, "board": b, "game": hex::encode(c.game),
-                   "head_seq": c.head_seq, "head_hash": hex::encode(c.head_hash)})
+        .map(|(round, board, c)| CheckpointLine {
+            board,
+            game: hex::encode(c.game),
+            head_hash: hex::encode(c.head_hash),
+            head_seq: c.head_seq,
+            round,
         })
         .collect();
-    json!({"tournament": hex::encode(chain.id()), "name": g.name,
-           "short_name": g.short_name, "director": director_name(chain), "events": chain.records.len(),
-           "rounds": g.rounds, "rounds_paired": p.last_round(),
-           "players": p.players.len(), "boards": p.boards.len(),
-           "results": results(chain), "checkpoints": cps})
+    ChainRecords {
+        boards: p.boards.len() as u64,
+        checkpoints,
+        director: director_name(chain),
+        events: chain.records.len() as u64,
+        name: g.name.clone(),
+        players: p.players.len() as u64,
+        results: results(chain) as u64,
+        rounds: g.rounds,
+        rounds_paired: p.last_round(),
+        short_name: g.short_name.clone(),
+        tournament: hex::encode(chain.id()),
+    }
+}
+
+/// What the chain records, as JSON ([`ChainRecords`]).
+pub fn summary_json(chain: &Chain) -> Value {
+    keys_sorted(&chain_records(chain))
+}
+
+/// A document as a JSON value: its objects' keys in alphabetical order at
+/// every depth (`serde_json`'s map), the order these documents have always
+/// been printed in.
+fn keys_sorted<T: Serialize>(doc: &T) -> Value {
+    // Strings, numbers and lists: the documents always serialise.
+    serde_json::to_value(doc).unwrap_or(Value::Null)
 }
 
 /// The chain's verdict and, for its longest verified branch, what it
@@ -314,10 +567,50 @@ pub fn check_games<G: Games + ?Sized>(chain: &Chain, games: &G) -> Vec<GameCheck
     checks
 }
 
-/// The JSON of `kifu tournament verify --json`: the chain's ([`chain_json`]),
-/// with `ok` counting the games too, the `file` (or address),
-/// `paired_games`, and the `claims`: games naming a board without the
-/// tournament's say ([`crate::board_game::claims`]), which fail nothing.
+/// `kifu tournament verify --json` ([`TournamentVerification`]): the
+/// chain's verdict ([`chain_json`]), with `ok` counting the games too, the
+/// `file` (or address), `paired_games`, the `claims`: games naming a board
+/// without the tournament's say ([`crate::board_game::claims`]), which
+/// fail nothing, and the `draws`.
+pub fn tournament_verification(
+    report: &TournamentReport,
+    at: &str,
+    checks: &[GameCheck],
+    claims: &[Claim],
+    draws: &[RoundCheck],
+) -> TournamentVerification {
+    let game_problems: usize = checks.iter().map(|c| c.problems.len()).sum();
+    let mut part = report_part(report);
+    part.ok = report.ok() && game_problems == 0;
+    TournamentVerification {
+        report: part,
+        records: report.chain.as_ref().map(chain_records),
+        claims: claims
+            .iter()
+            .map(|c| ClaimLine {
+                board: c.board,
+                creator: c.creator,
+                game: hex::encode(c.game),
+                round: c.round,
+                why: c.why.clone(),
+            })
+            .collect(),
+        draws: draw_lines_of(draws),
+        file: at.to_string(),
+        paired_games: checks
+            .iter()
+            .map(|c| PairedGame {
+                board: c.board,
+                game: hex::encode(c.game),
+                ok: c.problems.is_empty(),
+                problems: c.problems.clone(),
+                round: c.round,
+            })
+            .collect(),
+    }
+}
+
+/// [`tournament_verification`] as JSON.
 pub fn tournament_json(
     report: &TournamentReport,
     at: &str,
@@ -325,31 +618,39 @@ pub fn tournament_json(
     claims: &[Claim],
     draws: &[RoundCheck],
 ) -> Value {
-    let game_problems: usize = checks.iter().map(|c| c.problems.len()).sum();
-    let mut out = chain_json(report);
-    if let Some(o) = out.as_object_mut() {
-        o.insert("ok".into(), json!(report.ok() && game_problems == 0));
-        o.insert("file".into(), json!(at));
-        o.insert(
-            "paired_games".into(),
-            json!(checks
-                .iter()
-                .map(|c| json!({"round": c.round, "board": c.board,
-                    "game": hex::encode(c.game), "ok": c.problems.is_empty(),
-                    "problems": c.problems}))
-                .collect::<Vec<_>>()),
-        );
-        o.insert(
-            "claims".into(),
-            json!(claims
-                .iter()
-                .map(|c| json!({"round": c.round, "board": c.board,
-                    "game": hex::encode(c.game), "creator": c.creator, "why": c.why}))
-                .collect::<Vec<_>>()),
-        );
-        o.insert("draws".into(), draws_json(draws));
-    }
-    out
+    keys_sorted(&tournament_verification(report, at, checks, claims, draws))
+}
+
+/// The rounds drawn by the engine, each drawn again, as [`DrawLine`]s.
+fn draw_lines_of(draws: &[RoundCheck]) -> Vec<DrawLine> {
+    draws
+        .iter()
+        .map(|d| {
+            let (error, departures) = match &d.departures {
+                Ok(found) => (
+                    None,
+                    found
+                        .iter()
+                        .map(|x| DepartureLine {
+                            board: x.board,
+                            engine: x.engine.clone(),
+                            explained: x.explained,
+                            line: draw_line(x),
+                            reasons: x.reasons.clone(),
+                            recorded: x.recorded.clone(),
+                        })
+                        .collect(),
+                ),
+                Err(e) => (Some(e.clone()), Vec::new()),
+            };
+            DrawLine {
+                departures,
+                engine: d.engine.clone(),
+                error,
+                round: d.round,
+            }
+        })
+        .collect()
 }
 
 /// The rounds drawn by the engine, each drawn again
@@ -357,26 +658,7 @@ pub fn tournament_json(
 /// "departures": [{"board" (null: the bye), "recorded", "engine",
 /// "reasons", "explained", "line"}]}]`.
 pub fn draws_json(draws: &[RoundCheck]) -> Value {
-    json!(draws
-        .iter()
-        .map(|d| {
-            let (error, departures) = match &d.departures {
-                Ok(found) => (
-                    Value::Null,
-                    found
-                        .iter()
-                        .map(|x| {
-                            json!({"board": x.board, "recorded": x.recorded,
-                                "engine": x.engine, "reasons": x.reasons,
-                                "explained": x.explained, "line": draw_line(x)})
-                        })
-                        .collect::<Vec<_>>(),
-                ),
-                Err(e) => (json!(e), Vec::new()),
-            };
-            json!({"round": d.round, "engine": d.engine, "error": error, "departures": departures})
-        })
-        .collect::<Vec<_>>())
+    keys_sorted(&draw_lines_of(draws))
 }
 
 /// A departure as `kifu tournament verify` says it: with the reasons the
