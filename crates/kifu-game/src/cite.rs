@@ -12,7 +12,8 @@ use kifu_go::{Clause, Topic};
 use serde::Serialize;
 
 /// One thing the rules say follows from the recorded facts, with the rule.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Consequence {
     /// The event that brought it about.
     pub at_seq: u64,
@@ -26,7 +27,8 @@ pub struct Consequence {
 }
 
 /// A clause as cited: its name and its words.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Cited {
     /// `document (file), "section"`.
     pub rule: String,

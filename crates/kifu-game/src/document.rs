@@ -132,26 +132,92 @@ pub fn record_json(game: &Hash, record: &Record) -> Value {
 /// projection, the board as a picture (`board_view`: rows of `X`, `O`, `.`,
 /// top first, with prisoners and the side to move), and the result the rules
 /// give so far. `verified` says whether every link, signature and role of the
-/// game checked.
+/// game checked. Its JSON is `serde_json::to_value` of a [`ReplayDocument`].
 pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Value {
     let last = events.last().map(|e| e.seq).unwrap_or(0);
-    replay_json_of(game, &GameState::at(events, at), last, verified)
+    let state = GameState::at(events, at);
+    serde_json::to_value(replay_document_of(game, &state, last, verified)).unwrap_or(Value::Null)
 }
 
 /// [`replay_json`] of a state already projected (a server keeps each
 /// game's state at its head): `last` is the game's last event.
 pub fn replay_json_of(game: &Hash, state: &GameState, last: u64, verified: bool) -> Value {
-    let board_view = serde_json::to_value(board_picture(&state.board)).unwrap_or(Value::Null);
-    json!({
-        "game": hex::encode(game),
-        "verified": verified,
-        "last_seq": last,
-        "state": state,
-        "board_view": board_view,
-        "result_computed": state.result.computed(),
-        "view": state.view(),
-        "text": state.text(),
-    })
+    serde_json::to_value(replay_document_of(game, state, last, verified)).unwrap_or(Value::Null)
+}
+
+/// The [`ReplayDocument`] of a state already projected; `last` is the
+/// game's last event.
+pub fn replay_document_of<'a>(
+    game: &Hash,
+    state: &'a GameState,
+    last: u64,
+    verified: bool,
+) -> ReplayDocument<&'a GameState> {
+    ReplayDocument {
+        game: hex::encode(game),
+        verified,
+        last_seq: last,
+        state,
+        board_view: board_picture(&state.board),
+        result_computed: state.result.computed().cloned(),
+        view: state.view(),
+        text: state.text(),
+        forbidden: None,
+    }
+}
+
+/// A game projected at one event: `kifu replay --json [--at SEQ]`, `GET
+/// /games/{id}/state[?at=SEQ][&forbidden=1]` (`state` is the whole
+/// [`GameState`]) and, at the head, `GET
+/// /games/{id}/state?device=1[&since=SEQ]` (`state` is a [`DeviceState`]:
+/// [`DeviceView`]). `view` is the stable public view (versioned by
+/// `view.view_version`; its `state_hash` is the digest docs/FORMAT.md
+/// defines), `text` the state in the words `kifu replay` prints,
+/// `board_view` the board as a picture, `state` the projection the pages
+/// read (genesis, clocks, board operations, disputes, the result).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ReplayDocument<S> {
+    /// The game's id.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Whether every link, signature and role of the game checked.
+    pub verified: bool,
+    /// The game's last event.
+    pub last_seq: u64,
+    /// The projection at the event: the whole [`GameState`], or in the
+    /// device view a [`DeviceState`] (`events` and `move_clocks` null, the
+    /// board keeping only the last move of each player, `consequences` only
+    /// those after `since`).
+    pub state: S,
+    /// The board as rows of `X`, `O`, `.`, top first, with prisoners and
+    /// the side to move; null before there is a board.
+    pub board_view: Option<BoardPicture>,
+    /// The result the rules give so far, with the event and the clause it
+    /// follows from, or null.
+    pub result_computed: Option<crate::record::Decided>,
+    /// `kifu_game::view::GameView`: the public view at the event.
+    pub view: crate::view::GameView,
+    /// The state in the words `kifu replay` prints: the phase, clock
+    /// faces, why the clocks stand, the result.
+    pub text: crate::state_text::StateText,
+    /// With `forbidden=1` (the server's): for a Renju game the empty points
+    /// where a black stone would be forbidden (RIF 9.2, 9.3), in board
+    /// order; null for a Go game. Absent without `forbidden=1`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forbidden: Option<Option<Vec<crate::forbidden::ForbiddenPoint>>>,
+}
+
+/// The projection a [`ReplayDocument`] holds, for its schema: the whole
+/// [`GameState`], or a device's [`DeviceState`].
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum Projection {
+    /// The whole projection.
+    Whole(Box<GameState>),
+    /// The projection as a board device follows it.
+    Device(Box<DeviceState>),
 }
 
 /// The game at its head as a board device follows it
@@ -162,29 +228,11 @@ pub fn replay_json_of(game: &Hash, state: &GameState, last: u64, verified: bool)
 /// disputes, dead stones, the result) is exactly as in [`replay_json`].
 /// Its JSON is `serde_json::to_value` of it ([`device_json`]): keys in the
 /// order of [`replay_json`]'s.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DeviceView {
-    /// The game.
-    pub game: String,
-    /// Whether every link, signature and role of the game checked.
-    pub verified: bool,
-    /// The last event's place.
-    pub last_seq: u64,
-    /// The projection, less its history.
-    pub state: DeviceState,
-    /// The board as a picture (`replay_json`'s `board_view`), null before
-    /// there is one.
-    pub board_view: Option<BoardPicture>,
-    /// The result the rules give so far.
-    pub result_computed: Option<crate::record::Decided>,
-    /// The stable public view.
-    pub view: crate::view::GameView,
-    /// The state in words.
-    pub text: crate::state_text::StateText,
-}
+pub type DeviceView = ReplayDocument<DeviceState>;
 
 /// A board as a picture: Go's or Renju's.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(untagged)]
 pub enum BoardPicture {
     /// A Go board.
@@ -198,7 +246,8 @@ pub enum BoardPicture {
 /// [`DeviceBoard`], and `consequences` holds only those of events after
 /// `since` (all of them without it): what the device has not yet said in
 /// words.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct DeviceState {
     /// The last event applied.
     pub at_seq: Option<u64>,
@@ -248,7 +297,8 @@ pub struct DeviceState {
 /// [`BoardState`]): of a Go board's operations only the last move of each
 /// player (in their order), of a Renju board's inputs only the last stone
 /// played; every other field as the projection has it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "game")]
 pub enum DeviceBoard {
     /// No board.
@@ -380,6 +430,7 @@ pub fn device_view_of(
         result_computed,
         view,
         text,
+        forbidden: None,
     }
 }
 

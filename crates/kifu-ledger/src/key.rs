@@ -220,3 +220,18 @@ impl Keypair {
         self.signing.sign(msg).to_bytes()
     }
 }
+
+/// A key's schema: what its `Serialize` writes in JSON, 64 hex digits.
+impl schemars::JsonSchema for PublicKey {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PublicKey".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "An Ed25519 public key: 64 lower-case hex digits.",
+            "pattern": "^[0-9a-f]{64}$",
+        })
+    }
+}

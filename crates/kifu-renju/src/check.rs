@@ -19,7 +19,8 @@ use crate::rule::Rule;
 ///     r#"{"verdict":"double_three","forbidden":true}"#
 /// );
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct CheckOutput {
     /// What the stone would make.
     pub verdict: Verdict,

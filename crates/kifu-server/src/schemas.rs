@@ -75,6 +75,11 @@ pub fn generated() -> Vec<Document> {
             "POST /director/draft (the body)",
             Direction::Request,
         ),
+        schema_of::<kifu_game::document::ReplayDocument<kifu_game::document::Projection>>(
+            "replay",
+            "kifu replay --json",
+            Direction::Answer,
+        ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
             "api-game",
@@ -188,7 +193,6 @@ written!(
     "explain",
     "games",
     "renju-check",
-    "replay",
     "sanctions",
     "sgf-board",
     "standings",
