@@ -443,40 +443,38 @@ pub fn device_json(game: &Hash, events: &[Event], verified: bool, since: Option<
 /// The game at event `at` as the replay page steps through it: what a
 /// person reads at that event and nothing else, a few kilobytes where
 /// [`replay_json`] carries the whole projection (every event up to `at`,
-/// both clocks' histories, the board's operations).
-///
-/// - `board`: the picture of the board (`board_view` of [`replay_json`]),
-///   null before there is one; `last_move`: the last stone placed that the
-///   projection keeps, `{x, y}` from the top left, or null;
-/// - `state_hash`: the state hash at `at` (`view.state_hash` of
-///   [`replay_json`]);
-/// - `text`: the state in words (`text` of [`replay_json`]), except that
-///   once the rules give a result nobody is "to move" and no clock is
-///   "paused": the game is over;
-/// - `case`: the case at `at`, the lines `kifu replay` prints below the
-///   clocks ([`crate::case::case_lines`]);
-/// - `verified`, `at`, `last_seq`, `game` as in [`replay_json`].
+/// both clocks' histories, the board's operations). Its JSON is
+/// `serde_json::to_value` of a [`StepDocument`].
 pub fn step_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Value {
     let last = events.last().map(|e| e.seq).unwrap_or(0);
     let state = GameState::at(events, at);
-    let (board, last_move) = match &state.board {
-        BoardState::Go(b) => {
-            let point = b.ops.iter().rev().find_map(|o| match o {
-                crate::go::Op::Move { point: Some(p), .. } => Some(json!({"x": p.x, "y": p.y})),
-                _ => None,
-            });
-            (serde_json::to_value(b.view()).unwrap_or(Value::Null), point)
-        }
-        BoardState::Renju(r) => {
-            let point = r.inputs.iter().rev().find_map(|(_, i)| match i {
-                kifu_renju::GameInput::Play { point, .. } => {
-                    Some(json!({"x": point.column(), "y": 14u8.saturating_sub(point.row())}))
-                }
-                _ => None,
-            });
-            (serde_json::to_value(r.view()).unwrap_or(Value::Null), point)
-        }
-        BoardState::None => (Value::Null, None),
+    serde_json::to_value(step_document_of(game, &state, at, last, verified)).unwrap_or(Value::Null)
+}
+
+/// The [`StepDocument`] of a state already projected at event `at`;
+/// `last` is the game's last event.
+pub fn step_document_of(
+    game: &Hash,
+    state: &GameState,
+    at: u64,
+    last: u64,
+    verified: bool,
+) -> StepDocument {
+    let last_move = match &state.board {
+        BoardState::Go(b) => b.ops.iter().rev().find_map(|o| match o {
+            crate::go::Op::Move { point: Some(p), .. } => Some(BoardPoint { x: p.x, y: p.y }),
+            _ => None,
+        }),
+        BoardState::Renju(r) => r.inputs.iter().rev().find_map(|(_, i)| match i {
+            // A Renju point counts its rows from the bottom; the picture's
+            // from the top.
+            kifu_renju::GameInput::Play { point, .. } => Some(BoardPoint {
+                x: point.column(),
+                y: 14u8.saturating_sub(point.row()),
+            }),
+            _ => None,
+        }),
+        BoardState::None => None,
     };
     let mut text = state.text();
     if state.result.computed().is_some() {
@@ -484,17 +482,66 @@ pub fn step_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Valu
         text.paused = None;
         text.running = None;
     }
-    json!({
-        "game": hex::encode(game),
-        "verified": verified,
-        "at": at,
-        "last_seq": last,
-        "board": board,
-        "last_move": last_move,
-        "state_hash": state.view().state_hash,
-        "text": text,
-        "case": crate::case::case_lines(&state),
-    })
+    StepDocument {
+        game: hex::encode(game),
+        verified,
+        at,
+        last_seq: last,
+        board: board_picture(&state.board),
+        last_move,
+        state_hash: state.view().state_hash,
+        text,
+        case: crate::case::case_lines(state),
+        forbidden: None,
+    }
+}
+
+/// The game at one event as the replay page steps through it (`GET
+/// /games/{id}/state?compact=1`, [`step_json`]): a few kilobytes where the
+/// whole projection grows with the game.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct StepDocument {
+    /// The game's id.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Whether every link, signature and role of the game checked.
+    pub verified: bool,
+    /// The event shown.
+    pub at: u64,
+    /// The game's last event.
+    pub last_seq: u64,
+    /// The board as a picture (as `board_view` of [`ReplayDocument`]), null
+    /// before there is one.
+    pub board: Option<BoardPicture>,
+    /// The last stone placed that stands, from the top left, or null.
+    pub last_move: Option<BoardPoint>,
+    /// The state hash at the event (as `view.state_hash` of
+    /// [`ReplayDocument`]).
+    #[schemars(pattern(HEX64))]
+    pub state_hash: String,
+    /// As `text` of [`ReplayDocument`], except that once the rules give a
+    /// result nobody is "to move" and no clock is "paused" or "running":
+    /// the game is over.
+    pub text: crate::state_text::StateText,
+    /// The case at the event: the lines `kifu replay` prints below the
+    /// clocks ([`crate::case::case_lines`]).
+    pub case: Vec<String>,
+    /// With `forbidden=1` (the server's), as in [`ReplayDocument`]: the
+    /// points forbidden to Black on a Renju board, null for a Go game.
+    /// Absent without `forbidden=1`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forbidden: Option<Option<Vec<crate::forbidden::ForbiddenPoint>>>,
+}
+
+/// A point of a board's picture, from its top left corner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct BoardPoint {
+    /// Column from the left edge, 0-based.
+    pub x: u8,
+    /// Row from the top edge, 0-based.
+    pub y: u8,
 }
 
 /// The game as a story (`kifu explain --json`): every event with its signer

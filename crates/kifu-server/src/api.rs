@@ -429,11 +429,9 @@ pub async fn state(
             d.forbidden = forbidden;
             serde_json::to_value(d)
         } else if q.compact.unwrap_or(0) != 0 {
-            let mut v = document::step_json(&game, events, at, verified);
-            if let Some(f) = forbidden {
-                v["forbidden"] = serde_json::to_value(f).unwrap_or(Value::Null);
-            }
-            Ok(v)
+            let mut s = document::step_document_of(&game, state, at, last, verified);
+            s.forbidden = forbidden;
+            serde_json::to_value(s)
         } else {
             let mut d = document::replay_document_of(&game, state, last, verified);
             d.forbidden = forbidden;

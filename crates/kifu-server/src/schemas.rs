@@ -80,6 +80,11 @@ pub fn generated() -> Vec<Document> {
             "kifu replay --json",
             Direction::Answer,
         ),
+        schema_of::<kifu_game::document::StepDocument>(
+            "api-step",
+            "GET /games/{id}/state?compact=1",
+            Direction::Answer,
+        ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
             "api-game",
@@ -175,7 +180,6 @@ written!(
     "api-draft",
     "api-preview",
     "api-referee-games",
-    "api-step",
     "bundle-verify",
     "cli-append",
     "cli-audit-line",
