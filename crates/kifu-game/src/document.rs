@@ -545,63 +545,156 @@ pub struct BoardPoint {
 }
 
 /// The game as a story (`kifu explain --json`): every event with its signer
-/// and wording, and each consequence with the rule behind it.
+/// and wording, and each consequence with the rule behind it. Its JSON is
+/// `serde_json::to_value` of an [`ExplainDocument`].
 pub fn explain_json(game: &Hash, events: &[Event], verified: bool) -> Value {
+    serde_json::to_value(explain_document(game, events, verified)).unwrap_or(Value::Null)
+}
+
+/// The [`ExplainDocument`] of a game's events.
+pub fn explain_document(game: &Hash, events: &[Event], verified: bool) -> ExplainDocument {
     let state = GameState::replay(events);
-    let story: Vec<_> = state
-        .events
-        .iter()
-        .map(|e| {
-            let cons: Vec<_> = state.consequences_of(e.seq).collect();
-            json!({
-                "seq": e.seq,
-                "at_ms": e.at_ms,
-                "kind": e.kind,
-                "signer": e.signer,
-                "summary": e.summary,
-                "consequences": cons,
-            })
+    let story = (state.events.iter())
+        .map(|e| ExplainedEvent {
+            seq: e.seq,
+            at_ms: e.at_ms,
+            kind: e.kind.clone(),
+            signer: e.signer.clone(),
+            summary: e.summary.clone(),
+            consequences: state.consequences_of(e.seq).cloned().collect(),
         })
         .collect();
-    json!({
-        "game": hex::encode(game),
-        "verified": verified,
-        "events": story,
-        "notable": notable(&state),
-        "result_computed": state.result.computed(),
-        "result": state.result,
-    })
+    ExplainDocument {
+        game: hex::encode(game),
+        verified,
+        events: story,
+        notable: notable(&state),
+        result_computed: state.result.computed().cloned(),
+        result: state.result.clone(),
+    }
+}
+
+/// Why each event of a game stands as it does: `kifu explain --json` and
+/// `GET /games/{id}/explain[?after=SEQ]` ([`explain_json`]).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ExplainDocument {
+    /// The game's id.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Whether every link, signature and role of the game checked.
+    pub verified: bool,
+    /// Every event (with `after=SEQ`, those after SEQ) with its signer,
+    /// its wording and its consequences, each with the clause it rests on.
+    pub events: Vec<ExplainedEvent>,
+    /// The events a committee looks at first, in event order.
+    pub notable: Vec<Notable>,
+    /// The result the rules give so far, with the event and the clause it
+    /// follows from, or null.
+    pub result_computed: Option<crate::record::Decided>,
+    /// The result: how it came about, what was declared and signed.
+    pub result: crate::record::ResultState,
+}
+
+/// One event of the story, with what follows from it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ExplainedEvent {
+    /// Sequence number.
+    pub seq: u64,
+    /// Time stated by the signer.
+    pub at_ms: u64,
+    /// The kind.
+    pub kind: String,
+    /// Who signed it (name and roles).
+    pub signer: String,
+    /// What it says.
+    pub summary: String,
+    /// What the projection draws from it, each with its rule.
+    pub consequences: Vec<crate::Consequence>,
+}
+
+/// An event a committee looks at first, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct Notable {
+    /// The event.
+    pub seq: u64,
+    /// Why it matters.
+    pub why: NotableWhy,
+}
+
+/// Why an event is [`Notable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub enum NotableWhy {
+    /// An illegal move itself.
+    #[serde(rename = "illegal move")]
+    IllegalMove,
+    /// Where an illegal move was pointed out.
+    #[serde(rename = "illegal move pointed out")]
+    IllegalMovePointedOut,
+    /// An irregularity.
+    #[serde(rename = "irregularity")]
+    Irregularity,
+    /// A dispute.
+    #[serde(rename = "dispute")]
+    Dispute,
+    /// A referee's ruling.
+    #[serde(rename = "ruling")]
+    Ruling,
+    /// A protest.
+    #[serde(rename = "protest")]
+    Protest,
+    /// An appeal.
+    #[serde(rename = "appeal")]
+    Appeal,
+    /// The committee's decision on an appeal.
+    #[serde(rename = "appeal decided")]
+    AppealDecided,
+    /// A sanction.
+    #[serde(rename = "sanction")]
+    Sanction,
+    /// The event the result follows from.
+    #[serde(rename = "result")]
+    Result,
 }
 
 /// The events a committee looks at first, each with why, in event order:
 /// the illegal moves themselves and where they were pointed out,
 /// irregularities, disputes, rulings, protests, appeals and their
 /// decisions, sanctions, and the event the result follows from.
-pub fn notable(state: &GameState) -> Vec<Value> {
-    let mut out: Vec<(u64, &str)> = Vec::new();
+pub fn notable(state: &GameState) -> Vec<Notable> {
+    use NotableWhy as W;
+    let mut out: Vec<Notable> = Vec::new();
+    let mut push = |seq: u64, why: NotableWhy| out.push(Notable { seq, why });
     for n in &state.illegal_moves {
-        out.push((n.move_seq, "illegal move"));
-        out.push((n.noticed_seq, "illegal move pointed out"));
+        push(n.move_seq, W::IllegalMove);
+        push(n.noticed_seq, W::IllegalMovePointedOut);
     }
-    out.extend(state.irregularities.iter().map(|i| (i.seq, "irregularity")));
-    out.extend(state.disputes.iter().map(|d| (d.seq, "dispute")));
-    out.extend(state.rulings.iter().map(|r| (r.seq, "ruling")));
-    out.extend(state.protests.iter().map(|p| (p.seq, "protest")));
+    state
+        .irregularities
+        .iter()
+        .for_each(|i| push(i.seq, W::Irregularity));
+    state.disputes.iter().for_each(|d| push(d.seq, W::Dispute));
+    state.rulings.iter().for_each(|r| push(r.seq, W::Ruling));
+    state.protests.iter().for_each(|p| push(p.seq, W::Protest));
     for a in &state.appeals {
-        out.push((a.seq, "appeal"));
+        push(a.seq, W::Appeal);
         if let Some(d) = &a.decision {
-            out.push((d.seq, "appeal decided"));
+            push(d.seq, W::AppealDecided);
         }
     }
-    out.extend(state.sanctions.iter().map(|x| (x.seq, "sanction")));
+    state
+        .sanctions
+        .iter()
+        .for_each(|x| push(x.seq, W::Sanction));
     if let Some(d) = state.result.computed() {
-        out.push((d.at_seq, "result"));
+        push(d.at_seq, W::Result);
     }
-    out.sort_by_key(|(seq, _)| *seq);
+    // In event order; at one event, in the order above (a stable sort).
+    out.sort_by_key(|n| n.seq);
     out.dedup();
-    out.into_iter()
-        .map(|(seq, why)| json!({"seq": seq, "why": why}))
-        .collect()
+    out
 }
 
 /// A verification report (`kifu verify --json`).

@@ -473,11 +473,11 @@ pub async fn explain(
         let game = app.store.resolve(&id)?;
         let projection = app.projections.current(&app.store, &game)?;
         let p = projection.lock().unwrap_or_else(|p| p.into_inner());
-        let mut v = document::explain_json(&game, &p.events, p.verified);
-        if let (Some(after), Some(list)) = (q.after, v["events"].as_array_mut()) {
-            list.retain(|e| e["seq"].as_u64().is_some_and(|s| s > after));
+        let mut d = document::explain_document(&game, &p.events, p.verified);
+        if let Some(after) = q.after {
+            d.events.retain(|e| e.seq > after);
         }
-        Ok(Json(v))
+        Ok(Json(serde_json::to_value(d).unwrap_or(Value::Null)))
     })
     .await
 }

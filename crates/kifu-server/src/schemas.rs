@@ -85,6 +85,11 @@ pub fn generated() -> Vec<Document> {
             "GET /games/{id}/state?compact=1",
             Direction::Answer,
         ),
+        schema_of::<kifu_game::document::ExplainDocument>(
+            "explain",
+            "kifu explain --json",
+            Direction::Answer,
+        ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
             "api-game",
@@ -194,7 +199,6 @@ written!(
     "cli-sgf-import",
     "cli-tournament-new",
     "clock-replay",
-    "explain",
     "games",
     "renju-check",
     "sanctions",
