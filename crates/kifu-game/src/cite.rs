@@ -23,6 +23,7 @@ pub struct Consequence {
     pub rule: String,
     /// The clause's words, exactly as the document has them.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub quote: Option<String>,
 }
 

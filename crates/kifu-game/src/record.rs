@@ -361,6 +361,7 @@ pub struct Decided {
     pub rule: String,
     /// The rule's words.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub quote: Option<String>,
 }
 
@@ -405,6 +406,7 @@ pub struct ResultState {
     pub mismatches: Vec<String>,
     /// The programs' own counts (UEC Cup a) 2 and 3), when recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "crate::agreed::ProgramsCount")]
     pub programs_count: Option<crate::agreed::ProgramsCount>,
 }
 

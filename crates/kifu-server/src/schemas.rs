@@ -90,6 +90,11 @@ pub fn generated() -> Vec<Document> {
             "kifu explain --json",
             Direction::Answer,
         ),
+        schema_of::<kifu_clock::ScenarioOutput>(
+            "clock-replay",
+            "kifu clock replay --json",
+            Direction::Answer,
+        ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
             "api-game",
@@ -198,7 +203,6 @@ written!(
     "cli-new-game",
     "cli-sgf-import",
     "cli-tournament-new",
-    "clock-replay",
     "games",
     "renju-check",
     "sanctions",
