@@ -95,6 +95,7 @@ pub fn generated() -> Vec<Document> {
             "kifu clock replay --json",
             Direction::Answer,
         ),
+        schema_of::<kifu_go::BoardReport>("sgf-board", "kifu sgf board --json", Direction::Answer),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
             "api-game",
@@ -206,7 +207,6 @@ written!(
     "games",
     "renju-check",
     "sanctions",
-    "sgf-board",
     "standings",
     "tournament-log-line",
     "tournament-verify",
