@@ -96,6 +96,11 @@ pub fn generated() -> Vec<Document> {
             Direction::Answer,
         ),
         schema_of::<kifu_go::BoardReport>("sgf-board", "kifu sgf board --json", Direction::Answer),
+        schema_of::<kifu_renju::CheckOutput>(
+            "renju-check",
+            "kifu renju check --json",
+            Direction::Answer,
+        ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
             "api-game",
@@ -205,7 +210,6 @@ written!(
     "cli-sgf-import",
     "cli-tournament-new",
     "games",
-    "renju-check",
     "sanctions",
     "standings",
     "tournament-log-line",
