@@ -101,6 +101,11 @@ pub fn generated() -> Vec<Document> {
             "kifu renju check --json",
             Direction::Answer,
         ),
+        schema_of::<kifu_game::sanctions::SanctionHistory>(
+            "sanctions",
+            "kifu sanctions --json",
+            Direction::Answer,
+        ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
             "api-game",
@@ -210,7 +215,6 @@ written!(
     "cli-sgf-import",
     "cli-tournament-new",
     "games",
-    "sanctions",
     "standings",
     "tournament-log-line",
     "tournament-verify",
