@@ -362,7 +362,7 @@ impl DeviceBoard {
 }
 
 /// The board of `state` as a picture, if it has one.
-fn board_picture(board: &BoardState) -> Option<BoardPicture> {
+pub(crate) fn board_picture(board: &BoardState) -> Option<BoardPicture> {
     match board {
         BoardState::Go(b) => Some(BoardPicture::Go(b.view())),
         BoardState::Renju(r) => Some(BoardPicture::Renju(r.view())),

@@ -106,6 +106,11 @@ pub fn generated() -> Vec<Document> {
             "kifu sanctions --json",
             Direction::Answer,
         ),
+        schema_of::<kifu_game::preview::PreviewDocument>(
+            "api-preview",
+            "POST /games/{id}/preview",
+            Direction::Answer,
+        ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
             "api-game",
@@ -199,7 +204,6 @@ written!(
     "api-device",
     "api-devices",
     "api-draft",
-    "api-preview",
     "api-referee-games",
     "bundle-verify",
     "cli-append",
