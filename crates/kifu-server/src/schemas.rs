@@ -111,6 +111,11 @@ pub fn generated() -> Vec<Document> {
             "POST /games/{id}/preview",
             Direction::Answer,
         ),
+        schema_of::<crate::console::RefereeGames>(
+            "api-referee-games",
+            "GET /referee/games?key=HEX",
+            Direction::Answer,
+        ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
             "api-game",
@@ -204,7 +209,6 @@ written!(
     "api-device",
     "api-devices",
     "api-draft",
-    "api-referee-games",
     "bundle-verify",
     "cli-append",
     "cli-audit-line",
