@@ -89,7 +89,8 @@ pub fn sanctions(data: &Path, a: SanctionsArgs) -> CmdResult {
     }
     let history = kifu_game::sanction_history(&states);
     if a.json {
-        say!("{}", serde_json::to_string(&history)?);
+        let doc = kifu_game::sanctions::SanctionHistory(history);
+        say!("{}", serde_json::to_string(&doc)?);
         return Ok(());
     }
     if history.iter().all(|p| p.entries.is_empty()) {

@@ -11,7 +11,8 @@ use crate::time_control::TimeControl;
 
 /// The overtime part of a player's clock, by system. In JSON its values are
 /// snake_case (`none`, `byo_yomi`), as every value kifu documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum Overtime {
     /// No overtime: sudden death, Fischer, or no clock.
@@ -39,7 +40,8 @@ pub enum Overtime {
 
 /// One player's clock between moves: what is left at the start of his next
 /// turn. While his clock runs, [`Clock::face_at`] gives what it shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct PlayerClock {
     /// Main (basic) time left. For simple time, only time added by the referee.
     pub main_ms: u64,
@@ -297,7 +299,8 @@ enum MovePhase {
 }
 
 /// A player's flag fell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Flag {
     /// Whose flag.
     pub player: Player,
@@ -306,7 +309,8 @@ pub struct Flag {
 }
 
 /// What a completed move did to the mover's clock.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct MoveRecord {
     /// Who moved.
     pub player: Player,

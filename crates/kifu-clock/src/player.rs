@@ -8,7 +8,20 @@ use serde::{Deserialize, Serialize};
 ///
 /// Serialized as `"B"` and `"W"`, the letters used by SGF (`BL`/`WL`) and by
 /// the clock vectors.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[schemars(deny_unknown_fields)]
 pub enum Player {
     /// Black, whose clock is started first (LGC 2023 (lgc-tournament-rules-2023.txt), "Start").
     #[serde(rename = "B")]

@@ -243,25 +243,36 @@ impl Scenario {
 /// not show the time used so far in the interrupted turn, and
 /// `period_ms_left` is always the full period because the period clock resets
 /// after every move.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[schemars(deny_unknown_fields)]
 pub struct PlayerState {
     /// Main time left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    // Each field is absent, never null, when the system has none (the
+    // schema says so: not required, never null).
+    #[schemars(with = "u64")]
     pub main_ms: Option<u64>,
     /// Byo-yomi periods left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u32")]
     pub periods_left: Option<u32>,
     /// Byo-yomi time left in the (fresh) period.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u64")]
     pub period_ms_left: Option<u64>,
     /// Canadian stones left in the block.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u32")]
     pub moves_left: Option<u32>,
     /// Canadian time left in the block.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u64")]
     pub block_ms_left: Option<u64>,
     /// Simple time per move.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "u64")]
     pub period_ms: Option<u64>,
 }
 
@@ -302,9 +313,10 @@ impl PlayerState {
 }
 
 /// The state of both clocks after one event.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct StateAfterEvent {
-    /// The event's `t`.
+    /// The event's `t`: its time, in milliseconds from the scenario's start.
     pub after_event_t: u64,
     /// Whose turn it is.
     pub to_move: Player,
@@ -320,7 +332,8 @@ pub struct StateAfterEvent {
 }
 
 /// A loss on time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct TimeLoss {
     /// Who lost.
     pub loss_on_time: Player,
@@ -328,8 +341,11 @@ pub struct TimeLoss {
     pub at_ms: u64,
 }
 
-/// The replay of a scenario, shaped like a vector's `expected` field.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The replay of a scenario (`kifu clock replay --json`), shaped like a
+/// vector's `expected` field: each player's clock (`B`, `W`) after each
+/// event, and the time loss, if any.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ScenarioOutput {
     /// One state per event applied. The replay stops at the first flag: an
     /// event at or after the flag instant (a press too late, or anything

@@ -19,7 +19,8 @@ use crate::error::ClockError;
 /// The short text form (`sudden:30m`, `fischer:90m+30s`, ...) is described in
 /// [`crate::notation`]; it is available through [`std::str::FromStr`] and
 /// [`std::fmt::Display`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields, rename = "ClockTimeControl")]
 #[serde(rename_all = "snake_case")]
 pub enum TimeControl {
     /// No clock.

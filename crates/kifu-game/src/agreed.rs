@@ -22,7 +22,8 @@ use serde::Serialize;
 use crate::state::{idx, name, result_text, BoardState, GameState};
 
 /// Both programs' counts and what the rules make of them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ProgramsCount {
     /// Each program's `final_score` answer, word for word, Black's then
     /// White's, with the event that recorded it.

@@ -12,7 +12,8 @@ use kifu_go::{Clause, Topic};
 use serde::Serialize;
 
 /// One thing the rules say follows from the recorded facts, with the rule.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Consequence {
     /// The event that brought it about.
     pub at_seq: u64,
@@ -22,11 +23,13 @@ pub struct Consequence {
     pub rule: String,
     /// The clause's words, exactly as the document has them.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub quote: Option<String>,
 }
 
 /// A clause as cited: its name and its words.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Cited {
     /// `document (file), "section"`.
     pub rule: String,

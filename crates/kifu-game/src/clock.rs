@@ -9,7 +9,8 @@ use kifu_go::Topic;
 
 /// One player's clock as it is shown: time left, and overtime stones or
 /// periods left once in overtime.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ClockFace {
     /// Time left, in milliseconds (the whole budget: main time plus what the
     /// overtime allows; under server timekeeping, the limit less the
@@ -40,7 +41,8 @@ impl ClockFace {
 
 /// Both clocks as they stand after one move, pauses while the referee was
 /// called, rulings' adjustments and time sanctions included.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct MoveClocks {
     /// The move (a stone or a pass).
     pub move_seq: u64,

@@ -132,26 +132,92 @@ pub fn record_json(game: &Hash, record: &Record) -> Value {
 /// projection, the board as a picture (`board_view`: rows of `X`, `O`, `.`,
 /// top first, with prisoners and the side to move), and the result the rules
 /// give so far. `verified` says whether every link, signature and role of the
-/// game checked.
+/// game checked. Its JSON is `serde_json::to_value` of a [`ReplayDocument`].
 pub fn replay_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Value {
     let last = events.last().map(|e| e.seq).unwrap_or(0);
-    replay_json_of(game, &GameState::at(events, at), last, verified)
+    let state = GameState::at(events, at);
+    serde_json::to_value(replay_document_of(game, &state, last, verified)).unwrap_or(Value::Null)
 }
 
 /// [`replay_json`] of a state already projected (a server keeps each
 /// game's state at its head): `last` is the game's last event.
 pub fn replay_json_of(game: &Hash, state: &GameState, last: u64, verified: bool) -> Value {
-    let board_view = serde_json::to_value(board_picture(&state.board)).unwrap_or(Value::Null);
-    json!({
-        "game": hex::encode(game),
-        "verified": verified,
-        "last_seq": last,
-        "state": state,
-        "board_view": board_view,
-        "result_computed": state.result.computed(),
-        "view": state.view(),
-        "text": state.text(),
-    })
+    serde_json::to_value(replay_document_of(game, state, last, verified)).unwrap_or(Value::Null)
+}
+
+/// The [`ReplayDocument`] of a state already projected; `last` is the
+/// game's last event.
+pub fn replay_document_of<'a>(
+    game: &Hash,
+    state: &'a GameState,
+    last: u64,
+    verified: bool,
+) -> ReplayDocument<&'a GameState> {
+    ReplayDocument {
+        game: hex::encode(game),
+        verified,
+        last_seq: last,
+        state,
+        board_view: board_picture(&state.board),
+        result_computed: state.result.computed().cloned(),
+        view: state.view(),
+        text: state.text(),
+        forbidden: None,
+    }
+}
+
+/// A game projected at one event: `kifu replay --json [--at SEQ]`, `GET
+/// /games/{id}/state[?at=SEQ][&forbidden=1]` (`state` is the whole
+/// [`GameState`]) and, at the head, `GET
+/// /games/{id}/state?device=1[&since=SEQ]` (`state` is a [`DeviceState`]:
+/// [`DeviceView`]). `view` is the stable public view (versioned by
+/// `view.view_version`; its `state_hash` is the digest docs/FORMAT.md
+/// defines), `text` the state in the words `kifu replay` prints,
+/// `board_view` the board as a picture, `state` the projection the pages
+/// read (genesis, clocks, board operations, disputes, the result).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ReplayDocument<S> {
+    /// The game's id.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Whether every link, signature and role of the game checked.
+    pub verified: bool,
+    /// The game's last event.
+    pub last_seq: u64,
+    /// The projection at the event: the whole [`GameState`], or in the
+    /// device view a [`DeviceState`] (`events` and `move_clocks` null, the
+    /// board keeping only the last move of each player, `consequences` only
+    /// those after `since`).
+    pub state: S,
+    /// The board as rows of `X`, `O`, `.`, top first, with prisoners and
+    /// the side to move; null before there is a board.
+    pub board_view: Option<BoardPicture>,
+    /// The result the rules give so far, with the event and the clause it
+    /// follows from, or null.
+    pub result_computed: Option<crate::record::Decided>,
+    /// `kifu_game::view::GameView`: the public view at the event.
+    pub view: crate::view::GameView,
+    /// The state in the words `kifu replay` prints: the phase, clock
+    /// faces, why the clocks stand, the result.
+    pub text: crate::state_text::StateText,
+    /// With `forbidden=1` (the server's): for a Renju game the empty points
+    /// where a black stone would be forbidden (RIF 9.2, 9.3), in board
+    /// order; null for a Go game. Absent without `forbidden=1`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forbidden: Option<Option<Vec<crate::forbidden::ForbiddenPoint>>>,
+}
+
+/// The projection a [`ReplayDocument`] holds, for its schema: the whole
+/// [`GameState`], or a device's [`DeviceState`].
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub enum Projection {
+    /// The whole projection.
+    Whole(Box<GameState>),
+    /// The projection as a board device follows it.
+    Device(Box<DeviceState>),
 }
 
 /// The game at its head as a board device follows it
@@ -162,29 +228,11 @@ pub fn replay_json_of(game: &Hash, state: &GameState, last: u64, verified: bool)
 /// disputes, dead stones, the result) is exactly as in [`replay_json`].
 /// Its JSON is `serde_json::to_value` of it ([`device_json`]): keys in the
 /// order of [`replay_json`]'s.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DeviceView {
-    /// The game.
-    pub game: String,
-    /// Whether every link, signature and role of the game checked.
-    pub verified: bool,
-    /// The last event's place.
-    pub last_seq: u64,
-    /// The projection, less its history.
-    pub state: DeviceState,
-    /// The board as a picture (`replay_json`'s `board_view`), null before
-    /// there is one.
-    pub board_view: Option<BoardPicture>,
-    /// The result the rules give so far.
-    pub result_computed: Option<crate::record::Decided>,
-    /// The stable public view.
-    pub view: crate::view::GameView,
-    /// The state in words.
-    pub text: crate::state_text::StateText,
-}
+pub type DeviceView = ReplayDocument<DeviceState>;
 
 /// A board as a picture: Go's or Renju's.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(untagged)]
 pub enum BoardPicture {
     /// A Go board.
@@ -198,7 +246,8 @@ pub enum BoardPicture {
 /// [`DeviceBoard`], and `consequences` holds only those of events after
 /// `since` (all of them without it): what the device has not yet said in
 /// words.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct DeviceState {
     /// The last event applied.
     pub at_seq: Option<u64>,
@@ -248,7 +297,8 @@ pub struct DeviceState {
 /// [`BoardState`]): of a Go board's operations only the last move of each
 /// player (in their order), of a Renju board's inputs only the last stone
 /// played; every other field as the projection has it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "game")]
 pub enum DeviceBoard {
     /// No board.
@@ -312,7 +362,7 @@ impl DeviceBoard {
 }
 
 /// The board of `state` as a picture, if it has one.
-fn board_picture(board: &BoardState) -> Option<BoardPicture> {
+pub(crate) fn board_picture(board: &BoardState) -> Option<BoardPicture> {
     match board {
         BoardState::Go(b) => Some(BoardPicture::Go(b.view())),
         BoardState::Renju(r) => Some(BoardPicture::Renju(r.view())),
@@ -380,6 +430,7 @@ pub fn device_view_of(
         result_computed,
         view,
         text,
+        forbidden: None,
     }
 }
 
@@ -392,40 +443,38 @@ pub fn device_json(game: &Hash, events: &[Event], verified: bool, since: Option<
 /// The game at event `at` as the replay page steps through it: what a
 /// person reads at that event and nothing else, a few kilobytes where
 /// [`replay_json`] carries the whole projection (every event up to `at`,
-/// both clocks' histories, the board's operations).
-///
-/// - `board`: the picture of the board (`board_view` of [`replay_json`]),
-///   null before there is one; `last_move`: the last stone placed that the
-///   projection keeps, `{x, y}` from the top left, or null;
-/// - `state_hash`: the state hash at `at` (`view.state_hash` of
-///   [`replay_json`]);
-/// - `text`: the state in words (`text` of [`replay_json`]), except that
-///   once the rules give a result nobody is "to move" and no clock is
-///   "paused": the game is over;
-/// - `case`: the case at `at`, the lines `kifu replay` prints below the
-///   clocks ([`crate::case::case_lines`]);
-/// - `verified`, `at`, `last_seq`, `game` as in [`replay_json`].
+/// both clocks' histories, the board's operations). Its JSON is
+/// `serde_json::to_value` of a [`StepDocument`].
 pub fn step_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Value {
     let last = events.last().map(|e| e.seq).unwrap_or(0);
     let state = GameState::at(events, at);
-    let (board, last_move) = match &state.board {
-        BoardState::Go(b) => {
-            let point = b.ops.iter().rev().find_map(|o| match o {
-                crate::go::Op::Move { point: Some(p), .. } => Some(json!({"x": p.x, "y": p.y})),
-                _ => None,
-            });
-            (serde_json::to_value(b.view()).unwrap_or(Value::Null), point)
-        }
-        BoardState::Renju(r) => {
-            let point = r.inputs.iter().rev().find_map(|(_, i)| match i {
-                kifu_renju::GameInput::Play { point, .. } => {
-                    Some(json!({"x": point.column(), "y": 14u8.saturating_sub(point.row())}))
-                }
-                _ => None,
-            });
-            (serde_json::to_value(r.view()).unwrap_or(Value::Null), point)
-        }
-        BoardState::None => (Value::Null, None),
+    serde_json::to_value(step_document_of(game, &state, at, last, verified)).unwrap_or(Value::Null)
+}
+
+/// The [`StepDocument`] of a state already projected at event `at`;
+/// `last` is the game's last event.
+pub fn step_document_of(
+    game: &Hash,
+    state: &GameState,
+    at: u64,
+    last: u64,
+    verified: bool,
+) -> StepDocument {
+    let last_move = match &state.board {
+        BoardState::Go(b) => b.ops.iter().rev().find_map(|o| match o {
+            crate::go::Op::Move { point: Some(p), .. } => Some(BoardPoint { x: p.x, y: p.y }),
+            _ => None,
+        }),
+        BoardState::Renju(r) => r.inputs.iter().rev().find_map(|(_, i)| match i {
+            // A Renju point counts its rows from the bottom; the picture's
+            // from the top.
+            kifu_renju::GameInput::Play { point, .. } => Some(BoardPoint {
+                x: point.column(),
+                y: 14u8.saturating_sub(point.row()),
+            }),
+            _ => None,
+        }),
+        BoardState::None => None,
     };
     let mut text = state.text();
     if state.result.computed().is_some() {
@@ -433,77 +482,219 @@ pub fn step_json(game: &Hash, events: &[Event], at: u64, verified: bool) -> Valu
         text.paused = None;
         text.running = None;
     }
-    json!({
-        "game": hex::encode(game),
-        "verified": verified,
-        "at": at,
-        "last_seq": last,
-        "board": board,
-        "last_move": last_move,
-        "state_hash": state.view().state_hash,
-        "text": text,
-        "case": crate::case::case_lines(&state),
-    })
+    StepDocument {
+        game: hex::encode(game),
+        verified,
+        at,
+        last_seq: last,
+        board: board_picture(&state.board),
+        last_move,
+        state_hash: state.view().state_hash,
+        text,
+        case: crate::case::case_lines(state),
+        forbidden: None,
+    }
+}
+
+/// The game at one event as the replay page steps through it (`GET
+/// /games/{id}/state?compact=1`, [`step_json`]): a few kilobytes where the
+/// whole projection grows with the game.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct StepDocument {
+    /// The game's id.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Whether every link, signature and role of the game checked.
+    pub verified: bool,
+    /// The event shown.
+    pub at: u64,
+    /// The game's last event.
+    pub last_seq: u64,
+    /// The board as a picture (as `board_view` of [`ReplayDocument`]), null
+    /// before there is one.
+    pub board: Option<BoardPicture>,
+    /// The last stone placed that stands, from the top left, or null.
+    pub last_move: Option<BoardPoint>,
+    /// The state hash at the event (as `view.state_hash` of
+    /// [`ReplayDocument`]).
+    #[schemars(pattern(HEX64))]
+    pub state_hash: String,
+    /// As `text` of [`ReplayDocument`], except that once the rules give a
+    /// result nobody is "to move" and no clock is "paused" or "running":
+    /// the game is over.
+    pub text: crate::state_text::StateText,
+    /// The case at the event: the lines `kifu replay` prints below the
+    /// clocks ([`crate::case::case_lines`]).
+    pub case: Vec<String>,
+    /// With `forbidden=1` (the server's), as in [`ReplayDocument`]: the
+    /// points forbidden to Black on a Renju board, null for a Go game.
+    /// Absent without `forbidden=1`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub forbidden: Option<Option<Vec<crate::forbidden::ForbiddenPoint>>>,
+}
+
+/// A point of a board's picture, from its top left corner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct BoardPoint {
+    /// Column from the left edge, 0-based.
+    pub x: u8,
+    /// Row from the top edge, 0-based.
+    pub y: u8,
 }
 
 /// The game as a story (`kifu explain --json`): every event with its signer
-/// and wording, and each consequence with the rule behind it.
+/// and wording, and each consequence with the rule behind it. Its JSON is
+/// `serde_json::to_value` of an [`ExplainDocument`].
 pub fn explain_json(game: &Hash, events: &[Event], verified: bool) -> Value {
+    serde_json::to_value(explain_document(game, events, verified)).unwrap_or(Value::Null)
+}
+
+/// The [`ExplainDocument`] of a game's events.
+pub fn explain_document(game: &Hash, events: &[Event], verified: bool) -> ExplainDocument {
     let state = GameState::replay(events);
-    let story: Vec<_> = state
-        .events
-        .iter()
-        .map(|e| {
-            let cons: Vec<_> = state.consequences_of(e.seq).collect();
-            json!({
-                "seq": e.seq,
-                "at_ms": e.at_ms,
-                "kind": e.kind,
-                "signer": e.signer,
-                "summary": e.summary,
-                "consequences": cons,
-            })
+    let story = (state.events.iter())
+        .map(|e| ExplainedEvent {
+            seq: e.seq,
+            at_ms: e.at_ms,
+            kind: e.kind.clone(),
+            signer: e.signer.clone(),
+            summary: e.summary.clone(),
+            consequences: state.consequences_of(e.seq).cloned().collect(),
         })
         .collect();
-    json!({
-        "game": hex::encode(game),
-        "verified": verified,
-        "events": story,
-        "notable": notable(&state),
-        "result_computed": state.result.computed(),
-        "result": state.result,
-    })
+    ExplainDocument {
+        game: hex::encode(game),
+        verified,
+        events: story,
+        notable: notable(&state),
+        result_computed: state.result.computed().cloned(),
+        result: state.result.clone(),
+    }
+}
+
+/// Why each event of a game stands as it does: `kifu explain --json` and
+/// `GET /games/{id}/explain[?after=SEQ]` ([`explain_json`]).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ExplainDocument {
+    /// The game's id.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// Whether every link, signature and role of the game checked.
+    pub verified: bool,
+    /// Every event (with `after=SEQ`, those after SEQ) with its signer,
+    /// its wording and its consequences, each with the clause it rests on.
+    pub events: Vec<ExplainedEvent>,
+    /// The events a committee looks at first, in event order.
+    pub notable: Vec<Notable>,
+    /// The result the rules give so far, with the event and the clause it
+    /// follows from, or null.
+    pub result_computed: Option<crate::record::Decided>,
+    /// The result: how it came about, what was declared and signed.
+    pub result: crate::record::ResultState,
+}
+
+/// One event of the story, with what follows from it.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct ExplainedEvent {
+    /// Sequence number.
+    pub seq: u64,
+    /// Time stated by the signer.
+    pub at_ms: u64,
+    /// The kind.
+    pub kind: String,
+    /// Who signed it (name and roles).
+    pub signer: String,
+    /// What it says.
+    pub summary: String,
+    /// What the projection draws from it, each with its rule.
+    pub consequences: Vec<crate::Consequence>,
+}
+
+/// An event a committee looks at first, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct Notable {
+    /// The event.
+    pub seq: u64,
+    /// Why it matters.
+    pub why: NotableWhy,
+}
+
+/// Why an event is [`Notable`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+pub enum NotableWhy {
+    /// An illegal move itself.
+    #[serde(rename = "illegal move")]
+    IllegalMove,
+    /// Where an illegal move was pointed out.
+    #[serde(rename = "illegal move pointed out")]
+    IllegalMovePointedOut,
+    /// An irregularity.
+    #[serde(rename = "irregularity")]
+    Irregularity,
+    /// A dispute.
+    #[serde(rename = "dispute")]
+    Dispute,
+    /// A referee's ruling.
+    #[serde(rename = "ruling")]
+    Ruling,
+    /// A protest.
+    #[serde(rename = "protest")]
+    Protest,
+    /// An appeal.
+    #[serde(rename = "appeal")]
+    Appeal,
+    /// The committee's decision on an appeal.
+    #[serde(rename = "appeal decided")]
+    AppealDecided,
+    /// A sanction.
+    #[serde(rename = "sanction")]
+    Sanction,
+    /// The event the result follows from.
+    #[serde(rename = "result")]
+    Result,
 }
 
 /// The events a committee looks at first, each with why, in event order:
 /// the illegal moves themselves and where they were pointed out,
 /// irregularities, disputes, rulings, protests, appeals and their
 /// decisions, sanctions, and the event the result follows from.
-pub fn notable(state: &GameState) -> Vec<Value> {
-    let mut out: Vec<(u64, &str)> = Vec::new();
+pub fn notable(state: &GameState) -> Vec<Notable> {
+    use NotableWhy as W;
+    let mut out: Vec<Notable> = Vec::new();
+    let mut push = |seq: u64, why: NotableWhy| out.push(Notable { seq, why });
     for n in &state.illegal_moves {
-        out.push((n.move_seq, "illegal move"));
-        out.push((n.noticed_seq, "illegal move pointed out"));
+        push(n.move_seq, W::IllegalMove);
+        push(n.noticed_seq, W::IllegalMovePointedOut);
     }
-    out.extend(state.irregularities.iter().map(|i| (i.seq, "irregularity")));
-    out.extend(state.disputes.iter().map(|d| (d.seq, "dispute")));
-    out.extend(state.rulings.iter().map(|r| (r.seq, "ruling")));
-    out.extend(state.protests.iter().map(|p| (p.seq, "protest")));
+    state
+        .irregularities
+        .iter()
+        .for_each(|i| push(i.seq, W::Irregularity));
+    state.disputes.iter().for_each(|d| push(d.seq, W::Dispute));
+    state.rulings.iter().for_each(|r| push(r.seq, W::Ruling));
+    state.protests.iter().for_each(|p| push(p.seq, W::Protest));
     for a in &state.appeals {
-        out.push((a.seq, "appeal"));
+        push(a.seq, W::Appeal);
         if let Some(d) = &a.decision {
-            out.push((d.seq, "appeal decided"));
+            push(d.seq, W::AppealDecided);
         }
     }
-    out.extend(state.sanctions.iter().map(|x| (x.seq, "sanction")));
+    state
+        .sanctions
+        .iter()
+        .for_each(|x| push(x.seq, W::Sanction));
     if let Some(d) = state.result.computed() {
-        out.push((d.at_seq, "result"));
+        push(d.at_seq, W::Result);
     }
-    out.sort_by_key(|(seq, _)| *seq);
+    // In event order; at one event, in the order above (a stable sort).
+    out.sort_by_key(|n| n.seq);
     out.dedup();
-    out.into_iter()
-        .map(|(seq, why)| json!({"seq": seq, "why": why}))
-        .collect()
+    out
 }
 
 /// A verification report (`kifu verify --json`).

@@ -18,7 +18,8 @@ use crate::state::{BoardState, GameState};
 /// Serialises as `{"point": "h8", "reason": "double_three"}`: the point in
 /// RIF notation (column `a`–`o` from the left, row `1`–`15` from the
 /// bottom), the reason one of `double_three`, `double_four`, `overline`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ForbiddenPoint {
     /// The point, e.g. `h8`.
     pub point: String,

@@ -25,7 +25,8 @@ use serde::Serialize;
 pub(crate) use crate::convert::{go_color, go_point, ledger_color, ledger_point};
 
 /// An operation on the board that stands in the current position.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "op")]
 pub enum Op {
     /// A stone placed or a pass, recorded at `seq`.
@@ -126,7 +127,8 @@ pub(crate) enum Applied {
 }
 
 /// The board of a Go game and how it got there.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct GoBoard {
     /// The ruleset profile in force.
     #[serde(skip)]
@@ -200,7 +202,8 @@ pub fn free_placement(ruleset: &Ruleset) -> bool {
 }
 
 /// A serializable picture of the board.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct GoView {
     /// Lines of the board.
     pub size: u8,

@@ -6,7 +6,7 @@
 //! it before signing a judgement. Nothing is stored: the projection is
 //! computed from the events and the draft alone.
 
-use kifu_ledger::{Body, Color, Event, Standing};
+use kifu_ledger::{Body, Color, Event, Hash, Standing};
 use serde::Serialize;
 
 use crate::cite::Consequence;
@@ -107,4 +107,71 @@ pub fn preview(events: &[Event], draft: &Event) -> Preview {
         consequences,
         state,
     }
+}
+
+impl Preview {
+    /// The preview as `POST /games/{id}/preview` answers it: with the game,
+    /// the head it was drawn at, and the state after it in words, as the
+    /// public view and as a picture.
+    pub fn document(&self, game: &Hash, prev_hash: &Hash) -> PreviewDocument {
+        PreviewDocument {
+            game: hex::encode(game),
+            prev_hash: hex::encode(prev_hash),
+            seq: self.seq,
+            kind: self.kind,
+            refused: self.refused.clone(),
+            refused_clause: self.refused_clause.clone(),
+            illegal_move: self.illegal_move,
+            irregular_move: self.irregular_move,
+            forbidden: self.forbidden.clone(),
+            pass_stones: self.pass_stones,
+            consequences: self.consequences.clone(),
+            text: self.state.text(),
+            view: self.state.view(),
+            board_view: crate::document::board_picture(&self.state.board),
+        }
+    }
+}
+
+/// What a draft would bring about if appended at the head (`POST
+/// /games/{id}/preview`); nothing is stored.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct PreviewDocument {
+    /// The game.
+    #[schemars(regex(pattern = "^[0-9a-f]{64}$"))]
+    pub game: String,
+    /// The head the draft would follow: its `prev_hash`.
+    #[schemars(regex(pattern = "^[0-9a-f]{64}$"))]
+    pub prev_hash: String,
+    /// The place the draft would take.
+    pub seq: u64,
+    /// The draft's kind.
+    pub kind: &'static str,
+    /// Why the server would refuse the record from its signer, in words;
+    /// null when the signer may state it.
+    pub refused: Option<String>,
+    /// When refused: the clause that gives the power to sign this kind.
+    pub refused_clause: Option<crate::cite::Cited>,
+    /// True when the draft is a Go move the game's ruleset calls illegal.
+    pub illegal_move: bool,
+    /// True when the draft is a Go move the engine flags with a rule it
+    /// breaks that the ruleset does not call an illegal move (a stone on an
+    /// occupied point under LGC 2023): an irregularity if signed.
+    pub irregular_move: bool,
+    /// A black stone on a forbidden Renju point, with the shape it makes,
+    /// or null.
+    pub forbidden: Option<ForbiddenPoint>,
+    /// Whether a pass hands a stone to the opponent under the game's Go
+    /// profile; null for a game without a Go board.
+    pub pass_stones: Option<bool>,
+    /// What the projection draws at the draft, each with its clause.
+    pub consequences: Vec<Consequence>,
+    /// The state after the draft in words, as in `replay`.
+    pub text: crate::state_text::StateText,
+    /// The public view after the draft, as in `replay`.
+    pub view: crate::view::GameView,
+    /// The board after the draft as a picture, as in `replay`; null without
+    /// a board.
+    pub board_view: Option<crate::document::BoardPicture>,
 }

@@ -37,7 +37,8 @@ pub enum Phase {
 }
 
 /// An illegal move that was pointed out, and what followed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct IllegalMoveNotice {
     /// The move.
     pub move_seq: u64,
@@ -58,7 +59,8 @@ pub struct IllegalMoveNotice {
 }
 
 /// An irregularity and its fix.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct IrregularityRecord {
     /// The event recording it.
     pub seq: u64,
@@ -71,7 +73,8 @@ pub struct IrregularityRecord {
 }
 
 /// A dispute and where it stands.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Dispute {
     /// The event raising it (the matter's number).
     pub seq: u64,
@@ -88,7 +91,8 @@ pub struct Dispute {
 }
 
 /// Where a dispute stands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum DisputeStatus {
     /// Waiting for the referee.
@@ -102,7 +106,8 @@ pub enum DisputeStatus {
 }
 
 /// A referee ruling and what it changed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct RulingRecord {
     /// The event.
     pub seq: u64,
@@ -117,7 +122,8 @@ pub struct RulingRecord {
 }
 
 /// A game declared played under protest.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Protest {
     /// The event.
     pub seq: u64,
@@ -130,7 +136,8 @@ pub struct Protest {
 }
 
 /// Whether an appeal may be heard.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "status")]
 pub enum Admissibility {
     /// It may be heard.
@@ -145,7 +152,8 @@ pub enum Admissibility {
 }
 
 /// An appeal to the committee.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Appeal {
     /// The event.
     pub seq: u64,
@@ -167,7 +175,8 @@ pub struct Appeal {
 }
 
 /// One committee member's signature on a decision.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Vote {
     /// The event.
     pub seq: u64,
@@ -180,7 +189,8 @@ pub struct Vote {
 }
 
 /// Why a committee member does not sit on a case.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum OutReason {
     /// A recusal was recorded.
@@ -199,7 +209,8 @@ impl std::fmt::Display for OutReason {
 }
 
 /// A member who does not sit on a case.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct OutMember {
     /// The member's name.
     pub name: String,
@@ -210,7 +221,8 @@ pub struct OutMember {
 }
 
 /// The panel on one appeal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Panel {
     /// Who sits, in order.
     pub sitting: Vec<Participant>,
@@ -260,7 +272,8 @@ impl std::fmt::Display for Panel {
 }
 
 /// The committee's final decision on an appeal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct CommitteeDecisionRecord {
     /// The event whose signature made the majority.
     pub seq: u64,
@@ -320,7 +333,8 @@ pub fn panel(c: &Committee, players: &[PublicKey], size: usize) -> Panel {
 }
 
 /// A sanction on one player in this game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct SanctionRecord {
     /// The event.
     pub seq: u64,
@@ -336,7 +350,8 @@ pub struct SanctionRecord {
 }
 
 /// A result that follows from the facts, with the rule behind it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Decided {
     /// The result.
     pub result: GameResult,
@@ -346,11 +361,13 @@ pub struct Decided {
     pub rule: String,
     /// The rule's words.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
     pub quote: Option<String>,
 }
 
 /// A result declared or written on the result sheet.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Statement {
     /// The event.
     pub seq: u64,
@@ -369,7 +386,8 @@ pub struct Statement {
 }
 
 /// The result: what the rules give, beside what was declared and signed.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ResultState {
     /// The end on the board or the clock (resignation, time, score, five,
     /// claim, repetition, illegal move, abnormal termination).
@@ -388,6 +406,7 @@ pub struct ResultState {
     pub mismatches: Vec<String>,
     /// The programs' own counts (UEC Cup a) 2 and 3), when recorded.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "crate::agreed::ProgramsCount")]
     pub programs_count: Option<crate::agreed::ProgramsCount>,
 }
 
@@ -414,7 +433,8 @@ impl ResultState {
 }
 
 /// One recorded event, as the story tells it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct EventNote {
     /// Sequence number.
     pub seq: u64,

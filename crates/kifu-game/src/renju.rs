@@ -17,7 +17,8 @@ use serde::Serialize;
 pub(crate) use crate::convert::{player_id, renju_point, seat};
 
 /// The board of a Renju or Gomoku game.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct RenjuBoard {
     #[serde(skip)]
     game: RenjuGame,
@@ -31,7 +32,8 @@ pub struct RenjuBoard {
 }
 
 /// A serializable picture of a Renju board.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct RenjuView {
     /// Rows, top (row 15) first: `X` black, `O` white, `.` empty.
     pub rows: Vec<String>,

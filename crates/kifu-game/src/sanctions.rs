@@ -106,11 +106,12 @@ impl GameState {
 }
 
 /// One sanction in a player's history.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct HistoryEntry {
-    /// The game's title.
+    /// The game, by its title.
     pub game: String,
-    /// The round, when the game is part of a tournament.
+    /// The game's round; null for a game outside a tournament.
     pub round: Option<u32>,
     /// The event in that game.
     pub seq: u64,
@@ -123,7 +124,8 @@ pub struct HistoryEntry {
 }
 
 /// A player's sanctions across games.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct PlayerHistory {
     /// The player's key.
     pub key: PublicKey,
@@ -131,10 +133,18 @@ pub struct PlayerHistory {
     pub name: String,
     /// Every sanction, games in round order.
     pub entries: Vec<HistoryEntry>,
-    /// Games in later rounds lost to a disqualification (UEC Cup, "j)
-    /// Cheating": "disqualified from all the following games").
+    /// Games in later rounds lost to a disqualification in an earlier
+    /// round, by their titles (UEC Cup, "j) Cheating": "disqualified from
+    /// all the following games").
     pub lost_to_disqualification: Vec<String>,
 }
+
+/// Every player's sanctions across the games (`kifu sanctions --json`),
+/// games in round order, with the games a disqualification loses: what
+/// [`sanction_history`] gives, as one document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(transparent)]
+pub struct SanctionHistory(pub Vec<PlayerHistory>);
 
 /// The sanction history of every player across `games`, a projection over
 /// several games' states. Games are taken in round order (games outside a

@@ -13,7 +13,8 @@ use crate::renju::RenjuBoard;
 use kifu_go::{Conduct, Topic};
 
 /// The board, by game.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "game")]
 pub enum BoardState {
     /// No board (before the genesis, or a board the engine cannot set up).
@@ -25,7 +26,8 @@ pub enum BoardState {
 }
 
 /// Both clocks, projected by `kifu-clock`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ClockState {
     #[serde(skip)]
     pub(crate) clock: Option<Clock>,
@@ -60,7 +62,8 @@ pub struct ClockState {
 /// A player's flag fell: the clock's [`kifu_clock::Flag`], with the side
 /// named as every other field of the game's documents names it (`black`,
 /// `white`), not by the clock's SGF letters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct FallenFlag {
     /// Whose flag.
     pub player: Color,
@@ -84,7 +87,8 @@ impl From<kifu_clock::Flag> for FallenFlag {
 ///
 /// Build it with [`GameState::replay`] or [`GameState::new`] and
 /// [`GameState::apply`]; both give equal states.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct GameState {
     /// The last event applied.
     pub at_seq: Option<u64>,

@@ -15,7 +15,8 @@ use kifu_ledger::{GameKind, Hash};
 use crate::Notation;
 
 /// A game's state in words (the `text` object of `kifu replay --json`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct StateText {
     /// Where the game stands: `playing`, `paused to call the referee`,
     /// `finished: W+3.5; ...`.

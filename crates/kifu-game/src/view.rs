@@ -18,7 +18,8 @@ use crate::record::{
 use crate::state::{BoardState, GameState};
 
 /// The game at one event.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct GameView {
     /// The view's layout version (1).
     pub view_version: u32,
@@ -57,7 +58,8 @@ pub struct GameView {
 }
 
 /// The board.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct BoardView {
     /// Lines of the board (0 without a board).
     pub size: u8,
@@ -74,7 +76,8 @@ pub struct BoardView {
 }
 
 /// A value for each side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Sides<T> {
     /// Black's.
     pub black: T,
@@ -83,7 +86,8 @@ pub struct Sides<T> {
 }
 
 /// The clocks as shown at the event.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ClocksView {
     /// Each side's clock face.
     pub black: ClockFace,
@@ -98,7 +102,8 @@ pub struct ClocksView {
 }
 
 /// The result the rules give, beside those declared and signed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ResultView {
     /// The result the rules give, as SGF writes it (`W+3.5`, `B+R`, `0`).
     pub by_rules: Option<String>,

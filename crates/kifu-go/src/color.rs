@@ -3,7 +3,20 @@
 use serde::{Deserialize, Serialize};
 
 /// A stone colour, which is also the name of the player holding those stones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "lowercase")]
 pub enum Color {
     /// Black, who moves first in an even game.

@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 use crate::clause::{self, Clause, Topic};
 
 /// Who measures the time, and how finely the clocks are shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Timekeeping {
     /// The players' clock, from the presses recorded.
@@ -25,7 +26,8 @@ pub enum Timekeeping {
 }
 
 /// What follows when a program terminates abnormally.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum AbnormalTerminationRule {
     /// The document has no procedure: the referee decides.
@@ -43,7 +45,8 @@ pub enum AbnormalTerminationRule {
 }
 
 /// Who hears an appeal against the referee.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Appeals {
     /// An appeals committee of `members` persons, formed before the first
@@ -57,7 +60,8 @@ pub enum Appeals {
 }
 
 /// The tournament rules a game is conducted under, as values.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Conduct {
     /// Who measures the time.
     pub timekeeping: Timekeeping,

@@ -20,7 +20,8 @@ use crate::ruleset::{PauseRule, Resumption, Ruleset, WhitePassesLast};
 use crate::{Color, Point};
 
 /// How the game ended.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum GameEnd {
     /// The players agreed on the status of every group; these stones are dead.
@@ -38,7 +39,8 @@ pub enum GameEnd {
 }
 
 /// Where the game is in its ending procedure.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum EndingPhase {
     /// Moves are being played.
@@ -55,7 +57,8 @@ pub enum EndingPhase {
 }
 
 /// An input to the ending state machine.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum EndingInput {
     /// A stone played on the board by this player.
@@ -69,7 +72,8 @@ pub enum EndingInput {
 }
 
 /// What a step of the ending machine announced.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum EndingEvent {
     /// Play paused for status assessment (the clock is paused).
@@ -108,7 +112,8 @@ pub enum EndingError {
 }
 
 /// The ending state machine for one game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Ending {
     pause: PauseRule,
     white_passes_last: WhitePassesLast,

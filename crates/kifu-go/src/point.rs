@@ -29,7 +29,20 @@ pub fn check_size(size: u32) -> Result<u8, Error> {
 /// assert_eq!(Point::from_gtp("D4", 19).unwrap(), p);
 /// assert_eq!(p.to_sgf(), "dp");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[schemars(deny_unknown_fields, rename = "GoPoint")]
 pub struct Point {
     /// Column from the left edge, 0-based.
     pub x: u8,

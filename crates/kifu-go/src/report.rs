@@ -74,7 +74,8 @@ pub fn replay_sgf(record: &SgfGame, ruleset: Ruleset) -> Result<Replay, Error> {
 }
 
 /// Capture counts in a [`BoardReport`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct CaptureCounts {
     /// White stones Black captured by play (White's self-captured stones
     /// included, pass stones not).
@@ -84,7 +85,8 @@ pub struct CaptureCounts {
 }
 
 /// One illegal move in a [`BoardReport`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct IllegalMove {
     /// 1-based move number.
     #[serde(rename = "move")]
@@ -93,14 +95,20 @@ pub struct IllegalMove {
     pub reason: String,
 }
 
-/// The position at the end of a record, as `kifu sgf board --json` prints it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The position at the end of a record, as `kifu sgf board --json` prints
+/// it: the board an SGF record leads to under a ruleset, with the stones,
+/// the captures, the side to move and the moves the ruleset calls illegal.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct BoardReport {
     /// Board size.
+    #[schemars(range(min = 1))]
     pub size: u8,
     /// Black stones, SGF coordinates, sorted.
+    #[schemars(inner(regex(pattern = "^[a-z]{2}$")))]
     pub black: Vec<String>,
     /// White stones, SGF coordinates, sorted.
+    #[schemars(inner(regex(pattern = "^[a-z]{2}$")))]
     pub white: Vec<String>,
     /// Stones captured by play.
     pub captures: CaptureCounts,

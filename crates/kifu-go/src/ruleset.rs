@@ -21,7 +21,20 @@ use crate::Error;
 /// assert_eq!(Komi(15).to_string(), "7.5");
 /// assert_eq!(Komi(-6).to_string(), "-3");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[schemars(deny_unknown_fields)]
 pub struct Komi(pub i32);
 
 impl Komi {
@@ -61,7 +74,8 @@ pub(crate) fn fmt_half_points(h: i32, f: &mut std::fmt::Formatter<'_>) -> std::f
 }
 
 /// Which repetitions of a position a board play may not create.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum KoRule {
     /// Basic ko only: a single stone that has just captured a single stone may
@@ -80,7 +94,8 @@ pub enum KoRule {
 }
 
 /// Whether a play that leaves its own string without liberties is legal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum SuicideRule {
     /// Every self-capture is illegal.
@@ -92,7 +107,8 @@ pub enum SuicideRule {
 }
 
 /// How the result is counted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum Scoring {
     /// Empty points surrounded by one colour, prisoners placed in the
@@ -103,7 +119,8 @@ pub enum Scoring {
 }
 
 /// When play pauses (or stops) for lack of moves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum PauseRule {
     /// Two consecutive passes, whoever passed last.
@@ -115,7 +132,8 @@ pub enum PauseRule {
 
 /// Whether and when White must hand over an extra pass stone so that White
 /// passes last.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum WhitePassesLast {
     /// Never required.
@@ -128,7 +146,8 @@ pub enum WhitePassesLast {
 }
 
 /// What happens after play pauses and the players dispute a group's status.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum Resumption {
     /// Play resumes with Black moving first.
@@ -143,7 +162,8 @@ pub enum Resumption {
 }
 
 /// What the ruleset prescribes when an illegal move is noticed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum IllegalMoveRemedy {
     /// Unwind to just before the illegal move if noticed within three moves;
@@ -161,7 +181,8 @@ pub enum IllegalMoveRemedy {
 }
 
 /// What [`IllegalMoveRemedy::remedy`] tells a game projection to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum IllegalMoveAction {
     /// Unwind to the position just before the illegal move.
@@ -208,7 +229,8 @@ impl IllegalMoveRemedy {
 }
 
 /// What a repeated whole-board position means, beyond the ko rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum RepetitionRule {
     /// Nothing beyond the ko rule (a superko rule already forbids repeats).
@@ -220,7 +242,8 @@ pub enum RepetitionRule {
 }
 
 /// Who wins when the count is equal.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum Jigo {
     /// An equal count is a draw.
@@ -230,7 +253,8 @@ pub enum Jigo {
 }
 
 /// Where handicap stones go.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum HandicapPlacement {
     /// On the standard star points ([`crate::fixed_handicap_points`]).
@@ -244,7 +268,8 @@ pub enum HandicapPlacement {
 }
 
 /// Extra points for White per handicap stone under area counting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum HandicapCompensation {
     /// None.
@@ -256,7 +281,8 @@ pub enum HandicapCompensation {
 }
 
 /// What follows a game started with the wrong colours or handicap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum ColourOrHandicapErrorRule {
     /// Restart if noticed before the third move is completed; otherwise
@@ -270,7 +296,8 @@ pub enum ColourOrHandicapErrorRule {
 }
 
 /// What [`ColourOrHandicapErrorRule::remedy`] says to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum ColourOrHandicapErrorAction {
     /// The game is restarted.
@@ -313,7 +340,8 @@ impl ColourOrHandicapErrorRule {
 }
 
 /// Whether a stone on an occupied point is an irregularity or an illegal move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum OccupiedPointRule {
     /// An irregularity: the stone is taken off (BGA, "Irregular Moves" IV).
@@ -324,7 +352,8 @@ pub enum OccupiedPointRule {
 }
 
 /// What counts as the illegal move in a failure of alternation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum AlternationFailure {
     /// The move played out of turn.
@@ -335,7 +364,8 @@ pub enum AlternationFailure {
 }
 
 /// A ruleset profile: every choice the engine makes, as data.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Ruleset {
     /// Short name (`lgc-2023`, `london-open`, ...).
     pub name: String,

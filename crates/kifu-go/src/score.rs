@@ -14,7 +14,8 @@ use crate::{Color, Komi, Point};
 
 /// One colour's part of the count. All counts are in points; `points` is in
 /// half-points so komi stays exact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct ColorScore {
     /// Empty points surrounded only by this colour once dead stones are removed
     /// (eye points in seki included).
@@ -50,7 +51,8 @@ impl ColorScore {
 }
 
 /// The result of a count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields, rename = "ScoreResult")]
 #[serde(rename_all = "snake_case")]
 pub enum GameResult {
     /// Black wins by this many half-points.
@@ -78,7 +80,8 @@ impl std::fmt::Display for GameResult {
 }
 
 /// A full count: the breakdown per colour, the margin and the result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Score {
     /// Territory or area.
     pub scoring: Scoring,

@@ -14,7 +14,8 @@ use crate::key::PublicKey;
 /// part of the byte format (`docs/FORMAT.md`): variants may be appended,
 /// never reordered or changed. The clock that runs it lives in `kifu-clock`;
 /// the game projection converts one to the other.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeControl {
     /// No clock.
@@ -94,6 +95,7 @@ pub use crate::tournament::{
     Deserialize,
     schemars::JsonSchema,
 )]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum Color {
     /// Black.
@@ -122,7 +124,20 @@ impl Color {
 
 /// A board point: `x` is the column from the left, `y` the row from the top,
 /// both starting at 0 (the SGF convention; `aa` is `{x: 0, y: 0}`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[schemars(deny_unknown_fields)]
 pub struct Point {
     /// Column, 0 = left.
     pub x: u8,
@@ -131,7 +146,8 @@ pub struct Point {
 }
 
 /// What game is played on the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum GameKind {
     /// Go.
@@ -158,6 +174,7 @@ pub enum GameKind {
     Deserialize,
     schemars::JsonSchema,
 )]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum Role {
     /// The player registered as Black.
@@ -187,7 +204,6 @@ impl Role {
 
 /// One entry of the roster: a name, a role and the key that signs for it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-// The schema is closed; reading stays as lenient as before.
 #[schemars(deny_unknown_fields)]
 pub struct Participant {
     /// What the key may sign for.
@@ -200,7 +216,6 @@ pub struct Participant {
 
 /// Where the game stands in a tournament.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-// The schema is closed; reading stays as lenient as before.
 #[schemars(deny_unknown_fields)]
 pub struct TournamentRef {
     /// The tournament's id or name.
@@ -212,7 +227,8 @@ pub struct TournamentRef {
 }
 
 /// The first event of a game chain: everything that fixes the game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Genesis {
     /// Go, Renju or Gomoku.
     pub game: GameKind,
@@ -300,7 +316,8 @@ pub const LOG_OPERATOR_TITLE: &str = "kifu log operator ";
 pub const LOG_OPERATOR_NAME: &str = "log operator";
 
 /// Why both clocks were stopped (LGC 2023, "Pausing the clocks").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum PauseReason {
     /// After successive passes, at each assessment of the status of groups.
@@ -330,7 +347,8 @@ pub enum PauseReason {
 }
 
 /// How a player resigned.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum Resignation {
     /// Said so, or stopped the clocks and offered the hand.
@@ -343,6 +361,7 @@ pub enum Resignation {
 
 /// What a finished game came to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// One colour won.
@@ -357,9 +376,8 @@ pub enum Outcome {
 
 /// How a result came about.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "snake_case")]
-// The schema is closed; reading stays as lenient as before.
 #[schemars(deny_unknown_fields)]
+#[serde(rename_all = "snake_case")]
 pub enum ResultBy {
     /// The loser resigned.
     Resignation,
@@ -390,7 +408,6 @@ pub enum ResultBy {
 
 /// A game result: outcome and manner.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-// The schema is closed; reading stays as lenient as before.
 #[schemars(deny_unknown_fields)]
 pub struct GameResult {
     /// Who won, or draw, or no result.
@@ -400,7 +417,8 @@ pub struct GameResult {
 }
 
 /// Whether a referee only explained the rules or decided something.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum RulingKind {
     /// A rule clarification: no judgement.
@@ -410,7 +428,8 @@ pub enum RulingKind {
 }
 
 /// One consequence of a referee's judgement.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum RulingEffect {
     /// Unwind the game to the position just after event `seq`.
@@ -434,7 +453,8 @@ pub enum RulingEffect {
 }
 
 /// A referee's ruling.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Ruling {
     /// Clarification or judgement.
     pub kind: RulingKind,
@@ -449,7 +469,8 @@ pub struct Ruling {
 }
 
 /// Who a sanction falls on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum SanctionTarget {
     /// One player.
@@ -459,7 +480,8 @@ pub enum SanctionTarget {
 }
 
 /// The kinds of sanction in the rule documents (LGC 2023, "Sanctions").
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum SanctionKind {
     /// Advice.
@@ -487,7 +509,8 @@ pub enum SanctionKind {
 }
 
 /// A sanction.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Sanction {
     /// Who.
     pub target: SanctionTarget,
@@ -500,7 +523,8 @@ pub struct Sanction {
 /// What kind of irregularity a board fix corrects (BGA, "Irregular Moves";
 /// LGC 2023, "Colour or handicap error", "Ambiguous stone placement",
 /// "Position disturbance").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum IrregularityKind {
     /// i. Captured stones were not all removed.
@@ -522,7 +546,8 @@ pub enum IrregularityKind {
 }
 
 /// A correction of the board: stones taken off and stones put on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct BoardFix {
     /// Stones taken off the board.
     pub remove: Vec<Point>,
@@ -534,7 +559,8 @@ pub struct BoardFix {
 }
 
 /// What the appeals committee decided on an appeal.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum CommitteeVerdict {
     /// The case is rejected: the referee's judgement is obviously right.

@@ -149,24 +149,6 @@ impl Serialize for PublicKey {
     }
 }
 
-/// In JSON a key is its 64 lower-case hex digits.
-impl schemars::JsonSchema for PublicKey {
-    fn inline_schema() -> bool {
-        true
-    }
-
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "PublicKey".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({
-            "type": "string",
-            "pattern": "^[0-9a-f]{64}$",
-        })
-    }
-}
-
 impl<'de> Deserialize<'de> for PublicKey {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         if d.is_human_readable() {
@@ -236,5 +218,20 @@ impl Keypair {
     pub fn sign_raw(&self, msg: &[u8]) -> [u8; 64] {
         use ed25519_dalek::Signer;
         self.signing.sign(msg).to_bytes()
+    }
+}
+
+/// A key's schema: what its `Serialize` writes in JSON, 64 hex digits.
+impl schemars::JsonSchema for PublicKey {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PublicKey".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "An Ed25519 public key: 64 lower-case hex digits.",
+            "pattern": "^[0-9a-f]{64}$",
+        })
     }
 }

@@ -32,7 +32,8 @@ pub const TIME_TOLERANCE_MS: u64 = 5_000;
 
 /// The appeals committee as the chain has made it so far (the ledger's
 /// role checks and the projection's panels read the same one).
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Committee {
     /// Seq of the `committee_formed` event.
     pub formed_seq: u64,

@@ -8,7 +8,9 @@ use crate::forbidden::{verdict, Verdict};
 use crate::point::{Move, Point, Stone};
 use crate::rule::Rule;
 
-/// The answer to a [`check`] query. Serialises to exactly
+/// The answer to a [`check`] query (`kifu renju check --json`): what a
+/// stone at the queried point would make, under the RIF rules of Renju
+/// (9.2, 9.3) or the Gomoku rule given. Serialises to exactly
 /// `{"verdict": "...", "forbidden": bool}`.
 ///
 /// ```
@@ -19,7 +21,8 @@ use crate::rule::Rule;
 ///     r#"{"verdict":"double_three","forbidden":true}"#
 /// );
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct CheckOutput {
     /// What the stone would make.
     pub verdict: Verdict,

@@ -29,7 +29,8 @@ use crate::rule::Rule;
 ///
 /// Serialises as `five`, `overline`, `double_four`, `double_three`, `legal`,
 /// `five_or_overline_win`.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum Verdict {
     /// An unbroken row of exactly five: wins, even if the same stone makes forbidden shapes (RIF 9.2).

@@ -19,7 +19,10 @@ use crate::result::{PlayerId, RenjuResult, ResultReason};
 use crate::rule::Rule;
 
 /// Settings fixed for the whole game.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Debug, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[schemars(deny_unknown_fields)]
 pub struct GameSettings {
     /// Which rows win and whether Black has forbidden moves.
     pub rule: Rule,
@@ -60,7 +63,8 @@ impl GameSettings {
 }
 
 /// One input to the game: something a player or the referee did.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "input")]
 pub enum GameInput {
     /// Put a stone: an opening stone, Taraguchi's 5th inside 9x9, or a normal move.
@@ -148,7 +152,8 @@ pub enum GameInput {
 }
 
 /// A claim a player made.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "claim")]
 pub enum Claim {
     /// A declared five.
@@ -166,7 +171,8 @@ pub enum Claim {
 }
 
 /// Why a claim does not hold.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "rejection")]
 pub enum ClaimRejection {
     /// The claimant has made no five or, for White, no overline.
@@ -201,7 +207,8 @@ pub enum ClaimRejection {
 }
 
 /// What an accepted input did.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "outcome")]
 pub enum Outcome {
     /// A stone was put on the board.
@@ -372,7 +379,8 @@ pub enum GameError {
 
 /// A move as recorded: number, colour, the stone or pass, and the verdict computed when it
 /// was played (None for a pass).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct MoveRecord {
     /// Move number, 1 = first stone.
     pub number: u16,
@@ -385,7 +393,8 @@ pub struct MoveRecord {
 }
 
 /// What the game waits for next.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "expected")]
 pub enum Expected {
     /// An opening stone inside the central `region` x `region` square (15 = anywhere).

@@ -364,6 +364,22 @@ pub(crate) fn symmetric_pair(board: &Board, offered: &[Point]) -> Option<(Point,
     None
 }
 
+/// An opening rule's schema: what its `Serialize` writes, the name
+/// [`OpeningRule`]'s `Display` gives.
+impl schemars::JsonSchema for OpeningRule {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "OpeningRule".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "The opening procedure: `free`, `rif`, `yamaguchi`, `soosorv-N` or `taraguchi-N`.",
+            "pattern": "^(free|rif|yamaguchi|soosorv-[0-9]+|taraguchi-[0-9]+)$",
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

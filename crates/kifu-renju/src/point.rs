@@ -139,7 +139,8 @@ impl<'de> Deserialize<'de> for Point {
 }
 
 /// A stone colour.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum Stone {
     /// Black, who moves first and alone has forbidden moves under RIF rules.
@@ -236,6 +237,38 @@ pub fn parse_moves(list: &str) -> Result<Vec<Move>, Error> {
 
 fn split_list(list: &str) -> impl Iterator<Item = &str> {
     list.split(',').map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// A point's schema: what its `Serialize` writes, the point in RIF
+/// notation (column `a`–`o` from the left, row `1`–`15` from the bottom).
+impl schemars::JsonSchema for Point {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RenjuPoint".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A point in RIF notation: column `a`–`o` from the left, row `1`–`15` from the bottom (`h8`).",
+            "pattern": "^[a-o]([1-9]|1[0-5])$",
+        })
+    }
+}
+
+/// A move's schema: what its `Serialize` writes, a point in RIF notation
+/// or `pass`.
+impl schemars::JsonSchema for Move {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RenjuMove".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "A point in RIF notation (`h8`) or `pass`.",
+            "pattern": "^([a-o]([1-9]|1[0-5])|pass)$",
+        })
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@ use crate::point::{Point, Stone};
 ///
 /// `First` is the player who starts the opening (the tentative Black); swaps during the
 /// opening decide who ends up with Black ([`crate::RenjuGame::black_player`]).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case")]
 pub enum PlayerId {
     /// The player who begins the opening (tentative Black).
@@ -40,7 +41,8 @@ impl fmt::Display for PlayerId {
 }
 
 /// Why the game ended.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "snake_case", tag = "reason")]
 pub enum ResultReason {
     /// The winner declared the five (or, for White, the overline) made by this move.
@@ -72,7 +74,8 @@ pub enum ResultReason {
 }
 
 /// The result of a game: who won, with which colour, why, and under which clause.
-#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct RenjuResult {
     /// The winner, or `None` for a draw.
     pub winner: Option<PlayerId>,

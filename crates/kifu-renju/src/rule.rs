@@ -21,7 +21,10 @@ use crate::point::Stone;
 /// assert_eq!("rif-renju".parse::<Rule>().unwrap(), Rule::RifRenju);
 /// assert_eq!(Rule::GomokuStandard.to_string(), "gomoku-standard");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[schemars(deny_unknown_fields)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rule {
     /// RIF International Rules of Renju (1996, corrected 1998), literal reading of the definitions.

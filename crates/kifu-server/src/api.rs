@@ -408,36 +408,36 @@ pub async fn state(
                 format!("the game has events 0 to {last}; there is no event {at}"),
             ));
         }
-        let mut v = if q.device.unwrap_or(0) != 0 {
-            if q.at.is_some_and(|a| a != last) {
-                return Err(ApiError::bad_request(
-                    "bad_query",
-                    "device=1 is the game at its head: it takes no at=",
-                ));
-            }
-            // The state at the head is the projection's own.
-            serde_json::to_value(document::device_view_of(
-                &game, &p.state, last, verified, q.since,
-            ))
-            .unwrap_or(Value::Null)
-        } else if q.compact.unwrap_or(0) != 0 {
-            document::step_json(&game, events, at, verified)
-        } else if at == last {
-            document::replay_json_of(&game, &p.state, last, verified)
-        } else {
-            document::replay_json(&game, events, at, verified)
-        };
-        if q.forbidden.unwrap_or(0) != 0 {
-            let replayed;
-            let state = if at == last {
-                &p.state
-            } else {
-                replayed = kifu_game::GameState::at(events, at);
-                &replayed
-            };
-            v["forbidden"] = serde_json::to_value(kifu_game::forbidden::forbidden_for_black(state))
-                .unwrap_or(Value::Null);
+        if q.device.unwrap_or(0) != 0 && q.at.is_some_and(|a| a != last) {
+            return Err(ApiError::bad_request(
+                "bad_query",
+                "device=1 is the game at its head: it takes no at=",
+            ));
         }
+        // The state at the head is the projection's own.
+        let replayed;
+        let state = if at == last {
+            &p.state
+        } else {
+            replayed = kifu_game::GameState::at(events, at);
+            &replayed
+        };
+        let forbidden = (q.forbidden.unwrap_or(0) != 0)
+            .then(|| kifu_game::forbidden::forbidden_for_black(state));
+        let v = if q.device.unwrap_or(0) != 0 {
+            let mut d = document::device_view_of(&game, state, last, verified, q.since);
+            d.forbidden = forbidden;
+            serde_json::to_value(d)
+        } else if q.compact.unwrap_or(0) != 0 {
+            let mut s = document::step_document_of(&game, state, at, last, verified);
+            s.forbidden = forbidden;
+            serde_json::to_value(s)
+        } else {
+            let mut d = document::replay_document_of(&game, state, last, verified);
+            d.forbidden = forbidden;
+            serde_json::to_value(d)
+        }
+        .unwrap_or(Value::Null);
         let bytes = axum::body::Bytes::from(serde_json::to_vec(&v).map_err(|e| {
             ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
         })?);
@@ -473,11 +473,11 @@ pub async fn explain(
         let game = app.store.resolve(&id)?;
         let projection = app.projections.current(&app.store, &game)?;
         let p = projection.lock().unwrap_or_else(|p| p.into_inner());
-        let mut v = document::explain_json(&game, &p.events, p.verified);
-        if let (Some(after), Some(list)) = (q.after, v["events"].as_array_mut()) {
-            list.retain(|e| e["seq"].as_u64().is_some_and(|s| s > after));
+        let mut d = document::explain_document(&game, &p.events, p.verified);
+        if let Some(after) = q.after {
+            d.events.retain(|e| e.seq > after);
         }
-        Ok(Json(v))
+        Ok(Json(serde_json::to_value(d).unwrap_or(Value::Null)))
     })
     .await
 }

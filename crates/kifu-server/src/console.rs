@@ -12,9 +12,12 @@ use std::sync::{Arc, Mutex};
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use axum::Json;
-use kifu_game::state::GameState;
-use kifu_ledger::PublicKey;
-use serde::Deserialize;
+use kifu_game::document::GameSummary;
+use kifu_game::record::{Dispute, DisputeStatus};
+use kifu_game::state::{ClockState, GameState};
+use kifu_ledger::{Color, PublicKey, Role, TimeControl};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::api::{blocking, decoded, load, summary};
@@ -45,73 +48,127 @@ pub async fn page() -> Response {
 /// newest activity first, each with its summary, the key's `roles`, the
 /// projection's `clock` (as `GET /games/{id}/state` gives it), `flags`
 /// fallen, open `disputes`, whether the referee is `called` and is
-/// awaited, and the `time_control`.
+/// awaited, and the `time_control` ([`RefereeGames`]).
 pub async fn games(
     State(app): State<Arc<App>>,
     Query(q): Query<KeyQuery>,
 ) -> Result<Json<Value>, ApiError> {
     let key = key_of(&q)?;
     blocking(move || {
-        let mut out = Vec::new();
+        let mut games = Vec::new();
         for g in crate::device::games_of(&app, &key)? {
             let id = g["game"].as_str().unwrap_or_default().to_string();
             let head = g["head"]["hash"].as_str().unwrap_or_default().to_string();
-            let mut v = match cached(&head) {
-                Some(v) => v,
+            let mut b = match cached(&head) {
+                Some(b) => b,
                 None => {
                     let game = app.store.resolve(&id)?;
                     // The summary first: it takes the game's projection
                     // itself, which is not held twice.
-                    let summary = serde_json::to_value(summary(&app, &game)?).unwrap_or_default();
+                    let summary = summary(&app, &game)?;
                     let projection = app.projections.current(&app.store, &game)?;
                     let p = projection.lock().unwrap_or_else(|p| p.into_inner());
-                    let v = board(summary, &p.state);
-                    keep(head, &v);
-                    v
+                    let b = board(summary, &p.state);
+                    keep(head, &b);
+                    b
                 }
             };
-            v["roles"] = g["roles"].clone();
-            out.push(v);
+            b.roles = serde_json::from_value(g["roles"].clone()).unwrap_or_default();
+            games.push(b);
         }
-        out.sort_by_key(|v| std::cmp::Reverse(v["last_at_ms"].as_u64().unwrap_or(0)));
-        Ok(Json(json!({ "key": key, "games": out })))
+        games.sort_by_key(|b| std::cmp::Reverse(b.summary.last_at_ms.unwrap_or(0)));
+        // Through a JSON value, as every answer: keys in order.
+        let answer = RefereeGames { key, games };
+        Ok(Json(serde_json::to_value(answer).unwrap_or(Value::Null)))
     })
     .await
 }
 
+/// Every game whose roster names the key now, newest activity first, for
+/// the referee's console (`GET /referee/games?key=HEX`): the summary of
+/// `GET /games` with the key's roles, the clock, the flags fallen, the
+/// open disputes.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct RefereeGames {
+    /// The official's key.
+    pub key: PublicKey,
+    /// The games, newest activity first.
+    pub games: Vec<RefereeBoard>,
+}
+
+/// A board as the referee's overview shows it: the game's summary (`GET
+/// /games/{id}`) with the key's roles there, the projection's clock, the
+/// time control, the flags fallen, the open disputes and whether the
+/// referee is called.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct RefereeBoard {
+    /// The game's summary, as `GET /games/{id}` answers it.
+    #[serde(flatten)]
+    pub summary: GameSummary,
+    /// The roles the key holds in the game now.
+    pub roles: Vec<Role>,
+    /// The projection's clocks, as `state.clock` of `GET /games/{id}/state`.
+    pub clock: ClockState,
+    /// The genesis's time control; null before there is a genesis.
+    pub time_control: Option<TimeControl>,
+    /// The flags the clock recorded, and the running side's when the
+    /// projection leaves it no time at the head.
+    pub flags: Vec<RefereeFlag>,
+    /// The disputes still open.
+    pub disputes: Vec<Dispute>,
+    /// Whether an open dispute calls the referee.
+    pub called: bool,
+}
+
+/// A flag that fell: whose and when.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub struct RefereeFlag {
+    /// Whose flag.
+    pub player: Color,
+    /// The instant it fell; null when the clock has no such instant.
+    pub at_ms: Option<u64>,
+}
+
 /// A board as the overview shows it: the summary with the projection's
-/// clock, time control, flags fallen (`{"player", "at_ms"}`), open disputes and whether the referee is
-/// called.
-fn board(mut v: Value, state: &GameState) -> Value {
-    let open: Vec<&kifu_game::record::Dispute> = state
-        .disputes
-        .iter()
-        .filter(|d| d.status == kifu_game::record::DisputeStatus::Open)
+/// clock, time control, flags fallen, open disputes and whether the referee
+/// is called (the key's roles are the caller's to set).
+fn board(summary: GameSummary, state: &GameState) -> RefereeBoard {
+    let disputes: Vec<Dispute> = (state.disputes.iter())
+        .filter(|d| d.status == DisputeStatus::Open)
+        .cloned()
         .collect();
-    v["clock"] = serde_json::to_value(&state.clock).unwrap_or(Value::Null);
-    v["time_control"] = serde_json::to_value(state.genesis.as_ref().map(|g| &g.time_control))
-        .unwrap_or(Value::Null);
     // The flags the clock recorded, and the running side's when the
     // projection leaves it no time at the head.
-    let mut flags: Vec<Value> = state
-        .clock
-        .flags
-        .iter()
-        .map(|f| json!({"player": f.player, "at_ms": f.at_ms}))
+    let mut flags: Vec<RefereeFlag> = (state.clock.flags.iter())
+        .map(|f| RefereeFlag {
+            player: f.player,
+            at_ms: Some(f.at_ms),
+        })
         .collect();
     if let (Some(running), Some(left)) = (state.clock.running, state.clock.remaining_ms) {
-        let (i, name) = match running {
-            kifu_ledger::Color::Black => (0, "black"),
-            kifu_ledger::Color::White => (1, "white"),
+        let i = match running {
+            Color::Black => 0,
+            Color::White => 1,
         };
-        if left[i] == 0 && !flags.iter().any(|f| f["player"] == name) {
-            flags.push(json!({"player": name, "at_ms": state.clock.flag_at_ms}));
+        if left[i] == 0 && !flags.iter().any(|f| f.player == running) {
+            flags.push(RefereeFlag {
+                player: running,
+                at_ms: state.clock.flag_at_ms,
+            });
         }
     }
-    v["flags"] = Value::Array(flags);
-    v["disputes"] = serde_json::to_value(&open).unwrap_or(Value::Null);
-    v["called"] = json!(open.iter().any(|d| d.referee_called));
-    v
+    RefereeBoard {
+        summary,
+        roles: Vec::new(),
+        clock: state.clock.clone(),
+        time_control: state.genesis.as_ref().map(|g| g.time_control),
+        flags,
+        called: disputes.iter().any(|d| d.referee_called),
+        disputes,
+    }
 }
 
 /// Boards already projected, by the hash of their head (a head's hash
@@ -119,16 +176,16 @@ fn board(mut v: Value, state: &GameState) -> Value {
 /// reading their boards again, when the feed names one, project only
 /// those that moved. Bounded:
 /// emptied when it reaches [`CACHED_BOARDS`].
-static BOARDS: Mutex<Option<HashMap<String, Value>>> = Mutex::new(None);
+static BOARDS: Mutex<Option<HashMap<String, RefereeBoard>>> = Mutex::new(None);
 
 /// The most boards [`BOARDS`] keeps.
 const CACHED_BOARDS: usize = 4096;
 
-fn cached(head: &str) -> Option<Value> {
+fn cached(head: &str) -> Option<RefereeBoard> {
     BOARDS.lock().ok()?.as_ref()?.get(head).cloned()
 }
 
-fn keep(head: String, v: &Value) {
+fn keep(head: String, v: &RefereeBoard) {
     if let Ok(mut c) = BOARDS.lock() {
         let map = c.get_or_insert_with(HashMap::new);
         if map.len() >= CACHED_BOARDS {

@@ -8,10 +8,9 @@ use std::sync::Arc;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::Json;
-use kifu_game::state::BoardState;
 use kifu_ledger::{Body, Event, PublicKey};
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::api::blocking;
 use crate::error::ApiError;
@@ -71,17 +70,7 @@ pub async fn preview(
             body: draft.body,
         };
         let p = kifu_game::preview::preview(&events, &event);
-        let board_view = match &p.state.board {
-            BoardState::Go(b) => serde_json::to_value(b.view()).unwrap_or(Value::Null),
-            BoardState::Renju(r) => serde_json::to_value(r.view()).unwrap_or(Value::Null),
-            BoardState::None => Value::Null,
-        };
-        let mut v = serde_json::to_value(&p).unwrap_or(Value::Null);
-        v["game"] = json!(hex::encode(game));
-        v["prev_hash"] = json!(hex::encode(head.hash));
-        v["text"] = serde_json::to_value(p.state.text()).unwrap_or(Value::Null);
-        v["view"] = serde_json::to_value(p.state.view()).unwrap_or(Value::Null);
-        v["board_view"] = board_view;
+        let v = serde_json::to_value(p.document(&game, &head.hash)).unwrap_or(Value::Null);
         Ok(Json(v))
     })
     .await

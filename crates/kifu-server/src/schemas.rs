@@ -5,9 +5,8 @@
 //! them and in `kifu_archive::printed`) has its schema generated from the
 //! type: [`generated`] gives it, `cargo run -p kifu-server --example
 //! schemas` writes it to `docs/schema/`, and a test fails when the file
-//! there is not what the type generates. The documents that are not types yet keep their schema
-//! written by hand ([`WRITTEN`]), held to the real output by
-//! `tests/schema_cli.rs` like the generated ones.
+//! there is not what the type generates. `tests/schema_cli.rs` holds
+//! every schema to the real output besides.
 
 use schemars::generate::SchemaSettings;
 use schemars::JsonSchema;
@@ -76,6 +75,47 @@ pub fn generated() -> Vec<Document> {
             "api-director-intent",
             "POST /director/draft (the body)",
             Direction::Request,
+        ),
+        schema_of::<kifu_game::document::ReplayDocument<kifu_game::document::Projection>>(
+            "replay",
+            "kifu replay --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_game::document::StepDocument>(
+            "api-step",
+            "GET /games/{id}/state?compact=1",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_game::document::ExplainDocument>(
+            "explain",
+            "kifu explain --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_clock::ScenarioOutput>(
+            "clock-replay",
+            "kifu clock replay --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_go::BoardReport>("sgf-board", "kifu sgf board --json", Direction::Answer),
+        schema_of::<kifu_renju::CheckOutput>(
+            "renju-check",
+            "kifu renju check --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_game::sanctions::SanctionHistory>(
+            "sanctions",
+            "kifu sanctions --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_game::preview::PreviewDocument>(
+            "api-preview",
+            "POST /games/{id}/preview",
+            Direction::Answer,
+        ),
+        schema_of::<crate::console::RefereeGames>(
+            "api-referee-games",
+            "GET /referee/games?key=HEX",
+            Direction::Answer,
         ),
         schema_of::<Head>("api-head", "GET /games/{id}/head", Direction::Answer),
         schema_of::<kifu_game::document::GameSummary>(
@@ -242,38 +282,9 @@ pub fn generated() -> Vec<Document> {
     ]
 }
 
-macro_rules! written {
-    ($($name:literal),* $(,)?) => {
-        /// The schemas still written by hand: the name and the file's text.
-        pub const WRITTEN: &[(&str, &str)] = &[
-            $(($name, include_str!(concat!("../../../docs/schema/", $name, ".schema.json")))),*
-        ];
-    };
-}
-
-written!(
-    "api-preview",
-    "api-referee-games",
-    "api-step",
-    "clock-replay",
-    "explain",
-    "renju-check",
-    "replay",
-    "sanctions",
-    "sgf-board",
-);
-
-/// Every document's schema: the generated ones, then those written by hand
-/// (a written file that does not parse is left out, and the test that
-/// compiles every file of `docs/schema/` says so).
+/// Every document's schema (all are generated: [`generated`]).
 pub fn all() -> Vec<Document> {
-    let mut out = generated();
-    for (name, text) in WRITTEN {
-        if let Ok(schema) = serde_json::from_str(text) {
-            out.push(Document { name, schema });
-        }
-    }
-    out
+    generated()
 }
 
 /// A generated schema as its file holds it: two-space indents, a final
