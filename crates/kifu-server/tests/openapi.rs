@@ -90,7 +90,10 @@ fn every_schema_file_is_generated() {
                 .map(String::from)
         })
         .collect();
-    assert_eq!(files, named, "a file of docs/schema/ no type generates, or a type's file missing");
+    assert_eq!(
+        files, named,
+        "a file of docs/schema/ no type generates, or a type's file missing"
+    );
 }
 
 #[test]
