@@ -569,6 +569,12 @@ fn the_console_reads_its_boards_again_when_the_feed_says_they_changed_and_never_
     );
     console_at(&mut b, 1);
     assert!(overview_reads(&mut b) > before);
+    // It asked only for the board the record named.
+    let last = b.eval("(() => { const e = performance.getEntriesByType('resource').filter(e => e.name.includes('/referee/games')); return e[e.length - 1].name; })()");
+    assert!(
+        last.as_str().unwrap().contains(&format!("&games={game}")),
+        "{last}"
+    );
     b.assert_no_csp_violation();
     let errors = b.page_errors();
     assert!(errors.is_empty(), "{errors:?}");
@@ -797,6 +803,19 @@ fn powers_say_what_each_official_may_sign_with_the_clause() {
         get(&format!("{url}/referee/games?key={black}"))["games"][0]["roles"],
         json!(["black"])
     );
+    // Only the games asked for: by a prefix of the id, none for another.
+    let only = get(&format!(
+        "{url}/referee/games?key={referee}&games={}",
+        &game[..12]
+    ));
+    assert_eq!(only["games"].as_array().unwrap().len(), 1, "{only}");
+    let other = "0".repeat(64);
+    let none = get(&format!("{url}/referee/games?key={referee}&games={other}"));
+    assert_eq!(none["games"], json!([]), "{none}");
+    match ureq::get(&format!("{url}/referee/games?key={referee}&games=not-hex")).call() {
+        Err(ureq::Error::Status(s, _)) => assert_eq!(s, 400),
+        other => panic!("a list that names no game was taken: {other:?}"),
+    }
     // Black's ten minutes run out: the overview shows the flag.
     assert_eq!(g["games"][0]["flags"], json!([]));
     let late = json!({"referee_ruling": {"kind": "clarification", "decision": "time is up", "reasons": "", "rules_cited": [], "effects": []}});

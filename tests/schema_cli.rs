@@ -503,6 +503,11 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
                     "cli-key-change",
                     "sgf-board",
                     "verify-report",
+                    "cli-key-rotation",
+                    "cli-clock-vectors",
+                    "cli-check-pairing",
+                    // A line of the feed for a damaged store's record.
+                    "feed-unreadable-line",
                     // Request bodies, not answers.
                     "api-submission",
                     "api-preview-draft",
@@ -1144,6 +1149,28 @@ fn the_logs_json_on_the_command_line_holds_to_its_schemas() {
         ),
         "kifu checkpoint --json",
     );
+    // The key rotated: the first checkpoint of the new key, with the
+    // rotation's place.
+    ok(&run(
+        data,
+        &["keygen", data.join("operator2").to_str().unwrap()],
+    ));
+    let key2 = data.join("operator2.key");
+    holds(
+        "cli-key-rotation",
+        &json_of(
+            data,
+            &[
+                "checkpoint",
+                "--key",
+                key.to_str().unwrap(),
+                "--rotate-to",
+                key2.to_str().unwrap(),
+                "--json",
+            ],
+        ),
+        "kifu checkpoint --rotate-to --json",
+    );
     holds(
         "inclusion-proof",
         &json_of(data, &["prove", "inclusion", &game, "5"]),
@@ -1409,6 +1436,18 @@ fn key_fingerprints_sgf_imports_and_tournament_commands_hold_to_their_schemas() 
         n += 1;
     }
     assert!(n > 10, "{lines}");
+    // Its pairing held against the engine's: exit 0 or 3 (a round departs),
+    // the document the same.
+    let o = run(
+        data,
+        &["tournament", "check-pairing", &tournament, "--json"],
+    );
+    let checked: Value = serde_json::from_str(&out(&o)).expect("check-pairing's JSON");
+    holds(
+        "cli-check-pairing",
+        &checked,
+        "kifu tournament check-pairing --json",
+    );
     let verified = json_of(data, &["tournament", "verify", &tournament, "--json"]);
     assert_eq!(verified["ok"], Value::Bool(true), "{verified}");
     holds(
@@ -1613,6 +1652,17 @@ fn clock_scenarios_renju_checks_and_errors_hold_to_their_schemas() {
             &what,
         );
     }
+    // The whole set at once: each vector's verdict.
+    let set = t.path().join("set.json");
+    std::fs::write(&set, clocks.to_string()).unwrap();
+    holds(
+        "cli-clock-vectors",
+        &json_of(
+            t.path(),
+            &["clock", "replay", set.to_str().unwrap(), "--json"],
+        ),
+        "kifu clock replay VECTORS --json",
+    );
     let renju = read("renju/vectors.json");
     let mut verdicts = std::collections::BTreeSet::new();
     for v in renju["vectors"].as_array().unwrap() {

@@ -332,3 +332,48 @@ pub enum ErrorCode {
     /// What was verified does not hold (exit code 3).
     VerificationFailed,
 }
+
+/// `GET /checkpoint?format=json`: the latest signed checkpoint, as `kifu
+/// checkpoint --json` prints it: the C2SP signed note and its parts
+/// (docs/TRANSPARENCY.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckpointAnswer {
+    /// The signed note's exact text.
+    pub checkpoint: String,
+    /// The log's origin line (its name).
+    pub origin: String,
+    /// The tree's size in leaves.
+    pub size: u64,
+    /// The tree's root hash, base64.
+    pub root: String,
+    /// The verifier key to pass as `--log-key`.
+    pub log_key: String,
+}
+
+/// `kifu checkpoint --key OLD --rotate-to NEW --json`: the log's operator
+/// key rotated (docs/TRANSPARENCY.md section 8): the first checkpoint signed by the new key,
+/// and the rotation's record in the operator's chain and its leaf.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KeyRotated {
+    /// The signed note's exact text, signed by the new key.
+    pub checkpoint: String,
+    /// The log's origin line (its name).
+    pub origin: String,
+    /// The tree's size in leaves.
+    pub size: u64,
+    /// The tree's root hash, base64.
+    pub root: String,
+    /// The new verifier key.
+    pub log_key: String,
+    /// The verifier key it replaces.
+    pub old_log_key: String,
+    /// The rotation record's leaf index in the log.
+    pub rotation_leaf: u64,
+    /// The operator's chain that records the rotation.
+    #[schemars(pattern(HEX64))]
+    pub operator_chain: String,
+    /// The rotation record's place in that chain.
+    pub rotation_seq: u64,
+}

@@ -4,7 +4,7 @@ use clap::{Args, Subcommand};
 use std::io::Read;
 use std::path::PathBuf;
 
-use kifu_clock::{format_time, replay_scenario, Resolution, Scenario};
+use kifu_clock::{format_time, replay_scenario, Resolution, Scenario, VectorCheck, VectorVerdict};
 
 use crate::{CmdResult, Failure};
 
@@ -91,9 +91,12 @@ fn replay_set(a: &ClockReplayArgs, vectors: &[serde_json::Value]) -> CmdResult {
             .unwrap_or_else(|| format!("#{}", i + 1));
         let got = serde_json::from_value::<Scenario>(v.clone())
             .map_err(|e| format!("not a clock scenario: {e}"))
-            .and_then(|s| replay_scenario(&s).map_err(|e| e.to_string()))
+            .and_then(|s| replay_scenario(&s).map_err(|e| e.to_string()));
+        let got_json = got
+            .as_ref()
+            .map_err(Clone::clone)
             .and_then(|out| serde_json::to_value(out).map_err(|e| e.to_string()));
-        let verdict = match (&got, v.get("expected")) {
+        let verdict = match (&got_json, v.get("expected")) {
             (Err(e), _) => Err(e.clone()),
             (Ok(_), None) => Ok("replayed (no expected answer to compare)"),
             (Ok(g), Some(x)) if g == x => Ok("reproduced"),
@@ -108,17 +111,22 @@ fn replay_set(a: &ClockReplayArgs, vectors: &[serde_json::Value]) -> CmdResult {
                 Err(e) => say!("{id}: DIFFERS: {e}"),
             }
         }
-        rows.push(serde_json::json!({
-            "id": id,
-            "ok": verdict.is_ok(),
-            "problem": verdict.err(),
-            "got": got.ok(),
-        }));
+        rows.push(VectorVerdict {
+            got: got.ok(),
+            id,
+            ok: verdict.is_ok(),
+            problem: verdict.err(),
+        });
     }
     if a.json {
         say!(
             "{}",
-            serde_json::json!({"vectors": rows, "checked": vectors.len(), "differing": differing})
+            serde_json::to_string(&VectorCheck {
+                checked: vectors.len() as u64,
+                differing: differing as u64,
+                vectors: rows,
+            })
+            .unwrap_or_default()
         );
     } else {
         say!(

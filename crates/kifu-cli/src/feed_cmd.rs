@@ -6,8 +6,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::remote::open_existing;
-use crate::render::record_json;
 use crate::{CmdResult, Failure};
+use kifu_game::document::feed_line_text;
 
 /// Lines read from the store at a time.
 const PAGE: usize = 1024;
@@ -54,9 +54,8 @@ pub fn feed(data: &Path, a: FeedArgs) -> CmdResult {
         };
         let mut out = stdout.lock();
         for it in &items {
-            let mut v = record_json(&it.game, &it.record);
-            v["cursor"] = serde_json::json!(it.cursor);
-            if writeln!(out, "{v}").is_err() {
+            let line = feed_line_text(&it.game, &it.record, it.cursor, None, None);
+            if writeln!(out, "{line}").is_err() {
                 // The reader went away (a closed pipe): stop quietly.
                 return Ok(());
             }

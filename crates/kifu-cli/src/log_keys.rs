@@ -12,7 +12,6 @@ use clap::Args;
 use kifu_bundle::rotation::RotationFile;
 use kifu_tlog::checkpoint::Checkpoint;
 use kifu_tlog::note::NoteVerifier;
-use serde_json::json;
 
 use crate::store_open::{now_ms, open_existing};
 use crate::verdicts::{fail_verify, write_atomically};
@@ -127,9 +126,18 @@ pub fn rotate(
     if json {
         say!(
             "{}",
-            json!({"checkpoint": text, "origin": r.origin, "size": cp.size, "root": B64.encode(cp.root),
-                   "log_key": r.new_key, "old_log_key": r.old_key, "rotation_leaf": r.leaf,
-                   "operator_chain": hex::encode(r.operator_chain), "rotation_seq": r.seq})
+            serde_json::to_string(&kifu_archive::printed::KeyRotated {
+                checkpoint: text.clone(),
+                origin: r.origin.clone(),
+                size: cp.size,
+                root: B64.encode(cp.root),
+                log_key: r.new_key.clone(),
+                old_log_key: r.old_key.clone(),
+                rotation_leaf: r.leaf,
+                operator_chain: hex::encode(r.operator_chain),
+                rotation_seq: r.seq,
+            })
+            .unwrap_or_default()
         );
     } else {
         print!("{text}");

@@ -13,9 +13,9 @@ use kifu_nats::{
     PublisherStatus, Start,
 };
 
-use crate::render::record_json;
 use crate::store_open::open;
 use crate::{CmdResult, Failure};
+use kifu_game::document::feed_line_text;
 
 /// `kifu feed --nats URL ...`.
 #[derive(Debug, Args, Default)]
@@ -260,14 +260,18 @@ pub fn feed(n: FeedNatsArgs, limit: Option<u64>, follow: bool) -> CmdResult {
             match next {
                 Ok(None) => break,
                 Ok(Some(d)) => {
-                    let mut v = record_json(&d.game, &d.record);
-                    if let Some(cur) = d.cursor {
-                        v["cursor"] = serde_json::json!(cur);
-                    }
-                    v["stream_seq"] = serde_json::json!(d.stream_seq);
+                    // A message that does not carry the publisher's cursor
+                    // (a publisher that did not name it) is at cursor 0.
+                    let line = feed_line_text(
+                        &d.game,
+                        &d.record,
+                        d.cursor.unwrap_or(0),
+                        None,
+                        Some(d.stream_seq),
+                    );
                     {
                         let mut out = stdout.lock();
-                        if writeln!(out, "{v}").and_then(|_| out.flush()).is_err() {
+                        if writeln!(out, "{line}").and_then(|_| out.flush()).is_err() {
                             return Ok(());
                         }
                     }

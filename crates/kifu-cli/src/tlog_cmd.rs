@@ -18,7 +18,6 @@ use kifu_tlog::cosign::{witness as cosign_checkpoint, Cosigner, WitnessState};
 use kifu_tlog::note::{Note, NoteSigner, NoteVerifier};
 use kifu_tlog::offline;
 use kifu_tlog::proof::ConsistencyProof;
-use serde_json::json;
 
 pub(crate) use crate::log_keys::read_seed;
 use crate::render::short;
@@ -271,7 +270,14 @@ pub fn checkpoint(data: &Path, a: CheckpointArgs) -> CmdResult {
     if a.json {
         say!(
             "{}",
-            json!({"checkpoint": text, "origin": cp.origin, "size": cp.size, "root": b64(&cp.root), "log_key": signer.verifier().to_vkey()})
+            serde_json::to_string(&kifu_archive::printed::CheckpointAnswer {
+                checkpoint: text.clone(),
+                origin: cp.origin.clone(),
+                size: cp.size,
+                root: b64(&cp.root),
+                log_key: signer.verifier().to_vkey(),
+            })
+            .unwrap_or_default()
         );
     } else {
         print!("{text}");

@@ -26,7 +26,6 @@ use kifu_tournament::desk::{self, DeskError};
 use kifu_tournament::entry::{self, pairing, ResultsOptions};
 use kifu_tournament::tables::{self, Format};
 use kifu_tournament::{opengotha, Chain, ChainError, Refused};
-use serde_json::json;
 
 use crate::keys::{read_private, read_public};
 use crate::remote::{self, Client};
@@ -1035,17 +1034,19 @@ fn check_pairing(data: &Path, a: CheckPairingArgs) -> CmdResult {
         report.push((round, found));
     }
     if a.json {
-        let rounds: Vec<serde_json::Value> = report
+        let rounds = report
             .iter()
-            .map(|(r, d)| {
-                let lines: Vec<String> = d.iter().map(ToString::to_string).collect();
-                json!({"round": r, "departures": lines})
+            .map(|(r, d)| kifu_tournament::draw::RoundDepartures {
+                departures: d.iter().map(ToString::to_string).collect(),
+                round: *r,
             })
             .collect();
-        say!(
-            "{}",
-            json!({"engine": kifu_pairing::ENGINE, "ok": departed == 0, "rounds": rounds})
-        );
+        let check = kifu_tournament::draw::PairingCheck {
+            engine: kifu_pairing::ENGINE.to_string(),
+            ok: departed == 0,
+            rounds,
+        };
+        say!("{}", serde_json::to_string(&check).unwrap_or_default());
     } else {
         for (round, found) in &report {
             if found.is_empty() {

@@ -104,7 +104,7 @@ pub use reading::{
 };
 pub use scenario::{
     replay_scenario, Params, PlayerState, Scenario, ScenarioEvent, ScenarioOutput, StateAfterEvent,
-    System, TimeLoss,
+    System, TimeLoss, VectorCheck, VectorVerdict,
 };
 pub use sgf::{
     sgf_move_properties, sgf_player_properties, sgf_root_properties, sgf_seconds,

@@ -355,6 +355,35 @@ pub struct ScenarioOutput {
     pub result: Option<TimeLoss>,
 }
 
+/// `kifu clock replay --json` over a set of vectors: each scenario
+/// replayed and held against its `expected` answer (fields in alphabetical
+/// order, as the command line has always printed them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VectorCheck {
+    /// Vectors in the set.
+    pub checked: u64,
+    /// Vectors whose replay differs from their `expected` answer, or that
+    /// could not be replayed.
+    pub differing: u64,
+    /// Each vector's verdict, in the set's order.
+    pub vectors: Vec<VectorVerdict>,
+}
+
+/// One vector of a [`VectorCheck`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VectorVerdict {
+    /// The replay, when the scenario could be replayed.
+    pub got: Option<ScenarioOutput>,
+    /// The vector's `id` (`#N` for the Nth when it has none).
+    pub id: String,
+    /// The replay is the `expected` answer (or there is none to compare).
+    pub ok: bool,
+    /// The first difference, or why the vector could not be replayed.
+    pub problem: Option<String>,
+}
+
 /// Replays a scenario.
 ///
 /// # Errors

@@ -128,6 +128,85 @@ pub fn record_json(game: &Hash, record: &Record) -> Value {
     }
 }
 
+/// One line of `kifu feed`, of `GET /feed` (NDJSON) and the `data:` of
+/// each `GET /feed/stream` event: a record as `GET /games/{id}/records`
+/// gives it (its fields in the same object), with its `cursor`, its place
+/// in the store's global order.
+// Closed like every document: serde cannot refuse unknown fields beside a
+// flattened one, so the schema says it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub struct FeedLine {
+    /// The record's place in the store's global order; resume after the
+    /// last one seen.
+    pub cursor: u64,
+    /// On a read replica: the record's cursor at the venue's server that
+    /// published it, when the mirror noted it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub venue_cursor: Option<u64>,
+    /// `kifu feed --nats`: the message's sequence in the JetStream stream.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream_seq: Option<u64>,
+    /// The record.
+    #[serde(flatten)]
+    pub record: RecordDocument,
+}
+
+impl FeedLine {
+    /// A record's document with its cursor.
+    pub fn new(cursor: u64, record: RecordDocument) -> FeedLine {
+        FeedLine {
+            cursor,
+            venue_cursor: None,
+            stream_seq: None,
+            record,
+        }
+    }
+}
+
+/// The feed's line for a stored record whose envelope does not parse (a
+/// damaged store): what is known of it, and why it could not be read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnreadableLine {
+    /// The game (chain) the store files it under.
+    #[schemars(pattern(HEX64))]
+    pub game: String,
+    /// The stored record's hash.
+    #[schemars(pattern(HEX64))]
+    pub hash: String,
+    /// Why its envelope does not parse.
+    pub error: String,
+    /// Its place in the store's global order.
+    pub cursor: u64,
+}
+
+/// A record's feed line as text ([`FeedLine`], or [`UnreadableLine`] for
+/// a record whose envelope does not parse).
+pub fn feed_line_text(
+    game: &Hash,
+    record: &Record,
+    cursor: u64,
+    venue_cursor: Option<u64>,
+    stream_seq: Option<u64>,
+) -> String {
+    match record_document(game, record) {
+        Ok(record) => serde_json::to_string(&FeedLine {
+            cursor,
+            venue_cursor,
+            stream_seq,
+            record,
+        }),
+        Err(u) => serde_json::to_string(&UnreadableLine {
+            game: hex::encode(u.game),
+            hash: hex::encode(u.hash),
+            error: u.error,
+            cursor,
+        }),
+    }
+    .unwrap_or_default()
+}
+
 /// The state of a game at event `at` (`kifu replay --json`): the whole
 /// projection, the board as a picture (`board_view`: rows of `X`, `O`, `.`,
 /// top first, with prisoners and the side to move), and the result the rules

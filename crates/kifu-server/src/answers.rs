@@ -116,37 +116,7 @@ pub struct Records {
     pub records: Vec<RecordDocument>,
 }
 
-/// One line of `kifu feed`, of `GET /feed` (NDJSON) and the `data:` of
-/// each `GET /feed/stream` event: a record as `GET /games/{id}/records`
-/// gives it (its fields in the same object), with its `cursor`, its place
-/// in the store's global order.
-// Closed like every document: serde cannot refuse unknown fields beside a
-// flattened one, so the schema says it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[schemars(extend("additionalProperties" = false))]
-pub struct FeedLine {
-    /// The record's place in the store's global order; resume after the
-    /// last one seen.
-    pub cursor: u64,
-    /// On a read replica: the record's cursor at the venue's server that
-    /// published it, when the mirror noted it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub venue_cursor: Option<u64>,
-    /// The record.
-    #[serde(flatten)]
-    pub record: RecordDocument,
-}
-
-impl FeedLine {
-    /// A record's document with its cursor.
-    pub fn new(cursor: u64, record: RecordDocument) -> FeedLine {
-        FeedLine {
-            cursor,
-            venue_cursor: None,
-            record,
-        }
-    }
-}
+pub use kifu_game::document::{FeedLine, UnreadableLine};
 
 /// One line of the feed with `form=compact`: the record's place and its
 /// stored bytes, without the decoded body (a follower that verifies decodes
@@ -274,23 +244,7 @@ pub struct Games {
     pub games: Vec<GameSummary>,
 }
 
-/// `GET /checkpoint?format=json`: the latest signed checkpoint, as `kifu
-/// checkpoint --json` prints it: the C2SP signed note and its parts
-/// (docs/TRANSPARENCY.md).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct CheckpointAnswer {
-    /// The signed note's exact text.
-    pub checkpoint: String,
-    /// The log's origin line (its name).
-    pub origin: String,
-    /// The tree's size in leaves.
-    pub size: u64,
-    /// The tree's root hash, base64.
-    pub root: String,
-    /// The verifier key to pass as `--log-key`.
-    pub log_key: String,
-}
+pub use kifu_archive::printed::CheckpointAnswer;
 
 /// `GET /proof/inclusion`: the proof that one event is in the log's tree,
 /// as `kifu prove inclusion` prints it (docs/TRANSPARENCY.md).

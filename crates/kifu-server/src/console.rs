@@ -30,6 +30,40 @@ pub struct KeyQuery {
     key: String,
 }
 
+/// `?key=HEX[&games=ID,ID...]`.
+#[derive(Debug, Deserialize)]
+pub struct OverviewQuery {
+    key: String,
+    games: Option<String>,
+}
+
+/// The most games one overview read may name.
+const MOST_NAMED: usize = 1000;
+
+/// The games `?games=` names (lower-case hex ids or prefixes), or `None`
+/// for every game.
+fn named(games: Option<&str>) -> Result<Option<Vec<String>>, ApiError> {
+    let Some(list) = games else { return Ok(None) };
+    let ids: Vec<String> = list
+        .split(',')
+        .map(|s| s.trim().to_ascii_lowercase())
+        .filter(|s| !s.is_empty())
+        .collect();
+    if ids.len() > MOST_NAMED
+        || ids
+            .iter()
+            .any(|s| s.len() > 64 || !s.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
+        return Err(ApiError::bad_request(
+            "bad_request",
+            format!(
+                "games is at most {MOST_NAMED} game ids (hex, or their prefixes), comma-separated"
+            ),
+        ));
+    }
+    Ok(Some(ids))
+}
+
 fn key_of(q: &KeyQuery) -> Result<PublicKey, ApiError> {
     serde_json::from_value(json!(q.key.trim())).map_err(|e| {
         ApiError::bad_request(
@@ -48,16 +82,24 @@ pub async fn page() -> Response {
 /// newest activity first, each with its summary, the key's `roles`, the
 /// projection's `clock` (as `GET /games/{id}/state` gives it), `flags`
 /// fallen, open `disputes`, whether the referee is `called` and is
-/// awaited, and the `time_control` ([`RefereeGames`]).
+/// awaited, and the `time_control` ([`RefereeGames`]). With
+/// `&games=ID,ID...` only those of them: a console following the feed
+/// reads again only the boards it heard of, not the whole hall.
 pub async fn games(
     State(app): State<Arc<App>>,
-    Query(q): Query<KeyQuery>,
+    Query(q): Query<OverviewQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let key = key_of(&q)?;
+    let key = key_of(&KeyQuery { key: q.key })?;
+    let only = named(q.games.as_deref())?;
     blocking(move || {
         let mut games = Vec::new();
         for g in crate::device::games_of(&app, &key)? {
             let id = g["game"].as_str().unwrap_or_default().to_string();
+            if let Some(only) = &only {
+                if !only.iter().any(|p| id.starts_with(p.as_str())) {
+                    continue;
+                }
+            }
             let head = g["head"]["hash"].as_str().unwrap_or_default().to_string();
             let mut b = match cached(&head) {
                 Some(b) => b,

@@ -35,16 +35,16 @@ use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use base64::Engine as _;
-use kifu_game::document::record_document;
 use kifu_ledger::Hash;
 use kifu_store::FeedItem;
 use serde::Deserialize;
 use tokio::sync::{watch, Semaphore};
 
-use crate::answers::{CompactFeedLine, FeedLine};
+use crate::answers::CompactFeedLine;
 use crate::api::blocking;
 use crate::error::ApiError;
 use crate::App;
+use kifu_game::document::feed_line_text;
 
 /// Records read from the store at a time for a stream.
 const STREAM_PAGE: usize = 128;
@@ -57,23 +57,11 @@ pub fn line(item: &FeedItem) -> String {
     full_line(item, None)
 }
 
-/// The line of a record ([`FeedLine`]); a stored record whose envelope does
-/// not parse (a damaged store) is `{"game", "hash", "error", "cursor"}`.
+/// The line of a record ([`crate::answers::FeedLine`]); a stored record
+/// whose envelope does not parse (a damaged store) is an
+/// [`crate::answers::UnreadableLine`].
 fn full_line(item: &FeedItem, venue_cursor: Option<u64>) -> String {
-    match record_document(&item.game, &item.record) {
-        Ok(d) => {
-            let mut l = FeedLine::new(item.cursor, d);
-            l.venue_cursor = venue_cursor;
-            serde_json::to_string(&l).unwrap_or_default()
-        }
-        Err(u) => serde_json::json!({
-            "game": hex::encode(u.game),
-            "hash": hex::encode(u.hash),
-            "error": u.error,
-            "cursor": item.cursor,
-        })
-        .to_string(),
-    }
+    feed_line_text(&item.game, &item.record, item.cursor, venue_cursor, None)
 }
 
 /// One compact feed line (`form=compact`): the cursor, the game, the seq,

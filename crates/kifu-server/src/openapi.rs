@@ -587,7 +587,14 @@ pub const OPERATIONS: &[Operation] = &[
         id: "referee_games",
         tag: "referees",
         summary: "Every game whose roster names the key, newest activity first",
-        query: &[KEY],
+        query: &[
+            KEY,
+            q(
+                "games",
+                "string",
+                "only these of them: game ids (or prefixes), comma-separated, at most 1,000 (a console following the feed asks for the games it heard of)",
+            ),
+        ],
         body: &[],
         answers: &[a(200, "the games", &[json("api-referee-games")])],
         refusals: &[no(400, &["bad_key"])],

@@ -124,6 +124,21 @@ pub fn generated() -> Vec<Document> {
             Direction::Answer,
         ),
         schema_of::<Games>("api-games", "GET /games", Direction::Answer),
+        schema_of::<kifu_clock::VectorCheck>(
+            "cli-clock-vectors",
+            "kifu clock replay VECTORS --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_tournament::draw::PairingCheck>(
+            "cli-check-pairing",
+            "kifu tournament check-pairing --json",
+            Direction::Answer,
+        ),
+        schema_of::<kifu_archive::printed::KeyRotated>(
+            "cli-key-rotation",
+            "kifu checkpoint --rotate-to NEW --json",
+            Direction::Answer,
+        ),
         schema_of::<CheckpointAnswer>(
             "checkpoint",
             "GET /checkpoint?format=json",
@@ -274,6 +289,11 @@ pub fn generated() -> Vec<Document> {
         schema_of::<Records>("api-records", "GET /games/{id}/records", Direction::Answer),
         schema_of::<Health>("api-health", "GET /livez, GET /healthz", Direction::Answer),
         schema_of::<FeedLine>("feed-line", "A line of the feed", Direction::Answer),
+        schema_of::<UnreadableLine>(
+            "feed-unreadable-line",
+            "A line of the feed for a stored record that does not parse",
+            Direction::Answer,
+        ),
         schema_of::<CompactFeedLine>(
             "feed-compact-line",
             "A line of the feed with form=compact",

@@ -118,11 +118,31 @@ function beep() {
   } catch { /* no sound device */ }
 }
 
+// The boards a record was heard of since the overview was last read, and
+// whether the whole overview must be read (at the start, after the feed was
+// lost, when a game is created or a key handed over: either may change
+// which games name this console).
+const changed = new Set();
+let whole = true;
+
 async function readOverview() {
+  const full = whole || O.games.length === 0;
+  const asked = full ? [] : [...changed];
+  whole = false;
+  changed.clear();
+  if (!full && asked.length === 0) return;
   try {
-    const v = await api(`/referee/games?key=${myKey}`);
+    const only = full ? "" : `&games=${asked.join(",")}`;
+    const v = await api(`/referee/games?key=${myKey}${only}`);
     setOnline(true);
-    O.games = v.games;
+    if (full) {
+      O.games = v.games;
+    } else {
+      // The rows read replace theirs; the others stand as they were.
+      const fresh = new Map(v.games.map((g) => [g.game, g]));
+      O.games = O.games.map((g) => fresh.get(g.game) || g);
+      O.games.sort((a, b) => (b.last_at_ms || 0) - (a.last_at_ms || 0));
+    }
     // Enrolled since the request was made: said once.
     const en = document.getElementById("enrol");
     if (O.games.length && en.dataset.request && !en.dataset.enrolled) { en.dataset.enrolled = "1"; enrolment(); }
@@ -137,6 +157,8 @@ async function readOverview() {
     O.first = false;
     drawOverview();
   } catch (e) {
+    // Read again in full when the server is back.
+    whole = true;
     setOnline(false);
   }
 }
@@ -514,20 +536,21 @@ async function signDraft(action, form) {
 // missed records or comes back after being lost. Nothing else changes what
 // they show (the clocks tick here, from the projection; the devices waiting
 // for a seat are read when the form offering them opens), so there is no
-// poll. The overview is read at most twice a second: a console following
-// a hall of games hears of a record every few milliseconds, and one read
-// covers every record heard meanwhile.
+// poll. The overview is read at most twice a second, and then only the
+// boards heard of: a console following a hall of games hears of a record
+// every few milliseconds, and one read covers every record heard meanwhile.
 const overview = coalesce(readOverview, undefined, { spacingMs: 500 });
 const shownGame = coalesce(async () => { if (G.game) await loadGame(false); }, () => { /* the overview says when the server is away */ });
 function heard(r) {
-  if (r === null) { overview(); shownGame(); return; }
+  if (r === null) { whole = true; overview(); shownGame(); return; }
   if (r.game === G.game) shownGame();
-  if (r.seq === 0 || r.kind === "key replaced" || O.games.some((g) => g.game === r.game)) overview();
+  if (r.seq === 0 || r.kind === "key replaced") { whole = true; overview(); return; }
+  if (O.games.some((g) => g.game === r.game)) { changed.add(r.game); overview(); }
 }
 let lost = false;
 function connected(c) {
   if (!c) { lost = true; setOnline(false); return; }
-  if (lost) { lost = false; overview(); shownGame(); }
+  if (lost) { lost = false; whole = true; overview(); shownGame(); }
 }
 
 // The feed's place before the first reads (a record stored meanwhile is

@@ -553,6 +553,31 @@ pub struct Departure {
     pub explained: bool,
 }
 
+/// `kifu tournament check-pairing --json`: each round's departures from
+/// the engine's draw, in words (fields in alphabetical order, as the
+/// command line has always printed them).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PairingCheck {
+    /// The pairing engine and its version.
+    pub engine: String,
+    /// No round departs from the engine's draw.
+    pub ok: bool,
+    /// Each round checked.
+    pub rounds: Vec<RoundDepartures>,
+}
+
+/// One round of a [`PairingCheck`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoundDepartures {
+    /// Each departure in words ([`Departure`]'s text), none when the round
+    /// is the engine's, board for board.
+    pub departures: Vec<String>,
+    /// The round.
+    pub round: u32,
+}
+
 impl std::fmt::Display for Departure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.board {

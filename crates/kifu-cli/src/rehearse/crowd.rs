@@ -1,10 +1,12 @@
 //! Everyone at the venue who reads and does not sign: referees' consoles
-//! polling their overview, hall screens reading the pairings and the
-//! standings, and spectators following the feed.
+//! following the feed and reading their overview as the console's page
+//! does, hall screens reading the standings, and spectators following the
+//! feed.
 
+use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -40,16 +42,14 @@ impl Crowd {
     pub fn start(venue: &Arc<Venue>, plan: &Plan) -> Crowd {
         let mut pollers = Vec::new();
         for key in super::desk::referee_keys(plan) {
+            let heard = Arc::new(Heard::default());
+            let (v, h) = (venue.clone(), heard.clone());
+            // Not waited for at the end: it stops at its stream's next line
+            // or keep-alive, and holds nothing the report needs.
+            std::thread::spawn(move || listen(&v, &h));
             let venue = venue.clone();
             let me = key.public().to_hex();
-            pollers.push(std::thread::spawn(move || {
-                poll(
-                    &venue,
-                    Duration::from_millis(1500),
-                    "referee overview",
-                    |_| Some(format!("/referee/games?key={me}")),
-                )
-            }));
+            pollers.push(std::thread::spawn(move || console(&venue, &me, &heard)));
         }
         for _ in 0..plan.args.hall {
             let venue = venue.clone();
@@ -116,6 +116,117 @@ fn poll(venue: &Venue, every: Duration, what: &str, path: impl Fn(&Venue) -> Opt
         while Instant::now() < until && !venue.stop.load(Ordering::SeqCst) {
             std::thread::sleep(Duration::from_millis(100));
         }
+    }
+}
+
+/// What a console heard from the feed since its last read: the games
+/// records named, and whether to read the whole overview (a game created,
+/// a key handed over, the feed lost).
+#[derive(Default)]
+struct Heard {
+    games: Mutex<HashSet<String>>,
+    whole: std::sync::atomic::AtomicBool,
+}
+
+/// A referee's console as `web/referee.js` runs it: the whole overview
+/// once, then, at most twice a second, only the boards the feed named
+/// since (`GET /referee/games?key=K&games=ID,...`), or the whole overview
+/// again when a game was created or a key handed over.
+fn console(venue: &Venue, me: &str, heard: &Heard) {
+    let http = Http::new(&venue.url);
+    let mut mine: HashSet<String> = HashSet::new();
+    heard.whole.store(true, Ordering::SeqCst);
+    while !venue.stop.load(Ordering::SeqCst) {
+        let whole = heard.whole.swap(false, Ordering::SeqCst);
+        let named: Vec<String> = heard
+            .games
+            .lock()
+            .map(|mut g| g.drain().filter(|id| mine.contains(id)).collect())
+            .unwrap_or_default();
+        let (path, what) = if whole {
+            (format!("/referee/games?key={me}"), "referee overview")
+        } else if !named.is_empty() {
+            (
+                format!("/referee/games?key={me}&games={}", named.join(",")),
+                "referee boards heard of",
+            )
+        } else {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        };
+        let began = Instant::now();
+        match http.get(&path) {
+            Ok(v) => {
+                venue.sample(what, began.elapsed());
+                if whole {
+                    mine = v["games"]
+                        .as_array()
+                        .map(|gs| {
+                            gs.iter()
+                                .filter_map(|g| Some(g["game"].as_str()?.to_string()))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                }
+            }
+            Err(_) => {
+                venue.count("referee overview failures", 1);
+                heard.whole.store(true, Ordering::SeqCst);
+            }
+        }
+        let until = began + Duration::from_millis(500);
+        while Instant::now() < until && !venue.stop.load(Ordering::SeqCst) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// A console's feed: from the live end (`/healthz`'s `next_cursor`), the
+/// games each record names, coming back with `Last-Event-ID` whenever the
+/// stream ends (and then reading the whole overview again).
+fn listen(venue: &Venue, heard: &Heard) {
+    // Longer than the stream's keep-alive (15 s): a quiet hall is not a
+    // lost feed.
+    let agent = ureq::AgentBuilder::new()
+        .timeout_connect(Duration::from_secs(5))
+        .timeout_read(Duration::from_secs(20))
+        .build();
+    let http = Http::new(&venue.url);
+    let mut cursor = http
+        .get("/healthz")
+        .ok()
+        .and_then(|h| h["next_cursor"].as_u64())
+        .unwrap_or(1)
+        .saturating_sub(1);
+    while !venue.stop.load(Ordering::SeqCst) {
+        let req = agent
+            .get(&format!("{}/feed/stream", venue.url))
+            .set("Last-Event-ID", &cursor.to_string());
+        if let Ok(r) = req.call() {
+            let mut lines = BufReader::new(r.into_reader()).lines();
+            while let Some(Ok(line)) = lines.next() {
+                if venue.stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                if let Some(id) = line.strip_prefix("id:") {
+                    cursor = id.trim().parse().unwrap_or(cursor);
+                } else if let Some(data) = line.strip_prefix("data:") {
+                    let Ok(v) = serde_json::from_str::<serde_json::Value>(data) else {
+                        continue;
+                    };
+                    let (Some(game), seq) = (v["game"].as_str(), v["seq"].as_u64()) else {
+                        continue;
+                    };
+                    if seq == Some(0) || v["kind"] == "key replaced" {
+                        heard.whole.store(true, Ordering::SeqCst);
+                    } else if let Ok(mut g) = heard.games.lock() {
+                        g.insert(game.to_string());
+                    }
+                }
+            }
+        }
+        heard.whole.store(true, Ordering::SeqCst);
+        std::thread::sleep(Duration::from_millis(100));
     }
 }
 

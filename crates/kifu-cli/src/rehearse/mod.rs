@@ -8,8 +8,9 @@
 //! key), find their game (`GET /devices/{id}`), sign every stone, press,
 //! call and result sheet with that key and send it (`POST /records`), and
 //! read what a tablet reads after each record
-//! (`GET /games/{id}/state?device=1&since=SEQ`); referees' consoles poll
-//! their overview (`GET /referee/games`), hall screens the standings, and
+//! (`GET /games/{id}/state?device=1&since=SEQ`); referees' consoles follow
+//! the feed and read their overview (`GET /referee/games`, then only the
+//! boards the feed named), hall screens the standings, and
 //! spectators follow the feed (`GET /feed/stream`). The desk confirms each
 //! finished board into the chain and pairs the next round with the engine,
 //! and the same tablets ask for their next seats.
