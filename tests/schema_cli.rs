@@ -506,6 +506,7 @@ fn every_json_route_of_the_api_doc_is_covered_by_a_schema() {
                     "cli-key-rotation",
                     "cli-clock-vectors",
                     "cli-check-pairing",
+                    "cli-devices",
                     // A line of the feed for a damaged store's record.
                     "feed-unreadable-line",
                     // Request bodies, not answers.
@@ -888,6 +889,9 @@ fn every_api_example_answers_as_its_schema_says() {
         }
     }
     assert!(served.terminate().success());
+    // The data directory's own listing, once the server has stopped.
+    let kept = json_of(&data, &["devices", "--json"]);
+    holds("cli-devices", &kept, "kifu devices --json (no server)");
 }
 
 #[test]

@@ -79,15 +79,24 @@ pub fn run(data: &Path, a: DevicesArgs) -> CmdResult {
             let v = Client::new(url).get_json(path)?;
             v["requests"].as_array().cloned().unwrap_or_default()
         }
-        None => kept(data)?
-            .iter()
-            .map(|r| {
-                let mut v = serde_json::to_value(r).unwrap_or(Value::Null);
-                v["fingerprint"] = r.seat.fingerprint().into();
-                v["seat"] = r.seat.seat_text().into();
-                v
-            })
-            .collect(),
+        None => {
+            let kept = kifu_game::seat::KeptRequests {
+                requests: kept(data)?
+                    .into_iter()
+                    .map(|r| kifu_game::seat::KeptRequest {
+                        fingerprint: r.seat.fingerprint(),
+                        seat: r.seat.seat_text(),
+                        id: r.id,
+                        at_ms: r.at_ms,
+                        signed_at_ms: r.signed_at_ms,
+                        request: r.seat,
+                    })
+                    .collect(),
+            };
+            // Through a JSON value, as before: keys in alphabetical order.
+            let v = serde_json::to_value(&kept).unwrap_or(Value::Null);
+            v["requests"].as_array().cloned().unwrap_or_default()
+        }
     };
     if a.json {
         say!("{}", serde_json::json!({ "requests": list }));

@@ -39,6 +39,39 @@ pub struct SeatRequest {
     pub board: Option<u32>,
 }
 
+/// `kifu devices --json` on a data directory, with no server: the device
+/// requests as the directory keeps them, each with its key's fingerprint
+/// and its seat in words. A server answers more of each (`GET /devices`:
+/// the games naming the key and whether it waits).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KeptRequests {
+    /// The requests kept, oldest first.
+    pub requests: Vec<KeptRequest>,
+}
+
+/// One request of [`KeptRequests`].
+// Closed like every document: serde cannot refuse unknown fields beside a
+// flattened one, so the schema says it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub struct KeptRequest {
+    /// The request's number (what `kifu new-game --device-request` takes).
+    pub id: String,
+    /// When the server first received it (ms since the Unix epoch, the
+    /// server's clock).
+    pub at_ms: u64,
+    /// The device's own clock when it signed the request kept.
+    pub signed_at_ms: u64,
+    /// The key's fingerprint (docs/FORMAT.md section 8).
+    pub fingerprint: String,
+    /// The seat in words.
+    pub seat: String,
+    /// The key and the seat asked for.
+    #[serde(flatten)]
+    pub request: SeatRequest,
+}
+
 /// The roles a device may ask for (the schema of [`SeatRequest::role`]).
 #[derive(schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]

@@ -134,6 +134,11 @@ pub fn generated() -> Vec<Document> {
             "kifu tournament check-pairing --json",
             Direction::Answer,
         ),
+        schema_of::<kifu_game::seat::KeptRequests>(
+            "cli-devices",
+            "kifu devices --json (a data directory's requests, no server)",
+            Direction::Answer,
+        ),
         schema_of::<kifu_archive::printed::KeyRotated>(
             "cli-key-rotation",
             "kifu checkpoint --rotate-to NEW --json",
