@@ -14,10 +14,13 @@
 //! The figures in `docs/PERFORMANCE.md` ("A hostile client") come from this
 //! program, with the server's CPU per append beside them.
 
+mod common;
+use common::exchange;
+
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,38 +41,6 @@ fn connect_from(from: Ipv4Addr, server: SocketAddr) -> TcpStream {
     s
 }
 
-/// One request on a kept-alive connection; the status, after the whole
-/// answer is read (its length from `content-length`).
-fn exchange(s: &mut TcpStream, head: &str, body: &[u8]) -> u16 {
-    s.write_all(head.as_bytes()).unwrap();
-    s.write_all(body).unwrap();
-    let mut buf = Vec::new();
-    let mut b = [0u8; 4096];
-    loop {
-        let n = s.read(&mut b).unwrap();
-        assert!(n > 0, "closed");
-        buf.extend_from_slice(&b[..n]);
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
-            let len: usize = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse().ok())
-                .unwrap_or(0);
-            while buf.len() < end + 4 + len {
-                let n = s.read(&mut b).unwrap();
-                assert!(n > 0, "closed");
-                buf.extend_from_slice(&b[..n]);
-            }
-            let status = head[9..12].parse().unwrap_or(0);
-            if status >= 500 {
-                eprintln!("{}", String::from_utf8_lossy(&buf[end..]));
-            }
-            return status;
-        }
-    }
-}
-
 fn appends(addr: SocketAddr, records: &[Record]) -> Vec<Duration> {
     let mut s = connect_from(Ipv4Addr::new(127, 0, 0, 2), addr);
     let mut lat = Vec::with_capacity(records.len());
@@ -80,7 +51,7 @@ fn appends(addr: SocketAddr, records: &[Record]) -> Vec<Duration> {
             body.len()
         );
         let t = Instant::now();
-        let status = exchange(&mut s, &head, &body);
+        let (status, _) = exchange(&mut s, &head, &body);
         lat.push(t.elapsed());
         assert_eq!(status, 200);
     }
@@ -191,7 +162,7 @@ fn main() {
                 "POST /devices HTTP/1.1\r\nHost: kifu\r\nContent-Type: application/json\r\nKifu-Device-Signature: {sig}\r\nContent-Length: {}\r\n\r\n",
                 body.len()
             );
-            let status = exchange(&mut s, &head, &body);
+            let (status, _) = exchange(&mut s, &head, &body);
             answered[status as usize] += 1;
         }
         answered

@@ -21,10 +21,12 @@
 //! the one client that asks, so the figures are a bound on the server's.
 //! `docs/PERFORMANCE.md` ("State reads") has the figures of this program.
 
+mod common;
+use common::exchange;
+
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -84,34 +86,6 @@ fn env(name: &str, default: usize) -> usize {
 fn cpu() -> Duration {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ProcessCPUTime);
     Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
-}
-
-/// One request on a kept-alive connection; the status and the answer's
-/// length, after the whole answer is read.
-fn exchange(s: &mut TcpStream, head: &str, body: &[u8]) -> (u16, usize) {
-    s.write_all(head.as_bytes()).unwrap();
-    s.write_all(body).unwrap();
-    let mut buf = Vec::new();
-    let mut b = [0u8; 16384];
-    loop {
-        let n = s.read(&mut b).unwrap();
-        assert!(n > 0, "closed");
-        buf.extend_from_slice(&b[..n]);
-        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
-            let len: usize = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse().ok())
-                .expect("answers carry their length");
-            while buf.len() < end + 4 + len {
-                let n = s.read(&mut b).unwrap();
-                assert!(n > 0, "closed");
-                buf.extend_from_slice(&b[..n]);
-            }
-            return (head[9..12].parse().unwrap_or(0), len);
-        }
-    }
 }
 
 fn append(s: &mut TcpStream, r: &Record) {
