@@ -134,11 +134,36 @@ pub struct VerifyDocument {
 #[error("verification report is malformed: {0}")]
 pub struct DocumentError(pub String);
 
-fn problem_line(p: &Problem) -> ProblemLine {
-    ProblemLine {
-        game: hex::encode(p.game),
-        seq: p.seq,
-        what: p.what.clone(),
+impl From<&Problem> for ProblemLine {
+    fn from(p: &Problem) -> ProblemLine {
+        ProblemLine {
+            game: hex::encode(p.game),
+            seq: p.seq,
+            what: p.what.clone(),
+        }
+    }
+}
+
+impl From<&Fork> for ForkLine {
+    fn from(f: &Fork) -> ForkLine {
+        ForkLine {
+            game: hex::encode(f.game),
+            seq: f.seq,
+            first: hex::encode(f.first),
+            second: hex::encode(f.second),
+            records: f.all.iter().map(hex::encode).collect(),
+        }
+    }
+}
+
+impl From<&Duplicate> for DuplicateLine {
+    fn from(d: &Duplicate) -> DuplicateLine {
+        DuplicateLine {
+            game: hex::encode(d.game),
+            seq: d.seq,
+            hash: hex::encode(d.hash),
+            copies: d.copies,
+        }
     }
 }
 
@@ -177,28 +202,9 @@ impl From<&VerifyReport> for VerifyDocument {
                     finished: g.finished(),
                 })
                 .collect(),
-            problems: r.problems.iter().map(problem_line).collect(),
-            forks: r
-                .forks
-                .iter()
-                .map(|f| ForkLine {
-                    game: hex::encode(f.game),
-                    seq: f.seq,
-                    first: hex::encode(f.first),
-                    second: hex::encode(f.second),
-                    records: f.all.iter().map(hex::encode).collect(),
-                })
-                .collect(),
-            duplicates: r
-                .duplicates
-                .iter()
-                .map(|d| DuplicateLine {
-                    game: hex::encode(d.game),
-                    seq: d.seq,
-                    hash: hex::encode(d.hash),
-                    copies: d.copies,
-                })
-                .collect(),
+            problems: r.problems.iter().map(ProblemLine::from).collect(),
+            forks: r.forks.iter().map(ForkLine::from).collect(),
+            duplicates: r.duplicates.iter().map(DuplicateLine::from).collect(),
             uninterpreted: r
                 .uninterpreted
                 .iter()
@@ -208,7 +214,7 @@ impl From<&VerifyReport> for VerifyDocument {
                     kind_index: u64::from(*k),
                 })
                 .collect(),
-            warnings: r.warnings.iter().map(problem_line).collect(),
+            warnings: r.warnings.iter().map(ProblemLine::from).collect(),
         }
     }
 }

@@ -280,34 +280,10 @@ pub struct DepartureLine {
 
 /// The report's verdict part.
 pub fn report_part(r: &TournamentReport) -> ReportPart {
-    let problem = |p: &Problem| ProblemLine {
-        game: hex::encode(p.game),
-        seq: p.seq,
-        what: p.what.clone(),
-    };
     ReportPart {
         distinct: r.distinct,
-        duplicates: r
-            .duplicates
-            .iter()
-            .map(|d| DuplicateLine {
-                game: hex::encode(d.game),
-                seq: d.seq,
-                hash: hex::encode(d.hash),
-                copies: d.copies,
-            })
-            .collect(),
-        forks: r
-            .forks
-            .iter()
-            .map(|f| ForkLine {
-                game: hex::encode(f.game),
-                seq: f.seq,
-                first: hex::encode(f.first),
-                second: hex::encode(f.second),
-                records: f.all.iter().map(hex::encode).collect(),
-            })
-            .collect(),
+        duplicates: r.duplicates.iter().map(DuplicateLine::from).collect(),
+        forks: r.forks.iter().map(ForkLine::from).collect(),
         games: r
             .chains
             .iter()
@@ -322,9 +298,9 @@ pub fn report_part(r: &TournamentReport) -> ReportPart {
             })
             .collect(),
         ok: r.ok(),
-        problems: r.problems.iter().map(problem).collect(),
+        problems: r.problems.iter().map(ProblemLine::from).collect(),
         records: r.records,
-        warnings: r.warnings.iter().map(problem).collect(),
+        warnings: r.warnings.iter().map(ProblemLine::from).collect(),
     }
 }
 
