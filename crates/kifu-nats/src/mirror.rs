@@ -184,6 +184,9 @@ async fn mirror_session(
         Ok(m) => m,
         Err(e) => return nats_error(e),
     };
+    // Reading again: a failure that ended the last session is over (a
+    // mirror that has caught up may have nothing to store to say so).
+    status.failures.clear();
     loop {
         // A consumer whose leader was lost can leave the pull requests
         // already sent unanswered, with no error: when nothing comes for a
@@ -192,7 +195,11 @@ async fn mirror_session(
         let next = match tokio::time::timeout(STALL_CHECK, messages.next()).await {
             Ok(n) => n,
             Err(_) => match tokio::time::timeout(STALL_CHECK, c.info()).await {
-                Ok(Ok(info)) if info.num_pending == 0 => continue,
+                Ok(Ok(info)) if info.num_pending == 0 => {
+                    // Caught up, and the consumer answers: well.
+                    status.failures.clear();
+                    continue;
+                }
                 Ok(Ok(info)) => {
                     return nats_error(format!(
                         "nothing delivered for {} s while {} messages wait: reading again",

@@ -444,11 +444,16 @@ async fn appends_go_on_while_nats_is_down_and_are_published_when_it_is_back() {
     )
     .await;
     assert!(mirror_status.failures.count() >= 1);
-    assert_eq!(
-        mirror_status.failures.now(),
-        None,
-        "cleared once a batch is stored"
-    );
+    // The failure is cleared once a batch is stored. A history read that
+    // timed out while the last batch was being imported is counted as a
+    // failure of its own, and cleared when that batch's import completes:
+    // the store can hold everything a moment before that.
+    wait_until(
+        "the mirror's failure to be cleared once a batch is stored",
+        Duration::from_secs(30),
+        || mirror_status.failures.now().is_none(),
+    )
+    .await;
     for g in &v.games {
         assert_eq!(mirror_store.read(&g.game, 0, None).unwrap(), g.records);
     }
