@@ -21,6 +21,11 @@
 //!   reads, a download left hanging) is disconnected once the server has
 //!   been unable to write to it for [`ConnLimits::write_stall_timeout`].
 //!
+//! - A connection whose first request follows the venue's whole feed
+//!   (`GET /feed/stream` without `game=`) is served by threads of lower
+//!   scheduling priority ([`Followers`]): when the CPU is spent, it is
+//!   spent on the boards' appends and reads first, and the spectators lag.
+//!
 //! Request bodies, streams, reads and writes have budgets of their own
 //! ([`crate::budget`]).
 
@@ -422,6 +427,104 @@ impl One {
     }
 }
 
+/// How much less the threads serving the venue's whole feed are scheduled
+/// than the appends' (a nice value added to the process's): at 10, the
+/// system gives them about a tenth of a core the appends want, and all of
+/// what the appends leave.
+const FOLLOWER_NICE: i32 = 10;
+
+/// The threads that serve the connections following the venue's whole
+/// feed: a runtime of their own, at lower scheduling priority, so that a
+/// thousand spectators' writes (each a system call into the kernel's TCP)
+/// wait for the CPU behind the boards' appends instead of beside them in
+/// one run queue. A spectator that falls behind for it catches up from the
+/// store, or is told to resume ([`crate::feed`]).
+struct Followers {
+    /// Taken when dropped.
+    runtime: Option<tokio::runtime::Runtime>,
+    handle: tokio::runtime::Handle,
+}
+
+impl Drop for Followers {
+    /// Dropped inside the server's runtime, it may not wait for its
+    /// threads: by then every connection has ended and they have nothing
+    /// left to serve.
+    fn drop(&mut self) {
+        if let Some(rt) = self.runtime.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+impl Followers {
+    /// As many threads as the process may use cores; `None` when the
+    /// system gives no threads (the followers are then served with the
+    /// rest).
+    fn start() -> Option<Followers> {
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(threads)
+            .thread_name("kifu-follow")
+            // Its blocking threads (store reads of followers catching up)
+            // too.
+            .on_thread_start(|| crate::feed::lower_priority(FOLLOWER_NICE))
+            .enable_all()
+            .build()
+            .ok()
+            .map(|rt| Followers {
+                handle: rt.handle().clone(),
+                runtime: Some(rt),
+            })
+    }
+}
+
+/// Where a connection is served.
+#[derive(Debug, PartialEq, Eq)]
+enum Place {
+    /// With the appends.
+    Here,
+    /// By [`Followers`].
+    Followers,
+    /// Nowhere: chosen to make room, or the server stops, before the
+    /// client sent anything.
+    Close,
+}
+
+/// Whether a request line (or as much of it as has arrived) follows the
+/// venue's whole feed: `GET /feed/stream`, with no `game=` (a game's own
+/// feed is what a board's tablet follows, and stays with the appends).
+fn follows_the_venue(first: &[u8]) -> bool {
+    let line = first.split(|&b| b == b'\n').next().unwrap_or_default();
+    let Some(rest) = line.strip_prefix(b"GET /feed/stream") else {
+        return false;
+    };
+    matches!(rest.first(), None | Some(b'?' | b' ')) && !rest.windows(5).any(|w| w == b"game=")
+}
+
+/// Where to serve a new plain connection, from the bytes its client has
+/// sent so far (peeked, not taken: hyper reads them again). Only the
+/// scheduling priority depends on it: a request line that arrives in
+/// pieces is judged on its first piece.
+async fn place(
+    tcp: &TcpStream,
+    conn: &Conn,
+    stop: &mut watch::Receiver<bool>,
+    limit: Duration,
+) -> Place {
+    let mut first = [0u8; 256];
+    tokio::select! {
+        r = tokio::time::timeout(limit, tcp.peek(&mut first)) => match r {
+            Ok(Ok(n)) if follows_the_venue(&first[..n]) => Place::Followers,
+            Ok(Ok(0)) | Ok(Err(_)) => Place::Close,
+            Ok(Ok(_)) => Place::Here,
+            // Nothing within a request head's time: hyper closes it.
+            Err(_) => Place::Close,
+        },
+        _ = conn.evict.notified() => Place::Close,
+        _ = stop.wait_for(|s| *s) => Place::Close,
+    }
+}
+
 /// Whether the first byte a client sends opens a TLS handshake (a TLS
 /// record of type 22); false for anything else, and for a client that
 /// sends nothing within `limit` or closes.
@@ -512,6 +615,14 @@ pub async fn serve(
     // Every connection task holds a sender: when the last one ends, the
     // channel closes.
     let (alive, mut ended) = tokio::sync::mpsc::channel::<()>(1);
+    // Only plain connections can be handed to other threads before their
+    // first request is read; a TLS connection is served where it was
+    // accepted.
+    let followers = if tls.is_none() {
+        Followers::start().map(Arc::new)
+    } else {
+        None
+    };
     loop {
         if *stop.borrow() {
             break;
@@ -588,8 +699,10 @@ pub async fn serve(
         let handshake_limit = limits.header_read_timeout;
         let alive = alive.clone();
         let tls = tls.clone();
+        let followers = followers.clone();
         tokio::spawn(async move {
             let _alive = alive;
+            let mut watching = stop.clone();
             let one = One {
                 router,
                 builder,
@@ -599,10 +712,34 @@ pub async fn serve(
                 stall_limit,
                 metrics: metrics.clone(),
             };
-            match tls {
-                None => one.serve(io).await,
-                // The handshake is bounded like a request head.
-                Some(acceptor) => {
+            match (tls, followers) {
+                (None, None) => one.serve(io).await,
+                (None, Some(followers)) => {
+                    match place(&io.inner, &conn, &mut watching, handshake_limit).await {
+                        Place::Here => one.serve(io).await,
+                        Place::Close => {}
+                        Place::Followers => {
+                            let Watched { inner, stall } = io;
+                            // Moved to the followers' own event loop (their
+                            // threads wait on it, not the appends').
+                            if let Ok(std) = inner.into_std() {
+                                let gauge = &metrics.fences.follower_connections;
+                                gauge.fetch_add(1, Ordering::Relaxed);
+                                let _ = followers
+                                    .handle
+                                    .spawn(async move {
+                                        if let Ok(inner) = TcpStream::from_std(std) {
+                                            one.serve(Watched { inner, stall }).await;
+                                        }
+                                    })
+                                    .await;
+                                gauge.fetch_sub(1, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                }
+                (Some(acceptor), _) => {
+                    // The handshake is bounded like a request head.
                     let mut io = io;
                     if !starts_with_tls(&io.inner, handshake_limit).await {
                         // Plain HTTP on the HTTPS port (a tablet's address
@@ -627,6 +764,7 @@ pub async fn serve(
     drop(listener);
     drop(alive);
     let _ = ended.recv().await;
+    drop(followers);
 }
 
 /// Raises this process's limit on open files to the most the system
@@ -656,6 +794,32 @@ pub fn raise_open_files_limit() -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_venues_whole_feed_goes_to_the_followers_threads() {
+        for (first, whole) in [
+            (&b"GET /feed/stream HTTP/1.1\r\nHost: k\r\n\r\n"[..], true),
+            (b"GET /feed/stream?after=12&form=compact HTTP/1.1\r\n", true),
+            (b"GET /feed/stream?after=1", true),
+            (b"GET /feed/stream?game=abcd HTTP/1.1\r\n", false),
+            (b"GET /feed/stream?after=3&game=ab HTTP/1.1\r\n", false),
+            (b"GET /feed/streams HTTP/1.1\r\n", false),
+            (b"GET /feed HTTP/1.1\r\n", false),
+            (b"POST /feed/stream HTTP/1.1\r\n", false),
+            (
+                b"GET /games/ab/state HTTP/1.1\r\nX: /feed/stream\r\n",
+                false,
+            ),
+            (b"", false),
+        ] {
+            assert_eq!(
+                follows_the_venue(first),
+                whole,
+                "{}",
+                String::from_utf8_lossy(first)
+            );
+        }
+    }
 
     #[test]
     fn ipv6_clients_are_grouped_by_their_64_and_mapped_v4_is_v4() {

@@ -397,7 +397,7 @@ impl LineCache {
             let _ = std::thread::Builder::new()
                 .name("kifu-feed".into())
                 .spawn(move || {
-                    lower_priority();
+                    lower_priority(FILLER_NICE);
                     handle.block_on(fill(app))
                 });
         });
@@ -407,19 +407,20 @@ impl LineCache {
 
 /// How much less the filling thread is scheduled than the appends' (a
 /// nice value added to the process's).
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const FILLER_NICE: i32 = 5;
 
-/// Has the system schedule the calling thread after the others: the
-/// appends' threads (the writer's, the async workers) go first, the
-/// feed's encoding runs with what is left. On Linux the nice value is the
-/// thread's own; elsewhere it would be the whole process's, so nothing is
-/// done.
-fn lower_priority() {
+/// Has the system schedule the calling thread after the others, by `nice`
+/// more than the process's own nice value: the appends' threads (the
+/// writer's, the async workers) go first, the feed runs with what is left.
+/// On Linux the nice value is the thread's own; elsewhere it would be the
+/// whole process's, so nothing is done.
+pub(crate) fn lower_priority(nice: i32) {
     #[cfg(target_os = "linux")]
     if let Ok(now) = rustix::process::getpriority_process(None) {
-        let _ = rustix::process::setpriority_process(None, now.saturating_add(FILLER_NICE));
+        let _ = rustix::process::setpriority_process(None, now.saturating_add(nice));
     }
+    #[cfg(not(target_os = "linux"))]
+    let _ = nice;
 }
 
 /// Lines the cache keeps.

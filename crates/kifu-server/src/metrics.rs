@@ -160,6 +160,9 @@ pub struct Fences {
     pub evicted_stalled: AtomicU64,
     /// TLS handshakes that failed or did not finish in time.
     pub tls_failed: AtomicU64,
+    /// Connections following the venue's whole feed, served now by the
+    /// threads of lower priority (`conn::Followers`).
+    pub follower_connections: AtomicU64,
     /// Woken when the last write in flight has been answered: followers
     /// wait on it before they write, so that appends go first.
     pub writers_idle: tokio::sync::Notify,
@@ -169,6 +172,7 @@ impl Fences {
     fn render(&self, out: &mut String, limits: Option<&crate::Limits>) {
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         let _ = writeln!(out, "# HELP kifu_connections Connections open.\n# TYPE kifu_connections gauge\nkifu_connections {}", get(&self.connections));
+        let _ = writeln!(out, "# HELP kifu_connections_followers Connections following the venue's whole feed, served by threads of lower scheduling priority than the appends'.\n# TYPE kifu_connections_followers gauge\nkifu_connections_followers {}", get(&self.follower_connections));
         let _ = writeln!(
             out,
             "# HELP kifu_in_flight Requests held now, by budget.\n# TYPE kifu_in_flight gauge"

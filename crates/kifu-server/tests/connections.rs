@@ -96,3 +96,90 @@ fn at_the_bound_an_idle_connection_makes_room_and_busy_ones_are_answered_503_at_
     assert!(text.starts_with("HTTP/1.1 503"), "{text}");
     assert!(text.contains("Retry-After: "), "{text}");
 }
+
+/// The nice value of each of this process's threads named `name`
+/// (Linux: `/proc/self/task/*/stat`, field 19).
+#[cfg(target_os = "linux")]
+fn nice_of_threads(name: &str) -> Vec<i64> {
+    let mut out = Vec::new();
+    for t in std::fs::read_dir("/proc/self/task").unwrap().flatten() {
+        let comm = std::fs::read_to_string(t.path().join("comm")).unwrap_or_default();
+        if comm.trim() != name {
+            continue;
+        }
+        let stat = std::fs::read_to_string(t.path().join("stat")).unwrap_or_default();
+        // After the command's closing parenthesis: field 3 on.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        if let Some(n) = fields.get(16).and_then(|f| f.parse().ok()) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_follower_of_the_whole_feed_is_served_by_threads_of_lower_priority() {
+    let server = start(None, ConnLimits::default());
+    let metric = |name: &str| -> u64 {
+        let mut m = TcpStream::connect(server.addr).unwrap();
+        m.write_all(b"GET /metrics HTTP/1.1\r\nHost: kifu\r\nConnection: close\r\n\r\n")
+            .unwrap();
+        let text =
+            String::from_utf8_lossy(&read_to_close(&mut m, Duration::from_secs(20)).unwrap())
+                .into_owned();
+        text.lines()
+            .find_map(|l| l.strip_prefix(&format!("{name} ")))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{name} missing from /metrics: {text}"))
+    };
+    let open = |target: &str| {
+        let mut s = TcpStream::connect(server.addr).unwrap();
+        s.write_all(format!("GET {target} HTTP/1.1\r\nHost: kifu\r\n\r\n").as_bytes())
+            .unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut b = [0u8; 15];
+        s.read_exact(&mut b).unwrap();
+        assert_eq!(&b, b"HTTP/1.1 200 OK", "{target}");
+        s
+    };
+    assert_eq!(metric("kifu_connections_followers"), 0);
+    // A game's own feed (what a board's tablet follows) stays with the
+    // appends; the venue's whole feed does not.
+    let game = open(&format!("/feed/stream?game={}", "ab".repeat(32)));
+    assert_eq!(metric("kifu_connections_followers"), 0);
+    let whole = open("/feed/stream?after=0");
+    assert_eq!(metric("kifu_connections_followers"), 1);
+    let workers = nice_of_threads("kifu-follow");
+    assert!(!workers.is_empty(), "no follower threads");
+    // The process's main thread, as it was started.
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+    let own: i64 = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .nth(16)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        workers.iter().all(|&n| n >= own + 10 || n == 19),
+        "follower threads at nice {workers:?}, the process at {own}"
+    );
+    drop(whole);
+    drop(game);
+    // The connection ends once the server notices the close.
+    let mut ended = false;
+    for _ in 0..200 {
+        if metric("kifu_connections_followers") == 0 {
+            ended = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(ended, "the follower's connection is still counted");
+}
