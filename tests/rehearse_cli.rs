@@ -146,6 +146,104 @@ fn an_event_with_the_server_killed_and_tables_offline_loses_nothing() {
     ok(&run(&data, &["verify", bundle.to_str().unwrap()]));
 }
 
+/// At a shared recorder tablet each player's own key, made on the tablet
+/// and bound to the player's seat by a referee, signs that player's result
+/// sheet, as at a table with a tablet each: every game the rehearsal
+/// leaves reaches a signed result in its own chain, each recorder game's
+/// two sheets are signed by its two players' keys and not by the
+/// recorder's, and the tablet keeps the keys from one round to the next.
+#[test]
+fn players_at_a_shared_tablet_sign_their_own_result_sheets() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let r = rehearse(
+        &data,
+        &[
+            "--boards",
+            "4",
+            "--rounds",
+            "2",
+            "--pace",
+            "3000",
+            "--tables",
+            "50:50:0",
+            "--judged",
+            "50",
+            "--spectators",
+            "1",
+            "--seed",
+            "3",
+        ],
+    );
+    let rec = &r["records"];
+    assert_eq!(
+        (&rec["lost"], &rec["duplicated"]),
+        (&0.into(), &0.into()),
+        "{rec}"
+    );
+    for round in r["rounds_at_the_desk"].as_array().unwrap() {
+        assert_eq!(round["unfinished"], serde_json::json!([]), "{round}");
+    }
+    let verified: Value =
+        serde_json::from_str(&ok(&run(&data, &["verify", "--json"]))).expect("verify's JSON");
+    assert_eq!(verified["ok"], true, "{}", verified["problems"]);
+    let games = verified["games"].as_array().unwrap();
+    assert_eq!(games.len(), 8, "four tablet games a round");
+    let unsigned: Vec<&Value> = games.iter().filter(|g| g["result_seq"].is_null()).collect();
+    assert!(
+        unsigned.is_empty(),
+        "{} of {} games have no signed result in their own chain: {unsigned:?}",
+        unsigned.len(),
+        games.len()
+    );
+    let mut recorded = 0;
+    let mut players_keys = std::collections::BTreeSet::new();
+    for g in games {
+        let id = g["game"].as_str().unwrap();
+        let log: Vec<Value> = ok(&run(&data, &["log", id, "--json"]))
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("a log line is JSON"))
+            .collect();
+        let roster = log[0]["body"]["game_created"]["roster"]
+            .as_array()
+            .expect("the genesis names a roster");
+        let Some(recorder) = roster.iter().find(|p| p["role"] == "recorder") else {
+            continue;
+        };
+        recorded += 1;
+        // The players' keys: those a referee bound to the players' seats.
+        let bound = |seat: &str| -> String {
+            let held = &roster.iter().find(|p| p["role"] == seat).unwrap()["key"];
+            let replaced: Vec<&Value> = log
+                .iter()
+                .filter_map(|e| e["body"].get("key_replaced"))
+                .filter(|b| &b["participant"] == held)
+                .collect();
+            assert_eq!(replaced.len(), 1, "game {id}: {seat}'s key bound once");
+            replaced[0]["new_key"].as_str().unwrap().to_string()
+        };
+        let (black, white) = (bound("black"), bound("white"));
+        let sheets: Vec<&str> = log
+            .iter()
+            .filter(|e| e["body"].get("result_sheet_signed").is_some())
+            .map(|e| e["signer"].as_str().unwrap())
+            .collect();
+        assert_eq!(sheets, [black.as_str(), white.as_str()], "game {id}");
+        assert_ne!(black, white, "game {id}");
+        assert!(
+            !sheets.contains(&recorder["key"].as_str().unwrap()),
+            "game {id}: the recorder signed a sheet"
+        );
+        players_keys.extend([black, white]);
+    }
+    assert_eq!(recorded, 4, "two recorder tables a round");
+    assert_eq!(
+        players_keys.len(),
+        4,
+        "each shared tablet keeps its players' keys from round to round"
+    );
+}
+
 /// Arguments that cannot be played are refused in one line, before any
 /// server starts or anything is written.
 #[test]

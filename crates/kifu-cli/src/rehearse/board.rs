@@ -4,13 +4,20 @@
 //! sent to `POST /records`, and after each acknowledgement the other tablet
 //! reads the game as a tablet does. A table offline keeps signing and sends
 //! what it kept, in one request, when the network returns.
+//!
+//! At a shared recorder tablet the players' own keys are made on the
+//! tablet and a referee binds them to the players' seats, as the page's
+//! "Players' own keys on this device" and the referee's "Replace a lost
+//! device's key" do; what only a player may state (a call, a resignation,
+//! the result sheet) is then signed with the player's own key, as the
+//! page's `signerFor` does.
 
 use std::time::{Duration, Instant};
 
 use kifu_go::{Color as GoColor, Game, Ruleset, Setup};
 use kifu_ledger::{
     Body, Color, Event, GameResult, Hash, Head, Keypair, Outcome as Won, PauseReason, Point,
-    Record, Resignation, ResultBy, Ruling, RulingKind,
+    PublicKey, Record, Resignation, ResultBy, Ruling, RulingKind,
 };
 use serde_json::json;
 
@@ -26,6 +33,11 @@ pub struct Tablet {
     pub key: Keypair,
     /// `black`, `white` or `recorder`.
     pub role: &'static str,
+    /// At a shared tablet, the players' own keys made on it (Black's, then
+    /// White's): none before its first game, then kept round after round,
+    /// as the page keeps them on the device (`keypair:black`,
+    /// `keypair:white`).
+    pub players: Option<[Keypair; 2]>,
 }
 
 impl Tablet {
@@ -34,6 +46,7 @@ impl Tablet {
         Tablet {
             key: Keypair::from_seed(dice.seed()),
             role,
+            players: None,
         }
     }
 
@@ -48,26 +61,53 @@ impl Tablet {
         board: u32,
         name: &str,
     ) -> Result<String, String> {
-        let body = json!({"key": self.key.public().to_hex(), "role": self.role, "name": name,
-                          "tournament": tournament, "round": round, "board": board,
-                          "signed_at_ms": now_ms()})
-        .to_string();
-        let signature = kifu_game::seat::SignedRequest::sign(&self.key, body.as_bytes());
-        let began = Instant::now();
-        let answer = http
-            .post_raw("/devices", &body, ("Kifu-Device-Signature", &signature))
-            .map_err(|e| {
-                format!(
-                    "board {board}'s {} tablet asking for its seat: {e}",
-                    self.role
-                )
-            })?;
-        venue.sample("seat request", began.elapsed());
-        answer["id"]
-            .as_str()
-            .map(str::to_string)
-            .ok_or_else(|| format!("board {board}: the seat request's answer has no id"))
+        let seat = Seat {
+            role: self.role,
+            name,
+            tournament,
+            round,
+            board,
+        };
+        ask_seat(http, venue, &self.key, &seat).map_err(|e| {
+            format!(
+                "board {board}'s {} tablet asking for its seat: {e}",
+                self.role
+            )
+        })
     }
+}
+
+/// A seat a key asks for.
+pub struct Seat<'a> {
+    /// `black`, `white` or `recorder`.
+    pub role: &'a str,
+    /// The person (or the board) as the roster will name them.
+    pub name: &'a str,
+    /// The tournament, as its genesis names it.
+    pub tournament: &'a str,
+    /// The round.
+    pub round: u32,
+    /// The board.
+    pub board: u32,
+}
+
+/// Asks for `seat` with `key` (`POST /devices`, signed by that key, as
+/// `askSeat` in `web/page.js` does); the request's id.
+pub fn ask_seat(http: &Http, venue: &Venue, key: &Keypair, seat: &Seat) -> Result<String, String> {
+    let body = json!({"key": key.public().to_hex(), "role": seat.role, "name": seat.name,
+                      "tournament": seat.tournament, "round": seat.round, "board": seat.board,
+                      "signed_at_ms": now_ms()})
+    .to_string();
+    let signature = kifu_game::seat::SignedRequest::sign(key, body.as_bytes());
+    let began = Instant::now();
+    let answer = http
+        .post_raw("/devices", &body, ("Kifu-Device-Signature", &signature))
+        .map_err(|e| e.to_string())?;
+    venue.sample("seat request", began.elapsed());
+    answer["id"]
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| "the seat request's answer has no id".to_string())
 }
 
 /// Asks `GET /devices/{id}` until the request is answered by a game, as a
@@ -110,6 +150,9 @@ pub struct BoardJob {
     pub tablets: Vec<Keypair>,
     /// One shared tablet signs for both players.
     pub recorder: bool,
+    /// At a shared tablet: the players' own keys on it, and the referee who
+    /// binds them to the players' seats.
+    pub players: Option<PlayersAtTablet>,
     /// The referee called to this game, if one is.
     pub referee: Option<Keypair>,
     /// Moves before the game ends.
@@ -122,6 +165,19 @@ pub struct BoardJob {
     pub offline: Option<(u32, Duration)>,
     /// The board's random choices.
     pub dice: Dice,
+}
+
+/// The players' own keys on a shared tablet, for one game.
+pub struct PlayersAtTablet {
+    /// Black's key, then White's, as the tablet keeps them.
+    pub keys: [Keypair; 2],
+    /// The tablet made them for this game, so it asks for the players'
+    /// seats with them (`addPlayerKey`); a tablet that kept them from an
+    /// earlier game offers no new request, and the referee names the key
+    /// itself.
+    pub made_now: bool,
+    /// The referee whose console binds them (`key_replaced`).
+    pub referee: Keypair,
 }
 
 /// What a board's game left: every record its tablets (and the desk and
@@ -152,6 +208,8 @@ struct Player<'a> {
     acked: Vec<Hash>,
     /// The last seq each tablet has read.
     read: u64,
+    /// The players' own keys are on the game's roster (a shared tablet).
+    players_enrolled: bool,
 }
 
 impl Player<'_> {
@@ -160,6 +218,23 @@ impl Player<'_> {
             (true, _) | (false, Color::Black) => &self.job.tablets[0],
             (false, Color::White) => &self.job.tablets[1],
         }
+    }
+
+    /// The key that signs what only a player may state (a call, a
+    /// resignation, the result sheet): at a shared tablet, the player's own
+    /// key once the roster names it (`signerFor` in `web/board.js`), else
+    /// the tablet's.
+    fn players_key(&self, who: Color) -> &Keypair {
+        match (&self.job.players, self.players_enrolled) {
+            (Some(p), true) => &p.keys[usize::from(who == Color::White)],
+            _ => self.key(who),
+        }
+    }
+
+    /// `who` states `body` with the key [`Self::players_key`] names.
+    fn by_player(&mut self, who: Color, body: Body, what: &'static str) -> Result<(), String> {
+        let key = copy(self.players_key(who));
+        self.record(&key, body, what)
     }
 
     /// Signs `body` with `key` at the game's head, and sends it (or keeps
@@ -259,7 +334,92 @@ impl Player<'_> {
         Ok(())
     }
 
+    /// At a shared tablet, before the first move: the players' own keys
+    /// reach the game's roster as the pages bring them there. The tablet
+    /// asks for each player's seat with the key it made for them (Black's,
+    /// then White's: `addPlayerKey` in `web/board.js`); a referee's console
+    /// opens the game and binds each key to its player's seat, offered the
+    /// devices waiting (or, for a key the tablet kept from an earlier game,
+    /// given the key itself), previewed, then signed at the head and sent
+    /// (`key_replaced`: `signDraft` in `web/referee.js`); and the tablet
+    /// reads the game, the keys now on its roster.
+    fn enrol_players(&mut self) -> Result<(), String> {
+        let Some(players) = &self.job.players else {
+            return Ok(());
+        };
+        let keys = [copy(&players.keys[0]), copy(&players.keys[1])];
+        let referee = copy(&players.referee);
+        let made_now = players.made_now;
+        let game = hex::encode(self.job.game);
+        let seats = ["black", "white"];
+        if made_now {
+            let st = self
+                .http
+                .get(&format!("/games/{game}/state?device=1"))
+                .map_err(|e| format!("the shared tablet reading its game: {e}"))?;
+            let genesis = &st["state"]["genesis"];
+            let place = &genesis["tournament"];
+            for (role, key) in seats.iter().zip(&keys) {
+                let seat = Seat {
+                    role,
+                    name: participant(genesis, role)["name"].as_str().unwrap_or(role),
+                    tournament: place["tournament"].as_str().unwrap_or(""),
+                    round: place["round"].as_u64().unwrap_or(0) as u32,
+                    board: place["board"].as_u64().unwrap_or(0) as u32,
+                };
+                ask_seat(&self.http, self.venue, key, &seat).map_err(|e| {
+                    format!("{role}'s key on the shared tablet asking for its seat: {e}")
+                })?;
+            }
+        }
+        let st = self
+            .http
+            .get(&format!("/games/{game}/state"))
+            .map_err(|e| format!("the referee opening the game: {e}"))?;
+        let me = referee.public().to_hex();
+        for (role, key) in seats.iter().zip(&keys) {
+            let held = participant(&st["state"]["genesis"], role)["key"]
+                .as_str()
+                .and_then(|k| PublicKey::from_hex(k).ok())
+                .ok_or_else(|| format!("the game's roster names no {role}"))?;
+            let pending = self
+                .http
+                .get("/devices?pending=1")
+                .map_err(|e| format!("the referee reading the devices waiting: {e}"))?;
+            let mine = key.public().to_hex();
+            let asking = pending["requests"]
+                .as_array()
+                .and_then(|rs| rs.iter().find(|r| r["key"] == json!(mine)))
+                .and_then(|r| r["key"].as_str())
+                .unwrap_or(&mine);
+            let new_key = PublicKey::from_hex(asking).map_err(|e| e.to_string())?;
+            let body = Body::KeyReplaced {
+                participant: held,
+                new_key,
+                reason: format!("{role}'s own key on the board's shared tablet"),
+            };
+            let seen = self
+                .http
+                .post(
+                    &format!("/games/{game}/preview"),
+                    &json!({"body": body, "signer": me, "at_ms": now_ms()}),
+                )
+                .map_err(|e| format!("the referee previewing {role}'s key: {e}"))?;
+            if let Some(why) = seen["refused"].as_str() {
+                return Err(format!("{role}'s key refused: {why}"));
+            }
+            self.http
+                .get(&format!("/games/{game}/head"))
+                .map_err(|e| format!("the referee reading the head: {e}"))?;
+            self.record(&referee, body, "player's key enrolled")?;
+        }
+        self.players_enrolled = true;
+        self.venue.count("players' keys enrolled", 2);
+        self.read()
+    }
+
     fn play(&mut self, progress: &indicatif::ProgressBar, plan: &Plan) -> Result<(), String> {
+        self.enrol_players()?;
         let ruleset = Ruleset::fallback();
         let setup = if self.job.handicap >= 2 {
             Setup::fixed_handicap(19, self.job.handicap).map_err(|e| e.to_string())?
@@ -318,7 +478,7 @@ impl Player<'_> {
     /// A player calls the referee, who stops the clocks, explains the rule
     /// and starts them again: four records, the last three the referee's.
     fn referee_called(&mut self, who: Color, referee: &Keypair) -> Result<(), String> {
-        self.by(who, Body::RefereeCalled { player: who }, "call")?;
+        self.by_player(who, Body::RefereeCalled { player: who }, "call")?;
         self.record(
             referee,
             Body::ClockPaused {
@@ -343,8 +503,8 @@ impl Player<'_> {
     }
 
     /// The end: a resignation by the player to move, or two passes and the
-    /// status agreed; then, at a table with a tablet each, both sign the
-    /// result sheet.
+    /// status agreed; then both players sign the result sheet, each on their
+    /// own tablet or with their own key on the shared one.
     fn end(&mut self, go: &mut Game) -> Result<(), String> {
         let to_move = ledger_color(go.to_move());
         let other = opposite(to_move);
@@ -360,7 +520,7 @@ impl Player<'_> {
                 self.pass_and_press(who)?;
             }
             for who in [Color::Black, Color::White] {
-                self.by(who, Body::StatusAgreed { dead: vec![] }, "status")?;
+                self.by_player(who, Body::StatusAgreed { dead: vec![] }, "status")?;
             }
             self.send()?;
             let v = self
@@ -380,7 +540,7 @@ impl Player<'_> {
                 )
             })?
         } else {
-            self.by(
+            self.by_player(
                 to_move,
                 Body::Resigned {
                     player: to_move,
@@ -393,9 +553,12 @@ impl Player<'_> {
                 by: ResultBy::Resignation,
             }
         };
-        if !self.job.recorder {
+        // At a shared tablet each player signs their own sheet with their
+        // own key (`afterTheGame`, `{ as: c }`); with no key of theirs on the
+        // roster, nothing signs it there.
+        if !self.job.recorder || self.players_enrolled {
             for who in [Color::Black, Color::White] {
-                self.by(
+                self.by_player(
                     who,
                     Body::ResultSheetSigned {
                         result: result.clone(),
@@ -413,6 +576,16 @@ impl Player<'_> {
 /// made on purpose).
 pub fn copy(k: &Keypair) -> Keypair {
     Keypair::from_seed(k.seed())
+}
+
+/// The roster's participant in `role` (`black`, `white`) of a game's
+/// genesis as the server gives it (its keys as they stand now).
+fn participant<'a>(genesis: &'a serde_json::Value, role: &str) -> &'a serde_json::Value {
+    static NOBODY: serde_json::Value = serde_json::Value::Null;
+    genesis["roster"]
+        .as_array()
+        .and_then(|r| r.iter().find(|p| p["role"] == json!(role)))
+        .unwrap_or(&NOBODY)
 }
 
 fn ledger_color(c: GoColor) -> Color {
@@ -468,6 +641,7 @@ pub fn play(
         outbox: Vec::new(),
         offline_until: None,
         acked: Vec::new(),
+        players_enrolled: false,
     };
     let error = p.play(progress, plan).err();
     if error.is_some() {

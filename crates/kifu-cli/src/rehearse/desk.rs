@@ -12,7 +12,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use kifu_ledger::{Body, Event, Hash, Head, Keypair, Record, FORMAT_VERSION, ZERO_HASH};
 use serde_json::{json, Value};
 
-use super::board::{self, BoardJob, BoardRun, Tablet};
+use super::board::{self, BoardJob, BoardRun, PlayersAtTablet, Tablet};
 use super::http::Http;
 use super::plan::{Plan, Table};
 use super::Venue;
@@ -281,7 +281,7 @@ pub fn run_event(venue: &Arc<Venue>, plan: &Plan) -> Result<Outcome, String> {
         desk.records += signed.len() as u64;
     }
     // The tablets of each table, kept round after round.
-    let tablets: Vec<Vec<Tablet>> = plan
+    let mut tablets: Vec<Vec<Tablet>> = plan
         .tables
         .iter()
         .enumerate()
@@ -306,7 +306,7 @@ pub fn run_event(venue: &Arc<Venue>, plan: &Plan) -> Result<Outcome, String> {
     for round in 1..=plan.args.rounds {
         let figures = play_round(
             &mut desk,
-            &tablets,
+            &mut tablets,
             &referee_keys,
             round,
             &mut outcome,
@@ -319,9 +319,26 @@ pub fn run_event(venue: &Arc<Venue>, plan: &Plan) -> Result<Outcome, String> {
     Ok(outcome)
 }
 
+/// The players' own keys on the shared tablet at board `n`: made on the
+/// tablet at its first game and kept after, as the page keeps them; the
+/// board's referee (the referees take the boards in turn) binds them to
+/// the players' seats.
+fn players_at(shared: &mut Tablet, plan: &Plan, n: u32, referees: &[Keypair]) -> PlayersAtTablet {
+    let made_now = shared.players.is_none();
+    let keys = shared.players.get_or_insert_with(|| {
+        let mut d = plan.rng(20_000 + u64::from(n));
+        [Keypair::from_seed(d.seed()), Keypair::from_seed(d.seed())]
+    });
+    PlayersAtTablet {
+        keys: [board::copy(&keys[0]), board::copy(&keys[1])],
+        made_now,
+        referee: board::copy(&referees[(n as usize - 1) % referees.len()]),
+    }
+}
+
 fn play_round(
     desk: &mut Desk,
-    tablets: &[Vec<Tablet>],
+    tablets: &mut [Vec<Tablet>],
     referees: &[Keypair],
     round: u32,
     outcome: &mut Outcome,
@@ -430,8 +447,12 @@ fn play_round(
         let moves = 120 + dice.below(141) as u32;
         longest_game = longest_game.max(plan.game_time(moves));
         let handicap = b["handicap"].as_u64().unwrap_or(0) as u32;
-        match (tablets.get(n as usize - 1), game_of.get(&n)) {
+        match (tablets.get_mut(n as usize - 1), game_of.get(&n)) {
             (Some(tabs), Some((game, head, genesis))) if !tabs.is_empty() => {
+                let players = match &mut tabs[..] {
+                    [shared] if !referees.is_empty() => Some(players_at(shared, plan, n, referees)),
+                    _ => None,
+                };
                 let job = BoardJob {
                     round,
                     board: n,
@@ -440,6 +461,7 @@ fn play_round(
                     signed: vec![genesis.hash(), head.hash],
                     tablets: tabs.iter().map(|t| board::copy(&t.key)).collect(),
                     recorder: tabs.len() == 1,
+                    players,
                     referee: (!referees.is_empty() && dice.percent(plan.args.judged)).then(|| {
                         board::copy(&referees[dice.below(referees.len() as u64) as usize])
                     }),

@@ -8,7 +8,12 @@
 //! key), find their game (`GET /devices/{id}`), sign every stone, press,
 //! call and result sheet with that key and send it (`POST /records`), and
 //! read what a tablet reads after each record
-//! (`GET /games/{id}/state?device=1&since=SEQ`); referees' consoles follow
+//! (`GET /games/{id}/state?device=1&since=SEQ`). At a shared recorder
+//! tablet the players' own keys are made on the tablet, which asks for
+//! their seats with them (`POST /devices`); a referee's console binds each
+//! to its seat (`GET /devices?pending=1`, `POST /games/{id}/preview`, then
+//! a `key_replaced` signed and sent), and each player signs their own
+//! result sheet with it on the shared tablet. Referees' consoles follow
 //! the feed and read their overview (`GET /referee/games`, then only the
 //! boards the feed named), hall screens the standings, and
 //! spectators follow the feed (`GET /feed/stream`). The desk confirms each
