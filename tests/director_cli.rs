@@ -1162,8 +1162,30 @@ fn play_on_two_tablets(b: &mut Browser, black: &str, white: &str, loser: &str) {
 
 /// A short game on a shared recorder tablet: a stone and a press each, then
 /// Black (to move) resigns.
-fn play_on_a_recorder_tablet(b: &mut Browser, tablet: &str) {
+fn play_on_a_recorder_tablet(b: &mut Browser, tablet: &str) -> String {
     b.switch(tablet);
+    // Black makes a key of their own on the shared tablet, for this game:
+    // none is left from the board's last game (other players sat there).
+    at_seq(b, 1);
+    assert_eq!(
+        b.eval("document.getElementById('add-key-black').textContent"),
+        json!("Add Black's key")
+    );
+    b.click("#add-key-black");
+    b.wait_for(
+        "Black's key on the tablet",
+        "(document.getElementById('player-key-black') || {}).textContent.includes('waiting for the referee')",
+    );
+    let black = b
+        .eval("document.getElementById('player-key-black').textContent")
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Until the referee enrols it, the request can be sent again.
+    assert_eq!(
+        b.eval("document.getElementById('add-key-black').textContent"),
+        json!("Ask again for Black's seat")
+    );
     for (seq, x, y) in [(1, 2, 2), (3, 6, 6)] {
         at_seq(b, seq);
         b.click(&format!("rect.hit[data-x=\"{x}\"][data-y=\"{y}\"]"));
@@ -1174,6 +1196,7 @@ fn play_on_a_recorder_tablet(b: &mut Browser, tablet: &str) {
     b.wait_for("the dialog", "document.getElementById('confirm').open");
     b.click("#confirm-ok");
     at_seq(b, 6);
+    black
 }
 
 /// The desk confirms each finished game's result, and enters each paper
@@ -1342,7 +1365,7 @@ fn a_three_round_tournament_runs_from_the_desk_on_venue_wifi() {
         .unwrap()
         .to_string();
     play_on_two_tablets(&mut b, &t1b, &t1w, &t1w);
-    play_on_a_recorder_tablet(&mut b, &t2);
+    let black_key_round_1 = play_on_a_recorder_tablet(&mut b, &t2);
     b.switch(&desk);
     desk_results(&mut b, &[1, 2], &[(3, "B+"), (4, "W+")]);
     let results =
@@ -1371,7 +1394,11 @@ fn a_three_round_tournament_runs_from_the_desk_on_venue_wifi() {
     wait_seq(&mut b, at + 4);
     desk_creates_and_starts(&mut b, 2, 2);
     play_on_two_tablets(&mut b, &t1b, &t1w, &t1b);
-    play_on_a_recorder_tablet(&mut b, &t2);
+    let black_key_round_2 = play_on_a_recorder_tablet(&mut b, &t2);
+    assert_ne!(
+        black_key_round_1, black_key_round_2,
+        "the shared tablet made round 2's Black a key of their own"
+    );
     b.switch(&desk);
     desk_results(&mut b, &[1, 2], &[(3, "W+"), (4, "B+")]);
     standings_agree(&mut b, 2, 8);

@@ -239,8 +239,8 @@ fn players_at_a_shared_tablet_sign_their_own_result_sheets() {
     assert_eq!(recorded, 4, "two recorder tables a round");
     assert_eq!(
         players_keys.len(),
-        4,
-        "each shared tablet keeps its players' keys from round to round"
+        8,
+        "the players of each recorder game sign with keys made for that game"
     );
 }
 

@@ -234,20 +234,26 @@ function signerFor(body, as) {
   }
   return { privateKey: keys.privateKey, pub: myKey };
 }
+// A player's key on a shared device belongs to one game: the board's next
+// game seats other players, who make keys of their own.
+const playerKeyName = (colour) => `keypair:${colour}:${G.game}`;
 async function loadPlayerKeys() {
+  G.playerKeys = {};
   for (const colour of ["black", "white"]) {
-    const pair = await kvGet("keypair:" + colour);
+    const pair = await kvGet(playerKeyName(colour));
     if (pair) G.playerKeys[colour] = { privateKey: pair.privateKey, pub: rec.toHex(await rec.publicKeyBytes(pair.publicKey)) };
   }
 }
-// Makes a player's key on this shared device and asks for the player's
-// seat with it; the referee enrols it (`--device-request`, or `kifu key
-// replace` in a running game) after comparing the fingerprint shown.
+// Makes a player's key on this shared device (or takes the one made
+// already for this game) and asks for the player's seat with it; the
+// referee enrols it (`--device-request`, or `kifu key replace` in a
+// running game) after comparing the fingerprint shown. Until then the
+// request can be sent again.
 async function addPlayerKey(colour) {
-  let pair = await kvGet("keypair:" + colour);
+  let pair = await kvGet(playerKeyName(colour));
   if (!pair) {
     pair = await rec.generateKey();
-    await kvSet("keypair:" + colour, pair);
+    await kvSet(playerKeyName(colour), pair);
   }
   await loadPlayerKeys();
   const pub = G.playerKeys[colour].pub;
@@ -830,7 +836,7 @@ function draw(boardOnly) {
         const on = pk && rolesOf(st.state.genesis || {}, pk.pub).includes(c);
         return $("p", { id: `player-key-${c}`, "data-enrolled": on ? "1" : "0" },
           pk ? `${colourWord(c)}: ${rec.fingerprint(pk.pub)} ${on ? "(on the roster: signs " + colourWord(c) + "'s claims and result sheet)" : "(waiting for the referee)"}` : "",
-          pk ? "" : btn(`Add ${colourWord(c)}'s key`, `add-key-${c}`, () => addPlayerKey(c)));
+          on ? "" : btn(pk ? `Ask again for ${colourWord(c)}'s seat` : `Add ${colourWord(c)}'s key`, `add-key-${c}`, () => addPlayerKey(c)));
       })) : "",
     $("fieldset", {}, $("legend", {}, "Result sheet"),
       $("p", { id: "result" }, "Result by the rules: ", t.result || "none yet"),

@@ -33,11 +33,6 @@ pub struct Tablet {
     pub key: Keypair,
     /// `black`, `white` or `recorder`.
     pub role: &'static str,
-    /// At a shared tablet, the players' own keys made on it (Black's, then
-    /// White's): none before its first game, then kept round after round,
-    /// as the page keeps them on the device (`keypair:black`,
-    /// `keypair:white`).
-    pub players: Option<[Keypair; 2]>,
 }
 
 impl Tablet {
@@ -46,7 +41,6 @@ impl Tablet {
         Tablet {
             key: Keypair::from_seed(dice.seed()),
             role,
-            players: None,
         }
     }
 
@@ -171,11 +165,6 @@ pub struct BoardJob {
 pub struct PlayersAtTablet {
     /// Black's key, then White's, as the tablet keeps them.
     pub keys: [Keypair; 2],
-    /// The tablet made them for this game, so it asks for the players'
-    /// seats with them (`addPlayerKey`); a tablet that kept them from an
-    /// earlier game offers no new request, and the referee names the key
-    /// itself.
-    pub made_now: bool,
     /// The referee whose console binds them (`key_replaced`).
     pub referee: Keypair,
 }
@@ -339,8 +328,7 @@ impl Player<'_> {
     /// asks for each player's seat with the key it made for them (Black's,
     /// then White's: `addPlayerKey` in `web/board.js`); a referee's console
     /// opens the game and binds each key to its player's seat, offered the
-    /// devices waiting (or, for a key the tablet kept from an earlier game,
-    /// given the key itself), previewed, then signed at the head and sent
+    /// devices waiting, previewed, then signed at the head and sent
     /// (`key_replaced`: `signDraft` in `web/referee.js`); and the tablet
     /// reads the game, the keys now on its roster.
     fn enrol_players(&mut self) -> Result<(), String> {
@@ -349,10 +337,9 @@ impl Player<'_> {
         };
         let keys = [copy(&players.keys[0]), copy(&players.keys[1])];
         let referee = copy(&players.referee);
-        let made_now = players.made_now;
         let game = hex::encode(self.job.game);
         let seats = ["black", "white"];
-        if made_now {
+        {
             let st = self
                 .http
                 .get(&format!("/games/{game}/state?device=1"))

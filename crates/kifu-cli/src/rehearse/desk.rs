@@ -319,19 +319,15 @@ pub fn run_event(venue: &Arc<Venue>, plan: &Plan) -> Result<Outcome, String> {
     Ok(outcome)
 }
 
-/// The players' own keys on the shared tablet at board `n`: made on the
-/// tablet at its first game and kept after, as the page keeps them; the
-/// board's referee (the referees take the boards in turn) binds them to
-/// the players' seats.
-fn players_at(shared: &mut Tablet, plan: &Plan, n: u32, referees: &[Keypair]) -> PlayersAtTablet {
-    let made_now = shared.players.is_none();
-    let keys = shared.players.get_or_insert_with(|| {
-        let mut d = plan.rng(20_000 + u64::from(n));
-        [Keypair::from_seed(d.seed()), Keypair::from_seed(d.seed())]
-    });
+/// The players' own keys on the shared tablet at board `n` in `round`:
+/// made on the tablet for this game, as the page makes them (a key belongs
+/// to one game: the board's next game seats other players); the board's
+/// referee (the referees take the boards in turn) binds them to the
+/// players' seats.
+fn players_at(plan: &Plan, round: u32, n: u32, referees: &[Keypair]) -> PlayersAtTablet {
+    let mut d = plan.rng(20_000 + (u64::from(round) << 32 | u64::from(n)));
     PlayersAtTablet {
-        keys: [board::copy(&keys[0]), board::copy(&keys[1])],
-        made_now,
+        keys: [Keypair::from_seed(d.seed()), Keypair::from_seed(d.seed())],
         referee: board::copy(&referees[(n as usize - 1) % referees.len()]),
     }
 }
@@ -450,7 +446,7 @@ fn play_round(
         match (tablets.get_mut(n as usize - 1), game_of.get(&n)) {
             (Some(tabs), Some((game, head, genesis))) if !tabs.is_empty() => {
                 let players = match &mut tabs[..] {
-                    [shared] if !referees.is_empty() => Some(players_at(shared, plan, n, referees)),
+                    [_shared] if !referees.is_empty() => Some(players_at(plan, round, n, referees)),
                     _ => None,
                 };
                 let job = BoardJob {
