@@ -67,6 +67,10 @@ pub struct ConnLimits {
     /// Longest time the server may be unable to write to a client (the
     /// client does not read) before the connection is closed.
     pub write_stall_timeout: Duration,
+    /// Serve connections following the venue's whole feed on threads of
+    /// lower scheduling priority ([`Followers`]); off, they are served
+    /// with the appends (to compare the two).
+    pub followers_apart: bool,
 }
 
 impl Default for ConnLimits {
@@ -76,6 +80,7 @@ impl Default for ConnLimits {
             max_connections_per_client: 256,
             header_read_timeout: Duration::from_secs(10),
             write_stall_timeout: Duration::from_secs(30),
+            followers_apart: true,
         }
     }
 }
@@ -427,14 +432,9 @@ impl One {
     }
 }
 
-/// How much less the threads serving the venue's whole feed are scheduled
-/// than the appends' (a nice value added to the process's): at 10, the
-/// system gives them about a tenth of a core the appends want, and all of
-/// what the appends leave.
-const FOLLOWER_NICE: i32 = 10;
-
 /// The threads that serve the connections following the venue's whole
-/// feed: a runtime of their own, at lower scheduling priority, so that a
+/// feed: a runtime of their own, scheduled only when no other thread
+/// wants the CPU (`SCHED_IDLE`: `crate::feed::idle_priority`), so that a
 /// thousand spectators' writes (each a system call into the kernel's TCP)
 /// wait for the CPU behind the boards' appends instead of beside them in
 /// one run queue. A spectator that falls behind for it catches up from the
@@ -467,7 +467,7 @@ impl Followers {
             .thread_name("kifu-follow")
             // Its blocking threads (store reads of followers catching up)
             // too.
-            .on_thread_start(|| crate::feed::lower_priority(FOLLOWER_NICE))
+            .on_thread_start(crate::feed::idle_priority)
             .enable_all()
             .build()
             .ok()
@@ -618,7 +618,7 @@ pub async fn serve(
     // Only plain connections can be handed to other threads before their
     // first request is read; a TLS connection is served where it was
     // accepted.
-    let followers = if tls.is_none() {
+    let followers = if tls.is_none() && limits.followers_apart {
         Followers::start().map(Arc::new)
     } else {
         None

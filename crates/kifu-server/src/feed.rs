@@ -423,6 +423,27 @@ pub(crate) fn lower_priority(nice: i32) {
     let _ = nice;
 }
 
+/// Has the system run the calling thread only when no other thread wants
+/// the CPU (`SCHED_IDLE`), and take it from this thread at once when one
+/// does: a thread of lower nice value alone may run on until its time
+/// slice ends (milliseconds) before a woken append's thread gets the core.
+/// On Linux the policy is the thread's own; elsewhere nothing is done.
+/// When the system refuses, the thread is given the lowest nice value.
+pub(crate) fn idle_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        use thread_priority::{
+            set_thread_priority_and_policy, thread_native_id, NormalThreadSchedulePolicy,
+            ThreadPriority, ThreadSchedulePolicy,
+        };
+        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+        if set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle).is_ok() {
+            return;
+        }
+    }
+    lower_priority(19);
+}
+
 /// Lines the cache keeps.
 const CACHED_LINES: usize = 8192;
 
