@@ -146,6 +146,62 @@ fn an_event_with_the_server_killed_and_tables_offline_loses_nothing() {
     ok(&run(&data, &["verify", bundle.to_str().unwrap()]));
 }
 
+/// A sample of rounds too long to play whole: at 2× real pace each round
+/// stops after six seconds of play (`--minutes 0.1`); its games stop where
+/// they stand, counted as stopped, not failed; the paper boards' sheets
+/// come by then; the desk gives each stopped game a result, and the next
+/// round is played on the same tablets. Nothing signed is lost, and what is
+/// left verifies.
+#[test]
+fn rounds_stopped_at_the_time_limit_lose_nothing_and_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let r = rehearse(
+        &data,
+        &[
+            "--boards",
+            "4",
+            "--rounds",
+            "2",
+            "--pace",
+            "2",
+            "--minutes",
+            "0.1",
+            "--tables",
+            "50:25:25",
+            "--spectators",
+            "2",
+            "--seed",
+            "9",
+        ],
+    );
+    let rec = &r["records"];
+    assert_eq!(rec["lost"], 0, "{rec}");
+    assert_eq!(rec["duplicated"], 0, "{rec}");
+    assert_eq!(rec["signed"], rec["stored"], "{rec}");
+    assert_eq!(
+        r["counts"]["games stopped at the time limit"], 6,
+        "three tablet games a round, each stopped: {}",
+        r["counts"]
+    );
+    let rounds = r["rounds_at_the_desk"].as_array().unwrap();
+    assert_eq!(rounds.len(), 2);
+    for round in rounds {
+        assert_eq!(round["unfinished"], serde_json::json!([]), "{round}");
+    }
+    ok(&run(&data, &["verify"]));
+    let t = r["tournament"].as_str().unwrap();
+    for round in rounds {
+        let n = round["round"].to_string();
+        let cli: Value = serde_json::from_str(&ok(&run(
+            &data,
+            &["tournament", "standings", t, "--after-round", &n, "--json"],
+        )))
+        .unwrap();
+        assert_eq!(cli["table"], round["standings"]["table"], "round {n}");
+    }
+}
+
 /// At a shared recorder tablet each player's own key, made on the tablet
 /// and bound to the player's seat by a referee, signs that player's result
 /// sheet, as at a table with a tablet each: every game the rehearsal

@@ -65,7 +65,7 @@ pub async fn tournaments_of(
             let Ok(records) = tournaments::read(&p) else {
                 continue;
             };
-            let Ok(chain) = Chain::open(records) else {
+            let Ok(chain) = crate::chains::open(&p, records) else {
                 continue;
             };
             if chain
@@ -313,15 +313,14 @@ fn games_of_round(
             });
             continue;
         }
-        let Some(head) = app.store.head(&game)? else {
+        // The game as kept current record by record (`verdicts`), not
+        // read and decoded from its genesis at each look of the desk.
+        let kept = app.projections.current(&app.store, &game)?;
+        let kept = kept.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(head) = kept.head else {
             continue;
         };
-        let events: Vec<kifu_ledger::Event> = app
-            .store
-            .read(&game, 0, None)?
-            .iter()
-            .filter_map(|r| r.decode().ok())
-            .collect();
+        let events = &kept.events;
         let sheets = events
             .iter()
             .filter_map(|e| match &e.body {
@@ -338,13 +337,13 @@ fn games_of_round(
                 _ => None,
             })
             .collect();
-        let committee = kifu_ledger::Standing::replay(&events).and_then(|s| committee_now(&s));
+        let committee = kifu_ledger::Standing::replay(events).and_then(|s| committee_now(&s));
         out.insert(
             board,
             GameNow {
-                start: kifu_game::start::start_of_play(&events),
+                start: kifu_game::start::start_of_play(events),
                 committee,
-                checkpoint: checkpoints::at_head(board, game, head, &events),
+                checkpoint: checkpoints::at_head(board, game, head, events),
                 sheets,
             },
         );

@@ -51,6 +51,7 @@ pub mod answers;
 pub mod api;
 pub mod budget;
 pub mod bundle_api;
+pub mod chains;
 pub mod conn;
 pub mod console;
 pub mod creation;

@@ -87,7 +87,7 @@ pub(crate) fn load(data: &Path, spec: &str) -> Result<Chain, ApiError> {
             e.to_string(),
         ),
     })?;
-    Chain::open(records).map_err(|e| {
+    crate::chains::open(&path, records).map_err(|e| {
         ApiError::new(
             StatusCode::UNPROCESSABLE_ENTITY,
             "tournament_does_not_verify",
@@ -108,7 +108,7 @@ async fn list(State(app): State<Arc<App>>) -> Result<Response, ApiError> {
             let Ok(records) = tournaments::read(&p) else {
                 continue;
             };
-            if let Ok(chain) = Chain::open(records) {
+            if let Ok(chain) = crate::chains::open(&p, records) {
                 out.push(hall::summary(&chain));
             }
         }
@@ -146,11 +146,11 @@ async fn pairings(
     UrlPath(t): UrlPath<String>,
     Query(q): Query<RoundQuery>,
 ) -> Result<Response, ApiError> {
-    let store = app.store.clone();
+    let kept = app.clone();
     with_chain(&app, t, move |c| {
         let mut p = hall::pairings(c, q.round).map_err(tournament_error)?;
         if p.boards.iter().any(|b| b.result.is_empty()) {
-            let results = game_results(&store, c, p.round)?;
+            let results = game_results(&kept, c, p.round)?;
             hall::with_game_results(&mut p, &results);
         }
         Ok(p)
@@ -160,10 +160,11 @@ async fn pairings(
 
 /// The results by seat of the store's games played on `round`'s boards.
 fn game_results(
-    store: &kifu_store::Store,
+    app: &App,
     chain: &Chain,
     round: u32,
 ) -> Result<BTreeMap<(u32, u32), kifu_ledger::GameResult>, ApiError> {
+    let store = &app.store;
     let mut out = BTreeMap::new();
     for game in store.games()? {
         let genesis = store.genesis(&game)?;
@@ -176,12 +177,11 @@ fn game_results(
         if board.0 != round {
             continue;
         }
-        let events: Vec<kifu_ledger::Event> = store
-            .read(&game, 0, None)?
-            .iter()
-            .filter_map(|r| r.decode().ok())
-            .collect();
-        if let Some(r) = kifu_game::GameState::replay(&events).result_by_seat() {
+        // The game's state as kept current record by record (`verdicts`),
+        // not replayed from its genesis at each look of a hall screen.
+        let kept = app.projections.current(store, &game)?;
+        let kept = kept.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(r) = kept.state.result_by_seat() {
             out.insert(board, r);
         }
     }

@@ -190,8 +190,9 @@ pub async fn submit(
     let records = records_of(&app, &headers, &body)?;
     blocking(move || {
         let id = load(app.tournaments.data(), &t)?.id();
+        let path = kifu_store::tournaments::file_of(app.tournaments.data(), &id);
         app.tournaments.update(&id, |held| {
-            let mut chain = Chain::open(held).map_err(|e| {
+            let mut chain = crate::chains::open(&path, held).map_err(|e| {
                 ApiError::new(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     "tournament_does_not_verify",
@@ -205,6 +206,9 @@ pub async fn submit(
                 StatusCode::OK
             };
             let reply = answer(&chain, status, new, present);
+            // Written next, under the same lock: the next read of the file
+            // finds these records verified.
+            crate::chains::remember(&path, &chain);
             Ok::<_, ApiError>((chain.records, reply))
         })
     })

@@ -157,9 +157,15 @@ pub struct BoardJob {
     pub counted: bool,
     /// The table loses the network before this move, for this long.
     pub offline: Option<(u32, Duration)>,
+    /// When the game stops where it stands (`--minutes`), if it does.
+    pub stop_at: Option<Instant>,
     /// The board's random choices.
     pub dice: Dice,
 }
+
+/// Why a game ended before its end: the rehearsal's time ran out
+/// (`--minutes`), not a failure.
+pub const STOPPED: &str = "stopped at the rehearsal's time limit (--minutes)";
 
 /// The players' own keys on a shared tablet, for one game.
 pub struct PlayersAtTablet {
@@ -416,7 +422,21 @@ impl Player<'_> {
         let mut go = Game::new(ruleset, &setup).map_err(|e| e.to_string())?;
         let judged_at = self.job.dice.below(u64::from(self.job.moves)) as u32;
         for i in 0..self.job.moves {
-            std::thread::sleep(plan.think(&mut self.job.dice));
+            let think = plan.think(&mut self.job.dice);
+            if let Some(stop) = self.job.stop_at {
+                let now = Instant::now();
+                if now + think >= stop {
+                    std::thread::sleep(stop.saturating_duration_since(now));
+                    // What was signed is sent, as at a game's end.
+                    if let Some(t) = self.offline_until.take() {
+                        std::thread::sleep(t.saturating_duration_since(Instant::now()));
+                    }
+                    self.send()?;
+                    self.venue.count("games stopped at the time limit", 1);
+                    return Err(STOPPED.to_string());
+                }
+            }
+            std::thread::sleep(think);
             if let Some((at, long)) = self.job.offline {
                 if i == at {
                     self.offline_until = Some(Instant::now() + long);

@@ -434,6 +434,10 @@ fn play_round(
     // The boards play.
     progress.set_message(format!("round {round}: playing"));
     let play_began = Instant::now();
+    let stop_at = plan
+        .args
+        .minutes
+        .map(|m| play_began + Duration::from_secs_f64(m.max(0.0) * 60.0));
     let mut handles = Vec::new();
     let mut paper = Vec::new();
     let mut longest_game = Duration::ZERO;
@@ -470,6 +474,7 @@ fn play_round(
                             Duration::from_secs(plan.args.offline_secs),
                         )
                     }),
+                    stop_at,
                     dice,
                 };
                 let venue = venue.clone();
@@ -489,6 +494,15 @@ fn play_round(
     // The desk's loop: enter paper results as their sheets arrive, confirm
     // each finished game, kill the server once if asked, until every board
     // has its result in the chain or the round has run far too long.
+    // With `--minutes`, the round's play is that long at most: the faults
+    // come within it, and the paper boards' sheets by its end.
+    if let Some(stop) = stop_at {
+        for p in paper.iter_mut() {
+            p.0 = p.0.min(stop);
+        }
+        paper.sort();
+        longest_game = longest_game.min(stop - play_began);
+    }
     let kill_at = plan
         .args
         .kill_server
@@ -516,8 +530,10 @@ fn play_round(
                 match h.join() {
                     Ok(run) => {
                         if let Some(e) = &run.error {
-                            unfinished
-                                .push(format!("round {} board {}: {e}", run.round, run.board));
+                            if e != board::STOPPED {
+                                unfinished
+                                    .push(format!("round {} board {}: {e}", run.round, run.board));
+                            }
                             desk.act(json!({"do": "result", "tournament": t, "round": round, "board": run.board,
                                             "result": "B+", "by_default": false,
                                             "reason": "the referee's decision: the game's record stopped"}))?;

@@ -100,6 +100,13 @@ pub struct RehearseArgs {
     /// or more).
     #[arg(long)]
     pub kill_nats: bool,
+    /// Play each round for at most M minutes of wall time, then stop its
+    /// games where they stand: a sample of a round too long to play whole
+    /// (at 1× pace a round takes about two hours). The games stopped are
+    /// counted as such (not as failures) and given a result at the desk,
+    /// as a referee's decision, so that the round and the standings go on.
+    #[arg(long, value_name = "M")]
+    pub minutes: Option<f64>,
     /// The seed of every random choice (the same seed plays the same
     /// moves).
     #[arg(long, default_value_t = 1)]

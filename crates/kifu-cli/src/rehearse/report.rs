@@ -435,10 +435,16 @@ fn verdict(
     latency: &BTreeMap<String, Spread>,
     unfinished: &[&String],
 ) -> String {
-    let what = format!(
-        "{} boards at {}× real pace",
-        plan.args.boards, plan.args.pace
-    );
+    let what = match plan.args.minutes {
+        Some(m) => format!(
+            "{} boards at {}× real pace for {m} minutes of each round",
+            plan.args.boards, plan.args.pace
+        ),
+        None => format!(
+            "{} boards at {}× real pace",
+            plan.args.boards, plan.args.pace
+        ),
+    };
     if r.lost > 0 || r.duplicated > 0 {
         return format!(
             "this server did not carry {what}: {} records lost, {} duplicated",
