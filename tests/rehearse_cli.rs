@@ -25,6 +25,21 @@ fn rehearse(data: &Path, extra: &[&str]) -> Value {
     serde_json::from_str(&out(&o)).expect("the report is JSON")
 }
 
+/// The standings the rehearsal's desk read after each round are those
+/// `kifu tournament standings --after-round N` computes from the chain.
+fn standings_are_the_chains(data: &Path, r: &Value) {
+    let t = r["tournament"].as_str().unwrap();
+    for round in r["rounds_at_the_desk"].as_array().unwrap() {
+        let n = round["round"].to_string();
+        let cli: Value = serde_json::from_str(&ok(&run(
+            data,
+            &["tournament", "standings", t, "--after-round", &n, "--json"],
+        )))
+        .unwrap();
+        assert_eq!(cli["table"], round["standings"]["table"], "round {n}");
+    }
+}
+
 /// Two rounds on eight tables (two with a tablet each, a recorder's, a
 /// paper board) with the server killed in each round and a quarter of the
 /// tablet tables offline for two seconds: every record a tablet was told
@@ -98,16 +113,7 @@ fn an_event_with_the_server_killed_and_tables_offline_loses_nothing() {
 
     // What it leaves: the store verifies, the standings are the chain's.
     ok(&run(&data, &["verify"]));
-    let t = r["tournament"].as_str().unwrap();
-    for round in r["rounds_at_the_desk"].as_array().unwrap() {
-        let n = round["round"].to_string();
-        let cli: Value = serde_json::from_str(&ok(&run(
-            &data,
-            &["tournament", "standings", t, "--after-round", &n, "--json"],
-        )))
-        .unwrap();
-        assert_eq!(cli["table"], round["standings"]["table"], "round {n}");
-    }
+    standings_are_the_chains(&data, &r);
     let games: Value = serde_json::from_str(&ok(&run(&data, &["games", "--json"]))).unwrap();
     let games = games.as_array().unwrap();
     assert_eq!(games.len(), 12, "six tablet games a round");
@@ -190,16 +196,7 @@ fn rounds_stopped_at_the_time_limit_lose_nothing_and_go_on() {
         assert_eq!(round["unfinished"], serde_json::json!([]), "{round}");
     }
     ok(&run(&data, &["verify"]));
-    let t = r["tournament"].as_str().unwrap();
-    for round in rounds {
-        let n = round["round"].to_string();
-        let cli: Value = serde_json::from_str(&ok(&run(
-            &data,
-            &["tournament", "standings", t, "--after-round", &n, "--json"],
-        )))
-        .unwrap();
-        assert_eq!(cli["table"], round["standings"]["table"], "round {n}");
-    }
+    standings_are_the_chains(&data, &r);
 }
 
 /// At a shared recorder tablet each player's own key, made on the tablet

@@ -74,8 +74,8 @@ mod tests {
     use super::*;
     use kifu_ledger::{Body, Keypair, Participant, Registration, Role};
 
-    fn register(c: &mut Chain, key: &Keypair, id: &str) {
-        let reg = Registration {
+    fn registration(id: &str) -> Registration {
+        Registration {
             id: id.into(),
             surname: id.into(),
             given: String::new(),
@@ -87,8 +87,12 @@ mod tests {
             aga_id: String::new(),
             smms_correction: 0,
             key: None,
-        };
-        c.append(key, 2, Body::PlayerRegistered(reg)).unwrap();
+        }
+    }
+
+    fn register(c: &mut Chain, key: &Keypair, id: &str) {
+        c.append(key, 2, Body::PlayerRegistered(registration(id)))
+            .unwrap();
     }
 
     #[test]
@@ -117,25 +121,12 @@ mod tests {
         // `Chain::open` refuses it.
         let stranger = Keypair::from_seed([9; 32]);
         let mut forged = c.clone();
-        let reg = Registration {
-            id: "C".into(),
-            surname: "C".into(),
-            given: String::new(),
-            rank: "1d".into(),
-            rating: 0,
-            country: String::new(),
-            club: String::new(),
-            egd_pin: String::new(),
-            aga_id: String::new(),
-            smms_correction: 0,
-            key: None,
-        };
         let event = kifu_ledger::Event::next(
             forged.id(),
             forged.head(),
             3,
             stranger.public(),
-            Body::PlayerRegistered(reg),
+            Body::PlayerRegistered(registration("C")),
         );
         forged.records.push(event.sign(&stranger).unwrap());
         assert!(open(&path, forged.records.clone()).is_err());
