@@ -444,8 +444,12 @@ pub(crate) fn idle_priority() {
     lower_priority(19);
 }
 
-/// Lines the cache keeps.
-const CACHED_LINES: usize = 8192;
+/// Lines the cache keeps: at about 1.3 KB an event in its two forms, at
+/// most some 80 MB. A follower the appends held back for a few seconds of
+/// 2,000 events a second is still fed from here, not from the store
+/// (which costs the server about a sixth more a delivery:
+/// `docs/PERFORMANCE.md`, "A crowd at the server").
+const CACHED_LINES: usize = 65_536;
 
 impl LineCache {
     /// Records from cursor `first` on, below `upto`, at most `max`, when the
