@@ -318,7 +318,7 @@ impl Encoded {
 /// follower: a thousand followers of a live feed cost one encoding per
 /// record, not a thousand, and a follower that is up to date reads them
 /// here without touching the store or leaving the async workers. Holds a
-/// run of consecutive cursors, at most `CACHED_LINES`.
+/// run of consecutive cursors, at most [`crate::Limits::feed_cached_lines`].
 pub struct LineCache {
     lines: RwLock<VecDeque<Encoded>>,
     /// The cursor below which the newest records are in the cache (or
@@ -330,19 +330,22 @@ pub struct LineCache {
     filler: std::sync::Once,
     /// Places for store reads of followers catching up.
     catchup: Arc<Semaphore>,
+    /// The most lines kept.
+    keep: usize,
 }
 
 impl Default for LineCache {
     fn default() -> Self {
-        LineCache::new(2)
+        LineCache::new(2, CACHED_LINES)
     }
 }
 
 impl LineCache {
-    /// An empty cache; at most `catchup_reads` store reads for followers
-    /// catching up at once.
-    pub fn new(catchup_reads: usize) -> LineCache {
+    /// An empty cache of at most `keep` lines; at most `catchup_reads`
+    /// store reads for followers catching up at once.
+    pub fn new(catchup_reads: usize, keep: usize) -> LineCache {
         LineCache {
+            keep: keep.max(1),
             lines: RwLock::default(),
             ready: watch::Sender::new(0),
             filler: std::sync::Once::new(),
@@ -369,7 +372,7 @@ async fn fill(app: Arc<App>) {
         let upto = *published.borrow_and_update();
         // Only what the cache can keep: a follower further behind reads
         // the store itself.
-        let mut after = (have.max(upto.saturating_sub(CACHED_LINES as u64))).checked_sub(1);
+        let mut after = (have.max(upto.saturating_sub(app.lines.keep as u64))).checked_sub(1);
         while after.map(|a| a + 1).unwrap_or(0) < upto {
             // This runs on a thread of its own: reading the store here
             // blocks no async worker.
@@ -444,12 +447,13 @@ pub(crate) fn idle_priority() {
     lower_priority(19);
 }
 
-/// Lines the cache keeps: at about 1.3 KB an event in its two forms, at
+/// Lines the cache keeps unless told otherwise
+/// ([`crate::Limits::feed_cached_lines`]): at about 1.3 KB an event in its two forms, at
 /// most some 80 MB. A follower the appends held back for a few seconds of
 /// 2,000 events a second is still fed from here, not from the store
 /// (which costs the server about a sixth more a delivery:
 /// `docs/PERFORMANCE.md`, "A crowd at the server").
-const CACHED_LINES: usize = 65_536;
+pub const CACHED_LINES: usize = 65_536;
 
 impl LineCache {
     /// Records from cursor `first` on, below `upto`, at most `max`, when the
@@ -486,7 +490,7 @@ impl LineCache {
                     q.push_back(e.clone());
                 }
             }
-            while q.len() > CACHED_LINES {
+            while q.len() > self.keep {
                 q.pop_front();
             }
         }

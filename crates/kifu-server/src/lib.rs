@@ -143,6 +143,10 @@ pub struct Limits {
     /// the shared cache) running at once; more wait their turn, so that a
     /// crowd catching up never takes the threads a board's reads need.
     pub max_catchup_reads: usize,
+    /// Feed events kept encoded in memory for the followers of the live
+    /// feed (a follower further behind reads the store):
+    /// [`feed::CACHED_LINES`] by default, some 80 MB at most.
+    pub feed_cached_lines: usize,
     /// Device seat requests one client address may have waiting at once
     /// (more: 429), so that a flood from a few addresses cannot fill the
     /// list every board's tablet needs. A venue whose tablets reach the
@@ -168,6 +172,7 @@ impl Default for Limits {
             max_follower_lag: 65_536,
             feed_defer: Duration::from_millis(2),
             max_catchup_reads: 2,
+            feed_cached_lines: feed::CACHED_LINES,
             max_device_requests_per_client: device::MAX_REQUESTS_PER_CLIENT,
         }
     }
@@ -417,7 +422,7 @@ impl Server {
             device::Devices::open(store.path())?.per_client(limits.max_device_requests_per_client);
         let tournaments = kifu_store::tournaments::Keeper::new(store.path());
         let budgets = budget::Budgets::new(&limits);
-        let lines = feed::LineCache::new(limits.max_catchup_reads);
+        let lines = feed::LineCache::new(limits.max_catchup_reads, limits.feed_cached_lines);
         Ok(Server {
             app: Arc::new(App {
                 budgets,

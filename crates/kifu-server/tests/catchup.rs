@@ -155,7 +155,12 @@ fn ids(events: &[Event]) -> Vec<u64> {
 
 #[test]
 fn a_follower_that_stops_reading_catches_up_from_the_store_with_no_gap_and_no_duplicate() {
-    let server = common::start(None, ConnLimits::default());
+    // The cache as it was: 8,192 events, fewer than this test appends.
+    let limits = Limits {
+        feed_cached_lines: 8192,
+        ..Limits::default()
+    };
+    let server = common::start_with(None, limits, ConnLimits::default());
     let url = format!("http://{}", server.addr);
     let mut follower = connect(server.addr, None);
     wait_for_followers(&url, 1);
