@@ -522,7 +522,7 @@ pub async fn sgf(
         let date = kifu_tournament::game_date(&records, |t| {
             crate::tournament_api::load(app.tournaments.data(), t)
                 .ok()
-                .and_then(|c| c.projection.time_zone)
+                .and_then(|c| c.projection.time_zone.clone())
         });
         let text = kifu_game::sgf_export::records_to_sgf_on(&records, date).map_err(|e| {
             ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "no_sgf", e.to_string())

@@ -29,8 +29,9 @@ fn kept() -> &'static Mutex<HashMap<PathBuf, Arc<Chain>>> {
 
 /// The chain of `records`, read from the tournament file `path`:
 /// verified as [`Chain::open`] verifies it, reusing what was verified of
-/// the same file before when `records` begin with exactly those records.
-pub fn open(path: &Path, records: Vec<Record>) -> Result<Chain, ChainError> {
+/// the same file before when `records` begin with exactly those records
+/// (the same chain, shared, when the file has not grown).
+pub fn open(path: &Path, records: Vec<Record>) -> Result<Arc<Chain>, ChainError> {
     let before = kept()
         .lock()
         .unwrap_or_else(|p| p.into_inner())
@@ -38,35 +39,31 @@ pub fn open(path: &Path, records: Vec<Record>) -> Result<Chain, ChainError> {
         .cloned();
     if let Some(before) = before {
         let n = before.records.len();
-        if records.len() >= n && records[..n] == before.records[..] {
+        if records.len() == n && records[..] == before.records[..] {
+            return Ok(before);
+        }
+        if records.len() > n && records[..n] == before.records[..] {
             let mut chain = (*before).clone();
-            let mut grown = true;
-            for r in records.iter().skip(n) {
-                if chain.append_record(r.clone()).is_err() {
-                    grown = false;
-                    break;
-                }
-            }
-            if grown {
-                if records.len() > n {
-                    remember(path, &chain);
-                }
-                return Ok(chain);
+            if records[n..]
+                .iter()
+                .all(|r| chain.append_record(r.clone()).is_ok())
+            {
+                return Ok(remember(path, chain));
             }
         }
     }
-    let chain = Chain::open(records)?;
-    remember(path, &chain);
-    Ok(chain)
+    Ok(remember(path, Chain::open(records)?))
 }
 
 /// Remembers `chain`, verified, as the chain of the file `path`.
-pub fn remember(path: &Path, chain: &Chain) {
+pub fn remember(path: &Path, chain: Chain) -> Arc<Chain> {
+    let chain = Arc::new(chain);
     let mut kept = kept().lock().unwrap_or_else(|p| p.into_inner());
     if kept.len() >= KEPT && !kept.contains_key(path) {
         kept.clear();
     }
-    kept.insert(path.to_path_buf(), Arc::new(chain.clone()));
+    kept.insert(path.to_path_buf(), chain.clone());
+    chain
 }
 
 #[cfg(test)]

@@ -75,7 +75,7 @@ fn tournament_error(e: TournamentError) -> ApiError {
 }
 
 /// The tournament `spec` names (an id prefix or a short name), verified.
-pub(crate) fn load(data: &Path, spec: &str) -> Result<Chain, ApiError> {
+pub(crate) fn load(data: &Path, spec: &str) -> Result<Arc<Chain>, ApiError> {
     let (path, records) = tournaments::find(data, spec).map_err(|e| match e {
         FindError::NotFound { .. } | FindError::NoTournaments(_) => {
             ApiError::new(StatusCode::NOT_FOUND, "no_tournament", e.to_string())
@@ -126,7 +126,7 @@ async fn with_chain<T: serde::Serialize + Send + 'static>(
     f: impl FnOnce(&Chain) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<Response, ApiError> {
     let data = data(app);
-    let doc = blocking(move || f(&load(&data, &t)?)).await?;
+    let doc = blocking(move || f(&*load(&data, &t)?)).await?;
     Ok(Json(doc).into_response())
 }
 

@@ -192,13 +192,15 @@ pub async fn submit(
         let id = load(app.tournaments.data(), &t)?.id();
         let path = kifu_store::tournaments::file_of(app.tournaments.data(), &id);
         app.tournaments.update(&id, |held| {
-            let mut chain = crate::chains::open(&path, held).map_err(|e| {
-                ApiError::new(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    "tournament_does_not_verify",
-                    e.to_string(),
-                )
-            })?;
+            let mut chain = crate::chains::open(&path, held)
+                .map(Arc::unwrap_or_clone)
+                .map_err(|e| {
+                    ApiError::new(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        "tournament_does_not_verify",
+                        e.to_string(),
+                    )
+                })?;
             let (new, present) = append_all(&mut chain, records)?;
             let status = if new > 0 {
                 StatusCode::CREATED
@@ -208,8 +210,9 @@ pub async fn submit(
             let reply = answer(&chain, status, new, present);
             // Written next, under the same lock: the next read of the file
             // finds these records verified.
-            crate::chains::remember(&path, &chain);
-            Ok::<_, ApiError>((chain.records, reply))
+            let records = chain.records.clone();
+            crate::chains::remember(&path, chain);
+            Ok::<_, ApiError>((records, reply))
         })
     })
     .await

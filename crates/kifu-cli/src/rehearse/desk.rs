@@ -450,7 +450,7 @@ fn play_round(
         match (tablets.get_mut(n as usize - 1), game_of.get(&n)) {
             (Some(tabs), Some((game, head, genesis))) if !tabs.is_empty() => {
                 let players = match &mut tabs[..] {
-                    [_shared] if !referees.is_empty() => Some(players_at(plan, round, n, referees)),
+                    [_] if !referees.is_empty() => Some(players_at(plan, round, n, referees)),
                     _ => None,
                 };
                 let job = BoardJob {
