@@ -23,7 +23,7 @@
 //!
 //! - A connection whose first request follows the venue's whole feed
 //!   (`GET /feed/stream` without `game=`) is served by threads of lower
-//!   scheduling priority ([`Followers`]): when the CPU is spent, it is
+//!   scheduling priority (`Followers`): when the CPU is spent, it is
 //!   spent on the boards' appends and reads first, and the spectators lag.
 //!
 //! Request bodies, streams, reads and writes have budgets of their own
@@ -68,7 +68,7 @@ pub struct ConnLimits {
     /// client does not read) before the connection is closed.
     pub write_stall_timeout: Duration,
     /// Serve connections following the venue's whole feed on threads of
-    /// lower scheduling priority ([`Followers`]); off, they are served
+    /// lower scheduling priority (`Followers`); off, they are served
     /// with the appends (to compare the two).
     pub followers_apart: bool,
 }
