@@ -634,6 +634,45 @@ fn the_verifier_agrees_on_the_tournament_chain_an_appeal_bundle_carries() {
         assert_eq!(pt[key], kt[key], "{key}: {pj} {kj}");
     }
 
+    // The compact form of the same bundle: the same tournament verdict, and
+    // the game's records verify as its chain; a signature changed inside
+    // it, and both refuse.
+    let compact = t.path().join("appeal-compact.kifu-bundle");
+    ok(&run(
+        &data,
+        &[
+            "bundle",
+            &game,
+            "--out",
+            compact.to_str().unwrap(),
+            "--checkpoint",
+            &s("cp"),
+            "--compact",
+        ],
+    ));
+    let (cv, cj) = python_verdict(&compact);
+    assert!(cv, "{cj}");
+    assert_eq!(cj["tournament_checkpoint"], *pt, "{cj}");
+    assert_eq!(cj["games"][0]["game"].as_str(), Some(game_id(&kj)), "{cj}");
+    assert_eq!(cj["games"][0]["chain"], "game", "{cj}");
+    let packed = std::fs::read(&compact).unwrap();
+    let mut plain = Vec::new();
+    std::io::Read::read_to_end(
+        &mut flate2::read::ZlibDecoder::new(&packed[14..]),
+        &mut plain,
+    )
+    .unwrap();
+    let last = plain.len() - 1;
+    plain[last] ^= 1;
+    let mut z = flate2::write::ZlibEncoder::new(packed[..14].to_vec(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut z, &plain).unwrap();
+    let bad = t.path().join("changed-compact.kifu-bundle");
+    std::fs::write(&bad, z.finish().unwrap()).unwrap();
+    let (py, pj) = python_verdict(&bad);
+    assert!(!py, "{pj}");
+    let o = run(&data, &["verify", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(3), "{}", err(&o));
+
     // A tournament record changed, or dropped from the middle: both refuse.
     let b: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&bundle).unwrap()).unwrap();
@@ -661,6 +700,10 @@ fn the_verifier_agrees_on_the_tournament_chain_an_appeal_bundle_carries() {
         let o = run(&data, &["verify", p.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(3), "{what}: {}", err(&o));
     }
+}
+
+fn game_id(verdict: &serde_json::Value) -> &str {
+    verdict["bundle"]["game"].as_str().unwrap()
 }
 
 fn base64_decode(s: &str) -> Vec<u8> {

@@ -98,6 +98,16 @@ fn an_event_with_the_server_killed_and_tables_offline_loses_nothing() {
         assert_eq!(round["paper"], 2, "two paper boards");
         assert_eq!(round["games"], 6, "six tablet games");
     }
+    // Every game's bundle verifies, in both forms, and the compact one is
+    // the smaller.
+    let b = &r["bundles"];
+    assert_eq!(b["read"], 12, "{b}");
+    assert_eq!(b["verified"], 12, "{b}");
+    assert_eq!(b["compact_verified"], 12, "{b}");
+    assert!(
+        b["largest_compact_bytes"].as_u64().unwrap() * 2 < b["largest_bytes"].as_u64().unwrap(),
+        "{b}"
+    );
     // Every spectator followed the feed to its end.
     let s = &r["spectators"];
     assert_eq!(s["at_the_end"], 3, "{s}");

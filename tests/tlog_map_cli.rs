@@ -150,6 +150,66 @@ fn a_map_bundle_proves_the_head_and_does_not_grow_with_the_log() {
 }
 
 #[test]
+fn a_compact_bundle_verifies_as_its_json_does_and_a_changed_byte_fails() {
+    let st = setup();
+    let json = st.bundle(&st.s("cp1"), &st.s("j.kifu-bundle"), &[]);
+    let o = run(
+        &st.data(),
+        &[
+            "bundle",
+            &st.game,
+            "--out",
+            &st.s("c.kifu-bundle"),
+            "--checkpoint",
+            &st.s("cp1"),
+            "--compact",
+        ],
+    );
+    assert!(ok(&o).contains("(compact)"));
+    let size = |n: &str| std::fs::metadata(st.s(n)).unwrap().len();
+    assert!(size("c.kifu-bundle") * 2 < size("j.kifu-bundle"));
+    let compact = std::fs::read(st.s("c.kifu-bundle")).unwrap();
+    let back = kifu_bundle::compact::decode(&compact).unwrap();
+    assert_eq!(serde_json::to_value(&back).unwrap(), json);
+    let verdict = |name: &str| {
+        let o = run(&st.data(), &["verify", &st.s(name), "--json"]);
+        (o.status.success(), common::out(&o), err(&o))
+    };
+    let (good, from_json, e) = verdict("j.kifu-bundle");
+    assert!(good, "{e}");
+    let (good, from_compact, e) = verdict("c.kifu-bundle");
+    assert!(good, "{e}");
+    assert_eq!(from_compact, from_json);
+
+    // A byte of the compressed part changed: one line, non-zero, whichever
+    // check meets it first (the stream's checksum, or a record).
+    let mut bad = compact.clone();
+    let at = bad.len() / 2;
+    bad[at] ^= 0x20;
+    std::fs::write(st.s("bad.kifu-bundle"), &bad).unwrap();
+    let (good, _, e) = verdict("bad.kifu-bundle");
+    assert!(!good);
+    assert_eq!(e.trim().lines().count(), 1, "{e}");
+    // Cut short.
+    std::fs::write(st.s("cut.kifu-bundle"), &compact[..compact.len() - 40]).unwrap();
+    let (good, _, e) = verdict("cut.kifu-bundle");
+    assert!(!good && e.contains("not a bundle"), "{e}");
+    // The tail form has no compact form.
+    let o = run(
+        &st.data(),
+        &[
+            "bundle",
+            &st.game,
+            "--out",
+            &st.s("t.kifu-bundle"),
+            "--tail",
+            "--compact",
+        ],
+    );
+    assert!(!o.status.success());
+}
+
+#[test]
 fn a_map_bundle_whose_map_proof_names_a_stale_head_fails() {
     let st = setup();
     let b1 = st.bundle(&st.s("cp1"), &st.s("b1.kifu-bundle"), &[]);
@@ -447,6 +507,24 @@ fn the_server_serves_bundles_and_map_proofs_and_audits_through_its_tiles() {
     let (good, out, e) = st.verify(&b, "served.kifu-bundle");
     assert!(good, "{e}");
     assert!(out.contains("map of game heads"), "{out}");
+    // The compact form of the same bundle: fewer bytes, the same verdict.
+    let r = ureq::get(&format!("{url}/games/{}/bundle?form=compact", st.game))
+        .call()
+        .unwrap();
+    assert_eq!(r.header("content-type"), Some("application/octet-stream"));
+    let mut compact = Vec::new();
+    std::io::Read::read_to_end(&mut r.into_reader(), &mut compact).unwrap();
+    assert!(compact.starts_with(b"kifu-bundle/3\n"));
+    assert!(
+        compact.len() * 2 < body.len(),
+        "{} vs {}",
+        compact.len(),
+        body.len()
+    );
+    let f = st.s("served-compact.kifu-bundle");
+    std::fs::write(&f, &compact).unwrap();
+    let o = run(&st.data(), &["verify", &f]);
+    assert_eq!(ok(&o), out);
 
     let (status, body) = http_get(&format!("{url}/proof/map?game={}", "ab".repeat(32)));
     assert_eq!(status, 200, "{body}");

@@ -6,7 +6,10 @@ Usage:
                                                (a tournament chain file too)
     format_verifier.py BUNDLE.kifu-bundle      verdict of the tournament chain an
                                                appeal bundle carries (its log
-                                               proofs are not checked here)
+                                               proofs are not checked here), of
+                                               the JSON forms or the compact one
+                                               (kifu-bundle/3: its game's records
+                                               are checked as a chain too)
     format_verifier.py --vectors VECTORS.json  check every vector of the file
     format_verifier.py --trust HEX ARCHIVE     the verdict of a reader who trusts
                                                the key HEX (repeatable): the
@@ -1497,6 +1500,75 @@ def stored_record(b64):
     return records[0]
 
 
+COMPACT_MAGIC = b"kifu-bundle/3\n"
+
+
+def read_compact_bundle(data):
+    """A compact bundle (docs/TRANSPARENCY.md section 7, kifu-bundle/3): the
+    magic line, then zlib of (u32 LE n, n bytes of JSON header, records);
+    each record is u32 LE m, the event bytes without `chain` and
+    `prev_hash`, the signature. Gives the kifu-bundle/2 object it holds and
+    the game's records as (event_bytes, signature) pairs."""
+    import zlib
+    if not data.startswith(COMPACT_MAGIC):
+        raise Invalid("not a kifu-bundle/3 file")
+    try:
+        plain = zlib.decompress(data[len(COMPACT_MAGIC):])
+    except zlib.error as e:
+        raise Invalid("the compressed part does not unpack: %s" % e)
+    n = int.from_bytes(plain[:4], "little")
+    if len(plain) < 4 + n:
+        raise Invalid("the header is cut short")
+    bundle = json.loads(plain[4:4 + n])
+    if bundle.get("format") != "kifu-bundle/3":
+        raise Invalid("the header names %r" % bundle.get("format"))
+    game = bytes.fromhex(bundle["game"])
+    records, pos, prev = [], 4 + n, None
+    while pos < len(plain):
+        if pos + 4 > len(plain):
+            raise Invalid("record %d is cut short" % len(records))
+        m = int.from_bytes(plain[pos:pos + 4], "little")
+        short, sig = plain[pos + 4:pos + 4 + m], plain[pos + 4 + m:pos + 4 + m + 64]
+        if len(short) != m or len(sig) != 64:
+            raise Invalid("record %d is cut short" % len(records))
+        pos += 4 + m + 64
+        # The envelope (FORMAT.md section 3): version (varint), chain (32),
+        # seq (varint), prev_hash (32); the compact record lacks the two
+        # hashes, which are zeros in the genesis and otherwise the game id
+        # and the hash of the record before.
+        r = Reader(short)
+        r.varint(16, "version")
+        at_chain = r.pos
+        r.varint(64, "seq")
+        at_prev = r.pos
+        chain, prev_hash = (game, prev) if records else (bytes(32), bytes(32))
+        event = short[:at_chain] + chain + short[at_chain:at_prev] + prev_hash + short[at_prev:]
+        records.append((event, sig))
+        prev = blake3.blake3(HASH_DOMAIN + event + sig).digest()
+    bundle["format"] = "kifu-bundle/2"
+    bundle["records"] = [
+        {"seq": i, "record": base64.b64encode(len(e).to_bytes(4, "little") + e + s).decode()}
+        for i, (e, s) in enumerate(records)]
+    return bundle, records
+
+
+def verify_compact_bundle(data):
+    """A compact bundle: its game's records verify as one chain (section 6),
+    and its tournament part as any bundle's."""
+    bundle, records = read_compact_bundle(data)
+    game = verify_records(records)
+    report = verify_bundle_tournament(bundle)
+    games = [g for g in game["games"] if g["game"] == bundle["game"]]
+    problems = list(game["problems"])
+    if len(games) != 1 or len(game["games"]) != 1:
+        problems.append("the records are not one chain of game %s" % bundle["game"])
+    report["problems"] = problems + report["problems"]
+    report["games"] = game["games"] + report["games"]
+    report["events"] += game["events"]
+    report["ok"] = not report["problems"]
+    return report
+
+
 def verify_bundle_tournament(bundle):
     """The tournament part of a bundle: the chain verifies (section 6 for one
     chain, section 10's roles), its last record is a `game_checkpointed` of
@@ -1778,6 +1850,8 @@ def main(argv):
         data = open(argv[1], "rb").read()
         if data[:1] == b"{":
             report = verify_bundle_tournament(json.loads(data))
+        elif data.startswith(COMPACT_MAGIC):
+            report = verify_compact_bundle(data)
         else:
             report = verify_archive(data, trusted)
     except OSError as e:

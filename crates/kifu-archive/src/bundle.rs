@@ -366,4 +366,81 @@ mod tests {
         .unwrap_err();
         assert!(e.is_check(), "{e}");
     }
+
+    #[test]
+    fn the_compact_form_reads_back_as_the_same_bundle_and_a_changed_byte_fails() {
+        use kifu_bundle::compact::{decode, encode, CompactError};
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).unwrap();
+        let cast = kifu_ledger::testkit::Cast::new();
+        let c = kifu_ledger::testkit::sample_game(&cast, "game");
+        store.append_batch(c.records.clone()).unwrap();
+        let signer = NoteSigner::new("kifu.example/unit", [1; 32]).unwrap();
+        sign_checkpoint(&store, &signer).unwrap();
+        let b = make(&store, &c.game, Request::default()).unwrap();
+        let json = serde_json::to_vec_pretty(&b).unwrap();
+        let small = encode(&b).unwrap();
+        assert!(
+            small.len() * 2 < json.len(),
+            "{} vs {}",
+            small.len(),
+            json.len()
+        );
+        let back = decode(&small).unwrap();
+        assert_eq!(
+            serde_json::to_value(&back).unwrap(),
+            serde_json::to_value(&b).unwrap()
+        );
+        assert_eq!(
+            kifu_bundle::check_bundle(&back).unwrap().events,
+            c.records.len()
+        );
+
+        // A record's last byte changed inside the compressed part: the
+        // bundle reads, and its check names the record.
+        let mut plain = Vec::new();
+        std::io::Read::read_to_end(
+            &mut flate2::read::ZlibDecoder::new(&small[kifu_bundle::compact::MAGIC.len()..]),
+            &mut plain,
+        )
+        .unwrap();
+        let repack = |plain: &[u8]| {
+            let mut z = flate2::write::ZlibEncoder::new(
+                kifu_bundle::compact::MAGIC.to_vec(),
+                flate2::Compression::fast(),
+            );
+            std::io::Write::write_all(&mut z, plain).unwrap();
+            z.finish().unwrap()
+        };
+        let mut bad = plain.clone();
+        let n = bad.len();
+        bad[n - 1] ^= 1;
+        let e = kifu_bundle::check_bundle(&decode(&repack(&bad)).unwrap()).unwrap_err();
+        assert!(e.to_string().contains("record"), "{e}");
+        // The last record dropped: the head is no longer the map's.
+        let last = b.records.len() - 1;
+        let mut short = b.clone();
+        short.records.truncate(last);
+        let cut = decode(&encode(&short).unwrap()).unwrap();
+        assert!(kifu_bundle::check_bundle(&cut).is_err());
+        // A record taken out of the middle cannot be written compactly: the
+        // next one does not link to the one before it.
+        let mut gap = b.clone();
+        gap.records.remove(1);
+        assert_eq!(encode(&gap).unwrap_err(), CompactError::Link(1));
+        // A tail bundle has no compact form.
+        let tail = make(
+            &store,
+            &c.game,
+            Request {
+                tail: true,
+                ..Request::default()
+            },
+        )
+        .unwrap();
+        assert!(matches!(
+            encode(&tail).unwrap_err(),
+            CompactError::NotMap(_)
+        ));
+    }
 }

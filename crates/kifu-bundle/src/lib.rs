@@ -39,6 +39,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod compact;
 pub mod rotation;
 pub mod tournament;
 pub mod verdict;

@@ -10,11 +10,14 @@ use crate::rotation::{RotationFile, ROTATION_FORMAT};
 use crate::{Bundle, BundleReport};
 
 /// True when a file whose first bytes are `head` is a bundle (a JSON
-/// object) rather than an archive (which starts with `KIFUARC`).
+/// object, or the compact form's [`crate::compact::MAGIC`]) rather than an
+/// archive (which starts with `KIFUARC`).
 pub fn looks_like_bundle(head: &[u8]) -> bool {
-    head.iter()
-        .find(|b| !b.is_ascii_whitespace())
-        .is_some_and(|b| *b == b'{')
+    crate::compact::is_compact(head)
+        || head
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|b| *b == b'{')
 }
 
 /// Why a text is not a file of the kind asked for.
@@ -23,6 +26,9 @@ pub enum FileError {
     /// Not a bundle's JSON.
     #[error("not a bundle: {0}")]
     NotABundle(serde_json::Error),
+    /// A compact bundle (`kifu-bundle/3`) that does not read.
+    #[error("not a bundle: {0}")]
+    Compact(#[from] crate::compact::CompactError),
     /// Not a rotation proof's JSON.
     #[error("not a key rotation proof: {0}")]
     NotARotation(serde_json::Error),
@@ -31,13 +37,17 @@ pub enum FileError {
     RotationFormat,
 }
 
-/// Reads a bundle's JSON.
+/// Reads a bundle file: its JSON, or the compact form
+/// ([`crate::compact::decode`]).
 ///
 /// # Errors
 ///
-/// [`FileError::NotABundle`].
-pub fn read_bundle(text: &str) -> Result<Bundle, FileError> {
-    serde_json::from_str(text).map_err(FileError::NotABundle)
+/// [`FileError::NotABundle`], [`FileError::Compact`].
+pub fn read_bundle(bytes: &[u8]) -> Result<Bundle, FileError> {
+    if crate::compact::is_compact(bytes) {
+        return Ok(crate::compact::decode(bytes)?);
+    }
+    serde_json::from_slice(bytes).map_err(FileError::NotABundle)
 }
 
 /// Reads a rotation proof file (`kifu prove rotation`).
@@ -178,6 +188,7 @@ mod tests {
     fn a_bundle_is_told_from_an_archive_by_its_first_byte() {
         assert!(looks_like_bundle(b"  \n{\"format\""));
         assert!(!looks_like_bundle(b"KIFUARC2"));
+        assert!(looks_like_bundle(b"kifu-bundle/3\n\x78\xda"));
         assert!(!looks_like_bundle(b"   "));
         assert!(!looks_like_bundle(b""));
     }
@@ -224,7 +235,7 @@ mod tests {
 
     #[test]
     fn files_of_another_kind_are_named() {
-        assert!(read_bundle("[]")
+        assert!(read_bundle(b"[]")
             .unwrap_err()
             .to_string()
             .starts_with("not a bundle: "));

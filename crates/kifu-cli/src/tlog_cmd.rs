@@ -206,6 +206,12 @@ pub struct BundleArgs {
     /// of game heads; the only form for a checkpoint without a map root.
     #[arg(long)]
     pub tail: bool,
+    /// Write the map bundle in its compact binary form (`kifu-bundle/3`):
+    /// the same bundle, without the two hashes each record repeats,
+    /// compressed, about a third of the JSON's size. `kifu verify` reads
+    /// both.
+    #[arg(long, conflicts_with = "tail")]
+    pub compact: bool,
 }
 
 fn read_text(path: &Path) -> Result<String, Failure> {
@@ -579,7 +585,11 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
         e if e.is_check() => fail_verify(e.to_string()),
         e => Failure::new(e.to_string()),
     })?;
-    let bytes = serde_json::to_vec_pretty(&b)?;
+    let bytes = if a.compact {
+        kifu_bundle::compact::encode(&b).map_err(|e| Failure::new(e.to_string()))?
+    } else {
+        serde_json::to_vec_pretty(&b)?
+    };
     write_atomically(&a.out, &bytes)?;
     let proof = match &b.tail {
         Some(t) => format!("{} tail leaves", t.leaves.len()),
@@ -588,13 +598,14 @@ pub fn bundle(data: &Path, a: BundleArgs) -> CmdResult {
     let cp = offline::unchecked_checkpoint(&b.checkpoint)
         .map_err(|_| Failure::new("the bundle's checkpoint does not parse"))?;
     say!(
-        "wrote {}: game {}, {} events, checkpoint of {} at size {}, {proof}, {} bytes",
+        "wrote {}: game {}, {} events, checkpoint of {} at size {}, {proof}, {} bytes{}",
         a.out.display(),
         short(&game),
         b.records.len(),
         cp.origin,
         cp.size,
-        bytes.len()
+        bytes.len(),
+        if a.compact { " (compact)" } else { "" }
     );
     Ok(())
 }
@@ -612,7 +623,9 @@ pub fn is_bundle(file: Option<&PathBuf>) -> bool {
 /// `kifu verify BUNDLE`: whom the verdict trusts is the log key the bundle
 /// names, or a key the reader named (`kifu_bundle::check_bundle_trusting`).
 pub fn verify_bundle(file: &Path, as_json: bool, trusted: &[kifu_ledger::PublicKey]) -> CmdResult {
-    let b = kifu_bundle::verdict::read_bundle(&read_text(file)?)
+    let bytes =
+        std::fs::read(file).map_err(|e| Failure::new(format!("{}: {e}", file.display())))?;
+    let b = kifu_bundle::verdict::read_bundle(&bytes)
         .map_err(|e| fail_verify(format!("{}: {e}", file.display())))?;
     match kifu_bundle::check_bundle_trusting(&b, trusted) {
         Ok((r, key)) => {

@@ -20,18 +20,54 @@ use crate::App;
 pub use kifu_archive::bundle::{build, latest_bundle, map_proof_json, BundleParts, Form};
 pub use kifu_store::operator::rotation_proof;
 
+/// `?form=compact`.
+#[derive(Debug, Deserialize)]
+pub struct BundleQuery {
+    /// `json` (the default) or `compact` (`kifu-bundle/3`).
+    #[serde(default)]
+    pub form: BundleForm,
+}
+
+/// The form of the bundle asked for.
+#[derive(Debug, Default, Clone, Copy, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BundleForm {
+    /// `kifu-bundle/2` (or `/1`) as JSON.
+    #[default]
+    Json,
+    /// The compact binary form of a map bundle (`kifu_bundle::compact`).
+    Compact,
+}
+
 /// `GET /games/{id}/bundle`: the game's appeal bundle at the latest
-/// checkpoint (a file `kifu verify` checks offline).
+/// checkpoint (a file `kifu verify` checks offline), as JSON or, with
+/// `?form=compact`, in the compact binary form.
 pub async fn game_bundle(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
+    Query(q): Query<BundleQuery>,
 ) -> Result<Response, ApiError> {
     blocking(move || {
         let game = app.store.resolve(&id)?;
         let b = latest_bundle(&app.store, &game)?;
-        let body = serde_json::to_vec_pretty(&b).map_err(|e| {
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
-        })?;
+        let internal = |e: String| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e);
+        let (body, media) = match q.form {
+            BundleForm::Json => (
+                serde_json::to_vec_pretty(&b).map_err(|e| internal(e.to_string()))?,
+                "application/json",
+            ),
+            BundleForm::Compact => (
+                kifu_bundle::compact::encode(&b).map_err(|e| match e {
+                    kifu_bundle::compact::CompactError::NotMap(_) => ApiError::new(
+                        StatusCode::CONFLICT,
+                        "no_compact_form",
+                        format!("{e}: the latest checkpoint names no map root"),
+                    ),
+                    e => internal(e.to_string()),
+                })?,
+                "application/octet-stream",
+            ),
+        };
         let name = format!(
             "attachment; filename=\"{}.kifu-bundle\"",
             hex::encode(&game[..8])
@@ -39,7 +75,7 @@ pub async fn game_bundle(
         Ok((
             StatusCode::OK,
             [
-                (header::CONTENT_TYPE, "application/json".to_string()),
+                (header::CONTENT_TYPE, media.to_string()),
                 (header::CACHE_CONTROL, "no-cache".to_string()),
                 (header::CONTENT_DISPOSITION, name),
             ],

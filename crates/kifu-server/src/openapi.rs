@@ -859,14 +859,22 @@ pub const OPERATIONS: &[Operation] = &[
         path: "/games/{id}/bundle",
         id: "get_bundle",
         tag: "transparency",
-        summary: "The game's appeal bundle: records, checkpoint and proofs (docs/FORMAT.md)",
-        query: &[],
+        summary: "The game's appeal bundle: records, checkpoint and proofs (docs/TRANSPARENCY.md section 7)",
+        query: &[q(
+            "form",
+            "string",
+            "json (kifu-bundle/2, the default) or compact (kifu-bundle/3, binary)",
+        )],
         body: &[],
-        answers: &[a(200, "the bundle", &[other("application/json")])],
+        answers: &[a(
+            200,
+            "the bundle",
+            &[other("application/json"), other("application/octet-stream")],
+        )],
         refusals: &[
             no(400, &["ambiguous_game"]),
             no(404, &["unknown_game", "no_checkpoint"]),
-            no(409, &["not_in_checkpoint"]),
+            no(409, &["not_in_checkpoint", "no_compact_form"]),
         ],
     },
     Operation {

@@ -166,6 +166,11 @@ pub struct Bundles {
     pub verified: u64,
     /// The largest, in bytes.
     pub largest_bytes: u64,
+    /// Compact bundles (`?form=compact`, `kifu-bundle/3`) that read back as
+    /// the JSON bundle and verify.
+    pub compact_verified: u64,
+    /// The largest compact bundle, in bytes.
+    pub largest_compact_bytes: u64,
     /// Why none could be read, if so.
     pub unavailable: Option<String>,
 }
@@ -185,11 +190,28 @@ pub fn bundles(venue: &Venue, outcome: &Outcome) -> Bundles {
         };
         b.read += 1;
         b.largest_bytes = b.largest_bytes.max(bytes.len() as u64);
-        let ok = serde_json::from_slice::<kifu_bundle::Bundle>(&bytes)
-            .ok()
-            .is_some_and(|x| kifu_bundle::check_bundle(&x).is_ok());
-        if ok {
+        let json = serde_json::from_slice::<kifu_bundle::Bundle>(&bytes).ok();
+        if json
+            .as_ref()
+            .is_some_and(|x| kifu_bundle::check_bundle(x).is_ok())
+        {
             b.verified += 1;
+        }
+        let path = format!("/games/{}/bundle?form=compact", hex::encode(g.game));
+        let Ok(compact) = http.get_bytes(&path) else {
+            continue;
+        };
+        b.largest_compact_bytes = b.largest_compact_bytes.max(compact.len() as u64);
+        let same = kifu_bundle::compact::decode(&compact)
+            .ok()
+            .is_some_and(|c| {
+                kifu_bundle::check_bundle(&c).is_ok()
+                    && json.as_ref().is_some_and(|j| {
+                        serde_json::to_value(j).ok() == serde_json::to_value(&c).ok()
+                    })
+            });
+        if same {
+            b.compact_verified += 1;
         }
     }
     b
@@ -393,10 +415,13 @@ impl Report {
             None => {
                 let _ = writeln!(
                     o,
-                    "bundles: {} of {} games' appeal bundles verify; the largest is {:.1} KB",
+                    "bundles: {} of {} games' appeal bundles verify; the largest is {:.1} KB \
+                     ({} compact bundles read back the same and verify; the largest is {:.1} KB)",
                     b.verified,
                     b.read,
-                    b.largest_bytes as f64 / 1024.0
+                    b.largest_bytes as f64 / 1024.0,
+                    b.compact_verified,
+                    b.largest_compact_bytes as f64 / 1024.0
                 );
             }
         }
