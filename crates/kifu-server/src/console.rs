@@ -101,7 +101,7 @@ pub async fn games(
                 }
             }
             let head = g["head"]["hash"].as_str().unwrap_or_default().to_string();
-            let mut b = match cached(&head) {
+            let mut b = match cached(&id, &head) {
                 Some(b) => b,
                 None => {
                     let game = app.store.resolve(&id)?;
@@ -111,7 +111,7 @@ pub async fn games(
                     let projection = app.projections.current(&app.store, &game)?;
                     let p = projection.lock().unwrap_or_else(|p| p.into_inner());
                     let b = board(summary, &p.state);
-                    keep(head, &b);
+                    keep(id.clone(), head, &b);
                     b
                 }
             };
@@ -213,27 +213,59 @@ fn board(summary: GameSummary, state: &GameState) -> RefereeBoard {
     }
 }
 
-/// Boards already projected, by the hash of their head (a head's hash
-/// names the whole chain before it, so an entry is never stale): consoles
-/// reading their boards again, when the feed names one, project only
-/// those that moved. Bounded:
-/// emptied when it reaches [`CACHED_BOARDS`].
-static BOARDS: Mutex<Option<HashMap<String, RefereeBoard>>> = Mutex::new(None);
+/// Boards already projected, by game, each with the hash of the head it
+/// was projected at (a head's hash names the whole chain before it, so an
+/// entry at the game's head is never stale): consoles reading their boards
+/// again, when the feed names one, project only those that moved, and a
+/// console's whole overview of a ten-round event projects none of the
+/// finished games again. One entry a game, replaced as the game moves, so
+/// that the games of a whole event fit; bounded by [`CACHED_BOARDS`] (when
+/// full, one entry goes: a missing board is projected again).
+static BOARDS: Mutex<Option<ByHead<RefereeBoard>>> = Mutex::new(None);
 
-/// The most boards [`BOARDS`] keeps.
-const CACHED_BOARDS: usize = 4096;
+/// The most boards [`BOARDS`] keeps: every game of a 350-board, ten-round
+/// congress several times over (an entry is a few hundred bytes).
+const CACHED_BOARDS: usize = 16_384;
 
-fn cached(head: &str) -> Option<RefereeBoard> {
-    BOARDS.lock().ok()?.as_ref()?.get(head).cloned()
+/// Values by game, each kept with the head it was made at.
+struct ByHead<V> {
+    map: HashMap<String, (String, V)>,
+    most: usize,
 }
 
-fn keep(head: String, v: &RefereeBoard) {
-    if let Ok(mut c) = BOARDS.lock() {
-        let map = c.get_or_insert_with(HashMap::new);
-        if map.len() >= CACHED_BOARDS {
-            map.clear();
+impl<V: Clone> ByHead<V> {
+    fn new(most: usize) -> ByHead<V> {
+        ByHead {
+            map: HashMap::new(),
+            most: most.max(1),
         }
-        map.insert(head, v.clone());
+    }
+
+    /// The value of `game` made at `head`, if that is the one kept.
+    fn get(&self, game: &str, head: &str) -> Option<V> {
+        let (at, v) = self.map.get(game)?;
+        (at == head).then(|| v.clone())
+    }
+
+    /// Keeps `v` for `game` at `head`, in place of what was kept for it.
+    fn keep(&mut self, game: String, head: String, v: V) {
+        if self.map.len() >= self.most && !self.map.contains_key(&game) {
+            if let Some(k) = self.map.keys().next().cloned() {
+                self.map.remove(&k);
+            }
+        }
+        self.map.insert(game, (head, v));
+    }
+}
+
+fn cached(game: &str, head: &str) -> Option<RefereeBoard> {
+    BOARDS.lock().ok()?.as_ref()?.get(game, head)
+}
+
+fn keep(game: String, head: String, v: &RefereeBoard) {
+    if let Ok(mut c) = BOARDS.lock() {
+        c.get_or_insert_with(|| ByHead::new(CACHED_BOARDS))
+            .keep(game, head, v.clone());
     }
 }
 
@@ -262,4 +294,32 @@ pub async fn powers(
         }))
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ByHead;
+
+    #[test]
+    fn a_board_is_kept_once_a_game_and_only_at_its_head() {
+        let mut c = ByHead::new(3);
+        c.keep("g1".into(), "h1".into(), 1);
+        assert_eq!(c.get("g1", "h1"), Some(1));
+        // The game moved: its new board replaces the old one.
+        c.keep("g1".into(), "h2".into(), 2);
+        assert_eq!(c.get("g1", "h1"), None);
+        assert_eq!(c.get("g1", "h2"), Some(2));
+        assert_eq!(c.map.len(), 1);
+        // A game moving a thousand times takes one place, not a thousand.
+        for i in 0..1000 {
+            c.keep("g2".into(), format!("h{i}"), i);
+        }
+        assert_eq!(c.map.len(), 2);
+        assert_eq!(c.get("g1", "h2"), Some(2));
+        // Full: a new game takes the place of one kept.
+        c.keep("g3".into(), "h".into(), 3);
+        c.keep("g4".into(), "h".into(), 4);
+        assert_eq!(c.map.len(), 3);
+        assert_eq!(c.get("g4", "h"), Some(4));
+    }
 }
