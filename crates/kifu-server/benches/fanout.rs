@@ -20,9 +20,20 @@
 //! 0: never), to compare the append latency with and without.
 //! `FOLLOWER_NICE` (default 19; 0: none) is how much later than the
 //! boards' the followers' threads in this process are scheduled (they
-//! stand for spectators' own machines). `FOLLOWERS_APART=0` serves the followers on the appends' own threads
-//! instead of threads of lower scheduling priority (`conn::Followers`).
-
+//! stand for spectators' own machines). `FOLLOWERS_APART=0` serves the
+//! followers on the appends' own threads instead of threads of lower
+//! scheduling priority (`conn::Followers`).
+//!
+//! Over loopback the kernel's receive work for what the server sends (the
+//! TCP receive path of a thousand followers' sockets) runs on the
+//! *sender's* core, the server's, whatever core the followers are pinned
+//! to; over a network it runs on the spectators' machines. To keep it with
+//! the followers, steer loopback's receive processing to their core
+//! (receive packet steering, as root): `echo 2 >
+//! /sys/class/net/lo/queues/rx-0/rps_cpus` for core 1 (`echo 0` undoes
+//! it). The bench prints the mask it ran with, each core's system and
+//! softirq time while appending, and the server's own acknowledgement
+//! times (`kifu_ack_seconds`).
 //!
 //! Pin the server to its own cores for clean figures (`SERVER_CPUS=0-1`
 //! runs the child under `taskset -c 0-1`; run the bench itself under
@@ -121,6 +132,103 @@ fn usage(pid: u32) -> (Duration, u64) {
         .and_then(|n| n.parse().ok())
         .unwrap_or(0);
     (cpu, rss_kib)
+}
+
+/// Each CPU's time in the kernel so far, from `/proc/stat`: (system,
+/// softirq) in clock ticks, and the CPU time of the kernel threads that
+/// run network processing left over from interrupts (`ksoftirqd/N`).
+fn kernel_time() -> (Vec<(u64, u64)>, Vec<u64>) {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let cpus = stat
+        .lines()
+        .filter(|l| l.starts_with("cpu") && !l.starts_with("cpu "))
+        .map(|l| {
+            let f: Vec<u64> = l
+                .split_whitespace()
+                .skip(1)
+                .filter_map(|v| v.parse().ok())
+                .collect();
+            (
+                f.get(2).copied().unwrap_or(0),
+                f.get(6).copied().unwrap_or(0),
+            )
+        })
+        .collect::<Vec<_>>();
+    let mut soft = vec![0; cpus.len()];
+    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let comm = std::fs::read_to_string(e.path().join("comm")).unwrap_or_default();
+        let Some(n) = comm.trim().strip_prefix("ksoftirqd/") else {
+            continue;
+        };
+        let (Ok(n), Ok(pid)) = (
+            n.parse::<usize>(),
+            e.file_name().to_string_lossy().parse::<u32>(),
+        ) else {
+            continue;
+        };
+        if let Some(s) = soft.get_mut(n) {
+            *s = usage(pid).0.as_millis() as u64;
+        }
+    }
+    (cpus, soft)
+}
+
+/// What the kernel did between two [`kernel_time`]s, `secs` apart.
+fn kernel_line(
+    a: &(Vec<(u64, u64)>, Vec<u64>),
+    b: &(Vec<(u64, u64)>, Vec<u64>),
+    secs: f64,
+) -> String {
+    let hz = rustix::param::clock_ticks_per_second().max(1) as f64;
+    let pct = |t: u64| 100.0 * t as f64 / hz / secs.max(1e-9);
+    (0..a.0.len().min(b.0.len()))
+        .map(|i| {
+            format!(
+                "cpu{i}: system {:.0} %, softirq {:.0} %, ksoftirqd {:.0} %",
+                pct(b.0[i].0.saturating_sub(a.0[i].0)),
+                pct(b.0[i].1.saturating_sub(a.0[i].1)),
+                100.0
+                    * b.1
+                        .get(i)
+                        .unwrap_or(&0)
+                        .saturating_sub(*a.1.get(i).unwrap_or(&0)) as f64
+                    / 1000.0
+                    / secs.max(1e-9)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The server's own histogram `name` (`kifu_ack_seconds`: from a record
+/// entering its queue to its acknowledgement; its stages), by upper bound.
+fn acks(url: &str, name: &str) -> Vec<(String, u64)> {
+    let m = ureq::get(&format!("{url}/metrics"))
+        .call()
+        .ok()
+        .and_then(|r| r.into_string().ok())
+        .unwrap_or_default();
+    let prefix = format!("{name}_bucket{{le=\"");
+    m.lines()
+        .filter_map(|l| l.strip_prefix(prefix.as_str()))
+        .filter_map(|l| l.split_once("\"} "))
+        .filter_map(|(le, n)| Some((le.to_string(), n.trim().parse().ok()?)))
+        .collect()
+}
+
+/// The share of acknowledgements between two [`acks`] under each bound.
+fn acks_line(a: &[(String, u64)], b: &[(String, u64)]) -> String {
+    let total = b.last().map(|x| x.1).unwrap_or(0) - a.last().map(|x| x.1).unwrap_or(0);
+    b.iter()
+        .zip(a)
+        .map(|((le, nb), (_, na))| {
+            format!(
+                "≤{le} s {:.2} %",
+                100.0 * (nb - na) as f64 / total.max(1) as f64
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn body(records: &[Record]) -> Vec<u8> {
@@ -248,6 +356,14 @@ fn main() {
     let url = format!("http://{addr}");
     let cast = Cast::new();
 
+    // Over loopback the kernel's receive work for every byte the server
+    // sends runs on the server's core unless receive packet steering sends
+    // it to the followers' (as a real network leaves it to the spectators'
+    // machines): say which.
+    let rps = std::fs::read_to_string("/sys/class/net/lo/queues/rx-0/rps_cpus")
+        .map(|m| m.trim().to_string())
+        .unwrap_or_else(|_| "unknown".into());
+    println!("loopback receive processing steered to CPU mask {rps} (0: where the sender runs)");
     let (p50, p99) = latency(&url, &cast, 2000, "alone");
     println!("append latency alone: p50 {} p99 {}", ms(p50), ms(p99));
 
@@ -311,6 +427,14 @@ fn main() {
         rss1.saturating_sub(rss0) as f64 / followers.max(1) as f64
     );
 
+    let kernel0 = kernel_time();
+    const STAGES: [&str; 4] = [
+        "kifu_ack_seconds",
+        "kifu_verify_seconds",
+        "kifu_commit_seconds",
+        "kifu_sync_seconds",
+    ];
+    let acks0: Vec<_> = STAGES.iter().map(|n| acks(&url, n)).collect();
     // Appends at RATE events/s from 10 boards, while a prober measures.
     let boards = 10;
     let per_board = rate * secs / boards;
@@ -343,6 +467,16 @@ fn main() {
     }
     let events = appended.load(Ordering::Relaxed) + 1001;
     let appending = start.elapsed();
+    println!(
+        "while appending: {}",
+        kernel_line(&kernel0, &kernel_time(), appending.as_secs_f64())
+    );
+    for (name, before) in STAGES.iter().zip(&acks0) {
+        println!(
+            "server {name} while appending: {}",
+            acks_line(before, &acks(&url, name))
+        );
+    }
     let behind = (events * followers as u64).saturating_sub(seen.load(Ordering::Relaxed));
     println!(
         "appended {events} events in {:.1} s ({:.0} events/s, {rate} asked); the followers then {:.0} events each behind",
