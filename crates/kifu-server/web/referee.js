@@ -118,10 +118,10 @@ function beep() {
   } catch { /* no sound device */ }
 }
 
-// The boards a record was heard of since the overview was last read, and
-// whether the whole overview must be read (at the start, after the feed was
-// lost, when a game is created or a key handed over: either may change
-// which games name this console).
+// The boards a record was heard of since the overview was last read (with
+// the games created and the keys handed over, either of which may change
+// whether a game names this console), and whether the whole overview must
+// be read (at the start, and after the feed was lost).
 const changed = new Set();
 let whole = true;
 
@@ -138,9 +138,14 @@ async function readOverview() {
     if (full) {
       O.games = v.games;
     } else {
-      // The rows read replace theirs; the others stand as they were.
+      // The rows read replace theirs and the others stand as they were; a
+      // game asked for and not answered no longer names this console, one
+      // answered and not shown yet is new to it.
       const fresh = new Map(v.games.map((g) => [g.game, g]));
-      O.games = O.games.map((g) => fresh.get(g.game) || g);
+      const gone = new Set(asked.filter((id) => !fresh.has(id)));
+      O.games = O.games.filter((g) => !gone.has(g.game)).map((g) => fresh.get(g.game) || g);
+      const shown = new Set(O.games.map((g) => g.game));
+      O.games.push(...v.games.filter((g) => !shown.has(g.game)));
       O.games.sort((a, b) => (b.last_at_ms || 0) - (a.last_at_ms || 0));
     }
     // Enrolled since the request was made: said once.
@@ -544,8 +549,12 @@ const shownGame = coalesce(async () => { if (G.game) await loadGame(false); }, (
 function heard(r) {
   if (r === null) { whole = true; overview(); shownGame(); return; }
   if (r.game === G.game) shownGame();
-  if (r.seq === 0 || r.kind === "key replaced") { whole = true; overview(); return; }
-  if (O.games.some((g) => g.game === r.game)) { changed.add(r.game); overview(); }
+  // A game created, or a key handed over, may add this console to the
+  // game's roster or take it away: that game is read, not the whole hall.
+  if (r.seq === 0 || r.kind === "key replaced" || O.games.some((g) => g.game === r.game)) {
+    changed.add(r.game);
+    overview();
+  }
 }
 let lost = false;
 function connected(c) {

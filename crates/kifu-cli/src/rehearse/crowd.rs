@@ -120,29 +120,42 @@ fn poll(venue: &Venue, every: Duration, what: &str, path: impl Fn(&Venue) -> Opt
 }
 
 /// What a console heard from the feed since its last read: the games
-/// records named, and whether to read the whole overview (a game created,
-/// a key handed over, the feed lost).
+/// records named, the games created or whose keys were handed over (which
+/// may now name the console, or no longer), and whether to read the whole
+/// overview (the feed lost).
 #[derive(Default)]
 struct Heard {
     games: Mutex<HashSet<String>>,
+    roster_changed: Mutex<HashSet<String>>,
     whole: std::sync::atomic::AtomicBool,
 }
 
 /// A referee's console as `web/referee.js` runs it: the whole overview
 /// once, then, at most twice a second, only the boards the feed named
-/// since (`GET /referee/games?key=K&games=ID,...`), or the whole overview
-/// again when a game was created or a key handed over.
+/// since (`GET /referee/games?key=K&games=ID,...`) with the games created
+/// or whose keys were handed over, or the whole overview again when the
+/// feed was lost.
 fn console(venue: &Venue, me: &str, heard: &Heard) {
     let http = Http::new(&venue.url);
     let mut mine: HashSet<String> = HashSet::new();
     heard.whole.store(true, Ordering::SeqCst);
     while !venue.stop.load(Ordering::SeqCst) {
         let whole = heard.whole.swap(false, Ordering::SeqCst);
-        let named: Vec<String> = heard
+        let changed: Vec<String> = heard
+            .roster_changed
+            .lock()
+            .map(|mut g| g.drain().collect())
+            .unwrap_or_default();
+        let mut named: Vec<String> = heard
             .games
             .lock()
-            .map(|mut g| g.drain().filter(|id| mine.contains(id)).collect())
+            .map(|mut g| {
+                g.drain()
+                    .filter(|id| mine.contains(id) && !changed.contains(id))
+                    .collect()
+            })
             .unwrap_or_default();
+        named.extend(changed.iter().cloned());
         let (path, what) = if whole {
             (format!("/referee/games?key={me}"), "referee overview")
         } else if !named.is_empty() {
@@ -158,15 +171,25 @@ fn console(venue: &Venue, me: &str, heard: &Heard) {
         match http.get(&path) {
             Ok(v) => {
                 venue.sample(what, began.elapsed());
+                let answered: HashSet<String> = v["games"]
+                    .as_array()
+                    .map(|gs| {
+                        gs.iter()
+                            .filter_map(|g| Some(g["game"].as_str()?.to_string()))
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 if whole {
-                    mine = v["games"]
-                        .as_array()
-                        .map(|gs| {
-                            gs.iter()
-                                .filter_map(|g| Some(g["game"].as_str()?.to_string()))
-                                .collect()
-                        })
-                        .unwrap_or_default();
+                    mine = answered;
+                } else {
+                    // A game asked for and not answered no longer names
+                    // this console; one answered is its own.
+                    for id in &changed {
+                        if !answered.contains(id) {
+                            mine.remove(id);
+                        }
+                    }
+                    mine.extend(answered);
                 }
             }
             Err(_) => {
@@ -218,7 +241,9 @@ fn listen(venue: &Venue, heard: &Heard) {
                         continue;
                     };
                     if seq == Some(0) || v["kind"] == "key replaced" {
-                        heard.whole.store(true, Ordering::SeqCst);
+                        if let Ok(mut g) = heard.roster_changed.lock() {
+                            g.insert(game.to_string());
+                        }
                     } else if let Ok(mut g) = heard.games.lock() {
                         g.insert(game.to_string());
                     }
