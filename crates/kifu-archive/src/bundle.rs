@@ -307,16 +307,34 @@ mod tests {
     use kifu_store::operator::sign_checkpoint;
     use kifu_tlog::note::NoteSigner;
 
-    #[test]
-    fn a_bundle_made_from_the_store_verifies_and_each_failed_check_is_told_apart() {
+    /// A store holding the sample game, its cast, the game, and the log's
+    /// signer; `checkpoint`: with a checkpoint signed.
+    fn sample_store(
+        checkpoint: bool,
+    ) -> (
+        tempfile::TempDir,
+        Store,
+        kifu_ledger::testkit::Cast,
+        kifu_ledger::testkit::ChainBuilder,
+        NoteSigner,
+    ) {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path()).unwrap();
         let cast = kifu_ledger::testkit::Cast::new();
         let c = kifu_ledger::testkit::sample_game(&cast, "game");
         store.append_batch(c.records.clone()).unwrap();
+        let signer = NoteSigner::new("kifu.example/unit", [1; 32]).unwrap();
+        if checkpoint {
+            sign_checkpoint(&store, &signer).unwrap();
+        }
+        (dir, store, cast, c, signer)
+    }
+
+    #[test]
+    fn a_bundle_made_from_the_store_verifies_and_each_failed_check_is_told_apart() {
+        let (_dir, store, cast, c, signer) = sample_store(false);
         let e = make(&store, &c.game, Request::default()).unwrap_err();
         assert!(matches!(e, MakeError::Log(LogError::NoCheckpoint)) && !e.is_check());
-        let signer = NoteSigner::new("kifu.example/unit", [1; 32]).unwrap();
         sign_checkpoint(&store, &signer).unwrap();
         let b = make(&store, &c.game, Request::default()).unwrap();
         assert_eq!(b.format, kifu_bundle::BUNDLE_FORMAT_MAP);
@@ -370,13 +388,7 @@ mod tests {
     #[test]
     fn the_compact_form_reads_back_as_the_same_bundle_and_a_changed_byte_fails() {
         use kifu_bundle::compact::{decode, encode, CompactError};
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        let cast = kifu_ledger::testkit::Cast::new();
-        let c = kifu_ledger::testkit::sample_game(&cast, "game");
-        store.append_batch(c.records.clone()).unwrap();
-        let signer = NoteSigner::new("kifu.example/unit", [1; 32]).unwrap();
-        sign_checkpoint(&store, &signer).unwrap();
+        let (_dir, store, _cast, c, _signer) = sample_store(true);
         let b = make(&store, &c.game, Request::default()).unwrap();
         let json = serde_json::to_vec_pretty(&b).unwrap();
         let small = encode(&b).unwrap();

@@ -273,22 +273,10 @@ mod tests {
     use super::*;
     use kifu_ledger::testkit::{sample_game, Cast, ChainBuilder};
     use kifu_ledger::Checkpoint;
-    use kifu_ledger::{Keypair, Pairing, Participant, Registration, Role, TournamentRef};
+    use kifu_ledger::{Keypair, Pairing, Participant, Role, TournamentRef};
 
     fn registration(id: &str) -> Body {
-        Body::PlayerRegistered(Registration {
-            id: id.into(),
-            surname: id.into(),
-            given: String::new(),
-            rank: "1d".into(),
-            rating: 0,
-            country: String::new(),
-            club: String::new(),
-            egd_pin: String::new(),
-            aga_id: String::new(),
-            smms_correction: 0,
-            key: None,
-        })
+        Body::PlayerRegistered(kifu_ledger::testkit::registration(id))
     }
 
     /// A tournament named `short` whose director checkpoints `game` at

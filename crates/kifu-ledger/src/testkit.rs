@@ -181,6 +181,24 @@ impl ChainBuilder {
     }
 }
 
+/// A player's registration with id, surname `id`, rank 1d and nothing
+/// else, for tournament chains in tests.
+pub fn registration(id: &str) -> Registration {
+    Registration {
+        id: id.into(),
+        surname: id.into(),
+        given: String::new(),
+        rank: "1d".into(),
+        rating: 0,
+        country: String::new(),
+        club: String::new(),
+        egd_pin: String::new(),
+        aga_id: String::new(),
+        smms_correction: 0,
+        key: None,
+    }
+}
+
 /// A game of `moves` moves (at most 361), each followed by its clock press,
 /// after the genesis and the clock's start: `2 + 2 * moves` records, the
 /// stones placed row by row from the board's corner, Black first.

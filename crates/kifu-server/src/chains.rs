@@ -69,23 +69,8 @@ pub fn remember(path: &Path, chain: Chain) -> Arc<Chain> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use kifu_ledger::{Body, Keypair, Participant, Registration, Role};
-
-    fn registration(id: &str) -> Registration {
-        Registration {
-            id: id.into(),
-            surname: id.into(),
-            given: String::new(),
-            rank: "1d".into(),
-            rating: 0,
-            country: String::new(),
-            club: String::new(),
-            egd_pin: String::new(),
-            aga_id: String::new(),
-            smms_correction: 0,
-            key: None,
-        }
-    }
+    use kifu_ledger::testkit::registration;
+    use kifu_ledger::{Body, Keypair, Participant, Role};
 
     fn register(c: &mut Chain, key: &Keypair, id: &str) {
         c.append(key, 2, Body::PlayerRegistered(registration(id)))
