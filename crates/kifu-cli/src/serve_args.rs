@@ -98,6 +98,13 @@ pub struct ServeArgs {
     /// never).
     #[arg(long, default_value_t = 65_536)]
     pub max_follower_lag: u64,
+    /// Run the async workers (which read a board's request and write its
+    /// answer) under the real-time policy SCHED_FIFO at this priority (1 to
+    /// 49): an append's answer gets the core the moment it is ready, ahead
+    /// of the spectators' writes. Needs CAP_SYS_NICE or LimitRTPRIO;
+    /// refused at start otherwise (docs/SCALE.md).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=49))]
+    pub realtime_priority: Option<u8>,
     /// Replicas of the stream (1, or 3 in a cluster of three or more); an
     /// existing stream with another count is refused at start.
     #[arg(long, default_value_t = 1, requires = "nats")]

@@ -26,6 +26,12 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
     if let Some(config) = &nats {
         crate::serve_nats::check(config)?;
     }
+    // Real-time appends are asked for before anything is opened: a system
+    // that refuses them refuses the start.
+    if let Some(p) = a.realtime_priority {
+        kifu_server::sched::check(p)
+            .map_err(|e| Failure::new(format!("--realtime-priority: {e}")))?;
+    }
     let store = Arc::new(crate::store_open::open(data)?);
     let limits = Limits {
         max_body_bytes: a.max_body_mib.saturating_mul(1 << 20),
@@ -67,9 +73,7 @@ pub fn serve(data: &Path, a: ServeArgs) -> CmdResult {
             a.listen
         );
     }
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
+    let rt = kifu_server::sched::runtime(a.realtime_priority).build()?;
     let result = rt.block_on(async {
         let (listener, addr) = kifu_server::bind(a.listen).await?;
         let replica = match &a.replica_of {

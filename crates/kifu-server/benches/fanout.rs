@@ -71,6 +71,31 @@ fn env(k: &str, d: usize) -> usize {
         .unwrap_or(d)
 }
 
+/// `REALTIME=N`: the server's appending threads under `SCHED_FIFO` at N
+/// (`kifu serve --realtime-priority N`), and this process's boards and
+/// probe too (they stand for the boards' own tablets).
+fn realtime() -> Option<u8> {
+    std::env::var("REALTIME").ok().and_then(|v| v.parse().ok())
+}
+
+/// Asks for [`realtime`] on the calling thread (a board's or the probe's).
+fn board_thread() {
+    if let Some(p) = realtime() {
+        kifu_server::sched::realtime(p).expect("REALTIME: real-time priority");
+    }
+}
+
+/// [`latency`] on a thread of its own, a board's ([`board_thread`]).
+fn probe(url: &str, n: usize, tag: &str) -> (Duration, Duration) {
+    let (url, tag) = (url.to_string(), tag.to_string());
+    std::thread::spawn(move || {
+        board_thread();
+        latency(&url, &Cast::new(), n, &tag)
+    })
+    .join()
+    .expect("the probe")
+}
+
 /// The child: a server with room for the followers, until stdin closes.
 fn server_process() {
     kifu_server::conn::raise_open_files_limit();
@@ -93,8 +118,7 @@ fn server_process() {
     let server = Server::new(store, limits)
         .expect("server")
         .with_conn_limits(conn);
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
+    let rt = kifu_server::sched::runtime(realtime())
         .build()
         .expect("runtime");
     rt.block_on(async move {
@@ -354,7 +378,6 @@ fn main() {
         .expect("the server's address");
     let addr: SocketAddr = line.trim().parse().expect("an address");
     let url = format!("http://{addr}");
-    let cast = Cast::new();
 
     // Over loopback the kernel's receive work for every byte the server
     // sends runs on the server's core unless receive packet steering sends
@@ -364,7 +387,13 @@ fn main() {
         .map(|m| m.trim().to_string())
         .unwrap_or_else(|_| "unknown".into());
     println!("loopback receive processing steered to CPU mask {rps} (0: where the sender runs)");
-    let (p50, p99) = latency(&url, &cast, 2000, "alone");
+    if let Some(p) = realtime() {
+        kifu_server::sched::check(p).expect("REALTIME");
+        println!(
+            "appending threads (the server's, the boards', the probe's) real-time: SCHED_FIFO {p}"
+        );
+    }
+    let (p50, p99) = probe(&url, 2000, "alone");
     println!("append latency alone: p50 {} p99 {}", ms(p50), ms(p99));
 
     // Followers, from the live end of the feed.
@@ -444,6 +473,7 @@ fn main() {
         .map(|b| {
             let (url, cast, appended) = (url.clone(), Cast::new(), appended.clone());
             std::thread::spawn(move || {
+                board_thread();
                 let agent = ureq::AgentBuilder::new().build();
                 let mut g = ChainBuilder::start(&cast.referee, cast.genesis(&format!("b{b}")), 0);
                 post(&agent, &url, &g.records[..1]);
@@ -461,7 +491,7 @@ fn main() {
             })
         })
         .collect();
-    let (q50, q99) = latency(&url, &cast, 1000, "with followers");
+    let (q50, q99) = probe(&url, 1000, "with followers");
     for a in appenders {
         let _ = a.join();
     }
@@ -541,7 +571,7 @@ fn main() {
         })
         .collect();
     std::thread::sleep(Duration::from_millis(500));
-    let (i50, i99) = latency(&url, &cast, 1000, "with idle");
+    let (i50, i99) = probe(&url, 1000, "with idle");
     println!(
         "with {} idle connections: append p50 {} p99 {}",
         held.len(),

@@ -434,7 +434,7 @@ impl One {
 
 /// The threads that serve the connections following the venue's whole
 /// feed: a runtime of their own, scheduled only when no other thread
-/// wants the CPU (`SCHED_IDLE`: `crate::feed::idle_priority`), so that a
+/// wants the CPU (`SCHED_IDLE`: `crate::sched::idle`), so that a
 /// thousand spectators' writes (each a system call into the kernel's TCP)
 /// wait for the CPU behind the boards' appends instead of beside them in
 /// one run queue. A spectator that falls behind for it catches up from the
@@ -467,7 +467,7 @@ impl Followers {
             .thread_name("kifu-follow")
             // Its blocking threads (store reads of followers catching up)
             // too.
-            .on_thread_start(crate::feed::idle_priority)
+            .on_thread_start(crate::sched::idle)
             .enable_all()
             .build()
             .ok()

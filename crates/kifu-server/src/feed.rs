@@ -400,7 +400,7 @@ impl LineCache {
             let _ = std::thread::Builder::new()
                 .name("kifu-feed".into())
                 .spawn(move || {
-                    lower_priority(FILLER_NICE);
+                    crate::sched::lower(FILLER_NICE);
                     handle.block_on(fill(app))
                 });
         });
@@ -411,41 +411,6 @@ impl LineCache {
 /// How much less the filling thread is scheduled than the appends' (a
 /// nice value added to the process's).
 const FILLER_NICE: i32 = 5;
-
-/// Has the system schedule the calling thread after the others, by `nice`
-/// more than the process's own nice value: the appends' threads (the
-/// writer's, the async workers) go first, the feed runs with what is left.
-/// On Linux the nice value is the thread's own; elsewhere it would be the
-/// whole process's, so nothing is done.
-pub(crate) fn lower_priority(nice: i32) {
-    #[cfg(target_os = "linux")]
-    if let Ok(now) = rustix::process::getpriority_process(None) {
-        let _ = rustix::process::setpriority_process(None, now.saturating_add(nice));
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = nice;
-}
-
-/// Has the system run the calling thread only when no other thread wants
-/// the CPU (`SCHED_IDLE`), and take it from this thread at once when one
-/// does: a thread of lower nice value alone may run on until its time
-/// slice ends (milliseconds) before a woken append's thread gets the core.
-/// On Linux the policy is the thread's own; elsewhere nothing is done.
-/// When the system refuses, the thread is given the lowest nice value.
-pub(crate) fn idle_priority() {
-    #[cfg(target_os = "linux")]
-    {
-        use thread_priority::{
-            set_thread_priority_and_policy, thread_native_id, NormalThreadSchedulePolicy,
-            ThreadPriority, ThreadSchedulePolicy,
-        };
-        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
-        if set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, idle).is_ok() {
-            return;
-        }
-    }
-    lower_priority(19);
-}
 
 /// Lines the cache keeps unless told otherwise
 /// ([`crate::Limits::feed_cached_lines`]): at about 1.3 KB an event in its two forms, at

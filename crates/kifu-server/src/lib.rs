@@ -69,6 +69,7 @@ pub mod page;
 pub mod preview;
 pub mod replica;
 pub mod routes;
+pub mod sched;
 pub mod schemas;
 pub mod tlog_api;
 pub mod tls;
