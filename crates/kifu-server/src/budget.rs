@@ -286,10 +286,11 @@ impl InFlight {
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        let before = self.gauge().fetch_sub(1, Ordering::AcqRel);
+        let before = self.gauge().fetch_sub(1, Ordering::SeqCst);
         if self.gauge == "writes" && before == 1 {
             // The last write answered: followers held back for it go on.
             self.metrics.fences.writers_idle.notify_waiters();
+            self.metrics.fences.appends_first.done();
         }
     }
 }

@@ -240,6 +240,18 @@ impl Registry {
 struct Watched {
     inner: TcpStream,
     stall: Arc<Stall>,
+    /// For a follower of the whole feed: its thread sleeps while appends
+    /// are in flight before each write, at most the duration
+    /// ([`crate::metrics::AppendsFirst`]).
+    appends_first: Option<(Arc<Metrics>, Duration)>,
+}
+
+impl Watched {
+    fn give_way(&self) {
+        if let Some((m, bound)) = &self.appends_first {
+            m.fences.appends_first.wait(&m.fences.writes, *bound);
+        }
+    }
 }
 
 struct Stall {
@@ -283,6 +295,7 @@ impl AsyncWrite for Watched {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
+        self.give_way();
         let r = Pin::new(&mut self.inner).poll_write(cx, buf);
         self.stall.mark(r.is_pending());
         r
@@ -293,6 +306,7 @@ impl AsyncWrite for Watched {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
+        self.give_way();
         let r = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         self.stall.mark(r.is_pending());
         r
@@ -600,6 +614,7 @@ pub async fn serve(
     metrics: Arc<Metrics>,
     mut stop: watch::Receiver<bool>,
     tls: Option<tokio_rustls::TlsAcceptor>,
+    feed_defer: Duration,
 ) {
     let registry = Arc::new(Registry {
         open: Mutex::default(),
@@ -689,6 +704,7 @@ pub async fn serve(
         let io = Watched {
             inner: tcp,
             stall: stall.clone(),
+            appends_first: None,
         };
         let router = router.clone();
         let builder = builder.clone();
@@ -719,7 +735,8 @@ pub async fn serve(
                         Place::Here => one.serve(io).await,
                         Place::Close => {}
                         Place::Followers => {
-                            let Watched { inner, stall } = io;
+                            let Watched { inner, stall, .. } = io;
+                            let appends_first = Some((metrics.clone(), feed_defer));
                             // Moved to the followers' own event loop (their
                             // threads wait on it, not the appends').
                             if let Ok(std) = inner.into_std() {
@@ -729,7 +746,12 @@ pub async fn serve(
                                     .handle
                                     .spawn(async move {
                                         if let Ok(inner) = TcpStream::from_std(std) {
-                                            one.serve(Watched { inner, stall }).await;
+                                            one.serve(Watched {
+                                                inner,
+                                                stall,
+                                                appends_first,
+                                            })
+                                            .await;
                                         }
                                     })
                                     .await;

@@ -506,6 +506,7 @@ impl Server {
             app.metrics.clone(),
             stopping,
             self.tls.map(|t| t.acceptor),
+            app.limits.feed_defer,
         )
         .await;
         if let Some(task) = signer {

@@ -166,12 +166,68 @@ pub struct Fences {
     /// Woken when the last write in flight has been answered: followers
     /// wait on it before they write, so that appends go first.
     pub writers_idle: tokio::sync::Notify,
+    /// The same for the followers' own threads, which wait on it before
+    /// each write to a socket ([`AppendsFirst`]).
+    pub appends_first: AppendsFirst,
+}
+
+/// Where the threads that serve the followers wait, asleep, while appends
+/// are in flight, before each write to a follower's socket (at most a
+/// bound): a sleeping thread is not one the system can run instead of a
+/// woken append's, and its write (the kernel's TCP work for it included)
+/// comes after.
+#[derive(Debug, Default)]
+pub struct AppendsFirst {
+    lock: std::sync::Mutex<()>,
+    idle: std::sync::Condvar,
+    /// Threads waiting now: the last write's answer wakes them only when
+    /// there are any.
+    waiting: AtomicU64,
+    /// Waits that ended because the appends were done (not the bound).
+    waited: AtomicU64,
+}
+
+impl AppendsFirst {
+    /// Sleeps while `writes` (the writes in flight) is not 0, at most
+    /// `bound`; returns at once when it is 0.
+    pub fn wait(&self, writes: &AtomicU64, bound: Duration) {
+        if bound.is_zero() || writes.load(Ordering::SeqCst) == 0 {
+            return;
+        }
+        let until = std::time::Instant::now() + bound;
+        let mut held = self.lock.lock().unwrap_or_else(|p| p.into_inner());
+        self.waiting.fetch_add(1, Ordering::SeqCst);
+        while writes.load(Ordering::SeqCst) != 0 {
+            let Some(left) = until.checked_duration_since(std::time::Instant::now()) else {
+                break;
+            };
+            held = match self.idle.wait_timeout(held, left) {
+                Ok((g, _)) => g,
+                Err(p) => p.into_inner().0,
+            };
+        }
+        self.waiting.fetch_sub(1, Ordering::AcqRel);
+        if writes.load(Ordering::Acquire) == 0 {
+            self.waited.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
+    /// The last write in flight was answered: wakes the waiting threads.
+    pub fn done(&self) {
+        if self.waiting.load(Ordering::SeqCst) != 0 {
+            // Taken so that a thread between its check and its sleep is
+            // not missed.
+            drop(self.lock.lock().unwrap_or_else(|p| p.into_inner()));
+            self.idle.notify_all();
+        }
+    }
 }
 
 impl Fences {
     fn render(&self, out: &mut String, limits: Option<&crate::Limits>) {
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         let _ = writeln!(out, "# HELP kifu_connections Connections open.\n# TYPE kifu_connections gauge\nkifu_connections {}", get(&self.connections));
+        let _ = writeln!(out, "# HELP kifu_follower_writes_gave_way_total Writes to followers' sockets whose thread slept until the appends in flight were answered.\n# TYPE kifu_follower_writes_gave_way_total counter\nkifu_follower_writes_gave_way_total {}", get(&self.appends_first.waited));
         let _ = writeln!(out, "# HELP kifu_connections_followers Connections following the venue's whole feed, served by threads of lower scheduling priority than the appends'.\n# TYPE kifu_connections_followers gauge\nkifu_connections_followers {}", get(&self.follower_connections));
         let _ = writeln!(
             out,
@@ -300,5 +356,43 @@ impl Metrics {
         );
         self.fences.render(&mut out, limits);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    #[test]
+    fn a_followers_thread_sleeps_while_appends_are_in_flight_and_wakes_when_they_are_answered() {
+        let gate = Arc::new(AppendsFirst::default());
+        let writes = Arc::new(AtomicU64::new(0));
+        // Nothing in flight: no wait.
+        gate.wait(&writes, Duration::from_secs(60));
+        assert_eq!(gate.waited.load(Ordering::Relaxed), 0);
+        // In flight and never answered: the bound ends the wait.
+        writes.store(1, Ordering::SeqCst);
+        let t = Instant::now();
+        gate.wait(&writes, Duration::from_millis(30));
+        assert!(t.elapsed() >= Duration::from_millis(30));
+        assert_eq!(gate.waited.load(Ordering::Relaxed), 0);
+        // Answered while the thread sleeps: it wakes then, long before the
+        // bound.
+        let (g, w) = (gate.clone(), writes.clone());
+        let answer = std::thread::spawn(move || {
+            while g.waiting.load(Ordering::SeqCst) == 0 {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            w.store(0, Ordering::SeqCst);
+            g.done();
+        });
+        let t = Instant::now();
+        gate.wait(&writes, Duration::from_secs(60));
+        assert!(t.elapsed() < Duration::from_secs(30), "{:?}", t.elapsed());
+        answer.join().unwrap();
+        assert_eq!(gate.waited.load(Ordering::Relaxed), 1);
+        assert_eq!(gate.waiting.load(Ordering::SeqCst), 0);
     }
 }
