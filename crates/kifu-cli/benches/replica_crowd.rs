@@ -21,7 +21,9 @@
 //! or on `PATH`; the bench says so and exits 0 without one) on free
 //! loopback ports, the stream with 3 replicas; the venue and the replica
 //! are the built `kifu` binary, each in a process of its own
-//! (`VENUE_CPUS`, `REPLICA_CPUS`: run it under `taskset -c`), their CPU
+//! (`VENUE_CPUS`, `REPLICA_CPUS`: run it under `taskset -c`; `REALTIME=N`:
+//! the venue with `--realtime-priority N`, and this process's boards'
+//! threads real-time at N too, as tablets of their own), their CPU
 //! time and resident memory read from `/proc/PID`. The followers run in
 //! this process on a tokio runtime, one connection each, all from
 //! 127.0.0.1: the replica is started with its per-client bounds
@@ -165,6 +167,11 @@ impl Drop for Proc {
 /// Starts `kifu --data DATA serve --listen 127.0.0.1:0 EXTRA...` (under
 /// `taskset -c CPUS` when `cpus` is set), its output in files beside the
 /// data directory, and waits (bounded) for its address.
+/// `REALTIME=N` ([`serve`], [`appends`]).
+fn realtime() -> Option<u8> {
+    std::env::var("REALTIME").ok().and_then(|v| v.parse().ok())
+}
+
 fn serve(
     name: &'static str,
     data: &Path,
@@ -286,6 +293,9 @@ fn appends(
         .map(|b| {
             let (url, title) = (url.to_string(), format!("{tag} {b}"));
             std::thread::spawn(move || -> Result<(Vec<Duration>, u64), String> {
+                if let Some(p) = realtime() {
+                    kifu_server::sched::realtime(p).map_err(|e| format!("REALTIME: {e}"))?;
+                }
                 let cast = Cast::new();
                 let agent = agent();
                 let mut g = ChainBuilder::start(&cast.referee, cast.genesis(&title), 0);
@@ -639,7 +649,10 @@ fn bench() -> Result<bool, String> {
             urls.clone(),
             "--nats-replicas".into(),
             "3".into(),
-        ],
+        ]
+        .into_iter()
+        .chain(realtime().map(|p| format!("--realtime-priority={p}")))
+        .collect::<Vec<String>>(),
     )?;
     let room = followers + 16;
     let mut replica_args: Vec<String> = vec![
