@@ -10,7 +10,7 @@
 //! have real-time threads (`CAP_SYS_NICE` or `RLIMIT_RTPRIO`): it asks
 //! first, and checks the outcome that follows.
 
-#![cfg(target_os = "linux")]
+#![cfg(all(target_os = "linux", feature = "serve"))]
 
 mod common;
 use common::*;

@@ -13,14 +13,14 @@
 //!   Without it they are ordinary threads.
 //! - **Ordinary threads**: the writer's pipeline (verify, commit, sync),
 //!   the blocking threads that answer reads (projections, pages, bundles),
-//!   the feed's encoder (at a higher nice value, [`lower`]). Never
+//!   the feed's encoder (at a higher nice value). Never
 //!   real-time, and neither are the threads they start: the store's own
 //!   I/O threads spin while they wait for each other, and under
 //!   `SCHED_FIFO` a spinning thread keeps a core from the one it waits for.
 //!   A thread a real-time worker starts is made ordinary as it starts
 //!   ([`ordinary`]).
-//! - **Followers** of the whole feed: `SCHED_IDLE` ([`idle`],
-//!   `crate::conn`), run when nothing else wants the core.
+//! - **Followers** of the whole feed: `SCHED_IDLE` (`crate::conn`), run
+//!   when nothing else wants the core.
 //!
 //! Why more than `SCHED_IDLE` for the followers: under the fair scheduler
 //! (EEVDF, Linux 6.6 on) an idle-policy thread is still a fair thread of
