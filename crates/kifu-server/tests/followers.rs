@@ -217,3 +217,77 @@ fn a_follower_of_one_game_gets_that_games_events_with_the_stores_cursors() {
         }
     }
 }
+
+/// `/metrics`'s value of `name`.
+fn metric(url: &str, name: &str) -> u64 {
+    let text = ureq::get(&format!("{url}/metrics"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name} ")))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{name} missing from /metrics"))
+}
+
+#[test]
+fn a_followers_thread_sleeps_before_writing_to_its_socket_while_an_append_is_in_flight() {
+    use std::sync::atomic::Ordering;
+    use std::time::Instant;
+    let (app_tx, app_rx) = std::sync::mpsc::channel();
+    let defer = Duration::from_secs(2);
+    let server = common::start_server(None, move |store| {
+        let limits = kifu_server::Limits {
+            feed_defer: defer,
+            ..kifu_server::Limits::default()
+        };
+        let s = kifu_server::Server::new(store, limits).unwrap();
+        app_tx.send(s.app()).unwrap();
+        s
+    });
+    let app = app_rx.recv_timeout(Duration::from_secs(30)).unwrap();
+    let url = format!("http://{}", server.addr);
+    // A follower of the whole feed, its answer's head read.
+    let mut s = TcpStream::connect(server.addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(s, "GET /feed/stream HTTP/1.1\r\nHost: kifu\r\n\r\n").unwrap();
+    let mut r = BufReader::new(s);
+    let mut line = String::new();
+    while line != "\r\n" {
+        line.clear();
+        assert!(r.read_line(&mut line).unwrap() > 0, "no answer");
+    }
+    assert_eq!(metric(&url, "kifu_follower_writes_gave_way_total"), 0);
+    // An append in flight that is not answered until the test says so.
+    let fences = &app.metrics.fences;
+    fences.writes.fetch_add(1, Ordering::SeqCst);
+    let cast = Cast::new();
+    let g = ChainBuilder::start(&cast.referee, cast.genesis("gives way"), 0);
+    let appended = Instant::now();
+    post(&url, &g.records[..1]);
+    let got = std::thread::spawn(move || {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if r.read_line(&mut line).unwrap_or(0) == 0 {
+                return None;
+            }
+            if line.starts_with("data: ") {
+                return Some(Instant::now());
+            }
+        }
+    });
+    // The follower's task gives way for `defer`, then its thread sleeps
+    // before the write, at most `defer` more: answered in between.
+    std::thread::sleep((defer + defer / 2).saturating_sub(appended.elapsed()));
+    fences.writes.fetch_sub(1, Ordering::SeqCst);
+    fences.appends_first.done();
+    fences.writers_idle.notify_waiters();
+    let at = got.join().unwrap().expect("the event reached the follower");
+    assert!(
+        at - appended >= defer,
+        "sent while the append was in flight"
+    );
+    assert!(metric(&url, "kifu_follower_writes_gave_way_total") >= 1);
+}
