@@ -201,6 +201,10 @@ pub fn run(data: &Path, data_named: bool, a: RehearseArgs) -> Result<(), Failure
         server: own,
         nats: cluster.map(Mutex::new),
     });
+    // The cluster's nodes are stopped when the rehearsal ends, however it
+    // ends: threads still holding the venue at exit would keep it from
+    // being dropped, and the nodes would outlive the rehearsal.
+    let _nodes = StopNodes(&venue);
     let started = Instant::now();
     let crowd = crowd::Crowd::start(&venue, &plan);
     let outcome = desk::run_event(&venue, &plan);
@@ -272,4 +276,16 @@ pub fn run(data: &Path, data_named: bool, a: RehearseArgs) -> Result<(), Failure
         )));
     }
     Ok(())
+}
+
+/// Stops the rehearsal's NATS nodes when dropped.
+struct StopNodes<'a>(&'a Venue);
+
+impl Drop for StopNodes<'_> {
+    fn drop(&mut self) {
+        if let Some(c) = &self.0.nats {
+            let mut c = c.lock().unwrap_or_else(|p| p.into_inner());
+            c.stop();
+        }
+    }
 }

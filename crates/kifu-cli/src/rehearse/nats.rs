@@ -195,14 +195,21 @@ impl NatsCluster {
     }
 }
 
-impl Drop for NatsCluster {
-    fn drop(&mut self) {
+impl NatsCluster {
+    /// Stops (SIGKILL) every node and waits for it.
+    pub fn stop(&mut self) {
         for nd in &mut self.nodes {
             if let Some(mut c) = nd.child.take() {
                 let _ = c.kill();
                 let _ = c.wait();
             }
         }
+    }
+}
+
+impl Drop for NatsCluster {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
 
