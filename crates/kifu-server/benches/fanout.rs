@@ -40,7 +40,8 @@
 //! `taskset -c 2-7`). It prints:
 //!
 //! - append latency (one record per request, one connection) alone: p50,
-//!   p99;
+//!   p99; and the same while `RATE` events/s are appended with no
+//!   follower (what the load itself costs the appends);
 //! - memory per follower: the server's resident memory with `FOLLOWERS`
 //!   streams open, less before, divided by `FOLLOWERS`;
 //! - the same latency while `RATE` events/s are appended and delivered to
@@ -300,6 +301,42 @@ fn latency(url: &str, cast: &Cast, n: usize, tag: &str) -> (Duration, Duration) 
     (at(0.5), at(0.99))
 }
 
+/// `rate` events/s for `secs` s from 10 boards while the probe times 1,000
+/// appends of its own: the boards' appends, and the probe's p50 and p99.
+fn load(url: &str, rate: usize, secs: usize, tag: &str) -> (u64, Duration, Duration) {
+    let boards = 10;
+    let per_board = rate * secs / boards;
+    let appended = Arc::new(AtomicU64::new(0));
+    let appenders: Vec<_> = (0..boards)
+        .map(|b| {
+            let (url, cast, appended) = (url.to_string(), Cast::new(), appended.clone());
+            let title = format!("{tag} b{b}");
+            std::thread::spawn(move || {
+                board_thread();
+                let agent = ureq::AgentBuilder::new().build();
+                let mut g = ChainBuilder::start(&cast.referee, cast.genesis(&title), 0);
+                post(&agent, &url, &g.records[..1]);
+                appended.fetch_add(1, Ordering::Relaxed);
+                let every = Duration::from_secs_f64(boards as f64 / rate.max(1) as f64);
+                let t0 = Instant::now();
+                for (i, r) in presses(&mut g, &cast, per_board).into_iter().enumerate() {
+                    let due = t0 + every * i as u32;
+                    if let Some(w) = due.checked_duration_since(Instant::now()) {
+                        std::thread::sleep(w);
+                    }
+                    post(&agent, &url, &[r]);
+                    appended.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        })
+        .collect();
+    let (q50, q99) = probe(url, 1000, tag);
+    for a in appenders {
+        let _ = a.join();
+    }
+    (appended.load(Ordering::Relaxed), q50, q99)
+}
+
 fn ms(d: Duration) -> String {
     format!("{:.2} ms", d.as_secs_f64() * 1000.0)
 }
@@ -321,18 +358,24 @@ fn follower(
     )?;
     s.set_read_timeout(Some(Duration::from_millis(500)))?;
     let mut buf = vec![0u8; 64 << 10];
-    let finder = memchr::memmem::Finder::new(b"\nid: ");
-    let mut carry = false;
+    const MARK: &[u8] = b"\nid: ";
+    let finder = memchr::memmem::Finder::new(MARK);
+    // The last bytes of the read before, for a mark split between reads.
+    let mut tail: Vec<u8> = Vec::with_capacity(2 * MARK.len());
     while !stop.load(Ordering::Relaxed) {
         match s.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => {
                 let mut count = finder.find_iter(&buf[..n]).count() as u64;
-                // An "id: " at the very start of a read after a newline.
-                if carry && buf[..n].starts_with(b"id: ") {
-                    count += 1;
-                }
-                carry = buf[n - 1] == b'\n';
+                // Marks that begin in the read before and end in this one.
+                let kept = tail.len();
+                tail.extend_from_slice(&buf[..n.min(MARK.len() - 1)]);
+                count += finder
+                    .find_iter(&tail)
+                    .filter(|&i| i < kept && i + MARK.len() > kept)
+                    .count() as u64;
+                tail.clear();
+                tail.extend_from_slice(&buf[n.saturating_sub(MARK.len() - 1)..n]);
                 seen.fetch_add(count, Ordering::Relaxed);
                 bytes.fetch_add(n as u64, Ordering::Relaxed);
             }
@@ -395,6 +438,14 @@ fn main() {
     }
     let (p50, p99) = probe(&url, 2000, "alone");
     println!("append latency alone: p50 {} p99 {}", ms(p50), ms(p99));
+    // The same load as with the followers below, without them: what the
+    // appends' tail owes to the load itself.
+    let (_, l50, l99) = load(&url, rate, secs, "loaded alone");
+    println!(
+        "append latency at {rate} events/s without followers: p50 {} p99 {}",
+        ms(l50),
+        ms(l99)
+    );
 
     // Followers, from the live end of the feed.
     let next: u64 = ureq::get(&format!("{url}/healthz"))
@@ -465,37 +516,9 @@ fn main() {
     ];
     let acks0: Vec<_> = STAGES.iter().map(|n| acks(&url, n)).collect();
     // Appends at RATE events/s from 10 boards, while a prober measures.
-    let boards = 10;
-    let per_board = rate * secs / boards;
-    let appended = Arc::new(AtomicU64::new(0));
     let start = Instant::now();
-    let appenders: Vec<_> = (0..boards)
-        .map(|b| {
-            let (url, cast, appended) = (url.clone(), Cast::new(), appended.clone());
-            std::thread::spawn(move || {
-                board_thread();
-                let agent = ureq::AgentBuilder::new().build();
-                let mut g = ChainBuilder::start(&cast.referee, cast.genesis(&format!("b{b}")), 0);
-                post(&agent, &url, &g.records[..1]);
-                appended.fetch_add(1, Ordering::Relaxed);
-                let every = Duration::from_secs_f64(boards as f64 / rate.max(1) as f64);
-                let t0 = Instant::now();
-                for (i, r) in presses(&mut g, &cast, per_board).into_iter().enumerate() {
-                    let due = t0 + every * i as u32;
-                    if let Some(w) = due.checked_duration_since(Instant::now()) {
-                        std::thread::sleep(w);
-                    }
-                    post(&agent, &url, &[r]);
-                    appended.fetch_add(1, Ordering::Relaxed);
-                }
-            })
-        })
-        .collect();
-    let (q50, q99) = probe(&url, 1000, "with followers");
-    for a in appenders {
-        let _ = a.join();
-    }
-    let events = appended.load(Ordering::Relaxed) + 1001;
+    let (appended, q50, q99) = load(&url, rate, secs, "with followers");
+    let events = appended + 1001;
     let appending = start.elapsed();
     println!(
         "while appending: {}",
@@ -536,6 +559,9 @@ fn main() {
         cpu.as_secs_f64() * 1e6 / delivered.max(1) as f64,
         cpu.as_secs_f64() * 1e6 / events.max(1) as f64
     );
+    // Counted by their `id:` lines: in order and once each is what the
+    // tests check (`tests/followers.rs`, `tests/catchup.rs`).
+    println!("events received by the followers: {delivered} of {want} due");
     println!(
         "form {}: {:.0} bytes received per delivery (the response heads included)",
         std::env::var("FORM").unwrap_or_else(|_| "full".into()),
