@@ -18,6 +18,9 @@
 //! bytes received per delivery are printed with it. `FEED_DEFER_MS` sets
 //! how long a follower's write gives way to appends in flight (default 2;
 //! 0: never), to compare the append latency with and without.
+//! `REALTIME=N` runs the server's async workers real-time (`kifu serve
+//! --realtime-priority N`, `kifu_server::sched`) and this process's boards
+//! and probe too (they stand for the boards' tablets).
 //! `FOLLOWER_NICE` (default 19; 0: none) is how much later than the
 //! boards' the followers' threads in this process are scheduled (they
 //! stand for spectators' own machines). `FOLLOWERS_APART=0` serves the
