@@ -14,6 +14,7 @@ use kifu_ledger::{Body, Color, Record};
 use kifu_server::{ConnLimits, Limits};
 
 mod common;
+use common::metric;
 
 /// Games appended while the follower does not read, and records each:
 /// more than the shared cache holds (8,192 lines), so that the follower's
@@ -96,17 +97,6 @@ fn post(url: &str, records: &[Record]) {
         .send_bytes(&body)
         .unwrap();
     assert_eq!(r.status(), 200);
-}
-
-fn metric(url: &str, name: &str) -> u64 {
-    let text = ureq::get(&format!("{url}/metrics"))
-        .call()
-        .unwrap()
-        .into_string()
-        .unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or_else(|| panic!("{name} not in /metrics"))
 }
 
 fn wait_for_followers(url: &str, n: u64) {

@@ -10,6 +10,7 @@ use kifu_ledger::{Body, Color, Record};
 use kifu_server::ConnLimits;
 
 mod common;
+use common::metric;
 
 const FOLLOWERS: usize = 50;
 
@@ -216,19 +217,6 @@ fn a_follower_of_one_game_gets_that_games_events_with_the_stores_cursors() {
             other => panic!("expected a refusal for {bad}, got {other:?}"),
         }
     }
-}
-
-/// `/metrics`'s value of `name`.
-fn metric(url: &str, name: &str) -> u64 {
-    let text = ureq::get(&format!("{url}/metrics"))
-        .call()
-        .unwrap()
-        .into_string()
-        .unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix(&format!("{name} ")))
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or_else(|| panic!("{name} missing from /metrics"))
 }
 
 #[test]

@@ -97,3 +97,15 @@ pub fn read_to_close(s: &mut TcpStream, limit: Duration) -> Result<Vec<u8>, std:
         }
     }
 }
+
+/// The value of `name` in the server's `/metrics` (at `url`).
+pub fn metric(url: &str, name: &str) -> u64 {
+    let text = ureq::get(&format!("{url}/metrics"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or_else(|| panic!("{name} not in /metrics"))
+}
