@@ -21,9 +21,9 @@ use std::time::{Duration, Instant};
 
 use kifu_ledger::testkit::{Cast, ChainBuilder};
 
-/// `(name, policy, real-time priority)` of each thread of process `pid`
-/// (`/proc/PID/task/TID/stat` fields 2, 41 and 40).
-fn threads(pid: u32) -> Vec<(String, i64, i64)> {
+/// `(name, policy, real-time priority, nice value)` of each thread of
+/// process `pid` (`/proc/PID/task/TID/stat` fields 2, 41, 40 and 19).
+fn threads(pid: u32) -> Vec<(String, i64, i64, i64)> {
     let mut out = Vec::new();
     for t in std::fs::read_dir(format!("/proc/{pid}/task"))
         .unwrap()
@@ -37,7 +37,7 @@ fn threads(pid: u32) -> Vec<(String, i64, i64)> {
         };
         let f: Vec<&str> = rest.split_whitespace().collect();
         let field = |n: usize| f.get(n - 3).and_then(|v| v.parse().ok()).unwrap_or(-1);
-        out.push((comm.trim().to_string(), field(41), field(40)));
+        out.push((comm.trim().to_string(), field(41), field(40), field(19)));
     }
     out
 }
@@ -107,7 +107,7 @@ fn the_appends_threads_run_real_time_the_readers_ordinary_the_followers_idle() {
     let deadline = Instant::now() + Duration::from_secs(20);
     let seen = loop {
         let t = threads(served.pid());
-        let has = |name: &str, policy: i64| t.iter().any(|(n, p, _)| n == name && *p == policy);
+        let has = |name: &str, policy: i64| t.iter().any(|(n, p, ..)| n == name && *p == policy);
         if (has("tokio-rt-worker", FIFO) && has("kifu-follow", IDLE)) || Instant::now() > deadline {
             break t;
         }
@@ -116,16 +116,23 @@ fn the_appends_threads_run_real_time_the_readers_ordinary_the_followers_idle() {
     // The async workers: real-time, at the priority asked.
     assert!(
         seen.iter()
-            .any(|(n, p, r)| n == "tokio-rt-worker" && (*p, *r) == (FIFO, 10)),
+            .any(|(n, p, r, _)| n == "tokio-rt-worker" && (*p, *r) == (FIFO, 10)),
         "no real-time async worker: {seen:?}"
     );
     // The blocking threads the workers started for the reads were made
-    // ordinary again (they would inherit the workers' policy).
+    // ordinary again (they would inherit the workers' policy), at the
+    // process's nice value.
     assert!(
         seen.iter()
-            .any(|(n, p, _)| n == "tokio-rt-worker" && *p == OTHER),
+            .any(|(n, p, ..)| n == "tokio-rt-worker" && *p == OTHER),
         "no ordinary blocking thread: {seen:?}"
     );
+    let main_nice = seen.iter().find(|t| t.0 == "kifu").map(|t| t.3);
+    for (n, p, _, nice) in &seen {
+        if (n == "tokio-rt-worker" && *p == OTHER) || n == "kifu-verify" {
+            assert_eq!(Some(*nice), main_nice, "{n}: {seen:?}");
+        }
+    }
     // Nothing else is real-time (the writer's pipeline, the store's I/O
     // threads it starts, the signature checkers: ordinary); the followers'
     // threads are idle, the feed's encoder ordinary.
@@ -134,7 +141,7 @@ fn the_appends_threads_run_real_time_the_readers_ordinary_the_followers_idle() {
         assert_eq!(t.len(), 1, "{name}: {seen:?}");
         assert_eq!(t[0].1, OTHER, "{name}: {seen:?}");
     }
-    for (n, p, _) in &seen {
+    for (n, p, ..) in &seen {
         if *p == FIFO {
             assert_eq!(n, "tokio-rt-worker", "{n} is real-time: {seen:?}");
         }

@@ -108,12 +108,17 @@ pub fn ordinary() -> bool {
         if matches!(thread_schedule_policy(), Ok(p) if p == other) {
             return true;
         }
-        // The nice value is kept under another policy; the library sets
-        // the lowest (19) with the policy, and it is put back.
+        // The nice value is kept under another policy. The library sets
+        // one with the policy: asked for the highest (-20), which a thread
+        // without the privilege is refused after its policy is changed (its
+        // nice value stays), and one with it is given; either way it is
+        // then put back where it was, which never needs the privilege (a
+        // lowest of 19 would: with only `RLIMIT_RTPRIO` it could not come
+        // back).
         let Ok(nice) = rustix::process::getpriority_process(None) else {
             return false;
         };
-        let _ = set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Min, other);
+        let _ = set_thread_priority_and_policy(thread_native_id(), ThreadPriority::Max, other);
         matches!(
             thread_schedule_policy(),
             Ok(ThreadSchedulePolicy::Normal(_))
