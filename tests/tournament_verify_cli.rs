@@ -47,17 +47,9 @@ fn chain(name: &str, short_name: &str) -> Chain {
         .enumerate()
     {
         let body = Body::PlayerRegistered(Registration {
-            id: id.into(),
             surname: format!("Surname {id}"),
-            given: String::new(),
             rank: rank.into(),
-            rating: 0,
-            country: String::new(),
-            club: String::new(),
-            egd_pin: String::new(),
-            aga_id: String::new(),
-            smms_correction: 0,
-            key: None,
+            ..kifu_ledger::testkit::registration(id)
         });
         c.append(&director(), 10_000 + i as u64, body)
             .expect("register");

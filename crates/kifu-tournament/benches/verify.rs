@@ -30,17 +30,9 @@ fn tournament() -> Chain {
         add(
             &mut c,
             Body::PlayerRegistered(Registration {
-                id: format!("P{i}"),
                 surname: format!("Player {i}"),
-                given: String::new(),
                 rank: format!("{}k", 1 + i % 20),
-                rating: 0,
-                country: String::new(),
-                club: String::new(),
-                egd_pin: String::new(),
-                aga_id: String::new(),
-                smms_correction: 0,
-                key: None,
+                ..kifu_ledger::testkit::registration(&format!("P{i}"))
             }),
         );
     }

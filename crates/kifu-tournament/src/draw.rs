@@ -756,17 +756,8 @@ mod tests {
             ("E", "8k"),
         ] {
             let reg = Registration {
-                id: id.into(),
-                surname: id.into(),
-                given: String::new(),
                 rank: rank.into(),
-                rating: 0,
-                country: String::new(),
-                club: String::new(),
-                egd_pin: String::new(),
-                aga_id: String::new(),
-                smms_correction: 0,
-                key: None,
+                ..kifu_ledger::testkit::registration(id)
             };
             c.append(&key, 2, Body::PlayerRegistered(reg))
                 .expect("registered");

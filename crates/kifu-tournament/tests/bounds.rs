@@ -20,17 +20,8 @@ fn officials() -> Vec<Participant> {
 
 fn reg(id: &str, rank: &str) -> Registration {
     Registration {
-        id: id.into(),
-        surname: id.into(),
-        given: String::new(),
         rank: rank.into(),
-        rating: 0,
-        country: String::new(),
-        club: String::new(),
-        egd_pin: String::new(),
-        aga_id: String::new(),
-        smms_correction: 0,
-        key: None,
+        ..kifu_ledger::testkit::registration(id)
     }
 }
 

@@ -38,17 +38,10 @@ fn officials() -> Vec<Participant> {
 
 fn reg(id: &str, surname: &str, given: &str, rank: &str) -> Body {
     Body::PlayerRegistered(Registration {
-        id: id.into(),
         surname: surname.into(),
         given: given.into(),
         rank: rank.into(),
-        rating: 0,
-        country: String::new(),
-        club: String::new(),
-        egd_pin: String::new(),
-        aga_id: String::new(),
-        smms_correction: 0,
-        key: None,
+        ..kifu_ledger::testkit::registration(id)
     })
 }
 

@@ -37,17 +37,9 @@ fn officials() -> Vec<Participant> {
 
 fn reg(id: &str, rank: &str) -> Body {
     Body::PlayerRegistered(Registration {
-        id: id.into(),
         surname: format!("Surname {id}"),
-        given: String::new(),
         rank: rank.into(),
-        rating: 0,
-        country: String::new(),
-        club: String::new(),
-        egd_pin: String::new(),
-        aga_id: String::new(),
-        smms_correction: 0,
-        key: None,
+        ..kifu_ledger::testkit::registration(id)
     })
 }
 

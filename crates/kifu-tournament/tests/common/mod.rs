@@ -57,16 +57,7 @@ impl Games for Held {
 /// left empty.
 pub fn registered(id: &str, key: Option<PublicKey>) -> Body {
     Body::PlayerRegistered(kifu_ledger::Registration {
-        id: id.into(),
-        surname: id.into(),
-        given: String::new(),
-        rank: "1d".into(),
-        rating: 0,
-        country: String::new(),
-        club: String::new(),
-        egd_pin: String::new(),
-        aga_id: String::new(),
-        smms_correction: 0,
         key,
+        ..kifu_ledger::testkit::registration(id)
     })
 }
