@@ -13,7 +13,9 @@
 //! catching up never takes the threads a board's reads need). Before each
 //! write a follower gives way to the appends in flight (at most
 //! [`Limits::feed_defer`]), and then sends everything waiting in one
-//! piece. A live follower that falls more than [`Limits::max_follower_lag`]
+//! piece; a follower of the whole feed's thread also sleeps before each
+//! write to its socket while appends are in flight
+//! ([`crate::metrics::AppendsFirst`]). A live follower that falls more than [`Limits::max_follower_lag`]
 //! records behind is not fed from memory further: its stream ends with
 //! `retry:` and an `event: resume` naming its cursor, and it comes back
 //! with `Last-Event-ID`, as a follower catching up. `/metrics` shows each
