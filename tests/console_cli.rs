@@ -828,7 +828,13 @@ fn powers_say_what_each_official_may_sign_with_the_clause() {
     ));
     let g = get(&format!("{url}/referee/games?key={referee}"));
     assert_eq!(g["games"][0]["flags"][0]["player"], "black", "{g}");
+    // After a restart nothing is kept: the board is replayed from the
+    // store, not from a kept projection, and shows the same.
     drop(server);
+    let again = Served::start(&dir.path().join("data"), &[]);
+    let after = get(&format!("{}/referee/games?key={referee}", again.url));
+    assert_eq!(after, g);
+    drop(again);
 }
 
 #[test]

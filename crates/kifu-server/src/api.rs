@@ -20,6 +20,7 @@ use crate::error::ApiError;
 use crate::wire;
 use crate::App;
 use kifu_game::document::{GameHead, GameSummary};
+use kifu_game::state::GameState;
 
 /// Runs blocking library work (sled reads, projections, verification) off
 /// the async workers.
@@ -172,38 +173,51 @@ pub(crate) fn summary(app: &App, game: &Hash) -> Result<GameSummary, ApiError> {
             return Ok(v);
         }
     }
-    // From the game's kept projection when it is kept (a game being
-    // played): no replay from the genesis. A game read once (a listing of
-    // every game) is replayed and not kept.
-    let (v, head) = match app.projections.current_if_kept(&app.store, game)? {
+    with_state(app, game, |summary, _| summary)
+}
+
+/// `f` of a game's summary and state at its head; the summary is cached.
+/// From the game's kept projection when it is kept (a game being played):
+/// no replay from the genesis. A game read once (a listing of every game,
+/// a referee's overview) is replayed and not kept, and its signatures are
+/// not checked again: the store holds only records checked as they were
+/// appended (`kifu verify` checks a store whole), and a kept projection
+/// checks its chain for the verdicts that need it.
+pub(crate) fn with_state<T>(
+    app: &App,
+    game: &Hash,
+    f: impl FnOnce(GameSummary, &GameState) -> T,
+) -> Result<T, ApiError> {
+    let head = app
+        .store
+        .head(game)?
+        .ok_or_else(|| ApiError::from(kifu_store::StoreError::NoSuchGame(hex::encode(game))))?;
+    let keep = |at: kifu_ledger::Head, v: &GameSummary| {
+        if let Ok(mut c) = app.summaries.lock() {
+            c.insert(*game, (at.seq, v.clone()));
+        }
+    };
+    let doc = |at: kifu_ledger::Head| GameHead {
+        seq: at.seq,
+        hash: hex::encode(at.hash),
+    };
+    match app.projections.current_if_kept(&app.store, game)? {
         Some(projection) => {
             let p = projection.lock().unwrap_or_else(|p| p.into_inner());
             let at = p.head.unwrap_or(head);
-            let head_doc = GameHead {
-                seq: at.seq,
-                hash: hex::encode(at.hash),
-            };
-            (
-                document::game_summary_of(game, &p.state, &p.events, head_doc),
-                at,
-            )
+            let v = document::game_summary_of(game, &p.state, &p.events, doc(at));
+            keep(at, &v);
+            Ok(f(v, &p.state))
         }
         None => {
             let records = app.store.read(game, 0, Some(head.seq))?;
-            let head_doc = GameHead {
-                seq: head.seq,
-                hash: hex::encode(head.hash),
-            };
-            (
-                document::game_summary(game, &decoded(&records), head_doc),
-                head,
-            )
+            let events = decoded(&records);
+            let state = GameState::replay(&events);
+            let v = document::game_summary_of(game, &state, &events, doc(head));
+            keep(head, &v);
+            Ok(f(v, &state))
         }
-    };
-    if let Ok(mut c) = app.summaries.lock() {
-        c.insert(*game, (head.seq, v.clone()));
     }
-    Ok(v)
 }
 
 fn matches(v: &GameSummary, q: &GamesQuery) -> bool {

@@ -20,7 +20,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::api::{blocking, decoded, load, summary};
+use crate::api::{blocking, decoded, load, with_state};
 use crate::error::ApiError;
 use crate::App;
 
@@ -104,15 +104,21 @@ pub async fn games(
             let mut b = match cached(&id, &head) {
                 Some(b) => b,
                 None => {
-                    let game = app.store.resolve(&id)?;
-                    // The summary first: it takes the game's projection
-                    // itself, which is not held twice.
-                    let summary = summary(&app, &game)?;
-                    let projection = app.projections.current(&app.store, &game)?;
-                    let p = projection.lock().unwrap_or_else(|p| p.into_inner());
-                    let b = board(summary, &p.state);
-                    keep(id.clone(), head, &b);
-                    b
+                    // One board projected at a time, whoever asks: consoles
+                    // asking at once (after a restart, every console asks
+                    // for its whole overview) go through the boards
+                    // together, and each board is projected once, by the
+                    // first; the others find it kept.
+                    let _turn = PROJECTING.lock().unwrap_or_else(|p| p.into_inner());
+                    match cached(&id, &head) {
+                        Some(b) => b,
+                        None => {
+                            let game = app.store.resolve(&id)?;
+                            let b = with_state(&app, &game, board)?;
+                            keep(id.clone(), head, &b);
+                            b
+                        }
+                    }
                 }
             };
             b.roles = serde_json::from_value(g["roles"].clone()).unwrap_or_default();
@@ -222,6 +228,9 @@ fn board(summary: GameSummary, state: &GameState) -> RefereeBoard {
 /// that the games of a whole event fit; bounded by [`CACHED_BOARDS`] (when
 /// full, one entry goes: a missing board is projected again).
 static BOARDS: Mutex<Option<ByHead<RefereeBoard>>> = Mutex::new(None);
+
+/// Held while a board missing from [`BOARDS`] is projected.
+static PROJECTING: Mutex<()> = Mutex::new(());
 
 /// The most boards [`BOARDS`] keeps: every game of a 350-board, ten-round
 /// congress several times over (an entry is a few hundred bytes).

@@ -256,6 +256,17 @@ impl KeyIndex {
         published: u64,
         key: &PublicKey,
     ) -> Result<Vec<Hash>, ApiError> {
+        self.catch_up(store, published)?;
+        Ok(self
+            .by_key
+            .get(key)
+            .map(|g| g.iter().copied().collect())
+            .unwrap_or_default())
+    }
+
+    /// Reads what the feed has added since the last call, below
+    /// `published`.
+    fn catch_up(&mut self, store: &kifu_store::Store, published: u64) -> Result<(), ApiError> {
         loop {
             let next = self.through.map_or(0, |t| t + 1);
             if next >= published {
@@ -295,12 +306,18 @@ impl KeyIndex {
                 }
             }
         }
-        Ok(self
-            .by_key
-            .get(key)
-            .map(|g| g.iter().copied().collect())
-            .unwrap_or_default())
+        Ok(())
     }
+}
+
+/// Brings the key index up to the published cursor: as the server starts,
+/// so that the first device or console to ask after a restart does not
+/// wait for the whole feed to be read (a 350-board event's ten rounds: a
+/// million records, seconds).
+pub(crate) fn warm(app: &App) {
+    let published = *app.ingest.published().borrow();
+    let mut index = app.devices.index.lock().unwrap_or_else(|p| p.into_inner());
+    let _ = index.catch_up(&app.store, published);
 }
 
 /// A game whose roster names a device's key, as a device learns it.
@@ -636,6 +653,28 @@ mod tests {
         assert_eq!(d.all_at(later), vec![r.clone()]);
         let again = Devices::open(dir.path()).unwrap();
         assert_eq!(again.all_at(later), vec![r]);
+    }
+
+    #[test]
+    fn warming_reads_the_whole_feed_into_the_key_index() {
+        use kifu_ledger::testkit::{Cast, ChainBuilder};
+        let dir = tempfile::tempdir().unwrap();
+        let store = std::sync::Arc::new(kifu_store::Store::open(dir.path()).unwrap());
+        let cast = Cast::new();
+        let game = ChainBuilder::start(&cast.referee, cast.genesis("warm"), 0);
+        store.append(game.records[0].clone()).unwrap();
+        let app = crate::Server::new(store.clone(), crate::Limits::default())
+            .unwrap()
+            .app();
+        let published = *app.ingest.published().borrow();
+        assert_eq!(published, store.next_cursor().unwrap());
+        let through = |app: &App| app.devices.index.lock().unwrap().through;
+        assert_eq!(through(&app), None);
+        warm(&app);
+        assert_eq!(through(&app), Some(published - 1));
+        let index = app.devices.index.lock().unwrap();
+        let black = index.by_key.get(&cast.black.public()).unwrap();
+        assert!(black.contains(&game.records[0].hash()), "{black:?}");
     }
 
     #[test]

@@ -494,6 +494,8 @@ impl Server {
         let stop = self.stop;
         let app = self.app;
         let stopping = app.shutdown.clone();
+        let warming = app.clone();
+        tokio::task::spawn_blocking(move || device::warm(&warming));
         tokio::spawn(async move {
             signal.await;
             let _ = stop.send(true);
