@@ -41,6 +41,16 @@ pub type DeviceRequest = kifu_store::devices::DeviceRequest<SeatRequest>;
 
 type Kept = kifu_store::devices::Kept<SeatRequest>;
 
+/// Which changes of the kept list are on disk, and which were given up.
+#[derive(Default)]
+struct Written {
+    /// Every change up to this one is written.
+    through: u64,
+    /// Every change up to this one was undone: a write failed, and the
+    /// list was read back from the file.
+    lost_through: u64,
+}
+
 /// Each game's roster now (after its `key_replaced` events), by the head it
 /// was read at.
 type Rosters = HashMap<Hash, (u64, Vec<Participant>)>;
@@ -59,6 +69,11 @@ pub struct Devices {
     /// ([`crate::Limits::max_device_requests_per_client`]).
     per_client: usize,
     kept: Mutex<Kept>,
+    /// Changes made to `kept` in memory, counted: change N is durable once
+    /// [`Written::through`] reaches N.
+    changes: std::sync::atomic::AtomicU64,
+    /// What of `kept` is on disk; held by the one writing it.
+    written: Mutex<Written>,
     /// The address each kept request came from (by the device's key), for
     /// the bound per client; a request kept from before a restart counts
     /// for no address.
@@ -91,6 +106,8 @@ impl Devices {
             max: MAX_REQUESTS,
             per_client: MAX_REQUESTS_PER_CLIENT,
             kept: Mutex::new(kept),
+            changes: Default::default(),
+            written: Default::default(),
             from: Mutex::new(HashMap::new()),
             rosters: Mutex::new(HashMap::new()),
             index: Mutex::new(KeyIndex::default()),
@@ -121,24 +138,34 @@ impl Devices {
         client: Option<std::net::IpAddr>,
     ) -> Result<(DeviceRequest, bool), ApiError> {
         let key = signed.seat.key;
+        let (r, change) = self.change(signed, now_ms, client)?;
+        if let Some(n) = change {
+            self.durable(n, key)?;
+        }
+        Ok(r)
+    }
+
+    /// [`Devices::add`] in memory; the number of the change when the list
+    /// changed (to be written).
+    fn change(
+        &self,
+        signed: SignedRequest,
+        now_ms: u64,
+        client: Option<std::net::IpAddr>,
+    ) -> Result<((DeviceRequest, bool), Option<u64>), ApiError> {
+        let key = signed.seat.key;
         let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
         let mut from = self.from.lock().unwrap_or_else(|p| p.into_inner());
-        let refused = |e: AddError| match e {
-            AddError::Full { .. } => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "too_many_requests",
-                e.to_string(),
-            ),
-            AddError::Stale { .. } => {
-                ApiError::new(StatusCode::CONFLICT, "stale_request", e.to_string())
-            }
-            AddError::Io(_) => {
-                ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
-            }
+        let numbered = |changed: bool| {
+            changed.then(|| {
+                self.changes
+                    .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+                    + 1
+            })
         };
         if signed.withdraw {
             let gone = kept
-                .withdraw(&self.dir, signed.signed_at_ms, |s| s.key == key)
+                .withdraw_unwritten(signed.signed_at_ms, |s| s.key == key)
                 .map_err(refused)?
                 .ok_or_else(|| {
                     ApiError::new(
@@ -148,7 +175,7 @@ impl Devices {
                     )
                 })?;
             from.remove(&key);
-            return Ok((gone, false));
+            return Ok(((gone, false), numbered(true)));
         }
         let live = kept.unexpired(now_ms, REQUEST_TTL_MS);
         let asked_before = live.iter().any(|r| r.seat.key == key);
@@ -165,9 +192,8 @@ impl Devices {
                 ));
             }
         }
-        let r = kept
-            .add(
-                &self.dir,
+        let (r, new, changed) = kept
+            .add_unwritten(
                 signed.seat,
                 now_ms,
                 signed.signed_at_ms,
@@ -176,10 +202,51 @@ impl Devices {
                 |a, b| a.key == b.key,
             )
             .map_err(refused)?;
-        if let (Some(ip), true) = (client, r.1) {
+        if let (Some(ip), true) = (client, new) {
             from.insert(key, ip);
         }
-        Ok(r)
+        Ok(((r, new), numbered(changed)))
+    }
+
+    /// Returns once change `n` is on disk: the list is written whole, and
+    /// whoever writes it writes every change made so far, so that devices
+    /// asking at once (a round's tablets) share one write and sync instead
+    /// of each waiting for all the writes before its own. When a write
+    /// fails, the list is read back from the file, every change not written
+    /// is undone and refused (`key`: whose change this is, forgotten with
+    /// it).
+    fn durable(&self, n: u64, key: PublicKey) -> Result<(), ApiError> {
+        let failed = |e: std::io::Error| refused(AddError::Io(e));
+        let mut written = self.written.lock().unwrap_or_else(|p| p.into_inner());
+        if n <= written.lost_through {
+            return Err(failed(std::io::Error::other("an earlier write failed")));
+        }
+        if n <= written.through {
+            return Ok(());
+        }
+        let (bytes, at) = {
+            let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+            let at = self.changes.load(std::sync::atomic::Ordering::SeqCst);
+            (kifu_store::devices::to_bytes(&*kept).map_err(failed)?, at)
+        };
+        match kifu_store::devices::write_bytes(&self.dir, &bytes) {
+            Ok(()) => {
+                written.through = at;
+                Ok(())
+            }
+            Err(e) => {
+                let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+                if let Ok(on_disk) = kifu_store::devices::read(&self.dir) {
+                    *kept = on_disk;
+                }
+                written.lost_through = self.changes.load(std::sync::atomic::Ordering::SeqCst);
+                self.from
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .remove(&key);
+                Err(failed(e))
+            }
+        }
     }
 
     /// Every request not yet expired at `now_ms`, oldest first.
@@ -206,6 +273,23 @@ fn now_ms() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0)
+}
+
+/// A request refused, as answered.
+fn refused(e: AddError) -> ApiError {
+    match e {
+        AddError::Full { .. } => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too_many_requests",
+            e.to_string(),
+        ),
+        AddError::Stale { .. } => {
+            ApiError::new(StatusCode::CONFLICT, "stale_request", e.to_string())
+        }
+        AddError::Io(_) => {
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
+        }
+    }
 }
 
 /// A game's roster now: the genesis roster with the keys its `key_replaced`
@@ -675,6 +759,44 @@ mod tests {
         let index = app.devices.index.lock().unwrap();
         let black = index.by_key.get(&cast.black.public()).unwrap();
         assert!(black.contains(&game.records[0].hash()), "{black:?}");
+    }
+
+    #[test]
+    fn devices_asking_at_once_are_all_kept_and_a_failed_write_undoes_what_it_did_not_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = std::sync::Arc::new(Devices::open(dir.path()).unwrap());
+        let t0 = 1_800_000_000_000;
+        let threads: Vec<_> = (0..32)
+            .map(|i| {
+                let d = d.clone();
+                std::thread::spawn(move || d.add(signed(i, 1), t0, None).unwrap())
+            })
+            .collect();
+        let mut ids: Vec<String> = threads
+            .into_iter()
+            .map(|t| {
+                let (r, new) = t.join().unwrap();
+                assert!(new);
+                r.id
+            })
+            .collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), 32);
+        // Every one of them on disk.
+        assert_eq!(Devices::open(dir.path()).unwrap().all_at(t0).len(), 32);
+        // The file cannot be written (its temporary name is taken by a
+        // directory): refused, and the list is as the file has it.
+        let blocker = dir.path().join("device-requests.json.tmp");
+        std::fs::create_dir(&blocker).unwrap();
+        let e = d.add(signed(100, 1), t0, None).unwrap_err();
+        assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR, "{}", e.message);
+        assert_eq!(d.all_at(t0).len(), 32);
+        assert!(!d.all_at(t0).iter().any(|r| r.seat == seat(100)));
+        // Once it can be written again, the next request is kept.
+        std::fs::remove_dir(&blocker).unwrap();
+        assert!(d.add(signed(100, 1), t0, None).unwrap().1);
+        assert_eq!(Devices::open(dir.path()).unwrap().all_at(t0).len(), 33);
     }
 
     #[test]

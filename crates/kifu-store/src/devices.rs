@@ -121,6 +121,34 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
         ttl_ms: u64,
         same_device: impl Fn(&S, &S) -> bool,
     ) -> Result<(DeviceRequest<S>, bool), AddError> {
+        let before = self.clone();
+        let (r, new, changed) =
+            self.add_unwritten(seat, now_ms, signed_at_ms, max, ttl_ms, same_device)?;
+        if changed {
+            if let Err(e) = write(dir, self) {
+                *self = before;
+                return Err(e.into());
+            }
+        }
+        Ok((r, new))
+    }
+
+    /// [`Kept::add`] in memory only: the caller writes the list
+    /// ([`to_bytes`], [`write_bytes`]) when the third flag, whether the
+    /// list changed, is true (several changes may be written at once).
+    ///
+    /// # Errors
+    ///
+    /// A full list, an older request of the same device.
+    pub fn add_unwritten(
+        &mut self,
+        seat: S,
+        now_ms: u64,
+        signed_at_ms: u64,
+        max: usize,
+        ttl_ms: u64,
+        same_device: impl Fn(&S, &S) -> bool,
+    ) -> Result<(DeviceRequest<S>, bool, bool), AddError> {
         self.requests
             .retain(|r| now_ms.saturating_sub(r.at_ms) < ttl_ms);
         if let Some(i) = self
@@ -130,7 +158,7 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
         {
             let kept = &self.requests[i];
             if kept.seat == seat && signed_at_ms <= kept.signed_at_ms {
-                return Ok((kept.clone(), false));
+                return Ok((kept.clone(), false, false));
             }
             if signed_at_ms <= kept.signed_at_ms {
                 return Err(AddError::Stale {
@@ -138,14 +166,9 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
                     given: signed_at_ms,
                 });
             }
-            let before = kept.clone();
             self.requests[i].seat = seat;
             self.requests[i].signed_at_ms = signed_at_ms;
-            if let Err(e) = write(dir, self) {
-                self.requests[i] = before;
-                return Err(e.into());
-            }
-            return Ok((self.requests[i].clone(), false));
+            return Ok((self.requests[i].clone(), false, true));
         }
         if self.requests.len() >= max {
             return Err(AddError::Full { max, ttl_ms });
@@ -158,12 +181,7 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
         };
         self.next += 1;
         self.requests.push(r.clone());
-        if let Err(e) = write(dir, self) {
-            self.requests.pop();
-            self.next -= 1;
-            return Err(e.into());
-        }
-        Ok((r, true))
+        Ok((r, true, true))
     }
 
     /// Withdraws the request of the device `same_device` names, when it was
@@ -178,6 +196,28 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
         signed_at_ms: u64,
         same_device: impl Fn(&S) -> bool,
     ) -> Result<Option<DeviceRequest<S>>, AddError> {
+        let before = self.clone();
+        let gone = self.withdraw_unwritten(signed_at_ms, same_device)?;
+        if gone.is_some() {
+            if let Err(e) = write(dir, self) {
+                *self = before;
+                return Err(e.into());
+            }
+        }
+        Ok(gone)
+    }
+
+    /// [`Kept::withdraw`] in memory only: the caller writes the list when
+    /// a request was withdrawn.
+    ///
+    /// # Errors
+    ///
+    /// An older withdrawal than the request kept.
+    pub fn withdraw_unwritten(
+        &mut self,
+        signed_at_ms: u64,
+        same_device: impl Fn(&S) -> bool,
+    ) -> Result<Option<DeviceRequest<S>>, AddError> {
         let Some(i) = self.requests.iter().position(|r| same_device(&r.seat)) else {
             return Ok(None);
         };
@@ -187,12 +227,7 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
                 given: signed_at_ms,
             });
         }
-        let gone = self.requests.remove(i);
-        if let Err(e) = write(dir, self) {
-            self.requests.insert(i, gone);
-            return Err(e.into());
-        }
-        Ok(Some(gone))
+        Ok(Some(self.requests.remove(i)))
     }
 }
 
@@ -223,11 +258,29 @@ pub fn read<S: DeserializeOwned>(dir: &Path) -> Result<Kept<S>, std::io::Error> 
 ///
 /// The file not written.
 pub fn write<S: Serialize>(dir: &Path, kept: &Kept<S>) -> Result<(), std::io::Error> {
+    write_bytes(dir, &to_bytes(kept)?)
+}
+
+/// The list as [`write`] writes it.
+///
+/// # Errors
+///
+/// A seat that does not serialise.
+pub fn to_bytes<S: Serialize>(kept: &Kept<S>) -> Result<Vec<u8>, std::io::Error> {
+    serde_json::to_vec_pretty(kept).map_err(std::io::Error::other)
+}
+
+/// Writes a list [`to_bytes`] made, as [`write`] does.
+///
+/// # Errors
+///
+/// The file not written.
+pub fn write_bytes(dir: &Path, bytes: &[u8]) -> Result<(), std::io::Error> {
     use std::io::Write as _;
     let path = dir.join(FILE);
     let tmp = path.with_extension("json.tmp");
     let mut f = std::fs::File::create(&tmp)?;
-    f.write_all(&serde_json::to_vec_pretty(kept).map_err(std::io::Error::other)?)?;
+    f.write_all(bytes)?;
     f.sync_all()?;
     std::fs::rename(&tmp, &path)?;
     if let Ok(d) = std::fs::File::open(dir) {
