@@ -261,7 +261,7 @@ pub fn write<S: Serialize>(dir: &Path, kept: &Kept<S>) -> Result<(), std::io::Er
     write_bytes(dir, &to_bytes(kept)?)
 }
 
-/// The list as [`write`] writes it.
+/// The list as [`write()`] writes it.
 ///
 /// # Errors
 ///
@@ -270,7 +270,7 @@ pub fn to_bytes<S: Serialize>(kept: &Kept<S>) -> Result<Vec<u8>, std::io::Error>
     serde_json::to_vec_pretty(kept).map_err(std::io::Error::other)
 }
 
-/// Writes a list [`to_bytes`] made, as [`write`] does.
+/// Writes a list [`to_bytes`] made, as [`write()`] does.
 ///
 /// # Errors
 ///
