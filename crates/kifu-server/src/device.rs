@@ -165,7 +165,7 @@ impl Devices {
         };
         if signed.withdraw {
             let gone = kept
-                .withdraw_unwritten(signed.signed_at_ms, |s| s.key == key)
+                .withdraw(signed.signed_at_ms, |s| s.key == key)
                 .map_err(refused)?
                 .ok_or_else(|| {
                     ApiError::new(
@@ -193,7 +193,7 @@ impl Devices {
             }
         }
         let (r, new, changed) = kept
-            .add_unwritten(
+            .add(
                 signed.seat,
                 now_ms,
                 signed.signed_at_ms,

@@ -95,52 +95,20 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
     }
 
     /// Keeps `seat`, asked for at `now_ms` and signed by the device at
-    /// `signed_at_ms`, in the list of the data directory `dir`: requests
-    /// kept `ttl_ms` or longer are forgotten first (a device still waiting
-    /// asks again and gets a new number, and a list filled by a flood
-    /// empties itself); a device that asked already (`same_device`, its
-    /// key) gets its request back, with the seat it now asks for when this
-    /// request is signed later than the one kept, and the same age (sending
-    /// a request again never makes it younger); a new one is numbered,
-    /// unless `max` requests are kept. The list is written with the next
-    /// change; when the write fails the requests are as they were. The flag
-    /// is true for a new request.
-    ///
-    /// # Errors
-    ///
-    /// A full list, an older request of the same device, or the file not
-    /// written.
-    #[allow(clippy::too_many_arguments)]
-    pub fn add(
-        &mut self,
-        dir: &Path,
-        seat: S,
-        now_ms: u64,
-        signed_at_ms: u64,
-        max: usize,
-        ttl_ms: u64,
-        same_device: impl Fn(&S, &S) -> bool,
-    ) -> Result<(DeviceRequest<S>, bool), AddError> {
-        let before = self.clone();
-        let (r, new, changed) =
-            self.add_unwritten(seat, now_ms, signed_at_ms, max, ttl_ms, same_device)?;
-        if changed {
-            if let Err(e) = write(dir, self) {
-                *self = before;
-                return Err(e.into());
-            }
-        }
-        Ok((r, new))
-    }
-
-    /// [`Kept::add`] in memory only: the caller writes the list
-    /// ([`to_bytes`], [`write_bytes`]) when the third flag, whether the
-    /// list changed, is true (several changes may be written at once).
+    /// `signed_at_ms`, in the list (in memory: the caller writes it,
+    /// [`write()`], when it changed): requests kept `ttl_ms` or longer are
+    /// forgotten first (a device still waiting asks again and gets a new
+    /// number, and a list filled by a flood empties itself); a device that
+    /// asked already (`same_device`, its key) gets its request back, with
+    /// the seat it now asks for when this request is signed later than the
+    /// one kept, and the same age (sending a request again never makes it
+    /// younger); a new one is numbered, unless `max` requests are kept. The
+    /// flags: a new request; the list changed.
     ///
     /// # Errors
     ///
     /// A full list, an older request of the same device.
-    pub fn add_unwritten(
+    pub fn add(
         &mut self,
         seat: S,
         now_ms: u64,
@@ -185,35 +153,13 @@ impl<S: Clone + PartialEq + Serialize> Kept<S> {
     }
 
     /// Withdraws the request of the device `same_device` names, when it was
-    /// signed before `signed_at_ms`; the request withdrawn, if any.
-    ///
-    /// # Errors
-    ///
-    /// An older withdrawal than the request kept, or the file not written.
-    pub fn withdraw(
-        &mut self,
-        dir: &Path,
-        signed_at_ms: u64,
-        same_device: impl Fn(&S) -> bool,
-    ) -> Result<Option<DeviceRequest<S>>, AddError> {
-        let before = self.clone();
-        let gone = self.withdraw_unwritten(signed_at_ms, same_device)?;
-        if gone.is_some() {
-            if let Err(e) = write(dir, self) {
-                *self = before;
-                return Err(e.into());
-            }
-        }
-        Ok(gone)
-    }
-
-    /// [`Kept::withdraw`] in memory only: the caller writes the list when
-    /// a request was withdrawn.
+    /// signed before `signed_at_ms`; the request withdrawn, if any (in
+    /// memory: the caller writes the list when one was).
     ///
     /// # Errors
     ///
     /// An older withdrawal than the request kept.
-    pub fn withdraw_unwritten(
+    pub fn withdraw(
         &mut self,
         signed_at_ms: u64,
         same_device: impl Fn(&S) -> bool,
@@ -340,31 +286,25 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut kept: Kept<Asked> = Kept::default();
         let same = |a: &Asked, b: &Asked| a.key == b.key;
-        let (r, new) = kept
-            .add(dir.path(), asked("k1", 1), 10, 100, 2, DAY, same)
-            .unwrap();
+        let (r, new, _) = kept.add(asked("k1", 1), 10, 100, 2, DAY, same).unwrap();
         assert!(new);
         assert_eq!(r.id, "1");
         // The same request again, even signed later: its request, as old
         // as it was.
-        let (again, new) = kept
-            .add(dir.path(), asked("k1", 1), 20, 100, 2, DAY, same)
-            .unwrap();
-        assert!(!new);
+        let (again, new, changed) = kept.add(asked("k1", 1), 20, 100, 2, DAY, same).unwrap();
+        assert!(!new && !changed);
         assert_eq!((again.id.as_str(), again.at_ms), ("1", 10));
         // Another seat asked by the same device, signed later: the request
         // is updated, and keeps its age.
-        let (moved, new) = kept
-            .add(dir.path(), asked("k1", 2), 30, 101, 2, DAY, same)
-            .unwrap();
-        assert!(!new);
+        let (moved, new, changed) = kept.add(asked("k1", 2), 30, 101, 2, DAY, same).unwrap();
+        assert!(!new && changed);
         assert_eq!(
             (moved.seat.seat, moved.at_ms, moved.signed_at_ms),
             (2, 10, 101)
         );
         // The first request sent again (a replay): refused, nothing changes.
         assert!(matches!(
-            kept.add(dir.path(), asked("k1", 1), 35, 100, 2, DAY, same),
+            kept.add(asked("k1", 1), 35, 100, 2, DAY, same),
             Err(AddError::Stale {
                 kept: 101,
                 given: 100
@@ -372,51 +312,32 @@ mod tests {
         ));
         // Its age is the first request's: a day after it, it is forgotten.
         assert!(kept.unexpired(10 + DAY, DAY).is_empty());
-        kept.add(dir.path(), asked("k2", 1), 40, 1, 2, DAY, same)
-            .unwrap();
+        kept.add(asked("k2", 1), 40, 1, 2, DAY, same).unwrap();
         assert!(matches!(
-            kept.add(dir.path(), asked("k3", 1), 50, 1, 2, DAY, same),
+            kept.add(asked("k3", 1), 50, 1, 2, DAY, same),
             Err(AddError::Full { max: 2, .. })
         ));
+        write(dir.path(), &kept).unwrap();
         let back: Kept<Asked> = read(dir.path()).unwrap();
         assert_eq!(back.requests, kept.requests);
         assert_eq!(back.next, 2);
-        // A list that cannot be written is left as it was.
-        let gone = dir.path().join("gone");
-        let before = kept.requests.clone();
-        assert!(matches!(
-            kept.add(&gone, asked("k1", 3), 60, 200, 9, DAY, same),
-            Err(AddError::Io(_))
-        ));
-        assert!(kept
-            .add(&gone, asked("k4", 1), 60, 1, 9, DAY, same)
-            .is_err());
-        assert_eq!(kept.requests, before);
-        assert_eq!(kept.next, 2);
+        // A list that cannot be written: the error says so.
+        assert!(write(&dir.path().join("gone"), &kept).is_err());
     }
 
     #[test]
     fn only_a_later_withdrawal_removes_a_request() {
-        let dir = tempfile::tempdir().unwrap();
         let mut kept: Kept<Asked> = Kept::default();
         let same = |a: &Asked, b: &Asked| a.key == b.key;
-        kept.add(dir.path(), asked("k1", 1), 10, 100, 9, DAY, same)
-            .unwrap();
+        kept.add(asked("k1", 1), 10, 100, 9, DAY, same).unwrap();
         assert!(matches!(
-            kept.withdraw(dir.path(), 100, |a| a.key == "k1"),
+            kept.withdraw(100, |a| a.key == "k1"),
             Err(AddError::Stale { .. })
         ));
         assert_eq!(kept.requests.len(), 1);
-        let gone = kept
-            .withdraw(dir.path(), 101, |a| a.key == "k1")
-            .unwrap()
-            .unwrap();
+        let gone = kept.withdraw(101, |a| a.key == "k1").unwrap().unwrap();
         assert_eq!(gone.id, "1");
         assert!(kept.requests.is_empty());
-        assert!(read::<Asked>(dir.path()).unwrap().requests.is_empty());
-        assert!(kept
-            .withdraw(dir.path(), 102, |a| a.key == "k1")
-            .unwrap()
-            .is_none());
+        assert!(kept.withdraw(102, |a| a.key == "k1").unwrap().is_none());
     }
 }
